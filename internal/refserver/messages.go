@@ -1,0 +1,5 @@
+package refserver
+
+// routesMessages registers message flags, narrow matching and reports.
+func (s *Server) routesMessages() {}
+

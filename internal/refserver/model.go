@@ -1,0 +1,377 @@
+package refserver
+
+import (
+	"encoding/json"
+	"sort"
+)
+
+// Roles, as Zulip numbers them.
+const (
+	RoleOwner         = 100
+	RoleAdministrator = 200
+	RoleModerator     = 300
+	RoleMember        = 400
+	RoleGuest         = 600
+)
+
+// E-mail address visibility values (a per-user setting since FL163).
+const (
+	EmailVisibleEveryone   = 1
+	EmailVisibleMembers    = 2
+	EmailVisibleAdmins     = 3
+	EmailVisibleNobody     = 4
+	EmailVisibleModerators = 5
+)
+
+// Custom profile field types.
+const (
+	FieldShortText       = 1
+	FieldLongText        = 2
+	FieldSelect          = 3
+	FieldDate            = 4
+	FieldURL             = 5
+	FieldUser            = 6
+	FieldExternalAccount = 7
+	FieldPronouns        = 8
+)
+
+// Realm is the whole state of the fake organization. Every field is exported and
+// JSON-serializable so that the optional state file can hold it verbatim.
+type Realm struct {
+	Name string `json:"name"`
+	Host string `json:"host"`
+	// NextID hands out ids per kind ("user", "channel", "message", "linkifier", ...).
+	NextID map[string]int `json:"next_id"`
+
+	Users         map[int]*User      `json:"users"`
+	Channels      map[int]*Channel   `json:"channels"`
+	Messages      []*Message         `json:"messages"` // ascending by id
+	Linkifiers    []*Linkifier       `json:"linkifiers"` // in processing order
+	Snippets      map[int]*Snippet   `json:"snippets"`
+	Domains       []*RealmDomain     `json:"domains"`
+	UserTopics    []*UserTopic       `json:"user_topics"`
+	ProfileFields []*ProfileField    `json:"profile_fields"` // sorted by Order
+	Groups        map[int]*UserGroup `json:"groups"`
+	Queues        map[string]*Queue  `json:"queues"`
+	PushDevices   []*PushDevice      `json:"push_devices"`
+	// SentNotifications records every test push notification "sent", for tests.
+	SentNotifications []*PushNotification `json:"sent_notifications"`
+
+	// ModerationRequestChannelID is -1 when moderation requests are disabled.
+	ModerationRequestChannelID int           `json:"moderation_request_channel_id"`
+	ReportTypes                []ReportType  `json:"report_types"`
+	Settings                   RealmSettings `json:"settings"`
+	Deactivated                bool          `json:"deactivated"`
+
+	// SMS holds the state of the SMS conversations API (smsserver.Snapshot as JSON).
+	SMS json.RawMessage `json:"sms,omitempty"`
+}
+
+// RealmSettings are the organization settings the served endpoints consult.
+type RealmSettings struct {
+	// NameChangesDisabled and the like are not served; only what a rule needs is here.
+	MaxTopicLength int `json:"max_topic_length"`
+	// EmptyTopicDisplayName is realm_empty_topic_display_name.
+	EmptyTopicDisplayName string `json:"empty_topic_display_name"`
+	// DisallowDisposableEmail and EmailsRestrictedToDomains govern user creation.
+	EmailsRestrictedToDomains bool `json:"emails_restricted_to_domains"`
+	DisallowPlusInEmail       bool `json:"disallow_plus_in_email"`
+}
+
+// User is a human or bot account.
+type User struct {
+	ID       int    `json:"id"`
+	Email    string `json:"email"` // the real (delivery) address
+	FullName string `json:"full_name"`
+	APIKey   string `json:"api_key"`
+	Password string `json:"password"`
+	Role     int    `json:"role"`
+	IsActive bool   `json:"is_active"`
+	IsBot    bool   `json:"is_bot"`
+	BotType  int    `json:"bot_type,omitempty"` // 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded
+	// BotOwnerID is 0 for humans.
+	BotOwnerID      int    `json:"bot_owner_id,omitempty"`
+	Timezone        string `json:"timezone"`
+	DateJoined      int64  `json:"date_joined"` // UNIX seconds
+	AvatarVersion   int    `json:"avatar_version"`
+	EmailVisibility int    `json:"email_visibility"`
+	IsImportedStub  bool   `json:"is_imported_stub"`
+	// Special permissions granted with manage.py on a real server.
+	CanCreateUsers      bool `json:"can_create_users"`
+	CanChangeUserEmails bool `json:"can_change_user_emails"`
+	// ProfileData maps a custom profile field id to its stored value (always a string;
+	// a USER field holds JSON text such as "[11]").
+	ProfileData map[int]string `json:"profile_data"`
+	Status      *UserStatus    `json:"status,omitempty"`
+}
+
+// IsAdmin reports whether the user has administrator rights (owners included).
+func (u *User) IsAdmin() bool { return u.Role <= RoleAdministrator }
+
+// IsModeratorOrAbove reports whether the user is a moderator, administrator or owner.
+func (u *User) IsModeratorOrAbove() bool { return u.Role <= RoleModerator }
+
+// IsGuest reports whether the user is a guest.
+func (u *User) IsGuest() bool { return u.Role == RoleGuest }
+
+// UserStatus is a user's status; empty fields are omitted on the wire.
+type UserStatus struct {
+	StatusText   string `json:"status_text,omitempty"`
+	EmojiName    string `json:"emoji_name,omitempty"`
+	EmojiCode    string `json:"emoji_code,omitempty"`
+	ReactionType string `json:"reaction_type,omitempty"`
+	Away         bool   `json:"away,omitempty"`
+}
+
+// GroupSetting is a group-setting value: a named group id, or an anonymous group.
+type GroupSetting struct {
+	GroupID         int   `json:"group_id,omitempty"`
+	DirectMembers   []int `json:"direct_members,omitempty"`
+	DirectSubgroups []int `json:"direct_subgroups,omitempty"`
+}
+
+// Wire renders the value as Zulip does: an int for a named group, else an object.
+func (g GroupSetting) Wire() any {
+	if g.GroupID != 0 {
+		return g.GroupID
+	}
+	m := g.DirectMembers
+	if m == nil {
+		m = []int{}
+	}
+	s := g.DirectSubgroups
+	if s == nil {
+		s = []int{}
+	}
+	return map[string][]int{"direct_members": m, "direct_subgroups": s}
+}
+
+// Channel is a stream.
+type Channel struct {
+	ID                         int    `json:"id"`
+	Name                       string `json:"name"`
+	Description                string `json:"description"`
+	DateCreated                int64  `json:"date_created"`
+	CreatorID                  int    `json:"creator_id,omitempty"` // 0 = null
+	InviteOnly                 bool   `json:"invite_only"`
+	IsWebPublic                bool   `json:"is_web_public"`
+	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
+	IsArchived                 bool   `json:"is_archived"`
+	IsDefault                  bool   `json:"is_default"`
+	// MessageRetentionDays: nil = inherit the realm's policy, -1 = forever.
+	MessageRetentionDays *int   `json:"message_retention_days,omitempty"`
+	StreamPostPolicy     int    `json:"stream_post_policy"`
+	TopicsPolicy         string `json:"topics_policy"`
+	// Group settings, keyed by the wire name (can_add_subscribers_group, ...).
+	GroupSettings map[string]GroupSetting `json:"group_settings"`
+	// Subscribers maps a subscribed user id to the id of the newest message that
+	// existed when they subscribed (0 = subscribed from the start). With protected
+	// history, a subscriber sees only messages with a greater id.
+	Subscribers map[int]int `json:"subscribers"`
+}
+
+// Message is a channel message (direct messages are not modelled).
+type Message struct {
+	ID        int    `json:"id"`
+	ChannelID int    `json:"channel_id"`
+	Topic     string `json:"topic"`
+	SenderID  int    `json:"sender_id"`
+	Content   string `json:"content"` // Markdown source
+	Timestamp int64  `json:"timestamp"`
+	// Flags maps a user id to that user's flags on the message (read, starred,
+	// collapsed, mentioned, has_alert_word, historical, ...). A user who received
+	// the message has an entry, possibly empty.
+	Flags map[int][]string `json:"flags"`
+}
+
+// HasFlag reports whether user has flag on the message.
+func (m *Message) HasFlag(userID int, flag string) bool {
+	for _, f := range m.Flags[userID] {
+		if f == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// Linkifier is a realm filter.
+type Linkifier struct {
+	ID                      int      `json:"id"`
+	Pattern                 string   `json:"pattern"`
+	URLTemplate             string   `json:"url_template"`
+	ExampleInput            *string  `json:"example_input"`
+	ReverseTemplate         *string  `json:"reverse_template"`
+	AlternativeURLTemplates []string `json:"alternative_url_templates"`
+}
+
+// Snippet is a saved snippet, private to its owner.
+type Snippet struct {
+	ID          int    `json:"id"`
+	OwnerID     int    `json:"owner_id"`
+	Title       string `json:"title"`
+	Content     string `json:"content"`
+	DateCreated int64  `json:"date_created"`
+}
+
+// RealmDomain is an allowed e-mail domain.
+type RealmDomain struct {
+	ID              int    `json:"id"`
+	Domain          string `json:"domain"`
+	AllowSubdomains bool   `json:"allow_subdomains"`
+}
+
+// UserTopic is a non-default visibility policy of one user for one topic.
+type UserTopic struct {
+	UserID           int    `json:"user_id"`
+	StreamID         int    `json:"stream_id"`
+	TopicName        string `json:"topic_name"`
+	LastUpdated      int64  `json:"last_updated"`
+	VisibilityPolicy int    `json:"visibility_policy"`
+}
+
+// ProfileField is a custom profile field.
+type ProfileField struct {
+	ID                      int    `json:"id"`
+	Type                    int    `json:"type"`
+	Order                   int    `json:"order"`
+	Name                    string `json:"name"`
+	Hint                    string `json:"hint"`
+	FieldData               string `json:"field_data"` // "" or JSON text
+	Required                bool   `json:"required"`
+	EditableByUser          bool   `json:"editable_by_user"`
+	DisplayInProfileSummary bool   `json:"display_in_profile_summary"`
+	UseForUserMatching      bool   `json:"use_for_user_matching"`
+}
+
+// UserGroup is a system or custom user group.
+type UserGroup struct {
+	ID                int                     `json:"id"`
+	Name              string                  `json:"name"`
+	Description       string                  `json:"description"`
+	Members           []int                   `json:"members"` // direct members
+	DirectSubgroupIDs []int                   `json:"direct_subgroup_ids"`
+	IsSystemGroup     bool                    `json:"is_system_group"`
+	DateCreated       int64                   `json:"date_created,omitempty"` // 0 = null
+	CreatorID         int                     `json:"creator_id,omitempty"`   // 0 = null
+	Deactivated       bool                    `json:"deactivated"`
+	Settings          map[string]GroupSetting `json:"settings"` // can_manage_group, ...
+}
+
+// Queue is a registered event queue.
+type Queue struct {
+	ID          string   `json:"id"`
+	UserID      int      `json:"user_id"`
+	EventTypes  []string `json:"event_types"`
+	LastEventID int      `json:"last_event_id"`
+	Created     int64    `json:"created"`
+}
+
+// Push device kinds.
+const (
+	PushKindAPNs = "apns"
+	PushKindFCM  = "fcm"
+	PushKindE2EE = "e2ee"
+)
+
+// PushDevice is a registered mobile device: a legacy APNs/FCM token, or an
+// end-to-end-encrypted push device identified by its device id.
+type PushDevice struct {
+	ID     int    `json:"id"`
+	UserID int    `json:"user_id"`
+	Kind   string `json:"kind"`
+	Token  string `json:"token,omitempty"`
+	AppID  string `json:"app_id,omitempty"`
+}
+
+// PushNotification is what a test notification would have sent to a device.
+type PushNotification struct {
+	UserID   int            `json:"user_id"`
+	DeviceID int            `json:"device_id"`
+	Kind     string         `json:"kind"`
+	Payload  map[string]any `json:"payload"`
+	Sent     int64          `json:"sent"`
+}
+
+// ReportType is an entry of server_report_message_types.
+type ReportType struct {
+	Key  string `json:"key"`
+	Name string `json:"name"`
+}
+
+// newID hands out the next id of a kind.
+func (r *Realm) newID(kind string) int {
+	r.NextID[kind]++
+	return r.NextID[kind]
+}
+
+// activeUser returns the user with the id if it exists.
+func (r *Realm) user(id int) *User { return r.Users[id] }
+
+// userByEmail finds a user by real e-mail address, case-insensitively as Zulip does.
+func (r *Realm) userByEmail(email string) *User {
+	for _, id := range r.userIDs() {
+		if equalFoldASCII(r.Users[id].Email, email) {
+			return r.Users[id]
+		}
+	}
+	return nil
+}
+
+// userIDs returns every user id in ascending order.
+func (r *Realm) userIDs() []int {
+	ids := make([]int, 0, len(r.Users))
+	for id := range r.Users {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// channelIDs returns every channel id in ascending order.
+func (r *Realm) channelIDs() []int {
+	ids := make([]int, 0, len(r.Channels))
+	for id := range r.Channels {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// groupIDs returns every group id in ascending order.
+func (r *Realm) groupIDs() []int {
+	ids := make([]int, 0, len(r.Groups))
+	for id := range r.Groups {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// message returns the message with the id, or nil.
+func (r *Realm) message(id int) *Message {
+	i := sort.Search(len(r.Messages), func(i int) bool { return r.Messages[i].ID >= id })
+	if i < len(r.Messages) && r.Messages[i].ID == id {
+		return r.Messages[i]
+	}
+	return nil
+}
+
+// equalFoldASCII compares e-mail addresses case-insensitively.
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		ca, cb := a[i], b[i]
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return false
+		}
+	}
+	return true
+}

