@@ -5,4 +5,3 @@ func (s *Server) routesChannels() {}
 
 // channelWire renders a channel (BasicChannel); isDefault is added when includeDefault.
 func (s *Server) channelWire(ch *Channel, includeDefault bool) obj { return nil }
-

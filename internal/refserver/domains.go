@@ -5,4 +5,3 @@ func (s *Server) routesDomains() {}
 
 // domainsWire renders the realm domains.
 func (s *Server) domainsWire() []obj { return nil }
-

@@ -2,4 +2,3 @@ package refserver
 
 // routesEvents registers /register and /events.
 func (s *Server) routesEvents() {}
-

@@ -5,4 +5,3 @@ func (s *Server) routesGroups() {}
 
 // groupsWire renders the user groups.
 func (s *Server) groupsWire(includeDeactivated bool) []obj { return nil }
-

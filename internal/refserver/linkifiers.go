@@ -5,4 +5,3 @@ func (s *Server) routesLinkifiers() {}
 
 // linkifiersWire renders the ordered linkifier list.
 func (s *Server) linkifiersWire() []obj { return nil }
-

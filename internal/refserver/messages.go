@@ -2,4 +2,3 @@ package refserver
 
 // routesMessages registers message flags, narrow matching and reports.
 func (s *Server) routesMessages() {}
-

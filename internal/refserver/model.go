@@ -45,7 +45,7 @@ type Realm struct {
 
 	Users         map[int]*User      `json:"users"`
 	Channels      map[int]*Channel   `json:"channels"`
-	Messages      []*Message         `json:"messages"` // ascending by id
+	Messages      []*Message         `json:"messages"`   // ascending by id
 	Linkifiers    []*Linkifier       `json:"linkifiers"` // in processing order
 	Snippets      map[int]*Snippet   `json:"snippets"`
 	Domains       []*RealmDomain     `json:"domains"`

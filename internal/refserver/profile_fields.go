@@ -5,4 +5,3 @@ func (s *Server) routesProfileFields() {}
 
 // profileFieldsWire renders the custom profile fields, sorted by order.
 func (s *Server) profileFieldsWire() []obj { return nil }
-

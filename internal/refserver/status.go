@@ -5,4 +5,3 @@ func (s *Server) routesStatus() {}
 
 // userStatusWire renders a user status ({} when none).
 func (s *Server) userStatusWire(u *User) obj { return nil }
-
