@@ -305,4 +305,6 @@ func profileIsIPv4(s string) bool {
 }
 
 // profileFieldNotFound is the error for an unknown field id.
-func profileFieldNotFound(id int) error { return errBadRequest("Field id %s not found.", fmt.Sprint(id)) }
+func profileFieldNotFound(id int) error {
+	return errBadRequest("Field id %s not found.", fmt.Sprint(id))
+}
