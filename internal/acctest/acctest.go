@@ -1,0 +1,109 @@
+// Package acctest holds what the acceptance tests share: a fresh in-process
+// reference server per test, provider factories, and HCL helpers.
+package acctest
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// ProtoV6ProviderFactories serves the provider in-process to Terraform.
+var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"zulip": providerserver.NewProtocol6WithError(provider.New("test")()),
+}
+
+var terraformOnce sync.Once
+
+// PreCheck makes sure the tests use the local Terraform binary: they must never
+// download one. TF_ACC_TERRAFORM_PATH wins; else terraform on PATH is used.
+func PreCheck(t *testing.T) {
+	t.Helper()
+	terraformOnce.Do(func() {
+		if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
+			return
+		}
+		if p, err := exec.LookPath("terraform"); err == nil {
+			// Process-wide on purpose: t.Setenv cannot be used by parallel tests,
+			// and every test wants the same binary.
+			_ = os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+		}
+	})
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		t.Fatal("no Terraform binary: set TF_ACC_TERRAFORM_PATH or put terraform on PATH (tests never download one)")
+	}
+}
+
+// Server is a reference server started for one test.
+type Server struct {
+	*refserver.Server
+	URL string
+
+	mu       sync.Mutex
+	requests map[string]int
+}
+
+// NewServer starts a fresh reference server over the seeded realm; it stops
+// when the test ends. opts adjust its options.
+func NewServer(t *testing.T, opts ...func(*refserver.Options)) *Server {
+	t.Helper()
+	var o refserver.Options
+	for _, f := range opts {
+		f(&o)
+	}
+	srv, err := refserver.New(o)
+	if err != nil {
+		t.Fatalf("starting the reference server: %v", err)
+	}
+	s := &Server{Server: srv, requests: map[string]int{}}
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.requests[r.Method+" "+r.URL.Path]++
+		s.mu.Unlock()
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	s.URL = hs.URL
+	return s
+}
+
+// Requests returns how many requests were made with this method and path
+// (e.g. "GET", "/api/v1/realm/linkifiers") since the last ResetRequests.
+func (s *Server) Requests(method, path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests[method+" "+path]
+}
+
+// ResetRequests zeroes the request counters.
+func (s *Server) ResetRequests() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = map[string]int{}
+}
+
+// ProviderConfig returns a provider block authenticating as the seeded user.
+func (s *Server) ProviderConfig(t *testing.T, userID int) string {
+	t.Helper()
+	u, ok := s.User(userID)
+	if !ok {
+		t.Fatalf("no user %d in the reference server", userID)
+	}
+	return fmt.Sprintf(`
+provider "zulip" {
+  url     = %q
+  email   = %q
+  api_key = %q
+}
+`, s.URL, u.Email, u.APIKey)
+}
