@@ -1,0 +1,544 @@
+package zulip
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	// DefaultMaxRetries is the number of retries after the first attempt when Config leaves
+	// MaxRetries at zero.
+	DefaultMaxRetries = 5
+	// DefaultMaxRetryWait caps the total time one call spends waiting (rate-limit pacing,
+	// Retry-After and backoff together) when Config leaves MaxRetryWait at zero. A minute
+	// covers one full window of Zulip's default limit of 200 requests a minute.
+	DefaultMaxRetryWait = 60 * time.Second
+
+	// maxResponseBytes bounds how much of an answer is read. A register answer for a large
+	// organization is a few megabytes; anything beyond this is not a Zulip answer.
+	maxResponseBytes = 64 << 20
+)
+
+// Config configures a Client. Only SiteURL is required: a client without Email and APIKey
+// can still call the endpoints that need no authentication (GetServerSettings,
+// DevFetchAPIKey); the others then fail with ErrMissingCredentials.
+type Config struct {
+	// SiteURL is the Zulip server, with or without /api/v1 and a trailing slash; a bare
+	// host name means https.
+	SiteURL string
+	// Email is the API e-mail of the account (the "email" of a zuliprc).
+	Email string
+	// APIKey is the account's API key. It is sent only in the Authorization header and
+	// never logged or put into an error.
+	APIKey string
+	// UserAgent is sent with every request; see UserAgent. Empty means UserAgent("dev").
+	UserAgent string
+	// HTTPClient replaces the default client (see newHTTPClient). Insecure cannot be
+	// combined with it, since the client's transport is the caller's to configure.
+	HTTPClient *http.Client
+	// MaxRetries is how many times a failed request may be retried: zero means
+	// DefaultMaxRetries, a negative value disables retries.
+	MaxRetries int
+	// MaxRetryWait caps the total waiting of one call, across all its retries and rate-limit
+	// pacing: zero means DefaultMaxRetryWait, a negative value means never wait.
+	MaxRetryWait time.Duration
+	// Insecure skips TLS certificate verification (self-signed development servers).
+	Insecure bool
+	// Logf, when set, receives one entry per HTTP attempt and per retry decision, with
+	// fields such as method, path, status, duration_ms, attempt and retry_in_ms. It never
+	// receives the API key or any header.
+	Logf func(ctx context.Context, msg string, fields map[string]any)
+
+	// Sleep, Now and Rand replace the real clock and randomness; tests use them so that
+	// retries and pacing take no real time. Sleep must return ctx.Err() when ctx ends first.
+	Sleep func(ctx context.Context, d time.Duration) error
+	Now   func() time.Time
+	Rand  func() float64
+}
+
+// Client calls the Zulip REST API. It is safe for concurrent use, and meant to be shared:
+// its connection pool and rate-limit pacing are per Client.
+type Client struct {
+	base         *url.URL
+	email        string
+	apiKey       string
+	userAgent    string
+	httpClient   *http.Client
+	maxRetries   int
+	maxRetryWait time.Duration
+	logf         func(ctx context.Context, msg string, fields map[string]any)
+	sleep        func(ctx context.Context, d time.Duration) error
+	now          func() time.Time
+	rand         func() float64
+	pacer        pacer
+}
+
+// UserAgent returns the User-Agent this project sends, naming the provider and its version
+// so that server administrators can tell its traffic apart.
+func UserAgent(version string) string {
+	if version == "" {
+		version = "dev"
+	}
+	return "terraform-provider-zulip/" + version
+}
+
+// New returns a Client for cfg. It checks the configuration but does not contact the server.
+func New(cfg Config) (*Client, error) {
+	base, err := NormalizeSiteURL(cfg.SiteURL)
+	if err != nil {
+		return nil, err
+	}
+	baseURL, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("zulip: site URL: %w", err)
+	}
+	switch {
+	case cfg.Email != "" && cfg.APIKey == "":
+		return nil, errors.New("zulip: an API e-mail was given without an API key")
+	case cfg.Email == "" && cfg.APIKey != "":
+		return nil, errors.New("zulip: an API key was given without an API e-mail")
+	}
+	c := &Client{
+		base:         baseURL,
+		email:        cfg.Email,
+		apiKey:       cfg.APIKey,
+		userAgent:    cfg.UserAgent,
+		httpClient:   cfg.HTTPClient,
+		maxRetries:   cfg.MaxRetries,
+		maxRetryWait: cfg.MaxRetryWait,
+		logf:         cfg.Logf,
+		sleep:        cfg.Sleep,
+		now:          cfg.Now,
+		rand:         cfg.Rand,
+	}
+	if c.userAgent == "" {
+		c.userAgent = UserAgent("")
+	}
+	if c.httpClient == nil {
+		c.httpClient = newHTTPClient(cfg.Insecure)
+	} else if cfg.Insecure {
+		return nil, errors.New("zulip: Insecure cannot be combined with a custom HTTPClient; configure its transport instead")
+	}
+	switch {
+	case c.maxRetries == 0:
+		c.maxRetries = DefaultMaxRetries
+	case c.maxRetries < 0:
+		c.maxRetries = 0
+	}
+	switch {
+	case c.maxRetryWait == 0:
+		c.maxRetryWait = DefaultMaxRetryWait
+	case c.maxRetryWait < 0:
+		c.maxRetryWait = 0
+	}
+	if c.sleep == nil {
+		c.sleep = sleepContext
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if c.rand == nil {
+		c.rand = rand.Float64
+	}
+	return c, nil
+}
+
+// BaseURL returns the normalized API base URL, ending in /api/v1/.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// HasCredentials reports whether the client can call endpoints that need authentication.
+func (c *Client) HasCredentials() bool { return c.email != "" && c.apiKey != "" }
+
+// NormalizeSiteURL turns the forms in which people write a Zulip site ("chat.example.com",
+// "https://chat.example.com/", ".../api", ".../api/v1/") into the API base URL
+// "https://chat.example.com/api/v1/". A URL carrying a user name or password is refused, so
+// that credentials only ever travel in the Authorization header.
+func NormalizeSiteURL(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", errors.New("zulip: the site URL is empty")
+	}
+	if !strings.Contains(s, "://") {
+		s = "https://" + s
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		var urlErr *url.Error
+		if errors.As(err, &urlErr) {
+			err = urlErr.Err // the url.Error text repeats the input, which may hold a password
+		}
+		return "", fmt.Errorf("zulip: the site URL is not a valid URL: %w", err)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return "", fmt.Errorf("zulip: the site URL must use http or https, not %q", u.Scheme)
+	}
+	if u.User != nil {
+		return "", errors.New("zulip: the site URL must not contain a user name or password; use the e-mail and API key settings")
+	}
+	if u.Host == "" {
+		return "", errors.New("zulip: the site URL has no host name")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return "", errors.New("zulip: the site URL must not have a query string or fragment")
+	}
+	path := strings.TrimRight(u.Path, "/")
+	path = strings.TrimSuffix(path, "/api/v1")
+	path = strings.TrimSuffix(path, "/api")
+	path = strings.TrimRight(path, "/")
+	u.Path = path + "/api/v1/"
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// newHTTPClient builds the shared HTTP client. Terraform runs up to ten operations at once
+// (more with -parallelism), all against the same host; Go's default transport keeps only two
+// idle connections per host, so most requests would pay a new TCP and TLS handshake. The pool
+// here keeps enough idle connections for that parallelism. Every phase has its own timeout,
+// so a dead server fails an attempt (which the retry logic may then repeat) rather than
+// hanging a plan; the overall timeout is a backstop for a body that never finishes, on top
+// of the caller's context. Redirects are not followed: Zulip's API does not redirect, and
+// following one would turn a POST into a GET or drop the credentials, so a redirect is
+// reported (usually an http:// site URL that should be https://).
+func newHTTPClient(insecure bool) *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	transport := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   32,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 60 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		TLSClientConfig: &tls.Config{
+			MinVersion:         tls.VersionTLS12,
+			InsecureSkipVerify: insecure, //nolint:gosec // opt-in, for self-signed development servers
+		},
+	}
+	return &http.Client{
+		Transport: transport,
+		Timeout:   2 * time.Minute,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
+}
+
+// request describes one API call for do.
+type request struct {
+	method string
+	// path is relative to the API base, without a leading slash, with every path parameter
+	// already escaped by the caller (url.PathEscape).
+	path string
+	// params is the form body of a POST, PATCH or DELETE, or the query string of a GET.
+	params *params
+	// query holds query parameters of a non-GET request (DELETE /users/{id} "actions").
+	query *params
+	// noAuth marks the endpoints that need no authentication; no credentials are sent.
+	noAuth bool
+	// idempotent allows retries after the request may have reached the server (5xx,
+	// timeouts, dropped connections). Each method sets it explicitly.
+	idempotent bool
+}
+
+// envelope is the part of every answer that do inspects.
+type envelope struct {
+	Result  string   `json:"result"`
+	Msg     string   `json:"msg"`
+	Code    string   `json:"code"`
+	Ignored []string `json:"ignored_parameters_unsupported"`
+}
+
+// attemptResult is what one HTTP attempt produced.
+type attemptResult struct {
+	err error
+	// retry says the error is worth retrying; wait is the server's requested delay (zero
+	// means use backoff) and reason says why, for the give-up message.
+	retry  bool
+	wait   time.Duration
+	reason string
+	// backoff selects exponential backoff rather than a server-requested delay.
+	backoff bool
+}
+
+// do sends r, retrying as its idempotency allows, and decodes a success answer into out
+// (which may be nil). Every non-success becomes an *APIError, possibly wrapped with what the
+// retry logic did.
+func (c *Client) do(ctx context.Context, r request, out any) error {
+	err := c.doRetry(ctx, r, out)
+	return c.scrub(err)
+}
+
+func (c *Client) doRetry(ctx context.Context, r request, out any) error {
+	if !r.noAuth && !c.HasCredentials() {
+		return fmt.Errorf("%w: %s /%s needs an API e-mail and API key, and the client has none", ErrMissingCredentials, r.method, r.path)
+	}
+	encoded, err := r.params.encode()
+	if err != nil {
+		return err
+	}
+	target := c.base.String() + r.path
+	var body string
+	if r.method == http.MethodGet {
+		if encoded != "" {
+			target += "?" + encoded
+		}
+	} else {
+		body = encoded
+		extra, err := r.query.encode()
+		if err != nil {
+			return err
+		}
+		if extra != "" {
+			target += "?" + extra
+		}
+	}
+
+	var waited time.Duration
+	backoffs := 0
+	for attempt := 1; ; attempt++ {
+		if d := c.pacer.reserve(c.now()); d > 0 {
+			if waited+d <= c.maxRetryWait {
+				c.log(ctx, "zulip: pacing before the rate limit is hit", map[string]any{
+					"method": r.method, "path": r.path, "wait_ms": d.Milliseconds(),
+				})
+				if err := c.sleep(ctx, d); err != nil {
+					return fmt.Errorf("zulip: %s /%s: waiting for the rate limit to reset: %w", r.method, r.path, err)
+				}
+				waited += d
+			}
+		}
+
+		res := c.attempt(ctx, r, target, body, attempt, out)
+		if res.err == nil {
+			return nil
+		}
+		if !res.retry {
+			return res.err
+		}
+		wait := res.wait
+		if res.backoff {
+			backoffs++
+			wait = max(wait, c.backoff(backoffs))
+		} else {
+			wait += c.jitter(wait)
+		}
+		if attempt > c.maxRetries {
+			return fmt.Errorf("%s; gave up after %d attempts (max_retries %d): %w", res.reason, attempt, c.maxRetries, res.err)
+		}
+		if waited+wait > c.maxRetryWait {
+			return fmt.Errorf("%s; gave up after waiting %s in total (max_retry_wait %s; the next wait would be %s): %w",
+				res.reason, roundDuration(waited), roundDuration(c.maxRetryWait), roundDuration(wait), res.err)
+		}
+		c.log(ctx, "zulip: retrying request", map[string]any{
+			"method": r.method, "path": r.path, "attempt": attempt, "reason": res.reason, "retry_in_ms": wait.Milliseconds(),
+		})
+		if err := c.sleep(ctx, wait); err != nil {
+			return fmt.Errorf("%s; stopped waiting to retry: %w (last error: %w)", res.reason, err, res.err)
+		}
+		waited += wait
+	}
+}
+
+// attempt performs one HTTP exchange.
+func (c *Client) attempt(ctx context.Context, r request, target, body string, attempt int, out any) attemptResult {
+	var bodyReader io.Reader
+	if r.method != http.MethodGet {
+		bodyReader = strings.NewReader(body)
+	}
+	// wroteHeaders records whether any complete request head left this process. If not, the
+	// server cannot have processed the request, which makes even a create safe to resend.
+	var wroteHeaders atomic.Bool
+	trace := &httptrace.ClientTrace{WroteHeaders: func() { wroteHeaders.Store(true) }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), r.method, target, bodyReader)
+	if err != nil {
+		return attemptResult{err: fmt.Errorf("zulip: building %s /%s: %w", r.method, r.path, err)}
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept", "application/json")
+	// Error messages are matched in a few places (see notFoundMessages); asking for English
+	// keeps them stable whatever language the server would otherwise pick.
+	req.Header.Set("Accept-Language", "en")
+	if r.method != http.MethodGet {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if !r.noAuth {
+		req.SetBasicAuth(c.email, c.apiKey)
+	}
+
+	start := c.now()
+	resp, err := c.httpClient.Do(req)
+	fields := map[string]any{"method": r.method, "path": r.path, "attempt": attempt}
+	if err != nil {
+		fields["duration_ms"] = c.now().Sub(start).Milliseconds()
+		fields["error"] = c.scrub(err).Error()
+		c.log(ctx, "zulip: request failed", fields)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return attemptResult{err: fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, ctxErr)}
+		}
+		err = fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, err)
+		safe := r.idempotent || !wroteHeaders.Load()
+		return attemptResult{err: err, retry: safe, backoff: true, reason: "could not reach the Zulip server"}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	fields["status"] = resp.StatusCode
+	fields["duration_ms"] = c.now().Sub(start).Milliseconds()
+	c.log(ctx, "zulip: request", fields)
+	c.pacer.observe(resp.Header, c.now())
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return attemptResult{err: fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, ctxErr)}
+		}
+		err = fmt.Errorf("zulip: %s /%s: reading the answer: %w", r.method, r.path, err)
+		return attemptResult{err: err, retry: r.idempotent, backoff: true, reason: "the connection to the Zulip server broke"}
+	}
+	if len(data) > maxResponseBytes {
+		return attemptResult{err: fmt.Errorf("zulip: %s /%s: the answer is larger than %d bytes", r.method, r.path, maxResponseBytes)}
+	}
+
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return attemptResult{err: c.decodeSuccess(ctx, r, resp, data, out)}
+	}
+	apiErr := c.decodeError(r, resp, data)
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests:
+		// A rate-limited request was not processed, so it is safe to resend whatever it is.
+		wait := apiErr.RetryAfter()
+		return attemptResult{err: apiErr, retry: true, wait: wait, backoff: wait == 0, reason: "rate limited by the Zulip server"}
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		// The request may or may not have been processed behind the proxy.
+		return attemptResult{
+			err: apiErr, retry: r.idempotent, wait: apiErr.RetryAfterHeader, backoff: true,
+			reason: fmt.Sprintf("the Zulip server answered HTTP %d", resp.StatusCode),
+		}
+	}
+	return attemptResult{err: apiErr}
+}
+
+// decodeSuccess checks the envelope of a 2xx answer and decodes it into out.
+func (c *Client) decodeSuccess(ctx context.Context, r request, resp *http.Response, data []byte, out any) error {
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return fmt.Errorf("zulip: %s /%s: the answer (HTTP %d) is not Zulip JSON; is the site URL a Zulip server? %s",
+			r.method, r.path, resp.StatusCode, excerptBody(data))
+	}
+	if env.Result == "error" {
+		return c.decodeError(r, resp, data)
+	}
+	if len(env.Ignored) > 0 {
+		// Zulip accepted the request but ignored these parameters: a typo in this client or
+		// a server too old for them. Worth seeing in the logs.
+		c.log(ctx, "zulip: server ignored unsupported parameters", map[string]any{
+			"method": r.method, "path": r.path, "ignored_parameters_unsupported": strings.Join(env.Ignored, ","),
+		})
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("zulip: %s /%s: decoding the answer: %w", r.method, r.path, err)
+	}
+	return nil
+}
+
+// decodeError turns a non-success answer into an *APIError. Zulip error bodies are JSON
+// ({"result":"error","msg":...,"code":...,extra...}); anything else (a proxy's HTML page)
+// keeps its status and a short excerpt as the message.
+func (c *Client) decodeError(r request, resp *http.Response, data []byte) *APIError {
+	e := &APIError{
+		HTTPStatus:       resp.StatusCode,
+		Method:           r.method,
+		Path:             r.path,
+		RetryAfterHeader: parseRetryAfter(resp.Header.Get("Retry-After"), c.now()),
+	}
+	var body map[string]any
+	if err := json.Unmarshal(data, &body); err == nil && isZulipErrorBody(body) {
+		e.Code, _ = body["code"].(string)
+		e.Msg, _ = body["msg"].(string)
+		delete(body, "result")
+		delete(body, "msg")
+		delete(body, "code")
+		if len(body) > 0 {
+			e.Extra = body
+		}
+	} else {
+		e.Msg = excerptBody(data)
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		if loc := resp.Header.Get("Location"); loc != "" {
+			e.Msg = "the server redirected to " + loc + "; check the site URL (https?)"
+		}
+	}
+	if e.Msg == "" {
+		e.Msg = http.StatusText(resp.StatusCode)
+	}
+	e.Msg = c.redact(e.Msg)
+	return e
+}
+
+func isZulipErrorBody(body map[string]any) bool {
+	if body == nil {
+		return false
+	}
+	_, hasResult := body["result"]
+	_, hasMsg := body["msg"]
+	_, hasCode := body["code"]
+	return hasResult || hasMsg || hasCode
+}
+
+// log forwards to the configured hook, if any.
+func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
+	if c.logf != nil {
+		c.logf(ctx, msg, fields)
+	}
+}
+
+// redact removes the API key from a text. The key is never put into a request line or a
+// message by this package, but servers and proxies can echo what they receive, and an error
+// text ends up in Terraform's output and logs.
+func (c *Client) redact(s string) string {
+	if c.apiKey == "" || !strings.Contains(s, c.apiKey) {
+		return s
+	}
+	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
+}
+
+// scrub applies redact to a whole error chain's text while keeping it unwrappable.
+func (c *Client) scrub(err error) error {
+	if err == nil || c.apiKey == "" || !strings.Contains(err.Error(), c.apiKey) {
+		return err
+	}
+	return &redactedError{msg: c.redact(err.Error()), err: err}
+}
+
+// redactedError is an error whose text had the API key removed.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// roundDuration keeps durations in messages readable ("28.7s", not "28.706807374s").
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}

@@ -1,0 +1,250 @@
+package zulip
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Environment variables read by ResolveCredentials. ZULIP_SITE, ZULIP_EMAIL, ZULIP_API_KEY
+// and ZULIP_CONFIG are the names Zulip's own Python bindings use; ZULIP_URL is accepted as
+// an alias of ZULIP_SITE because the provider's argument is called "url".
+const (
+	EnvSite   = "ZULIP_SITE"
+	EnvURL    = "ZULIP_URL"
+	EnvEmail  = "ZULIP_EMAIL"
+	EnvAPIKey = "ZULIP_API_KEY"
+	EnvConfig = "ZULIP_CONFIG"
+)
+
+// SourceExplicit is the Sources entry of a value given explicitly (a provider argument).
+const SourceExplicit = "provider configuration"
+
+// Credentials are what a Client needs to reach and authenticate to a Zulip server.
+type Credentials struct {
+	Site   string
+	Email  string
+	APIKey string
+}
+
+// Sources says where each field of resolved Credentials came from, in words fit for a log
+// line or a diagnostic ("provider configuration", "environment variable ZULIP_EMAIL",
+// "zuliprc file /home/me/.zuliprc"). An empty entry means the value was found nowhere.
+type Sources struct {
+	Site   string
+	Email  string
+	APIKey string
+}
+
+// Missing names the fields that are still empty, in the provider's argument names
+// ("url", "email", "api_key"), so that a diagnostic can say exactly what to set.
+func (c Credentials) Missing() []string {
+	var missing []string
+	if c.Site == "" {
+		missing = append(missing, "url")
+	}
+	if c.Email == "" {
+		missing = append(missing, "email")
+	}
+	if c.APIKey == "" {
+		missing = append(missing, "api_key")
+	}
+	return missing
+}
+
+// ZuliprcError is a malformed zuliprc file. It names the file and line but never repeats the
+// line's text, which may hold an API key.
+type ZuliprcError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+// Error describes the problem.
+func (e *ZuliprcError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("zuliprc file %s, line %d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("zuliprc file %s: %s", e.Path, e.Msg)
+}
+
+// ResolveCredentials finds the site, e-mail and API key, each on its own, in this order:
+// the explicit values (provider arguments); the environment (ZULIP_SITE or ZULIP_URL,
+// ZULIP_EMAIL, ZULIP_API_KEY); a zuliprc file's [api] section (site, email, key). The file is
+// zuliprcPath if given, else $ZULIP_CONFIG, else ~/.zuliprc. An explicitly named file
+// (argument or ZULIP_CONFIG) must exist; the default ~/.zuliprc may be absent. Files are
+// read only when needed, except a zuliprcPath argument, which is always read so that a
+// mistake in it is reported.
+//
+// env is the environment lookup (os.Getenv when nil); it also supplies HOME (or
+// USERPROFILE) for ~/.zuliprc, so that tests never read the real home directory.
+//
+// Missing values are not an error: the caller decides which ones it needs (see
+// Credentials.Missing) and can name their sources.
+func ResolveCredentials(explicit Credentials, env func(string) string, zuliprcPath string) (Credentials, Sources, error) {
+	if env == nil {
+		env = os.Getenv
+	}
+	var creds Credentials
+	var src Sources
+	take := func(dst, dstSrc *string, value, source string) {
+		if *dst == "" && strings.TrimSpace(value) != "" {
+			*dst = strings.TrimSpace(value)
+			*dstSrc = source
+		}
+	}
+
+	take(&creds.Site, &src.Site, explicit.Site, SourceExplicit)
+	take(&creds.Email, &src.Email, explicit.Email, SourceExplicit)
+	take(&creds.APIKey, &src.APIKey, explicit.APIKey, SourceExplicit)
+
+	take(&creds.Site, &src.Site, env(EnvSite), "environment variable "+EnvSite)
+	take(&creds.Site, &src.Site, env(EnvURL), "environment variable "+EnvURL)
+	take(&creds.Email, &src.Email, env(EnvEmail), "environment variable "+EnvEmail)
+	take(&creds.APIKey, &src.APIKey, env(EnvAPIKey), "environment variable "+EnvAPIKey)
+
+	home := env("HOME")
+	if home == "" {
+		home = env("USERPROFILE")
+	}
+	path, required := zuliprcPath, true
+	switch {
+	case path != "":
+	case env(EnvConfig) != "":
+		path = env(EnvConfig)
+	case home != "":
+		path, required = filepath.Join(home, ".zuliprc"), false
+	}
+	complete := creds.Site != "" && creds.Email != "" && creds.APIKey != ""
+	if path == "" || (complete && zuliprcPath == "") {
+		return creds, src, nil
+	}
+	path = expandHome(path, home)
+
+	values, err := readZuliprc(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !required {
+			return creds, src, nil
+		}
+		return creds, src, err
+	}
+	source := "zuliprc file " + path
+	take(&creds.Site, &src.Site, values["site"], source)
+	take(&creds.Email, &src.Email, values["email"], source)
+	take(&creds.APIKey, &src.APIKey, values["key"], source)
+	return creds, src, nil
+}
+
+// expandHome expands a leading "~/" the way the Python bindings (os.path.expanduser) do.
+func expandHome(path, home string) string {
+	if home != "" && (path == "~" || strings.HasPrefix(path, "~/") || strings.HasPrefix(path, `~\`)) {
+		return filepath.Join(home, path[1:])
+	}
+	return path
+}
+
+// readZuliprc opens and parses a zuliprc file and returns its [api] section.
+func readZuliprc(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("zuliprc file %s does not exist: %w", path, err)
+		}
+		return nil, fmt.Errorf("reading zuliprc file: %w", err)
+	}
+	defer f.Close()
+	sections, err := parseINI(path, f)
+	if err != nil {
+		return nil, err
+	}
+	api := sections["api"]
+	for _, key := range []string{"site", "email", "key"} {
+		if strings.Contains(api[key], "\n") {
+			return nil, &ZuliprcError{Path: path, Msg: fmt.Sprintf("the value of %q in [api] spans several lines", key)}
+		}
+	}
+	return api, nil
+}
+
+// parseINI parses the INI dialect of Python's configparser, which writes zuliprc files, far
+// enough for zuliprc: "[section]" headers; "key = value" or "key: value" lines (keys are
+// case-insensitive, values trimmed, no inline comments); full-line comments starting with
+// "#" or ";"; blank lines; indented continuation lines appended with a newline; and, as in
+// configparser's strict mode, duplicate sections or keys are errors. It is written here
+// rather than taken from a library because three keys in one section do not justify a
+// dependency, and because it must never echo a line into an error: a malformed line can be
+// a pasted API key.
+func parseINI(path string, r io.Reader) (map[string]map[string]string, error) {
+	sections := map[string]map[string]string{}
+	var current map[string]string
+	var lastKey string
+	scanner := bufio.NewScanner(r)
+	scanner.Buffer(make([]byte, 0, 4096), 1<<20)
+	lineNo := 0
+	fail := func(format string, args ...any) error {
+		return &ZuliprcError{Path: path, Line: lineNo, Msg: fmt.Sprintf(format, args...)}
+	}
+	for scanner.Scan() {
+		lineNo++
+		line := scanner.Text()
+		if lineNo == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			lastKey = ""
+			continue
+		}
+		if strings.HasPrefix(trimmed, "#") || strings.HasPrefix(trimmed, ";") {
+			continue
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if current == nil || lastKey == "" {
+				return nil, fail("indented line does not continue a value")
+			}
+			current[lastKey] += "\n" + trimmed
+			continue
+		}
+		if strings.HasPrefix(trimmed, "[") {
+			if !strings.HasSuffix(trimmed, "]") {
+				return nil, fail("section header is missing its closing \"]\"")
+			}
+			name := strings.TrimSpace(trimmed[1 : len(trimmed)-1])
+			if name == "" {
+				return nil, fail("empty section name")
+			}
+			if _, dup := sections[name]; dup {
+				return nil, fail("section [%s] appears twice", name)
+			}
+			current = map[string]string{}
+			sections[name] = current
+			lastKey = ""
+			continue
+		}
+		sep := strings.IndexAny(trimmed, "=:")
+		if sep < 0 {
+			return nil, fail("expected \"key = value\", a [section] header or a comment")
+		}
+		if current == nil {
+			return nil, fail("a key appears before the first [section] header (zuliprc values belong in [api])")
+		}
+		key := strings.ToLower(strings.TrimSpace(trimmed[:sep]))
+		if key == "" {
+			return nil, fail("a value has no key name")
+		}
+		if _, dup := current[key]; dup {
+			return nil, fail("key %q appears twice in the same section", key)
+		}
+		current[key] = strings.TrimSpace(trimmed[sep+1:])
+		lastKey = key
+	}
+	if err := scanner.Err(); err != nil {
+		return nil, &ZuliprcError{Path: path, Line: lineNo + 1, Msg: "cannot read: " + err.Error()}
+	}
+	return sections, nil
+}

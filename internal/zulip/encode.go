@@ -1,0 +1,94 @@
+package zulip
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+)
+
+// params collects the parameters of one request and is the only place that decides how a
+// value is put on the wire. Zulip reads string parameters as they are and JSON-decodes only
+// the parameters its API description marks as JSON (digest §0.1), so a full_name must never
+// be quoted while a bool must be the JSON literal true or false and a list must be a JSON
+// array. Each method call site therefore states the encoding explicitly: str for plain
+// parameters, json for the marked ones. The same values become the form body of a
+// POST/PATCH/DELETE or the query string of a GET.
+type params struct {
+	values url.Values
+	err    error
+}
+
+// newParams returns an empty parameter set.
+func newParams() *params {
+	return &params{values: url.Values{}}
+}
+
+// str adds a plain string parameter, sent exactly as given.
+func (p *params) str(name, value string) *params {
+	p.values.Set(name, value)
+	return p
+}
+
+// optStr adds a plain string parameter when value is not nil; nil means "not sent".
+func (p *params) optStr(name string, value *string) *params {
+	if value != nil {
+		p.str(name, *value)
+	}
+	return p
+}
+
+// int adds an integer parameter that Zulip reads as a plain string (path-like ids, for
+// example). Integers that Zulip marks as JSON go through json, which gives the same text.
+func (p *params) int(name string, value int64) *params {
+	p.values.Set(name, strconv.FormatInt(value, 10))
+	return p
+}
+
+// json adds a parameter that Zulip marks as JSON-encoded: value is serialized with
+// encoding/json (bools as true/false, numbers, arrays, objects, strings quoted).
+func (p *params) json(name string, value any) *params {
+	text, err := marshalJSONParam(value)
+	if err != nil {
+		if p.err == nil {
+			p.err = fmt.Errorf("zulip: encoding parameter %q: %w", name, err)
+		}
+		return p
+	}
+	p.values.Set(name, text)
+	return p
+}
+
+// optJSONBool adds a JSON bool parameter when value is not nil.
+func (p *params) optJSONBool(name string, value *bool) *params {
+	if value != nil {
+		p.json(name, *value)
+	}
+	return p
+}
+
+// encode returns the parameters in application/x-www-form-urlencoded form, which is also the
+// query-string form.
+func (p *params) encode() (string, error) {
+	if p == nil {
+		return "", nil
+	}
+	if p.err != nil {
+		return "", p.err
+	}
+	return p.values.Encode(), nil
+}
+
+// marshalJSONParam serializes one JSON parameter. HTML escaping is turned off because the
+// value is not embedded in HTML: "<" in a URL template should travel as "<", which keeps the
+// wire form readable and equal to what Zulip's own clients send.
+func marshalJSONParam(value any) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(value); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimRight(buf.Bytes(), "\n")), nil
+}

@@ -1,0 +1,308 @@
+package zulip
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Error codes that Zulip puts in the "code" field of an error answer and that callers of this
+// package may want to compare against APIError.Code.
+const (
+	CodeBadRequest               = "BAD_REQUEST"
+	CodeRequestVariableMissing   = "REQUEST_VARIABLE_MISSING"
+	CodeRequestVariableInvalid   = "REQUEST_VARIABLE_INVALID"
+	CodeInvalidJSON              = "INVALID_JSON"
+	CodeUnauthorizedPrincipal    = "UNAUTHORIZED_PRINCIPAL"
+	CodeStreamDoesNotExist       = "STREAM_DOES_NOT_EXIST"
+	CodeBadEventQueueID          = "BAD_EVENT_QUEUE_ID"
+	CodeCannotDeactivateLastUser = "CANNOT_DEACTIVATE_LAST_USER"
+	CodeUnauthorized             = "UNAUTHORIZED"
+	CodeInvalidAPIKey            = "INVALID_API_KEY"
+	CodeUserDeactivated          = "USER_DEACTIVATED"
+	CodeRealmDeactivated         = "REALM_DEACTIVATED"
+	CodeAuthenticationFailed     = "AUTHENTICATION_FAILED"
+	CodeUnauthenticatedUser      = "UNAUTHENTICATED_USER"
+	CodePasswordAuthDisabled     = "PASSWORD_AUTH_DISABLED"
+	CodePasswordResetRequired    = "PASSWORD_RESET_REQUIRED"
+	CodeNonexistentSubdomain     = "NONEXISTENT_SUBDOMAIN"
+	CodeRateLimitHit             = "RATE_LIMIT_HIT"
+)
+
+// Sentinel errors for errors.Is. An *APIError matches them through its Is method, so callers
+// can write errors.Is(err, zulip.ErrNotFound) even when the error was wrapped.
+var (
+	// ErrNotFound matches answers that mean "the object does not exist" (see IsNotFound).
+	ErrNotFound = errors.New("zulip: not found")
+	// ErrUnauthorized matches authentication failures (see IsUnauthorized).
+	ErrUnauthorized = errors.New("zulip: unauthorized")
+	// ErrUnauthorizedPrincipal matches "authenticated, but the role is too low".
+	ErrUnauthorizedPrincipal = errors.New("zulip: insufficient permission")
+	// ErrRateLimited matches HTTP 429 answers.
+	ErrRateLimited = errors.New("zulip: rate limited")
+	// ErrBadEventQueue matches BAD_EVENT_QUEUE_ID (an expired or unknown event queue).
+	ErrBadEventQueue = errors.New("zulip: bad event queue id")
+	// ErrCannotDeactivateLastUser matches CANNOT_DEACTIVATE_LAST_USER.
+	ErrCannotDeactivateLastUser = errors.New("zulip: cannot deactivate the last user or owner")
+	// ErrMissingCredentials is returned, without contacting the server, by methods that need
+	// authentication when the client was built without an e-mail or API key.
+	ErrMissingCredentials = errors.New("zulip: missing credentials")
+)
+
+// APIError is a non-success answer from the Zulip server. Extra holds every top-level field
+// of the error body other than result, msg and code (for example var_name, queue_id,
+// retry-after); typed accessors below read the common ones.
+type APIError struct {
+	// HTTPStatus is the HTTP status code of the answer.
+	HTTPStatus int
+	// Code is Zulip's machine-readable error code; empty when the body was not a Zulip error
+	// (an HTML page from a proxy, say).
+	Code string
+	// Msg is the human-readable message, or a short excerpt of a non-JSON body.
+	Msg string
+	// Extra holds the remaining top-level fields of the error body.
+	Extra map[string]any
+	// Method and Path name the request, for messages; Path is relative to /api/v1 and never
+	// carries credentials.
+	Method string
+	Path   string
+	// RetryAfterHeader is the parsed Retry-After header, zero when absent.
+	RetryAfterHeader time.Duration
+}
+
+// Error describes the failure. It is built only from the request line and the server's
+// answer; credentials are sent in a header and never appear here.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("zulip: ")
+	if e.Method != "" {
+		b.WriteString(e.Method)
+		b.WriteString(" ")
+		b.WriteString("/" + strings.TrimPrefix(e.Path, "/"))
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "HTTP %d", e.HTTPStatus)
+	if e.Code != "" {
+		b.WriteString(" ")
+		b.WriteString(e.Code)
+	}
+	if e.Msg != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Msg)
+	}
+	return b.String()
+}
+
+// Is lets errors.Is match the sentinel values against this error's status and code.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrNotFound:
+		return e.isNotFound()
+	case ErrUnauthorized:
+		return e.isUnauthorized()
+	case ErrUnauthorizedPrincipal:
+		return e.Code == CodeUnauthorizedPrincipal
+	case ErrRateLimited:
+		return e.HTTPStatus == http.StatusTooManyRequests || e.Code == CodeRateLimitHit
+	case ErrBadEventQueue:
+		return e.Code == CodeBadEventQueueID
+	case ErrCannotDeactivateLastUser:
+		return e.Code == CodeCannotDeactivateLastUser
+	}
+	return false
+}
+
+// notFoundMessages lists the texts with which Zulip reports a missing object under the
+// generic code BAD_REQUEST and HTTP 400, since those views raise a plain JsonableError rather
+// than a 404. Message matching is a last resort (codes are the contract, and messages can be
+// translated; the client asks for English with Accept-Language), so the list is kept in this
+// one place. Each entry is a prefix and an optional suffix of the message.
+var notFoundMessages = []struct{ prefix, suffix string }{
+	{"Linkifier not found", ""},          // PATCH/DELETE /realm/filters/{id}
+	{"No such user", ""},                 // GET/PATCH/DELETE /users/{id}, /users/{email}, /users/{id}/status
+	{"No entry found for domain", ""},    // PATCH/DELETE /realm/domains/{domain}
+	{"Invalid channel ID", ""},           // GET /streams/{id}, topics, POST /user_topics
+	{"Saved snippet does not exist", ""}, // older servers answered 400 rather than 404
+	{"Invalid user group", ""},           // user group endpoints
+	{"Invalid message(s)", ""},           // message ids that are gone or inaccessible
+	{"Token does not exist", ""},         // DELETE /users/me/apns_device_token
+	{"Field id ", " not found."},         // profile data for a deleted custom profile field
+}
+
+// isNotFound reports whether the answer means the object does not exist. A 404 counts only
+// when it is a Zulip error body about an object: a 404 without a Zulip body (a proxy page,
+// or a server too old to have the endpoint) and NONEXISTENT_SUBDOMAIN (a wrong site URL)
+// are configuration problems, and treating them as "gone" would make the provider silently
+// forget resources.
+func (e *APIError) isNotFound() bool {
+	if e.Code == CodeStreamDoesNotExist {
+		return true
+	}
+	if e.HTTPStatus == http.StatusNotFound {
+		if e.Code == "" || e.Code == CodeNonexistentSubdomain {
+			return false
+		}
+		return !strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(e.Msg, ".")), "not found")
+	}
+	if e.HTTPStatus != http.StatusBadRequest || e.Code != CodeBadRequest {
+		return false
+	}
+	for _, m := range notFoundMessages {
+		if strings.HasPrefix(e.Msg, m.prefix) && strings.HasSuffix(strings.TrimSuffix(e.Msg, "."), strings.TrimSuffix(m.suffix, ".")) {
+			return true
+		}
+	}
+	return false
+}
+
+// unauthorizedCodes are the authentication failures. They normally come with HTTP 401, but
+// older servers used 403 for deactivated users and realms (before FL76) and the API
+// description lists INVALID_API_KEY under 400, so the code is checked as well as the status.
+var unauthorizedCodes = map[string]bool{
+	CodeUnauthorized:          true,
+	CodeInvalidAPIKey:         true,
+	CodeUserDeactivated:       true,
+	CodeRealmDeactivated:      true,
+	CodeAuthenticationFailed:  true,
+	CodeUnauthenticatedUser:   true,
+	CodePasswordAuthDisabled:  true,
+	CodePasswordResetRequired: true,
+}
+
+func (e *APIError) isUnauthorized() bool {
+	return e.HTTPStatus == http.StatusUnauthorized || unauthorizedCodes[e.Code]
+}
+
+// QueueID returns the queue_id of a BAD_EVENT_QUEUE_ID error.
+func (e *APIError) QueueID() string { return e.extraString("queue_id") }
+
+// Entity returns the entity ("organization owner" or "user") of CANNOT_DEACTIVATE_LAST_USER.
+func (e *APIError) Entity() string { return e.extraString("entity") }
+
+// VarName returns the parameter named by REQUEST_VARIABLE_MISSING or REQUEST_VARIABLE_INVALID.
+func (e *APIError) VarName() string { return e.extraString("var_name") }
+
+// IsLastOwner reports the is_last_owner flag of CANNOT_DEACTIVATE_LAST_USER.
+func (e *APIError) IsLastOwner() bool {
+	v, _ := e.Extra["is_last_owner"].(bool)
+	return v
+}
+
+// RetryAfter returns how long the server asked the client to wait: the larger of the
+// Retry-After header and the body's retry-after field (which may be fractional).
+func (e *APIError) RetryAfter() time.Duration {
+	d := e.RetryAfterHeader
+	if v, ok := e.Extra["retry-after"].(float64); ok && v > 0 {
+		if b := secondsToDuration(v); b > d {
+			d = b
+		}
+	}
+	return d
+}
+
+// FieldErrors returns the per-field validation messages of a model validation failure
+// (the "errors" object, e.g. {"pattern": ["Bad regular expression: ..."]}), or nil.
+func (e *APIError) FieldErrors() map[string][]string {
+	raw, ok := e.Extra["errors"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string][]string, len(raw))
+	for field, v := range raw {
+		list, _ := v.([]any)
+		for _, m := range list {
+			if s, ok := m.(string); ok {
+				out[field] = append(out[field], s)
+			}
+		}
+	}
+	return out
+}
+
+func (e *APIError) extraString(key string) string {
+	s, _ := e.Extra[key].(string)
+	return s
+}
+
+// IsNotFound reports whether err means the requested object does not exist, whatever
+// status and message Zulip used to say so (404 BAD_REQUEST for saved snippets, 400
+// BAD_REQUEST "Linkifier not found." and similar, STREAM_DOES_NOT_EXIST).
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// IsUnauthorized reports whether err is an authentication failure (bad or missing API key,
+// deactivated user or organization). Permission failures of an authenticated user are
+// IsUnauthorizedPrincipal instead.
+func IsUnauthorized(err error) bool { return errors.Is(err, ErrUnauthorized) }
+
+// IsUnauthorizedPrincipal reports whether err is UNAUTHORIZED_PRINCIPAL: the caller is
+// authenticated but lacks the role (member, administrator, owner) the operation needs.
+func IsUnauthorizedPrincipal(err error) bool { return errors.Is(err, ErrUnauthorizedPrincipal) }
+
+// IsRateLimited reports whether err is a rate-limit answer (after retries were exhausted).
+func IsRateLimited(err error) bool { return errors.Is(err, ErrRateLimited) }
+
+// IsBadEventQueue reports whether err is BAD_EVENT_QUEUE_ID: the queue expired or was deleted.
+func IsBadEventQueue(err error) bool { return errors.Is(err, ErrBadEventQueue) }
+
+// IsCannotDeactivateLastUser reports whether err is CANNOT_DEACTIVATE_LAST_USER.
+func IsCannotDeactivateLastUser(err error) bool { return errors.Is(err, ErrCannotDeactivateLastUser) }
+
+// AsAPIError returns the *APIError in err's chain, if any.
+func AsAPIError(err error) (*APIError, bool) {
+	var apiErr *APIError
+	ok := errors.As(err, &apiErr)
+	return apiErr, ok
+}
+
+// maxErrorExcerpt caps how much of a non-JSON error body goes into a message: enough to
+// recognise a proxy's "502 Bad Gateway" page, not a whole HTML document.
+const maxErrorExcerpt = 200
+
+// excerptBody turns a non-JSON body (typically an HTML error page) into a short one-line
+// text: the <title> when there is one, otherwise the text with tags removed.
+func excerptBody(body []byte) string {
+	s := string(body)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "?")
+	}
+	lower := strings.ToLower(s)
+	if i := strings.Index(lower, "<title>"); i >= 0 {
+		if j := strings.Index(lower[i:], "</title>"); j > 0 {
+			s = s[i+len("<title>") : i+j]
+		}
+	}
+	var b strings.Builder
+	inTag := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			inTag = true
+		case r == '>' && inTag:
+			inTag = false
+			b.WriteRune(' ')
+		case !inTag:
+			b.WriteRune(r)
+		}
+	}
+	text := strings.Join(strings.Fields(b.String()), " ")
+	if utf8.RuneCountInString(text) > maxErrorExcerpt {
+		runes := []rune(text)
+		text = string(runes[:maxErrorExcerpt]) + "…"
+	}
+	return text
+}
+
+// secondsToDuration converts a (possibly fractional) number of seconds.
+func secondsToDuration(s float64) time.Duration {
+	if s <= 0 {
+		return 0
+	}
+	const maxSeconds = float64(1<<63-1) / float64(time.Second)
+	if s >= maxSeconds {
+		return time.Duration(1<<63 - 1)
+	}
+	return time.Duration(s * float64(time.Second))
+}

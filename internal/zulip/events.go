@@ -1,0 +1,150 @@
+package zulip
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// Register event and fetch types this project uses.
+const (
+	EventTypeUserTopic           = "user_topic"
+	EventTypeRealm               = "realm"
+	EventTypeRealmDomains        = "realm_domains"
+	EventTypeRealmLinkifiers     = "realm_linkifiers"
+	EventTypeCustomProfileFields = "custom_profile_fields"
+	EventTypeRealmUserGroups     = "realm_user_groups"
+	EventTypeUserStatus          = "user_status"
+	EventTypeSavedSnippets       = "saved_snippets"
+)
+
+// CapabilityLinkifierURLTemplate must be set in RegisterRequest.ClientCapabilities for the
+// answer to carry realm_linkifiers (FL176); without it the list is empty.
+const CapabilityLinkifierURLTemplate = "linkifier_url_template"
+
+// RegisterRequest is the body of Register. Nil slices and pointers are not sent; note that
+// an empty, non-nil EventTypes asks for a queue that receives no events, while nil asks for
+// every event type.
+type RegisterRequest struct {
+	EventTypes         []string
+	FetchEventTypes    []string
+	ClientCapabilities map[string]bool
+	// Narrow limits message events, as a list of [operator, operand] pairs.
+	Narrow             [][]string
+	ApplyMarkdown      *bool
+	ClientGravatar     *bool
+	IncludeSubscribers *bool
+	SlimPresence       *bool
+	AllPublicStreams   *bool
+}
+
+// ReportMessageType is one entry of server_report_message_types (FL435): Key is a valid
+// report_type for ReportMessage, Name its display text.
+type ReportMessageType struct {
+	Key  string `json:"key"`
+	Name string `json:"name"`
+}
+
+// RegisterResponse is the subset of the POST /register answer this project reads; the rest
+// is ignored. Keys are present only when their fetch type was requested, except the queue
+// and version fields.
+type RegisterResponse struct {
+	QueueID                          string              `json:"queue_id"`
+	LastEventID                      int64               `json:"last_event_id"`
+	ZulipFeatureLevel                int                 `json:"zulip_feature_level"`
+	ZulipVersion                     string              `json:"zulip_version"`
+	ZulipMergeBase                   string              `json:"zulip_merge_base"`
+	MaxTopicLength                   int                 `json:"max_topic_length"`
+	EventQueueLongpollTimeoutSeconds int                 `json:"event_queue_longpoll_timeout_seconds"`
+	RealmEmptyTopicDisplayName       string              `json:"realm_empty_topic_display_name"`
+	ServerReportMessageTypes         []ReportMessageType `json:"server_report_message_types"`
+	// RealmModerationRequestChannelID is -1 when moderation requests are disabled; nil
+	// when not fetched (fetch type "realm").
+	RealmModerationRequestChannelID *int64               `json:"realm_moderation_request_channel_id"`
+	RealmDomains                    []RealmDomain        `json:"realm_domains"`
+	UserTopics                      []UserTopic          `json:"user_topics"`
+	RealmLinkifiers                 []Linkifier          `json:"realm_linkifiers"`
+	CustomProfileFields             []CustomProfileField `json:"custom_profile_fields"`
+	RealmUserGroups                 []UserGroup          `json:"realm_user_groups"`
+	// UserStatus is keyed by user id as a string and covers users who set a status.
+	UserStatus    map[string]UserStatus `json:"user_status"`
+	SavedSnippets []SavedSnippet        `json:"saved_snippets"`
+}
+
+// Register registers an event queue and fetches the initial state of the requested types
+// (POST /register). The queue lives on the server until DeleteQueue or about ten minutes of
+// inactivity; callers that only want the state should delete it. Not idempotent: a repeat
+// after an uncertain failure would create a second queue, so it is retried only when the
+// server certainly did not process it.
+func (c *Client) Register(ctx context.Context, r RegisterRequest) (*RegisterResponse, error) {
+	return c.register(ctx, r, false)
+}
+
+func (c *Client) register(ctx context.Context, r RegisterRequest, idempotent bool) (*RegisterResponse, error) {
+	p := newParams()
+	if r.EventTypes != nil {
+		p.json("event_types", r.EventTypes)
+	}
+	if r.FetchEventTypes != nil {
+		p.json("fetch_event_types", r.FetchEventTypes)
+	}
+	if r.ClientCapabilities != nil {
+		p.json("client_capabilities", r.ClientCapabilities)
+	}
+	if r.Narrow != nil {
+		p.json("narrow", r.Narrow)
+	}
+	p.optJSONBool("apply_markdown", r.ApplyMarkdown).
+		optJSONBool("client_gravatar", r.ClientGravatar).
+		optJSONBool("include_subscribers", r.IncludeSubscribers).
+		optJSONBool("slim_presence", r.SlimPresence).
+		optJSONBool("all_public_streams", r.AllPublicStreams)
+	var out RegisterResponse
+	if err := c.do(ctx, request{method: http.MethodPost, path: "register", params: p, idempotent: idempotent}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteQueue deletes an event queue (DELETE /events). Idempotent in effect: an unknown or
+// already deleted queue answers BAD_EVENT_QUEUE_ID (IsBadEventQueue), which a caller
+// cleaning up treats as done.
+func (c *Client) DeleteQueue(ctx context.Context, queueID string) error {
+	p := newParams().str("queue_id", queueID)
+	return c.do(ctx, request{method: http.MethodDelete, path: "events", params: p, idempotent: true}, nil)
+}
+
+// queueCleanupTimeout bounds the best-effort deletion of a queue that was registered only to
+// read state.
+const queueCleanupTimeout = 15 * time.Second
+
+// fetchState registers a queue for no events, to read the initial state of fetchTypes, and
+// deletes the queue afterwards. Reads through register would otherwise leave one queue per
+// call on the server until its idle timeout, which at Terraform scale is hundreds.
+//
+// The register is treated as idempotent here, unlike Register: if an uncertain attempt did
+// create a queue, that queue receives no events and the server collects it after its idle
+// timeout, so a retry costs nothing visible, while failing a plan over it would.
+//
+// The deletion uses a context detached from the caller's cancellation, so that a read that
+// was cancelled right after registering still cleans up; its failure is only logged.
+func (c *Client) fetchState(ctx context.Context, fetchTypes []string, capabilities map[string]bool) (*RegisterResponse, error) {
+	resp, err := c.register(ctx, RegisterRequest{
+		EventTypes:         []string{},
+		FetchEventTypes:    fetchTypes,
+		ClientCapabilities: capabilities,
+	}, true)
+	if err != nil {
+		return nil, err
+	}
+	if resp.QueueID != "" {
+		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), queueCleanupTimeout)
+		defer cancel()
+		if err := c.DeleteQueue(cleanupCtx, resp.QueueID); err != nil && !IsBadEventQueue(err) {
+			c.log(ctx, "zulip: could not delete the event queue registered to read state; the server will expire it", map[string]any{
+				"error": err.Error(),
+			})
+		}
+	}
+	return resp, nil
+}

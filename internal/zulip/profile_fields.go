@@ -1,0 +1,201 @@
+package zulip
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+)
+
+// Custom profile field types (CustomProfileField.Type).
+const (
+	ProfileFieldShortText       = 1
+	ProfileFieldLongText        = 2
+	ProfileFieldSelect          = 3
+	ProfileFieldDate            = 4
+	ProfileFieldURL             = 5
+	ProfileFieldUser            = 6
+	ProfileFieldExternalAccount = 7
+	ProfileFieldPronouns        = 8
+)
+
+// CustomProfileField is an organization's custom profile field definition.
+type CustomProfileField struct {
+	ID    int64  `json:"id"`
+	Type  int    `json:"type"`
+	Order int    `json:"order"`
+	Name  string `json:"name"`
+	Hint  string `json:"hint"`
+	// FieldData is JSON text (or ""): the options of a Select field, the subtype of an
+	// External account field. See SelectOptions and ExternalAccount.
+	FieldData string `json:"field_data"`
+	Required  bool   `json:"required"`
+	// EditableByUser is true when absent, which is the server default (FL296).
+	EditableByUser          bool `json:"editable_by_user"`
+	DisplayInProfileSummary bool `json:"display_in_profile_summary"`
+	UseForUserMatching      bool `json:"use_for_user_matching"`
+}
+
+// UnmarshalJSON applies the defaults of keys that older servers omit.
+func (f *CustomProfileField) UnmarshalJSON(data []byte) error {
+	type plain CustomProfileField
+	v := plain{EditableByUser: true}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*f = CustomProfileField(v)
+	return nil
+}
+
+// SelectOption is one choice of a Select field; the map key in SelectOptions is what a user's
+// profile value holds.
+type SelectOption struct {
+	Text  string
+	Order string
+}
+
+// SelectOptions parses the choices of a Select field's FieldData
+// ({"key": {"text": ..., "order": "1"}, ...}). The order is kept as text, as Zulip stores it.
+func (f CustomProfileField) SelectOptions() (map[string]SelectOption, error) {
+	if f.FieldData == "" {
+		return map[string]SelectOption{}, nil
+	}
+	var raw map[string]struct {
+		Text  string          `json:"text"`
+		Order json.RawMessage `json:"order"`
+	}
+	if err := json.Unmarshal([]byte(f.FieldData), &raw); err != nil {
+		return nil, fmt.Errorf("zulip: field_data of profile field %d is not a select option map: %w", f.ID, err)
+	}
+	out := make(map[string]SelectOption, len(raw))
+	for key, o := range raw {
+		order := string(bytes.TrimSpace(o.Order))
+		var s string
+		if json.Unmarshal(o.Order, &s) == nil {
+			order = s
+		}
+		out[key] = SelectOption{Text: o.Text, Order: order}
+	}
+	return out, nil
+}
+
+// ExternalAccountData is the FieldData of an External account field.
+type ExternalAccountData struct {
+	Subtype    string `json:"subtype"`
+	URLPattern string `json:"url_pattern,omitempty"`
+}
+
+// ExternalAccount parses the FieldData of an External account field.
+func (f CustomProfileField) ExternalAccount() (ExternalAccountData, error) {
+	var d ExternalAccountData
+	if f.FieldData == "" {
+		return d, nil
+	}
+	if err := json.Unmarshal([]byte(f.FieldData), &d); err != nil {
+		return d, fmt.Errorf("zulip: field_data of profile field %d is not an external account definition: %w", f.ID, err)
+	}
+	return d, nil
+}
+
+// ProfileDataItem sets one custom profile field value, in UpdateOwnProfileData and
+// UpdateUser.
+type ProfileDataItem struct {
+	ID    int64            `json:"id"`
+	Value ProfileDataValue `json:"value"`
+}
+
+// ProfileDataValue is a profile value on input: a string for most types, a list of user ids
+// for Users fields, or null (the zero value) to clear the field where the endpoint allows it.
+type ProfileDataValue struct {
+	text    *string
+	userIDs []int64
+}
+
+// ProfileText returns a string profile value (text, select key, date, URL, account, pronouns).
+func ProfileText(s string) ProfileDataValue { return ProfileDataValue{text: &s} }
+
+// ProfileUserIDs returns a Users-field profile value.
+func ProfileUserIDs(ids ...int64) ProfileDataValue {
+	if ids == nil {
+		ids = []int64{}
+	}
+	return ProfileDataValue{userIDs: ids}
+}
+
+// IsNull reports whether the value is null.
+func (v ProfileDataValue) IsNull() bool { return v.text == nil && v.userIDs == nil }
+
+// MarshalJSON encodes the value as a JSON string, an int array or null.
+func (v ProfileDataValue) MarshalJSON() ([]byte, error) {
+	switch {
+	case v.text != nil:
+		return json.Marshal(*v.text)
+	case v.userIDs != nil:
+		return json.Marshal(v.userIDs)
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON accepts the same three forms.
+func (v *ProfileDataValue) UnmarshalJSON(data []byte) error {
+	*v = ProfileDataValue{}
+	trimmed := bytes.TrimSpace(data)
+	switch {
+	case bytes.Equal(trimmed, []byte("null")):
+		return nil
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		ids := []int64{}
+		if err := json.Unmarshal(trimmed, &ids); err != nil {
+			return err
+		}
+		v.userIDs = ids
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(trimmed, &s); err != nil {
+		return err
+	}
+	v.text = &s
+	return nil
+}
+
+// ListCustomProfileFields returns the organization's custom profile fields, sorted by order
+// (GET /realm/profile_fields). Idempotent.
+func (c *Client) ListCustomProfileFields(ctx context.Context) ([]CustomProfileField, error) {
+	var out struct {
+		CustomFields []CustomProfileField `json:"custom_fields"`
+	}
+	err := c.do(ctx, request{method: http.MethodGet, path: "realm/profile_fields", idempotent: true}, &out)
+	return out.CustomFields, err
+}
+
+// UpdateOwnProfileData sets the caller's values of the given fields
+// (PATCH /users/me/profile_data; human users only). Idempotent.
+func (c *Client) UpdateOwnProfileData(ctx context.Context, data []ProfileDataItem) error {
+	if data == nil {
+		data = []ProfileDataItem{}
+	}
+	p := newParams().json("data", data)
+	return c.do(ctx, request{method: http.MethodPatch, path: "users/me/profile_data", params: p, idempotent: true}, nil)
+}
+
+// RemoveOwnProfileData clears the caller's values of the given field ids
+// (DELETE /users/me/profile_data). Idempotent.
+func (c *Client) RemoveOwnProfileData(ctx context.Context, fieldIDs []int64) error {
+	if fieldIDs == nil {
+		fieldIDs = []int64{}
+	}
+	p := newParams().json("data", fieldIDs)
+	return c.do(ctx, request{method: http.MethodDelete, path: "users/me/profile_data", params: p, idempotent: true}, nil)
+}
+
+// profileFieldKey is the key of a field in User.ProfileData.
+func profileFieldKey(id int64) string { return strconv.FormatInt(id, 10) }
+
+// ProfileValueFor returns the user's value of a custom profile field, if set.
+func (u *User) ProfileValueFor(fieldID int64) (ProfileValue, bool) {
+	v, ok := u.ProfileData[profileFieldKey(fieldID)]
+	return v, ok
+}
