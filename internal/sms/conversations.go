@@ -92,8 +92,8 @@ type questionJSON struct {
 	Message  string   `json:"message"`
 	ReplyURL string   `json:"reply_url"`
 	Token    string   `json:"token,omitempty"`
-	Created  apiTime  `json:"created"`
-	Expires  apiTime  `json:"expires"`
+	Created  apiTime  `json:"created,omitzero"`
+	Expires  apiTime  `json:"expires,omitzero"`
 	Items    []string `json:"items"`
 }
 
@@ -136,7 +136,8 @@ func (q Question) MarshalJSON() ([]byte, error) {
 }
 
 // apiTime is a timestamp in TimeLayout. JSON null and "" decode to the zero
-// time, and a zero time encodes as "" rather than year 1.
+// time; a zero time is left out by omitzero (its promoted IsZero), or
+// encodes as "" rather than year 1.
 type apiTime struct{ time.Time }
 
 // UnmarshalJSON parses a zone-less UTC timestamp.

@@ -264,3 +264,18 @@ func TestParseTime(t *testing.T) {
 		}
 	}
 }
+
+func TestQuestion_MarshalOmitsZeroTimes(t *testing.T) {
+	data, err := json.Marshal(Question{ID: "o1", Status: StatusWaiting, Created: time.Date(2024, 6, 4, 14, 4, 1, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	_ = json.Unmarshal(data, &raw)
+	if _, ok := raw["expires"]; ok {
+		t.Errorf("zero expires encoded: %s", data)
+	}
+	if raw["created"] != "2024-06-04T14:04:01" {
+		t.Errorf("created = %v", raw["created"])
+	}
+}

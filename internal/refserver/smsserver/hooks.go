@@ -145,7 +145,7 @@ func (s *Server) postWebhook(ctx context.Context, target string, form url.Values
 	if err != nil {
 		return answer, 0, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxWebhookAnswer))
 	if err != nil {
 		return answer, resp.StatusCode, fmt.Errorf("reading answer: %w", err)

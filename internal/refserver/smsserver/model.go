@@ -168,6 +168,9 @@ func (s *Server) endLocked(c *Conversation, status string, at time.Time) {
 
 // promoteLocked starts the recipient's waiting questions, oldest first,
 // while there is room.
+//
+// Undocumented: a waiting question never expires while it waits (its
+// lifetime only runs once it is sent), and it waits for as long as it takes.
 func (s *Server) promoteLocked(to string, at time.Time) {
 	for _, c := range s.convs {
 		if c.To != to || c.Status != StatusWaiting {
