@@ -1,7 +1,163 @@
 package refserver
 
-// routesSnippets registers the saved snippet endpoints.
-func (s *Server) routesSnippets() {}
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
 
-// snippetsWire renders the saved snippets of a user.
-func (s *Server) snippetsWire(userID int) []obj { return nil }
+// Saved snippet limits and feature levels (digest §2).
+const (
+	snippetsFL           = 297   // the saved snippet endpoints
+	snippetEditFL        = 368   // PATCH /saved_snippets/{id}
+	snippetMaxTitle      = 60    // SavedSnippet.MAX_TITLE_LENGTH
+	snippetMaxContentLen = 10000 // settings.MAX_MESSAGE_LENGTH
+)
+
+// routesSnippets registers the saved snippet endpoints.
+func (s *Server) routesSnippets() {
+	s.handle("GET /saved_snippets", authUser, s.listSnippets)
+	s.handle("POST /saved_snippets", authUser, s.createSnippet)
+	s.handle("PATCH /saved_snippets/{saved_snippet_id}", authUser, s.editSnippet)
+	s.handle("DELETE /saved_snippets/{saved_snippet_id}", authUser, s.deleteSnippet)
+}
+
+// cfgAbsentEndpoint is the answer of a route the advertised feature level does not have yet.
+func cfgAbsentEndpoint() error {
+	return errCode(http.StatusNotFound, "BAD_REQUEST", "Invalid API endpoint", nil)
+}
+
+// snippetsWire renders the saved snippets of a user, by id.
+func (s *Server) snippetsWire(userID int) []obj {
+	var ids []int
+	for id, sn := range s.realm.Snippets {
+		if sn.OwnerID == userID {
+			ids = append(ids, id)
+		}
+	}
+	sort.Ints(ids)
+	out := make([]obj, 0, len(ids))
+	for _, id := range ids {
+		sn := s.realm.Snippets[id]
+		out = append(out, obj{"id": sn.ID, "title": sn.Title, "content": sn.Content, "date_created": sn.DateCreated})
+	}
+	return out
+}
+
+// listSnippets serves GET /saved_snippets: the caller's own snippets only.
+func (s *Server) listSnippets(c *call) (obj, error) {
+	if s.opts.FeatureLevel < snippetsFL {
+		return nil, cfgAbsentEndpoint()
+	}
+	return obj{"saved_snippets": s.snippetsWire(c.user.ID)}, nil
+}
+
+// createSnippet serves POST /saved_snippets.
+func (s *Server) createSnippet(c *call) (obj, error) {
+	if s.opts.FeatureLevel < snippetsFL {
+		return nil, cfgAbsentEndpoint()
+	}
+	title, err := c.reqString("title")
+	if err != nil {
+		return nil, err
+	}
+	content, err := c.reqString("content")
+	if err != nil {
+		return nil, err
+	}
+	if title, err = snippetField("title", title); err != nil {
+		return nil, err
+	}
+	if content, err = snippetField("content", content); err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	sn := &Snippet{ID: r.newID("snippet"), OwnerID: c.user.ID, Title: title, Content: content,
+		DateCreated: s.now().Unix()}
+	r.Snippets[sn.ID] = sn
+	return obj{"saved_snippet_id": sn.ID}, nil
+}
+
+// editSnippet serves PATCH /saved_snippets/{saved_snippet_id} (FL368). As in
+// Zulip, a request with neither title nor content succeeds without looking the
+// snippet up.
+func (s *Server) editSnippet(c *call) (obj, error) {
+	if s.opts.FeatureLevel < snippetEditFL {
+		return nil, cfgAbsentEndpoint()
+	}
+	id, err := c.pathInt("saved_snippet_id")
+	if err != nil {
+		return nil, err
+	}
+	title, hasTitle := c.optString("title")
+	content, hasContent := c.optString("content")
+	if hasTitle {
+		if title, err = snippetField("title", title); err != nil {
+			return nil, err
+		}
+	}
+	if hasContent {
+		if content, err = snippetField("content", content); err != nil {
+			return nil, err
+		}
+	}
+	if !hasTitle && !hasContent {
+		return nil, nil
+	}
+	sn := s.snippetOwned(c, id)
+	if sn == nil {
+		return nil, errNotFound("Saved snippet does not exist.")
+	}
+	if hasTitle {
+		sn.Title = title
+	}
+	if hasContent {
+		sn.Content = content
+	}
+	return nil, nil
+}
+
+// deleteSnippet serves DELETE /saved_snippets/{saved_snippet_id}.
+func (s *Server) deleteSnippet(c *call) (obj, error) {
+	if s.opts.FeatureLevel < snippetsFL {
+		return nil, cfgAbsentEndpoint()
+	}
+	id, err := c.pathInt("saved_snippet_id")
+	if err != nil {
+		return nil, err
+	}
+	if s.snippetOwned(c, id) == nil {
+		return nil, errNotFound("Saved snippet does not exist.")
+	}
+	delete(c.realm().Snippets, id)
+	return nil, nil
+}
+
+// snippetOwned returns the caller's snippet with the id; someone else's is nil.
+func (s *Server) snippetOwned(c *call, id int) *Snippet {
+	sn := c.realm().Snippets[id]
+	if sn == nil || sn.OwnerID != c.user.ID {
+		return nil
+	}
+	return sn
+}
+
+// snippetField strips a title or content and checks it: empty after stripping
+// gives "Title cannot be empty." / "Content cannot be empty." (the spec's
+// wording), too long "title is too long (limit: 60 characters)" (Zulip's
+// typed-parameter wording; lengths count code points, after stripping).
+func snippetField(name, v string) (string, error) {
+	v = strings.TrimSpace(v)
+	limit := snippetMaxTitle
+	if name == "content" {
+		limit = snippetMaxContentLen
+	}
+	if v == "" {
+		return "", errBadRequest("%s%s cannot be empty.", strings.ToUpper(name[:1]), name[1:])
+	}
+	if utf8.RuneCountInString(v) > limit {
+		return "", errBadRequest("%s is too long (limit: %d characters)", name, limit)
+	}
+	return v, nil
+}
