@@ -1,0 +1,69 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// requiredRole names the Zulip role an operation needs, for error messages.
+type requiredRole string
+
+const (
+	roleAny           requiredRole = ""
+	roleAdministrator requiredRole = "an organization administrator"
+	roleOwner         requiredRole = "an organization owner"
+)
+
+// addAPIError reports a failed API call. action completes "The provider could
+// not ..."; when the server refused for lack of a role, the detail says which
+// role the resource needs, since Zulip's own message names only the role.
+func addAPIError(diags *diag.Diagnostics, summary, action string, role requiredRole, err error) {
+	detail := fmt.Sprintf("The provider could not %s: %s", action, err)
+	switch {
+	case zulip.IsUnauthorizedPrincipal(err) && role != roleAny:
+		detail = fmt.Sprintf("The provider could not %s because its credentials are not those of %s, which this "+
+			"needs. Configure the provider with the API key of %s (or a bot they own with that role). Server said: %s",
+			action, role, role, err)
+	case zulip.IsUnauthorized(err):
+		detail = fmt.Sprintf("The provider could not %s: the server rejected its credentials (check email and "+
+			"api_key, and that the account is active). Server said: %s", action, err)
+	case zulip.IsRateLimited(err):
+		detail = fmt.Sprintf("The provider could not %s: the server's rate limit was still in force after the "+
+			"provider's retries (see max_retries and max_retry_wait). Server said: %s", action, err)
+	}
+	diags.AddError(summary, detail)
+}
+
+// isClientError reports whether err is a definite refusal by the server (a 4xx
+// answer), after which nothing was changed.
+func isClientError(err error) bool {
+	var apiErr *zulip.APIError
+	return errors.As(err, &apiErr) && apiErr.HTTPStatus >= 400 && apiErr.HTTPStatus < 500
+}
+
+// known reports whether a value is neither null nor unknown.
+func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
+
+// stringOrNull converts an optional API string; nil and "" are null.
+func stringOrNull(s *string) types.String {
+	if s == nil || *s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(*s)
+}
+
+// checkNoOuterSpace rejects values that the server would strip, which would
+// otherwise show as a change on every plan.
+func checkNoOuterSpace(s string) error {
+	if strings.TrimSpace(s) != s {
+		return errors.New("must not start or end with whitespace: Zulip strips it, so the plan would never settle")
+	}
+	return nil
+}

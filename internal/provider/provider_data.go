@@ -1,0 +1,146 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// providerData is what Configure hands to every resource and data source.
+type providerData struct {
+	client *zulip.Client
+	// hasCreds is false when the provider was configured with a URL only, which
+	// is enough for the development API key and nothing else.
+	hasCreds bool
+	// unknownConfig is true when the provider's own configuration was not known
+	// yet (planning against a server that another resource creates).
+	unknownConfig bool
+	featureLevel  int
+	serverVersion string
+	version       string
+	cache         *collectionCache
+	sms           smsSettings
+}
+
+// smsSettings are the resolved credentials of the SMS conversations API.
+type smsSettings struct {
+	APIURL   string
+	Username string
+	Password string
+}
+
+// providerDataFrom converts the framework's ProviderData. It returns nil
+// without a diagnostic when the provider is not configured yet (the framework
+// calls Configure on resources before the provider during validation).
+func providerDataFrom(raw any, diags *diag.Diagnostics) *providerData {
+	if raw == nil {
+		return nil
+	}
+	d, ok := raw.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", raw))
+		return nil
+	}
+	return d
+}
+
+// ready reports, as a diagnostic, why the provider cannot call the API yet.
+func (d *providerData) ready(diags *diag.Diagnostics) bool {
+	switch {
+	case d == nil:
+		diags.AddError("Provider Not Configured",
+			"The Zulip provider was not configured before this operation. This is a bug in the provider or in Terraform.")
+		return false
+	case d.unknownConfig:
+		diags.AddError("Provider Configuration Unknown",
+			"The Zulip provider's url, email, api_key or zuliprc depends on a value that is not known yet. "+
+				"Apply the resources it depends on first (for example with -target), then apply again.")
+		return false
+	case !d.hasCreds:
+		diags.AddError("Missing Zulip Credentials",
+			"This operation needs an account: set `email` and `api_key` in the provider block, the ZULIP_EMAIL and "+
+				"ZULIP_API_KEY environment variables, or `email` and `key` in the [api] section of a zuliprc file. "+
+				"A provider with only `url` can open the zulip_dev_api_key ephemeral resource and nothing else.")
+		return false
+	}
+	return true
+}
+
+// knowsServer reports whether the server's feature level is known, so that
+// plan-time checks that depend on it can run.
+func (d *providerData) knowsServer() bool { return d != nil && d.client != nil && !d.unknownConfig }
+
+// requireFeatureLevel adds an error when the server is older than level;
+// what names the attribute or operation that needs it.
+func (d *providerData) requireFeatureLevel(level int, what string) error {
+	if !d.knowsServer() || d.featureLevel >= level {
+		return nil
+	}
+	return fmt.Errorf("%s needs Zulip feature level %d or newer, but the server (Zulip %s) has feature level %d",
+		what, level, d.serverVersion, d.featureLevel)
+}
+
+// collectionCache keeps whole collections (linkifiers, realm domains, saved
+// snippets, user topics, custom profile fields) for the life of one provider
+// process. Zulip lists them only whole, so refreshing N resources would
+// otherwise cost N requests and O(N²) bytes. Concurrent readers share one
+// request; every write to a collection invalidates it.
+type collectionCache struct {
+	mu      sync.Mutex
+	entries map[string]cacheEntry
+	gen     map[string]uint64
+	flight  singleflight.Group
+}
+
+// cacheEntry is a fetched collection and the generation it belongs to.
+type cacheEntry struct {
+	gen   uint64
+	value any
+}
+
+// newCollectionCache returns an empty cache.
+func newCollectionCache() *collectionCache {
+	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{}}
+}
+
+// get returns the cached collection, or fetches it once for all concurrent callers.
+func (c *collectionCache) get(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
+	c.mu.Lock()
+	gen := c.gen[key]
+	if e, ok := c.entries[key]; ok && e.gen == gen {
+		c.mu.Unlock()
+		return e.value, nil
+	}
+	c.mu.Unlock()
+	// The generation is part of the flight key: a caller arriving after an
+	// invalidation must not join a request that started before the write.
+	v, err, _ := c.flight.Do(fmt.Sprintf("%s#%d", key, gen), func() (any, error) {
+		// The shared request must not fail because the first caller's context
+		// ends while others still wait for it.
+		value, err := fetch(context.WithoutCancel(ctx))
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if c.gen[key] == gen {
+			c.entries[key] = cacheEntry{gen: gen, value: value}
+		}
+		c.mu.Unlock()
+		return value, nil
+	})
+	return v, err
+}
+
+// invalidate forgets a collection after a write to it.
+func (c *collectionCache) invalidate(key string) {
+	c.mu.Lock()
+	c.gen[key]++
+	delete(c.entries, key)
+	c.mu.Unlock()
+}

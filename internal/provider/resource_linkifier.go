@@ -1,0 +1,391 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                   = (*linkifierResource)(nil)
+	_ resource.ResourceWithConfigure      = (*linkifierResource)(nil)
+	_ resource.ResourceWithImportState    = (*linkifierResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*linkifierResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*linkifierResource)(nil)
+)
+
+// Feature levels of the linkifier fields (digest §10).
+const (
+	featureLinkifierReverse      = 471 // example_input, reverse_template
+	featureLinkifierAlternatives = 478 // alternative_url_templates
+)
+
+// collection cache keys.
+const cacheLinkifiers = "linkifiers"
+
+// NewLinkifierResource returns the zulip_linkifier resource.
+func NewLinkifierResource() resource.Resource { return &linkifierResource{} }
+
+// linkifierResource manages one realm linkifier.
+type linkifierResource struct {
+	data *providerData
+}
+
+// linkifierResourceModel is the zulip_linkifier state.
+type linkifierResourceModel struct {
+	ID                      types.Int64  `tfsdk:"id"`
+	Pattern                 types.String `tfsdk:"pattern"`
+	URLTemplate             types.String `tfsdk:"url_template"`
+	ExampleInput            types.String `tfsdk:"example_input"`
+	ReverseTemplate         types.String `tfsdk:"reverse_template"`
+	AlternativeURLTemplates types.List   `tfsdk:"alternative_url_templates"`
+}
+
+// Metadata names the resource.
+func (r *linkifierResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_linkifier"
+}
+
+// Schema describes the resource.
+func (r *linkifierResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	noSpace := validators.String("must not start or end with whitespace (Zulip strips it)", checkNoOuterSpace)
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A linkifier: text in messages that matches `pattern` becomes a link built from " +
+			"`url_template`. Needs an organization administrator's credentials. New linkifiers are applied after " +
+			"existing ones.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The linkifier's id.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"pattern": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Regular expression in RE2 syntax (Zulip compiles it with RE2: no look-arounds or " +
+					"backreferences), with named groups `(?P<name>...)` for the parts the URL uses. Unique in the organization.",
+				Validators: []validator.String{validators.RE2Pattern(), noSpace},
+			},
+			"url_template": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "RFC 6570 URL template; its variables must be exactly the pattern's named groups, " +
+					"e.g. `https://github.com/zulip/zulip/issues/{id}`.",
+				Validators: []validator.String{validators.URLTemplate(), noSpace},
+			},
+			"example_input": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Text that the pattern matches, shown as an example in Zulip's settings. " +
+					"Needs Zulip feature level 471 (Zulip 11.0).",
+			},
+			"reverse_template": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Template that turns the groups back into the pattern's text (`{name}` for a group, " +
+					"`{{`/`}}` for literal braces); used when a pasted URL is turned back into a short form. Requires " +
+					"`example_input`, which it must reproduce. Needs Zulip feature level 471.",
+			},
+			"alternative_url_templates": schema.ListAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Other RFC 6570 URL templates that should also be recognized as this linkifier when " +
+					"pasted (for reverse linkification only). Needs Zulip feature level 478.",
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.ValueStringsAre(validators.URLTemplate()),
+				},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *linkifierResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig applies the server's cross-field rules at plan time.
+func (r *linkifierResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m linkifierResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.Pattern.IsUnknown() || m.Pattern.IsNull() {
+		return
+	}
+	pattern := m.Pattern.ValueString()
+	if _, err := validators.CheckPattern(pattern); err != nil {
+		return // reported by the attribute validator
+	}
+	if known(m.URLTemplate) {
+		if _, err := validators.CheckURLTemplate(m.URLTemplate.ValueString()); err == nil {
+			if err := validators.CheckGroupsMatchTemplate(pattern, m.URLTemplate.ValueString()); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("url_template"), "URL Template Does Not Match the Pattern", err.Error())
+			}
+		}
+	}
+	if known(m.ReverseTemplate) {
+		switch {
+		case m.ExampleInput.IsNull():
+			resp.Diagnostics.AddAttributeError(path.Root("example_input"), "Missing Example Input",
+				"reverse_template requires example_input: Zulip checks the reverse template by reproducing the example.")
+		case known(m.ExampleInput):
+			if err := validators.CheckReverseTemplate(pattern, m.ExampleInput.ValueString(), m.ReverseTemplate.ValueString()); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("reverse_template"), "Reverse Template Does Not Round-Trip", err.Error())
+			}
+		}
+	}
+	if known(m.ExampleInput) && m.ReverseTemplate.IsNull() {
+		if err := validators.CheckReverseTemplate(pattern, m.ExampleInput.ValueString(), ""); err != nil &&
+			strings.Contains(err.Error(), "does not match") {
+			resp.Diagnostics.AddAttributeError(path.Root("example_input"), "Example Input Does Not Match the Pattern", err.Error())
+		}
+	}
+	if !m.AlternativeURLTemplates.IsNull() && !m.AlternativeURLTemplates.IsUnknown() {
+		var alts []types.String
+		resp.Diagnostics.Append(m.AlternativeURLTemplates.ElementsAs(ctx, &alts, false)...)
+		for i, alt := range alts {
+			if !known(alt) {
+				continue
+			}
+			if _, err := validators.CheckURLTemplate(alt.ValueString()); err != nil {
+				continue // reported by the element validator
+			}
+			if err := validators.CheckAlternativeTemplate(pattern, alt.ValueString()); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("alternative_url_templates").AtListIndex(i),
+					"Alternative URL Template Does Not Match the Pattern", err.Error())
+			}
+		}
+	}
+}
+
+// ModifyPlan rejects fields the configured server is too old for.
+func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.data.knowsServer() {
+		return
+	}
+	var m linkifierResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	gate := func(v interface{ IsNull() bool }, attr string, level int) {
+		if v.IsNull() {
+			return
+		}
+		if err := r.data.requireFeatureLevel(level, attr); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(attr), "Zulip Server Too Old", err.Error())
+		}
+	}
+	gate(m.ExampleInput, "example_input", featureLinkifierReverse)
+	gate(m.ReverseTemplate, "reverse_template", featureLinkifierReverse)
+	gate(m.AlternativeURLTemplates, "alternative_url_templates", featureLinkifierAlternatives)
+}
+
+// Create adds the linkifier.
+func (r *linkifierResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan linkifierResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	apiReq := linkifierToAPI(ctx, plan, nil, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id, err := r.data.client.CreateLinkifier(ctx, apiReq)
+	r.data.cache.invalidate(cacheLinkifiers)
+	if err != nil {
+		// A failure after the request was sent (a timeout, a 502) may still have
+		// created the linkifier: adopt it rather than leave an object Terraform
+		// does not know about, which the next apply would collide with.
+		if found, ok := r.findByPattern(ctx, apiReq.Pattern); ok && !isClientError(err) {
+			tflog.Warn(ctx, "linkifier create failed but the linkifier exists; adopting it", map[string]any{"id": found.ID, "error": err.Error()})
+			id = found.ID
+		} else {
+			addAPIError(&resp.Diagnostics, "Unable to Create Linkifier", "create the linkifier", roleAdministrator, err)
+			return
+		}
+	}
+	plan.ID = types.Int64Value(id)
+	// Save the id at once: if the read below fails, Terraform still tracks the object.
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.read(ctx, &plan, &resp.Diagnostics, func() { resp.State.RemoveResource(ctx) })
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the linkifier from the server's list.
+func (r *linkifierResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state linkifierResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	gone := false
+	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if gone {
+		tflog.Info(ctx, "linkifier no longer exists; removing it from state", map[string]any{"id": state.ID.ValueInt64()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update changes the linkifier in place.
+func (r *linkifierResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state linkifierResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	apiReq := linkifierToAPI(ctx, plan, &state, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	err := r.data.client.UpdateLinkifier(ctx, state.ID.ValueInt64(), apiReq)
+	r.data.cache.invalidate(cacheLinkifiers)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Update Linkifier", "update the linkifier", roleAdministrator, err)
+		return
+	}
+	plan.ID = state.ID
+	r.read(ctx, &plan, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("Linkifier Disappeared", fmt.Sprintf("Linkifier %d was deleted while it was being updated.", plan.ID.ValueInt64()))
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete removes the linkifier; one already gone is not an error.
+func (r *linkifierResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state linkifierResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	err := r.data.client.DeleteLinkifier(ctx, state.ID.ValueInt64())
+	r.data.cache.invalidate(cacheLinkifiers)
+	if err != nil && !zulip.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "Unable to Delete Linkifier", "delete the linkifier", roleAdministrator, err)
+	}
+}
+
+// ImportState adopts a linkifier by its numeric id.
+func (r *linkifierResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, err := strconv.ParseInt(req.ID, 10, 64)
+	if err != nil || id <= 0 {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("A zulip_linkifier is imported by its numeric id (see GET /api/v1/realm/linkifiers), got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}
+
+// read fills m from the server; gone is called when the linkifier does not exist.
+func (r *linkifierResource) read(ctx context.Context, m *linkifierResourceModel, diags *diag.Diagnostics, gone func()) {
+	list, err := r.data.linkifiers(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Linkifiers", "list the linkifiers", roleAny, err)
+		return
+	}
+	for _, l := range list {
+		if l.ID == m.ID.ValueInt64() {
+			linkifierFromAPI(ctx, l, m, diags)
+			return
+		}
+	}
+	gone()
+}
+
+// findByPattern looks a linkifier up by pattern, to reconcile an uncertain create.
+func (r *linkifierResource) findByPattern(ctx context.Context, pattern string) (zulip.Linkifier, bool) {
+	list, err := r.data.linkifiers(ctx)
+	if err != nil {
+		return zulip.Linkifier{}, false
+	}
+	for _, l := range list {
+		if l.Pattern == strings.TrimSpace(pattern) {
+			return l, true
+		}
+	}
+	return zulip.Linkifier{}, false
+}
+
+// linkifiers returns the realm's linkifiers through the per-run cache.
+func (d *providerData) linkifiers(ctx context.Context) ([]zulip.Linkifier, error) {
+	v, err := d.cache.get(ctx, cacheLinkifiers, func(ctx context.Context) (any, error) {
+		return d.client.ListLinkifiers(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]zulip.Linkifier), nil
+}
+
+// linkifierToAPI builds the create/update request. With prior state, optional
+// fields that were set and are now removed are sent empty, which Zulip reads
+// as "reset": leaving them out would keep the old values.
+func linkifierToAPI(ctx context.Context, m linkifierResourceModel, prior *linkifierResourceModel, diags *diag.Diagnostics) zulip.LinkifierRequest {
+	req := zulip.LinkifierRequest{Pattern: m.Pattern.ValueString(), URLTemplate: m.URLTemplate.ValueString()}
+	optional := func(v types.String, was types.String) *string {
+		switch {
+		case !v.IsNull():
+			s := v.ValueString()
+			return &s
+		case prior != nil && !was.IsNull():
+			empty := ""
+			return &empty
+		}
+		return nil
+	}
+	var wasExample, wasReverse types.String
+	wasAlts := types.ListNull(types.StringType)
+	if prior != nil {
+		wasExample, wasReverse, wasAlts = prior.ExampleInput, prior.ReverseTemplate, prior.AlternativeURLTemplates
+	}
+	req.ExampleInput = optional(m.ExampleInput, wasExample)
+	req.ReverseTemplate = optional(m.ReverseTemplate, wasReverse)
+	switch {
+	case !m.AlternativeURLTemplates.IsNull():
+		diags.Append(m.AlternativeURLTemplates.ElementsAs(ctx, &req.AlternativeURLTemplates, false)...)
+	case !wasAlts.IsNull():
+		req.AlternativeURLTemplates = []string{}
+	}
+	return req
+}
+
+// linkifierFromAPI copies the server's view into the model. Empty optional
+// values are null, as a configuration that leaves them out has them.
+func linkifierFromAPI(ctx context.Context, l zulip.Linkifier, m *linkifierResourceModel, diags *diag.Diagnostics) {
+	m.ID = types.Int64Value(l.ID)
+	m.Pattern = types.StringValue(l.Pattern)
+	m.URLTemplate = types.StringValue(l.URLTemplate)
+	m.ExampleInput = stringOrNull(l.ExampleInput)
+	m.ReverseTemplate = stringOrNull(l.ReverseTemplate)
+	if len(l.AlternativeURLTemplates) == 0 {
+		m.AlternativeURLTemplates = types.ListNull(types.StringType)
+	} else {
+		list, d := types.ListValueFrom(ctx, types.StringType, l.AlternativeURLTemplates)
+		diags.Append(d...)
+		m.AlternativeURLTemplates = list
+	}
+}

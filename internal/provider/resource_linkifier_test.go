@@ -1,0 +1,260 @@
+package provider_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+func TestAccLinkifier_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	addr := "zulip_linkifier.test"
+	var id int
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: admin + testAccLinkifierConfigFull(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("pattern"), knownvalue.StringExact(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("url_template"), knownvalue.StringExact("https://github.com/{org}/{repo}/issues/{id}")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("example_input"), knownvalue.StringExact("zulip/zulip-terminal#12")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("reverse_template"), knownvalue.StringExact("{org}/{repo}#{id}")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("alternative_url_templates"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}"),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						id = int(v)
+						return linkifierOnServer(srv, id, "https://github.com/{org}/{repo}/issues/{id}")
+					})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				// In place: a new template, and the optional fields removed.
+				Config: admin + testAccLinkifierConfig(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`, "https://gitlab.com/{org}/{repo}/-/issues/{id}"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("url_template"), knownvalue.StringExact("https://gitlab.com/{org}/{repo}/-/issues/{id}")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("example_input"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("reverse_template"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("alternative_url_templates"), knownvalue.Null()),
+				},
+			},
+			{
+				// Changed outside Terraform: the plan puts it back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, l := range r.Linkifiers {
+							if l.ID == id {
+								l.URLTemplate = "https://example.com/{org}/{repo}/{id}"
+							}
+						}
+					})
+				},
+				Config: admin + testAccLinkifierConfig(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`, "https://gitlab.com/{org}/{repo}/-/issues/{id}"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
+						return linkifierOnServer(srv, id, "https://gitlab.com/{org}/{repo}/-/issues/{id}")
+					})),
+				},
+			},
+			{
+				// Deleted outside Terraform: dropped from state and created again.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) { r.Linkifiers = r.Linkifiers[:0] })
+				},
+				Config: admin + testAccLinkifierConfig(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`, "https://gitlab.com/{org}/{repo}/-/issues/{id}"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+func TestAccLinkifier_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	step := func(hcl string, want string) resource.TestStep {
+		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(testAccLinkifierConfig(`foo(?=bar)(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
+			step(testAccLinkifierConfig(`(a)\1(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
+			step(testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{id"), `(?s)url_template.*Invalid URL template`),
+			step(testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{ticket}"), `Group 'ticket' in URL template is not\s+present in linkifier pattern`),
+			step(testAccLinkifierConfig(`(?P<org>[a-z]+)#(?P<id>[0-9]+)`, "https://x.org/{id}"), `Group 'org' in linkifier pattern is not\s+present in URL template`),
+			step(testAccLinkifierConfig(` #(?P<id>[0-9]+)`, "https://x.org/{id}"), `(?s)pattern.*must not start or end with whitespace`),
+			step(`
+resource "zulip_linkifier" "test" {
+  pattern          = "#(?P<id>[0-9]+)"
+  url_template     = "https://x.org/{id}"
+  reverse_template = "#{id}"
+}`, `reverse_template requires example_input`),
+			step(`
+resource "zulip_linkifier" "test" {
+  pattern          = "#(?P<id>[0-9]+)"
+  url_template     = "https://x.org/{id}"
+  example_input    = "#12"
+  reverse_template = "PR{id}"
+}`, `(?s)reverse_template.*produces "PR12", not the example input "#12"`),
+			step(`
+resource "zulip_linkifier" "test" {
+  pattern                   = "#(?P<id>[0-9]+)"
+  url_template              = "https://x.org/{id}"
+  alternative_url_templates = ["https://x.org/{other}"]
+}`, `(?s)alternative_url_templates\[0\].*Group 'other'`),
+		},
+	})
+}
+
+func TestAccLinkifier_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 450 })
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      admin + testAccLinkifierConfigFull(),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)example_input needs Zulip feature level 471 or newer.*has feature\s+level 450`),
+			},
+			{
+				// Without the newer fields it works on the older server.
+				Config: admin + testAccLinkifierConfig(`#(?P<id>[0-9]+)x`, "https://x.org/{id}"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+func TestAccLinkifier_needsAdministrator(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      member + testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{id}"),
+			ExpectError: regexp.MustCompile(`(?s)credentials are not those of an\s+organization administrator`),
+		}},
+	})
+}
+
+// TestAccLinkifier_refreshCostIsConstant applies 50 linkifiers and checks that a
+// plan refreshing all of them lists the linkifiers a constant number of times.
+func TestAccLinkifier_refreshCostIsConstant(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	const n = 50
+	config := admin + fmt.Sprintf(`
+resource "zulip_linkifier" "many" {
+  count        = %d
+  pattern      = "T${count.index}-(?P<id>[0-9]+)"
+  url_template = "https://tracker.example.com/${count.index}/{id}"
+}`, n)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: srv.ResetRequests,
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectEmptyPlan(),
+						requestCountAtMost{srv: srv, method: "GET", path: "/api/v1/realm/linkifiers", max: 2, resources: n},
+					},
+				},
+			},
+		},
+	})
+}
+
+// requestCountAtMost is a plan check on the number of requests the plan made.
+type requestCountAtMost struct {
+	srv          *acctest.Server
+	method, path string
+	max          int
+	resources    int
+}
+
+// CheckPlan fails when the plan made more than max such requests.
+func (c requestCountAtMost) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	if got := c.srv.Requests(c.method, c.path); got > c.max || got == 0 {
+		resp.Error = fmt.Errorf("refreshing %d resources made %d %s %s requests; want between 1 and %d", c.resources, got, c.method, c.path, c.max)
+	}
+}
+
+// linkifierOnServer checks the reference server's copy of a linkifier.
+func linkifierOnServer(srv *acctest.Server, id int, urlTemplate string) error {
+	var err error = fmt.Errorf("linkifier %d not on the server", id)
+	srv.Do(func(r *refserver.Realm) {
+		for _, l := range r.Linkifiers {
+			if l.ID == id {
+				err = nil
+				if l.URLTemplate != urlTemplate {
+					err = fmt.Errorf("server has url_template %q, want %q", l.URLTemplate, urlTemplate)
+				}
+			}
+		}
+	})
+	return err
+}
+
+func testAccLinkifierConfig(pattern, urlTemplate string) string {
+	return fmt.Sprintf(`
+resource "zulip_linkifier" "test" {
+  pattern      = %q
+  url_template = %q
+}
+`, pattern, urlTemplate)
+}
+
+func testAccLinkifierConfigFull() string {
+	return strings.TrimSpace(`
+resource "zulip_linkifier" "test" {
+  pattern                   = "(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)"
+  url_template              = "https://github.com/{org}/{repo}/issues/{id}"
+  example_input             = "zulip/zulip-terminal#12"
+  reverse_template          = "{org}/{repo}#{id}"
+  alternative_url_templates = ["https://github.com/{org}/{repo}/pull/{id}"]
+}
+`)
+}
