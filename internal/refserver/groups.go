@@ -1,7 +1,226 @@
 package refserver
 
+import "sort"
+
+// userGroupSettings are the group settings of a user group with the feature
+// level that added each and the default for a group that lacks one.
+var userGroupSettings = []struct {
+	name string
+	fl   int
+	def  int
+}{
+	{"can_add_members_group", 305, GroupNobody},
+	{"can_join_group", 301, GroupNobody},
+	{"can_leave_group", 308, GroupEveryone},
+	{"can_manage_group", 283, GroupNobody},
+	{"can_mention_group", 191, GroupEveryone},
+	{"can_remove_members_group", 324, GroupNobody},
+}
+
 // routesGroups registers the user group endpoints.
-func (s *Server) routesGroups() {}
+func (s *Server) routesGroups() {
+	s.handle("GET /user_groups", authUser, s.getUserGroups)
+	s.handle("GET /user_groups/{user_group_id}/members", authUser, s.getUserGroupMembers)
+	s.handle("GET /user_groups/{user_group_id}/members/{user_id}", authUser, s.getIsUserGroupMember)
+	s.handle("GET /user_groups/{user_group_id}/subgroups", authUser, s.getUserGroupSubgroups)
+}
+
+// requireMemberOrAdmin is Zulip's require_member_or_admin decorator: guests and
+// bots are refused, each with its own message (both 400 BAD_REQUEST).
+func (c *call) requireMemberOrAdmin() error {
+	if c.user.IsGuest() {
+		return errBadRequest("Not allowed for guest users")
+	}
+	if c.user.IsBot {
+		return errBadRequest("This endpoint does not accept bot requests.")
+	}
+	return nil
+}
+
+// getUserGroups serves GET /user_groups (digest §7.3).
+func (s *Server) getUserGroups(c *call) (obj, error) {
+	if err := c.requireMemberOrAdmin(); err != nil {
+		return nil, err
+	}
+	fl := c.s.opts.FeatureLevel
+	includeDeactivated := false
+	var err error
+	switch {
+	case fl >= 294:
+		includeDeactivated, err = c.optBool("include_deactivated_groups", false)
+	case fl >= 290:
+		includeDeactivated, err = c.optBool("allow_deactivated", false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return obj{"user_groups": s.groupsWire(includeDeactivated)}, nil
+}
+
+// accessGroup finds a user group for the membership endpoints.
+func (c *call) accessGroup() (*UserGroup, error) {
+	if err := c.requireMemberOrAdmin(); err != nil {
+		return nil, err
+	}
+	id, err := c.pathInt("user_group_id")
+	if err != nil {
+		return nil, err
+	}
+	g := c.realm().Groups[id]
+	if g == nil {
+		return nil, errBadRequest("Invalid user group")
+	}
+	return g, nil
+}
+
+// getUserGroupMembers serves GET /user_groups/{id}/members (FL127).
+func (s *Server) getUserGroupMembers(c *call) (obj, error) {
+	g, err := c.accessGroup()
+	if err != nil {
+		return nil, err
+	}
+	direct, err := c.optBool("direct_member_only", false)
+	if err != nil {
+		return nil, err
+	}
+	return obj{"members": c.realm().groupMembers(g, direct)}, nil
+}
+
+// getIsUserGroupMember serves GET /user_groups/{id}/members/{user_id} (FL127).
+func (s *Server) getIsUserGroupMember(c *call) (obj, error) {
+	g, err := c.accessGroup()
+	if err != nil {
+		return nil, err
+	}
+	uid, err := c.pathInt("user_id")
+	if err != nil {
+		return nil, err
+	}
+	if c.realm().user(uid) == nil {
+		return nil, errBadRequest("No such user")
+	}
+	direct, err := c.optBool("direct_member_only", false)
+	if err != nil {
+		return nil, err
+	}
+	member := false
+	for _, m := range c.realm().groupMembers(g, direct) {
+		member = member || m == uid
+	}
+	return obj{"is_user_group_member": member}, nil
+}
+
+// getUserGroupSubgroups serves GET /user_groups/{id}/subgroups (FL127).
+func (s *Server) getUserGroupSubgroups(c *call) (obj, error) {
+	g, err := c.accessGroup()
+	if err != nil {
+		return nil, err
+	}
+	direct, err := c.optBool("direct_subgroup_only", false)
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	seen := map[int]bool{g.ID: true}
+	var out []int
+	var walk func(*UserGroup)
+	walk = func(grp *UserGroup) {
+		for _, id := range grp.DirectSubgroupIDs {
+			if seen[id] || r.Groups[id] == nil {
+				continue
+			}
+			seen[id] = true
+			out = append(out, id)
+			if !direct {
+				walk(r.Groups[id])
+			}
+		}
+	}
+	walk(g)
+	sort.Ints(out)
+	if out == nil {
+		out = []int{}
+	}
+	return obj{"subgroups": out}, nil
+}
+
+// groupMembers lists the active members of a group, directly or through
+// subgroups (recursively), in ascending id order.
+func (r *Realm) groupMembers(g *UserGroup, directOnly bool) []int {
+	set := map[int]bool{}
+	seen := map[int]bool{}
+	var walk func(*UserGroup)
+	walk = func(grp *UserGroup) {
+		if grp == nil || seen[grp.ID] {
+			return
+		}
+		seen[grp.ID] = true
+		for _, m := range grp.Members {
+			if u := r.user(m); u != nil && u.IsActive {
+				set[m] = true
+			}
+		}
+		if !directOnly {
+			for _, sg := range grp.DirectSubgroupIDs {
+				walk(r.Groups[sg])
+			}
+		}
+	}
+	walk(g)
+	out := make([]int, 0, len(set))
+	for id := range set {
+		out = append(out, id)
+	}
+	sort.Ints(out)
+	return out
+}
 
 // groupsWire renders the user groups.
-func (s *Server) groupsWire(includeDeactivated bool) []obj { return nil }
+func (s *Server) groupsWire(includeDeactivated bool) []obj {
+	r := s.realm
+	fl := s.opts.FeatureLevel
+	out := []obj{}
+	for _, id := range r.groupIDs() {
+		g := r.Groups[id]
+		if g.Deactivated && !includeDeactivated {
+			continue
+		}
+		subgroups := append([]int{}, g.DirectSubgroupIDs...)
+		o := obj{
+			"id":                  g.ID,
+			"name":                g.Name,
+			"description":         g.Description,
+			"members":             r.groupMembers(g, true),
+			"direct_subgroup_ids": subgroups,
+			"is_system_group":     g.IsSystemGroup,
+			"date_created":        nil,
+			"creator_id":          nil,
+			"deactivated":         g.Deactivated,
+		}
+		if g.DateCreated != 0 {
+			o["date_created"] = g.DateCreated
+		}
+		if g.CreatorID != 0 {
+			o["creator_id"] = g.CreatorID
+		}
+		if fl < 292 {
+			delete(o, "date_created")
+			delete(o, "creator_id")
+		}
+		if fl < 290 {
+			delete(o, "deactivated")
+		}
+		for _, gs := range userGroupSettings {
+			if fl < gs.fl {
+				continue
+			}
+			v, ok := g.Settings[gs.name]
+			if !ok {
+				v = GroupSetting{GroupID: gs.def}
+			}
+			o[gs.name] = v.Wire()
+		}
+		out = append(out, o)
+	}
+	return out
+}

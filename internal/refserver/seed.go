@@ -136,6 +136,7 @@ func seedRealm(host string, _ time.Time) *Realm {
 	seedGroups(r, base)
 	seedChannels(r, base, day)
 	seedMessages(r, base)
+	seedChatArea(r, base, day)
 	seedProfileFields(r)
 
 	r.Linkifiers = []*Linkifier{{

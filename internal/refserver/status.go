@@ -1,7 +1,237 @@
 package refserver
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// maxStatusTextLength is Zulip's UserStatus.MAX_STATUS_TEXT_LENGTH.
+const maxStatusTextLength = 60
+
+// chatUnicodeEmoji is a small slice of Zulip's emoji name -> code point table,
+// enough to set statuses by name as real clients do.
+var chatUnicodeEmoji = map[string]string{
+	"calendar":       "1f4c5",
+	"car":            "1f697",
+	"coffee":         "2615",
+	"computer":       "1f4bb",
+	"house":          "1f3e0",
+	"palm_tree":      "1f334",
+	"airplane":       "2708",
+	"smile":          "1f604",
+	"thumbs_up":      "1f44d",
+	"sick":           "1f912",
+	"headphones":     "1f3a7",
+	"octopus":        "1f419",
+	"busy":           "1f6ab",
+	"working_on_it":  "1f6e0",
+	"umbrella":       "2602",
+	"mobile_phone":   "1f4f1",
+	"spiral_notepad": "1f5d2",
+	"tada":           "1f389",
+}
+
 // routesStatus registers the user status endpoints.
-func (s *Server) routesStatus() {}
+func (s *Server) routesStatus() {
+	s.handle("GET /users/{user_id}/status", authUser, s.getUserStatus)
+	s.handle("POST /users/me/status", authUser, s.updateOwnStatus)
+	s.handle("POST /users/{user_id}/status", authUser, s.updateStatusForUser)
+}
+
+// getUserStatus serves GET /users/{user_id}/status (FL262, digest §7.4). The
+// target is looked up like Zulip's access_user_by_id: bots and unknown ids are
+// "No such user", deactivated users "User is deactivated".
+func (s *Server) getUserStatus(c *call) (obj, error) {
+	id, err := c.pathInt("user_id")
+	if err != nil {
+		return nil, err
+	}
+	target, err := accessChatUser(c.realm(), id)
+	if err != nil {
+		return nil, err
+	}
+	return obj{"status": s.userStatusWire(target)}, nil
+}
+
+// accessChatUser is access_user_by_id for reading a human user's data.
+func accessChatUser(r *Realm, id int) (*User, error) {
+	u := r.user(id)
+	if u == nil || u.IsBot {
+		return nil, errBadRequest("No such user")
+	}
+	if !u.IsActive {
+		return nil, errBadRequest("User is deactivated")
+	}
+	return u, nil
+}
+
+// updateOwnStatus serves POST /users/me/status (update-status).
+func (s *Server) updateOwnStatus(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	var away *bool
+	var b bool
+	ok, err := c.optJSON("away", &b)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		away = &b
+	}
+	return s.updateStatus(c, c.user, away)
+}
+
+// updateStatusForUser serves POST /users/{user_id}/status
+// (update-status-for-user): an administrator sets another user's status; away
+// is not accepted there.
+func (s *Server) updateStatusForUser(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	id, err := c.pathInt("user_id")
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	target := r.user(id)
+	if target == nil || target.IsBot {
+		return nil, errBadRequest("No such user")
+	}
+	if !target.IsActive {
+		return nil, errBadRequest("User is deactivated")
+	}
+	if !c.user.IsAdmin() || (target.Role == RoleOwner && c.user.Role != RoleOwner) {
+		return nil, errBadRequest("Insufficient permission")
+	}
+	return s.updateStatus(c, target, nil)
+}
+
+// updateStatus applies the common status-update rules of Zulip's
+// update_user_status_backend to target.
+func (s *Server) updateStatus(c *call, target *User, away *bool) (obj, error) {
+	var text, name, code, kind *string
+	for _, p := range []struct {
+		key string
+		dst **string
+	}{{"status_text", &text}, {"emoji_name", &name}, {"emoji_code", &code}, {"reaction_type", &kind}} {
+		if v, ok := c.optString(p.key); ok {
+			v := v
+			*p.dst = &v
+		}
+	}
+	if text != nil {
+		t := strings.TrimSpace(*text)
+		if utf8.RuneCountInString(t) > maxStatusTextLength {
+			return nil, errBadRequest("status_text is too long (limit: %d characters)", maxStatusTextLength)
+		}
+		text = &t
+	}
+	if away == nil && text == nil && name == nil {
+		return nil, errBadRequest("Client did not pass any new values.")
+	}
+	switch {
+	case name != nil && *name == "":
+		empty, unicode := "", "unicode_emoji"
+		code, kind = &empty, &unicode
+	case name != nil:
+		if code == nil || kind == nil {
+			known, ok := chatUnicodeEmoji[*name]
+			if !ok && *name != "zulip" {
+				return nil, errBadRequest("Emoji '%s' does not exist", *name)
+			}
+			if *name == "zulip" {
+				known = "zulip"
+			}
+			if code == nil {
+				code = &known
+			}
+			if kind == nil {
+				k := "unicode_emoji"
+				if *name == "zulip" {
+					k = "zulip_extra_emoji"
+				}
+				kind = &k
+			}
+		}
+		if err := checkStatusEmoji(*name, *code, *kind); err != nil {
+			return nil, err
+		}
+	case (kind != nil && *kind != "") || (code != nil && *code != ""):
+		return nil, errBadRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
+	}
+
+	st := UserStatus{}
+	if target.Status != nil {
+		st = *target.Status
+	}
+	if away != nil {
+		st.Away = *away
+	}
+	if text != nil {
+		st.StatusText = *text
+	}
+	if name != nil {
+		st.EmojiName, st.EmojiCode, st.ReactionType = *name, *code, *kind
+		if *name == "" {
+			st.ReactionType = ""
+		}
+	}
+	if st == (UserStatus{}) {
+		target.Status = nil
+	} else {
+		target.Status = &st
+	}
+	return nil, nil
+}
+
+// checkStatusEmoji is Zulip's check_emoji_request for the emoji this server knows.
+func checkStatusEmoji(name, code, kind string) error {
+	switch kind {
+	case "realm_emoji":
+		// The reference realm has no custom emoji.
+		return errBadRequest("Invalid custom emoji.")
+	case "zulip_extra_emoji":
+		if code != "zulip" {
+			return errBadRequest("Invalid emoji code.")
+		}
+		if name != code {
+			return errBadRequest("Invalid emoji name.")
+		}
+	case "unicode_emoji":
+		known := false
+		for _, c := range chatUnicodeEmoji {
+			known = known || c == code
+		}
+		if !known {
+			return errBadRequest("Invalid emoji code.")
+		}
+		if chatUnicodeEmoji[name] != code {
+			return errBadRequest("Invalid emoji name.")
+		}
+	default:
+		return errBadRequest("Invalid emoji type.")
+	}
+	return nil
+}
 
 // userStatusWire renders a user status ({} when none).
-func (s *Server) userStatusWire(u *User) obj { return nil }
+func (s *Server) userStatusWire(u *User) obj {
+	out := obj{}
+	if u == nil || u.Status == nil {
+		return out
+	}
+	st := u.Status
+	if st.Away {
+		out["away"] = true
+	}
+	if st.StatusText != "" {
+		out["status_text"] = st.StatusText
+	}
+	if st.EmojiName != "" {
+		out["emoji_name"] = st.EmojiName
+		out["emoji_code"] = st.EmojiCode
+		out["reaction_type"] = st.ReactionType
+	}
+	return out
+}
