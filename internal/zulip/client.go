@@ -175,11 +175,9 @@ func NormalizeSiteURL(raw string) (string, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		var urlErr *url.Error
-		if errors.As(err, &urlErr) {
-			err = urlErr.Err // the url.Error text repeats the input, which may hold a password
-		}
-		return "", fmt.Errorf("zulip: the site URL is not a valid URL: %w", err)
+		// The parser's message quotes the offending part of the input, which may be a
+		// password typed into the URL, so only the fact is reported.
+		return "", errors.New("zulip: the site URL is not a valid URL (expected https://host[:port][/path])")
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if u.Scheme != "https" && u.Scheme != "http" {
