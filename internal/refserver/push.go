@@ -1,4 +1,279 @@
 package refserver
 
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+// reAppID is the format of an iOS app id (Zulip's ApnsAppId).
+var reAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
+
+// maxPushTokenLength is the longest token Zulip's validate_token accepts.
+const maxPushTokenLength = 4096
+
+// Push bouncer errors that Options.PushBouncerError can inject, answered as
+// Zulip answers them from POST /mobile_push/e2ee/test_notification.
+var pushBouncerErrors = map[string]*apiError{
+	"ADMIN_ACTION_REQUIRED": errCode(http.StatusForbidden, "ADMIN_ACTION_REQUIRED",
+		"Push notification configuration issue on server, contact the server administrator or retry later.", nil),
+	"FAILED_TO_CONNECT_BOUNCER": errCode(http.StatusBadGateway, "FAILED_TO_CONNECT_BOUNCER",
+		"Network error while connecting to Zulip push notification service.", nil),
+	"INTERNAL_SERVER_ERROR_ON_BOUNCER": errCode(http.StatusBadGateway, "INTERNAL_SERVER_ERROR_ON_BOUNCER",
+		"Internal server error on Zulip push notification service, retry later.", nil),
+}
+
 // routesPush registers the push token and test notification endpoints.
-func (s *Server) routesPush() {}
+func (s *Server) routesPush() {
+	s.handle("POST /users/me/apns_device_token", authUser, s.addAPNsToken)
+	s.handle("DELETE /users/me/apns_device_token", authUser, s.removeAPNsToken)
+	s.handle("POST /users/me/android_gcm_reg_id", authUser, s.addFCMToken)
+	s.handle("DELETE /users/me/android_gcm_reg_id", authUser, s.removeFCMToken)
+	s.handle("POST /mobile_push/test_notification", authUser, s.testPushNotification)
+	s.handle("POST /mobile_push/e2ee/test_notification", authUser, s.testE2EEPushNotification)
+}
+
+// SentNotifications returns a copy of every test push notification the server
+// has "sent", oldest first.
+func (s *Server) SentNotifications() []PushNotification {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]PushNotification, 0, len(s.realm.SentNotifications))
+	for _, n := range s.realm.SentNotifications {
+		cp := *n
+		cp.Payload = clonePayload(n.Payload)
+		out = append(out, cp)
+	}
+	return out
+}
+
+// clonePayload deep-copies a notification payload's nested objects.
+func clonePayload(p map[string]any) map[string]any {
+	if p == nil {
+		return nil
+	}
+	out := make(map[string]any, len(p))
+	for k, v := range p {
+		if m, ok := v.(map[string]any); ok {
+			v = clonePayload(m)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// validatePushToken is Zulip's validate_token: a non-empty token of at most
+// 4096 characters; an APNs token must also decode (Zulip decodes it as base64
+// and stores it as hex, so hex tokens, which are valid base64, pass).
+func validatePushToken(token, kind string) error {
+	if token == "" || len(token) > maxPushTokenLength {
+		return errBadRequest("Empty or invalid length token")
+	}
+	if kind == PushKindAPNs && !isHexToken(token) {
+		if _, err := base64.StdEncoding.DecodeString(token); err != nil {
+			return errBadRequest("Invalid APNS token")
+		}
+	}
+	return nil
+}
+
+// isHexToken reports whether token is an even-length hex string.
+func isHexToken(token string) bool {
+	_, err := hex.DecodeString(token)
+	return err == nil
+}
+
+// canonicalPushToken lower-cases hex APNs tokens, so that a token registered
+// in either case is one device.
+func canonicalPushToken(token, kind string) string {
+	if kind == PushKindAPNs && isHexToken(token) {
+		return strings.ToLower(token)
+	}
+	return token
+}
+
+// findPushDevice returns the index of the user's device of kind with token, or -1.
+func (r *Realm) findPushDevice(userID int, kind, token string) int {
+	for i, d := range r.PushDevices {
+		if d.UserID == userID && d.Kind == kind && canonicalPushToken(d.Token, kind) == token {
+			return i
+		}
+	}
+	return -1
+}
+
+// addPushToken registers (or refreshes) a legacy push token of the caller.
+func (s *Server) addPushToken(c *call, kind, token, appID string) (obj, error) {
+	if err := validatePushToken(token, kind); err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	token = canonicalPushToken(token, kind)
+	if i := r.findPushDevice(c.user.ID, kind, token); i >= 0 {
+		if appID != "" {
+			r.PushDevices[i].AppID = appID
+		}
+		return nil, nil
+	}
+	r.PushDevices = append(r.PushDevices, &PushDevice{
+		ID: r.newID("push_device"), UserID: c.user.ID, Kind: kind, Token: token, AppID: appID,
+	})
+	return nil, nil
+}
+
+// removePushToken deletes a legacy push token of the caller.
+func (s *Server) removePushToken(c *call, kind string) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	token, err := c.reqString("token")
+	if err != nil {
+		return nil, err
+	}
+	if err := validatePushToken(token, kind); err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	i := r.findPushDevice(c.user.ID, kind, canonicalPushToken(token, kind))
+	if i < 0 {
+		return nil, errBadRequest("Token does not exist")
+	}
+	r.PushDevices = append(r.PushDevices[:i], r.PushDevices[i+1:]...)
+	return nil, nil
+}
+
+// addAPNsToken serves POST /users/me/apns_device_token (add-apns-token).
+// appid is required since FL223; before, it defaulted to org.zulip.Zulip.
+func (s *Server) addAPNsToken(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	token, err := c.reqString("token")
+	if err != nil {
+		return nil, err
+	}
+	var appID string
+	if c.s.opts.FeatureLevel >= 223 {
+		if appID, err = c.reqString("appid"); err != nil {
+			return nil, err
+		}
+	} else if v, ok := c.optString("appid"); ok {
+		appID = v
+	} else {
+		appID = "org.zulip.Zulip"
+	}
+	if !reAppID.MatchString(appID) {
+		return nil, errBadRequest("appid has invalid format")
+	}
+	return s.addPushToken(c, PushKindAPNs, token, appID)
+}
+
+// removeAPNsToken serves DELETE /users/me/apns_device_token (remove-apns-token).
+func (s *Server) removeAPNsToken(c *call) (obj, error) { return s.removePushToken(c, PushKindAPNs) }
+
+// addFCMToken serves POST /users/me/android_gcm_reg_id (add-fcm-token).
+func (s *Server) addFCMToken(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	token, err := c.reqString("token")
+	if err != nil {
+		return nil, err
+	}
+	return s.addPushToken(c, PushKindFCM, token, "")
+}
+
+// removeFCMToken serves DELETE /users/me/android_gcm_reg_id (remove-fcm-token).
+func (s *Server) removeFCMToken(c *call) (obj, error) { return s.removePushToken(c, PushKindFCM) }
+
+// testPushNotification serves POST /mobile_push/test_notification (FL217):
+// to the device with the given token, or to every legacy device of the user
+// (none at all is not an error: nothing is sent).
+func (s *Server) testPushNotification(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	token, hasToken := c.optString("token")
+	var devices []*PushDevice
+	for _, d := range r.PushDevices {
+		if d.UserID != c.user.ID || (d.Kind != PushKindAPNs && d.Kind != PushKindFCM) {
+			continue
+		}
+		if hasToken && d.Token != token && d.Token != canonicalPushToken(token, d.Kind) {
+			continue
+		}
+		devices = append(devices, d)
+	}
+	if hasToken && len(devices) == 0 {
+		return nil, errCode(http.StatusBadRequest, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized", nil)
+	}
+	for _, d := range devices {
+		s.recordPush(c, d)
+	}
+	return nil, nil
+}
+
+// testE2EEPushNotification serves POST /mobile_push/e2ee/test_notification
+// (FL420): to the end-to-end-encrypted device with the given id (device_id
+// since FL468, push_account_id before), or to all of them. No matching device
+// is 400 NO_ACTIVE_PUSH_DEVICE; Options.PushBouncerError then injects the
+// bouncer's failures.
+func (s *Server) testE2EEPushNotification(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	param := "device_id"
+	if c.s.opts.FeatureLevel < 468 {
+		param = "push_account_id"
+	}
+	var want int
+	hasID, err := c.optJSON(param, &want)
+	if err != nil {
+		return nil, err
+	}
+	var devices []*PushDevice
+	for _, d := range c.realm().PushDevices {
+		if d.UserID == c.user.ID && d.Kind == PushKindE2EE && (!hasID || d.ID == want) {
+			devices = append(devices, d)
+		}
+	}
+	if len(devices) == 0 {
+		return nil, errCode(http.StatusBadRequest, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device", nil)
+	}
+	if e, ok := pushBouncerErrors[c.s.opts.PushBouncerError]; ok {
+		return nil, errCode(e.Status, e.Code, e.Msg, nil)
+	}
+	for _, d := range devices {
+		s.recordPush(c, d)
+	}
+	return nil, nil
+}
+
+// recordPush records the test notification a device would have received:
+// Zulip's base payload plus event "test" and, for APNs, the alert text.
+func (s *Server) recordPush(c *call, d *PushDevice) {
+	r := c.realm()
+	realmURL := "https://" + r.Host
+	now := s.now().Unix()
+	payload := map[string]any{
+		"event":      "test",
+		"server":     r.Host,
+		"realm_name": r.Name,
+		"realm_url":  realmURL,
+		"realm_uri":  realmURL,
+		"user_id":    c.user.ID,
+		"time":       now,
+	}
+	if d.Kind == PushKindAPNs || d.Kind == PushKindE2EE {
+		payload["alert"] = map[string]any{
+			"title": "Test notification",
+			"body":  "This is a test notification from " + r.Name + " (" + realmURL + ").",
+		}
+	}
+	r.SentNotifications = append(r.SentNotifications, &PushNotification{
+		UserID: c.user.ID, DeviceID: d.ID, Kind: d.Kind, Payload: payload, Sent: now,
+	})
+}

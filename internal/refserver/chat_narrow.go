@@ -1,0 +1,440 @@
+package refserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// narrowTerm is one validated narrow term (Zulip's NarrowParameter).
+type narrowTerm struct {
+	Operator string
+	Operand  any // string, int, or []int
+	Negated  bool
+}
+
+// errBadNarrow is Zulip's BadNarrowOperatorError: 400 BAD_NARROW with desc.
+func errBadNarrow(desc string) *apiError {
+	return errCode(http.StatusBadRequest, "BAD_NARROW", "Invalid narrow operator: "+desc, obj{"desc": desc})
+}
+
+// Operator classes, as NarrowParameter validates operands.
+var (
+	narrowIDOperators  = map[string]bool{"channel": true, "stream": true, "id": true, "sender": true, "group-pm-with": true, "dm-including": true}
+	narrowIDsOperators = map[string]bool{"pm-with": true, "dm": true}
+)
+
+// parseNarrow decodes and validates a JSON narrow: a list of
+// {operator, operand, negated} objects or legacy [operator, operand] pairs.
+func parseNarrow(name, raw string) ([]narrowTerm, error) {
+	var elems []json.RawMessage
+	if !json.Valid([]byte(raw)) {
+		return nil, errInvalidJSON(name)
+	}
+	if err := json.Unmarshal([]byte(raw), &elems); err != nil {
+		return nil, errBadRequest("%s is not a list", name)
+	}
+	terms := make([]narrowTerm, 0, len(elems))
+	for i, e := range elems {
+		bad := func(why string) error {
+			return errBadRequest("Invalid %s[%d]: Value error, %s", name, i, why)
+		}
+		var t narrowTerm
+		var pair []any
+		var dict map[string]any
+		dec := json.NewDecoder(strings.NewReader(string(e)))
+		dec.UseNumber()
+		switch {
+		case json.Unmarshal(e, &pair) == nil:
+			if len(pair) != 2 {
+				return nil, bad("element is not a string pair")
+			}
+			op, ok1 := pair[0].(string)
+			operand, ok2 := pair[1].(string)
+			if !ok1 || !ok2 {
+				return nil, bad("element is not a string pair")
+			}
+			t = narrowTerm{Operator: op, Operand: operand}
+		case dec.Decode(&dict) == nil && dict != nil:
+			operand, ok := dict["operand"]
+			if !ok || operand == nil {
+				return nil, bad("operand is missing")
+			}
+			op, ok := dict["operator"]
+			if !ok || op == nil {
+				return nil, bad("operator is missing")
+			}
+			opStr, ok := op.(string)
+			if !ok {
+				return nil, errBadRequest("operator is not a string")
+			}
+			t.Operator = opStr
+			if neg, ok := dict["negated"]; ok && neg != nil {
+				b, ok := neg.(bool)
+				if !ok {
+					return nil, errBadRequest("negated is not a boolean")
+				}
+				t.Negated = b
+			}
+			v, err := narrowOperand(opStr, operand)
+			if err != nil {
+				return nil, err
+			}
+			t.Operand = v
+		default:
+			return nil, bad("dict or list required")
+		}
+		if t.Operator == "search" {
+			if s, _ := t.Operand.(string); strings.TrimSpace(s) == "" {
+				return nil, errBadRequest("operand cannot be blank.")
+			}
+		}
+		terms = append(terms, t)
+	}
+	return terms, nil
+}
+
+// narrowOperand checks an operand's type as Zulip's validators do.
+func narrowOperand(op string, v any) (any, error) {
+	asInt := func(n json.Number) (int, bool) {
+		i, err := strconv.Atoi(n.String())
+		return i, err == nil
+	}
+	switch {
+	case narrowIDOperators[op]:
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case json.Number:
+			if i, ok := asInt(x); ok {
+				return i, nil
+			}
+		}
+		return nil, errBadRequest("operand is not a string or an integer")
+	case narrowIDsOperators[op]:
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case []any:
+			ids := make([]int, 0, len(x))
+			for _, item := range x {
+				n, ok := item.(json.Number)
+				if !ok {
+					return nil, errBadRequest("operand is not a string or integer list")
+				}
+				i, ok := asInt(n)
+				if !ok {
+					return nil, errBadRequest("operand is not a string or integer list")
+				}
+				ids = append(ids, i)
+			}
+			return ids, nil
+		}
+		return nil, errBadRequest("operand is not a string or integer list")
+	default:
+		s, ok := v.(string)
+		if !ok {
+			return nil, errBadRequest("operand is not a string")
+		}
+		return s, nil
+	}
+}
+
+// narrowSearch holds the parsed search keywords: words (stemmed comparison)
+// and quoted phrases (substring comparison).
+type narrowSearch struct {
+	words, phrases []string
+}
+
+var (
+	reSearchTerm   = regexp.MustCompile(`"[^"]+"|\S+`)
+	reNarrowImage  = regexp.MustCompile(`(?i)https?://\S+\.(png|jpe?g|gif|webp)\b`)
+	reNarrowDigits = regexp.MustCompile(`^[0-9]+$`)
+)
+
+// parseSearch splits search operands like Zulip's tsearch backend: quoted
+// phrases must appear verbatim; other words are matched as words, without the
+// stop words PostgreSQL ignores.
+func parseSearch(operand string) narrowSearch {
+	var ns narrowSearch
+	for _, term := range reSearchTerm.FindAllString(operand, -1) {
+		if len(term) > 1 && strings.HasPrefix(term, `"`) && strings.HasSuffix(term, `"`) {
+			phrase := term[1 : len(term)-1]
+			ns.phrases = append(ns.phrases, phrase)
+			for _, w := range chatWords(phrase) {
+				if !chatStopWords[w] {
+					ns.words = append(ns.words, w)
+				}
+			}
+			continue
+		}
+		for _, w := range chatWords(term) {
+			if !chatStopWords[w] {
+				ns.words = append(ns.words, w)
+			}
+		}
+	}
+	return ns
+}
+
+// matches reports whether a message's content or topic satisfies the search.
+func (ns narrowSearch) matches(m *Message) bool {
+	if len(ns.words) == 0 && len(ns.phrases) == 0 {
+		return false // a query of stop words only matches nothing
+	}
+	text := strings.ToLower(m.Content + "\n" + m.Topic)
+	for _, p := range ns.phrases {
+		if !strings.Contains(text, strings.ToLower(p)) {
+			return false
+		}
+	}
+	have := map[string]bool{}
+	for _, w := range chatWords(text) {
+		have[chatStem(w)] = true
+	}
+	for _, w := range ns.words {
+		if !have[chatStem(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// narrowFilter is a compiled narrow for one user.
+type narrowFilter struct {
+	preds  []func(m *Message) bool
+	search *narrowSearch
+}
+
+// compileNarrow resolves a narrow's operands against the realm, reporting
+// unknown operators and operands as Zulip's NarrowBuilder does.
+func (s *Server) compileNarrow(u *User, terms []narrowTerm) (*narrowFilter, error) {
+	r := s.realm
+	f := &narrowFilter{}
+	var searchOperands []string
+	isChannel, isDM := false, false
+	mark := func(channel bool) error {
+		if channel {
+			isChannel = true
+		} else {
+			isDM = true
+		}
+		if isChannel && isDM {
+			return errBadNarrow("No message can be both a channel message and direct message")
+		}
+		return nil
+	}
+	for _, t := range terms {
+		var pred func(m *Message) bool
+		str, _ := t.Operand.(string)
+		switch t.Operator {
+		case "search":
+			searchOperands = append(searchOperands, str)
+			continue
+		case "channel", "stream":
+			if err := mark(true); err != nil {
+				return nil, err
+			}
+			var ch *Channel
+			if id, ok := t.Operand.(int); ok {
+				ch = r.Channels[id]
+			} else {
+				ch = r.channelByName(str)
+			}
+			if ch == nil {
+				return nil, errBadNarrow(fmt.Sprintf("unknown channel %v", t.Operand))
+			}
+			id := ch.ID
+			pred = func(m *Message) bool { return m.ChannelID == id }
+		case "channels", "streams":
+			if err := mark(true); err != nil {
+				return nil, err
+			}
+			switch str {
+			case "public":
+				pred = func(m *Message) bool { ch := r.Channels[m.ChannelID]; return ch != nil && !ch.InviteOnly }
+			case "web-public":
+				pred = func(m *Message) bool { ch := r.Channels[m.ChannelID]; return ch != nil && isWebPublicChannel(ch) }
+			default:
+				return nil, errBadNarrow("unknown channels operand " + str)
+			}
+		case "topic":
+			if err := mark(true); err != nil {
+				return nil, err
+			}
+			pred = func(m *Message) bool { return strings.EqualFold(m.Topic, str) }
+		case "sender":
+			sender := narrowUser(r, t.Operand)
+			if sender == nil {
+				return nil, errBadNarrow(fmt.Sprintf("unknown user %v", t.Operand))
+			}
+			id := sender.ID
+			pred = func(m *Message) bool { return m.SenderID == id }
+		case "is":
+			uid := u.ID
+			has := func(flags ...string) func(m *Message) bool {
+				return func(m *Message) bool {
+					for _, fl := range flags {
+						if m.HasFlag(uid, fl) {
+							return true
+						}
+					}
+					return false
+				}
+			}
+			switch str {
+			case "dm", "private":
+				if err := mark(false); err != nil {
+					return nil, err
+				}
+				pred = func(*Message) bool { return false } // direct messages are not modelled
+			case "starred":
+				pred = has("starred")
+			case "unread":
+				pred = func(m *Message) bool { return !m.HasFlag(uid, "read") }
+			case "mentioned":
+				pred = has("mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned", "group_mentioned")
+			case "alerted":
+				pred = has("has_alert_word")
+			case "resolved":
+				pred = func(m *Message) bool { return strings.HasPrefix(m.Topic, "✔ ") }
+			default:
+				return nil, errBadNarrow("unknown 'is' operand " + str)
+			}
+		case "has":
+			switch str {
+			case "link":
+				pred = func(m *Message) bool { return reChatURL.MatchString(m.Content) }
+			case "image":
+				pred = func(m *Message) bool { return reNarrowImage.MatchString(m.Content) }
+			case "attachment":
+				pred = func(m *Message) bool { return strings.Contains(m.Content, "/user_uploads/") }
+			case "reaction":
+				pred = func(*Message) bool { return false } // reactions are not modelled
+			default:
+				return nil, errBadNarrow("unknown 'has' operand " + str)
+			}
+		case "in":
+			switch str {
+			case "home", "all":
+				pred = func(*Message) bool { return true }
+			default:
+				return nil, errBadNarrow("unknown 'in' operand " + str)
+			}
+		case "near":
+			continue
+		case "id":
+			idStr := fmt.Sprint(t.Operand)
+			if !reNarrowDigits.MatchString(idStr) {
+				return nil, errBadNarrow("Invalid message ID")
+			}
+			id, _ := strconv.Atoi(idStr)
+			pred = func(m *Message) bool { return m.ID == id }
+		case "dm", "pm-with", "pm_with":
+			if err := mark(false); err != nil {
+				return nil, err
+			}
+			if !narrowUsersExist(r, t.Operand) {
+				return nil, errBadNarrow(fmt.Sprintf("unknown user in %v", narrowOperandString(t.Operand)))
+			}
+			pred = func(*Message) bool { return false }
+		case "dm-including", "group-pm-with", "group_pm_with":
+			if err := mark(false); err != nil {
+				return nil, err
+			}
+			if narrowUser(r, t.Operand) == nil {
+				return nil, errBadNarrow(fmt.Sprintf("unknown user %v", t.Operand))
+			}
+			pred = func(*Message) bool { return false }
+		default:
+			return nil, errBadNarrow("unknown operator " + t.Operator)
+		}
+		if t.Negated {
+			inner := pred
+			pred = func(m *Message) bool { return !inner(m) }
+		}
+		f.preds = append(f.preds, pred)
+	}
+	if len(searchOperands) > 0 {
+		ns := parseSearch(strings.Join(searchOperands, " "))
+		f.search = &ns
+	}
+	return f, nil
+}
+
+// match reports whether m satisfies every term.
+func (f *narrowFilter) match(m *Message) bool {
+	for _, p := range f.preds {
+		if !p(m) {
+			return false
+		}
+	}
+	return f.search == nil || f.search.matches(m)
+}
+
+// narrowUser resolves a user operand: an id, or an e-mail address (real or dummy).
+func narrowUser(r *Realm, operand any) *User {
+	switch x := operand.(type) {
+	case int:
+		return r.user(x)
+	case string:
+		if u := r.userByEmail(x); u != nil {
+			return u
+		}
+		for _, id := range r.userIDs() {
+			if equalFoldASCII(fmt.Sprintf("user%d@%s", id, r.Host), x) {
+				return r.Users[id]
+			}
+		}
+	}
+	return nil
+}
+
+// narrowUsersExist checks a dm operand: comma-separated e-mails or an id list.
+func narrowUsersExist(r *Realm, operand any) bool {
+	switch x := operand.(type) {
+	case []int:
+		for _, id := range x {
+			if r.user(id) == nil {
+				return false
+			}
+		}
+		return len(x) > 0
+	case string:
+		for _, e := range strings.Split(x, ",") {
+			if narrowUser(r, strings.TrimSpace(e)) == nil {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// narrowOperandString formats an operand as Zulip's str() would.
+func narrowOperandString(operand any) string {
+	if ids, ok := operand.([]int); ok {
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = strconv.Itoa(id)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(operand)
+}
+
+// searchFields renders match_content and match_subject for a matched message,
+// with search highlights when the narrow has a search term.
+func (s *Server) searchFields(f *narrowFilter, m *Message) obj {
+	content := renderChatMarkdown(s.realm, m.Content)
+	subject := html.EscapeString(m.Topic)
+	if f.search != nil {
+		content = highlightHTML(content, f.search.words, f.search.phrases)
+		subject = highlightHTML(subject, f.search.words, f.search.phrases)
+	}
+	return obj{"match_content": content, "match_subject": subject}
+}
