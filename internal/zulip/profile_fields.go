@@ -129,13 +129,17 @@ func (v ProfileDataValue) IsNull() bool { return v.text == nil && v.userIDs == n
 
 // MarshalJSON encodes the value as a JSON string, an int array or null.
 func (v ProfileDataValue) MarshalJSON() ([]byte, error) {
+	var text string
+	var err error
 	switch {
 	case v.text != nil:
-		return json.Marshal(*v.text)
+		text, err = marshalJSONParam(*v.text)
 	case v.userIDs != nil:
-		return json.Marshal(v.userIDs)
+		text, err = marshalJSONParam(v.userIDs)
+	default:
+		text = "null"
 	}
-	return []byte("null"), nil
+	return []byte(text), err
 }
 
 // UnmarshalJSON accepts the same three forms.
