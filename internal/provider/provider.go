@@ -262,6 +262,8 @@ func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
 func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewLinkifierResource,
+		NewSavedSnippetResource,
+		NewAllowedDomainResource,
 	}
 }
 
