@@ -1,4 +1,395 @@
 package refserver
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// POST /register, GET /events and DELETE /events (digest §8). Queues hold no
+// events: the reference server's state is read through register's initial
+// state, and a queue exists so that clients can open, poll and close it.
+
+// queueIdleTimeout is how long an unused queue survives, as in Zulip.
+const queueIdleTimeout = 10 * time.Minute
+
+// longpollTimeoutSeconds is event_queue_longpoll_timeout_seconds.
+const longpollTimeoutSeconds = 90
+
 // routesEvents registers /register and /events.
-func (s *Server) routesEvents() {}
+func (s *Server) routesEvents() {
+	s.handle("POST /register", authUser, s.register)
+	s.handle("GET /events", authUser, s.getEvents)
+	s.handle("DELETE /events", authUser, s.deleteQueue)
+}
+
+// derivedKey is a 32-character alphanumeric secret derived from the server's
+// seed, a kind and a number: unpredictable enough for a test server, and
+// stable, so a given server hands out the same keys every run.
+func (s *Server) derivedKey(kind string, n int) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	sum := sha256.Sum256([]byte(fmt.Sprintf("refserver/%d/%s/%d", s.opts.Seed, kind, n)))
+	out := make([]byte, 32)
+	for i := range out {
+		out[i] = alphabet[int(sum[i])%len(alphabet)]
+	}
+	return string(out)
+}
+
+// newQueueID returns a fresh queue id in the UUID form of Zulip's examples,
+// derived from the seed and a persisted counter (so ids never repeat across
+// restarts from a state file).
+func (s *Server) newQueueID() string {
+	n := s.realm.newID("queue")
+	sum := sha256.Sum256([]byte(fmt.Sprintf("refserver/%d/queue/%d", s.opts.Seed, n)))
+	h := hex.EncodeToString(sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// gcQueuesLocked forgets queues idle for longer than queueIdleTimeout.
+func (s *Server) gcQueuesLocked() {
+	cutoff := s.now().Add(-queueIdleTimeout).Unix()
+	for id, q := range s.realm.Queues {
+		last := q.LastAccess
+		if last == 0 {
+			last = q.Created
+		}
+		if last < cutoff {
+			delete(s.realm.Queues, id)
+		}
+	}
+}
+
+// dropQueuesOf deletes a user's queues (on deactivation, as Zulip does).
+func (s *Server) dropQueuesOf(userID int) {
+	for id, q := range s.realm.Queues {
+		if q.UserID == userID {
+			delete(s.realm.Queues, id)
+		}
+	}
+}
+
+// errBadQueue is BadEventQueueIdError.
+func errBadQueue(id string) *apiError {
+	return errCode(http.StatusBadRequest, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+id, obj{"queue_id": id})
+}
+
+// callerQueue finds the caller's queue by id; another user's queue is as
+// unknown as a missing one (Zulip's access_client_descriptor).
+func (s *Server) callerQueue(c *call) (*Queue, error) {
+	id, err := c.reqString("queue_id")
+	if err != nil {
+		return nil, err
+	}
+	s.gcQueuesLocked()
+	q := c.realm().Queues[id]
+	if q == nil || q.UserID != c.user.ID {
+		return nil, errBadQueue(id)
+	}
+	return q, nil
+}
+
+// registerFetchTypes are the fetch types this server computes, in answer order.
+var registerFetchTypes = []string{
+	"realm", "realm_user", "realm_domains", "realm_linkifiers", "realm_filters", "user_topic",
+	"custom_profile_fields", "realm_user_groups", "user_status", "saved_snippets", "stream",
+}
+
+// register is POST /register.
+func (s *Server) register(c *call) (obj, error) {
+	var eventTypes, fetchTypes []string
+	hasEvents, err := c.optJSON("event_types", &eventTypes)
+	if err != nil {
+		return nil, err
+	}
+	hasFetch, err := c.optJSON("fetch_event_types", &fetchTypes)
+	if err != nil {
+		return nil, err
+	}
+	var caps map[string]any
+	if _, err := c.optJSON("client_capabilities", &caps); err != nil {
+		return nil, err
+	}
+	capability := func(name string) bool { b, _ := caps[name].(bool); return b }
+	clientGravatar, err := c.optBool("client_gravatar", true)
+	if err != nil {
+		return nil, err
+	}
+	// Accepted and validated, without effect on what this server returns.
+	for _, name := range []string{"apply_markdown", "slim_presence", "all_public_streams"} {
+		if _, err := c.optBool(name, false); err != nil {
+			return nil, err
+		}
+	}
+	var narrow []any
+	if _, err := c.optJSON("narrow", &narrow); err != nil {
+		return nil, err
+	}
+	var days int
+	if _, err := c.optJSON("presence_history_limit_days", &days); err != nil {
+		return nil, err
+	}
+	if v, ok := c.optString("include_subscribers"); ok && v != "true" && v != "false" && v != "partial" {
+		return nil, errInvalid("include_subscribers", "Invalid include_subscribers")
+	}
+
+	want := map[string]bool{}
+	switch {
+	case hasFetch:
+		for _, t := range fetchTypes {
+			want[t] = true
+		}
+	case hasEvents:
+		for _, t := range eventTypes {
+			want[t] = true
+		}
+	default:
+		for _, t := range registerFetchTypes {
+			want[t] = true
+		}
+	}
+
+	r := c.realm()
+	s.gcQueuesLocked()
+	now := s.now().Unix()
+	q := &Queue{ID: s.newQueueID(), UserID: c.user.ID, EventTypes: eventTypes, LastEventID: -1,
+		Created: now, LastAccess: now}
+	if !hasEvents {
+		q.EventTypes = nil // every event type
+	}
+	r.Queues[q.ID] = q
+
+	fl := s.opts.FeatureLevel
+	out := obj{
+		"queue_id":            q.ID,
+		"last_event_id":       -1,
+		"zulip_feature_level": fl,
+		"zulip_version":       s.opts.Version,
+		"zulip_merge_base":    s.opts.Version,
+	}
+	if want["realm"] {
+		maxTopic := r.Settings.MaxTopicLength
+		if maxTopic <= 0 {
+			maxTopic = 60
+		}
+		url := realmURL(c.r)
+		out["realm_name"] = r.Name
+		out["realm_description"] = realmDescriptionHTML
+		out["realm_uri"] = url
+		if fl >= 257 {
+			out["realm_url"] = url
+		}
+		out["max_topic_length"] = maxTopic
+		out["max_stream_name_length"] = 60
+		out["max_stream_description_length"] = 1024
+		out["max_message_length"] = 10000
+		out["realm_emails_restricted_to_domains"] = r.Settings.EmailsRestrictedToDomains
+		out["realm_disallow_disposable_email_addresses"] = r.Settings.DisallowDisposableEmail
+		out["realm_email_auth_enabled"] = true
+		out["realm_password_auth_enabled"] = true
+		out["realm_push_notifications_enabled"] = true
+		out["realm_enable_spectator_access"] = true
+		if fl >= 74 {
+			out["event_queue_longpoll_timeout_seconds"] = longpollTimeoutSeconds
+		}
+		if fl >= 331 {
+			out["realm_moderation_request_channel_id"] = r.ModerationRequestChannelID
+		}
+		if fl >= 334 {
+			out["realm_empty_topic_display_name"] = r.Settings.EmptyTopicDisplayName
+		}
+		if fl >= 435 {
+			types := make([]obj, 0, len(r.ReportTypes))
+			for _, t := range r.ReportTypes {
+				types = append(types, obj{"key": t.Key, "name": t.Name})
+			}
+			out["server_report_message_types"] = types
+		}
+	}
+	if want["realm_user"] {
+		var active, inactive []obj
+		for _, id := range r.userIDs() {
+			u := r.Users[id]
+			w := s.userWire(c.user, u, clientGravatar, true)
+			if u.IsActive {
+				active = append(active, w)
+			} else {
+				inactive = append(inactive, w)
+			}
+		}
+		out["realm_users"] = nonNilObjs(active)
+		out["realm_non_active_users"] = nonNilObjs(inactive)
+		out["cross_realm_bots"] = []obj{}
+		me := c.user
+		out["user_id"] = me.ID
+		out["email"] = r.apiEmail(me)
+		out["delivery_email"] = me.Email
+		out["full_name"] = me.FullName
+		out["is_owner"] = me.Role == RoleOwner
+		out["is_admin"] = me.IsAdmin()
+		out["is_moderator"] = me.Role == RoleModerator
+		out["is_guest"] = me.IsGuest()
+		out["avatar_source"] = avatarSource(me)
+		out["avatar_url"] = avatarURL(me, false)
+		out["avatar_url_medium"] = avatarURL(me, false)
+	}
+	if want["realm_domains"] {
+		out["realm_domains"] = nonNilObjs(s.domainsWire())
+	}
+	if want["realm_linkifiers"] {
+		if capability("linkifier_url_template") {
+			out["realm_linkifiers"] = nonNilObjs(s.linkifiersWire())
+		} else {
+			out["realm_linkifiers"] = []obj{}
+		}
+	}
+	if want["realm_filters"] {
+		out["realm_filters"] = []any{}
+	}
+	if want["user_topic"] && fl >= 134 {
+		out["user_topics"] = nonNilObjs(s.userTopicsWire(c.user.ID))
+	}
+	if want["custom_profile_fields"] {
+		out["custom_profile_fields"] = nonNilObjs(s.profileFieldsWire())
+		out["custom_profile_field_types"] = profileFieldTypesWire(fl)
+	}
+	if want["realm_user_groups"] {
+		out["realm_user_groups"] = nonNilObjs(s.groupsWire(fl >= 294 && capability("include_deactivated_groups")))
+	}
+	if want["user_status"] {
+		statuses := obj{}
+		for _, id := range r.userIDs() {
+			u := r.Users[id]
+			if u.IsActive && u.Status != nil && *u.Status != (UserStatus{}) {
+				w := s.userStatusWire(u)
+				if w == nil {
+					w = obj{}
+				}
+				statuses[strconv.Itoa(id)] = w
+			}
+		}
+		out["user_status"] = statuses
+	}
+	if want["saved_snippets"] && fl >= 297 {
+		out["saved_snippets"] = nonNilObjs(s.snippetsWire(c.user.ID))
+	}
+	if want["stream"] {
+		var streams []obj
+		for _, id := range r.channelIDs() {
+			ch := r.Channels[id]
+			if ch.IsArchived && !(fl >= 315 && capability("archived_channels")) {
+				continue
+			}
+			if registerCanSeeChannel(c.user, ch) {
+				streams = append(streams, s.channelWire(ch, false))
+			}
+		}
+		out["streams"] = nonNilObjs(streams)
+	}
+	return out, nil
+}
+
+// registerCanSeeChannel decides which channels register's `streams` lists:
+// those whose metadata the user may access. Members see public channels and
+// the private ones they are subscribed to, administrators every channel,
+// guests their subscriptions and web-public channels.
+func registerCanSeeChannel(u *User, ch *Channel) bool {
+	_, subscribed := ch.Subscribers[u.ID]
+	switch {
+	case subscribed, u.IsAdmin():
+		return true
+	case u.IsGuest():
+		return ch.IsWebPublic
+	default:
+		return !ch.InviteOnly
+	}
+}
+
+// nonNilObjs turns a nil list into an empty one, so JSON carries [] not null.
+func nonNilObjs(l []obj) []obj {
+	if l == nil {
+		return []obj{}
+	}
+	return l
+}
+
+// avatarSource is Zulip's avatar_source letter.
+func avatarSource(u *User) string {
+	if u.AvatarSource == "U" {
+		return "U"
+	}
+	return "G"
+}
+
+// profileFieldTypesWire is register's custom_profile_field_types.
+func profileFieldTypesWire(fl int) obj {
+	types := []struct {
+		key  string
+		id   int
+		name string
+	}{
+		{"SHORT_TEXT", FieldShortText, "Short text"},
+		{"LONG_TEXT", FieldLongText, "Paragraph"},
+		{"SELECT", FieldSelect, "Dropdown"},
+		{"DATE", FieldDate, "Date"},
+		{"URL", FieldURL, "Link"},
+		{"USER", FieldUser, "Users"},
+		{"EXTERNAL_ACCOUNT", FieldExternalAccount, "External account"},
+		{"PRONOUNS", FieldPronouns, "Pronouns"},
+	}
+	out := obj{}
+	for _, t := range types {
+		if t.id == FieldPronouns && fl < 151 {
+			continue
+		}
+		out[t.key] = obj{"id": t.id, "name": t.name}
+	}
+	return out
+}
+
+// getEvents is GET /events. Queues hold no events, so it answers at once with
+// none (as a real server would after a long poll with nothing new).
+func (s *Server) getEvents(c *call) (obj, error) {
+	var lastEventID int
+	if _, err := c.optJSON("last_event_id", &lastEventID); err != nil {
+		return nil, err
+	}
+	if _, err := c.optBool("dont_block", false); err != nil {
+		return nil, err
+	}
+	q, err := s.callerQueue(c)
+	if err != nil {
+		return nil, err
+	}
+	q.LastAccess = s.now().Unix()
+	return obj{"events": []obj{}, "queue_id": q.ID}, nil
+}
+
+// deleteQueue is DELETE /events.
+func (s *Server) deleteQueue(c *call) (obj, error) {
+	q, err := s.callerQueue(c)
+	if err != nil {
+		return nil, err
+	}
+	delete(c.realm().Queues, q.ID)
+	return nil, nil
+}
+
+// QueueIDs lists the ids of the event queues a user holds, sorted (for tests).
+func (s *Server) QueueIDs(userID int) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gcQueuesLocked()
+	var ids []string
+	for id, q := range s.realm.Queues {
+		if q.UserID == userID {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}

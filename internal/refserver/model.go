@@ -76,6 +76,9 @@ type RealmSettings struct {
 	// DisallowDisposableEmail and EmailsRestrictedToDomains govern user creation.
 	EmailsRestrictedToDomains bool `json:"emails_restricted_to_domains"`
 	DisallowPlusInEmail       bool `json:"disallow_plus_in_email"`
+	// DisallowDisposableEmail is realm_disallow_disposable_email_addresses
+	// (Zulip's default: true); it applies when e-mails are not restricted to domains.
+	DisallowDisposableEmail bool `json:"disallow_disposable_email"`
 }
 
 // User is a human or bot account.
@@ -103,6 +106,9 @@ type User struct {
 	// a USER field holds JSON text such as "[11]").
 	ProfileData map[int]string `json:"profile_data"`
 	Status      *UserStatus    `json:"status,omitempty"`
+	// AvatarSource is Zulip's avatar_source: "G" (Gravatar, also when empty) or
+	// "U" (uploaded).
+	AvatarSource string `json:"avatar_source,omitempty"`
 }
 
 // IsAdmin reports whether the user has administrator rights (owners included).
@@ -264,6 +270,9 @@ type Queue struct {
 	EventTypes  []string `json:"event_types"`
 	LastEventID int      `json:"last_event_id"`
 	Created     int64    `json:"created"`
+	// LastAccess is when the queue was last registered or polled (UNIX
+	// seconds); queues idle for 10 minutes are garbage-collected, as in Zulip.
+	LastAccess int64 `json:"last_access,omitempty"`
 }
 
 // Push device kinds.

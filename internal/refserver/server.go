@@ -57,13 +57,20 @@ type Options struct {
 	Logger *log.Logger
 }
 
-// Faults describe injected failures. Fractions are in [0, 1].
+// Faults describe injected failures of Zulip API requests (/api/v1/ and /json/,
+// authenticated or not; not the SMS API). Rates are fractions in [0, 1] whose sum
+// should not exceed 1; each request gets at most one fault, drawn from a source
+// seeded with Options.Seed, so a seed gives a reproducible sequence.
 type Faults struct {
-	Latency        time.Duration // added to every request
-	ErrorRate      float64       // fraction answered 503 (or 502/504) without processing
-	DropRate       float64       // fraction whose connection is closed without an answer
-	RateLimitRate  float64       // fraction answered 429 RATE_LIMIT_HIT
-	RetryAfterSecs float64       // retry-after for forced 429s; default 0.5
+	Latency   time.Duration // added to every request, before anything else
+	ErrorRate float64       // fraction answered 503 (an HTML proxy page) without processing
+	DropRate  float64       // fraction whose connection is closed without an answer, unprocessed
+	// LostAnswerRate is the fraction processed (and persisted) whose connection
+	// is then closed without an answer: the case that makes blind retries of
+	// non-idempotent requests unsafe.
+	LostAnswerRate float64
+	RateLimitRate  float64 // fraction answered 429 RATE_LIMIT_HIT without processing
+	RetryAfterSecs float64 // retry-after for forced 429s; default 0.5
 }
 
 // Server is a reference Zulip server. It is an http.Handler.
@@ -108,18 +115,29 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.routes()
+	for _, p := range catchAllPatterns {
+		s.mux.HandleFunc(p, s.serveUnknown)
+	}
 	return s, nil
 }
 
 // ServeHTTP serves the Zulip API under /api/v1 and the SMS API under /a1.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Logger != nil {
-		start := s.opts.Clock()
+		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		defer func() {
-			s.opts.Logger.Printf("%s %s -> %d (%s)", r.Method, r.URL.Path, rec.status, s.opts.Clock().Sub(start).Round(time.Microsecond))
+			note := ""
+			if rec.note != "" {
+				note = " [" + rec.note + "]"
+			}
+			s.opts.Logger.Printf("%s %s -> %d (%s)%s", r.Method, r.URL.Path, rec.status, time.Since(start).Round(time.Microsecond), note)
 		}()
 		w = rec
+	}
+	if s.ext.faults != nil && isAPIPath(r.URL.Path) {
+		s.serveWithFaults(w, r, s.mux)
+		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
@@ -136,7 +154,9 @@ func (s *Server) Do(fn func(r *Realm)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fn(s.realm)
-	s.persistLocked()
+	if err := s.persistLocked(); err != nil {
+		s.ext.logf("refserver: %v", err)
+	}
 }
 
 // handle registers an API route. pattern is "METHOD /path" relative to /api/v1.
@@ -154,6 +174,7 @@ func (s *Server) handle(pattern string, auth authMode, h handlerFunc) {
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
+	note   string // an injected fault, if any
 }
 
 // WriteHeader records the status.

@@ -1,7 +1,934 @@
 package refserver
 
-// routesUsers registers the /users endpoints.
-func (s *Server) routesUsers() {}
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"html"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
 
-// userWire renders target as viewer may see it (digest §4.3).
-func (s *Server) userWire(viewer, target *User, clientGravatar, includeProfile bool) obj { return nil }
+// The users area (digest §4): GET /users, GET /users/{user_id|email},
+// GET /users/me, POST /users, PATCH /users/{user_id|email},
+// DELETE /users/{user_id}, POST /users/{user_id}/reactivate, DELETE /users/me.
+//
+// Rules follow Zulip's zerver/views/users.py and zerver/lib/users.py:
+//   - reading users needs no role; guests see every user (Zulip's default
+//     can_access_all_users_group is role:everyone);
+//   - PATCH and DELETE go through access_user_by_id(for_admin=True): the
+//     caller must be an administrator or the target bot's owner, else 400
+//     "Insufficient permission"; changes involving the owner role need an owner.
+//
+// Choices where Zulip's documentation is silent are marked "Choice:".
+
+// Name limits of Zulip's UserProfile.
+const (
+	maxNameLength = 100
+	minNameLength = 2
+)
+
+// minPasswordLength is the weak-password rule. Choice: Zulip scores passwords
+// with zxcvbn (PASSWORD_MIN_LENGTH 6, PASSWORD_MIN_GUESSES 10000); this server
+// refuses passwords shorter than 6 characters and a short list of notorious ones.
+const minPasswordLength = 6
+
+// notoriousPasswords are refused whatever their length.
+var notoriousPasswords = map[string]bool{
+	"password": true, "12345678": true, "123456789": true, "qwerty": true, "qwertyuiop": true,
+	"letmein": true, "iloveyou": true, "abc123": true, "111111": true, "123123": true,
+	"password1": true, "welcome": true, "monkey": true, "dragon": true, "zulip": true, "123456": true,
+}
+
+// disposableDomains is a small stand-in for Zulip's list of disposable e-mail domains.
+var disposableDomains = map[string]bool{
+	"mailinator.com": true, "guerrillamail.com": true, "10minutemail.com": true, "yopmail.com": true,
+	"trashmail.com": true, "tempmail.com": true, "temp-mail.org": true, "sharklasers.com": true,
+	"dispostable.com": true, "throwawaymail.com": true, "maildrop.cc": true, "getnada.com": true,
+}
+
+// nameInvalidChars are UserProfile.NAME_INVALID_CHARS.
+const nameInvalidChars = "*`\\>\"@"
+
+// nameEndsWithMentionID matches names like "Alice|15", refused as "Invalid format!".
+var nameEndsWithMentionID = regexp.MustCompile(`\|\d+$`)
+
+// seedCoreArea adds what the core area's rules need to the seeded realm:
+// Zulip's default refusal of disposable addresses, and one user with an
+// uploaded avatar (so client_gravatar has something to leave alone).
+func seedCoreArea(r *Realm) {
+	r.Settings.DisallowDisposableEmail = true
+	if u := r.Users[SeedMember3ID]; u != nil {
+		u.AvatarSource = "U"
+		u.AvatarVersion = 2
+	}
+}
+
+// routesUsers registers the /users endpoints.
+func (s *Server) routesUsers() {
+	s.handle("GET /users", authUser, s.getUsers)
+	s.handle("POST /users", authUser, s.createUser)
+	s.handle("GET /users/me", authUser, s.getOwnUser)
+	s.handle("DELETE /users/me", authUser, s.deactivateOwnUser)
+	s.handle("GET /users/{user_id}", authUser, s.getUser)
+	s.handle("PATCH /users/{user_id}", authUser, s.updateUser)
+	s.handle("DELETE /users/{user_id}", authUser, s.deactivateUser)
+	s.handle("POST /users/{user_id}/reactivate", authUser, s.reactivateUser)
+}
+
+// ---------------------------------------------------------------------------
+// Rendering (§4.3)
+
+// canAccessDeliveryEmail is zerver/lib/users.py::can_access_delivery_email.
+func canAccessDeliveryEmail(viewer, target *User) bool {
+	if viewer == nil {
+		return false
+	}
+	if viewer.ID == target.ID || target.IsBot {
+		return true // bots always have visibility "everyone"
+	}
+	switch target.EmailVisibility {
+	case EmailVisibleEveryone:
+		return true
+	case EmailVisibleAdmins:
+		return viewer.IsAdmin()
+	case EmailVisibleModerators:
+		return viewer.IsModeratorOrAbove()
+	case EmailVisibleMembers:
+		return !viewer.IsGuest()
+	default:
+		return false
+	}
+}
+
+// emailVisibleToEveryone reports whether the user's real address is public.
+func emailVisibleToEveryone(u *User) bool {
+	return u.IsBot || u.EmailVisibility == EmailVisibleEveryone || u.EmailVisibility == 0
+}
+
+// dummyEmail is the address Zulip uses in the API for a user whose real
+// address is not public: user{id}@{realm host}.
+func (r *Realm) dummyEmail(id int) string { return fmt.Sprintf("user%d@%s", id, r.Host) }
+
+// apiEmail is the user's Zulip API e-mail (the `email` field). As in Zulip it
+// does not depend on the viewer: it is the real address when that is visible to
+// everyone, else the dummy address (the real one, when the viewer may see it,
+// is in delivery_email).
+func (r *Realm) apiEmail(u *User) string {
+	if emailVisibleToEveryone(u) {
+		return u.Email
+	}
+	return r.dummyEmail(u.ID)
+}
+
+// avatarURL renders avatar_url. Gravatar users get null when the client
+// computes gravatars itself and the address is public (Zulip's
+// client_gravatar rule); uploaded avatars are served by the server.
+func avatarURL(u *User, clientGravatar bool) any {
+	if u.AvatarSource == "U" {
+		sum := sha1.Sum([]byte(fmt.Sprintf("refserver-avatar-%d", u.ID)))
+		return fmt.Sprintf("/user_avatars/1/%s.png?version=%d", hex.EncodeToString(sum[:]), u.AvatarVersion)
+	}
+	if clientGravatar && emailVisibleToEveryone(u) {
+		return nil
+	}
+	sum := md5.Sum([]byte(strings.ToLower(u.Email)))
+	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&version=%d", hex.EncodeToString(sum[:]), u.AvatarVersion)
+}
+
+// isoTime renders a UNIX time as Python's datetime.isoformat() does for UTC.
+func isoTime(t time.Time) string {
+	t = t.UTC()
+	if t.Nanosecond()/1000 != 0 {
+		return t.Format("2006-01-02T15:04:05.000000+00:00")
+	}
+	return t.Format("2006-01-02T15:04:05+00:00")
+}
+
+// userWire renders target as viewer may see it (digest §4.3): the User object
+// of GET /users, GET /users/{id} and register's realm_users.
+func (s *Server) userWire(viewer, target *User, clientGravatar, includeProfile bool) obj {
+	r := s.realm
+	var delivery any
+	if canAccessDeliveryEmail(viewer, target) {
+		delivery = target.Email
+	}
+	u := obj{
+		"user_id":        target.ID,
+		"email":          r.apiEmail(target),
+		"delivery_email": delivery,
+		"full_name":      target.FullName,
+		"date_joined":    isoTime(time.Unix(target.DateJoined, 0)),
+		"is_active":      target.IsActive,
+		"is_owner":       target.Role == RoleOwner,
+		"is_admin":       target.IsAdmin(),
+		"is_guest":       target.IsGuest(),
+		"is_bot":         target.IsBot,
+		"role":           target.Role,
+		"timezone":       target.Timezone,
+		"avatar_url":     avatarURL(target, clientGravatar),
+		"avatar_version": target.AvatarVersion,
+	}
+	if s.opts.FeatureLevel >= 433 {
+		u["is_imported_stub"] = target.IsImportedStub
+	}
+	if target.IsBot {
+		u["bot_type"] = target.BotType
+		if target.BotOwnerID != 0 {
+			u["bot_owner_id"] = target.BotOwnerID
+		} else {
+			u["bot_owner_id"] = nil
+		}
+	} else if includeProfile {
+		u["profile_data"] = s.profileDataWire(target)
+	}
+	return u
+}
+
+// profileDataWire renders a user's custom profile field values (§6.4): keyed
+// by field id string, value always a string, rendered_value for the text types.
+func (s *Server) profileDataWire(u *User) obj {
+	out := obj{}
+	for _, f := range s.realm.ProfileFields {
+		v, ok := u.ProfileData[f.ID]
+		if !ok || v == "" {
+			continue
+		}
+		item := obj{"value": v}
+		if f.Type == FieldShortText || f.Type == FieldLongText {
+			item["rendered_value"] = renderParagraphs(v)
+		}
+		out[strconv.Itoa(f.ID)] = item
+	}
+	return out
+}
+
+// renderParagraphs is a minimal Markdown rendering of plain text: escaped,
+// blank lines separating paragraphs, single newlines as <br>.
+func renderParagraphs(src string) string {
+	var paras []string
+	for _, p := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n\n") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		paras = append(paras, "<p>"+strings.ReplaceAll(html.EscapeString(p), "\n", "<br>\n")+"</p>")
+	}
+	return strings.Join(paras, "\n")
+}
+
+// ownUserWire renders GET /users/me: the user as they see themselves, with
+// gravatar URLs computed (client_gravatar false), profile data, and
+// max_message_id; the schema has no bot_* keys.
+func (s *Server) ownUserWire(u *User) obj {
+	out := s.userWire(u, u, false, true)
+	delete(out, "bot_type")
+	delete(out, "bot_owner_id")
+	if u.IsBot {
+		delete(out, "profile_data")
+	}
+	out["max_message_id"] = s.maxMessageID(u)
+	return out
+}
+
+// maxMessageID is the newest message the user received, or -1.
+func (s *Server) maxMessageID(u *User) int {
+	msgs := s.realm.Messages
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if _, ok := msgs[i].Flags[u.ID]; ok {
+			return msgs[i].ID
+		}
+	}
+	return -1
+}
+
+// ---------------------------------------------------------------------------
+// Lookup and permission helpers
+
+// errNoSuchUser is Zulip's answer for unknown or inaccessible users.
+func errNoSuchUser() *apiError { return errBadRequest("No such user") }
+
+// errInsufficientPermission is access_user_common's answer to a non-admin.
+func errInsufficientPermission() *apiError { return errBadRequest("Insufficient permission") }
+
+// userByAPIEmail finds a user by e-mail as GET /users/{email} does: the real
+// address when the viewer may see it (FL302), or the API e-mail (the dummy
+// user{id}@host for users whose address is not public), case-insensitively.
+func (s *Server) userByAPIEmail(viewer *User, email string) *User {
+	r := s.realm
+	if u := r.userByEmail(email); u != nil && canAccessDeliveryEmail(viewer, u) {
+		return u
+	}
+	for _, id := range r.userIDs() {
+		u := r.Users[id]
+		if equalFoldASCII(r.apiEmail(u), email) {
+			return u
+		}
+	}
+	return nil
+}
+
+// isAllDigits reports whether s is a non-empty run of ASCII digits.
+func isAllDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// pathUser resolves the {user_id} path segment, which is a user id or, where
+// the route allows it (byEmail), an e-mail address.
+func (s *Server) pathUser(c *call, byEmail bool) (*User, error) {
+	v := c.r.PathValue("user_id")
+	if isAllDigits(v) {
+		id, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, errNoSuchUser()
+		}
+		u := c.realm().user(id)
+		if u == nil {
+			return nil, errNoSuchUser()
+		}
+		return u, nil
+	}
+	if !byEmail {
+		return nil, errInvalid("user_id", "user_id is not an integer")
+	}
+	u := s.userByAPIEmail(c.user, v)
+	if u == nil {
+		return nil, errNoSuchUser()
+	}
+	return u, nil
+}
+
+// canAdminUser is UserProfile.can_admin_user: administrators administer every
+// user, and a user administers the bots they own.
+func canAdminUser(actor, target *User) bool {
+	return actor.IsAdmin() || (target.IsBot && target.BotOwnerID == actor.ID)
+}
+
+// activeHumanOwners counts the active human owners.
+func (r *Realm) activeHumanOwners() int {
+	n := 0
+	for _, u := range r.Users {
+		if u.IsActive && !u.IsBot && u.Role == RoleOwner {
+			n++
+		}
+	}
+	return n
+}
+
+// isLastOwner is views/users.py::check_last_owner.
+func (r *Realm) isLastOwner(u *User) bool {
+	return u.Role == RoleOwner && !u.IsBot && r.activeHumanOwners() == 1
+}
+
+// roleGroupID is the system group a user of the role is a direct member of.
+func roleGroupID(role int) int {
+	switch role {
+	case RoleOwner:
+		return GroupOwners
+	case RoleAdministrator:
+		return GroupAdministrators
+	case RoleModerator:
+		return GroupModerators
+	case RoleMember:
+		// Zulip's default waiting period is 0 days: members are full members at once.
+		return GroupFullMembers
+	default:
+		return GroupEveryone
+	}
+}
+
+// setRoleGroup makes the user a direct member of exactly the system group of
+// their role, as Zulip's do_change_user_role does.
+func (r *Realm) setRoleGroup(u *User) {
+	want := roleGroupID(u.Role)
+	for _, gid := range []int{GroupOwners, GroupAdministrators, GroupModerators, GroupFullMembers, GroupMembers, GroupEveryone} {
+		g := r.Groups[gid]
+		if g == nil || !g.IsSystemGroup {
+			continue
+		}
+		members := g.Members[:0:0]
+		for _, m := range g.Members {
+			if m != u.ID {
+				members = append(members, m)
+			}
+		}
+		if gid == want {
+			members = append(members, u.ID)
+			sort.Ints(members)
+		}
+		g.Members = members
+	}
+}
+
+// deactivateLocked deactivates a user and, as Zulip's do_deactivate_user does,
+// the active bots they own, and drops their event queues. Group memberships are
+// kept (Zulip keeps them; the API lists active members only).
+func (s *Server) deactivateLocked(u *User) {
+	r := s.realm
+	u.IsActive = false
+	s.dropQueuesOf(u.ID)
+	for _, id := range r.userIDs() {
+		b := r.Users[id]
+		if b.IsBot && b.IsActive && b.BotOwnerID == u.ID {
+			b.IsActive = false
+			s.dropQueuesOf(b.ID)
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Validation helpers
+
+// checkFullName is zerver/lib/users.py::check_full_name.
+func checkFullName(raw string) (string, error) {
+	name := strings.TrimSpace(raw)
+	n := utf8.RuneCountInString(name)
+	if n > maxNameLength {
+		return "", errBadRequest("Name too long!")
+	}
+	if n < minNameLength {
+		return "", errBadRequest("Name too short!")
+	}
+	for _, ch := range name {
+		if unicode.In(ch, unicode.C) || !utf8.ValidRune(ch) || strings.ContainsRune(nameInvalidChars, ch) {
+			return "", errBadRequest("Invalid characters in name!")
+		}
+	}
+	if nameEndsWithMentionID.MatchString(raw) {
+		return "", errBadRequest("Invalid format!")
+	}
+	return name, nil
+}
+
+// validEmail is a Django-EmailValidator-like check: local@domain, where the
+// domain has letters, digits and hyphens in dot-separated labels, with a dot.
+func validEmail(email string) bool {
+	at := strings.LastIndexByte(email, '@')
+	if at <= 0 || at == len(email)-1 || len(email) > 254 {
+		return false
+	}
+	local, domain := email[:at], email[at+1:]
+	if len(local) > 64 || strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, "..") {
+		return false
+	}
+	for _, ch := range local {
+		if ch <= ' ' || ch >= 0x7f || strings.ContainsRune("()<>[]:;@\\,\"", ch) {
+			return false
+		}
+	}
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(l); i++ {
+			ch := l[i]
+			if !('a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9' || ch == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// emailAllowedForRealm is zerver/lib/email_validation.py::email_allowed_for_realm.
+func (r *Realm) emailAllowedForRealm(email string) error {
+	at := strings.LastIndexByte(email, '@')
+	local, domain := email[:at], strings.ToLower(email[at+1:])
+	if !r.Settings.EmailsRestrictedToDomains {
+		if r.Settings.DisallowDisposableEmail && disposableDomains[domain] {
+			return errBadRequest("Disposable email addresses are not allowed in this organization")
+		}
+		if r.Settings.DisallowPlusInEmail && strings.Contains(local, "+") {
+			return errBadRequest("Email addresses containing + are not allowed.")
+		}
+		return nil
+	}
+	if strings.Contains(local, "+") {
+		return errBadRequest("Email addresses containing + are not allowed.")
+	}
+	for _, d := range r.Domains {
+		if domain == d.Domain || (d.AllowSubdomains && strings.HasSuffix(domain, "."+d.Domain)) {
+			return nil
+		}
+	}
+	return errBadRequest("Email '%s' not allowed in this organization", email)
+}
+
+// weakPassword is the weak-password rule (see minPasswordLength).
+func weakPassword(p string) bool {
+	return utf8.RuneCountInString(p) < minPasswordLength || notoriousPasswords[strings.ToLower(p)]
+}
+
+// ---------------------------------------------------------------------------
+// Handlers
+
+// getUsers is GET /users.
+func (s *Server) getUsers(c *call) (obj, error) {
+	clientGravatar, err := c.optBool("client_gravatar", true)
+	if err != nil {
+		return nil, err
+	}
+	includeProfile, err := c.optBool("include_custom_profile_fields", false)
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	ids := r.userIDs()
+	if s.opts.FeatureLevel >= 384 {
+		var want []int
+		ok, err := c.optJSON("user_ids", &want)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			for _, id := range want {
+				if r.user(id) == nil {
+					return nil, errBadRequest("Invalid user ID: %d", id)
+				}
+			}
+			ids = uniqueSorted(want)
+		}
+	}
+	members := make([]obj, 0, len(ids))
+	for _, id := range ids {
+		members = append(members, s.userWire(c.user, r.Users[id], clientGravatar, includeProfile))
+	}
+	return obj{"members": members}, nil
+}
+
+// uniqueSorted returns the distinct ids in ascending order.
+func uniqueSorted(ids []int) []int {
+	out := append([]int(nil), ids...)
+	sort.Ints(out)
+	j := 0
+	for i, id := range out {
+		if i == 0 || id != out[j-1] {
+			out[j] = id
+			j++
+		}
+	}
+	return out[:j]
+}
+
+// getUser is GET /users/{user_id} and GET /users/{email}.
+func (s *Server) getUser(c *call) (obj, error) {
+	clientGravatar, err := c.optBool("client_gravatar", true)
+	if err != nil {
+		return nil, err
+	}
+	includeProfile, err := c.optBool("include_custom_profile_fields", false)
+	if err != nil {
+		return nil, err
+	}
+	target, err := s.pathUser(c, s.opts.FeatureLevel >= 39)
+	if err != nil {
+		return nil, err
+	}
+	return obj{"user": s.userWire(c.user, target, clientGravatar, includeProfile)}, nil
+}
+
+// getOwnUser is GET /users/me.
+func (s *Server) getOwnUser(c *call) (obj, error) {
+	return s.ownUserWire(c.user), nil
+}
+
+// createUser is POST /users (the §4.4 checks, in Zulip's order).
+func (s *Server) createUser(c *call) (obj, error) {
+	if err := c.requireAdmin(); err != nil {
+		return nil, err
+	}
+	email, err := c.reqString("email")
+	if err != nil {
+		return nil, err
+	}
+	password, err := c.reqString("password")
+	if err != nil {
+		return nil, err
+	}
+	rawName, err := c.reqString("full_name")
+	if err != nil {
+		return nil, err
+	}
+	if !c.user.CanCreateUsers {
+		if s.opts.FeatureLevel < 36 {
+			return nil, errBadRequest("User not authorized for this query")
+		}
+		return nil, errBadRequest("User not authorized to create users")
+	}
+	name, err := checkFullName(rawName)
+	if err != nil {
+		return nil, err
+	}
+	if !validEmail(email) {
+		return nil, errBadRequest("Bad name or username")
+	}
+	r := c.realm()
+	if err := r.emailAllowedForRealm(email); err != nil {
+		return nil, err
+	}
+	if r.userByEmail(email) != nil {
+		return nil, errBadRequest("Email '%s' already in use", email)
+	}
+	if weakPassword(password) {
+		return nil, errBadRequest("The password is too weak.")
+	}
+	u := &User{
+		ID: r.newID("user"), Email: email, FullName: name, Password: password,
+		Role: RoleMember, IsActive: true, Timezone: "", DateJoined: s.now().Unix(),
+		AvatarVersion: 1, EmailVisibility: EmailVisibleEveryone, ProfileData: map[int]string{},
+	}
+	u.APIKey = s.derivedKey("api-key", u.ID)
+	r.Users[u.ID] = u
+	r.setRoleGroup(u)
+	// New users are subscribed to the default channels.
+	newest := 0
+	if n := len(r.Messages); n > 0 {
+		newest = r.Messages[n-1].ID
+	}
+	for _, id := range r.channelIDs() {
+		ch := r.Channels[id]
+		if ch.IsDefault && !ch.IsArchived {
+			if ch.Subscribers == nil {
+				ch.Subscribers = map[int]int{}
+			}
+			ch.Subscribers[u.ID] = newest
+		}
+	}
+	if s.opts.FeatureLevel < 30 {
+		return nil, nil
+	}
+	return obj{"user_id": u.ID}, nil
+}
+
+// profileUpdate is one validated item of a profile_data parameter.
+type profileUpdate struct {
+	field  *ProfileField
+	stored string // "" removes the value
+}
+
+// parseProfileData validates PATCH /users/{id}'s profile_data: a JSON list of
+// {"id": int, "value": string | int[] | null} (check_dict_only: no other keys),
+// each value validated per field type; null, "" or [] removes the value.
+func (s *Server) parseProfileData(items []any) ([]profileUpdate, error) {
+	r := s.realm
+	var out []profileUpdate
+	for i, raw := range items {
+		name := fmt.Sprintf("profile_data[%d]", i)
+		m, ok := raw.(map[string]any)
+		if !ok {
+			return nil, errBadRequest("%s is not a dict", name)
+		}
+		for _, k := range []string{"id", "value"} {
+			if _, ok := m[k]; !ok {
+				return nil, errBadRequest("%s key is missing: %s", name, k)
+			}
+		}
+		var extra []string
+		for k := range m {
+			if k != "id" && k != "value" {
+				extra = append(extra, k)
+			}
+		}
+		if len(extra) > 0 {
+			sort.Strings(extra)
+			return nil, errBadRequest("Unexpected arguments: %s", strings.Join(extra, ", "))
+		}
+		idf, ok := m["id"].(float64)
+		if !ok || idf != float64(int(idf)) {
+			return nil, errBadRequest(`%s["id"] is not an integer`, name)
+		}
+		value := m["value"]
+		switch v := value.(type) {
+		case nil, string:
+		case []any:
+			for _, x := range v {
+				if f, ok := x.(float64); !ok || f != float64(int(f)) {
+					return nil, errBadRequest(`%s["value"] is not an allowed_type`, name)
+				}
+			}
+		default:
+			return nil, errBadRequest(`%s["value"] is not an allowed_type`, name)
+		}
+		field := r.profileFieldByID(int(idf))
+		if field == nil {
+			return nil, errBadRequest("Field id %d not found.", int(idf))
+		}
+		stored, err := validateProfileValue(r, field, value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, profileUpdate{field: field, stored: stored})
+	}
+	return out, nil
+}
+
+// updateUser is PATCH /users/{user_id} and (FL313) PATCH /users/{email}.
+// Every check runs before anything changes, so a refused request changes nothing.
+func (s *Server) updateUser(c *call) (obj, error) {
+	if c.r.PathValue("user_id") == "me" {
+		return nil, errMethodNotAllowed(http.MethodDelete, http.MethodGet)
+	}
+	fl := s.opts.FeatureLevel
+	// Parameters are parsed (and their JSON checked) before the target is
+	// looked up, as Zulip's REQ/typed_endpoint layer does.
+	var role *int
+	var roleVal int
+	if ok, err := c.optJSON("role", &roleVal); err != nil {
+		return nil, err
+	} else if ok {
+		switch roleVal {
+		case RoleOwner, RoleAdministrator, RoleModerator, RoleMember, RoleGuest:
+		default:
+			return nil, errInvalid("role", "Invalid role")
+		}
+		role = &roleVal
+	}
+	fullName, hasName := c.optString("full_name")
+	var rawProfile []any
+	hasProfile, err := c.optJSON("profile_data", &rawProfile)
+	if err != nil {
+		return nil, err
+	}
+	var newEmail string
+	hasEmail := false
+	if fl >= 285 {
+		newEmail, hasEmail = c.optString("new_email")
+	}
+
+	target, err := s.pathUser(c, fl >= 313)
+	if err != nil {
+		return nil, err
+	}
+	if !canAdminUser(c.user, target) {
+		return nil, errInsufficientPermission()
+	}
+	r := c.realm()
+
+	changeRole := role != nil && *role != target.Role
+	if changeRole {
+		if (*role == RoleOwner || target.Role == RoleOwner) && c.user.Role != RoleOwner {
+			return nil, errPrincipal("owner")
+		} else if !c.user.IsAdmin() {
+			return nil, errPrincipal("administrator")
+		}
+		// Choice (the spec's example error for this endpoint): a guest is not
+		// promoted straight to administrator or owner.
+		if target.IsGuest() && (*role == RoleAdministrator || *role == RoleOwner) {
+			return nil, errBadRequest("Guests cannot be organization administrators")
+		}
+		if target.Role == RoleOwner && r.isLastOwner(target) {
+			return nil, errBadRequest("The owner permission cannot be removed from the only organization owner.")
+		}
+	}
+
+	newName := ""
+	if hasName && fullName != target.FullName && strings.TrimSpace(fullName) != "" {
+		if newName, err = checkFullName(fullName); err != nil {
+			return nil, err
+		}
+	}
+
+	changeEmail := hasEmail && newEmail != target.Email
+	if changeEmail {
+		if c.user.Role != RoleOwner {
+			return nil, errPrincipal("owner")
+		}
+		if !c.user.CanChangeUserEmails {
+			return nil, errBadRequest("User not authorized for this query")
+		}
+		if !validEmail(newEmail) {
+			return nil, errBadRequest("Invalid address.")
+		}
+		if other := r.userByEmail(newEmail); other != nil && other.ID != target.ID {
+			return nil, errBadRequest("Email '%s' already in use", newEmail)
+		}
+	}
+
+	var updates []profileUpdate
+	if hasProfile {
+		if updates, err = s.parseProfileData(rawProfile); err != nil {
+			return nil, err
+		}
+	}
+
+	if changeRole {
+		target.Role = *role
+		r.setRoleGroup(target)
+	}
+	if newName != "" {
+		target.FullName = newName
+	}
+	if changeEmail {
+		target.Email = newEmail
+	}
+	for _, up := range updates {
+		if up.stored == "" {
+			delete(target.ProfileData, up.field.ID)
+		} else {
+			if target.ProfileData == nil {
+				target.ProfileData = map[int]string{}
+			}
+			target.ProfileData[up.field.ID] = up.stored
+		}
+	}
+	return nil, nil
+}
+
+// errMethodNotAllowed is Zulip's json_method_not_allowed, with a code added.
+func errMethodNotAllowed(allowed ...string) *apiError {
+	sort.Strings(allowed)
+	return errCode(http.StatusMethodNotAllowed, "BAD_REQUEST", "Method Not Allowed", obj{"allowed_methods": allowed})
+}
+
+// deactivateActions are the keys of DELETE /users/{id}'s actions (FL459).
+var deactivateActions = []string{"delete_profile", "delete_public_channel_messages",
+	"delete_private_channel_messages", "delete_direct_messages"}
+
+// deactivateUser is DELETE /users/{user_id}.
+func (s *Server) deactivateUser(c *call) (obj, error) {
+	if !isAllDigits(c.r.PathValue("user_id")) {
+		// DELETE /users/{email} does not exist; the path does for GET and PATCH.
+		return nil, errMethodNotAllowed(http.MethodGet, http.MethodPatch)
+	}
+	if comment, ok := c.optString("deactivation_notification_comment"); ok && utf8.RuneCountInString(comment) > 2000 {
+		return nil, errBadRequest("deactivation_notification_comment is too long (limit: 2000 characters)")
+	}
+	actions := map[string]bool{}
+	if s.opts.FeatureLevel >= 459 {
+		var raw map[string]any
+		ok, err := c.optJSON("actions", &raw)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			var unknown []string
+			for k, v := range raw {
+				known := false
+				for _, a := range deactivateActions {
+					known = known || a == k
+				}
+				if !known {
+					unknown = append(unknown, k)
+					continue
+				}
+				b, isBool := v.(bool)
+				if !isBool {
+					return nil, errBadRequest(`actions["%s"] is not a boolean`, k)
+				}
+				actions[k] = b
+			}
+			if len(unknown) > 0 {
+				sort.Strings(unknown)
+				return nil, errBadRequest("Unexpected arguments: %s", strings.Join(unknown, ", "))
+			}
+		}
+	}
+	target, err := s.pathUser(c, false)
+	if err != nil {
+		return nil, err
+	}
+	if target.IsBot {
+		return nil, errNoSuchUser() // bots are deactivated through /bots/{bot_id}
+	}
+	if !target.IsActive {
+		return nil, errBadRequest("User is deactivated")
+	}
+	if !canAdminUser(c.user, target) {
+		return nil, errInsufficientPermission()
+	}
+	r := c.realm()
+	if target.Role == RoleOwner && c.user.Role != RoleOwner {
+		return nil, errPrincipal("owner")
+	}
+	if r.isLastOwner(target) {
+		return nil, errBadRequest("Cannot deactivate the only organization owner")
+	}
+	s.deactivateLocked(target)
+	if actions["delete_profile"] {
+		target.ProfileData = map[int]string{}
+		target.Status = nil
+	}
+	if actions["delete_public_channel_messages"] || actions["delete_private_channel_messages"] {
+		kept := r.Messages[:0:0]
+		for _, m := range r.Messages {
+			if m.SenderID == target.ID {
+				if ch := r.Channels[m.ChannelID]; ch != nil {
+					if (ch.InviteOnly && actions["delete_private_channel_messages"]) ||
+						(!ch.InviteOnly && actions["delete_public_channel_messages"]) {
+						continue
+					}
+				}
+			}
+			kept = append(kept, m)
+		}
+		r.Messages = kept
+	}
+	return nil, nil
+}
+
+// reactivateUser is POST /users/{user_id}/reactivate.
+func (s *Server) reactivateUser(c *call) (obj, error) {
+	target, err := s.pathUser(c, false)
+	if err != nil {
+		return nil, err
+	}
+	if !canAdminUser(c.user, target) {
+		return nil, errInsufficientPermission()
+	}
+	// Choice: Zulip's documentation does not say what reactivating an active
+	// user does; this server refuses it.
+	if target.IsActive {
+		return nil, errBadRequest("User is already active")
+	}
+	r := c.realm()
+	if target.IsBot {
+		for _, u := range r.Users {
+			if u.IsActive && u.FullName == strings.TrimSpace(target.FullName) {
+				return nil, errBadRequest("There is already an active bot named \"%s\" in this organization. "+
+					"To reactivate this bot, you must rename or deactivate the other one first.", target.FullName)
+			}
+		}
+	}
+	target.IsActive = true
+	return nil, nil
+}
+
+// deactivateOwnUser is DELETE /users/me.
+func (s *Server) deactivateOwnUser(c *call) (obj, error) {
+	r := c.realm()
+	active := 0
+	for _, u := range r.Users {
+		if u.IsActive {
+			active++
+		}
+	}
+	if active == 1 {
+		return nil, errCode(http.StatusBadRequest, "CANNOT_DEACTIVATE_LAST_USER",
+			"Cannot deactivate the only user.", obj{"entity": "user", "is_last_owner": false})
+	}
+	if r.isLastOwner(c.user) {
+		return nil, errCode(http.StatusBadRequest, "CANNOT_DEACTIVATE_LAST_USER",
+			"Cannot deactivate the only organization owner.", obj{"entity": "organization owner", "is_last_owner": true})
+	}
+	s.deactivateLocked(c.user)
+	return nil, nil
+}
