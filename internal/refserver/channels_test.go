@@ -249,7 +249,7 @@ func TestChatChannelWire(t *testing.T) {
 		"stream_weekly_traffic": 4.0, "subscriber_count": 10.0, "folder_id": nil, "topics_policy": "inherit",
 		"stream_post_policy": 1.0, "is_announcement_only": false, "date_created": float64(seedBase.Unix() + 24*3600),
 		"can_administer_channel_group": map[string]any{"direct_members": []any{1.0}, "direct_subgroups": []any{}},
-		"can_send_message_group": float64(GroupEveryone), "can_resolve_topics_group": float64(GroupNobody),
+		"can_send_message_group":       float64(GroupEveryone), "can_resolve_topics_group": float64(GroupNobody),
 	}
 	for k, v := range want {
 		if !reflect.DeepEqual(general[k], v) {
