@@ -1,20 +1,658 @@
 package refserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// routesProfileFields registers the custom profile field and profile data endpoints.
-func (s *Server) routesProfileFields() {}
+// Feature levels of custom profile field features (digest §6, §10).
+const (
+	profileSummaryFL       = 146 // display_in_profile_summary
+	profilePronounsFL      = 151 // the PRONOUNS type
+	profileRequiredFL      = 244 // required
+	profileEditableFL      = 296 // editable_by_user
+	profileUserMatchingFL  = 455 // use_for_user_matching
+	profileLongSummaryFL   = 476 // LONG_TEXT allowed in the profile summary
+	profileMaxSummary      = 2   // CustomProfileField.MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS
+	profileNameMaxLength   = 40
+	profileHintMaxLength   = 80
+	msgProfileNotEditable  = "You are not allowed to change this field. Contact an administrator to update it."
+	msgProfileUserMatching = "Field type not supported for user matching." // this server's wording
+)
 
-// profileFieldsWire renders the custom profile fields, sorted by order.
-func (s *Server) profileFieldsWire() []obj { return nil }
+// profileExternalAccounts are Zulip's built-in external account subtypes
+// (zerver/lib/external_accounts.py): the name and hint a field of that subtype gets.
+var profileExternalAccounts = map[string][2]string{
+	"behance": {"Behance username", ""}, "bitbucket": {"Bitbucket username", ""},
+	"bluesky": {"Bluesky handle", ""}, "codeberg": {"Codeberg username", ""},
+	"discord": {"Discord tag", ""}, "dribbble": {"Dribbble username", ""},
+	"facebook": {"Facebook username", ""}, "github": {"GitHub username", ""},
+	"gitlab": {"GitLab username", ""}, "instagram": {"Instagram username", ""},
+	"linkedin": {"LinkedIn profile name", ""}, "mastodon": {"Mastodon profile", "The full URL to your profile"},
+	"medium": {"Medium username", ""}, "pinterest": {"Pinterest username", ""},
+	"reddit": {"Reddit username", ""}, "snapchat": {"Snapchat username", ""},
+	"threads": {"Threads username", ""}, "tiktok": {"TikTok username", ""},
+	"twitch": {"Twitch username", ""}, "x": {"X username", ""}, "youtube": {"YouTube handle", ""},
+}
+
+// routesProfileFields registers the custom profile field and profile data endpoints.
+func (s *Server) routesProfileFields() {
+	s.handle("GET /realm/profile_fields", authUser, s.listProfileFields)
+	s.handle("POST /realm/profile_fields", authUser, s.createProfileField)
+	s.handle("PATCH /realm/profile_fields", authUser, s.reorderProfileFields)
+	s.handle("PATCH /realm/profile_fields/{field_id}", authUser, s.updateProfileField)
+	s.handle("DELETE /realm/profile_fields/{field_id}", authUser, s.deleteProfileField)
+	s.handle("PATCH /users/me/profile_data", authUser, s.updateOwnProfileData)
+	s.handle("DELETE /users/me/profile_data", authUser, s.removeOwnProfileData)
+}
+
+// profileFieldsWire renders the custom profile fields, sorted by order
+// (CustomProfileField.as_dict; the optional flags only when true).
+func (s *Server) profileFieldsWire() []obj {
+	fl := s.opts.FeatureLevel
+	fields := append([]*ProfileField{}, s.realm.ProfileFields...)
+	sort.SliceStable(fields, func(i, j int) bool {
+		if fields[i].Order != fields[j].Order {
+			return fields[i].Order < fields[j].Order
+		}
+		return fields[i].ID < fields[j].ID
+	})
+	out := make([]obj, 0, len(fields))
+	for _, f := range fields {
+		o := obj{"id": f.ID, "name": f.Name, "type": f.Type, "hint": f.Hint, "field_data": f.FieldData, "order": f.Order}
+		if fl >= profileRequiredFL {
+			o["required"] = f.Required
+		}
+		if fl >= profileEditableFL {
+			o["editable_by_user"] = f.EditableByUser
+		}
+		if f.DisplayInProfileSummary && fl >= profileSummaryFL {
+			o["display_in_profile_summary"] = true
+		}
+		if f.UseForUserMatching && fl >= profileUserMatchingFL {
+			o["use_for_user_matching"] = true
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// listProfileFields serves GET /realm/profile_fields (any user).
+func (s *Server) listProfileFields(c *call) (obj, error) {
+	return obj{"custom_fields": s.profileFieldsWire()}, nil
+}
+
+// profileFieldParams are the optional parameters of create and update.
+type profileFieldParams struct {
+	name, hint               *string
+	fieldData                map[string]any
+	fieldDataJSON            string // compact JSON text, key order as sent
+	summary, required        *bool
+	editable, useForMatching *bool
+}
+
+// readProfileFieldParams reads the field parameters a server of the advertised
+// feature level knows (newer ones stay unread, so they are reported as ignored).
+func (s *Server) readProfileFieldParams(c *call) (*profileFieldParams, error) {
+	p := &profileFieldParams{}
+	fl := s.opts.FeatureLevel
+	boolParam := func(name string, minFL int, dst **bool) error {
+		if fl < minFL {
+			return nil
+		}
+		var b bool
+		ok, err := c.optJSON(name, &b)
+		if err == nil && ok {
+			*dst = &b
+		}
+		return err
+	}
+	if err := boolParam("display_in_profile_summary", profileSummaryFL, &p.summary); err != nil {
+		return nil, err
+	}
+	if err := boolParam("editable_by_user", profileEditableFL, &p.editable); err != nil {
+		return nil, err
+	}
+	if raw, ok := c.raw("field_data"); ok {
+		data, text, err := profileParseFieldData(raw)
+		if err != nil {
+			return nil, err
+		}
+		p.fieldData, p.fieldDataJSON = data, text
+	}
+	if v, ok := c.optString("hint"); ok {
+		p.hint = &v
+	}
+	if v, ok := c.optString("name"); ok {
+		v = strings.TrimSpace(v)
+		p.name = &v
+	}
+	if err := boolParam("required", profileRequiredFL, &p.required); err != nil {
+		return nil, err
+	}
+	if err := boolParam("use_for_user_matching", profileUserMatchingFL, &p.useForMatching); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// profileParseFieldData decodes field_data: a JSON object whose values are
+// strings or objects of strings (ProfileFieldData).
+func profileParseFieldData(raw string) (map[string]any, string, error) {
+	if !json.Valid([]byte(raw)) {
+		return nil, "", errInvalidJSON("field_data")
+	}
+	var data map[string]any
+	if json.Unmarshal([]byte(raw), &data) != nil || data == nil {
+		return nil, "", errBadRequest("field_data is not a dict")
+	}
+	for k, v := range data {
+		switch v := v.(type) {
+		case string:
+		case map[string]any:
+			for k2, v2 := range v {
+				if _, ok := v2.(string); !ok {
+					return nil, "", errBadRequest("field_data[%q][%q] is not a string", k, k2)
+				}
+			}
+		default:
+			return nil, "", errBadRequest("field_data[%q] is not a dict", k)
+		}
+	}
+	var b bytes.Buffer
+	_ = json.Compact(&b, []byte(raw))
+	return data, b.String(), nil
+}
+
+// createProfileField serves POST /realm/profile_fields (administrators).
+func (s *Server) createProfileField(c *call) (obj, error) {
+	if err := c.requireAdmin(); err != nil {
+		return nil, err
+	}
+	p, err := s.readProfileFieldParams(c)
+	if err != nil {
+		return nil, err
+	}
+	fieldType, err := c.reqInt("field_type")
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	name, hint := "", ""
+	if p.name != nil {
+		name = *p.name
+	}
+	if p.hint != nil {
+		hint = *p.hint
+	}
+	data := p.fieldData
+	if data == nil {
+		data = map[string]any{}
+	}
+	summary := p.summary != nil && *p.summary
+	if summary && profileSummaryCount(r, 0) >= profileMaxSummary {
+		return nil, errBadRequest("Only 2 custom profile fields can be displayed in the profile summary.")
+	}
+	if err := s.validateProfileField(name, hint, fieldType, data, summary); err != nil {
+		return nil, err
+	}
+	matching := p.useForMatching != nil && *p.useForMatching
+	if err := profileCheckMatching(fieldType, matching); err != nil {
+		return nil, err
+	}
+	f := &ProfileField{Type: fieldType, Name: name, Hint: hint, DisplayInProfileSummary: summary,
+		Required: p.required != nil && *p.required, EditableByUser: p.editable == nil || *p.editable,
+		UseForUserMatching: matching}
+	if sub, ok := profileDefaultSubtype(fieldType, data); ok {
+		f.Name, f.Hint = profileExternalAccounts[sub][0], profileExternalAccounts[sub][1]
+		b, _ := json.Marshal(map[string]string{"subtype": sub})
+		f.FieldData = string(b)
+	} else if fieldType == FieldSelect || fieldType == FieldExternalAccount {
+		f.FieldData = "{}"
+		if p.fieldData != nil {
+			f.FieldData = p.fieldDataJSON
+		}
+	}
+	if profileNameTaken(r, f.Name, 0) {
+		return nil, errBadRequest("A field with that label already exists.")
+	}
+	f.ID = r.newID("profile_field")
+	f.Order = f.ID
+	r.ProfileFields = append(r.ProfileFields, f)
+	profileSortFields(r)
+	return obj{"id": f.ID}, nil
+}
+
+// updateProfileField serves PATCH /realm/profile_fields/{field_id} (administrators).
+func (s *Server) updateProfileField(c *call) (obj, error) {
+	if err := c.requireAdmin(); err != nil {
+		return nil, err
+	}
+	id, err := c.pathInt("field_id")
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.readProfileFieldParams(c)
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	f := r.profileFieldByID(id)
+	if f == nil {
+		return nil, profileFieldNotFound(id)
+	}
+	if p.summary != nil && *p.summary && profileSummaryCount(r, f.ID) >= profileMaxSummary {
+		return nil, errBadRequest("Only 2 custom profile fields can be displayed in the profile summary.")
+	}
+	existing := map[string]any{}
+	if f.FieldData != "" {
+		_ = json.Unmarshal([]byte(f.FieldData), &existing)
+	}
+	if _, isDefault := profileDefaultSubtype(f.Type, existing); isDefault {
+		onlySummary := (p.name == nil || *p.name == f.Name) && (p.hint == nil || *p.hint == f.Hint) &&
+			(p.fieldData == nil || reflect.DeepEqual(p.fieldData, existing))
+		if !onlySummary {
+			return nil, errBadRequest("Default custom field cannot be updated.")
+		}
+	}
+	name, hint, data, summary := f.Name, f.Hint, existing, f.DisplayInProfileSummary
+	if p.name != nil {
+		name = *p.name
+	}
+	if p.hint != nil {
+		hint = *p.hint
+	}
+	if p.fieldData != nil {
+		data = p.fieldData
+	}
+	if p.summary != nil {
+		summary = *p.summary
+	}
+	if err := s.validateProfileField(name, hint, f.Type, data, summary); err != nil {
+		return nil, err
+	}
+	matching := f.UseForUserMatching
+	if p.useForMatching != nil {
+		matching = *p.useForMatching
+	}
+	if err := profileCheckMatching(f.Type, matching); err != nil {
+		return nil, err
+	}
+	if p.name != nil && profileNameTaken(r, name, f.ID) {
+		return nil, errBadRequest("A field with that label already exists.")
+	}
+	f.Name, f.Hint, f.DisplayInProfileSummary, f.UseForUserMatching = name, hint, summary, matching
+	if p.required != nil {
+		f.Required = *p.required
+	}
+	if p.editable != nil {
+		f.EditableByUser = *p.editable
+	}
+	if f.Type == FieldSelect || f.Type == FieldExternalAccount {
+		if p.fieldData != nil && f.Type == FieldSelect {
+			// Values that were removed choices are deleted, as in Zulip.
+			for _, u := range r.Users {
+				if v, ok := u.ProfileData[f.ID]; ok && p.fieldData[v] == nil {
+					delete(u.ProfileData, f.ID)
+				}
+			}
+		}
+		if p.fieldData != nil {
+			f.FieldData = p.fieldDataJSON
+		} else if f.FieldData == "" {
+			f.FieldData = "{}"
+		}
+	}
+	return nil, nil
+}
+
+// deleteProfileField serves DELETE /realm/profile_fields/{field_id}; the users'
+// values of the field go with it.
+func (s *Server) deleteProfileField(c *call) (obj, error) {
+	if err := c.requireAdmin(); err != nil {
+		return nil, err
+	}
+	id, err := c.pathInt("field_id")
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	for i, f := range r.ProfileFields {
+		if f.ID == id {
+			r.ProfileFields = append(r.ProfileFields[:i:i], r.ProfileFields[i+1:]...)
+			for _, u := range r.Users {
+				delete(u.ProfileData, id)
+			}
+			return nil, nil
+		}
+	}
+	return nil, profileFieldNotFound(id)
+}
+
+// reorderProfileFields serves PATCH /realm/profile_fields: order must name every
+// field; each field's order becomes its index in the list (unknown ids are
+// ignored and, for a repeated id, the last position wins, as in Zulip).
+func (s *Server) reorderProfileFields(c *call) (obj, error) {
+	if err := c.requireAdmin(); err != nil {
+		return nil, err
+	}
+	var order []int
+	if err := c.reqJSON("order", &order); err != nil {
+		return nil, err
+	}
+	pos := map[int]int{}
+	for i, id := range order {
+		pos[id] = i
+	}
+	r := c.realm()
+	for _, f := range r.ProfileFields {
+		if _, ok := pos[f.ID]; !ok {
+			return nil, errBadRequest("Invalid order mapping.")
+		}
+	}
+	for _, f := range r.ProfileFields {
+		f.Order = pos[f.ID]
+	}
+	profileSortFields(r)
+	return nil, nil
+}
+
+// validateProfileField is Zulip's validate_custom_profile_field: field data,
+// then name and hint (except for built-in external accounts), the type, and
+// whether the type may be shown in the profile summary.
+func (s *Server) validateProfileField(name, hint string, fieldType int, data map[string]any, summary bool) error {
+	switch fieldType {
+	case FieldSelect:
+		if err := profileValidateChoices(data); err != nil {
+			return err
+		}
+	case FieldExternalAccount:
+		if err := profileValidateExternal(data); err != nil {
+			return err
+		}
+	}
+	if _, isDefault := profileDefaultSubtype(fieldType, data); !isDefault {
+		if strings.TrimSpace(name) == "" {
+			return errBadRequest("Label cannot be blank.")
+		}
+		if utf8.RuneCountInString(hint) > profileHintMaxLength {
+			return errBadRequest("hint is too long (limit: %d characters)", profileHintMaxLength)
+		}
+		if utf8.RuneCountInString(name) > profileNameMaxLength {
+			return errBadRequest("name is too long (limit: %d characters)", profileNameMaxLength)
+		}
+	}
+	if fieldType < FieldShortText || fieldType > FieldPronouns ||
+		(fieldType == FieldPronouns && s.opts.FeatureLevel < profilePronounsFL) {
+		return errBadRequest("Invalid field type.")
+	}
+	if summary && (fieldType == FieldUser || (fieldType == FieldLongText && s.opts.FeatureLevel < profileLongSummaryFL)) {
+		return errBadRequest("Field type not supported for display in profile summary.")
+	}
+	return nil
+}
+
+// profileCheckMatching allows use_for_user_matching only on short text and
+// external account fields (FL455).
+func profileCheckMatching(fieldType int, matching bool) error {
+	if matching && fieldType != FieldShortText && fieldType != FieldExternalAccount {
+		return errBadRequest(msgProfileUserMatching)
+	}
+	return nil
+}
+
+// profileValidateChoices is validate_select_field_data: at least one choice,
+// non-blank keys, each choice exactly {text, order} with non-blank strings, and
+// distinct texts.
+func profileValidateChoices(data map[string]any) error {
+	if len(data) < 1 {
+		return errBadRequest("Field must have at least one choice.")
+	}
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	texts := map[string]bool{}
+	for _, k := range keys {
+		if strings.TrimSpace(k) == "" {
+			return errBadRequest("'value' cannot be blank.")
+		}
+		choice, ok := data[k].(map[string]any)
+		if !ok {
+			return errBadRequest("field_data is not a dict")
+		}
+		for _, key := range []string{"text", "order"} {
+			v, present := choice[key]
+			if !present {
+				return errBadRequest("%s key is missing from field_data", key)
+			}
+			if s, _ := v.(string); strings.TrimSpace(s) == "" {
+				return errBadRequest("field_data[\"%s\"] cannot be blank.", key)
+			}
+		}
+		if extra := profileExtraKeys(choice, "text", "order"); extra != "" {
+			return errBadRequest("Unexpected arguments: %s", extra)
+		}
+		texts[choice["text"].(string)] = true
+	}
+	if len(texts) != len(data) {
+		return errBadRequest("Field must not have duplicate choices.")
+	}
+	return nil
+}
+
+// profileValidateExternal is validate_external_account_field_data: a subtype
+// that is built in or "custom", and for custom a url_pattern with exactly one
+// %(username)s that makes a URL.
+func profileValidateExternal(data map[string]any) error {
+	sub, present := data["subtype"]
+	if !present {
+		return errBadRequest("subtype key is missing from field_data")
+	}
+	if s, _ := sub.(string); strings.TrimSpace(s) == "" {
+		return errBadRequest("field_data[\"subtype\"] cannot be blank.")
+	}
+	if pattern, ok := data["url_pattern"]; ok {
+		ps, _ := pattern.(string)
+		if strings.Count(ps, "%(username)s") != 1 {
+			return errBadRequest("URL pattern must contain '%%(username)s'.")
+		}
+		if !profileIsURL(strings.Replace(ps, "%(username)s", "username", 1)) {
+			return errBadRequest("field_data[\"url_pattern\"] is not a URL")
+		}
+	}
+	if extra := profileExtraKeys(data, "subtype", "url_pattern"); extra != "" {
+		return errBadRequest("Unexpected arguments: %s", extra)
+	}
+	s := sub.(string)
+	if _, builtIn := profileExternalAccounts[s]; !builtIn && s != "custom" {
+		return errBadRequest("Invalid external account type")
+	}
+	return nil
+}
+
+// profileExtraKeys lists, sorted and comma-separated, the keys of m not allowed.
+func profileExtraKeys(m map[string]any, allowed ...string) string {
+	var extra []string
+	for k := range m {
+		if !slices.Contains(allowed, k) {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	return strings.Join(extra, ", ")
+}
+
+// profileDefaultSubtype reports whether an external account field uses a
+// built-in subtype (is_default_external_field), and which.
+func profileDefaultSubtype(fieldType int, data map[string]any) (string, bool) {
+	if fieldType != FieldExternalAccount {
+		return "", false
+	}
+	sub, _ := data["subtype"].(string)
+	_, ok := profileExternalAccounts[sub]
+	return sub, ok
+}
+
+// profileSummaryCount counts the fields shown in the profile summary, except one.
+func profileSummaryCount(r *Realm, exceptID int) int {
+	n := 0
+	for _, f := range r.ProfileFields {
+		if f.DisplayInProfileSummary && f.ID != exceptID {
+			n++
+		}
+	}
+	return n
+}
+
+// profileNameTaken reports whether another field already has the name.
+func profileNameTaken(r *Realm, name string, exceptID int) bool {
+	for _, f := range r.ProfileFields {
+		if f.Name == name && f.ID != exceptID {
+			return true
+		}
+	}
+	return false
+}
+
+// profileSortFields keeps Realm.ProfileFields sorted by order, then id.
+func profileSortFields(r *Realm) {
+	sort.SliceStable(r.ProfileFields, func(i, j int) bool {
+		a, b := r.ProfileFields[i], r.ProfileFields[j]
+		if a.Order != b.Order {
+			return a.Order < b.Order
+		}
+		return a.ID < b.ID
+	})
+}
+
+// profileDataItem is one decoded element of PATCH /users/me/profile_data's data.
+type profileDataItem struct {
+	id    int
+	value any
+}
+
+// profileParseData decodes the data parameter of PATCH /users/me/profile_data:
+// a JSON list of {"id": int, "value": string | int[] | null}, with no other keys.
+func profileParseData(c *call) ([]profileDataItem, error) {
+	raw, ok := c.raw("data")
+	if !ok {
+		return nil, errMissing("data")
+	}
+	if !json.Valid([]byte(raw)) {
+		return nil, errInvalidJSON("data")
+	}
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var decoded any
+	_ = dec.Decode(&decoded)
+	list, ok := decoded.([]any)
+	if !ok {
+		return nil, errBadRequest("data is not a list")
+	}
+	items := make([]profileDataItem, 0, len(list))
+	for i, el := range list {
+		m, ok := el.(map[string]any)
+		if !ok {
+			return nil, errBadRequest("data[%d] is not a dict", i)
+		}
+		if extra := profileExtraKeys(m, "id", "value"); extra != "" {
+			first, _, _ := strings.Cut(extra, ", ")
+			return nil, errBadRequest("Argument \"%s\" at data[%d][\"%s\"] is unexpected", first, i, first)
+		}
+		for _, key := range []string{"id", "value"} {
+			if _, present := m[key]; !present {
+				return nil, errBadRequest("%s key is missing from data[%d]", key, i)
+			}
+		}
+		id, ok := profileInt(m["id"])
+		if !ok {
+			return nil, errBadRequest("data[%d][\"id\"] is not an integer", i)
+		}
+		items = append(items, profileDataItem{id: id, value: m["value"]})
+	}
+	return items, nil
+}
+
+// profileCheckEditable applies editable_by_user to a non-administrator.
+func (s *Server) profileCheckEditable(u *User, f *ProfileField) error {
+	if !u.IsAdmin() && !f.EditableByUser && s.opts.FeatureLevel >= profileEditableFL {
+		return errBadRequest(msgProfileNotEditable)
+	}
+	return nil
+}
+
+// updateOwnProfileData serves PATCH /users/me/profile_data (human users). Every
+// item is checked (field exists, editable, value valid) before anything is
+// written; an empty value (null, "" or []) removes the field's value.
+func (s *Server) updateOwnProfileData(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	items, err := profileParseData(c)
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	stored := make([]string, len(items))
+	for i, it := range items {
+		f := r.profileFieldByID(it.id)
+		if f == nil {
+			return nil, profileFieldNotFound(it.id)
+		}
+		if err := s.profileCheckEditable(c.user, f); err != nil {
+			return nil, err
+		}
+		if stored[i], err = validateProfileValue(r, f, it.value); err != nil {
+			return nil, err
+		}
+	}
+	for i, it := range items {
+		if stored[i] == "" {
+			delete(c.user.ProfileData, it.id)
+		} else {
+			c.user.ProfileData[it.id] = stored[i]
+		}
+	}
+	return nil, nil
+}
+
+// removeOwnProfileData serves DELETE /users/me/profile_data (human users): data
+// is a JSON list of field ids whose values are removed (all or nothing, as
+// Zulip's transaction does).
+func (s *Server) removeOwnProfileData(c *call) (obj, error) {
+	if err := c.requireHuman(); err != nil {
+		return nil, err
+	}
+	var ids []int
+	if err := c.reqJSON("data", &ids); err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	for _, id := range ids {
+		f := r.profileFieldByID(id)
+		if f == nil {
+			return nil, profileFieldNotFound(id)
+		}
+		if err := s.profileCheckEditable(c.user, f); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range ids {
+		delete(c.user.ProfileData, id)
+	}
+	return nil, nil
+}
 
 // profileFieldByID returns the realm's custom profile field with the id, or nil.
 // Callers answer a nil with errBadRequest("Field id %d not found.", id), as Zulip does.
@@ -162,7 +800,10 @@ func profileUserIDs(r *Realm, value any) ([]int, error) {
 	if len(invalid) > 0 {
 		return nil, errBadRequest("Invalid user IDs: %s", strings.Join(invalid, ", "))
 	}
-	for _, id := range ids {
+	// Zulip checks the users in database (id) order.
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	for _, id := range sorted {
 		u := r.Users[id]
 		if !u.IsActive {
 			return nil, errBadRequest("User with ID %d is deactivated", id)
