@@ -1,0 +1,162 @@
+package zulip
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+// methodCase is one API method: the request it must send and a call of it.
+type methodCase struct {
+	name   string
+	method string
+	path   string
+	call   func(ctx context.Context, c *Client) error
+}
+
+func methodCases() []methodCase {
+	ignore := func(_ any, err error) error { return err }
+	return []methodCase{
+		{"ListLinkifiers", "GET", "/realm/linkifiers", func(ctx context.Context, c *Client) error { return ignore(c.ListLinkifiers(ctx)) }},
+		{"CreateLinkifier", "POST", "/realm/filters", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateLinkifier(ctx, LinkifierRequest{Pattern: "p", URLTemplate: "u"}))
+		}},
+		{"UpdateLinkifier", "PATCH", "/realm/filters/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateLinkifier(ctx, 1, LinkifierRequest{Pattern: "p", URLTemplate: "u"})
+		}},
+		{"DeleteLinkifier", "DELETE", "/realm/filters/1", func(ctx context.Context, c *Client) error { return c.DeleteLinkifier(ctx, 1) }},
+		{"ReorderLinkifiers", "PATCH", "/realm/linkifiers", func(ctx context.Context, c *Client) error { return c.ReorderLinkifiers(ctx, nil) }},
+		{"ListSavedSnippets", "GET", "/saved_snippets", func(ctx context.Context, c *Client) error { return ignore(c.ListSavedSnippets(ctx)) }},
+		{"CreateSavedSnippet", "POST", "/saved_snippets", func(ctx context.Context, c *Client) error { return ignore(c.CreateSavedSnippet(ctx, "t", "c")) }},
+		{"EditSavedSnippet", "PATCH", "/saved_snippets/1", func(ctx context.Context, c *Client) error {
+			return c.EditSavedSnippet(ctx, 1, EditSavedSnippetRequest{Title: ptr("t")})
+		}},
+		{"DeleteSavedSnippet", "DELETE", "/saved_snippets/1", func(ctx context.Context, c *Client) error { return c.DeleteSavedSnippet(ctx, 1) }},
+		{"ListRealmDomains", "GET", "/realm/domains", func(ctx context.Context, c *Client) error { return ignore(c.ListRealmDomains(ctx)) }},
+		{"AddRealmDomain", "POST", "/realm/domains", func(ctx context.Context, c *Client) error { return ignore(c.AddRealmDomain(ctx, "x.com", false)) }},
+		{"UpdateRealmDomain", "PATCH", "/realm/domains/x.com", func(ctx context.Context, c *Client) error { return c.UpdateRealmDomain(ctx, "x.com", true) }},
+		{"DeleteRealmDomain", "DELETE", "/realm/domains/x.com", func(ctx context.Context, c *Client) error { return c.DeleteRealmDomain(ctx, "x.com") }},
+		{"GetUser", "GET", "/users/1", func(ctx context.Context, c *Client) error { return ignore(c.GetUser(ctx, 1, GetUserOptions{})) }},
+		{"GetUserByEmail", "GET", "/users/a@b.c", func(ctx context.Context, c *Client) error {
+			return ignore(c.GetUserByEmail(ctx, "a@b.c", GetUserOptions{}))
+		}},
+		{"ListUsers", "GET", "/users", func(ctx context.Context, c *Client) error { return ignore(c.ListUsers(ctx, GetUserOptions{})) }},
+		{"GetOwnUser", "GET", "/users/me", func(ctx context.Context, c *Client) error { return ignore(c.GetOwnUser(ctx)) }},
+		{"CreateUser", "POST", "/users", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateUser(ctx, CreateUserRequest{Email: "a@b.c", Password: "p", FullName: "A"}))
+		}},
+		{"UpdateUser", "PATCH", "/users/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateUser(ctx, 1, UpdateUserRequest{FullName: ptr("A")})
+		}},
+		{"DeactivateUser", "DELETE", "/users/1", func(ctx context.Context, c *Client) error { return c.DeactivateUser(ctx, 1, DeactivateUserRequest{}) }},
+		{"ReactivateUser", "POST", "/users/1/reactivate", func(ctx context.Context, c *Client) error { return c.ReactivateUser(ctx, 1) }},
+		{"DeactivateOwnUser", "DELETE", "/users/me", func(ctx context.Context, c *Client) error { return c.DeactivateOwnUser(ctx) }},
+		{"SetUserTopic", "POST", "/user_topics", func(ctx context.Context, c *Client) error { return c.SetUserTopic(ctx, 1, "t", VisibilityPolicyMuted) }},
+		{"ListUserTopics", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListUserTopics(ctx)) }},
+		{"ListCustomProfileFields", "GET", "/realm/profile_fields", func(ctx context.Context, c *Client) error {
+			return ignore(c.ListCustomProfileFields(ctx))
+		}},
+		{"UpdateOwnProfileData", "PATCH", "/users/me/profile_data", func(ctx context.Context, c *Client) error {
+			return c.UpdateOwnProfileData(ctx, []ProfileDataItem{{ID: 1, Value: ProfileText("x")}})
+		}},
+		{"RemoveOwnProfileData", "DELETE", "/users/me/profile_data", func(ctx context.Context, c *Client) error {
+			return c.RemoveOwnProfileData(ctx, []int64{1})
+		}},
+		{"ListChannels", "GET", "/streams", func(ctx context.Context, c *Client) error { return ignore(c.ListChannels(ctx, ListChannelsOptions{})) }},
+		{"GetChannel", "GET", "/streams/1", func(ctx context.Context, c *Client) error { return ignore(c.GetChannel(ctx, 1)) }},
+		{"ListTopics", "GET", "/users/me/1/topics", func(ctx context.Context, c *Client) error {
+			return ignore(c.ListTopics(ctx, 1, ListTopicsOptions{}))
+		}},
+		{"ListUserGroups", "GET", "/user_groups", func(ctx context.Context, c *Client) error {
+			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{}))
+		}},
+		{"GetUserStatus", "GET", "/users/1/status", func(ctx context.Context, c *Client) error { return ignore(c.GetUserStatus(ctx, 1)) }},
+		{"UpdateMessageFlags", "POST", "/messages/flags", func(ctx context.Context, c *Client) error {
+			return ignore(c.UpdateMessageFlags(ctx, UpdateMessageFlagsRequest{Messages: []int64{1}, Op: FlagOpAdd, Flag: FlagStarred}))
+		}},
+		{"MatchesNarrow", "GET", "/messages/matches_narrow", func(ctx context.Context, c *Client) error {
+			return ignore(c.MatchesNarrow(ctx, []int64{1}, []NarrowTerm{{Operator: "is", Operand: "starred"}}))
+		}},
+		{"ReportMessage", "POST", "/messages/1/report", func(ctx context.Context, c *Client) error {
+			return c.ReportMessage(ctx, 1, ReportMessageRequest{ReportType: ReportTypeSpam})
+		}},
+		{"AddAPNsToken", "POST", "/users/me/apns_device_token", func(ctx context.Context, c *Client) error { return c.AddAPNsToken(ctx, "t", "a") }},
+		{"RemoveAPNsToken", "DELETE", "/users/me/apns_device_token", func(ctx context.Context, c *Client) error { return c.RemoveAPNsToken(ctx, "t") }},
+		{"SendTestNotification", "POST", "/mobile_push/test_notification", func(ctx context.Context, c *Client) error {
+			return c.SendTestNotification(ctx, "")
+		}},
+		{"SendE2EETestNotification", "POST", "/mobile_push/e2ee/test_notification", func(ctx context.Context, c *Client) error {
+			return c.SendE2EETestNotification(ctx, E2EETestNotificationRequest{})
+		}},
+		{"Register", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.Register(ctx, RegisterRequest{})) }},
+		{"DeleteQueue", "DELETE", "/events", func(ctx context.Context, c *Client) error { return c.DeleteQueue(ctx, "q") }},
+		{"GetServerSettings", "GET", "/server_settings", func(ctx context.Context, c *Client) error { return ignore(c.GetServerSettings(ctx)) }},
+		{"DevFetchAPIKey", "POST", "/dev_fetch_api_key", func(ctx context.Context, c *Client) error { return ignore(c.DevFetchAPIKey(ctx, "a@b.c")) }},
+	}
+}
+
+// TestMethods_errorPath checks, for every API method, that an error answer comes back as an
+// *APIError carrying the server's code and message and naming the request.
+func TestMethods_errorPath(t *testing.T) {
+	for _, mc := range methodCases() {
+		t.Run(mc.name, func(t *testing.T) {
+			env := setup(t)
+			var calls int
+			env.handle(mc.path, func(w http.ResponseWriter, r *http.Request) {
+				calls++
+				testMethod(t, r, mc.method)
+				writeJSON(w, http.StatusBadRequest, `{"result":"error","msg":"refused `+mc.name+`","code":"REQUEST_VARIABLE_INVALID","var_name":"x"}`)
+			})
+			err := mc.call(context.Background(), env.client)
+			apiErr := mustAPIError(t, err, http.StatusBadRequest, CodeRequestVariableInvalid)
+			if apiErr.Msg != "refused "+mc.name || apiErr.VarName() != "x" {
+				t.Errorf("APIError = %+v", apiErr)
+			}
+			if apiErr.Method != mc.method {
+				t.Errorf("APIError.Method = %q, want %q", apiErr.Method, mc.method)
+			}
+			if calls != 1 {
+				t.Errorf("%d requests for a 400 answer", calls)
+			}
+		})
+	}
+}
+
+// TestMethods_allCovered keeps methodCases in step with the Client's API: a new method must
+// get an error-path case.
+func TestMethods_allCovered(t *testing.T) {
+	notAPI := map[string]bool{"BaseURL": true, "HasCredentials": true}
+	covered := map[string]bool{}
+	for _, mc := range methodCases() {
+		covered[mc.name] = true
+	}
+	typ := reflect.TypeFor[*Client]()
+	var missing []string
+	for i := range typ.NumMethod() {
+		name := typ.Method(i).Name
+		if !notAPI[name] && !covered[name] {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("methods without an error-path case: %v", missing)
+	}
+}
+
+// TestMethods_contextCancelled checks that every method honours its context.
+func TestMethods_contextCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, mc := range methodCases() {
+		env := setup(t)
+		env.handle(mc.path, func(w http.ResponseWriter, r *http.Request) {
+			t.Errorf("%s: a request was sent with a cancelled context", mc.name)
+		})
+		if err := mc.call(ctx, env.client); err == nil {
+			t.Errorf("%s: no error with a cancelled context", mc.name)
+		}
+	}
+}
