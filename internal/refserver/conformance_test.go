@@ -1,0 +1,846 @@
+package refserver_test
+
+// The OpenAPI conformance test of the reference server: it sends real requests to
+// every operation the server implements and validates each answer (status and
+// body) against Zulip's OpenAPI description with kin-openapi.
+//
+//	ZULIP_OPENAPI_SPEC=/work/shared/reference/zulip-openapi-fl420.yaml \
+//	    go test ./internal/refserver/ -run Conformance -v
+//
+// The description is Zulip 11.0's (feature level 420) as normalized by
+// openapi-generator; the server speaks a newer feature level. The few ways in
+// which the test has to read that description differently from a naive
+// validator are collected in confPatchSpec, each with its reason, and the
+// fields newer than feature level 420 are allowed by name in confAllowances.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// confSpecEnv names the environment variable holding the path of the spec.
+const confSpecEnv = "ZULIP_OPENAPI_SPEC"
+
+// confAllowance allows a response field that the FL420 description does not
+// know, because it is newer, on a schema that forbids additional properties.
+type confAllowance struct {
+	Schema   string // components.schemas name the field is added to
+	Property string
+	FL       int    // the feature level that introduced the field
+	Type     string // the field's JSON schema, or the name of a components.schemas entry
+}
+
+// confAllowances lists the fields newer than feature level 420 that the server
+// sends (it advertises refserver.DefaultFeatureLevel) and that the description
+// forbids as additional properties. Source: the API changelog, as summarized in
+// the digest (zulip-api-digest.md §1, §4.3, §6.2, §7.1, §9.5, §10).
+var confAllowances = []confAllowance{
+	// Linkifiers (digest §1): reverse linkification.
+	{"get_linkifiers_200_response_allOf_linkifiers_inner", "example_input", 471, `{"type":"string","nullable":true}`},
+	{"get_linkifiers_200_response_allOf_linkifiers_inner", "reverse_template", 471, `{"type":"string","nullable":true}`},
+	{"get_linkifiers_200_response_allOf_linkifiers_inner", "alternative_url_templates", 478, `{"type":"array","items":{"type":"string"}}`},
+	{"register_queue_200_response_allOf_realm_linkifiers_inner", "example_input", 471, `{"type":"string","nullable":true}`},
+	{"register_queue_200_response_allOf_realm_linkifiers_inner", "reverse_template", 471, `{"type":"string","nullable":true}`},
+	{"register_queue_200_response_allOf_realm_linkifiers_inner", "alternative_url_templates", 478, `{"type":"array","items":{"type":"string"}}`},
+	// Users (digest §4.3).
+	{"UserBase", "is_imported_stub", 433, `{"type":"boolean"}`},
+	{"get_own_user_200_response", "is_imported_stub", 433, `{"type":"boolean"}`},
+	// Custom profile fields (digest §6.2): present only when true.
+	{"CustomProfileField", "use_for_user_matching", 455, `{"type":"boolean"}`},
+	// Channels (digest §7.1).
+	{"BasicChannelBase", "can_create_topic_group", 441, "GroupSettingValue"},
+	// Register, fetch type realm (digest §8).
+	{"register_queue_200_response", "server_report_message_types", 435,
+		`{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","name"],` +
+			`"properties":{"key":{"type":"string"},"name":{"type":"string"}}}}`},
+}
+
+// confSpec is the loaded, patched description with its router.
+type confSpec struct {
+	doc    *openapi3.T
+	router routers.Router
+	base   string // the API base URL the router matches: <httptest URL>/api/v1
+	// byID maps an operationId to its method, path template and operation.
+	byID map[string]confOperation
+	// common holds, per HTTP status, the error schemas Zulip documents as
+	// "common error to many endpoints" (/rest-error-handling), against which an
+	// error answer is validated when its operation does not describe it.
+	common map[int][]confNamedSchema
+}
+
+type confOperation struct {
+	method, path string
+	op           *openapi3.Operation
+}
+
+type confNamedSchema struct {
+	name   string
+	schema *openapi3.Schema
+}
+
+// confLoadSpec loads the description named by ZULIP_OPENAPI_SPEC, patches it and
+// builds a router matching requests sent to base (".../api/v1").
+func confLoadSpec(t *testing.T, base string) *confSpec {
+	t.Helper()
+	path := os.Getenv(confSpecEnv)
+	if path == "" {
+		t.Skipf("set %s to the path of Zulip's OpenAPI description to run the conformance test "+
+			"(in this project: /work/shared/reference/zulip-openapi-fl420.yaml)", confSpecEnv)
+	}
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	doc, err := loader.LoadFromFile(path)
+	if err != nil {
+		t.Fatalf("loading %s: %v", path, err)
+	}
+	spec := &confSpec{doc: doc, base: base, byID: map[string]confOperation{}}
+	for p, item := range doc.Paths.Map() {
+		for m, op := range item.Operations() {
+			if op.OperationID != "" {
+				spec.byID[op.OperationID] = confOperation{method: m, path: p, op: op}
+			}
+		}
+	}
+	if err := confPatchSpec(doc); err != nil {
+		t.Fatalf("patching %s: %v", path, err)
+	}
+	spec.common = confCommonErrors(t, doc)
+	// The description declares no servers (Zulip serves it under {server}/api/v1);
+	// declare the test server's so that the router matches its requests.
+	doc.Servers = openapi3.Servers{&openapi3.Server{URL: base}}
+	spec.router, err = gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatalf("building the router: %v", err)
+	}
+	return spec
+}
+
+// confPatchSpec adapts the description to what it means, before validation:
+//
+//  1. The fields of confAllowances are added to their schemas.
+//  2. allOf is merged (flattened), as Zulip's own validator does. Zulip writes
+//     "this object is the base plus these properties, nothing else" as
+//     allOf: [Base, {additionalProperties: false, properties: {...}}]; a JSON
+//     Schema validator applies additionalProperties:false of one branch alone,
+//     so it would reject even "result" and "msg" of every answer. Merging the
+//     branches into one schema (union of properties and required names, a
+//     property present in several branches merged field by field, the object
+//     closed when a branch closes it) gives the intended reading.
+//  3. oneOf whose alternatives overlap is read as anyOf: Zulip lists alternative
+//     error examples with oneOf although their schemas coincide (for instance
+//     the 400 of /rest-error-handling: InvalidApiKeyError and
+//     UserNotAuthorizedError are both plain CodedError), so a body matching one
+//     matches "more than one" and a strict oneOf fails.
+//  4. RateLimitedError's retry-after is declared integer, but Zulip sends a
+//     fractional number of seconds (digest §0.4, Zulip's rate limiter returns a
+//     float); it is read as number.
+func confPatchSpec(doc *openapi3.T) error {
+	schemas := doc.Components.Schemas
+	for _, a := range confAllowances {
+		ref := schemas[a.Schema]
+		if ref == nil || ref.Value == nil {
+			return fmt.Errorf("allowance %s.%s: no schema %q", a.Schema, a.Property, a.Schema)
+		}
+		var prop *openapi3.SchemaRef
+		if strings.HasPrefix(a.Type, "{") {
+			s := openapi3.NewSchema()
+			if err := json.Unmarshal([]byte(a.Type), s); err != nil {
+				return fmt.Errorf("allowance %s.%s: %v", a.Schema, a.Property, err)
+			}
+			prop = openapi3.NewSchemaRef("", s)
+		} else if prop = schemas[a.Type]; prop == nil {
+			return fmt.Errorf("allowance %s.%s: no schema %q", a.Schema, a.Property, a.Type)
+		}
+		if ref.Value.Properties == nil {
+			ref.Value.Properties = openapi3.Schemas{}
+		}
+		if _, ok := ref.Value.Properties[a.Property]; ok {
+			return fmt.Errorf("allowance %s.%s: the schema already has the property", a.Schema, a.Property)
+		}
+		ref.Value.Properties[a.Property] = prop
+	}
+	if rl := schemas["RateLimitedError"]; rl != nil {
+		confVisit(rl.Value, map[*openapi3.Schema]bool{}, func(s *openapi3.Schema) {
+			if p := s.Properties["retry-after"]; p != nil && p.Value != nil && p.Value.Type.Is("integer") {
+				p.Value.Type = &openapi3.Types{"number"}
+			}
+		})
+	}
+	f := &confFlattener{done: map[*openapi3.Schema]bool{}}
+	for _, name := range confSortedKeys(schemas) {
+		f.flatten(schemas[name])
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.Responses == nil {
+				continue
+			}
+			for _, resp := range op.Responses.Map() {
+				if resp.Value == nil {
+					continue
+				}
+				for _, mt := range resp.Value.Content {
+					f.flatten(mt.Schema)
+				}
+			}
+		}
+	}
+	for _, r := range doc.Components.Responses {
+		if r.Value != nil {
+			for _, mt := range r.Value.Content {
+				f.flatten(mt.Schema)
+			}
+		}
+	}
+	return nil
+}
+
+// confVisit calls fn on s and on every schema reachable from it, once.
+func confVisit(s *openapi3.Schema, seen map[*openapi3.Schema]bool, fn func(*openapi3.Schema)) {
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	fn(s)
+	for _, refs := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, r := range refs {
+			if r != nil {
+				confVisit(r.Value, seen, fn)
+			}
+		}
+	}
+	for _, r := range s.Properties {
+		if r != nil {
+			confVisit(r.Value, seen, fn)
+		}
+	}
+	if s.Items != nil {
+		confVisit(s.Items.Value, seen, fn)
+	}
+	if s.AdditionalProperties.Schema != nil {
+		confVisit(s.AdditionalProperties.Schema.Value, seen, fn)
+	}
+}
+
+// confFlattener merges allOf branches in place (see confPatchSpec).
+type confFlattener struct {
+	done map[*openapi3.Schema]bool
+}
+
+func (f *confFlattener) flatten(ref *openapi3.SchemaRef) {
+	if ref == nil || ref.Value == nil {
+		return
+	}
+	s := ref.Value
+	if f.done[s] {
+		return
+	}
+	f.done[s] = true
+	for _, p := range s.Properties {
+		f.flatten(p)
+	}
+	for _, b := range s.AllOf {
+		f.flatten(b)
+	}
+	if len(s.AllOf) > 0 {
+		branches := s.AllOf
+		s.AllOf = nil
+		own := *s // the schema's own keywords win over its branches' (merged last)
+		own.Properties = confCopyProps(s.Properties)
+		s.Properties = openapi3.Schemas{}
+		s.Required = nil
+		for _, b := range branches {
+			if b != nil && b.Value != nil {
+				confMerge(s, b.Value)
+			}
+		}
+		confMerge(s, &own)
+	}
+	for _, r := range s.AnyOf {
+		f.flatten(r)
+	}
+	for _, r := range s.OneOf {
+		f.flatten(r)
+	}
+	if len(s.OneOf) > 1 && s.Discriminator == nil {
+		s.AnyOf = append(s.AnyOf, s.OneOf...)
+		s.OneOf = nil
+	}
+	f.flatten(s.Items)
+	f.flatten(s.AdditionalProperties.Schema)
+	f.flatten(s.Not)
+}
+
+// confMerge merges the (flat) schema src into dst: properties are united, a
+// property in both is merged into a fresh schema, required names are united,
+// and dst is closed when src is.
+func confMerge(dst, src *openapi3.Schema) {
+	if dst.Type == nil || len(*dst.Type) == 0 {
+		dst.Type = src.Type
+	}
+	if dst.Properties == nil && len(src.Properties) > 0 {
+		dst.Properties = openapi3.Schemas{}
+	}
+	for name, sp := range src.Properties {
+		dp, ok := dst.Properties[name]
+		if !ok || dp == nil || dp.Value == nil {
+			dst.Properties[name] = sp
+			continue
+		}
+		if sp == nil || sp.Value == nil || sp.Value == dp.Value {
+			continue
+		}
+		merged := *dp.Value
+		merged.Properties = confCopyProps(dp.Value.Properties)
+		merged.Required = append([]string(nil), dp.Value.Required...)
+		confMerge(&merged, sp.Value)
+		dst.Properties[name] = openapi3.NewSchemaRef("", &merged)
+	}
+	for _, r := range src.Required {
+		if !confContains(dst.Required, r) {
+			dst.Required = append(dst.Required, r)
+		}
+	}
+	if src.AdditionalProperties.Has != nil && !*src.AdditionalProperties.Has {
+		dst.AdditionalProperties = openapi3.AdditionalProperties{Has: src.AdditionalProperties.Has}
+	} else if dst.AdditionalProperties.Has == nil && dst.AdditionalProperties.Schema == nil {
+		dst.AdditionalProperties = src.AdditionalProperties
+	}
+	dst.Nullable = dst.Nullable || src.Nullable
+	if dst.Items == nil {
+		dst.Items = src.Items
+	}
+	if dst.Enum == nil {
+		dst.Enum = src.Enum
+	}
+	if dst.Format == "" {
+		dst.Format = src.Format
+	}
+	if dst.Min == nil {
+		dst.Min = src.Min
+	}
+	if dst.Max == nil {
+		dst.Max = src.Max
+	}
+	if dst.MaxLength == nil {
+		dst.MaxLength = src.MaxLength
+	}
+	if dst.MinLength == 0 {
+		dst.MinLength = src.MinLength
+	}
+	if dst.Pattern == "" {
+		dst.Pattern = src.Pattern
+	}
+	if len(dst.AnyOf) == 0 {
+		dst.AnyOf = src.AnyOf
+	}
+	if len(dst.OneOf) == 0 {
+		dst.OneOf = src.OneOf
+	}
+	if dst.Not == nil {
+		dst.Not = src.Not
+	}
+}
+
+func confCopyProps(p openapi3.Schemas) openapi3.Schemas {
+	out := make(openapi3.Schemas, len(p))
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+func confContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func confSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// confCommonErrors collects the error schemas every endpoint may answer with:
+// the responses of the pseudo-operation /rest-error-handling ("Common error to
+// many endpoints": 400, 401, 429), plain CodedError for any error status (every
+// Zulip JsonableError has that shape), and Django's validation failure
+// (CodedError plus "errors": {field: [messages]}, digest §0.3), which the
+// description never spells out but linkifiers (§1) answer with.
+func confCommonErrors(t *testing.T, doc *openapi3.T) map[int][]confNamedSchema {
+	t.Helper()
+	out := map[int][]confNamedSchema{}
+	get := func(name string) *openapi3.Schema {
+		ref := doc.Components.Schemas[name]
+		if ref == nil || ref.Value == nil {
+			t.Fatalf("the description has no schema %s", name)
+		}
+		return ref.Value
+	}
+	if item := doc.Paths.Value("/rest-error-handling"); item != nil && item.Post != nil && item.Post.Responses != nil {
+		for code, resp := range item.Post.Responses.Map() {
+			status, err := strconv.Atoi(code)
+			if err != nil || resp.Value == nil {
+				continue
+			}
+			if mt := resp.Value.Content.Get("application/json"); mt != nil && mt.Schema != nil {
+				out[status] = append(out[status], confNamedSchema{"/rest-error-handling " + code, mt.Schema.Value})
+			}
+		}
+	}
+	coded := get("CodedError")
+	validation := *coded
+	validation.Properties = confCopyProps(coded.Properties)
+	validation.Properties["errors"] = openapi3.NewSchemaRef("", openapi3.NewObjectSchema().
+		WithAdditionalProperties(openapi3.NewArraySchema().WithItems(openapi3.NewStringSchema())))
+	for _, status := range []int{400, 401, 403, 404, 405, 409, 429, 500, 502, 503, 504} {
+		out[status] = append(out[status], confNamedSchema{"CodedError", coded})
+	}
+	narrow := *coded
+	narrow.Properties = confCopyProps(coded.Properties)
+	narrow.Properties["desc"] = openapi3.NewSchemaRef("", openapi3.NewStringSchema())
+	out[400] = append(out[400], confNamedSchema{"ValidationFailureError (digest §0.3)", &validation},
+		confNamedSchema{"BadNarrowOperatorError", &narrow})
+	return out
+}
+
+// --- the requests ---------------------------------------------------------
+
+// confNoAuth, as a step's user, sends no credentials.
+const confNoAuth = -1
+
+// confBadKey, as a step's user, sends the owner's e-mail with a wrong API key.
+const confBadKey = -2
+
+// confStep is one request and the answer expected of it.
+type confStep struct {
+	name   string
+	op     string // operationId in the spec; or a name for operations the spec lacks
+	user   int    // a seeded user id, confNoAuth or confBadKey
+	method string
+	path   string            // relative to /api/v1; may contain ${var} captured earlier
+	params map[string]string // form values (JSON-encoded where the API says so)
+	status int               // the expected HTTP status
+	code   string            // the expected error code, when status is not 200
+	// capture stores top-level fields of the answer as variables: var → field.
+	capture map[string]string
+	// before runs against the server before the request (out-of-band changes).
+	before func(*refserver.Server)
+}
+
+// confGroup is one operation's subtest: steps against a fresh server. Steps of
+// other operations may prepare the state; they are validated too.
+type confGroup struct {
+	op    string // the operation under test
+	name  string // the subtest's name when not op (variants of an operation)
+	opts  refserver.Options
+	steps []confStep
+	// noAuth is set for operations that need no credentials, and for variants
+	// of an operation already covered: the generated 401 and 429 steps are
+	// skipped for them.
+	noAuth bool
+}
+
+// confStats counts what was validated.
+type confStats struct {
+	ops       map[string]bool // operations with at least one response validated
+	responses int             // responses validated against the description
+	envOps    map[string]bool // operations absent from the description
+	envelope  int             // their responses, checked for the envelope only
+}
+
+var confFixedNow = time.Date(2025, 6, 2, 12, 0, 0, 0, time.UTC)
+
+func TestOpenAPIConformance(t *testing.T) {
+	var current atomic.Pointer[refserver.Server]
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		current.Load().ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	spec := confLoadSpec(t, ts.URL+"/api/v1")
+	stats := &confStats{ops: map[string]bool{}, envOps: map[string]bool{}}
+
+	newServer := func(t *testing.T, opts refserver.Options) *refserver.Server {
+		t.Helper()
+		if opts.Clock == nil {
+			opts.Clock = func() time.Time { return confFixedNow }
+		}
+		srv, err := refserver.New(opts)
+		if err != nil {
+			t.Fatalf("refserver.New: %v", err)
+		}
+		current.Store(srv)
+		return srv
+	}
+
+	covered := map[string]bool{}
+	for _, g := range confGroups() {
+		name := g.name
+		if name == "" {
+			name = g.op
+		}
+		t.Run(name, func(t *testing.T) {
+			srv := newServer(t, g.opts)
+			vars := map[string]string{}
+			var template *confStep
+			for i := range g.steps {
+				st := &g.steps[i]
+				covered[st.op] = true
+				if template == nil && st.op == g.op && !strings.Contains(st.path+fmt.Sprint(st.params), "${") && st.user > 0 {
+					template = st
+				}
+				t.Run(fmt.Sprintf("%02d_%d_%s", i+1, st.status, st.name), func(t *testing.T) {
+					if st.before != nil {
+						st.before(srv)
+					}
+					confRun(t, spec, srv, ts.URL, st, vars, stats)
+				})
+			}
+			if g.noAuth {
+				return
+			}
+			if template == nil {
+				t.Errorf("no step of %s usable for the generated 401/429 checks", g.op)
+				return
+			}
+			// Every authenticated operation: a wrong API key is a 401.
+			bad := *template
+			bad.name, bad.user, bad.status, bad.code, bad.capture, bad.before = "wrong API key", confBadKey, 401, "INVALID_API_KEY", nil, nil
+			t.Run(fmt.Sprintf("%02d_401_%s", len(g.steps)+1, bad.name), func(t *testing.T) {
+				confRun(t, spec, srv, ts.URL, &bad, vars, stats)
+			})
+			// And over the rate limit a 429: on a fresh server allowing one request a
+			// minute, the same user first reads their own account, then sends the
+			// operation's request, which is refused before being processed.
+			opts := g.opts
+			opts.RateLimit = 1
+			limited := newServer(t, opts)
+			first := confStep{name: "first request under the rate limit", op: "get-own-user", user: template.user,
+				method: http.MethodGet, path: "/users/me", status: 200}
+			hit := *template
+			hit.name, hit.status, hit.code, hit.capture, hit.before = "rate limit hit", 429, "RATE_LIMIT_HIT", nil, nil
+			t.Run(fmt.Sprintf("%02d_429_%s", len(g.steps)+2, hit.name), func(t *testing.T) {
+				confRun(t, spec, limited, ts.URL, &first, map[string]string{}, stats)
+				confRun(t, spec, limited, ts.URL, &hit, map[string]string{}, stats)
+			})
+		})
+	}
+
+	t.Run("coverage", func(t *testing.T) {
+		confCheckCoverage(t, spec, newServer(t, refserver.Options{}), ts.URL, covered)
+	})
+
+	summary := fmt.Sprintf("OpenAPI conformance: %d responses of %d operations validated against %s; "+
+		"%d responses of %d operations absent from the description checked for the envelope only",
+		stats.responses, len(stats.ops), os.Getenv(confSpecEnv), stats.envelope, len(stats.envOps))
+	t.Log(summary)
+	fmt.Println(summary)
+}
+
+// confVarRE matches a path template's variables.
+var confVarRE = regexp.MustCompile(`\{([a-z_]+)\}`)
+
+// confStepVarRE matches a step's variables, ${name} (braces alone would clash
+// with linkifier URL templates).
+var confStepVarRE = regexp.MustCompile(`\$\{([a-z_]+)\}`)
+
+// confExpand replaces ${var} with captured variables.
+func confExpand(t *testing.T, s string, vars map[string]string) string {
+	t.Helper()
+	return confStepVarRE.ReplaceAllStringFunc(s, func(m string) string {
+		v, ok := vars[m[2:len(m)-1]]
+		if !ok {
+			t.Fatalf("variable %s not captured by an earlier step", m)
+		}
+		return v
+	})
+}
+
+// confRun sends one step's request and checks its answer. A step with status 0
+// accepts any answer (it is only a preparation), but still validates it.
+func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string, st *confStep,
+	vars map[string]string, stats *confStats) {
+	t.Helper()
+	path := confExpand(t, st.path, vars)
+	u := baseURL + "/api/v1" + path
+	query, form := url.Values{}, url.Values{}
+	so, inSpec := spec.byID[st.op]
+	queryParams := map[string]bool{}
+	if inSpec {
+		for _, p := range so.op.Parameters {
+			if p.Value != nil && p.Value.In == "query" {
+				queryParams[p.Value.Name] = true
+			}
+		}
+	}
+	for _, k := range confSortedKeys(st.params) {
+		v := confExpand(t, st.params[k], vars)
+		if st.method == http.MethodGet || queryParams[k] {
+			query.Set(k, v)
+		} else {
+			form.Set(k, v)
+		}
+	}
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	var body io.Reader
+	if len(form) > 0 {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(st.method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	switch st.user {
+	case confNoAuth:
+	case confBadKey:
+		owner, _ := srv.User(refserver.SeedOwnerID)
+		req.SetBasicAuth(owner.Email, "wrongwrongwrongwrongwrongwrong00") // well-formed, wrong
+	default:
+		cred, ok := srv.User(st.user)
+		if !ok {
+			t.Fatalf("no user %d", st.user)
+		}
+		req.SetBasicAuth(cred.Email, cred.APIKey)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", st.method, path, err)
+	}
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatalf("%s %s: reading the answer: %v", st.method, path, err)
+	}
+	what := fmt.Sprintf("%s %s (%s) answered %d %s", st.method, path, st.op, resp.StatusCode, confShort(raw))
+
+	// The envelope, for every answer.
+	var decoded map[string]any
+	if err := json.Unmarshal(raw, &decoded); err != nil {
+		t.Errorf("%s: not a JSON object: %v", what, err)
+		return
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s: Content-Type %q", what, ct)
+	}
+	result, _ := decoded["result"].(string)
+	if _, ok := decoded["msg"].(string); !ok {
+		t.Errorf("%s: no string msg", what)
+	}
+	switch {
+	case resp.StatusCode == 200 && result != "success":
+		t.Errorf("%s: status 200 with result %q", what, result)
+	case resp.StatusCode != 200 && result != "error":
+		t.Errorf("%s: status %d with result %q", what, resp.StatusCode, result)
+	case result == "error":
+		if c, _ := decoded["code"].(string); c == "" {
+			t.Errorf("%s: error without code", what)
+		}
+	}
+	if st.status != 0 && resp.StatusCode != st.status {
+		t.Errorf("%s: want status %d", what, st.status)
+	}
+	if st.code != "" && decoded["code"] != st.code {
+		t.Errorf("%s: want code %s", what, st.code)
+	}
+	for v, field := range st.capture {
+		switch x := decoded[field].(type) {
+		case string:
+			vars[v] = x
+		case float64:
+			vars[v] = strconv.FormatFloat(x, 'f', -1, 64)
+		default:
+			if resp.StatusCode == 200 {
+				t.Errorf("%s: no field %s to capture", what, field)
+			}
+		}
+	}
+
+	// The route must exist in the description (except for operations it lacks).
+	route, pathParams, err := spec.router.FindRoute(req)
+	if err != nil {
+		if inSpec {
+			t.Errorf("%s: the router finds no route for the request: %v", what, err)
+			return
+		}
+		stats.envOps[st.op] = true
+		stats.envelope++
+		return
+	}
+	if !inSpec {
+		t.Errorf("%s: %s is described at %s %s: give the step that operationId", what, st.op, route.Method, route.Path)
+		return
+	}
+	if route.Operation.OperationID != st.op {
+		// Two templates match the same URLs (/users/{user_id} and /users/{email}):
+		// take the step's operation when its template has the same shape.
+		if confShape(route.Path) != confShape(so.path) || route.Method != so.method {
+			t.Errorf("%s: the request matches %s (%s %s), not %s (%s %s)", what,
+				route.Operation.OperationID, route.Method, route.Path, st.op, so.method, so.path)
+			return
+		}
+		r := *route
+		r.Path, r.PathItem, r.Operation = so.path, spec.doc.Paths.Value(so.path), so.op
+		route = &r
+	}
+	if err := confValidate(spec, req, route, pathParams, resp, raw, decoded); err != nil {
+		t.Errorf("%s: does not conform to %s %s (%s):\n%v", what, route.Method, route.Path, st.op, err)
+		return
+	}
+	stats.ops[st.op] = true
+	stats.responses++
+}
+
+// confValidate validates an answer against its operation's declared response for
+// the status; an error answer the operation does not describe (or describes
+// otherwise) may instead match one of the common error schemas.
+func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathParams map[string]string,
+	resp *http.Response, raw []byte, decoded map[string]any) error {
+	status := resp.StatusCode
+	declared := route.Operation.Responses != nil &&
+		(route.Operation.Responses.Status(status) != nil || route.Operation.Responses.Default() != nil)
+	var declaredErr error
+	if declared {
+		input := &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: &openapi3filter.RequestValidationInput{
+				Request: req, PathParams: pathParams, Route: route,
+			},
+			Status: status,
+			Header: resp.Header,
+			Body:   io.NopCloser(bytes.NewReader(raw)),
+			Options: confFilterOptions,
+		}
+		declaredErr = openapi3filter.ValidateResponse(context.Background(), input)
+		if declaredErr == nil {
+			return nil
+		}
+		if status < 400 {
+			return declaredErr
+		}
+	}
+	var commonErrs []string
+	for _, c := range spec.common[status] {
+		err := c.schema.VisitJSON(map[string]any(decoded), openapi3.MultiErrors(), openapi3.VisitAsResponse(),
+			openapi3.SetSchemaErrorMessageCustomizer(confSchemaError))
+		if err == nil {
+			return nil
+		}
+		commonErrs = append(commonErrs, fmt.Sprintf("  as %s: %v", c.name, err))
+	}
+	var msg strings.Builder
+	if declared {
+		fmt.Fprintf(&msg, "declared response %d: %v\n", status, declaredErr)
+	} else {
+		fmt.Fprintf(&msg, "the operation declares no response %d\n", status)
+	}
+	if len(commonErrs) == 0 {
+		fmt.Fprintf(&msg, "and no common error schema exists for status %d", status)
+	} else {
+		fmt.Fprintf(&msg, "and it matches no common error schema:\n%s", strings.Join(commonErrs, "\n"))
+	}
+	return errors.New(msg.String())
+}
+
+// confFilterOptions are the response validation options: undeclared statuses
+// are errors (the caller handles them first), every failure is reported, and
+// messages name the JSON pointer and the reason without dumping the schema.
+var confFilterOptions = func() *openapi3filter.Options {
+	o := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}
+	o.WithCustomSchemaErrorFunc(confSchemaError)
+	return o
+}()
+
+// confSchemaError renders a schema error briefly: where, and why.
+func confSchemaError(e *openapi3.SchemaError) string {
+	reason := e.Reason
+	if reason == "" {
+		reason = "does not match the schema's " + e.SchemaField
+	}
+	if e.Origin != nil {
+		reason += ": " + e.Origin.Error()
+	}
+	return fmt.Sprintf("at /%s: %s", strings.Join(e.JSONPointer(), "/"), reason)
+}
+
+// confShape replaces a path template's variable names, so that /users/{user_id}
+// and /users/{email} compare equal.
+func confShape(p string) string { return confVarRE.ReplaceAllString(p, "{}") }
+
+// confShort abbreviates an answer body for messages.
+func confShort(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// confCheckCoverage asks the server, without credentials, for every operation of
+// the description that no step exercises: an implemented route answers (401 for
+// authenticated ones), a missing one answers 404 "Invalid API endpoint" (or
+// Go's plain 404). An implemented operation the test does not cover fails.
+func confCheckCoverage(t *testing.T, spec *confSpec, _ *refserver.Server, baseURL string, covered map[string]bool) {
+	for _, id := range confSortedKeys(spec.byID) {
+		o := spec.byID[id]
+		if covered[id] || id == "rest-error-handling" || id == "zulip-outgoing-webhooks" {
+			continue
+		}
+		path := confVarRE.ReplaceAllString(o.path, "1")
+		req, err := http.NewRequest(o.method, baseURL+"/api/v1"+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("%s %s: %v", o.method, path, err)
+			continue
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var body map[string]any
+		_ = json.Unmarshal(raw, &body)
+		msg, _ := body["msg"].(string)
+		missing := resp.StatusCode == 404 && (body == nil || strings.Contains(msg, "Invalid API endpoint") ||
+			strings.Contains(strings.ToLower(msg), "not found"))
+		if resp.StatusCode == 405 {
+			missing = true
+		}
+		if !missing {
+			t.Errorf("%s %s (%s) is implemented (answered %d %s) but no conformance step covers it",
+				o.method, o.path, id, resp.StatusCode, confShort(raw))
+		}
+	}
+}
