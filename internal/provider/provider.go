@@ -264,6 +264,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewLinkifierResource,
 		NewSavedSnippetResource,
 		NewAllowedDomainResource,
+		NewUserResource,
 	}
 }
 

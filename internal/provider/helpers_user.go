@@ -1,0 +1,281 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// Cache keys of what zulip_user reads once per provider process. They are
+// private to this resource so that no other cache user can store a different
+// type under them.
+const (
+	cacheUserCaller        = "zulip_user:caller"
+	cacheUserProfileFields = "zulip_user:profile_fields"
+)
+
+// userProfileValueModel is one element of zulip_user's profile_data map.
+type userProfileValueModel struct {
+	Value   types.String `tfsdk:"value"`
+	UserIDs types.Set    `tfsdk:"user_ids"`
+}
+
+// userProfileValueAttrTypes is the object type of a profile_data element.
+var userProfileValueAttrTypes = map[string]attr.Type{
+	"value":    types.StringType,
+	"user_ids": types.SetType{ElemType: types.Int64Type},
+}
+
+// userProfileValueType is the element type of profile_data.
+var userProfileValueType = types.ObjectType{AttrTypes: userProfileValueAttrTypes}
+
+// userCaller returns the provider's own account, read once per provider process.
+func userCaller(ctx context.Context, d *providerData) (*zulip.User, error) {
+	v, err := d.cache.get(ctx, cacheUserCaller, func(ctx context.Context) (any, error) {
+		return d.client.GetOwnUser(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	u, ok := v.(*zulip.User)
+	if !ok {
+		return nil, fmt.Errorf("unexpected cached value %T", v)
+	}
+	return u, nil
+}
+
+// userProfileFields returns the organization's custom profile fields by id,
+// read once per provider process.
+func userProfileFields(ctx context.Context, d *providerData) (map[int64]zulip.CustomProfileField, error) {
+	v, err := d.cache.get(ctx, cacheUserProfileFields, func(ctx context.Context) (any, error) {
+		list, err := d.client.ListCustomProfileFields(ctx)
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[int64]zulip.CustomProfileField, len(list))
+		for _, f := range list {
+			byID[f.ID] = f
+		}
+		return byID, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	fields, ok := v.(map[int64]zulip.CustomProfileField)
+	if !ok {
+		return nil, fmt.Errorf("unexpected cached value %T", v)
+	}
+	return fields, nil
+}
+
+// userRoleName converts a Zulip role value to the name used in configuration.
+func userRoleName(role int, diags *diag.Diagnostics) types.String {
+	name, ok := zulip.RoleName(role)
+	if !ok {
+		diags.AddError("Unknown User Role",
+			fmt.Sprintf("The server reported role %d, which this provider does not know (known: %s).", role,
+				strings.Join(zulip.RoleNames(), ", ")))
+		return types.StringNull()
+	}
+	return types.StringValue(name)
+}
+
+// userProfileElements decodes the profile_data map; nil when it is null or unknown.
+func userProfileElements(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]userProfileValueModel {
+	if !known(m) {
+		return nil
+	}
+	out := map[string]userProfileValueModel{}
+	diags.Append(m.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+// userProfileMap encodes profile_data elements as a map value.
+func userProfileMap(ctx context.Context, elems map[string]userProfileValueModel, diags *diag.Diagnostics) types.Map {
+	v, d := types.MapValueFrom(ctx, userProfileValueType, elems)
+	diags.Append(d...)
+	return v
+}
+
+// userProfileItem converts one configured element to the API's form; nil when
+// it holds nothing known.
+func userProfileItem(ctx context.Context, key string, e userProfileValueModel, diags *diag.Diagnostics) *zulip.ProfileDataItem {
+	id, err := strconv.ParseInt(key, 10, 64)
+	if err != nil {
+		diags.AddAttributeError(path.Root("profile_data").AtMapKey(key), "Invalid Profile Field ID",
+			fmt.Sprintf("profile_data is keyed by custom profile field id, a number; got %q.", key))
+		return nil
+	}
+	switch {
+	case known(e.UserIDs):
+		var ids []int64
+		diags.Append(e.UserIDs.ElementsAs(ctx, &ids, false)...)
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		return &zulip.ProfileDataItem{ID: id, Value: zulip.ProfileUserIDs(ids...)}
+	case known(e.Value):
+		return &zulip.ProfileDataItem{ID: id, Value: zulip.ProfileText(e.Value.ValueString())}
+	}
+	return nil
+}
+
+// userProfileValueFromAPI converts a server value to an element: a Users field's
+// JSON list becomes user_ids, anything else value.
+func userProfileValueFromAPI(ctx context.Context, raw string, asUsers bool, diags *diag.Diagnostics) userProfileValueModel {
+	e := userProfileValueModel{Value: types.StringNull(), UserIDs: types.SetNull(types.Int64Type)}
+	if asUsers {
+		var ids []int64
+		if err := json.Unmarshal([]byte(raw), &ids); err == nil {
+			set, d := types.SetValueFrom(ctx, types.Int64Type, ids)
+			diags.Append(d...)
+			e.UserIDs = set
+			return e
+		}
+	}
+	e.Value = types.StringValue(raw)
+	return e
+}
+
+// checkUserProfileValue applies the server's per-type rules (digest §6.1) to a
+// configured profile value, so that a mistake is reported at plan time.
+func checkUserProfileValue(ctx context.Context, f zulip.CustomProfileField, e userProfileValueModel) error {
+	if f.Type == zulip.ProfileFieldUser {
+		if !e.Value.IsNull() {
+			return fmt.Errorf("%q (field %d) is a Users field: set its user ids with user_ids = [...], not value", f.Name, f.ID)
+		}
+		return nil
+	}
+	if !e.UserIDs.IsNull() {
+		return fmt.Errorf("%q (field %d) is not a Users field: set it with value = \"...\", not user_ids", f.Name, f.ID)
+	}
+	if !known(e.Value) {
+		return nil
+	}
+	v := e.Value.ValueString()
+	limit := func(n int) error {
+		if c := utf8.RuneCountInString(v); c > n {
+			return fmt.Errorf("%s is too long (limit: %d characters, got %d)", f.Name, n, c)
+		}
+		return nil
+	}
+	switch f.Type {
+	case zulip.ProfileFieldShortText, zulip.ProfileFieldExternalAccount, zulip.ProfileFieldPronouns:
+		return limit(50)
+	case zulip.ProfileFieldLongText:
+		return limit(500)
+	case zulip.ProfileFieldDate:
+		if err := validators.CheckDate(v); err != nil {
+			return fmt.Errorf("%s is not a date: %w", f.Name, err)
+		}
+	case zulip.ProfileFieldURL:
+		u, err := url.Parse(v)
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ftp" && u.Scheme != "ftps") {
+			return fmt.Errorf("%s is not a URL: %q is not an absolute http(s) or ftp(s) URL", f.Name, v)
+		}
+	case zulip.ProfileFieldSelect:
+		opts, err := f.SelectOptions()
+		if err != nil {
+			return nil // the server's definition is odd; let the server judge
+		}
+		if _, ok := opts[v]; !ok {
+			keys := make([]string, 0, len(opts))
+			for k := range opts {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			choices := make([]string, 0, len(keys))
+			for _, k := range keys {
+				choices = append(choices, fmt.Sprintf("%q (%s)", k, opts[k].Text))
+			}
+			return fmt.Errorf("'%s' is not a valid choice for '%s': a Dropdown value is an option key, one of %s",
+				v, f.Name, strings.Join(choices, ", "))
+		}
+	}
+	return nil
+}
+
+// addUserAPIError reports a failed user API call, explaining the special
+// permissions Zulip wants for creating users and changing e-mail addresses,
+// which its own messages do not name.
+func addUserAPIError(diags *diag.Diagnostics, at path.Path, summary, action string, role requiredRole, err error) {
+	msg := ""
+	if apiErr, ok := zulip.AsAPIError(err); ok {
+		msg = strings.ToLower(apiErr.Msg)
+	}
+	var detail string
+	switch {
+	case action == "create the user" && (zulip.IsUnauthorizedPrincipal(err) || strings.Contains(msg, "not authorized")):
+		detail = fmt.Sprintf("The provider could not %s: creating users through the API needs an organization "+
+			"administrator who also holds the can_create_users special permission (granted by the server's "+
+			"administrator with `manage.py change_user_role <email> can_create_users`, or by Zulip Cloud support). "+
+			"Configure the provider with such an account. Server said: %s", action, err)
+	case action == "change the user's e-mail address" && (zulip.IsUnauthorizedPrincipal(err) || strings.Contains(msg, "not authorized") ||
+		strings.Contains(msg, "owner")):
+		detail = fmt.Sprintf("The provider could not %s: Zulip lets only an organization owner who holds the "+
+			"can_change_user_emails special permission (granted with `manage.py change_user_role <email> "+
+			"can_change_user_emails`) change another user's e-mail. Configure the provider with such an account, "+
+			"or leave `email` unchanged. Server said: %s", action, err)
+	default:
+		var d diag.Diagnostics
+		addAPIError(&d, summary, action, role, err)
+		detail = d[0].Detail()
+	}
+	if at.Equal(path.Empty()) {
+		diags.AddError(summary, detail)
+		return
+	}
+	diags.AddAttributeError(at, summary, detail)
+}
+
+// isUserEmailInUse reports whether a create failed because the address is taken.
+func isUserEmailInUse(err error) bool {
+	apiErr, ok := zulip.AsAPIError(err)
+	return ok && strings.Contains(strings.ToLower(apiErr.Msg), "already in use")
+}
+
+// errUserNoSuchEmail is returned by an import by e-mail when no user has it.
+var errUserNoSuchEmail = errors.New("no user with this e-mail address is visible to the provider's account")
+
+// userSortedKeys returns a map's keys in order, for stable requests.
+func userSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// userSortInt64s sorts ids in increasing order.
+func userSortInt64s(ids []int64) {
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+}
+
+// userCapitalize upper-cases the first letter of a sentence fragment.
+func userCapitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// userArticle returns "an" or "a" for a role name.
+func userArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}

@@ -1,0 +1,851 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*userResource)(nil)
+	_ resource.ResourceWithConfigure   = (*userResource)(nil)
+	_ resource.ResourceWithImportState = (*userResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*userResource)(nil)
+)
+
+// Role names as configured.
+const (
+	userRoleOwner         = "owner"
+	userRoleAdministrator = "administrator"
+	userRoleMember        = "member"
+	userRoleGuest         = "guest"
+)
+
+// NewUserResource returns the zulip_user resource.
+func NewUserResource() resource.Resource { return &userResource{} }
+
+// userResource manages one user account of the organization.
+type userResource struct {
+	data *providerData
+}
+
+// userResourceModel is the zulip_user state.
+type userResourceModel struct {
+	ID             types.Int64  `tfsdk:"id"`
+	Email          types.String `tfsdk:"email"`
+	FullName       types.String `tfsdk:"full_name"`
+	Password       types.String `tfsdk:"password"`
+	Role           types.String `tfsdk:"role"`
+	Active         types.Bool   `tfsdk:"active"`
+	ProfileData    types.Map    `tfsdk:"profile_data"`
+	APIEmail       types.String `tfsdk:"api_email"`
+	DeliveryEmail  types.String `tfsdk:"delivery_email"`
+	IsOwner        types.Bool   `tfsdk:"is_owner"`
+	IsAdmin        types.Bool   `tfsdk:"is_admin"`
+	IsGuest        types.Bool   `tfsdk:"is_guest"`
+	IsBot          types.Bool   `tfsdk:"is_bot"`
+	BotType        types.Int64  `tfsdk:"bot_type"`
+	BotOwnerID     types.Int64  `tfsdk:"bot_owner_id"`
+	DateJoined     types.String `tfsdk:"date_joined"`
+	Timezone       types.String `tfsdk:"timezone"`
+	AvatarURL      types.String `tfsdk:"avatar_url"`
+	AvatarVersion  types.Int64  `tfsdk:"avatar_version"`
+	IsImportedStub types.Bool   `tfsdk:"is_imported_stub"`
+}
+
+// Metadata names the resource.
+func (r *userResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_user"
+}
+
+// Schema describes the resource.
+func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	keepStr := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	keepBool := []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
+	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A user account of the organization. Creating one needs an organization administrator " +
+			"who also holds Zulip's `can_create_users` special permission; an existing account can be adopted " +
+			"instead with `terraform import`, by id or by e-mail address. Zulip never deletes users: destroying " +
+			"this resource **deactivates** the account, and the address stays taken (import the deactivated user " +
+			"to bring it back). Bots are managed elsewhere in Zulip and are best left out of this resource.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The user's id (`user_id`).",
+				PlanModifiers:       keepInt,
+			},
+			"email": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The user's real (delivery) e-mail address, unique in the organization. Changing it " +
+					"updates the account in place, which Zulip allows only to an organization owner holding the " +
+					"`can_change_user_emails` special permission (Zulip feature level 285); other credentials get an " +
+					"error naming that permission. Compared case-insensitively, as Zulip does.",
+				Validators: []validator.String{validators.Email()},
+			},
+			"full_name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The user's full name: 2 to 100 characters, without surrounding whitespace and " +
+					"without any of `` * ` \\ > \" @ `` (Zulip's rules).",
+				Validators: []validator.String{validators.FullName()},
+			},
+			"password": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				MarkdownDescription: "The initial password, needed to create a user (Zulip's API requires one). " +
+					"**Write-only** (Terraform 1.11 or newer): it is sent once at creation and never stored in the " +
+					"plan or state. It only seeds the new account: changing it later does nothing (Zulip has no API " +
+					"to set another user's password) and does **not** replace the user; the user changes their " +
+					"password in Zulip. Not needed when the user is imported.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"role": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "The user's role: `owner`, `administrator`, `moderator`, `member` or `guest`. " +
+					"When omitted the role is not managed (a new user is a `member`). Changes to or from `owner` need " +
+					"an organization owner's credentials, other changes an administrator's. A guest cannot be made " +
+					"an administrator or owner in one step: make them a member first.",
+				Validators:    []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)},
+				PlanModifiers: keepStr,
+			},
+			"active": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+				MarkdownDescription: "Whether the account is active. `false` deactivates it (the user is logged out " +
+					"and cannot log in; their bots are deactivated too), `true` reactivates it. A user deactivated " +
+					"outside Terraform shows as a change back to `true`. Default `true`.",
+			},
+			"profile_data": schema.MapNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "Values of the organization's custom profile fields, keyed by field id (as a " +
+					"string: `\"1\"`; the ids are listed by `GET /api/v1/realm/profile_fields`). Only the fields named " +
+					"here are managed: other values the user has are left alone, and a field removed from this map " +
+					"has its value cleared. Each element sets exactly one of `value` (every field type except Users) " +
+					"or `user_ids` (Users fields). The value's form follows the field type: text, a Dropdown option's " +
+					"**key** (not its text), a `YYYY-MM-DD` date, a URL, or an account name. Checked against the " +
+					"field definitions at plan time. To clear a value, remove its key. On import, every field the user " +
+					"has a value for is adopted.",
+				Validators: []validator.Map{
+					mapvalidator.KeysAre(stringvalidator.RegexMatches(regexp.MustCompile(`^[1-9][0-9]*$`),
+						`must be a custom profile field id such as "1"`)),
+				},
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"value": schema.StringAttribute{
+							Optional: true,
+							MarkdownDescription: "The value of a field of any type but Users: text (at most 50 " +
+								"characters, 500 for a Paragraph), a Dropdown option key, a `YYYY-MM-DD` date, a URL, " +
+								"an external account name or pronouns.",
+							Validators: []validator.String{
+								stringvalidator.LengthAtLeast(1),
+								stringvalidator.ExactlyOneOf(path.MatchRelative().AtParent().AtName("user_ids")),
+							},
+						},
+						"user_ids": schema.SetAttribute{
+							ElementType: types.Int64Type,
+							Optional:    true,
+							MarkdownDescription: "The value of a Users field: ids of active, non-bot users of the " +
+								"organization.",
+							Validators: []validator.Set{
+								setvalidator.SizeAtLeast(1),
+								setvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
+							},
+						},
+					},
+				},
+			},
+			"api_email": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The user's Zulip API e-mail: the real address, or a stand-in such as " +
+					"`user13@zulip.example.com` when the user's e-mail visibility hides it from the provider's account.",
+				PlanModifiers: keepStr,
+			},
+			"delivery_email": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The real address as the server reports it; null when the user's e-mail " +
+					"visibility setting hides it from the provider's account.",
+				PlanModifiers: keepStr,
+			},
+			"is_owner": schema.BoolAttribute{
+				Computed:            true,
+				MarkdownDescription: "Whether the user is an organization owner.",
+				PlanModifiers:       keepBool,
+			},
+			"is_admin": schema.BoolAttribute{
+				Computed:            true,
+				MarkdownDescription: "Whether the user is an organization administrator (owners included).",
+				PlanModifiers:       keepBool,
+			},
+			"is_guest": schema.BoolAttribute{
+				Computed:            true,
+				MarkdownDescription: "Whether the user is a guest.",
+				PlanModifiers:       keepBool,
+			},
+			"is_bot": schema.BoolAttribute{
+				Computed:            true,
+				MarkdownDescription: "Whether the account is a bot (only possible for an imported account).",
+				PlanModifiers:       keepBool,
+			},
+			"bot_type": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "For a bot, its type: 1 generic, 2 incoming webhook, 3 outgoing webhook, " +
+					"4 embedded; null for humans.",
+				PlanModifiers: keepInt,
+			},
+			"bot_owner_id": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "For a bot, the id of its owner; null for humans.",
+				PlanModifiers:       keepInt,
+			},
+			"date_joined": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`). " +
+					"Since Zulip feature level 475 it moves to the first login for users created through the API.",
+				PlanModifiers: keepStr,
+			},
+			"timezone": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The user's IANA time zone (e.g. `Europe/Berlin`), set by the user; null when unset.",
+				PlanModifiers:       keepStr,
+			},
+			"avatar_url": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "URL of the user's avatar (an uploaded image or their Gravatar).",
+				PlanModifiers:       keepStr,
+			},
+			"avatar_version": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "Incremented each time the user changes their avatar.",
+				PlanModifiers:       keepInt,
+			},
+			"is_imported_stub": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "Whether the account is a placeholder created by a data import for a user who " +
+					"has not joined yet (Zulip feature level 433).",
+				PlanModifiers: keepBool,
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *userResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan fills the computed values the plan can already know and applies
+// the server's role, password and profile field rules at plan time.
+func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy: deactivation needs no checks here
+	}
+	var plan userResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var state *userResourceModel
+	if !req.State.Raw.IsNull() {
+		state = &userResourceModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	creating := state == nil
+
+	if creating {
+		var password types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("password"), &password)...)
+		if password.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
+				"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
+					"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
+		}
+		// A new user is a member unless the configuration says otherwise;
+		// knowing it now lets the plan show the role flags too.
+		var configRole types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("role"), &configRole)...)
+		if configRole.IsNull() {
+			plan.Role = types.StringValue(userRoleMember)
+		}
+	}
+
+	// The role flags follow the role; a UseStateForUnknown value would be
+	// stale when the role changes.
+	if known(plan.Role) {
+		role := plan.Role.ValueString()
+		plan.IsOwner = types.BoolValue(role == userRoleOwner)
+		plan.IsAdmin = types.BoolValue(role == userRoleOwner || role == userRoleAdministrator)
+		plan.IsGuest = types.BoolValue(role == userRoleGuest)
+	} else {
+		plan.IsOwner, plan.IsAdmin, plan.IsGuest = types.BoolUnknown(), types.BoolUnknown(), types.BoolUnknown()
+	}
+	// A new address changes what the server reports as the user's e-mails.
+	if state != nil && (!known(plan.Email) || !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString())) {
+		plan.APIEmail, plan.DeliveryEmail = types.StringUnknown(), types.StringUnknown()
+	}
+
+	if state != nil && state.Role.ValueString() == userRoleGuest && known(plan.Role) &&
+		(plan.Role.ValueString() == userRoleAdministrator || plan.Role.ValueString() == userRoleOwner) {
+		resp.Diagnostics.AddAttributeError(path.Root("role"), "Guest Cannot Become an Administrator",
+			fmt.Sprintf("role: user %d is a guest, and Zulip does not let a guest be made an organization %s in one "+
+				"step (\"Guests cannot be organization administrators\"). Make them a member first, apply, then "+
+				"change the role again.", state.ID.ValueInt64(), plan.Role.ValueString()))
+	}
+	if r.data.knowsServer() && r.data.hasCreds {
+		r.checkOwnerRoleChange(ctx, plan, state, &resp.Diagnostics)
+		r.checkProfileData(ctx, plan, &resp.Diagnostics)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// Create adds the user, then sets what POST /users cannot: role, profile data
+// and deactivation.
+func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan, config userResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	if !known(config.Password) {
+		resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
+			"Creating a user needs an initial password: Zulip's API requires one.")
+		return
+	}
+	email := plan.Email.ValueString()
+	id, err := r.data.client.CreateUser(ctx, zulip.CreateUserRequest{
+		Email: email, Password: config.Password.ValueString(), FullName: plan.FullName.ValueString(),
+	})
+	if err != nil {
+		existing, lookupErr := r.data.client.GetUserByEmail(ctx, email, zulip.GetUserOptions{})
+		switch {
+		case lookupErr == nil && !isClientError(err):
+			// A failure after the request was sent (a timeout, a 502) may still
+			// have created the user: adopt it rather than leave an account that
+			// the next apply would collide with.
+			tflog.Warn(ctx, "user create failed but the user exists; adopting it", map[string]any{"id": existing.UserID, "error": err.Error()})
+			id = existing.UserID
+		case lookupErr == nil && isUserEmailInUse(err):
+			state := "an active"
+			if !existing.IsActive {
+				state = "a deactivated"
+			}
+			resp.Diagnostics.AddAttributeError(path.Root("email"), "E-mail Address Already in Use",
+				fmt.Sprintf("%s user (id %d) already has the address %q, and Zulip never deletes users (destroying a "+
+					"zulip_user only deactivates it). To manage that account, import it: `terraform import "+
+					"<address of this resource> %s` (a deactivated user is then reactivated by the next apply). "+
+					"Server said: %s", userCapitalize(state), existing.UserID, email, email, err))
+			return
+		default:
+			addUserAPIError(&resp.Diagnostics, path.Empty(), "Unable to Create User", "create the user", roleAdministrator, err)
+			return
+		}
+	}
+	tflog.Info(ctx, "created user", map[string]any{"id": id})
+	plan.ID = types.Int64Value(id)
+	// Save the id at once: if a step below fails, Terraform still tracks the account.
+	resp.Diagnostics.Append(resp.State.Set(ctx, userPartial(plan))...)
+
+	if !r.finishCreate(ctx, plan, &resp.Diagnostics) {
+		resp.Diagnostics.AddWarning("User Created Incompletely",
+			fmt.Sprintf("User %d was created, but a later step failed, so Terraform marks the resource as tainted. "+
+				"Zulip never deletes users, so replacing it would fail on the e-mail address: fix the problem, run "+
+				"`terraform untaint` on this resource, and apply again.", id))
+		return
+	}
+	r.read(ctx, &plan, false, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("User Disappeared", fmt.Sprintf("User %d was not found right after it was created.", id))
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the user from the server.
+func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state userResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	gone := false
+	r.read(ctx, &state, false, &resp.Diagnostics, func() { gone = true })
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if gone {
+		tflog.Info(ctx, "user no longer exists; removing it from state", map[string]any{"id": state.ID.ValueInt64()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update changes the user in place: reactivation first (so the other changes
+// apply to an active account), then e-mail, role, name and profile data, and
+// deactivation last.
+func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state userResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	id := state.ID.ValueInt64()
+	plan.ID = state.ID
+	if plan.Active.ValueBool() && !state.Active.ValueBool() {
+		if !r.setActive(ctx, id, true, state.Role.ValueString(), &resp.Diagnostics) {
+			return
+		}
+	}
+	if known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
+		email := plan.Email.ValueString()
+		if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email}); err != nil {
+			addUserAPIError(&resp.Diagnostics, path.Root("email"), "Unable to Change User E-mail",
+				"change the user's e-mail address", roleOwner, err)
+			return
+		}
+		tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})
+	}
+	if known(plan.Role) && !plan.Role.Equal(state.Role) {
+		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
+		err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
+		r.data.cache.invalidate(cacheUserCaller)
+		if err != nil {
+			addUserAPIError(&resp.Diagnostics, path.Root("role"), "Unable to Change User Role", "change the user's role",
+				userRoleNeeded(state.Role.ValueString(), plan.Role.ValueString()), err)
+			return
+		}
+		tflog.Info(ctx, "changed user role", map[string]any{"id": id, "role": plan.Role.ValueString()})
+	}
+	apiReq := userToAPI(ctx, plan, &state, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if apiReq.FullName != nil || apiReq.ProfileData != nil {
+		at := path.Root("profile_data")
+		if apiReq.ProfileData == nil {
+			at = path.Root("full_name")
+		}
+		if err := r.data.client.UpdateUser(ctx, id, apiReq); err != nil {
+			addUserAPIError(&resp.Diagnostics, at, "Unable to Update User", "update the user's name or profile data", roleAdministrator, err)
+			return
+		}
+	}
+	if !plan.Active.ValueBool() && state.Active.ValueBool() {
+		if !r.setActive(ctx, id, false, plan.Role.ValueString(), &resp.Diagnostics) {
+			return
+		}
+	}
+	r.read(ctx, &plan, false, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("User Disappeared", fmt.Sprintf("User %d was not found while it was being updated.", id))
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete deactivates the user: Zulip has no way to delete one. A user already
+// deactivated or gone is not an error.
+func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state userResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	if !state.Active.IsNull() && !state.Active.ValueBool() {
+		tflog.Info(ctx, "user already deactivated; nothing to destroy", map[string]any{"id": state.ID.ValueInt64()})
+		return
+	}
+	r.setActive(ctx, state.ID.ValueInt64(), false, state.Role.ValueString(), &resp.Diagnostics)
+}
+
+// ImportState adopts a user by numeric id or by e-mail address.
+func (r *userResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, err := strconv.ParseInt(req.ID, 10, 64)
+	byEmail := err != nil
+	switch {
+	case !byEmail && id > 0:
+	case byEmail && validators.CheckEmail(req.ID) == nil:
+		if !r.data.ready(&resp.Diagnostics) {
+			return
+		}
+		u, err := r.data.client.GetUserByEmail(ctx, req.ID, zulip.GetUserOptions{})
+		if zulip.IsNotFound(err) {
+			resp.Diagnostics.AddError("User Not Found",
+				fmt.Sprintf("Cannot import %q: %s (a hidden address can still be imported by the user's id). Server said: %s",
+					req.ID, errUserNoSuchEmail, err))
+			return
+		}
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to Look Up User", "look the user up by e-mail", roleAny, err)
+			return
+		}
+		id = u.UserID
+	default:
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("A zulip_user is imported by its numeric user id or by its e-mail address, got %q.", req.ID))
+		return
+	}
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	m := userResourceModel{ID: types.Int64Value(id), ProfileData: types.MapNull(userProfileValueType)}
+	r.read(ctx, &m, true, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("User Not Found", fmt.Sprintf("Cannot import user %d: the server has no such user.", id))
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.Email.IsNull() && byEmail {
+		// The address is hidden from the provider's account, but the import
+		// named it.
+		m.Email = types.StringValue(req.ID)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// read fills m from the server; gone is called when the user does not exist.
+// adoptProfile takes every profile value the user has (on import) instead of
+// only those m already manages.
+func (r *userResource) read(ctx context.Context, m *userResourceModel, adoptProfile bool, diags *diag.Diagnostics, gone func()) {
+	noGravatarShortcut := false // always report an avatar URL, Gravatar or not
+	u, err := r.data.client.GetUser(ctx, m.ID.ValueInt64(), zulip.GetUserOptions{
+		ClientGravatar:             &noGravatarShortcut,
+		IncludeCustomProfileFields: adoptProfile || !m.ProfileData.IsNull(),
+	})
+	if zulip.IsNotFound(err) {
+		gone()
+		return
+	}
+	if err != nil {
+		addAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d", m.ID.ValueInt64()), roleAny, err)
+		return
+	}
+	var fields map[int64]zulip.CustomProfileField
+	if adoptProfile && len(u.ProfileData) > 0 {
+		// Which values are Users lists is known only from the field definitions.
+		if fields, err = userProfileFields(ctx, r.data); err != nil {
+			addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+			return
+		}
+	}
+	userFromAPI(ctx, u, m, adoptProfile, fields, diags)
+}
+
+// finishCreate sets, after POST /users, what that endpoint cannot: the role,
+// the profile data and deactivation. It reports whether every step worked.
+func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) bool {
+	id := plan.ID.ValueInt64()
+	if known(plan.Role) && plan.Role.ValueString() != userRoleMember {
+		role, _ := zulip.RoleFromName(plan.Role.ValueString())
+		if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role}); err != nil {
+			addUserAPIError(diags, path.Root("role"), "Unable to Set User Role", "set the new user's role",
+				userRoleNeeded(userRoleMember, plan.Role.ValueString()), err)
+			return false
+		}
+	}
+	apiReq := userToAPI(ctx, plan, nil, diags)
+	if diags.HasError() {
+		return false
+	}
+	if apiReq.ProfileData != nil {
+		if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{ProfileData: apiReq.ProfileData}); err != nil {
+			addUserAPIError(diags, path.Root("profile_data"), "Unable to Set User Profile Data",
+				"set the new user's profile data", roleAdministrator, err)
+			return false
+		}
+	}
+	if !plan.Active.IsNull() && !plan.Active.ValueBool() {
+		return r.setActive(ctx, id, false, plan.Role.ValueString(), diags)
+	}
+	return true
+}
+
+// setActive deactivates or reactivates a user. Neither call is idempotent, so
+// after a failure the user is read: if it is already as wanted (changed by
+// someone else, or by a request whose answer was lost), that is success.
+func (r *userResource) setActive(ctx context.Context, id int64, active bool, role string, diags *diag.Diagnostics) bool {
+	var err error
+	action := "deactivate the user"
+	if active {
+		action = "reactivate the user"
+		err = r.data.client.ReactivateUser(ctx, id)
+	} else {
+		err = r.data.client.DeactivateUser(ctx, id, zulip.DeactivateUserRequest{})
+	}
+	if err == nil {
+		tflog.Info(ctx, "changed user activation", map[string]any{"id": id, "active": active})
+		return true
+	}
+	if zulip.IsNotFound(err) && !active {
+		return true // a user that is gone cannot log in either
+	}
+	if u, getErr := r.data.client.GetUser(ctx, id, zulip.GetUserOptions{}); getErr == nil && u.IsActive == active {
+		tflog.Info(ctx, "user activation already as wanted", map[string]any{"id": id, "active": active, "error": err.Error()})
+		return true
+	}
+	needed := roleAdministrator
+	if role == userRoleOwner {
+		needed = roleOwner
+	}
+	summary := "Unable to Deactivate User"
+	if active {
+		summary = "Unable to Reactivate User"
+	}
+	addUserAPIError(diags, path.Root("active"), summary, action, needed, err)
+	return false
+}
+
+// checkOwnerRoleChange reports at plan time a change to or from the owner role
+// that the provider's account cannot make (Zulip wants an owner for it).
+func (r *userResource) checkOwnerRoleChange(ctx context.Context, plan userResourceModel, state *userResourceModel, diags *diag.Diagnostics) {
+	if !known(plan.Role) {
+		return
+	}
+	from := userRoleMember
+	if state != nil {
+		from = state.Role.ValueString()
+	}
+	to := plan.Role.ValueString()
+	if from == to || (from != userRoleOwner && to != userRoleOwner) {
+		return
+	}
+	caller, err := userCaller(ctx, r.data)
+	if err != nil {
+		tflog.Warn(ctx, "could not read the provider's own account; the server will check the role change", map[string]any{"error": err.Error()})
+		return
+	}
+	if caller.Role == zulip.RoleOwner {
+		return
+	}
+	callerRole, _ := zulip.RoleName(caller.Role)
+	diags.AddAttributeError(path.Root("role"), "Organization Owner Required",
+		fmt.Sprintf("role: changing a user's role from %q to %q needs an organization owner's credentials, but the "+
+			"provider acts as %s, who is %s %s. Configure the provider (or an aliased provider for this resource) "+
+			"with an owner's API key.", from, to, caller.Email, userArticle(callerRole), callerRole))
+}
+
+// checkProfileData checks the planned profile values against the
+// organization's field definitions.
+func (r *userResource) checkProfileData(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) {
+	elems := userProfileElements(ctx, plan.ProfileData, diags)
+	if len(elems) == 0 {
+		return
+	}
+	fields, err := userProfileFields(ctx, r.data)
+	if err != nil {
+		tflog.Warn(ctx, "could not list custom profile fields; the server will check profile_data", map[string]any{"error": err.Error()})
+		return
+	}
+	for key, e := range elems {
+		at := path.Root("profile_data").AtMapKey(key)
+		id, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			continue // reported by the key validator
+		}
+		f, ok := fields[id]
+		if !ok {
+			diags.AddAttributeError(at, "Unknown Custom Profile Field",
+				fmt.Sprintf("profile_data[%q]: the organization has no custom profile field with id %d. Its fields are: %s.",
+					key, id, userFieldList(fields)))
+			continue
+		}
+		if err := checkUserProfileValue(ctx, f, e); err != nil {
+			diags.AddAttributeError(at, "Invalid Profile Value", fmt.Sprintf("profile_data[%q]: %s", key, err))
+		}
+	}
+}
+
+// userToAPI builds the name and profile data part of an update. With prior
+// state, only what changed is sent, and fields removed from profile_data are
+// sent as null, which Zulip reads as "clear this value".
+func userToAPI(ctx context.Context, m userResourceModel, prior *userResourceModel, diags *diag.Diagnostics) zulip.UpdateUserRequest {
+	var req zulip.UpdateUserRequest
+	if prior != nil && known(m.FullName) && !m.FullName.Equal(prior.FullName) {
+		name := m.FullName.ValueString()
+		req.FullName = &name
+	}
+	planned := userProfileElements(ctx, m.ProfileData, diags)
+	var was map[string]userProfileValueModel
+	if prior != nil {
+		was = userProfileElements(ctx, prior.ProfileData, diags)
+	}
+	for _, key := range userSortedKeys(planned) {
+		e := planned[key]
+		if old, ok := was[key]; ok && old.Value.Equal(e.Value) && old.UserIDs.Equal(e.UserIDs) {
+			continue
+		}
+		if item := userProfileItem(ctx, key, e, diags); item != nil {
+			req.ProfileData = append(req.ProfileData, *item)
+		}
+	}
+	for _, key := range userSortedKeys(was) {
+		if _, ok := planned[key]; ok {
+			continue
+		}
+		id, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			continue
+		}
+		req.ProfileData = append(req.ProfileData, zulip.ProfileDataItem{ID: id}) // null value: clear
+	}
+	return req
+}
+
+// userFromAPI copies the server's view into the model. The configured e-mail
+// is kept when the server's matches it but for case, and when the server hides
+// it. Only the profile fields m already manages are read, unless adoptProfile.
+func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, adoptProfile bool, fields map[int64]zulip.CustomProfileField, diags *diag.Diagnostics) {
+	m.ID = types.Int64Value(u.UserID)
+	m.FullName = types.StringValue(u.FullName)
+	m.Role = userRoleName(u.Role, diags)
+	m.Active = types.BoolValue(u.IsActive)
+	if u.DeliveryEmail != nil && *u.DeliveryEmail != "" {
+		if !known(m.Email) || !strings.EqualFold(m.Email.ValueString(), *u.DeliveryEmail) {
+			m.Email = types.StringValue(*u.DeliveryEmail)
+		}
+		m.DeliveryEmail = types.StringValue(*u.DeliveryEmail)
+	} else {
+		if m.Email.IsUnknown() {
+			m.Email = types.StringNull()
+		}
+		m.DeliveryEmail = types.StringNull()
+	}
+	m.APIEmail = types.StringValue(u.Email)
+	m.IsOwner = types.BoolValue(u.IsOwner)
+	m.IsAdmin = types.BoolValue(u.IsAdmin)
+	m.IsGuest = types.BoolValue(u.IsGuest)
+	m.IsBot = types.BoolValue(u.IsBot)
+	m.BotType = types.Int64Null()
+	if u.BotType != nil {
+		m.BotType = types.Int64Value(int64(*u.BotType))
+	}
+	m.BotOwnerID = types.Int64Null()
+	if u.BotOwnerID != nil {
+		m.BotOwnerID = types.Int64Value(*u.BotOwnerID)
+	}
+	m.DateJoined = types.StringValue(u.DateJoined)
+	m.Timezone = stringOrNull(&u.Timezone)
+	m.AvatarURL = stringOrNull(u.AvatarURL)
+	m.AvatarVersion = types.Int64Value(u.AvatarVersion)
+	m.IsImportedStub = types.BoolValue(u.IsImportedStub)
+	m.Password = types.StringNull() // write-only: never stored
+
+	switch {
+	case adoptProfile:
+		elems := map[string]userProfileValueModel{}
+		for key, v := range u.ProfileData {
+			id, _ := strconv.ParseInt(key, 10, 64)
+			f, ok := fields[id]
+			elems[key] = userProfileValueFromAPI(ctx, v.Value, ok && f.Type == zulip.ProfileFieldUser, diags)
+		}
+		m.ProfileData = types.MapNull(userProfileValueType)
+		if len(elems) > 0 {
+			m.ProfileData = userProfileMap(ctx, elems, diags)
+		}
+	case known(m.ProfileData):
+		managed := userProfileElements(ctx, m.ProfileData, diags)
+		elems := make(map[string]userProfileValueModel, len(managed))
+		for key, e := range managed {
+			v, ok := u.ProfileData[key]
+			if !ok {
+				continue // cleared outside Terraform: the plan sets it again
+			}
+			elems[key] = userProfileValueFromAPI(ctx, v.Value, !e.UserIDs.IsNull(), diags)
+		}
+		m.ProfileData = userProfileMap(ctx, elems, diags)
+	default:
+		m.ProfileData = types.MapNull(userProfileValueType)
+	}
+}
+
+// userPartial is the state saved right after POST /users: the id and the
+// configuration, with the values only the server knows left null.
+func userPartial(plan userResourceModel) *userResourceModel {
+	p := plan
+	p.Password = types.StringNull()
+	nullStr := func(v *types.String) {
+		if v.IsUnknown() {
+			*v = types.StringNull()
+		}
+	}
+	nullBool := func(v *types.Bool) {
+		if v.IsUnknown() {
+			*v = types.BoolNull()
+		}
+	}
+	nullInt := func(v *types.Int64) {
+		if v.IsUnknown() {
+			*v = types.Int64Null()
+		}
+	}
+	for _, v := range []*types.String{&p.Role, &p.APIEmail, &p.DeliveryEmail, &p.DateJoined, &p.Timezone, &p.AvatarURL} {
+		nullStr(v)
+	}
+	for _, v := range []*types.Bool{&p.Active, &p.IsOwner, &p.IsAdmin, &p.IsGuest, &p.IsBot, &p.IsImportedStub} {
+		nullBool(v)
+	}
+	for _, v := range []*types.Int64{&p.BotType, &p.BotOwnerID, &p.AvatarVersion} {
+		nullInt(v)
+	}
+	if p.ProfileData.IsUnknown() {
+		p.ProfileData = types.MapNull(userProfileValueType)
+	}
+	return &p
+}
+
+// userRoleNeeded names the role the provider needs to change a role from one
+// to another.
+func userRoleNeeded(from, to string) requiredRole {
+	if from == userRoleOwner || to == userRoleOwner {
+		return roleOwner
+	}
+	return roleAdministrator
+}
+
+// userFieldList describes the custom profile fields for an error message.
+func userFieldList(fields map[int64]zulip.CustomProfileField) string {
+	ids := make([]int64, 0, len(fields))
+	for id := range fields {
+		ids = append(ids, id)
+	}
+	userSortInt64s(ids)
+	parts := make([]string, 0, len(ids))
+	for _, id := range ids {
+		parts = append(parts, fmt.Sprintf("%d (%s)", id, fields[id].Name))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
