@@ -265,6 +265,8 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewSavedSnippetResource,
 		NewAllowedDomainResource,
 		NewUserResource,
+		NewUserTopicResource,
+		NewProfileDataResource,
 	}
 }
 

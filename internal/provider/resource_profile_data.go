@@ -1,0 +1,653 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                   = (*profileDataResource)(nil)
+	_ resource.ResourceWithConfigure      = (*profileDataResource)(nil)
+	_ resource.ResourceWithImportState    = (*profileDataResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*profileDataResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*profileDataResource)(nil)
+)
+
+// NewProfileDataResource returns the zulip_profile_data resource.
+func NewProfileDataResource() resource.Resource { return &profileDataResource{} }
+
+// profileDataResource manages the provider account's own values of the custom
+// profile fields it names.
+type profileDataResource struct {
+	data *providerData
+}
+
+// profileDataResourceModel is the zulip_profile_data state.
+type profileDataResourceModel struct {
+	ID    types.String `tfsdk:"id"`
+	Field types.List   `tfsdk:"field"`
+}
+
+// profileDataFieldModel is one field block.
+type profileDataFieldModel struct {
+	ID    types.Int64  `tfsdk:"id"`
+	Name  types.String `tfsdk:"name"`
+	Value types.String `tfsdk:"value"`
+	Users types.List   `tfsdk:"users"`
+}
+
+// profileDataFieldType is the object type of a field block.
+var profileDataFieldType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"id":    types.Int64Type,
+	"name":  types.StringType,
+	"value": types.StringType,
+	"users": types.ListType{ElemType: types.Int64Type},
+}}
+
+// Metadata names the resource.
+func (r *profileDataResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_profile_data"
+}
+
+// Schema describes the resource.
+func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The provider account's own values of custom profile fields (the fields an " +
+			"administrator defined for the organization, such as pronouns or a team). Only the fields named by " +
+			"`field` blocks are managed; the account's other values are left alone. Destroying the resource clears " +
+			"the named fields. The account must be a human user, not a bot. Fields that are not editable by users " +
+			"can be managed only with an administrator's credentials.\n\n" +
+			"Import with a comma-separated list of field ids or names, in the order of the `field` blocks, e.g. " +
+			"`terraform import zulip_profile_data.me \"1,Pronouns\"`, or with `*` for every field the account has a " +
+			"value for, in the organization's field order. A part made only of digits is an id.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The user id of the account whose profile this is: the provider's own account.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"field": schema.ListNestedBlock{
+				MarkdownDescription: "One custom profile field and its value. Name the field by `id` or by `name` " +
+					"(exactly one; the other is filled in), and give its value in `value`, or in `users` for a Users field.",
+				Validators: []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"id": schema.Int64Attribute{
+							Optional: true,
+							Computed: true,
+							MarkdownDescription: "The field's id (see `GET /api/v1/realm/profile_fields`). Computed when " +
+								"the field is named by `name`.",
+							Validators: []validator.Int64{int64validator.AtLeast(1)},
+						},
+						"name": schema.StringAttribute{
+							Optional: true,
+							Computed: true,
+							MarkdownDescription: "The field's name, exactly as the organization spells it, e.g. " +
+								"`Pronouns`. Computed when the field is named by `id`.",
+							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+						},
+						"value": schema.StringAttribute{
+							Optional: true,
+							MarkdownDescription: "The value of any field but a Users field: at most 50 characters for " +
+								"Short text, External account (the account name) and Pronouns, 500 for Paragraph; a date " +
+								"`YYYY-MM-DD` for Date; a URL for Link; the option's **key** (not its text) for Dropdown. " +
+								"Not empty: to clear a field, remove its block.",
+							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+						},
+						"users": schema.ListAttribute{
+							ElementType: types.Int64Type,
+							Optional:    true,
+							MarkdownDescription: "The value of a Users field: the ids of active, non-bot users of the " +
+								"organization, in order.",
+							Validators: []validator.List{
+								listvalidator.SizeAtLeast(1),
+								listvalidator.UniqueValues(),
+								listvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
+							},
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *profileDataResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig checks each block's shape: one way to name the field, one
+// kind of value, no field twice.
+func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m profileDataResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !known(m.Field) {
+		return
+	}
+	elems := profileDataElems(ctx, m.Field, &resp.Diagnostics)
+	ids, names := map[int64]int{}, map[string]int{}
+	for i, e := range elems {
+		p := path.Root("field").AtListIndex(i)
+		switch {
+		case e.ID.IsNull() && e.Name.IsNull():
+			resp.Diagnostics.AddAttributeError(p, "Missing Field Reference", "Each field block names its custom profile field by `id` or by `name`.")
+		case !e.ID.IsNull() && !e.Name.IsNull():
+			resp.Diagnostics.AddAttributeError(p.AtName("name"), "Conflicting Field Reference",
+				"Name the custom profile field by `id` or by `name`, not both: the other is filled in from the server.")
+		}
+		if e.Value.IsNull() && e.Users.IsNull() {
+			resp.Diagnostics.AddAttributeError(p, "Missing Field Value",
+				"Each field block sets `value`, or `users` for a Users field. To stop managing a field, remove its block.")
+		}
+		if !e.Value.IsNull() && !e.Users.IsNull() {
+			resp.Diagnostics.AddAttributeError(p.AtName("users"), "Conflicting Field Values",
+				"Set `value` or `users`, not both: `users` is for Users fields, `value` for every other type.")
+		}
+		if known(e.ID) {
+			if j, dup := ids[e.ID.ValueInt64()]; dup {
+				resp.Diagnostics.AddAttributeError(p.AtName("id"), "Duplicate Field",
+					fmt.Sprintf("Field id %d is already set by field[%d].", e.ID.ValueInt64(), j))
+			}
+			ids[e.ID.ValueInt64()] = i
+		}
+		if known(e.Name) {
+			if j, dup := names[e.Name.ValueString()]; dup {
+				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Duplicate Field",
+					fmt.Sprintf("Field %q is already set by field[%d].", e.Name.ValueString(), j))
+			}
+			names[e.Name.ValueString()] = i
+		}
+	}
+}
+
+// ModifyPlan resolves every field against the organization's field list and
+// applies the server's rules where they can be checked before apply: the field
+// exists, the account may edit it, and the value suits the field's type.
+func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, config profileDataResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() || !known(plan.Field) || !known(config.Field) {
+		return
+	}
+	planElems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)
+	configElems := profileDataElems(ctx, config.Field, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || len(planElems) != len(configElems) {
+		return
+	}
+	if !r.data.knowsServer() || !r.data.hasCreds {
+		// The prior state's id or name at this index may belong to another field
+		// (blocks can be reordered): the one not configured is learnt at apply.
+		for i, c := range configElems {
+			if c.ID.IsNull() {
+				planElems[i].ID = types.Int64Unknown()
+			}
+			if c.Name.IsNull() {
+				planElems[i].Name = types.StringUnknown()
+			}
+		}
+		r.setPlanFields(ctx, planElems, resp)
+		return
+	}
+	own, err := r.data.profileDataOwnUser(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read the Provider's Account", "read its own account (GET /users/me)", roleAny, err)
+		return
+	}
+	if own.IsBot {
+		resp.Diagnostics.AddAttributeError(path.Root("field"), "Bots Have No Profile Data",
+			fmt.Sprintf("The provider's account %s is a bot, and Zulip keeps custom profile field values only for human "+
+				"users. Configure the provider with a user's API key to manage that user's profile.", own.Email))
+		return
+	}
+	fields, err := r.data.profileDataFields(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		return
+	}
+	seen := map[int64]int{}
+	for i, c := range configElems {
+		p := path.Root("field").AtListIndex(i)
+		var f zulip.CustomProfileField
+		var ok bool
+		switch {
+		case known(c.ID):
+			if f, ok = profileFieldByID(fields, c.ID.ValueInt64()); !ok {
+				resp.Diagnostics.AddAttributeError(p.AtName("id"), "Unknown Custom Profile Field",
+					fmt.Sprintf("No custom profile field has id %d. %s", c.ID.ValueInt64(), profileFieldList(fields)))
+			}
+		case known(c.Name):
+			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
+				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Unknown Custom Profile Field",
+					fmt.Sprintf("No custom profile field is named %q (names are matched exactly). %s", c.Name.ValueString(), profileFieldList(fields)))
+			}
+		default:
+			planElems[i].ID, planElems[i].Name = types.Int64Unknown(), types.StringUnknown()
+		}
+		if !ok {
+			continue
+		}
+		planElems[i].ID, planElems[i].Name = types.Int64Value(f.ID), types.StringValue(f.Name)
+		if j, dup := seen[f.ID]; dup {
+			resp.Diagnostics.AddAttributeError(p, "Duplicate Field",
+				fmt.Sprintf("field[%d] and field[%d] both set field %q (id %d).", j, i, f.Name, f.ID))
+		}
+		seen[f.ID] = i
+		if !f.EditableByUser && !own.IsAdmin {
+			resp.Diagnostics.AddAttributeError(p, "Custom Profile Field Not Editable",
+				fmt.Sprintf("Field %q is not editable by users (editable_by_user is false): only organization administrators "+
+					"can change it, and the provider's account %s is not one. Remove this block, or ask an administrator "+
+					"to set the value.", f.Name, own.Email))
+		}
+		if f.Type == zulip.ProfileFieldUser {
+			if !c.Value.IsNull() {
+				resp.Diagnostics.AddAttributeError(p.AtName("value"), "Wrong Kind of Value",
+					fmt.Sprintf("%q is a Users field: give its user ids as users = [...] instead of value.", f.Name))
+			}
+			continue
+		}
+		if !c.Users.IsNull() {
+			resp.Diagnostics.AddAttributeError(p.AtName("users"), "Wrong Kind of Value",
+				fmt.Sprintf("%q is a %s field: set value; users is only for Users fields.", f.Name, profileFieldTypeName(f.Type)))
+			continue
+		}
+		if known(c.Value) {
+			if err := checkProfileText(f, c.Value.ValueString()); err != nil {
+				resp.Diagnostics.AddAttributeError(p.AtName("value"), "Invalid Custom Profile Field Value", err.Error())
+			}
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.setPlanFields(ctx, planElems, resp)
+	if plan.ID.IsUnknown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), strconv.FormatInt(own.UserID, 10))...)
+	}
+}
+
+// Create sets the values of the named fields.
+func (r *profileDataResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan profileDataResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	elems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)
+	r.resolve(ctx, elems, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.write(ctx, profileDataToAPI(ctx, elems, nil, &resp.Diagnostics), nil, "Unable to Set Profile Data", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.Field = profileDataList(ctx, elems, &resp.Diagnostics)
+	r.read(ctx, &plan, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("Profile Data Not Found After Create",
+			"The server accepted the profile data but the account shows none of the values. This is a bug in the server or the provider.")
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the values of the named fields from the account.
+func (r *profileDataResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state profileDataResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	gone := false
+	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if gone {
+		tflog.Info(ctx, "none of the managed custom profile fields has a value any more; removing the profile data from state",
+			map[string]any{"user_id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update sets the values that changed and clears the fields no longer named.
+func (r *profileDataResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state profileDataResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	elems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)
+	prior := profileDataElems(ctx, state.Field, &resp.Diagnostics)
+	r.resolve(ctx, elems, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	named := map[int64]bool{}
+	for _, e := range elems {
+		named[e.ID.ValueInt64()] = true
+	}
+	var removed []int64
+	for _, e := range prior {
+		if known(e.ID) && !named[e.ID.ValueInt64()] {
+			removed = append(removed, e.ID.ValueInt64())
+		}
+	}
+	r.write(ctx, profileDataToAPI(ctx, elems, prior, &resp.Diagnostics), removed, "Unable to Update Profile Data", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.Field = profileDataList(ctx, elems, &resp.Diagnostics)
+	r.read(ctx, &plan, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("Profile Data Disappeared",
+			"The account's values of the managed fields were cleared while they were being updated.")
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete clears the values of the named fields; fields that no longer exist
+// are skipped.
+func (r *profileDataResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state profileDataResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	var ids []int64
+	for _, e := range profileDataElems(ctx, state.Field, &resp.Diagnostics) {
+		if known(e.ID) {
+			ids = append(ids, e.ID.ValueInt64())
+		}
+	}
+	r.write(ctx, nil, ids, "Unable to Clear Profile Data", &resp.Diagnostics)
+}
+
+// ImportState adopts the values of fields named by a comma-separated list of
+// ids and names, or of every field with a value ("*").
+func (r *profileDataResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	fields, err := r.data.profileDataFields(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		return
+	}
+	var elems []profileDataFieldModel
+	add := func(f zulip.CustomProfileField) {
+		elems = append(elems, profileDataFieldModel{ID: types.Int64Value(f.ID), Name: types.StringValue(f.Name),
+			Value: types.StringNull(), Users: types.ListNull(types.Int64Type)})
+	}
+	if strings.TrimSpace(req.ID) == "*" {
+		user, err := r.data.profileDataValues(ctx)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to Read Profile Data", "read the account's custom profile field values", roleAny, err)
+			return
+		}
+		for _, f := range fields {
+			if _, ok := user.ProfileValueFor(f.ID); ok {
+				add(f)
+			}
+		}
+		if len(elems) == 0 {
+			resp.Diagnostics.AddError("Nothing to Import", "The provider's account has no custom profile field values.")
+			return
+		}
+	} else {
+		seen := map[int64]bool{}
+		for _, part := range strings.Split(req.ID, ",") {
+			part = strings.TrimSpace(part)
+			var f zulip.CustomProfileField
+			var ok bool
+			if id, err := strconv.ParseInt(part, 10, 64); err == nil {
+				f, ok = profileFieldByID(fields, id)
+			} else {
+				f, ok = profileFieldByName(fields, part)
+			}
+			if !ok {
+				resp.Diagnostics.AddError("Invalid Import ID",
+					fmt.Sprintf("A zulip_profile_data is imported by a comma-separated list of custom profile field ids or "+
+						"names, e.g. \"1,Pronouns\", or by \"*\" for every field with a value; %q in %q is not a field. %s",
+						part, req.ID, profileFieldList(fields)))
+				return
+			}
+			if seen[f.ID] {
+				resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Field %q is named twice in %q.", f.Name, req.ID))
+				return
+			}
+			seen[f.ID] = true
+			add(f)
+		}
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("field"), profileDataList(ctx, elems, &resp.Diagnostics))...)
+}
+
+// setPlanFields writes the field blocks back into the plan.
+func (r *profileDataResource) setPlanFields(ctx context.Context, elems []profileDataFieldModel, resp *resource.ModifyPlanResponse) {
+	list := profileDataList(ctx, elems, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("field"), list)...)
+}
+
+// resolve fills in the id and name of every block from the field list; a plan
+// made without the server (unknown provider configuration) leaves one unknown.
+func (r *profileDataResource) resolve(ctx context.Context, elems []profileDataFieldModel, diags *diag.Diagnostics) {
+	fields, err := r.data.profileDataFields(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		return
+	}
+	for i, e := range elems {
+		p := path.Root("field").AtListIndex(i)
+		var f zulip.CustomProfileField
+		var ok bool
+		if known(e.ID) {
+			f, ok = profileFieldByID(fields, e.ID.ValueInt64())
+		} else {
+			f, ok = profileFieldByName(fields, e.Name.ValueString())
+		}
+		if !ok {
+			diags.AddAttributeError(p, "Unknown Custom Profile Field",
+				fmt.Sprintf("The field of this block (id %s, name %s) does not exist. %s", e.ID, e.Name, profileFieldList(fields)))
+			continue
+		}
+		elems[i].ID, elems[i].Name = types.Int64Value(f.ID), types.StringValue(f.Name)
+	}
+}
+
+// write sets values and clears fields, then forgets the cached values. Fields
+// to clear that no longer exist are skipped: their values went with them.
+func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileDataItem, clear []int64, summary string, diags *diag.Diagnostics) {
+	defer r.data.cache.invalidate(cacheProfileDataValues)
+	if len(set) > 0 {
+		ids := make([]int64, 0, len(set))
+		for _, it := range set {
+			ids = append(ids, it.ID)
+		}
+		tflog.Debug(ctx, "setting custom profile field values", map[string]any{"field_ids": ids})
+		if err := r.data.client.UpdateOwnProfileData(ctx, set); err != nil {
+			addProfileDataError(diags, summary, "set the account's custom profile field values", err)
+			return
+		}
+	}
+	if len(clear) == 0 {
+		return
+	}
+	fields, err := r.data.profileDataFields(ctx)
+	if err != nil {
+		addAPIError(diags, summary, "list the custom profile fields", roleAny, err)
+		return
+	}
+	existing := clear[:0:0]
+	for _, id := range clear {
+		if _, ok := profileFieldByID(fields, id); ok {
+			existing = append(existing, id)
+		}
+	}
+	if len(existing) == 0 {
+		return
+	}
+	tflog.Debug(ctx, "clearing custom profile field values", map[string]any{"field_ids": existing})
+	if err := r.data.client.RemoveOwnProfileData(ctx, existing); err != nil && !zulip.IsNotFound(err) {
+		addProfileDataError(diags, summary, "clear the account's custom profile field values", err)
+	}
+}
+
+// read fills the values of m's fields from the account; gone is called when
+// none of them has a value, which is what destroying the resource leaves.
+func (r *profileDataResource) read(ctx context.Context, m *profileDataResourceModel, diags *diag.Diagnostics, gone func()) {
+	fields, err := r.data.profileDataFields(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		return
+	}
+	user, err := r.data.profileDataValues(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Profile Data", "read the account's custom profile field values", roleAny, err)
+		return
+	}
+	elems := profileDataElems(ctx, m.Field, diags)
+	if diags.HasError() {
+		return
+	}
+	found := false
+	for i := range elems {
+		if profileDataFromAPI(ctx, fields, user, &elems[i], diags) {
+			found = true
+		}
+	}
+	if diags.HasError() {
+		return
+	}
+	if !found {
+		gone()
+		return
+	}
+	m.ID = types.StringValue(strconv.FormatInt(user.UserID, 10))
+	m.Field = profileDataList(ctx, elems, diags)
+}
+
+// addProfileDataError reports a failed write, with the likely causes of a
+// refusal that plan-time checks could not see.
+func addProfileDataError(diags *diag.Diagnostics, summary, action string, err error) {
+	if isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
+		diags.AddError(summary, fmt.Sprintf("The provider could not %s. Zulip refuses values that do not suit the field's "+
+			"type, fields that are not editable by users (unless the account is an administrator), and any profile data "+
+			"from bots. Server said: %s", action, err))
+		return
+	}
+	addAPIError(diags, summary, action, roleAny, err)
+}
+
+// profileDataElems converts the field list into its blocks.
+func profileDataElems(ctx context.Context, list types.List, diags *diag.Diagnostics) []profileDataFieldModel {
+	if !known(list) {
+		return nil
+	}
+	var elems []profileDataFieldModel
+	diags.Append(list.ElementsAs(ctx, &elems, false)...)
+	return elems
+}
+
+// profileDataList converts blocks into the field list.
+func profileDataList(ctx context.Context, elems []profileDataFieldModel, diags *diag.Diagnostics) types.List {
+	list, d := types.ListValueFrom(ctx, profileDataFieldType, elems)
+	diags.Append(d...)
+	return list
+}
+
+// profileDataToAPI builds the values to set: every block, or with prior state
+// only the blocks whose value is new or changed.
+func profileDataToAPI(ctx context.Context, elems, prior []profileDataFieldModel, diags *diag.Diagnostics) []zulip.ProfileDataItem {
+	was := map[int64]profileDataFieldModel{}
+	for _, e := range prior {
+		if known(e.ID) {
+			was[e.ID.ValueInt64()] = e
+		}
+	}
+	var items []zulip.ProfileDataItem
+	for _, e := range elems {
+		if p, ok := was[e.ID.ValueInt64()]; ok && p.Value.Equal(e.Value) && p.Users.Equal(e.Users) {
+			continue
+		}
+		item := zulip.ProfileDataItem{ID: e.ID.ValueInt64()}
+		if !e.Users.IsNull() {
+			var ids []int64
+			diags.Append(e.Users.ElementsAs(ctx, &ids, false)...)
+			item.Value = zulip.ProfileUserIDs(ids...)
+		} else {
+			item.Value = zulip.ProfileText(e.Value.ValueString())
+		}
+		items = append(items, item)
+	}
+	return items
+}
+
+// profileDataFromAPI fills one block from the account's values and reports
+// whether the field has a value. The field is found by id, or by name right
+// after an import by name; a field that no longer exists has no value.
+func profileDataFromAPI(ctx context.Context, fields []zulip.CustomProfileField, user *zulip.User, e *profileDataFieldModel, diags *diag.Diagnostics) bool {
+	var f zulip.CustomProfileField
+	var ok bool
+	if known(e.ID) {
+		f, ok = profileFieldByID(fields, e.ID.ValueInt64())
+	} else if known(e.Name) {
+		f, ok = profileFieldByName(fields, e.Name.ValueString())
+	}
+	e.Value, e.Users = types.StringNull(), types.ListNull(types.Int64Type)
+	if !ok {
+		return false
+	}
+	e.ID, e.Name = types.Int64Value(f.ID), types.StringValue(f.Name)
+	v, ok := user.ProfileValueFor(f.ID)
+	if !ok {
+		return false
+	}
+	if f.Type != zulip.ProfileFieldUser {
+		e.Value = types.StringValue(v.Value)
+		return true
+	}
+	ids, err := profileUsersFromAPI(f, v.Value)
+	if err != nil {
+		diags.AddError("Unexpected Profile Data", err.Error())
+		return false
+	}
+	list, d := types.ListValueFrom(ctx, types.Int64Type, ids)
+	diags.Append(d...)
+	e.Users = list
+	return true
+}

@@ -1,0 +1,412 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*userTopicResource)(nil)
+	_ resource.ResourceWithConfigure   = (*userTopicResource)(nil)
+	_ resource.ResourceWithImportState = (*userTopicResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*userTopicResource)(nil)
+)
+
+// Feature levels of the user topic API (digest §5, §10).
+const (
+	featureUserTopics       = 170 // POST /user_topics, policy unmuted
+	featureUserTopicFollows = 219 // policy followed
+)
+
+// Collection cache keys: the caller's user topics, and the realm limits read
+// once per provider process from a register call with fetch type "realm".
+const (
+	cacheUserTopics      = "user_topics"
+	cacheUserTopicsRealm = "user_topics:realm"
+)
+
+// defaultMaxTopicLength is the limit of servers older than feature level 53,
+// which did not report max_topic_length.
+const defaultMaxTopicLength = 60
+
+// userTopicPolicies maps the configuration's policy names to Zulip's values.
+var userTopicPolicies = map[string]int{
+	"muted":    zulip.VisibilityPolicyMuted,
+	"unmuted":  zulip.VisibilityPolicyUnmuted,
+	"followed": zulip.VisibilityPolicyFollowed,
+}
+
+// NewUserTopicResource returns the zulip_user_topic resource.
+func NewUserTopicResource() resource.Resource { return &userTopicResource{} }
+
+// userTopicResource manages the caller's visibility policy for one topic.
+type userTopicResource struct {
+	data *providerData
+}
+
+// userTopicResourceModel is the zulip_user_topic state.
+type userTopicResourceModel struct {
+	ID               types.String `tfsdk:"id"`
+	ChannelID        types.Int64  `tfsdk:"channel_id"`
+	Topic            types.String `tfsdk:"topic"`
+	VisibilityPolicy types.String `tfsdk:"visibility_policy"`
+}
+
+// Metadata names the resource.
+func (r *userTopicResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_user_topic"
+}
+
+// Schema describes the resource.
+func (r *userTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The provider account's own visibility policy for one topic of a channel: muted, " +
+			"unmuted (in a muted channel) or followed. Destroying the resource sets the policy back to none, so the " +
+			"topic follows the channel's settings again. The topic need not have any messages yet. Needs Zulip " +
+			"feature level 170 (Zulip 7.0), and 219 (Zulip 8.0) for `followed`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<channel_id>:<topic>`, the import id.",
+			},
+			"channel_id": schema.Int64Attribute{
+				Required: true,
+				MarkdownDescription: "The id of the channel the topic belongs to. The account must be able to read " +
+					"the channel. Changing it replaces the resource.",
+				Validators:    []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"topic": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The topic name, at most the server's `max_topic_length` characters (60 on " +
+					"current Zulip). Zulip matches topic names case-insensitively: a different spelling of the same " +
+					"name changes only the recorded spelling, any other change replaces the resource. For the " +
+					"empty topic use the organization's display name for it (`realm_empty_topic_display_name`).",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(
+					func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+						resp.RequiresReplace = !strings.EqualFold(req.StateValue.ValueString(), req.PlanValue.ValueString())
+					},
+					"Replaces the resource unless the new topic name differs only in case.",
+					"Replaces the resource unless the new topic name differs only in case.",
+				)},
+			},
+			"visibility_policy": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "`muted` (no notifications, hidden from unread counts), `unmuted` (shown although " +
+					"the channel is muted; like none in an unmuted channel) or `followed` (notifications for every " +
+					"message). Changed in place.",
+				Validators: []validator.String{stringvalidator.OneOf("muted", "unmuted", "followed")},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *userTopicResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan computes the id and applies the server's limits: its feature
+// level, and the length of a topic name that is being set.
+func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan userTopicResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The id follows the configured spelling, so that a change of case (an
+	// in-place update) plans the new id rather than an unknown one.
+	if known(plan.ChannelID) && known(plan.Topic) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))...)
+	} else {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
+	}
+	if !r.data.knowsServer() {
+		return
+	}
+	if err := r.data.requireFeatureLevel(featureUserTopics, "zulip_user_topic (POST /user_topics)"); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
+		return
+	}
+	if plan.VisibilityPolicy.ValueString() == "followed" {
+		if err := r.data.requireFeatureLevel(featureUserTopicFollows, `visibility_policy "followed"`); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
+		}
+	}
+	if !known(plan.Topic) {
+		return
+	}
+	// Only a topic that is being set needs the limit: refreshing a settled
+	// resource must not cost the register call that reads it.
+	var prior types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("topic"), &prior)...)
+	}
+	if prior.ValueString() == plan.Topic.ValueString() && !prior.IsNull() {
+		return
+	}
+	limits, err := r.data.userTopicRealm(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read the Topic Length Limit", "read max_topic_length through POST /register", roleAny, err)
+		return
+	}
+	if n := utf8.RuneCountInString(plan.Topic.ValueString()); n > limits.maxTopicLength {
+		resp.Diagnostics.AddAttributeError(path.Root("topic"), "Topic Too Long",
+			fmt.Sprintf("The topic is %d characters long; the server's limit (max_topic_length) is %d characters.", n, limits.maxTopicLength))
+	}
+}
+
+// Create sets the visibility policy.
+func (r *userTopicResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan userTopicResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	r.set(ctx, plan, "Unable to Create User Topic", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = types.StringValue(userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))
+	r.read(ctx, &plan, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("User Topic Not Found After Create",
+			fmt.Sprintf("The server accepted visibility policy %q for topic %q in channel %d but does not list it among "+
+				"the account's user topics. This is a bug in the server or the provider.",
+				plan.VisibilityPolicy.ValueString(), plan.Topic.ValueString(), plan.ChannelID.ValueInt64()))
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the policy from the account's user topics.
+func (r *userTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state userTopicResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	gone := false
+	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if gone {
+		tflog.Info(ctx, "user topic has no visibility policy any more; removing it from state", map[string]any{
+			"channel_id": state.ChannelID.ValueInt64(), "topic": state.Topic.ValueString(),
+		})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update changes the policy, or only the recorded spelling of the topic.
+func (r *userTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan userTopicResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	r.set(ctx, plan, "Unable to Update User Topic", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = types.StringValue(userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))
+	r.read(ctx, &plan, &resp.Diagnostics, func() {
+		resp.Diagnostics.AddError("User Topic Disappeared",
+			fmt.Sprintf("The visibility policy of topic %q in channel %d was removed while it was being updated.",
+				plan.Topic.ValueString(), plan.ChannelID.ValueInt64()))
+	})
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete sets the policy back to none; a channel that is gone is not an error.
+func (r *userTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state userTopicResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	err := r.data.client.SetUserTopic(ctx, state.ChannelID.ValueInt64(), state.Topic.ValueString(), zulip.VisibilityPolicyNone)
+	r.data.cache.invalidate(cacheUserTopics)
+	if err != nil && !zulip.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "Unable to Delete User Topic", "set the topic's visibility policy back to none", roleAny, err)
+	}
+}
+
+// ImportState adopts a policy by "<channel_id>:<topic>"; the topic may
+// contain ':', so only the first one separates.
+func (r *userTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	channel, topic, ok := strings.Cut(req.ID, ":")
+	id, err := strconv.ParseInt(channel, 10, 64)
+	if !ok || err != nil || id <= 0 || topic == "" {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("A zulip_user_topic is imported by \"<channel_id>:<topic>\", e.g. \"1:releases\" (the topic may "+
+				"contain ':'; the first one separates), got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), userTopicID(id, topic))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel_id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("topic"), topic)...)
+}
+
+// set writes the planned policy; summary titles a failure.
+func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, summary string, diags *diag.Diagnostics) {
+	policy := userTopicToAPI(m)
+	tflog.Debug(ctx, "setting topic visibility policy", map[string]any{
+		"channel_id": m.ChannelID.ValueInt64(), "topic": m.Topic.ValueString(), "visibility_policy": policy,
+	})
+	err := r.data.client.SetUserTopic(ctx, m.ChannelID.ValueInt64(), m.Topic.ValueString(), policy)
+	r.data.cache.invalidate(cacheUserTopics)
+	switch {
+	case err == nil:
+	case zulip.IsNotFound(err):
+		diags.AddAttributeError(path.Root("channel_id"), summary,
+			fmt.Sprintf("Channel %d does not exist, is archived, or the provider's account cannot read it (a private "+
+				"channel it is not subscribed to). Server said: %s", m.ChannelID.ValueInt64(), err))
+	default:
+		addAPIError(diags, summary, "set the topic's visibility policy", roleAny, err)
+	}
+}
+
+// read fills m from the account's user topics; gone is called when the topic
+// has no policy. A row matches case-insensitively, as Zulip matches topics.
+func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel, diags *diag.Diagnostics, gone func()) {
+	list, err := r.data.userTopics(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read User Topics", "list the account's user topics through POST /register", roleAny, err)
+		return
+	}
+	channel, topic := m.ChannelID.ValueInt64(), m.Topic.ValueString()
+	var emptyTopicRow *zulip.UserTopic
+	for i, t := range list {
+		if t.StreamID != channel {
+			continue
+		}
+		if strings.EqualFold(t.TopicName, topic) {
+			userTopicFromAPI(t, m)
+			return
+		}
+		if t.TopicName == "" {
+			emptyTopicRow = &list[i]
+		}
+	}
+	// A server that answers with the empty topic's real name ("") rather than
+	// its display name still holds the policy the configuration names.
+	if emptyTopicRow != nil {
+		limits, err := r.data.userTopicRealm(ctx)
+		if err != nil {
+			addAPIError(diags, "Unable to Read User Topics", "read realm_empty_topic_display_name through POST /register", roleAny, err)
+			return
+		}
+		if limits.emptyTopicName != "" && strings.EqualFold(limits.emptyTopicName, topic) {
+			userTopicFromAPI(*emptyTopicRow, m)
+			return
+		}
+	}
+	gone()
+}
+
+// userTopicRealmLimits is what the resource needs from the realm's settings.
+type userTopicRealmLimits struct {
+	maxTopicLength int
+	emptyTopicName string
+}
+
+// userTopics returns the account's user topics through the per-run cache: one
+// register call serves every zulip_user_topic of a plan.
+func (d *providerData) userTopics(ctx context.Context) ([]zulip.UserTopic, error) {
+	v, err := d.cache.get(ctx, cacheUserTopics, func(ctx context.Context) (any, error) {
+		return d.client.ListUserTopics(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]zulip.UserTopic), nil
+}
+
+// userTopicRealm reads max_topic_length and the empty topic's display name once
+// per provider process (nothing invalidates the entry). The client offers no
+// state read for fetch type "realm", so this registers a queue for no events
+// and deletes it again, as the client's own state reads do.
+func (d *providerData) userTopicRealm(ctx context.Context) (userTopicRealmLimits, error) {
+	v, err := d.cache.get(ctx, cacheUserTopicsRealm, func(ctx context.Context) (any, error) {
+		resp, err := d.client.Register(ctx, zulip.RegisterRequest{
+			EventTypes:      []string{},
+			FetchEventTypes: []string{zulip.EventTypeRealm},
+		})
+		if err != nil {
+			return nil, err
+		}
+		if resp.QueueID != "" {
+			if err := d.client.DeleteQueue(ctx, resp.QueueID); err != nil && !zulip.IsBadEventQueue(err) {
+				tflog.Debug(ctx, "could not delete the event queue registered to read realm limits; the server will expire it",
+					map[string]any{"error": err.Error()})
+			}
+		}
+		limits := userTopicRealmLimits{maxTopicLength: resp.MaxTopicLength, emptyTopicName: resp.RealmEmptyTopicDisplayName}
+		if limits.maxTopicLength <= 0 {
+			limits.maxTopicLength = defaultMaxTopicLength
+		}
+		return limits, nil
+	})
+	if err != nil {
+		return userTopicRealmLimits{}, err
+	}
+	return v.(userTopicRealmLimits), nil
+}
+
+// userTopicID is the resource id and import id.
+func userTopicID(channelID int64, topic string) string {
+	return strconv.FormatInt(channelID, 10) + ":" + topic
+}
+
+// userTopicToAPI returns the Zulip policy value of the planned policy.
+func userTopicToAPI(m userTopicResourceModel) int {
+	return userTopicPolicies[m.VisibilityPolicy.ValueString()]
+}
+
+// userTopicFromAPI copies the server's row into the model. The topic keeps the
+// spelling already in the model (configured or imported): the server's row may
+// differ in case, which Zulip treats as the same topic.
+func userTopicFromAPI(t zulip.UserTopic, m *userTopicResourceModel) {
+	m.ChannelID = types.Int64Value(t.StreamID)
+	if m.Topic.IsNull() || m.Topic.IsUnknown() {
+		m.Topic = types.StringValue(t.TopicName)
+	}
+	m.ID = types.StringValue(userTopicID(t.StreamID, m.Topic.ValueString()))
+	name := strconv.Itoa(t.VisibilityPolicy) // a policy this provider does not know shows as its number
+	for n, v := range userTopicPolicies {
+		if v == t.VisibilityPolicy {
+			name = n
+		}
+	}
+	m.VisibilityPolicy = types.StringValue(name)
+}
