@@ -111,10 +111,14 @@ func chatForm(kv ...string) url.Values {
 	return v
 }
 
-// chatJSON re-encodes a decoded value, for compact comparisons.
+// chatJSON re-encodes a decoded value, for compact comparisons (without
+// escaping HTML, so that rendered fields read as sent).
 func chatJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // chatNames lists the channel names of a GET /streams answer, in order.
