@@ -1,0 +1,321 @@
+package provider_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// seededDomain is the allowed domain of the seeded realm (its host name).
+const seededDomain = "zulip.example.com"
+
+func TestAccAllowedDomain_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	addr := "zulip_allowed_domain.test"
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: owner + testAccAllowedDomainConfig("example.org", "true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact("example.org")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return domainOnServer(srv, "example.org", true)
+					})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:                         addr,
+				ImportState:                          true,
+				ImportStateId:                        "example.org",
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "domain",
+			},
+			{
+				// In place: allow_subdomains left out falls back to false.
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return domainOnServer(srv, "example.org", false)
+					})),
+				},
+			},
+			{
+				// Changed outside Terraform: the plan puts it back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, d := range r.Domains {
+							if d.Domain == "example.org" {
+								d.AllowSubdomains = true
+							}
+						}
+					})
+				},
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return domainOnServer(srv, "example.org", false)
+					})),
+				},
+			},
+			{
+				// Deleted outside Terraform: dropped from state and created again.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						kept := r.Domains[:0]
+						for _, d := range r.Domains {
+							if d.Domain != "example.org" {
+								kept = append(kept, d)
+							}
+						}
+						r.Domains = kept
+					})
+				},
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return domainOnServer(srv, "example.org", false)
+					})),
+				},
+			},
+			{
+				// A new domain replaces the old one.
+				Config: owner + testAccAllowedDomainConfig("example.net", "false"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						if domainOnServer(srv, "example.org", false) == nil {
+							return fmt.Errorf("the replaced domain example.org is still allowed")
+						}
+						return domainOnServer(srv, "example.net", false)
+					})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccAllowedDomain_example applies the documentation's example.
+func TestAccAllowedDomain_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	example, err := os.ReadFile("../../examples/resources/zulip_allowed_domain/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: owner + string(example),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_allowed_domain.example_org", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+					if err := domainOnServer(srv, "example.org", true); err != nil {
+						return err
+					}
+					if err := domainOnServer(srv, "partners.example.net", false); err != nil {
+						return err
+					}
+					return domainOnServer(srv, seededDomain, false)
+				})),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}
+
+func TestAccAllowedDomain_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	step := func(domain string, want string) resource.TestStep {
+		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: wrappedRE(want)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step("Example.org", `domain: must be written in lower case \("example.org"\)`),
+			step(" example.org", `domain: must not have leading or trailing whitespace`),
+			step("localhost", `domain: Domain must have at least one dot`),
+			step("", `domain: Domain can't be empty`),
+			step("example..org", `domain: Consecutive '.' are not allowed`),
+			step("-corp.example.org", `domain: Subdomains cannot start or end with a '-'`),
+			step("ex_ample.org", `domain: Domain can only have letters, numbers, '.' and '-'s`),
+			step("example.org.", `domain: Domain cannot start or end with a dot`),
+		},
+	})
+}
+
+// TestAccAllowedDomain_needsOwner checks that members and administrators are
+// told the resource needs an owner.
+func TestAccAllowedDomain_needsOwner(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	want := wrappedRE(`Unable to Create Allowed Domain.*credentials are not those of an organization owner`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: member + testAccAllowedDomainConfig("example.org", ""), ExpectError: want},
+			{Config: admin + testAccAllowedDomainConfig("example.org", ""), ExpectError: want},
+			{
+				// Nothing was added by the refused requests.
+				Config: admin + testAccAllowedDomainConfig("example.org", ""),
+				PreConfig: func() {
+					if domainOnServer(srv, "example.org", false) == nil {
+						t.Error("a refused create added example.org")
+					}
+				},
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+// TestAccAllowedDomain_existing checks that creating a domain the organization
+// already allows points to import, and that import adopts it.
+func TestAccAllowedDomain_existing(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	addr := "zulip_allowed_domain.test"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ExpectError: wrappedRE(`Allowed Domain Already Exists.*terraform import zulip_allowed_domain.<name> zulip.example.com`),
+			},
+			{
+				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: "nowhere.example.com",
+				ExpectError:   wrappedRE(`Allowed Domain Not Found.*no allowed domain "nowhere.example.com"`),
+			},
+			{
+				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: "not a domain",
+				ExpectError:   wrappedRE(`Invalid Import ID.*imported by its domain name`),
+			},
+			{
+				// Zulip's domains are lower case, so the import id is read as such.
+				Config:             owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      "Zulip.Example.COM",
+				ImportStatePersist: true,
+			},
+			{
+				Config: owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact(seededDomain)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccAllowedDomain_readsShareOneList checks that refreshing several
+// domains reads the list through the per-run cache.
+func TestAccAllowedDomain_readsShareOneList(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	const n = 5
+	config := owner + fmt.Sprintf(`
+resource "zulip_allowed_domain" "many" {
+  count  = %d
+  domain = "team${count.index}.example.org"
+}`, n)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: srv.ResetRequests,
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectEmptyPlan(),
+						requestCountAtMost{srv: srv, method: "GET", path: "/api/v1/realm/domains", max: 1, resources: n},
+					},
+				},
+			},
+		},
+	})
+}
+
+// domainOnServer checks the reference server's copy of an allowed domain.
+func domainOnServer(srv *acctest.Server, domain string, allowSubdomains bool) error {
+	err := fmt.Errorf("domain %q is not allowed on the server", domain)
+	srv.Do(func(r *refserver.Realm) {
+		for _, d := range r.Domains {
+			if d.Domain == domain {
+				err = nil
+				if d.AllowSubdomains != allowSubdomains {
+					err = fmt.Errorf("server has allow_subdomains=%t for %q, want %t", d.AllowSubdomains, domain, allowSubdomains)
+				}
+			}
+		}
+	})
+	return err
+}
+
+// testAccAllowedDomainConfig returns a zulip_allowed_domain; an empty
+// allowSubdomains leaves the argument out.
+func testAccAllowedDomainConfig(domain, allowSubdomains string) string {
+	extra := ""
+	if allowSubdomains != "" {
+		extra = "\n  allow_subdomains = " + allowSubdomains
+	}
+	return fmt.Sprintf(`
+resource "zulip_allowed_domain" "test" {
+  domain = %q%s
+}
+`, domain, extra)
+}
