@@ -397,7 +397,14 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 	fields["status"] = resp.StatusCode
 	fields["duration_ms"] = c.now().Sub(start).Milliseconds()
 	c.log(ctx, "zulip: request", fields)
-	c.pacer.observe(resp.Header, c.now())
+	if resp.StatusCode == http.StatusTooManyRequests {
+		// A 429's Retry-After says when the next request is allowed; its X-RateLimit-Reset
+		// says when the whole budget is back, which can be a minute later. The retry below
+		// waits for the former, so the pacer must not add a wait for the latter.
+		c.pacer.forget()
+	} else {
+		c.pacer.observe(resp.Header, c.now())
+	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return attemptResult{err: fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, ctxErr)}

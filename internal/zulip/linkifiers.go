@@ -60,7 +60,7 @@ func (c *Client) CreateLinkifier(ctx context.Context, r LinkifierRequest) (int64
 	var out struct {
 		ID int64 `json:"id"`
 	}
-	err := c.do(ctx, request{method: http.MethodPost, path: "realm/filters", params: r.params()}, &out)
+	err := c.do(ctx, request{method: http.MethodPost, path: "realm/filters", params: r.params(), idempotent: false}, &out)
 	return out.ID, err
 }
 

@@ -109,5 +109,5 @@ func (c *Client) ReportMessage(ctx context.Context, messageID int64, r ReportMes
 	if r.Description != "" {
 		p.str("description", r.Description)
 	}
-	return c.do(ctx, request{method: http.MethodPost, path: "messages/" + strconv.FormatInt(messageID, 10) + "/report", params: p}, nil)
+	return c.do(ctx, request{method: http.MethodPost, path: "messages/" + strconv.FormatInt(messageID, 10) + "/report", params: p, idempotent: false}, nil)
 }

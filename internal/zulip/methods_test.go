@@ -2,9 +2,14 @@ package zulip
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"net/http"
+	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -158,5 +163,88 @@ func TestMethods_contextCancelled(t *testing.T) {
 		if err := mc.call(ctx, env.client); err == nil {
 			t.Errorf("%s: no error with a cancelled context", mc.name)
 		}
+	}
+}
+
+// nonIdempotent lists the methods that must not be retried once the server may have
+// processed the request: creates, one-off actions and queue registration.
+var nonIdempotent = map[string]bool{
+	"CreateLinkifier": true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
+	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
+	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
+}
+
+// TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
+// must retry and succeed, the others must return the 503 after a single request.
+func TestMethods_retryPolicy(t *testing.T) {
+	for _, mc := range methodCases() {
+		t.Run(mc.name, func(t *testing.T) {
+			env := setup(t)
+			var calls int
+			env.handle(mc.path, func(w http.ResponseWriter, r *http.Request) {
+				calls++
+				if calls == 1 {
+					writeJSON(w, http.StatusServiceUnavailable, `{"result":"error","msg":"busy","code":"BAD_REQUEST"}`)
+					return
+				}
+				success(w, `"new_domain":[1,"x.com"],"queue_id":"q"`)
+			})
+			if mc.path != "/events" {
+				env.handle("/events", func(w http.ResponseWriter, r *http.Request) { success(w, "") })
+			}
+			err := mc.call(context.Background(), env.client)
+			if nonIdempotent[mc.name] {
+				mustAPIError(t, err, http.StatusServiceUnavailable, "BAD_REQUEST")
+				if calls != 1 {
+					t.Errorf("a non-idempotent request was sent %d times", calls)
+				}
+				return
+			}
+			if err != nil || calls != 2 {
+				t.Errorf("idempotent request: err %v after %d requests, want success after 2", err, calls)
+			}
+		})
+	}
+}
+
+// TestRequests_declareIdempotency checks in the source that every request literal states
+// its idempotency, so that none is retried (or not) by accident of a default.
+func TestRequests_declareIdempotency(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, file := range pkgs {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "request" {
+				return true
+			}
+			found++
+			for _, elt := range lit.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					if key, ok := kv.Key.(*ast.Ident); ok && key.Name == "idempotent" {
+						return true
+					}
+				}
+			}
+			t.Errorf("%s: request literal without an explicit idempotent field", fset.Position(lit.Pos()))
+			return true
+		})
+	}
+	if found < 40 {
+		t.Errorf("found only %d request literals; is the check looking at the right files?", found)
 	}
 }

@@ -47,7 +47,7 @@ func (c *Client) SendTestNotification(ctx context.Context, token string) error {
 	if token != "" {
 		p.str("token", token)
 	}
-	return c.do(ctx, request{method: http.MethodPost, path: "mobile_push/test_notification", params: p}, nil)
+	return c.do(ctx, request{method: http.MethodPost, path: "mobile_push/test_notification", params: p, idempotent: false}, nil)
 }
 
 // SendE2EETestNotification sends an end-to-end encrypted test push notification
@@ -61,5 +61,5 @@ func (c *Client) SendE2EETestNotification(ctx context.Context, r E2EETestNotific
 	if r.PushAccountID != nil {
 		p.json("push_account_id", *r.PushAccountID)
 	}
-	return c.do(ctx, request{method: http.MethodPost, path: "mobile_push/e2ee/test_notification", params: p}, nil)
+	return c.do(ctx, request{method: http.MethodPost, path: "mobile_push/e2ee/test_notification", params: p, idempotent: false}, nil)
 }

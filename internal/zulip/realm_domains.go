@@ -39,7 +39,7 @@ func (c *Client) AddRealmDomain(ctx context.Context, domain string, allowSubdoma
 	var out struct {
 		NewDomain []json.RawMessage `json:"new_domain"`
 	}
-	if err := c.do(ctx, request{method: http.MethodPost, path: "realm/domains", params: p}, &out); err != nil {
+	if err := c.do(ctx, request{method: http.MethodPost, path: "realm/domains", params: p, idempotent: false}, &out); err != nil {
 		return nil, err
 	}
 	// new_domain is a two-element array [id, domain], not an object.

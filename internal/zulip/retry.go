@@ -79,6 +79,9 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 // answer. It keeps its own count of the remaining budget, decremented for each request sent,
 // because with Terraform's parallelism several requests are in flight before any answer
 // reports the new count. When the count reaches zero, requests wait until the reset time.
+// Zulip's reset is when the whole budget is back, so this is conservative; a wait longer
+// than the call's remaining MaxRetryWait is skipped instead, and the server's 429 (whose
+// Retry-After is exact, and which is safe to retry) takes over.
 type pacer struct {
 	mu        sync.Mutex
 	known     bool
@@ -103,6 +106,13 @@ func (p *pacer) reserve(now time.Time) time.Duration {
 		return 0
 	}
 	return p.reset.Sub(now)
+}
+
+// forget drops what the pacer knows, until the next answer reports the budget again.
+func (p *pacer) forget() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.known = false
 }
 
 // observe records the rate-limit headers of an answer. X-RateLimit-Reset is an absolute

@@ -481,3 +481,49 @@ func TestParseRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+func TestPacing_noExtraWaitAfterRateLimit(t *testing.T) {
+	env := setup(t)
+	var count atomic.Int32
+	env.handle("/realm/linkifiers", sequence(&count, func(w http.ResponseWriter, r *http.Request) {
+		// Zulip: the next request is allowed in 2s, the full budget is back in 60s.
+		rateLimitHeaders(w, env.clock.Now(), 0, 60*time.Second)
+		rateLimited("2", `,"retry-after":2`)(w, r)
+	}, func(w http.ResponseWriter, r *http.Request) {
+		rateLimitHeaders(w, env.clock.Now(), 150, 60*time.Second)
+		linkifiersOK(w, r)
+	}))
+	if _, err := env.client.ListLinkifiers(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if sleeps := env.clock.Sleeps(); !reflect.DeepEqual(sleeps, []time.Duration{2 * time.Second}) {
+		t.Errorf("waits = %v, want only the 2s the server asked for", sleeps)
+	}
+}
+
+func TestClient_concurrentUse(t *testing.T) {
+	env := setup(t)
+	var count atomic.Int32
+	env.handle("/realm/linkifiers", func(w http.ResponseWriter, r *http.Request) {
+		n := int(count.Add(1))
+		if n%7 == 0 {
+			rateLimited("1", "")(w, r)
+			return
+		}
+		rateLimitHeaders(w, env.clock.Now(), max(0, 40-n), 10*time.Second)
+		linkifiersOK(w, r)
+	})
+	const workers = 32
+	errs := make(chan error, workers)
+	for range workers {
+		go func() {
+			_, err := env.client.ListLinkifiers(context.Background())
+			errs <- err
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

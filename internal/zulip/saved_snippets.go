@@ -39,7 +39,7 @@ func (c *Client) CreateSavedSnippet(ctx context.Context, title, content string) 
 	var out struct {
 		ID int64 `json:"saved_snippet_id"`
 	}
-	err := c.do(ctx, request{method: http.MethodPost, path: "saved_snippets", params: p}, &out)
+	err := c.do(ctx, request{method: http.MethodPost, path: "saved_snippets", params: p, idempotent: false}, &out)
 	return out.ID, err
 }
 

@@ -179,7 +179,7 @@ func (c *Client) CreateUser(ctx context.Context, r CreateUserRequest) (int64, er
 	var out struct {
 		UserID int64 `json:"user_id"`
 	}
-	err := c.do(ctx, request{method: http.MethodPost, path: "users", params: p}, &out)
+	err := c.do(ctx, request{method: http.MethodPost, path: "users", params: p, idempotent: false}, &out)
 	return out.UserID, err
 }
 
@@ -206,18 +206,18 @@ func (c *Client) DeactivateUser(ctx context.Context, id int64, r DeactivateUserR
 		// "actions" is a query parameter even on this DELETE (FL459).
 		q = newParams().json("actions", r.Actions)
 	}
-	return c.do(ctx, request{method: http.MethodDelete, path: "users/" + strconv.FormatInt(id, 10), params: p, query: q}, nil)
+	return c.do(ctx, request{method: http.MethodDelete, path: "users/" + strconv.FormatInt(id, 10), params: p, query: q, idempotent: false}, nil)
 }
 
 // ReactivateUser reactivates a deactivated user (POST /users/{id}/reactivate;
 // administrators). Not idempotent, like DeactivateUser.
 func (c *Client) ReactivateUser(ctx context.Context, id int64) error {
-	return c.do(ctx, request{method: http.MethodPost, path: "users/" + strconv.FormatInt(id, 10) + "/reactivate"}, nil)
+	return c.do(ctx, request{method: http.MethodPost, path: "users/" + strconv.FormatInt(id, 10) + "/reactivate", idempotent: false}, nil)
 }
 
 // DeactivateOwnUser deactivates the caller's own account (DELETE /users/me). Irreversible
 // for the caller, whose credentials stop working, and not idempotent. The last owner or
 // user gets CANNOT_DEACTIVATE_LAST_USER (IsCannotDeactivateLastUser).
 func (c *Client) DeactivateOwnUser(ctx context.Context) error {
-	return c.do(ctx, request{method: http.MethodDelete, path: "users/me"}, nil)
+	return c.do(ctx, request{method: http.MethodDelete, path: "users/me", idempotent: false}, nil)
 }
