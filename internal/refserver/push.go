@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"encoding/base64"
 	"encoding/hex"
 	"net/http"
 	"regexp"
@@ -65,18 +64,41 @@ func clonePayload(p map[string]any) map[string]any {
 }
 
 // validatePushToken is Zulip's validate_token: a non-empty token of at most
-// 4096 characters; an APNs token must also decode (Zulip decodes it as base64
-// and stores it as hex, so hex tokens, which are valid base64, pass).
+// 4096 characters; an APNs token must also decode as base64 the way Python's
+// lenient base64.b64decode does (so the usual 64-hex-digit tokens pass).
 func validatePushToken(token, kind string) error {
 	if token == "" || len(token) > maxPushTokenLength {
 		return errBadRequest("Empty or invalid length token")
 	}
-	if kind == PushKindAPNs && !isHexToken(token) {
-		if _, err := base64.StdEncoding.DecodeString(token); err != nil {
-			return errBadRequest("Invalid APNS token")
-		}
+	if kind == PushKindAPNs && !lenientBase64(token) {
+		return errBadRequest("Invalid APNS token")
 	}
 	return nil
+}
+
+// lenientBase64 reports whether Python's base64.b64decode (validate=False)
+// accepts s: characters outside the alphabet are discarded, and the data
+// characters must form whole quads or be completed by enough "=" padding.
+func lenientBase64(s string) bool {
+	data, pads := 0, 0
+	for _, c := range s {
+		switch {
+		case c == '=':
+			pads++
+		case c < 0x80 && (c == '+' || c == '/' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')):
+			data++
+		}
+	}
+	switch data % 4 {
+	case 0:
+		return true
+	case 2:
+		return pads >= 2
+	case 3:
+		return pads >= 1
+	default:
+		return false
+	}
 }
 
 // isHexToken reports whether token is an even-length hex string.
