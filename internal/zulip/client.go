@@ -513,11 +513,15 @@ func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
 	}
 }
 
+// minRedactLength keeps redaction from mangling messages when a (test) key is a short
+// common word such as "key"; real Zulip API keys are 32 characters long.
+const minRedactLength = 8
+
 // redact removes the API key from a text. The key is never put into a request line or a
 // message by this package, but servers and proxies can echo what they receive, and an error
 // text ends up in Terraform's output and logs.
 func (c *Client) redact(s string) string {
-	if c.apiKey == "" || !strings.Contains(s, c.apiKey) {
+	if len(c.apiKey) < minRedactLength || !strings.Contains(s, c.apiKey) {
 		return s
 	}
 	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
@@ -525,7 +529,7 @@ func (c *Client) redact(s string) string {
 
 // scrub applies redact to a whole error chain's text while keeping it unwrappable.
 func (c *Client) scrub(err error) error {
-	if err == nil || c.apiKey == "" || !strings.Contains(err.Error(), c.apiKey) {
+	if err == nil || len(c.apiKey) < minRedactLength || !strings.Contains(err.Error(), c.apiKey) {
 		return err
 	}
 	return &redactedError{msg: c.redact(err.Error()), err: err}
@@ -537,7 +541,10 @@ type redactedError struct {
 	err error
 }
 
+// Error returns the redacted text.
 func (e *redactedError) Error() string { return e.msg }
+
+// Unwrap keeps errors.Is and errors.As working through the redaction.
 func (e *redactedError) Unwrap() error { return e.err }
 
 // roundDuration keeps durations in messages readable ("28.7s", not "28.706807374s").

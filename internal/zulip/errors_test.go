@@ -154,6 +154,11 @@ func TestAPIError_shapes(t *testing.T) {
 			code: "NONEXISTENT_SUBDOMAIN",
 		},
 		{
+			name: "404 JSON Not Found (endpoint unknown to an old server)", status: 404,
+			body: `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`,
+			code: "BAD_REQUEST", msg: "Not Found",
+		},
+		{
 			name: "404 HTML page is not not-found", status: 404,
 			body: `<html><head><title>404 Not Found</title></head><body>nginx</body></html>`,
 			msg:  "404 Not Found",
