@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -100,6 +101,14 @@ type confNamedSchema struct {
 	schema *openapi3.Schema
 }
 
+// confCache holds the loaded and patched description: parsing 1.2 MB of YAML
+// takes seconds (many under -race), so the tests share one copy. They run
+// sequentially; only the router, built per test, depends on the base URL.
+var confCache struct {
+	sync.Mutex
+	spec *confSpec
+}
+
 // confLoadSpec loads the description named by ZULIP_OPENAPI_SPEC, patches it and
 // builds a router matching requests sent to base (".../api/v1").
 func confLoadSpec(t *testing.T, base string) *confSpec {
@@ -109,38 +118,48 @@ func confLoadSpec(t *testing.T, base string) *confSpec {
 		t.Skipf("set %s to the path of Zulip's OpenAPI description to run the conformance test "+
 			"(in this project: /work/shared/reference/zulip-openapi-fl420.yaml)", confSpecEnv)
 	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromFile(path)
-	if err != nil {
-		t.Fatalf("loading %s: %v", path, err)
-	}
-	spec := &confSpec{doc: doc, base: base, byID: map[string]confOperation{}}
-	for p, item := range doc.Paths.Map() {
-		for m, op := range item.Operations() {
-			if op.OperationID != "" {
-				spec.byID[op.OperationID] = confOperation{method: m, path: p, op: op}
+	confCache.Lock()
+	defer confCache.Unlock()
+	if confCache.spec == nil {
+		loader := openapi3.NewLoader()
+		loader.IsExternalRefsAllowed = false
+		doc, err := loader.LoadFromFile(path)
+		if err != nil {
+			t.Fatalf("loading %s: %v", path, err)
+		}
+		spec := &confSpec{doc: doc, byID: map[string]confOperation{}}
+		for p, item := range doc.Paths.Map() {
+			for m, op := range item.Operations() {
+				if op.OperationID != "" {
+					spec.byID[op.OperationID] = confOperation{method: m, path: p, op: op}
+				}
 			}
 		}
+		if err := confPatchSpec(doc); err != nil {
+			t.Fatalf("patching %s: %v", path, err)
+		}
+		if spec.common, err = confCommonErrors(doc); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		confCache.spec = spec
 	}
-	if err := confPatchSpec(doc); err != nil {
-		t.Fatalf("patching %s: %v", path, err)
-	}
-	spec.common = confCommonErrors(t, doc)
+	spec := *confCache.spec
+	spec.base = base
 	// The description declares no servers (Zulip serves it under {server}/api/v1);
 	// declare the test server's so that the router matches its requests.
-	doc.Servers = openapi3.Servers{&openapi3.Server{URL: base}}
-	spec.router, err = gorillamux.NewRouter(doc)
+	spec.doc.Servers = openapi3.Servers{&openapi3.Server{URL: base}}
+	var err error
+	spec.router, err = gorillamux.NewRouter(spec.doc)
 	if err != nil {
 		t.Fatalf("building the router: %v", err)
 	}
-	return spec
+	return &spec
 }
 
 // confPatchSpec adapts the description to what it means, before validation:
 //
 //  1. The fields of confAllowances are added to their schemas.
-//  2. allOf is merged (flattened), as Zulip's own validator does. Zulip writes
+//  2. allOf is merged (flattened). Zulip writes
 //     "this object is the base plus these properties, nothing else" as
 //     allOf: [Base, {additionalProperties: false, properties: {...}}]; a JSON
 //     Schema validator applies additionalProperties:false of one branch alone,
@@ -148,7 +167,7 @@ func confLoadSpec(t *testing.T, base string) *confSpec {
 //     branches into one schema (union of properties and required names, a
 //     property present in several branches merged field by field, the object
 //     closed when a branch closes it) gives the intended reading.
-//  3. oneOf whose alternatives overlap is read as anyOf: Zulip lists alternative
+//  3. oneOf (without a discriminator) is read as anyOf: Zulip lists alternative
 //     error examples with oneOf although their schemas coincide (for instance
 //     the 400 of /rest-error-handling: InvalidApiKeyError and
 //     UserNotAuthorizedError are both plain CodedError), so a body matching one
@@ -396,16 +415,8 @@ func confSortedKeys[V any](m map[string]V) []string {
 // Zulip JsonableError has that shape), and Django's validation failure
 // (CodedError plus "errors": {field: [messages]}, digest §0.3), which the
 // description never spells out but linkifiers (§1) answer with.
-func confCommonErrors(t *testing.T, doc *openapi3.T) map[int][]confNamedSchema {
-	t.Helper()
+func confCommonErrors(doc *openapi3.T) (map[int][]confNamedSchema, error) {
 	out := map[int][]confNamedSchema{}
-	get := func(name string) *openapi3.Schema {
-		ref := doc.Components.Schemas[name]
-		if ref == nil || ref.Value == nil {
-			t.Fatalf("the description has no schema %s", name)
-		}
-		return ref.Value
-	}
 	if item := doc.Paths.Value("/rest-error-handling"); item != nil && item.Post != nil && item.Post.Responses != nil {
 		for code, resp := range item.Post.Responses.Map() {
 			status, err := strconv.Atoi(code)
@@ -417,7 +428,11 @@ func confCommonErrors(t *testing.T, doc *openapi3.T) map[int][]confNamedSchema {
 			}
 		}
 	}
-	coded := get("CodedError")
+	ref := doc.Components.Schemas["CodedError"]
+	if ref == nil || ref.Value == nil {
+		return nil, errors.New("the description has no schema CodedError")
+	}
+	coded := ref.Value
 	validation := *coded
 	validation.Properties = confCopyProps(coded.Properties)
 	validation.Properties["errors"] = openapi3.NewSchemaRef("", openapi3.NewObjectSchema().
@@ -430,7 +445,7 @@ func confCommonErrors(t *testing.T, doc *openapi3.T) map[int][]confNamedSchema {
 	narrow.Properties["desc"] = openapi3.NewSchemaRef("", openapi3.NewStringSchema())
 	out[400] = append(out[400], confNamedSchema{"ValidationFailureError (digest §0.3)", &validation},
 		confNamedSchema{"BadNarrowOperatorError", &narrow})
-	return out
+	return out, nil
 }
 
 // --- the requests ---------------------------------------------------------
@@ -738,9 +753,9 @@ func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathP
 			RequestValidationInput: &openapi3filter.RequestValidationInput{
 				Request: req, PathParams: pathParams, Route: route,
 			},
-			Status: status,
-			Header: resp.Header,
-			Body:   io.NopCloser(bytes.NewReader(raw)),
+			Status:  status,
+			Header:  resp.Header,
+			Body:    io.NopCloser(bytes.NewReader(raw)),
 			Options: confFilterOptions,
 		}
 		declaredErr = openapi3filter.ValidateResponse(context.Background(), input)
@@ -843,4 +858,78 @@ func confCheckCoverage(t *testing.T, spec *confSpec, _ *refserver.Server, baseUR
 				o.method, o.path, id, resp.StatusCode, confShort(raw))
 		}
 	}
+}
+
+// TestOpenAPIConformanceValidator checks the checker: answers that break the
+// description in each typical way must be rejected, so that a patched
+// description cannot silently accept everything.
+func TestOpenAPIConformanceValidator(t *testing.T) {
+	spec := confLoadSpec(t, "http://zulip.test/api/v1")
+	linkifier := `{"id":1,"pattern":"#(?P<id>[0-9]+)","url_template":"https://x/{id}"}`
+	cases := []struct {
+		name, method, path string
+		status             int
+		body               string
+		valid              bool
+	}{
+		{"linkifiers", "GET", "/realm/linkifiers", 200, `{"result":"success","msg":"","linkifiers":[` + linkifier + `]}`, true},
+		{"ignored parameters", "GET", "/realm/linkifiers", 200, `{"result":"success","msg":"","linkifiers":[],"ignored_parameters_unsupported":["x"]}`, true},
+		{"allowed newer fields", "GET", "/realm/linkifiers", 200, `{"result":"success","msg":"","linkifiers":[{"id":1,"pattern":"a","url_template":"b","example_input":null,"reverse_template":"a","alternative_url_templates":["c"]}]}`, true},
+		{"allowed field of the wrong type", "GET", "/realm/linkifiers", 200, `{"result":"success","msg":"","linkifiers":[{"id":1,"pattern":"a","url_template":"b","alternative_url_templates":"c"}]}`, false},
+		{"missing msg", "GET", "/realm/linkifiers", 200, `{"result":"success","linkifiers":[]}`, false},
+		{"error result on success", "GET", "/realm/linkifiers", 200, `{"result":"error","msg":"","linkifiers":[]}`, false},
+		{"unknown top-level field", "GET", "/realm/linkifiers", 200, `{"result":"success","msg":"","linkifiers":[],"extra":1}`, false},
+		{"unknown item field", "GET", "/realm/linkifiers", 200, `{"result":"success","msg":"","linkifiers":[{"id":1,"pattern":"a","url_template":"b","url_format":"c"}]}`, false},
+		{"wrong type", "GET", "/realm/linkifiers", 200, `{"result":"success","msg":"","linkifiers":[{"id":"1","pattern":"a","url_template":"b"}]}`, false},
+		{"nullable override", "GET", "/streams/1", 200, `{"result":"success","msg":"","stream":` + confChannelJSON(`"creator_id":null`) + `}`, true},
+		{"null where not nullable", "GET", "/streams/1", 200, `{"result":"success","msg":"","stream":` + confChannelJSON(`"creator_id":null,"name":null`) + `}`, false},
+		{"missing required field", "GET", "/streams/1", 200, `{"result":"success","msg":"","stream":` + strings.Replace(confChannelJSON(`"creator_id":1`), `"subscriber_count":3,`, "", 1) + `}`, false},
+		{"user", "GET", "/users/1", 200, `{"result":"success","msg":"","user":` + confUserJSON(`"is_imported_stub":false`) + `}`, true},
+		{"user with a removed field", "GET", "/users/1", 200, `{"result":"success","msg":"","user":` + confUserJSON(`"is_billing_admin":false`) + `}`, false},
+		{"declared error", "GET", "/streams/1", 400, `{"result":"error","msg":"Invalid channel ID","code":"BAD_REQUEST"}`, true},
+		{"common missing argument", "POST", "/realm/filters", 400, `{"result":"error","msg":"Missing 'pattern' argument","code":"REQUEST_VARIABLE_MISSING","var_name":"pattern"}`, true},
+		{"validation failure", "POST", "/realm/filters", 400, `{"result":"error","msg":"Invalid URL template.","code":"BAD_REQUEST","errors":{"url_template":["Invalid URL template."]}}`, true},
+		{"error with an unknown field", "POST", "/realm/filters", 400, `{"result":"error","msg":"x","code":"BAD_REQUEST","hint":"y"}`, false},
+		{"error without code", "POST", "/realm/filters", 400, `{"result":"error","msg":"x"}`, false},
+		{"401", "GET", "/users/me", 401, `{"result":"error","msg":"Invalid API key","code":"INVALID_API_KEY"}`, true},
+		{"fractional retry-after", "GET", "/users/me", 429, `{"result":"error","msg":"API usage exceeded rate limit","code":"RATE_LIMIT_HIT","retry-after":0.25}`, true},
+		{"undocumented status", "GET", "/users/me", 418, `{"result":"error","msg":"teapot","code":"BAD_REQUEST"}`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := httptest.NewRequest(c.method, spec.base+c.path, nil)
+			route, params, err := spec.router.FindRoute(req)
+			if err != nil {
+				t.Fatalf("no route for %s %s: %v", c.method, c.path, err)
+			}
+			var decoded map[string]any
+			if err := json.Unmarshal([]byte(c.body), &decoded); err != nil {
+				t.Fatal(err)
+			}
+			resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {"application/json"}}}
+			err = confValidate(spec, req, route, params, resp, []byte(c.body), decoded)
+			if c.valid && err != nil {
+				t.Errorf("rejected a conforming answer: %v", err)
+			}
+			if !c.valid && err == nil {
+				t.Errorf("accepted a non-conforming answer")
+			}
+		})
+	}
+}
+
+// confChannelJSON is a complete channel object of the FL420 description, with extra fields.
+func confChannelJSON(extra string) string {
+	return `{"stream_id":1,"name":"general","description":"","rendered_description":"","date_created":1,` +
+		`"invite_only":false,"is_web_public":false,"history_public_to_subscribers":true,"is_archived":false,` +
+		`"first_message_id":null,"message_retention_days":null,"is_recently_active":true,"stream_weekly_traffic":null,` +
+		`"stream_post_policy":1,"is_announcement_only":false,"can_remove_subscribers_group":2,"can_subscribe_group":8,` +
+		`"folder_id":null,"subscriber_count":3,` + extra + `}`
+}
+
+// confUserJSON is a complete user object of the FL420 description, with extra fields.
+func confUserJSON(extra string) string {
+	return `{"user_id":1,"email":"a@b.c","delivery_email":null,"full_name":"A","date_joined":"2024-01-01T00:00:00+00:00",` +
+		`"is_active":true,"is_owner":true,"is_admin":true,"is_guest":false,"is_bot":false,"bot_type":null,` +
+		`"bot_owner_id":null,"role":100,"timezone":"","avatar_url":null,"avatar_version":1,` + extra + `}`
 }
