@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"net/http"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -15,17 +14,20 @@ const (
 	snippetMaxContentLen = 10000 // settings.MAX_MESSAGE_LENGTH
 )
 
-// routesSnippets registers the saved snippet endpoints.
+// routesSnippets registers the saved snippet endpoints that exist at the
+// advertised feature level: none before FL297, no edit before FL368. An absent
+// route is answered by the core's catch-all as on an older server (404 "Invalid
+// API endpoint", or 405 "Method Not Allowed" when the path has other methods).
 func (s *Server) routesSnippets() {
+	if s.opts.FeatureLevel < snippetsFL {
+		return
+	}
 	s.handle("GET /saved_snippets", authUser, s.listSnippets)
 	s.handle("POST /saved_snippets", authUser, s.createSnippet)
-	s.handle("PATCH /saved_snippets/{saved_snippet_id}", authUser, s.editSnippet)
 	s.handle("DELETE /saved_snippets/{saved_snippet_id}", authUser, s.deleteSnippet)
-}
-
-// cfgAbsentEndpoint is the answer of a route the advertised feature level does not have yet.
-func cfgAbsentEndpoint() error {
-	return errCode(http.StatusNotFound, "BAD_REQUEST", "Invalid API endpoint", nil)
+	if s.opts.FeatureLevel >= snippetEditFL {
+		s.handle("PATCH /saved_snippets/{saved_snippet_id}", authUser, s.editSnippet)
+	}
 }
 
 // snippetsWire renders the saved snippets of a user, by id.
@@ -47,17 +49,11 @@ func (s *Server) snippetsWire(userID int) []obj {
 
 // listSnippets serves GET /saved_snippets: the caller's own snippets only.
 func (s *Server) listSnippets(c *call) (obj, error) {
-	if s.opts.FeatureLevel < snippetsFL {
-		return nil, cfgAbsentEndpoint()
-	}
 	return obj{"saved_snippets": s.snippetsWire(c.user.ID)}, nil
 }
 
 // createSnippet serves POST /saved_snippets.
 func (s *Server) createSnippet(c *call) (obj, error) {
-	if s.opts.FeatureLevel < snippetsFL {
-		return nil, cfgAbsentEndpoint()
-	}
 	title, err := c.reqString("title")
 	if err != nil {
 		return nil, err
@@ -83,9 +79,6 @@ func (s *Server) createSnippet(c *call) (obj, error) {
 // Zulip, a request with neither title nor content succeeds without looking the
 // snippet up.
 func (s *Server) editSnippet(c *call) (obj, error) {
-	if s.opts.FeatureLevel < snippetEditFL {
-		return nil, cfgAbsentEndpoint()
-	}
 	id, err := c.pathInt("saved_snippet_id")
 	if err != nil {
 		return nil, err
@@ -120,9 +113,6 @@ func (s *Server) editSnippet(c *call) (obj, error) {
 
 // deleteSnippet serves DELETE /saved_snippets/{saved_snippet_id}.
 func (s *Server) deleteSnippet(c *call) (obj, error) {
-	if s.opts.FeatureLevel < snippetsFL {
-		return nil, cfgAbsentEndpoint()
-	}
 	id, err := c.pathInt("saved_snippet_id")
 	if err != nil {
 		return nil, err

@@ -132,10 +132,13 @@ func TestSnippetDelete(t *testing.T) {
 }
 
 func TestSnippetFeatureLevels(t *testing.T) {
-	// Before FL368 there is no edit; the rest works.
+	// Before FL368 there is no edit: the path exists only for DELETE.
 	srv, ts := cfgServer(t, 300)
 	status, body := cfgDo(t, srv, ts, SeedMemberID, "PATCH", "/saved_snippets/2", cfgForm("title", "x"))
-	cfgWantError(t, status, body, 404, "BAD_REQUEST", "Invalid API endpoint")
+	cfgWantError(t, status, body, 405, "BAD_REQUEST", "Method Not Allowed")
+	if got := cfgJSON(body["allowed_methods"]); got != `["DELETE"]` {
+		t.Fatalf("allowed_methods = %s", got)
+	}
 	status, body = cfgDo(t, srv, ts, SeedMemberID, "GET", "/saved_snippets", nil)
 	cfgWantOK(t, status, body)
 	status, body = cfgDo(t, srv, ts, SeedMemberID, "POST", "/saved_snippets", cfgForm("title", "t", "content", "c"))
