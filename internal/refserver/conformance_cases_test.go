@@ -60,6 +60,12 @@ func confCapture(st confStep, v, field string) confStep {
 	return st
 }
 
+// confFL returns st restricted to servers advertising feature levels in [minFL, maxFL].
+func confFL(st confStep, minFL, maxFL int) confStep {
+	st.minFL, st.maxFL = minFL, maxFL
+	return st
+}
+
 // before returns st with an out-of-band change applied first.
 func confBefore(st confStep, fn func(*refserver.Server)) confStep {
 	st.before = fn
@@ -134,6 +140,7 @@ func confGroups() []confGroup {
 	// --- users ---
 	add(confGroup{op: "get-users", steps: []confStep{
 		confOK("member", "get-users", confMember, confGET, "/users", nil),
+		confOK("unknown parameter", "get-users", confMember, confGET, "/users", confP("sort", "name")),
 		confOK("admin with profile data and avatars", "get-users", confAdmin, confGET, "/users", confP("client_gravatar", "false", "include_custom_profile_fields", "true")),
 		confOK("guest", "get-users", confGuest, confGET, "/users", confP("include_custom_profile_fields", "true")),
 		confOK("bot", "get-users", confBot, confGET, "/users", nil),
@@ -255,6 +262,7 @@ func confGroups() []confGroup {
 	}})
 	add(confGroup{op: "create-saved-snippet", steps: []confStep{
 		confOK("create", "create-saved-snippet", confMember, confPOST, "/saved_snippets", confP("title", "Retro", "content", "What went well?")),
+		confOK("unknown parameter", "create-saved-snippet", confMember, confPOST, "/saved_snippets", confP("title", "Retro 2", "content", "x", "colour", "red")),
 		confBad("empty title", "create-saved-snippet", confMember, confPOST, "/saved_snippets", confP("title", "  ", "content", "x"), 400, "BAD_REQUEST"),
 		confBad("empty content", "create-saved-snippet", confMember, confPOST, "/saved_snippets", confP("title", "x", "content", ""), 400, "BAD_REQUEST"),
 		confBad("missing content", "create-saved-snippet", confMember, confPOST, "/saved_snippets", confP("title", "x"), 400, "REQUEST_VARIABLE_MISSING"),
@@ -466,6 +474,12 @@ func confGroups() []confGroup {
 	add(confGroup{op: "e2ee-test-notify", steps: []confStep{
 		confOK("e2ee device", "e2ee-test-notify", confOwner, confPOST, "/mobile_push/e2ee/test_notification", nil),
 		confBad("no e2ee device", "e2ee-test-notify", confMember, confPOST, "/mobile_push/e2ee/test_notification", nil, 400, "NO_ACTIVE_PUSH_DEVICE"),
+		// The owner's seeded e2ee device has id 2; the parameter naming it is
+		// device_id since FL468, push_account_id before (digest §9.5).
+		confFL(confOK("by device_id", "e2ee-test-notify", confOwner, confPOST, "/mobile_push/e2ee/test_notification", confP("device_id", "2")), 468, 0),
+		confFL(confBad("unknown device_id", "e2ee-test-notify", confOwner, confPOST, "/mobile_push/e2ee/test_notification", confP("device_id", "99"), 400, "NO_ACTIVE_PUSH_DEVICE"), 468, 0),
+		confFL(confOK("by push_account_id", "e2ee-test-notify", confOwner, confPOST, "/mobile_push/e2ee/test_notification", confP("push_account_id", "2")), 420, 467),
+		confFL(confBad("unknown push_account_id", "e2ee-test-notify", confOwner, confPOST, "/mobile_push/e2ee/test_notification", confP("push_account_id", "99"), 400, "NO_ACTIVE_PUSH_DEVICE"), 420, 467),
 	}})
 	for _, e := range []struct {
 		code   string

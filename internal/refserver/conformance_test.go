@@ -106,12 +106,12 @@ type confNamedSchema struct {
 // sequentially; only the router, built per test, depends on the base URL.
 var confCache struct {
 	sync.Mutex
-	spec *confSpec
+	spec map[bool]*confSpec // by "with allowances"
 }
 
 // confLoadSpec loads the description named by ZULIP_OPENAPI_SPEC, patches it and
 // builds a router matching requests sent to base (".../api/v1").
-func confLoadSpec(t *testing.T, base string) *confSpec {
+func confLoadSpec(t *testing.T, base string, allowances bool) *confSpec {
 	t.Helper()
 	path := os.Getenv(confSpecEnv)
 	if path == "" {
@@ -120,7 +120,7 @@ func confLoadSpec(t *testing.T, base string) *confSpec {
 	}
 	confCache.Lock()
 	defer confCache.Unlock()
-	if confCache.spec == nil {
+	if confCache.spec[allowances] == nil {
 		loader := openapi3.NewLoader()
 		loader.IsExternalRefsAllowed = false
 		doc, err := loader.LoadFromFile(path)
@@ -135,15 +135,18 @@ func confLoadSpec(t *testing.T, base string) *confSpec {
 				}
 			}
 		}
-		if err := confPatchSpec(doc); err != nil {
+		if err := confPatchSpec(doc, allowances); err != nil {
 			t.Fatalf("patching %s: %v", path, err)
 		}
 		if spec.common, err = confCommonErrors(doc); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		confCache.spec = spec
+		if confCache.spec == nil {
+			confCache.spec = map[bool]*confSpec{}
+		}
+		confCache.spec[allowances] = spec
 	}
-	spec := *confCache.spec
+	spec := *confCache.spec[allowances]
 	spec.base = base
 	// The description declares no servers (Zulip serves it under {server}/api/v1);
 	// declare the test server's so that the router matches its requests.
@@ -158,7 +161,8 @@ func confLoadSpec(t *testing.T, base string) *confSpec {
 
 // confPatchSpec adapts the description to what it means, before validation:
 //
-//  1. The fields of confAllowances are added to their schemas.
+//  1. The fields of confAllowances are added to their schemas (unless the
+//     server under test advertises feature level 420).
 //  2. allOf is merged (flattened). Zulip writes
 //     "this object is the base plus these properties, nothing else" as
 //     allOf: [Base, {additionalProperties: false, properties: {...}}]; a JSON
@@ -175,9 +179,12 @@ func confLoadSpec(t *testing.T, base string) *confSpec {
 //  4. RateLimitedError's retry-after is declared integer, but Zulip sends a
 //     fractional number of seconds (digest §0.4, Zulip's rate limiter returns a
 //     float); it is read as number.
-func confPatchSpec(doc *openapi3.T) error {
+func confPatchSpec(doc *openapi3.T, allowances bool) error {
 	schemas := doc.Components.Schemas
 	for _, a := range confAllowances {
+		if !allowances {
+			break
+		}
 		ref := schemas[a.Schema]
 		if ref == nil || ref.Value == nil {
 			return fmt.Errorf("allowance %s.%s: no schema %q", a.Schema, a.Property, a.Schema)
@@ -470,6 +477,9 @@ type confStep struct {
 	capture map[string]string
 	// before runs against the server before the request (out-of-band changes).
 	before func(*refserver.Server)
+	// minFL and maxFL restrict the step to servers advertising a feature level
+	// in that range (0: no bound).
+	minFL, maxFL int
 }
 
 // confGroup is one operation's subtest: steps against a fresh server. Steps of
@@ -496,18 +506,43 @@ type confStats struct {
 var confFixedNow = time.Date(2025, 6, 2, 12, 0, 0, 0, time.UTC)
 
 func TestOpenAPIConformance(t *testing.T) {
+	stats := confSuite(t, 0, true)
+	summary := fmt.Sprintf("OpenAPI conformance: %d responses of %d operations validated against %s; "+
+		"%d responses of %d operations absent from the description checked for the envelope only",
+		stats.responses, len(stats.ops), os.Getenv(confSpecEnv), stats.envelope, len(stats.envOps))
+	t.Log(summary)
+	fmt.Println(summary)
+}
+
+// TestOpenAPIConformanceFL420 runs the same requests against a server that
+// advertises feature level 420, the description's own, and validates the
+// answers without any allowance: a server claiming FL420 must not send the
+// newer fields (Options.FeatureLevel: "Endpoints and parameters newer than it
+// behave as on an older server").
+func TestOpenAPIConformanceFL420(t *testing.T) {
+	stats := confSuite(t, 420, false)
+	t.Logf("OpenAPI conformance at feature level 420: %d responses of %d operations validated", stats.responses, len(stats.ops))
+}
+
+// confSuite runs every group against servers advertising featureLevel (0: the
+// default) and validates the answers against the description, with or without
+// the allowances for newer fields.
+func confSuite(t *testing.T, featureLevel int, allowances bool) *confStats {
 	var current atomic.Pointer[refserver.Server]
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		current.Load().ServeHTTP(w, r)
 	}))
 	defer ts.Close()
-	spec := confLoadSpec(t, ts.URL+"/api/v1")
+	spec := confLoadSpec(t, ts.URL+"/api/v1", allowances)
 	stats := &confStats{ops: map[string]bool{}, envOps: map[string]bool{}}
 
 	newServer := func(t *testing.T, opts refserver.Options) *refserver.Server {
 		t.Helper()
 		if opts.Clock == nil {
 			opts.Clock = func() time.Time { return confFixedNow }
+		}
+		if opts.FeatureLevel == 0 {
+			opts.FeatureLevel = featureLevel
 		}
 		srv, err := refserver.New(opts)
 		if err != nil {
@@ -530,10 +565,18 @@ func TestOpenAPIConformance(t *testing.T) {
 			for i := range g.steps {
 				st := &g.steps[i]
 				covered[st.op] = true
-				if template == nil && st.op == g.op && !strings.Contains(st.path+fmt.Sprint(st.params), "${") && st.user > 0 {
+				if template == nil && st.op == g.op && !strings.Contains(st.path+fmt.Sprint(st.params), "${") && st.user > 0 &&
+					st.minFL == 0 && st.maxFL == 0 {
 					template = st
 				}
 				t.Run(fmt.Sprintf("%02d_%d_%s", i+1, st.status, st.name), func(t *testing.T) {
+					fl := featureLevel
+					if fl == 0 {
+						fl = refserver.DefaultFeatureLevel
+					}
+					if st.minFL != 0 && fl < st.minFL || st.maxFL != 0 && fl > st.maxFL {
+						t.Skipf("for feature levels %d to %d; the server advertises %d", st.minFL, st.maxFL, fl)
+					}
 					if st.before != nil {
 						st.before(srv)
 					}
@@ -573,12 +616,7 @@ func TestOpenAPIConformance(t *testing.T) {
 	t.Run("coverage", func(t *testing.T) {
 		confCheckCoverage(t, spec, newServer(t, refserver.Options{}), ts.URL, covered)
 	})
-
-	summary := fmt.Sprintf("OpenAPI conformance: %d responses of %d operations validated against %s; "+
-		"%d responses of %d operations absent from the description checked for the envelope only",
-		stats.responses, len(stats.ops), os.Getenv(confSpecEnv), stats.envelope, len(stats.envOps))
-	t.Log(summary)
-	fmt.Println(summary)
+	return stats
 }
 
 // confVarRE matches a path template's variables.
@@ -864,7 +902,7 @@ func confCheckCoverage(t *testing.T, spec *confSpec, _ *refserver.Server, baseUR
 // description in each typical way must be rejected, so that a patched
 // description cannot silently accept everything.
 func TestOpenAPIConformanceValidator(t *testing.T) {
-	spec := confLoadSpec(t, "http://zulip.test/api/v1")
+	spec := confLoadSpec(t, "http://zulip.test/api/v1", true)
 	linkifier := `{"id":1,"pattern":"#(?P<id>[0-9]+)","url_template":"https://x/{id}"}`
 	cases := []struct {
 		name, method, path string
