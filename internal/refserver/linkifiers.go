@@ -26,12 +26,20 @@ const (
 	msgLinkifierAlternativeGroup = "Group '%s' in alternative URL template is not present in linkifier pattern."
 )
 
-// routesLinkifiers registers the linkifier endpoints.
+// routesLinkifiers registers the linkifier endpoints that exist at the
+// advertised feature level (GET FL54, update FL57, reorder FL202).
 func (s *Server) routesLinkifiers() {
-	s.handle("GET /realm/linkifiers", authUser, s.listLinkifiers)
-	s.handle("PATCH /realm/linkifiers", authUser, s.reorderLinkifiers)
+	fl := s.opts.FeatureLevel
+	if fl >= 54 {
+		s.handle("GET /realm/linkifiers", authUser, s.listLinkifiers)
+	}
+	if fl >= 202 {
+		s.handle("PATCH /realm/linkifiers", authUser, s.reorderLinkifiers)
+	}
 	s.handle("POST /realm/filters", authUser, s.createLinkifier)
-	s.handle("PATCH /realm/filters/{filter_id}", authUser, s.updateLinkifier)
+	if fl >= 57 {
+		s.handle("PATCH /realm/filters/{filter_id}", authUser, s.updateLinkifier)
+	}
 	s.handle("DELETE /realm/filters/{filter_id}", authUser, s.deleteLinkifier)
 }
 

@@ -428,9 +428,13 @@ func TestLinkifierFeatureLevels(t *testing.T) {
 			t.Fatalf("FL%d: wire has %d linkifiers", tc.fl, got)
 		}
 	}
+	// Reordering arrived in FL202.
+	srv, ts := cfgServer(t, 200)
+	status, body := cfgDo(t, srv, ts, SeedAdminID, "PATCH", "/realm/linkifiers", cfgForm("ordered_linkifier_ids", "[1]"))
+	cfgWantError(t, status, body, 405, "BAD_REQUEST", "Method Not Allowed")
 	// On an older server an invalid reverse template is not even looked at.
-	srv, ts := cfgServer(t, 400)
-	status, body := cfgDo(t, srv, ts, SeedAdminID, "POST", "/realm/filters", cfgForm(
+	srv, ts = cfgServer(t, 400)
+	status, body = cfgDo(t, srv, ts, SeedAdminID, "POST", "/realm/filters", cfgForm(
 		"pattern", "T(?P<id>[0-9]+)", "url_template", "https://t/{id}", "reverse_template", "nonsense{"))
 	cfgWantOK(t, status, body)
 }

@@ -13,9 +13,11 @@ const (
 	PolicyFollowed = 3
 )
 
-// routesUserTopics registers POST /user_topics.
+// routesUserTopics registers POST /user_topics (FL170).
 func (s *Server) routesUserTopics() {
-	s.handle("POST /user_topics", authUser, s.updateUserTopic)
+	if s.opts.FeatureLevel >= 170 {
+		s.handle("POST /user_topics", authUser, s.updateUserTopic)
+	}
 }
 
 // userTopicsWire renders the user topics of a user, as register's user_topics:
@@ -57,7 +59,7 @@ func (s *Server) updateUserTopic(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	if policy < PolicyInherit || policy > PolicyFollowed {
+	if policy < PolicyInherit || policy > PolicyFollowed || (policy == PolicyFollowed && s.opts.FeatureLevel < 219) {
 		return nil, errBadRequest("Invalid visibility_policy")
 	}
 	ch := r.Channels[streamID]

@@ -186,3 +186,18 @@ func TestUserTopicsWire(t *testing.T) {
 		t.Fatalf("userTopicsWire(guest) = %s", none)
 	}
 }
+
+func TestUserTopicFeatureLevel(t *testing.T) {
+	srv, ts := cfgServer(t, 160)
+	status, body := cfgDo(t, srv, ts, SeedMemberID, "POST", "/user_topics",
+		cfgForm("stream_id", "1", "topic", "t", "visibility_policy", "1"))
+	cfgWantError(t, status, body, 404, "BAD_REQUEST", "Invalid API endpoint")
+	// "Followed" arrived in FL219.
+	srv, ts = cfgServer(t, 200)
+	status, body = cfgDo(t, srv, ts, SeedMemberID, "POST", "/user_topics",
+		cfgForm("stream_id", "1", "topic", "t", "visibility_policy", "3"))
+	cfgWantError(t, status, body, 400, "BAD_REQUEST", "Invalid visibility_policy")
+	status, body = cfgDo(t, srv, ts, SeedMemberID, "POST", "/user_topics",
+		cfgForm("stream_id", "1", "topic", "t", "visibility_policy", "2"))
+	cfgWantOK(t, status, body)
+}
