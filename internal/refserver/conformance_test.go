@@ -769,9 +769,13 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 		r.Path, r.PathItem, r.Operation = so.path, spec.doc.Paths.Value(so.path), so.op
 		route = &r
 	}
-	if err := confValidate(spec, req, route, pathParams, resp, raw, decoded); err != nil {
+	note, err := confValidate(spec, req, route, pathParams, resp, raw, decoded)
+	if err != nil {
 		t.Errorf("%s: does not conform to %s %s (%s):\n%v", what, route.Method, route.Path, st.op, err)
 		return
+	}
+	if note != "" {
+		t.Logf("%s: %s", what, note)
 	}
 	stats.ops[st.op] = true
 	stats.responses++
@@ -780,8 +784,11 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 // confValidate validates an answer against its operation's declared response for
 // the status; an error answer the operation does not describe (or describes
 // otherwise) may instead match one of the common error schemas.
+//
+// note, when not empty, says that the operation's own schema for the status
+// rejected the error answer and which common schema accepted it instead.
 func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathParams map[string]string,
-	resp *http.Response, raw []byte, decoded map[string]any) error {
+	resp *http.Response, raw []byte, decoded map[string]any) (note string, err error) {
 	status := resp.StatusCode
 	declared := route.Operation.Responses != nil &&
 		(route.Operation.Responses.Status(status) != nil || route.Operation.Responses.Default() != nil)
@@ -798,10 +805,10 @@ func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathP
 		}
 		declaredErr = openapi3filter.ValidateResponse(context.Background(), input)
 		if declaredErr == nil {
-			return nil
+			return "", nil
 		}
 		if status < 400 {
-			return declaredErr
+			return "", declaredErr
 		}
 	}
 	var commonErrs []string
@@ -809,7 +816,10 @@ func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathP
 		err := c.schema.VisitJSON(map[string]any(decoded), openapi3.MultiErrors(), openapi3.VisitAsResponse(),
 			openapi3.SetSchemaErrorMessageCustomizer(confSchemaError))
 		if err == nil {
-			return nil
+			if declared {
+				note = fmt.Sprintf("the declared %d rejected it (%v); accepted as %s", status, declaredErr, c.name)
+			}
+			return note, nil
 		}
 		commonErrs = append(commonErrs, fmt.Sprintf("  as %s: %v", c.name, err))
 	}
@@ -824,7 +834,7 @@ func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathP
 	} else {
 		fmt.Fprintf(&msg, "and it matches no common error schema:\n%s", strings.Join(commonErrs, "\n"))
 	}
-	return errors.New(msg.String())
+	return "", errors.New(msg.String())
 }
 
 // confFilterOptions are the response validation options: undeclared statuses
@@ -945,7 +955,7 @@ func TestOpenAPIConformanceValidator(t *testing.T) {
 				t.Fatal(err)
 			}
 			resp := &http.Response{StatusCode: c.status, Header: http.Header{"Content-Type": {"application/json"}}}
-			err = confValidate(spec, req, route, params, resp, []byte(c.body), decoded)
+			_, err = confValidate(spec, req, route, params, resp, []byte(c.body), decoded)
 			if c.valid && err != nil {
 				t.Errorf("rejected a conforming answer: %v", err)
 			}
