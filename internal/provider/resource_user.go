@@ -29,10 +29,11 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*userResource)(nil)
-	_ resource.ResourceWithConfigure   = (*userResource)(nil)
-	_ resource.ResourceWithImportState = (*userResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*userResource)(nil)
+	_ resource.Resource                   = (*userResource)(nil)
+	_ resource.ResourceWithConfigure      = (*userResource)(nil)
+	_ resource.ResourceWithImportState    = (*userResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*userResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*userResource)(nil)
 )
 
 // Role names as configured.
@@ -161,10 +162,7 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 							MarkdownDescription: "The value of a field of any type but Users: text (at most 50 " +
 								"characters, 500 for a Paragraph), a Dropdown option key, a `YYYY-MM-DD` date, a URL, " +
 								"an external account name or pronouns.",
-							Validators: []validator.String{
-								stringvalidator.LengthAtLeast(1),
-								stringvalidator.ExactlyOneOf(path.MatchRelative().AtParent().AtName("user_ids")),
-							},
+							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 						},
 						"user_ids": schema.SetAttribute{
 							ElementType: types.Int64Type,
@@ -256,6 +254,26 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 // Configure receives the provider's client.
 func (r *userResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig checks that each profile_data element holds exactly one form
+// of value.
+func (r *userResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m userResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	for key, e := range userProfileElements(ctx, m.ProfileData, &resp.Diagnostics) {
+		if e.Value.IsUnknown() || e.UserIDs.IsUnknown() {
+			continue
+		}
+		if e.Value.IsNull() == e.UserIDs.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("profile_data").AtMapKey(key), "Invalid Profile Value",
+				fmt.Sprintf("profile_data[%q]: set exactly one of `value` (for every field type but Users) and "+
+					"`user_ids` (for Users fields).", key))
+		}
+	}
 }
 
 // ModifyPlan fills the computed values the plan can already know and applies
@@ -607,12 +625,18 @@ func (r *userResource) setActive(ctx context.Context, id int64, active bool, rol
 		tflog.Info(ctx, "changed user activation", map[string]any{"id": id, "active": active})
 		return true
 	}
-	if zulip.IsNotFound(err) && !active {
+	u, getErr := r.data.client.GetUser(ctx, id, zulip.GetUserOptions{})
+	switch {
+	case zulip.IsNotFound(getErr) && !active:
 		return true // a user that is gone cannot log in either
-	}
-	if u, getErr := r.data.client.GetUser(ctx, id, zulip.GetUserOptions{}); getErr == nil && u.IsActive == active {
+	case getErr == nil && u.IsActive == active:
 		tflog.Info(ctx, "user activation already as wanted", map[string]any{"id": id, "active": active, "error": err.Error()})
 		return true
+	case getErr == nil && u.IsBot:
+		diags.AddAttributeError(path.Root("active"), "Cannot Change a Bot's Activation",
+			fmt.Sprintf("User %d is a bot, which Zulip deactivates and reactivates through its bot settings, not the "+
+				"user endpoints that zulip_user uses. Server said: %s", id, err))
+		return false
 	}
 	needed := roleAdministrator
 	if role == userRoleOwner {

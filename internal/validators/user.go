@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -43,8 +44,8 @@ func CheckFullName(s string) error {
 		return errors.New("Invalid format! (a name must not end with | followed by digits)")
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return errors.New("Invalid characters in name! (control characters)")
+		if unicode.In(r, unicode.C) {
+			return fmt.Errorf("Invalid characters in name! (%U is a control or format character)", r)
 		}
 	}
 	return nil

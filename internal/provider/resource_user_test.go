@@ -1,0 +1,710 @@
+package provider_test
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+const (
+	testAccUserEmail    = "jane.doe@zulip.example.com"
+	testAccUserPassword = "correct-horse-battery"
+)
+
+func TestAccUser_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	addr := "zulip_user.test"
+	var id int
+	updated := testAccUserConfig("Jane Q. Doe", "administrator", "", `
+    "1" = { value = "+1-555-0123" }
+    "6" = { user_ids = [11] }
+    "8" = { value = "they/them" }`)
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
+		Steps: []resource.TestStep{
+			{
+				Config: admin + testAccUserConfigFull(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("email"), knownvalue.StringExact(testAccUserEmail)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("full_name"), knownvalue.StringExact("Jane Doe")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_owner"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_guest"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_bot"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("bot_owner_id"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_email"), knownvalue.StringExact(testAccUserEmail)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.StringExact(testAccUserEmail)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("date_joined"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("avatar_url"), knownvalue.StringRegexp(regexp.MustCompile(`^https://secure\.gravatar\.com/avatar/`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("avatar_version"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"1": testAccUserText("+1-555-0199"),
+						"2": testAccUserText("Writes the API documentation."),
+						"3": testAccUserText("1"),
+						"4": testAccUserText("1992-07-14"),
+						"5": testAccUserText("https://jane.example.org"),
+						"6": testAccUserUsers(2, 11),
+						"7": testAccUserText("janedoe"),
+						"8": testAccUserText("she/her"),
+						"9": testAccUserText("E-0042"),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						id = int(v)
+						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
+							switch {
+							case u.Email != testAccUserEmail || u.FullName != "Jane Doe" || u.Role != refserver.RoleModerator || !u.IsActive:
+								return fmt.Errorf("server has %q %q role %d active %v", u.Email, u.FullName, u.Role, u.IsActive)
+							case u.Password != testAccUserPassword:
+								return fmt.Errorf("server has password %q, want the configured one", u.Password)
+							case u.ProfileData[refserver.FieldIDMentor] != "[2,11]" || u.ProfileData[refserver.FieldIDTeam] != "1" ||
+								u.ProfileData[refserver.FieldIDEmployeeID] != "E-0042" || len(u.ProfileData) != 9:
+								return fmt.Errorf("server has profile data %v", u.ProfileData)
+							}
+							return nil
+						})
+					})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(false))},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// A refresh costs one request per user.
+				PreConfig: srv.ResetRequests,
+				Config:    admin + testAccUserConfigFull(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectEmptyPlan(),
+						requestCountAtMost{srv: srv, method: "GET", path: "/api/v1/users/13", max: 1, resources: 1},
+					},
+				},
+			},
+			{
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"password"},
+			},
+			{
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           testAccUserEmail,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"password"},
+			},
+			{
+				// In place: name, role and profile data; fields removed from the
+				// map are cleared on the server.
+				Config: admin + updated,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(true)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("full_name"), knownvalue.StringExact("Jane Q. Doe")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("administrator")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"1": testAccUserText("+1-555-0123"),
+						"6": testAccUserUsers(11),
+						"8": testAccUserText("they/them"),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
+						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
+							want := map[int]string{refserver.FieldIDPhone: "+1-555-0123", refserver.FieldIDMentor: "[11]", refserver.FieldIDPronouns: "they/them"}
+							if u.FullName != "Jane Q. Doe" || u.Role != refserver.RoleAdministrator || fmt.Sprint(u.ProfileData) != fmt.Sprint(want) {
+								return fmt.Errorf("server has %q role %d profile data %v", u.FullName, u.Role, u.ProfileData)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+			{
+				// Deactivation is an in-place change too.
+				Config: admin + testAccUserConfig("Jane Q. Doe", "administrator", "active = false", `
+    "1" = { value = "+1-555-0123" }
+    "6" = { user_ids = [11] }
+    "8" = { value = "they/them" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
+						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
+							if u.IsActive {
+								return fmt.Errorf("user %d is still active on the server", id)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+			{
+				// Reactivation.
+				Config: admin + updated,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
+						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
+							if !u.IsActive {
+								return fmt.Errorf("user %d is not active on the server", id)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+			{
+				// Changed outside Terraform: role, name and a profile value are put back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						u := r.Users[id]
+						u.Role, u.FullName = refserver.RoleMember, "Someone Else"
+						delete(u.ProfileData, refserver.FieldIDPhone)
+						u.ProfileData[refserver.FieldIDBiography] = "Unmanaged, and left alone."
+					})
+				},
+				Config: admin + updated,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("administrator")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
+						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
+							if u.FullName != "Jane Q. Doe" || u.Role != refserver.RoleAdministrator ||
+								u.ProfileData[refserver.FieldIDPhone] != "+1-555-0123" ||
+								u.ProfileData[refserver.FieldIDBiography] != "Unmanaged, and left alone." {
+								return fmt.Errorf("server has %q role %d profile data %v", u.FullName, u.Role, u.ProfileData)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+			{
+				// Deactivated outside Terraform: reactivated in place, not recreated.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) { r.Users[id].IsActive = false })
+				},
+				Config: admin + updated,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(true)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						if int(v) != id {
+							return fmt.Errorf("user was recreated as %d, want %d reactivated", v, id)
+						}
+						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
+							if !u.IsActive {
+								return fmt.Errorf("user %d was not reactivated", id)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+			{
+				// Gone from the server: dropped from state and created again.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) { delete(r.Users, id) })
+				},
+				Config: admin + updated,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						if int(v) == id {
+							return fmt.Errorf("expected a new user id, got the old one %d", v)
+						}
+						return nil
+					})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccUser_example applies the documentation's example and imports it the
+// ways its import.sh shows.
+func TestAccUser_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	example, err := os.ReadFile("../../examples/resources/zulip_user/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("../../examples/resources/zulip_user/import.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := config.Variables{"jane_initial_password": config.StringVariable("an-example-password")}
+	addr := "zulip_user.jane"
+	steps := []resource.TestStep{{
+		Config:          admin + string(example),
+		ConfigVariables: vars,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data").AtMapKey("6"), testAccUserUsers(2, 11)),
+			statecheck.ExpectKnownOutputValue("jane_user_id", knownvalue.Int64Exact(13)),
+		},
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+	}}
+	imports := 0
+	for _, line := range strings.Split(string(script), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || f[0] != "terraform" || f[1] != "import" || f[2] != addr {
+			continue
+		}
+		imports++
+		steps = append(steps, resource.TestStep{
+			Config:                  admin + string(example),
+			ConfigVariables:         vars,
+			ResourceName:            addr,
+			ImportState:             true,
+			ImportStateId:           f[3],
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"password"},
+		})
+	}
+	if imports != 2 {
+		t.Fatalf("import.sh has %d `terraform import %s` lines, want 2 (by id and by e-mail)", imports, addr)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             testAccUserDeactivated(srv, "jane.doe@zulip.example.com"),
+		Steps:                    steps,
+	})
+}
+
+func TestAccUser_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	step := func(hcl string, want string) resource.TestStep {
+		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: testAccUserError(want)}
+	}
+	user := func(attrs string) string {
+		return fmt.Sprintf(`
+resource "zulip_user" "test" {
+  email     = %q
+  full_name = "Jane Doe"
+  password  = %q
+  %s
+}
+`, testAccUserEmail, testAccUserPassword, attrs)
+	}
+	profile := func(key, elem string) string {
+		return user(fmt.Sprintf("profile_data = { %q = %s }", key, elem))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(user(`role = "superuser"`), `(?s)role.*value must be one of:.*"owner".*"guest"`),
+			step(`
+resource "zulip_user" "test" {
+  email     = "jane.doe"
+  full_name = "Jane Doe"
+  password  = "secret-enough"
+}`, `(?s)email.*"jane.doe" is not a valid e-mail address`),
+			step(`
+resource "zulip_user" "test" {
+  email     = "jane.doe@zulip.example.com"
+  full_name = " Jane Doe"
+  password  = "secret-enough"
+}`, `(?s)full_name.*must not start or end with whitespace`),
+			step(`
+resource "zulip_user" "test" {
+  email     = "jane.doe@zulip.example.com"
+  full_name = "Jane @Doe"
+  password  = "secret-enough"
+}`, `(?s)full_name.*Invalid characters in name`),
+			step(`
+resource "zulip_user" "test" {
+  email     = "jane.doe@zulip.example.com"
+  full_name = "Jane Doe"
+}`, `(?s)Missing Password.*Creating a user needs an initial password`),
+			step(profile("phone", `{ value = "+1-555" }`), `(?s)profile_data.*must be a custom profile field id`),
+			step(profile("1", `{ value = "+1-555", user_ids = [2] }`), `(?s)profile_data\["1"\]: set exactly one of .value. \(for every field type but Users\) and .user_ids.`),
+			step(profile("1", `{}`), `(?s)profile_data\["1"\]: set exactly one of`),
+			step(profile("99", `{ value = "x" }`), `(?s)profile_data\["99"\].*no custom profile field with id 99.*1 \(Phone number\)`),
+			step(profile("6", `{ value = "[2]" }`), `(?s)profile_data\["6"\].*"Mentor" \(field 6\) is a Users field: set its user ids with user_ids`),
+			step(profile("1", `{ user_ids = [2] }`), `(?s)profile_data\["1"\].*"Phone number" \(field 1\) is not a Users field`),
+			step(profile("4", `{ value = "1992-13-01" }`), `(?s)profile_data\["4"\].*Birthday is not a date`),
+			step(profile("3", `{ value = "Design" }`), `(?s)profile_data\["3"\].*'Design' is not a valid choice for 'Team'.*"1" \(Design\)`),
+			step(profile("5", `{ value = "jane.example.org" }`), `(?s)profile_data\["5"\].*Website is not a URL`),
+			step(profile("1", fmt.Sprintf(`{ value = %q }`, strings.Repeat("9", 51))), `(?s)profile_data\["1"\].*Phone number is too long \(limit: 50`),
+		},
+	})
+}
+
+func TestAccUser_guestCannotBecomeAdministrator(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: admin + testAccUserConfig("Jane Doe", "guest", "", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_guest"), knownvalue.Bool(true)),
+				},
+			},
+			{
+				Config:      admin + testAccUserConfig("Jane Doe", "administrator", "", ""),
+				PlanOnly:    true,
+				ExpectError: testAccUserError(`(?s)role.*is a guest, and Zulip does not let a guest be made an\s+organization administrator`),
+			},
+			{
+				// Through member, it works.
+				Config: admin + testAccUserConfig("Jane Doe", "member", "", ""),
+			},
+			{
+				Config: admin + testAccUserConfig("Jane Doe", "administrator", "", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_admin"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccUser_needsCanCreateUsers: an administrator without the special
+// permission, and a member, are refused with a message naming it.
+func TestAccUser_needsCanCreateUsers(t *testing.T) {
+	srv := acctest.NewServer(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      srv.ProviderConfig(t, refserver.SeedAdmin2ID) + testAccUserConfig("Jane Doe", "", "", ""),
+				ExpectError: testAccUserError(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`),
+			},
+			{
+				Config:      srv.ProviderConfig(t, refserver.SeedMemberID) + testAccUserConfig("Jane Doe", "", "", ""),
+				ExpectError: testAccUserError(`(?s)can_create_users.*Must be an organization administrator`),
+			},
+		},
+	})
+	srv.Do(func(r *refserver.Realm) {
+		for _, u := range r.Users {
+			if u.Email == testAccUserEmail {
+				t.Errorf("user %d was created despite the refusals", u.ID)
+			}
+		}
+	})
+}
+
+// TestAccUser_ownerRoleNeedsOwner: an administrator cannot make anyone an
+// owner; the plan says so. An owner can.
+func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
+				PlanOnly:    true,
+				ExpectError: testAccUserError(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`),
+			},
+			{
+				Config: admin + testAccUserConfig("Jane Doe", "", "", ""),
+			},
+			{
+				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
+				PlanOnly:    true,
+				ExpectError: testAccUserError(`Organization Owner Required`),
+			},
+			{
+				// The same account, managed with an owner's credentials: the
+				// promotion works.
+				Config: admin + owner + testAccUserConfig("Jane Doe", "owner", "provider = zulip.owner", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_owner"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+							if u.Role != refserver.RoleOwner {
+								return fmt.Errorf("server has role %d", u.Role)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccUser_changeEmail: an owner holding can_change_user_emails changes an
+// adopted user's address in place; an administrator is refused with a message
+// naming the permission.
+func TestAccUser_changeEmail(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	mei := func(email string) string {
+		return fmt.Sprintf(`
+resource "zulip_user" "mei" {
+  email     = %q
+  full_name = "Mei Member"
+  profile_data = {
+    "3" = { value = "1" }
+    "6" = { user_ids = [1, 5] }
+  }
+}
+`, email)
+	}
+	addr := "zulip_user.mei"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             owner + mei("mei@zulip.example.com"),
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      "mei@zulip.example.com",
+				ImportStatePersist: true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 || states[0].Attributes["id"] != "11" || states[0].Attributes["role"] != "member" {
+						return fmt.Errorf("imported %v", states)
+					}
+					return nil
+				},
+			},
+			{
+				Config: owner + mei("mei@zulip.example.com"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config:      admin + mei("mei.member@zulip.example.com"),
+				ExpectError: testAccUserError(`(?s)email.*only an organization owner who holds the\s+can_change_user_emails special permission`),
+			},
+			{
+				Config: owner + mei("mei.member@zulip.example.com"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("delivery_email")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.StringExact("mei.member@zulip.example.com")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+							if u.Email != "mei.member@zulip.example.com" {
+								return fmt.Errorf("server has e-mail %q", u.Email)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+			{
+				// A difference of case only is no change (Zulip compares addresses
+				// case-insensitively).
+				Config: owner + mei("Mei.Member@zulip.example.com"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+			},
+		},
+	})
+}
+
+// TestAccUser_import covers the import id forms and their errors.
+func TestAccUser_import(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	cfg := admin + `
+resource "zulip_user" "mark" {
+  email     = "mark@zulip.example.com"
+  full_name = "Mark Member"
+}
+`
+	imp := func(id, want string) resource.TestStep {
+		return resource.TestStep{Config: cfg, ResourceName: "zulip_user.mark", ImportState: true, ImportStateId: id,
+			ExpectError: testAccUserError(want)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			imp("mark", `(?s)imported by its numeric user id or by its e-mail address, got "mark"`),
+			imp("999", `Cannot import user 999: the server has no such user`),
+			imp("nobody@zulip.example.com", `(?s)Cannot import "nobody@zulip.example.com"`),
+			{
+				Config:        cfg,
+				ResourceName:  "zulip_user.mark",
+				ImportState:   true,
+				ImportStateId: "5",
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					a := states[0].Attributes
+					want := map[string]string{
+						"email": "mark@zulip.example.com", "api_email": "user5@zulip.example.com", "role": "member",
+						"timezone": "Europe/Berlin", "profile_data.%": "5", "profile_data.6.user_ids.#": "1",
+						"profile_data.6.user_ids.0": "2", "profile_data.7.value": "markm", "active": "true",
+					}
+					for k, v := range want {
+						if a[k] != v {
+							return fmt.Errorf("imported %s = %q, want %q (all: %v)", k, a[k], v, a)
+						}
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// testAccUserConfig is a user with the given name and role ("" leaves it
+// unmanaged), extra attributes, and profile_data elements ("" for none).
+func testAccUserConfig(fullName, role, extra, profile string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nresource \"zulip_user\" \"test\" {\n  email     = %q\n  full_name = %q\n  password  = %q\n", testAccUserEmail, fullName, testAccUserPassword)
+	if role != "" {
+		fmt.Fprintf(&b, "  role      = %q\n", role)
+	}
+	if extra != "" {
+		fmt.Fprintf(&b, "  %s\n", extra)
+	}
+	if profile != "" {
+		fmt.Fprintf(&b, "  profile_data = {%s\n  }\n", profile)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// testAccUserConfigFull sets every argument, with a value for every seeded
+// custom profile field type.
+func testAccUserConfigFull() string {
+	return testAccUserConfig("Jane Doe", "moderator", "active = true", `
+    "1" = { value = "+1-555-0199" }
+    "2" = { value = "Writes the API documentation." }
+    "3" = { value = "1" }
+    "4" = { value = "1992-07-14" }
+    "5" = { value = "https://jane.example.org" }
+    "6" = { user_ids = [2, 11] }
+    "7" = { value = "janedoe" }
+    "8" = { value = "she/her" }
+    "9" = { value = "E-0042" }`)
+}
+
+// testAccUserAliasedProvider is a provider block with an alias, acting as a seeded user.
+func testAccUserAliasedProvider(t *testing.T, srv *acctest.Server, alias string, userID int) string {
+	t.Helper()
+	u, ok := srv.User(userID)
+	if !ok {
+		t.Fatalf("no user %d in the reference server", userID)
+	}
+	return fmt.Sprintf(`
+provider "zulip" {
+  alias   = %q
+  url     = %q
+  email   = %q
+  api_key = %q
+}
+`, alias, srv.URL, u.Email, u.APIKey)
+}
+
+// testAccUserText checks a profile_data element holding a value.
+func testAccUserText(v string) knownvalue.Check {
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{"value": knownvalue.StringExact(v), "user_ids": knownvalue.Null()})
+}
+
+// testAccUserUsers checks a profile_data element holding user ids.
+func testAccUserUsers(ids ...int64) knownvalue.Check {
+	checks := make([]knownvalue.Check, 0, len(ids))
+	for _, id := range ids {
+		checks = append(checks, knownvalue.Int64Exact(id))
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{"value": knownvalue.Null(), "user_ids": knownvalue.SetExact(checks)})
+}
+
+// testAccUserOnServer runs check on the reference server's copy of a user.
+func testAccUserOnServer(srv *acctest.Server, id int, check func(*refserver.User) error) error {
+	err := fmt.Errorf("user %d not on the server", id)
+	srv.Do(func(r *refserver.Realm) {
+		if u := r.Users[id]; u != nil {
+			err = check(u)
+		}
+	})
+	return err
+}
+
+// testAccUserDeactivated is a CheckDestroy: destroying deactivates, so the
+// user with the address is still on the server, inactive.
+func testAccUserDeactivated(srv *acctest.Server, email string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		err := fmt.Errorf("no user %s on the server after destroy (Zulip never deletes users)", email)
+		srv.Do(func(r *refserver.Realm) {
+			for _, u := range r.Users {
+				if strings.EqualFold(u.Email, email) {
+					err = nil
+					if u.IsActive {
+						err = fmt.Errorf("user %d (%s) is still active after destroy", u.ID, email)
+					}
+				}
+			}
+		})
+		return err
+	}
+}
+
+// testAccUserError compiles an expected error pattern in which every space
+// also matches the line breaks Terraform inserts when it wraps diagnostics.
+func testAccUserError(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
+}
