@@ -272,7 +272,15 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 
 // DataSources lists the provider's data sources.
 func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	return []func() datasource.DataSource{
+		NewUserDataSource,
+		NewCustomProfileFieldsDataSource,
+		NewMessagesMatchingNarrowDataSource,
+		NewChannelsDataSource,
+		NewUserGroupsDataSource,
+		NewUserStatusDataSource,
+		NewTopicsDataSource,
+	}
 }
 
 // EphemeralResources lists the provider's ephemeral resources.

@@ -1,0 +1,360 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ datasource.DataSource              = (*customProfileFieldsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*customProfileFieldsDataSource)(nil)
+)
+
+// customProfileFieldTypeKeys are the configuration names of the field types:
+// Zulip's register keys (SHORT_TEXT, ...) in lower case, with USER as "users".
+var customProfileFieldTypeKeys = map[int]string{
+	zulip.ProfileFieldShortText:       "short_text",
+	zulip.ProfileFieldLongText:        "long_text",
+	zulip.ProfileFieldSelect:          "select",
+	zulip.ProfileFieldDate:            "date",
+	zulip.ProfileFieldURL:             "url",
+	zulip.ProfileFieldUser:            "users",
+	zulip.ProfileFieldExternalAccount: "external_account",
+	zulip.ProfileFieldPronouns:        "pronouns",
+}
+
+// NewCustomProfileFieldsDataSource returns the zulip_custom_profile_fields data source.
+func NewCustomProfileFieldsDataSource() datasource.DataSource {
+	return &customProfileFieldsDataSource{}
+}
+
+// customProfileFieldsDataSource lists the organization's custom profile fields.
+type customProfileFieldsDataSource struct {
+	data *providerData
+}
+
+// customProfileFieldsDataSourceModel is the data source's configuration and result.
+type customProfileFieldsDataSourceModel struct {
+	Name   types.String `tfsdk:"name"`
+	Fields types.List   `tfsdk:"fields"`
+}
+
+// customProfileFieldModel is one element of fields.
+type customProfileFieldModel struct {
+	ID                        types.Int64  `tfsdk:"id"`
+	Name                      types.String `tfsdk:"name"`
+	Type                      types.String `tfsdk:"type"`
+	TypeID                    types.Int64  `tfsdk:"type_id"`
+	Hint                      types.String `tfsdk:"hint"`
+	Order                     types.Int64  `tfsdk:"order"`
+	Required                  types.Bool   `tfsdk:"required"`
+	EditableByUser            types.Bool   `tfsdk:"editable_by_user"`
+	DisplayInProfileSummary   types.Bool   `tfsdk:"display_in_profile_summary"`
+	UseForUserMatching        types.Bool   `tfsdk:"use_for_user_matching"`
+	Options                   types.List   `tfsdk:"options"`
+	ExternalAccountSubtype    types.String `tfsdk:"external_account_subtype"`
+	ExternalAccountURLPattern types.String `tfsdk:"external_account_url_pattern"`
+	FieldData                 types.String `tfsdk:"field_data"`
+}
+
+// customProfileFieldOptionModel is one choice of a Dropdown field.
+type customProfileFieldOptionModel struct {
+	Key   types.String `tfsdk:"key"`
+	Text  types.String `tfsdk:"text"`
+	Order types.Int64  `tfsdk:"order"`
+}
+
+// customProfileFieldOptionType is the element type of options.
+var customProfileFieldOptionType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"key":   types.StringType,
+	"text":  types.StringType,
+	"order": types.Int64Type,
+}}
+
+// customProfileFieldType is the element type of fields.
+var customProfileFieldType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"id":                           types.Int64Type,
+	"name":                         types.StringType,
+	"type":                         types.StringType,
+	"type_id":                      types.Int64Type,
+	"hint":                         types.StringType,
+	"order":                        types.Int64Type,
+	"required":                     types.BoolType,
+	"editable_by_user":             types.BoolType,
+	"display_in_profile_summary":   types.BoolType,
+	"use_for_user_matching":        types.BoolType,
+	"options":                      types.ListType{ElemType: customProfileFieldOptionType},
+	"external_account_subtype":     types.StringType,
+	"external_account_url_pattern": types.StringType,
+	"field_data":                   types.StringType,
+}}
+
+// Metadata names the data source.
+func (d *customProfileFieldsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_custom_profile_fields"
+}
+
+// Schema describes the data source.
+func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the organization's custom profile fields (any account may read them), in the " +
+			"order Zulip shows them. Use it to address fields by name where Zulip wants ids, e.g. in `zulip_user`'s " +
+			"`profile_data`: `{ for f in data.zulip_custom_profile_fields.all.fields : f.name => f.id }`.",
+		Attributes: map[string]schema.Attribute{
+			"name": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only the field with exactly this name (Zulip's field names are unique in an " +
+					"organization). Reading fails, listing the organization's fields, when there is none, so that " +
+					"`one(data.zulip_custom_profile_fields.x.fields)` always yields the field.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"fields": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The fields, sorted by `order`.",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"id": schema.Int64Attribute{
+							Computed:            true,
+							MarkdownDescription: "The field's id, the key of its value in a user's `profile_data`.",
+						},
+						"name": schema.StringAttribute{
+							Computed:            true,
+							MarkdownDescription: "The field's name (label).",
+						},
+						"type": schema.StringAttribute{
+							Computed: true,
+							MarkdownDescription: "The field's type: `short_text`, `long_text` (Paragraph), `select` " +
+								"(Dropdown), `date`, `url` (Link), `users`, `external_account` or `pronouns`; " +
+								"`unknown` for a type this provider does not know (see `type_id`).",
+						},
+						"type_id": schema.Int64Attribute{
+							Computed:            true,
+							MarkdownDescription: "The field's type as Zulip numbers it: `1` short text … `8` pronouns.",
+						},
+						"hint": schema.StringAttribute{
+							Computed:            true,
+							MarkdownDescription: "The help text shown with the field; empty when there is none.",
+						},
+						"order": schema.Int64Attribute{
+							Computed:            true,
+							MarkdownDescription: "The field's position in profiles.",
+						},
+						"required": schema.BoolAttribute{
+							Computed:            true,
+							MarkdownDescription: "Whether users are asked to fill the field in (Zulip feature level 244).",
+						},
+						"editable_by_user": schema.BoolAttribute{
+							Computed: true,
+							MarkdownDescription: "Whether users may change their own value; when `false` only " +
+								"administrators can (Zulip feature level 296).",
+						},
+						"display_in_profile_summary": schema.BoolAttribute{
+							Computed:            true,
+							MarkdownDescription: "Whether the field is shown in the user card summary.",
+						},
+						"use_for_user_matching": schema.BoolAttribute{
+							Computed: true,
+							MarkdownDescription: "Whether the field's values help match users when typing a mention " +
+								"(Zulip feature level 455).",
+						},
+						"options": schema.ListNestedAttribute{
+							Computed: true,
+							MarkdownDescription: "For a `select` field, its choices sorted by `order`; a user's value " +
+								"is the chosen option's `key`. Null for other types.",
+							NestedObject: schema.NestedAttributeObject{
+								Attributes: map[string]schema.Attribute{
+									"key": schema.StringAttribute{
+										Computed:            true,
+										MarkdownDescription: "The option's key: what a user's value of the field holds.",
+									},
+									"text": schema.StringAttribute{
+										Computed:            true,
+										MarkdownDescription: "The option's text as users see it.",
+									},
+									"order": schema.Int64Attribute{
+										Computed: true,
+										MarkdownDescription: "The option's position; null when the server stores " +
+											"something that is not a number.",
+									},
+								},
+							},
+						},
+						"external_account_subtype": schema.StringAttribute{
+							Computed: true,
+							MarkdownDescription: "For an `external_account` field, its kind: `github`, `twitter`, " +
+								"… or `custom`; null for other types.",
+						},
+						"external_account_url_pattern": schema.StringAttribute{
+							Computed: true,
+							MarkdownDescription: "For a `custom` external account field, the URL built from a value, " +
+								"with `%(username)s` standing for it; null otherwise.",
+						},
+						"field_data": schema.StringAttribute{
+							Computed: true,
+							MarkdownDescription: "The field's raw `field_data` as the server sends it: JSON text " +
+								"(decode it with `jsondecode`), or empty.",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (d *customProfileFieldsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read lists the fields.
+func (d *customProfileFieldsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m customProfileFieldsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := d.data.client.ListCustomProfileFields(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		return
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
+	if known(m.Name) {
+		name := m.Name.ValueString()
+		var match []zulip.CustomProfileField
+		for _, f := range list {
+			if f.Name == name {
+				match = append(match, f)
+			}
+		}
+		if len(match) == 0 {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Custom Profile Field Not Found",
+				fmt.Sprintf("The organization has no custom profile field named %q (names are compared exactly). %s",
+					name, customProfileFieldNames(list)))
+			return
+		}
+		list = match
+	}
+	tflog.Debug(ctx, "read custom profile fields", map[string]any{"count": len(list)})
+	m.Fields = customProfileFieldsFromAPI(ctx, list, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// customProfileFieldNames lists the fields' names for an error message.
+func customProfileFieldNames(list []zulip.CustomProfileField) string {
+	if len(list) == 0 {
+		return "The organization has no custom profile fields."
+	}
+	names := make([]string, 0, len(list))
+	for _, f := range list {
+		names = append(names, strconv.Quote(f.Name))
+	}
+	return "Its fields are: " + strings.Join(names, ", ") + "."
+}
+
+// customProfileFieldsFromAPI converts the server's fields to the fields list.
+func customProfileFieldsFromAPI(ctx context.Context, list []zulip.CustomProfileField, diags *diag.Diagnostics) types.List {
+	elems := make([]customProfileFieldModel, 0, len(list))
+	for _, f := range list {
+		elems = append(elems, customProfileFieldFromAPI(ctx, f, diags))
+	}
+	v, d := types.ListValueFrom(ctx, customProfileFieldType, elems)
+	diags.Append(d...)
+	return v
+}
+
+// customProfileFieldFromAPI converts one field. Type-specific parts that the
+// server sends in an unexpected shape are left null (and logged) rather than
+// failing the read: field_data still carries them verbatim.
+func customProfileFieldFromAPI(ctx context.Context, f zulip.CustomProfileField, diags *diag.Diagnostics) customProfileFieldModel {
+	typeKey, ok := customProfileFieldTypeKeys[f.Type]
+	if !ok {
+		typeKey = "unknown"
+	}
+	m := customProfileFieldModel{
+		ID:                        types.Int64Value(f.ID),
+		Name:                      types.StringValue(f.Name),
+		Type:                      types.StringValue(typeKey),
+		TypeID:                    types.Int64Value(int64(f.Type)),
+		Hint:                      types.StringValue(f.Hint),
+		Order:                     types.Int64Value(int64(f.Order)),
+		Required:                  types.BoolValue(f.Required),
+		EditableByUser:            types.BoolValue(f.EditableByUser),
+		DisplayInProfileSummary:   types.BoolValue(f.DisplayInProfileSummary),
+		UseForUserMatching:        types.BoolValue(f.UseForUserMatching),
+		Options:                   types.ListNull(customProfileFieldOptionType),
+		ExternalAccountSubtype:    types.StringNull(),
+		ExternalAccountURLPattern: types.StringNull(),
+		FieldData:                 types.StringValue(f.FieldData),
+	}
+	switch f.Type {
+	case zulip.ProfileFieldSelect:
+		options, err := f.SelectOptions()
+		if err != nil {
+			tflog.Warn(ctx, "dropdown field_data is not an option map", map[string]any{"field_id": f.ID, "error": err.Error()})
+			break
+		}
+		v, d := types.ListValueFrom(ctx, customProfileFieldOptionType, customProfileFieldOptions(options))
+		diags.Append(d...)
+		m.Options = v
+	case zulip.ProfileFieldExternalAccount:
+		ext, err := f.ExternalAccount()
+		if err != nil {
+			tflog.Warn(ctx, "external account field_data is not a subtype", map[string]any{"field_id": f.ID, "error": err.Error()})
+			break
+		}
+		if ext.Subtype != "" {
+			m.ExternalAccountSubtype = types.StringValue(ext.Subtype)
+		}
+		if ext.URLPattern != "" {
+			m.ExternalAccountURLPattern = types.StringValue(ext.URLPattern)
+		}
+	}
+	return m
+}
+
+// customProfileFieldOptions orders a Dropdown's options by their order (a
+// number kept as text by Zulip), then by key.
+func customProfileFieldOptions(options map[string]zulip.SelectOption) []customProfileFieldOptionModel {
+	out := make([]customProfileFieldOptionModel, 0, len(options))
+	rank := make(map[string]int64, len(options))
+	for key, o := range options {
+		order := types.Int64Null()
+		if n, err := strconv.ParseInt(strings.TrimSpace(o.Order), 10, 64); err == nil {
+			order = types.Int64Value(n)
+			rank[key] = n
+		}
+		out = append(out, customProfileFieldOptionModel{Key: types.StringValue(key), Text: types.StringValue(o.Text), Order: order})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ki, kj := out[i].Key.ValueString(), out[j].Key.ValueString()
+		ri, iok := rank[ki]
+		rj, jok := rank[kj]
+		switch {
+		case iok && jok && ri != rj:
+			return ri < rj
+		case iok != jok:
+			return iok // options with a numeric order first
+		}
+		return ki < kj
+	})
+	return out
+}

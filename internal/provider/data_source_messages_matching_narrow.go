@@ -1,0 +1,249 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ datasource.DataSource              = (*messagesMatchingNarrowDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*messagesMatchingNarrowDataSource)(nil)
+)
+
+// Narrow operators whose operand may be an id rather than text: a numeric
+// operand is sent as a number (a channel id, a user id, a message id), which is
+// how Zulip tells an id from a name.
+var (
+	narrowIDOperators     = map[string]bool{"channel": true, "stream": true, "sender": true, "id": true, "dm-including": true, "group-pm-with": true}
+	narrowIDListOperators = map[string]bool{"dm": true, "pm-with": true}
+	narrowDigits          = regexp.MustCompile(`^[0-9]+$`)
+	narrowDigitList       = regexp.MustCompile(`^[0-9]+(\s*,\s*[0-9]+)*$`)
+	narrowOperatorForm    = regexp.MustCompile(`^[a-z][a-z_-]*$`)
+)
+
+// NewMessagesMatchingNarrowDataSource returns the zulip_messages_matching_narrow data source.
+func NewMessagesMatchingNarrowDataSource() datasource.DataSource {
+	return &messagesMatchingNarrowDataSource{}
+}
+
+// messagesMatchingNarrowDataSource checks which messages match a narrow.
+type messagesMatchingNarrowDataSource struct {
+	data *providerData
+}
+
+// messagesMatchingNarrowDataSourceModel is the data source's configuration and result.
+type messagesMatchingNarrowDataSourceModel struct {
+	MessageIDs types.List `tfsdk:"message_ids"`
+	Narrow     types.List `tfsdk:"narrow"`
+	Matches    types.Map  `tfsdk:"matches"`
+}
+
+// narrowTermModel is one element of narrow.
+type narrowTermModel struct {
+	Operator types.String `tfsdk:"operator"`
+	Operand  types.String `tfsdk:"operand"`
+	Negated  types.Bool   `tfsdk:"negated"`
+}
+
+// narrowMatchModel is one element of matches.
+type narrowMatchModel struct {
+	MatchContent types.String `tfsdk:"match_content"`
+	MatchSubject types.String `tfsdk:"match_subject"`
+}
+
+// narrowMatchType is the element type of matches.
+var narrowMatchType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"match_content": types.StringType,
+	"match_subject": types.StringType,
+}}
+
+// Metadata names the data source.
+func (d *messagesMatchingNarrowDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_messages_matching_narrow"
+}
+
+// Schema describes the data source.
+func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Checks which of the given messages match a narrow (a Zulip search filter such as " +
+			"`channel:general topic:releases`), as the provider's account sees them, and returns the matching ones " +
+			"with search terms highlighted. Only messages the account received count: others never match.\n\n" +
+			"Operands are written as text. For the operators `channel`, `stream`, `sender`, `id`, `dm-including` and " +
+			"`group-pm-with`, an operand made only of digits is sent as a number, i.e. an id (`\"1\"` is channel 1); " +
+			"any other operand is a name or an e-mail address. For `dm` and `pm-with`, a comma-separated list of " +
+			"numbers (`\"5,11\"`) is sent as a list of user ids. So a channel whose name is all digits must be " +
+			"given by its id.",
+		Attributes: map[string]schema.Attribute{
+			"message_ids": schema.ListAttribute{
+				ElementType:         types.Int64Type,
+				Required:            true,
+				MarkdownDescription: "The ids of the messages to check.",
+				Validators:          []validator.List{listvalidator.ValueInt64sAre(int64validator.AtLeast(1))},
+			},
+			"narrow": schema.ListNestedAttribute{
+				Required: true,
+				MarkdownDescription: "The narrow's terms, all of which a message must satisfy. An empty list matches " +
+					"every message the account received.",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"operator": schema.StringAttribute{
+							Required: true,
+							MarkdownDescription: "The operator: `channel`, `channels`, `topic`, `sender`, `is`, `has`, " +
+								"`in`, `id`, `search`, `dm`, `dm-including`, or another that the server knows.",
+							Validators: []validator.String{stringvalidator.RegexMatches(narrowOperatorForm,
+								"must be a narrow operator: lower-case letters, '-' and '_', such as channel, topic or search")},
+						},
+						"operand": schema.StringAttribute{
+							Required: true,
+							MarkdownDescription: "The operand, as text: a channel name or id, a topic, a user's e-mail " +
+								"or id, `starred`/`unread`/`mentioned` for `is`, `link`/`image`/`attachment` for `has`, " +
+								"search keywords (`\"quoted phrase\"` for an exact phrase), …; see the rule for numbers " +
+								"above.",
+						},
+						"negated": schema.BoolAttribute{
+							Optional:            true,
+							MarkdownDescription: "Whether the term is negated: matches the messages the term would not. Default `false`.",
+						},
+					},
+				},
+			},
+			"matches": schema.MapNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The matching messages, keyed by message id as a string (`\"42\"`); messages " +
+					"that do not match are absent, so `keys(...matches)` lists the matching ids.",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"match_content": schema.StringAttribute{
+							Computed: true,
+							MarkdownDescription: "The message's rendered HTML, with `<span class=\"highlight\">` " +
+								"around the words a `search` term matched.",
+						},
+						"match_subject": schema.StringAttribute{
+							Computed:            true,
+							MarkdownDescription: "The message's topic, HTML-escaped and highlighted in the same way.",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (d *messagesMatchingNarrowDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read asks the server which messages match.
+func (d *messagesMatchingNarrowDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m messagesMatchingNarrowDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	var ids []int64
+	resp.Diagnostics.Append(m.MessageIDs.ElementsAs(ctx, &ids, false)...)
+	var terms []narrowTermModel
+	resp.Diagnostics.Append(m.Narrow.ElementsAs(ctx, &terms, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	narrow := narrowToAPI(terms)
+	tflog.Debug(ctx, "checking messages against a narrow", map[string]any{"messages": len(ids), "terms": len(narrow)})
+	matches, err := d.data.client.MatchesNarrow(ctx, ids, narrow)
+	if err != nil {
+		addNarrowError(&resp.Diagnostics, terms, err)
+		return
+	}
+	m.Matches = narrowMatchesFromAPI(ctx, matches, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// narrowToAPI converts the configured terms, turning numeric operands of id
+// operators into numbers (see the schema's description).
+func narrowToAPI(terms []narrowTermModel) []zulip.NarrowTerm {
+	out := make([]zulip.NarrowTerm, 0, len(terms))
+	for _, t := range terms {
+		op, operand := t.Operator.ValueString(), t.Operand.ValueString()
+		term := zulip.NarrowTerm{Operator: op, Operand: operand, Negated: t.Negated.ValueBool()}
+		trimmed := strings.TrimSpace(operand)
+		switch {
+		case narrowIDOperators[op] && narrowDigits.MatchString(trimmed):
+			if n, err := strconv.ParseInt(trimmed, 10, 64); err == nil {
+				term.Operand = n
+			}
+		case narrowIDListOperators[op] && narrowDigitList.MatchString(trimmed):
+			var list []int64
+			for _, part := range strings.Split(trimmed, ",") {
+				n, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+				if err != nil {
+					list = nil
+					break
+				}
+				list = append(list, n)
+			}
+			if list != nil {
+				term.Operand = list
+			}
+		}
+		out = append(out, term)
+	}
+	return out
+}
+
+// addNarrowError reports a refused narrow on the term it concerns when the
+// server's message names its operator, else on the whole narrow.
+func addNarrowError(diags *diag.Diagnostics, terms []narrowTermModel, err error) {
+	if !isClientError(err) || zulip.IsUnauthorized(err) || zulip.IsRateLimited(err) {
+		addAPIError(diags, "Unable to Match Messages", "check the messages against the narrow", roleAny, err)
+		return
+	}
+	at := path.Root("narrow")
+	msg := ""
+	if apiErr, ok := zulip.AsAPIError(err); ok {
+		msg = apiErr.Msg
+	}
+	for i, t := range terms {
+		if strings.HasSuffix(msg, "unknown operator "+t.Operator.ValueString()) {
+			at = path.Root("narrow").AtListIndex(i).AtName("operator")
+			break
+		}
+	}
+	diags.AddAttributeError(at, "Invalid Narrow",
+		fmt.Sprintf("The server refused the narrow: %s. See the operators and operands Zulip accepts at "+
+			"https://zulip.com/help/search-for-messages.", err))
+}
+
+// narrowMatchesFromAPI converts the server's matches to the matches map.
+func narrowMatchesFromAPI(ctx context.Context, matches map[int64]zulip.NarrowMatch, diags *diag.Diagnostics) types.Map {
+	elems := make(map[string]narrowMatchModel, len(matches))
+	for id, mt := range matches {
+		elems[strconv.FormatInt(id, 10)] = narrowMatchModel{
+			MatchContent: types.StringValue(mt.MatchContent),
+			MatchSubject: types.StringValue(mt.MatchSubject),
+		}
+	}
+	v, d := types.MapValueFrom(ctx, narrowMatchType, elems)
+	diags.Append(d...)
+	return v
+}
