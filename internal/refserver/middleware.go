@@ -91,6 +91,7 @@ func (s *Server) wrap(auth authMode, h handlerFunc) http.Handler {
 		if auth == authUser {
 			user, aerr := s.authenticate(r)
 			if aerr != nil {
+				s.peekRateLimit(w, r)
 				writeError(w, aerr)
 				return
 			}
@@ -187,10 +188,20 @@ func clientAddr(r *http.Request) string {
 	return host
 }
 
+// peekRateLimit sets the rate-limit headers of the client's address on an
+// answer that is not charged to anyone (failed authentication, unknown endpoint),
+// so that every API answer carries them when rate limiting is on.
+func (s *Server) peekRateLimit(w http.ResponseWriter, r *http.Request) {
+	if s.ext.limiter != nil {
+		s.ext.limiter.peek("addr:"+clientAddr(r), s.now()).setHeaders(w.Header())
+	}
+}
+
 // serveUnknown answers API paths no route matches with a JSON error instead of
 // Go's plain-text 404: 405 (with Allow and allowed_methods) when the path
 // exists for other methods, else 404 "Invalid API endpoint".
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
+	s.peekRateLimit(w, r)
 	var allowed []string
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		if m == r.Method {

@@ -302,11 +302,25 @@ func TestRateLimiting(t *testing.T) {
 	if a.header.Get("X-RateLimit-Remaining") != "2" {
 		t.Errorf("remaining after reset %q", a.header.Get("X-RateLimit-Remaining"))
 	}
+	// Uncharged answers (failed authentication, unknown endpoints) carry the
+	// headers of the client's address.
+	for _, a := range []coreAnswer{
+		e.coreRequest(0, http.MethodGet, "/users/me", nil),
+		e.coreRequest(SeedMemberID, http.MethodGet, "/no/such/thing", nil),
+	} {
+		if a.header.Get("X-RateLimit-Limit") != "3" || a.header.Get("X-RateLimit-Remaining") != "3" {
+			t.Errorf("%d answer without rate-limit headers: %v", a.status, a.header)
+		}
+	}
 	// Unauthenticated endpoints are limited by client address.
 	for i := 0; i < 3; i++ {
 		coreWantOK(t, e.coreRequest(0, http.MethodGet, "/server_settings", nil))
 	}
 	coreWantError(t, e.coreRequest(0, http.MethodGet, "/server_settings", nil), 429, "RATE_LIMIT_HIT", "")
+	a = e.coreRequest(0, http.MethodGet, "/users/me", nil)
+	if a.status != 401 || a.header.Get("X-RateLimit-Remaining") != "0" {
+		t.Errorf("%d, remaining %q", a.status, a.header.Get("X-RateLimit-Remaining"))
+	}
 }
 
 func TestRateLimitingOffByDefault(t *testing.T) {

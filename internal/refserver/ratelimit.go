@@ -45,6 +45,18 @@ func newRateLimiter(limit int) *rateLimiter {
 
 // take counts a request by key at now, unless the key is over the limit.
 func (l *rateLimiter) take(key string, now time.Time) rateDecision {
+	return l.decide(key, now, true)
+}
+
+// peek reports the key's state at now without counting a request: the
+// headers of answers that are not charged (failed authentication, unknown
+// endpoints).
+func (l *rateLimiter) peek(key string, now time.Time) rateDecision {
+	return l.decide(key, now, false)
+}
+
+// decide is take (count true) and peek (count false).
+func (l *rateLimiter) decide(key string, now time.Time, count bool) rateDecision {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	hits := l.hits[key]
@@ -61,9 +73,18 @@ func (l *rateLimiter) take(key string, now time.Time) rateDecision {
 		l.hits[key] = hits
 		return d
 	}
+	d.allowed = true
+	if !count {
+		l.hits[key] = hits
+		d.remaining = l.limit - len(hits)
+		d.reset = now
+		if len(hits) > 0 {
+			d.reset = hits[len(hits)-1].Add(rateWindow)
+		}
+		return d
+	}
 	hits = append(hits, now)
 	l.hits[key] = hits
-	d.allowed = true
 	d.remaining = l.limit - len(hits)
 	d.reset = now.Add(rateWindow)
 	return d

@@ -11,5 +11,6 @@ func (s *Server) routesSMS() {
 }
 
 // SMS returns the SMS conversations API server, for tests (SimulateReply,
-// Conversations, ...).
+// Conversations, ...). Its changes are persisted through the server's lock, so
+// do not call its methods from inside Do.
 func (s *Server) SMS() *smsserver.Server { return s.ext.sms }
