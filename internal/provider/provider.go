@@ -276,10 +276,6 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewUserDataSource,
 		NewCustomProfileFieldsDataSource,
 		NewMessagesMatchingNarrowDataSource,
-		NewChannelsDataSource,
-		NewUserGroupsDataSource,
-		NewUserStatusDataSource,
-		NewTopicsDataSource,
 	}
 }
 
