@@ -75,9 +75,15 @@ type SeedUser struct {
 var seedBase = time.Date(2024, 1, 15, 9, 0, 0, 0, time.UTC)
 
 // seedAPIKey derives a stable 32-character API key for a seeded user.
+// Real keys are 32 alphanumerics, and the server rejects anything else as malformed.
 func seedAPIKey(name string) string {
-	k := strings.ToLower(strings.ReplaceAll(name, " ", "")) + "apikeyapikeyapikeyapikeyapikey00"
-	return k[:32]
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return (b.String() + "apikeyapikeyapikeyapikeyapikey00")[:32]
 }
 
 // seedRealm builds the deterministic starting organization.
