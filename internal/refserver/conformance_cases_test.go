@@ -103,7 +103,15 @@ func confGroups() []confGroup {
 	}})
 	add(confGroup{op: "dev-fetch-api-key", name: "dev-fetch-api-key (production)", noAuth: true, opts: refserver.Options{Production: true}, steps: []confStep{
 		confBad("production server", "dev-fetch-api-key", confNoAuth, confPOST, "/dev_fetch_api_key", confP("username", confEmail("olivia")), 400, "BAD_REQUEST"),
+		confOK("production server settings", "get-server-settings", confNoAuth, confGET, "/server_settings", nil),
 	}})
+	// Faults apply to unauthenticated endpoints too: a forced 429 (the injected
+	// 503 is an HTML page, like a proxy's, and not a Zulip answer).
+	add(confGroup{op: "get-server-settings", name: "get-server-settings (forced 429)", noAuth: true,
+		opts: refserver.Options{Faults: refserver.Faults{RateLimitRate: 1, RetryAfterSecs: 1.5}}, steps: []confStep{
+			confBad("rate limited", "get-server-settings", confNoAuth, confGET, "/server_settings", nil, 429, "RATE_LIMIT_HIT"),
+			confBad("rate limited", "dev-fetch-api-key", confNoAuth, confPOST, "/dev_fetch_api_key", confP("username", confEmail("olivia")), 429, "RATE_LIMIT_HIT"),
+		}})
 	add(confGroup{op: "fetch-api-key", noAuth: true, steps: []confStep{
 		confOK("password", "fetch-api-key", confNoAuth, confPOST, "/fetch_api_key", confP("username", confEmail("mark"), "password", "password-mark")),
 		confBad("wrong password", "fetch-api-key", confNoAuth, confPOST, "/fetch_api_key", confP("username", confEmail("mark"), "password", "nope"), 401, "AUTHENTICATION_FAILED"),
@@ -178,6 +186,8 @@ func confGroups() []confGroup {
 			confP("email", "newbie3@"+confHost, "password", "s3cret-pass-phrase", "full_name", "New Bie"), 400, "BAD_REQUEST"),
 		confBad("duplicate", "create-user", confAdmin, confPOST, "/users",
 			confP("email", "newbie@"+confHost, "password", "s3cret-pass-phrase", "full_name", "New Bie"), 400, "BAD_REQUEST"),
+		confBad("invalid e-mail", "create-user", confAdmin, confPOST, "/users",
+			confP("email", "not-an-address", "password", "s3cret-pass-phrase", "full_name", "New Bie"), 400, "BAD_REQUEST"),
 		confBad("missing full_name", "create-user", confAdmin, confPOST, "/users",
 			confP("email", "newbie4@"+confHost, "password", "s3cret-pass-phrase"), 400, "REQUEST_VARIABLE_MISSING"),
 	}})
@@ -185,6 +195,9 @@ func confGroups() []confGroup {
 		confOK("full name", "update-user", confAdmin, confPATCH, "/users/5", confP("full_name", "Mark M. Member")),
 		confOK("role", "update-user", confAdmin, confPATCH, "/users/5", confP("role", "300")),
 		confOK("profile data", "update-user", confAdmin, confPATCH, "/users/5", confP("profile_data", `[{"id":1,"value":"+49 30 1234"},{"id":2,"value":null}]`)),
+		confOK("new e-mail by an owner with can_change_user_emails", "update-user", confOwner, confPATCH, "/users/11", confP("new_email", "mei.new@"+confHost)),
+		confBad("new e-mail by an administrator", "update-user", confAdmin, confPATCH, "/users/11", confP("new_email", "mei.newer@"+confHost), 400, ""),
+		confBad("invalid profile data", "update-user", confAdmin, confPATCH, "/users/5", confP("profile_data", `[{"id":4,"value":"yesterday"}]`), 400, "BAD_REQUEST"),
 		confBad("member (Zulip: \"Insufficient permission\")", "update-user", confMember, confPATCH, "/users/6", confP("full_name", "X"), 400, "BAD_REQUEST"),
 		confBad("unknown user", "update-user", confAdmin, confPATCH, "/users/999", confP("full_name", "X"), 400, "BAD_REQUEST"),
 		confBad("invalid role", "update-user", confAdmin, confPATCH, "/users/5", confP("role", "250"), 400, ""),
@@ -200,6 +213,8 @@ func confGroups() []confGroup {
 	add(confGroup{op: "deactivate-user", steps: []confStep{
 		confOK("admin deactivates a member", "deactivate-user", confAdmin, confDELETE, "/users/6", confP("deactivation_notification_comment", "Bye!")),
 		confOK("owner deactivates an owner", "deactivate-user", confOwner, confDELETE, "/users/9", nil),
+		// actions (FL459) is a JSON query parameter the FL420 description lacks.
+		confFL(confOK("with actions", "deactivate-user", confAdmin, confDELETE, "/users/11", confP("?actions", `{"delete_profile":true}`)), 459, 0),
 		confBad("member (Zulip: \"Insufficient permission\")", "deactivate-user", confMember, confDELETE, "/users/11", nil, 400, "BAD_REQUEST"),
 		confBad("admin deactivates an owner", "deactivate-user", confAdmin, confDELETE, "/users/1", nil, 400, "UNAUTHORIZED_PRINCIPAL"),
 		confBad("the only owner", "deactivate-user", confOwner, confDELETE, "/users/1", nil, 400, "BAD_REQUEST"),
@@ -234,6 +249,8 @@ func confGroups() []confGroup {
 		confBad("group not in template", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", "Y(?P<id>[0-9]+)", "url_template", "https://x/"), 400, "BAD_REQUEST"),
 		confBad("duplicate pattern", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", "JIRA-(?P<key>[0-9]+)", "url_template", "https://jira.example.org/{key}"), 400, "BAD_REQUEST"),
 		confBad("missing url_template", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", "Z(?P<id>[0-9]+)"), 400, "REQUEST_VARIABLE_MISSING"),
+		confFL(confBad("reverse template not reproducing the example", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP(
+			"pattern", "R(?P<id>[0-9]+)", "url_template", "https://r/{id}", "example_input", "R12", "reverse_template", "X{id}"), 400, "BAD_REQUEST"), 471, 0),
 	}})
 	add(confGroup{op: "update-linkifier", steps: []confStep{
 		confOK("admin", "update-linkifier", confAdmin, confPATCH, "/realm/filters/1", confP("pattern", "#(?P<id>[0-9]+)", "url_template", "https://github.com/zulip/zulip/pull/{id}")),
@@ -378,6 +395,7 @@ func confGroups() []confGroup {
 		confOK("member", "get-user-groups", confMember, confGET, "/user_groups", nil),
 		confOK("with deactivated", "get-user-groups", confAdmin, confGET, "/user_groups", confP("include_deactivated_groups", "true")),
 		confBad("guest", "get-user-groups", confGuest, confGET, "/user_groups", nil, 400, ""),
+		confBad("bot", "get-user-groups", confBot, confGET, "/user_groups", nil, 400, ""),
 	}})
 	add(confGroup{op: "get-user-group-members", steps: []confStep{
 		confOK("members", "get-user-group-members", confMember, confGET, "/user_groups/12/members", nil),
@@ -424,6 +442,7 @@ func confGroups() []confGroup {
 	add(confGroup{op: "check-messages-match-narrow", steps: []confStep{
 		confOK("search", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3,4,13]", "narrow", `[{"operator":"search","operand":"release"}]`)),
 		confOK("channel and topic", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3]", "narrow", `[{"operator":"channel","operand":"general"},{"operator":"topic","operand":"welcome"}]`)),
+		confOK("is:starred and sender by e-mail", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3]", "narrow", `[{"operator":"is","operand":"starred"},{"operator":"sender","operand":"`+confEmail("olivia")+`"}]`)),
 		confOK("legacy form, negated", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3]", "narrow", `[["stream","general"],{"operator":"sender","operand":5,"negated":true}]`)),
 		confBad("unknown operator", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1]", "narrow", `[{"operator":"colour","operand":"red"}]`), 400, "BAD_NARROW"),
 		confBad("missing msg_ids", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("narrow", `[]`), 400, "REQUEST_VARIABLE_MISSING"),
@@ -443,6 +462,7 @@ func confGroups() []confGroup {
 		confBad("unknown type", "report-message", confMember, confPOST, "/messages/3/report", confP("report_type", "rude"), 400, ""),
 		confBad("inaccessible message", "report-message", confGuest, confPOST, "/messages/8/report", confP("report_type", "spam"), 400, "BAD_REQUEST"),
 		confBad("unknown message", "report-message", confMember, confPOST, "/messages/999/report", confP("report_type", "spam"), 400, "BAD_REQUEST"),
+		confBad("description too long", "report-message", confMember, confPOST, "/messages/3/report", confP("report_type", "other", "description", strings.Repeat("d", 1001)), 400, "BAD_REQUEST"),
 		confBefore(confBad("moderation disabled", "report-message", confMember, confPOST, "/messages/3/report", confP("report_type", "spam"), 400, "BAD_REQUEST"),
 			func(s *refserver.Server) { s.Do(func(r *refserver.Realm) { r.ModerationRequestChannelID = -1 }) }),
 	}})
