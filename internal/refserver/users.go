@@ -330,9 +330,10 @@ func (r *Realm) activeHumanOwners() int {
 	return n
 }
 
-// isLastOwner is views/users.py::check_last_owner.
+// isLastOwner is views/users.py::check_last_owner (for an active user: a
+// deactivated owner is never "the only owner").
 func (r *Realm) isLastOwner(u *User) bool {
-	return u.Role == RoleOwner && !u.IsBot && r.activeHumanOwners() == 1
+	return u.Role == RoleOwner && !u.IsBot && u.IsActive && r.activeHumanOwners() == 1
 }
 
 // roleGroupID is the system group a user of the role is a direct member of.
