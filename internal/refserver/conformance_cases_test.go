@@ -118,6 +118,14 @@ func confGroups() []confGroup {
 		confBad("missing password", "fetch-api-key", confNoAuth, confPOST, "/fetch_api_key", confP("username", confEmail("mark")), 400, "REQUEST_VARIABLE_MISSING"),
 	}})
 
+	// Unknown endpoints and methods answer Zulip JSON errors, not Go's plain
+	// text; the description has no operation for them: envelope only.
+	add(confGroup{op: "unknown-endpoint", noAuth: true, steps: []confStep{
+		confBad("unknown path", "unknown-endpoint", confMember, confGET, "/no_such_endpoint", nil, 404, "BAD_REQUEST"),
+		confBad("unknown path without credentials", "unknown-endpoint", confNoAuth, confPOST, "/realm/no_such_thing", nil, 404, "BAD_REQUEST"),
+		confBad("unsupported method", "unknown-endpoint", confMember, "PUT", "/users/me", nil, 405, ""),
+	}})
+
 	// --- register and events ---
 	add(confGroup{op: "register-queue", steps: []confStep{
 		confOK("everything", "register-queue", confOwner, confPOST, "/register", nil),
