@@ -1,0 +1,215 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*apnsDeviceTokenResource)(nil)
+	_ resource.ResourceWithConfigure   = (*apnsDeviceTokenResource)(nil)
+	_ resource.ResourceWithImportState = (*apnsDeviceTokenResource)(nil)
+)
+
+// maxPushTokenLength is the longest push token Zulip accepts (validate_token).
+const maxPushTokenLength = 4096
+
+// reAPNsAppID is the format Zulip requires of an iOS app id (ApnsAppId).
+var reAPNsAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
+
+// NewAPNsDeviceTokenResource returns the zulip_apns_device_token resource.
+func NewAPNsDeviceTokenResource() resource.Resource { return &apnsDeviceTokenResource{} }
+
+// apnsDeviceTokenResource registers an iOS push token for the provider's account.
+type apnsDeviceTokenResource struct {
+	data *providerData
+}
+
+// apnsDeviceTokenResourceModel is the zulip_apns_device_token state.
+type apnsDeviceTokenResourceModel struct {
+	ID    types.String `tfsdk:"id"`
+	Token types.String `tfsdk:"token"`
+	AppID types.String `tfsdk:"app_id"`
+}
+
+// Metadata names the resource.
+func (r *apnsDeviceTokenResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_apns_device_token"
+}
+
+// Schema describes the resource.
+func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Registers an Apple Push Notification service (APNs) device token for the account the " +
+			"provider is configured with, so that the Zulip server sends that iOS device push notifications " +
+			"(`POST /users/me/apns_device_token`). Destroying the resource unregisters the token; a token already " +
+			"unregistered is not an error. Bots cannot register tokens.\n\n" +
+			"Zulip offers no way to read registered tokens back, so a token removed outside Terraform is not " +
+			"detected (the next destroy simply finds it gone), and the resource **cannot be imported**. Changing " +
+			"either argument registers the new token and removes the old one.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "`sha256:` followed by the SHA-256 of the token (lower-cased when it is hexadecimal, " +
+					"as Zulip stores it): identifies the registration without revealing the token.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"token": schema.StringAttribute{
+				Required:  true,
+				Sensitive: true,
+				MarkdownDescription: "The device token the iOS app received from APNs, usually 64 hexadecimal digits. " +
+					"Zulip accepts 1 to 4096 characters that decode as base64 (a hexadecimal token qualifies when its " +
+					"length is a multiple of 4); the provider checks the same rule at plan time.",
+				Validators:    []validator.String{validators.String("an APNs device token Zulip accepts", checkAPNsToken)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"app_id": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The iOS app's bundle id, e.g. `org.zulip.Zulip` for the official app (letters, digits, " +
+					"`.` and `-`).",
+				Validators: []validator.String{validators.String("an iOS bundle id such as org.zulip.Zulip", func(s string) error {
+					if !reAPNsAppID.MatchString(s) {
+						return errors.New("must consist of letters, digits, '.' and '-', e.g. org.zulip.Zulip")
+					}
+					return nil
+				})},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *apnsDeviceTokenResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Create registers the token.
+func (r *apnsDeviceTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan apnsDeviceTokenResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	token, appID := apnsDeviceTokenToAPI(plan)
+	if err := r.data.client.AddAPNsToken(ctx, token, appID); err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Register APNs Device Token", "register the APNs device token", roleAny, err)
+		return
+	}
+	apnsDeviceTokenFromAPI(token, appID, &plan)
+	tflog.Info(ctx, "registered APNs device token", map[string]any{"id": plan.ID.ValueString(), "app_id": appID})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read keeps the state: Zulip has no endpoint that lists registered tokens.
+func (r *apnsDeviceTokenResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+// Update is never called: both arguments require replacement.
+func (r *apnsDeviceTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	invocationUpdate(ctx, req, resp)
+}
+
+// Delete unregisters the token; one already gone is not an error.
+func (r *apnsDeviceTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state apnsDeviceTokenResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	err := r.data.client.RemoveAPNsToken(ctx, state.Token.ValueString())
+	switch {
+	case zulip.IsNotFound(err):
+		tflog.Info(ctx, "APNs device token was already unregistered", map[string]any{"id": state.ID.ValueString()})
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Unable to Unregister APNs Device Token", "unregister the APNs device token", roleAny, err)
+	}
+}
+
+// ImportState refuses: the token cannot be read from the server.
+func (r *apnsDeviceTokenResource) ImportState(_ context.Context, _ resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.AddError("Import Not Supported",
+		"A zulip_apns_device_token cannot be imported: Zulip never returns registered tokens, so the provider "+
+			"could not know the token it would need to unregister. Declare the resource with the token instead; "+
+			"registering a token that is already registered is harmless.")
+}
+
+// apnsDeviceTokenToAPI returns the token and app id to send.
+func apnsDeviceTokenToAPI(m apnsDeviceTokenResourceModel) (token, appID string) {
+	return m.Token.ValueString(), m.AppID.ValueString()
+}
+
+// apnsDeviceTokenFromAPI records a registration; the server answers nothing
+// beyond success, so the model keeps what was sent and gains its id.
+func apnsDeviceTokenFromAPI(token, appID string, m *apnsDeviceTokenResourceModel) {
+	m.ID = types.StringValue(apnsTokenID(token))
+	m.Token = types.StringValue(token)
+	m.AppID = types.StringValue(appID)
+}
+
+// apnsTokenID hashes the token as Zulip identifies it: hexadecimal tokens are
+// stored lower-cased, so both spellings are the same device.
+func apnsTokenID(token string) string {
+	if _, err := hex.DecodeString(token); err == nil {
+		token = strings.ToLower(token)
+	}
+	sum := sha256.Sum256([]byte(token))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// checkPushToken is the length rule Zulip applies to every push token.
+func checkPushToken(s string) error {
+	if s == "" || len(s) > maxPushTokenLength {
+		return fmt.Errorf("must be 1 to %d characters long (Zulip: \"Empty or invalid length token\")", maxPushTokenLength)
+	}
+	return nil
+}
+
+// checkAPNsToken is Zulip's validate_token for APNs tokens: the length rule,
+// and the token must decode as base64 the way Python's lenient
+// base64.b64decode does (characters outside the alphabet are skipped; the
+// data characters must form whole groups of four, or be completed by "="
+// padding). A usual 64-digit hexadecimal token passes.
+func checkAPNsToken(s string) error {
+	if err := checkPushToken(s); err != nil {
+		return err
+	}
+	data, pads := 0, 0
+	for _, c := range s {
+		switch {
+		case c == '=':
+			pads++
+		case c == '+' || c == '/' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z'):
+			data++
+		}
+	}
+	ok := false
+	switch data % 4 {
+	case 0:
+		ok = true
+	case 2:
+		ok = pads >= 2
+	case 3:
+		ok = pads >= 1
+	}
+	if !ok {
+		return errors.New("is not a valid APNs token: APNs tokens are normally 64 hexadecimal digits, and Zulip " +
+			"requires a token that decodes as base64 (\"Invalid APNS token\")")
+	}
+	return nil
+}

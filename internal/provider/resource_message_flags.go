@@ -1,0 +1,464 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*messageFlagsResource)(nil)
+	_ resource.ResourceWithConfigure   = (*messageFlagsResource)(nil)
+	_ resource.ResourceWithImportState = (*messageFlagsResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*messageFlagsResource)(nil)
+)
+
+// messageFlagsEditable are the flags a user may change (digest §9.1).
+var messageFlagsEditable = []string{zulip.FlagRead, zulip.FlagStarred, zulip.FlagCollapsed}
+
+// messageFlagsReadOnly are the flags only the server sets; naming one is a
+// plan-time error with the reason, rather than the server's terse refusal.
+var messageFlagsReadOnly = map[string]bool{
+	"mentioned": true, "stream_wildcard_mentioned": true, "topic_wildcard_mentioned": true,
+	"wildcard_mentioned": true, "group_mentioned": true, "has_alert_word": true, "historical": true,
+	"force_expand": true, "force_collapse": true,
+}
+
+// messageFlagsNarrow is, per flag, the narrow whose matches tell the flag's
+// state: `is:starred` matches starred messages, `is:unread` those without
+// `read`. Zulip has no narrow for `collapsed`, so its drift is not detected.
+var messageFlagsNarrow = map[string]struct {
+	operand string
+	// matchMeansSet is true when a match means the flag is set.
+	matchMeansSet bool
+}{
+	zulip.FlagStarred: {operand: "starred", matchMeansSet: true},
+	zulip.FlagRead:    {operand: "unread", matchMeansSet: false},
+}
+
+// NewMessageFlagsResource returns the zulip_message_flags resource.
+func NewMessageFlagsResource() resource.Resource { return &messageFlagsResource{} }
+
+// messageFlagsResource sets one personal flag on a set of messages.
+type messageFlagsResource struct {
+	data *providerData
+}
+
+// messageFlagsResourceModel is the zulip_message_flags state.
+type messageFlagsResourceModel struct {
+	ID                                  types.String `tfsdk:"id"`
+	MessageIDs                          types.Set    `tfsdk:"message_ids"`
+	Flag                                types.String `tfsdk:"flag"`
+	ModifiedMessageIDs                  types.Set    `tfsdk:"modified_message_ids"`
+	IgnoredBecauseNotSubscribedChannels types.Set    `tfsdk:"ignored_because_not_subscribed_channels"`
+}
+
+// Metadata names the resource.
+func (r *messageFlagsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_message_flags"
+}
+
+// Schema describes the resource.
+func (r *messageFlagsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Sets a personal message flag (`read`, `starred` or `collapsed`) on messages, for the " +
+			"account the provider is configured with (`POST /messages/flags`). Creating the resource adds the flag, " +
+			"destroying it removes the flag again from every message it names, and changing `message_ids` adds or " +
+			"removes the flag on the difference, in place.\n\n" +
+			"**Drift:** for `starred` and `read` the provider reads the flags back (through " +
+			"`GET /messages/matches_narrow` with `is:starred` / `is:unread`), so a flag removed outside Terraform " +
+			"shows as a change, and the resource is planned for creation again when none of its messages has the " +
+			"flag any more. Zulip offers no way to read the `collapsed` flag, so its drift is **not** detected. " +
+			"A message id that no longer exists shows as drift too; remove it from the configuration.\n\n" +
+			"Two resources with the same flag should not name the same message: destroying one would remove the " +
+			"flag the other manages.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "`<flag>:<message ids>`, the ids ascending and comma-separated, e.g. `starred:1,4`. " +
+					"Also the import id.",
+			},
+			"message_ids": schema.SetAttribute{
+				ElementType: types.Int64Type,
+				Required:    true,
+				MarkdownDescription: "Ids of the messages to flag. Each must be a message the account can access " +
+					"(marking a message unread also needs a subscription to its channel).",
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
+				},
+			},
+			"flag": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The flag: `read`, `starred` or `collapsed`. The other flags (`mentioned`, " +
+					"`stream_wildcard_mentioned`, `topic_wildcard_mentioned`, `has_alert_word`, `historical`, " +
+					"`wildcard_mentioned`) are set by the server and are rejected at plan time. Changing the flag " +
+					"replaces the resource.",
+				Validators:    []validator.String{validators.String("read, starred or collapsed", checkMessageFlag)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"modified_message_ids": schema.SetAttribute{
+				ElementType: types.Int64Type,
+				Computed:    true,
+				MarkdownDescription: "The messages whose flag the last apply actually changed, as the server reported " +
+					"them (messages that already had the flag are not listed).",
+			},
+			"ignored_because_not_subscribed_channels": schema.SetAttribute{
+				ElementType: types.Int64Type,
+				Computed:    true,
+				MarkdownDescription: "When the last apply removed the `read` flag (marked messages unread): the ids " +
+					"of the channels whose messages the server left read because the account is not subscribed to " +
+					"them. The apply also warns about them. Empty otherwise (and on servers before feature level 355).",
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *messageFlagsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan computes the id, which follows from the arguments, so that the
+// plan shows it.
+func (r *messageFlagsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan messageFlagsResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !known(plan.Flag) || !known(plan.MessageIDs) {
+		return
+	}
+	ids := setInt64Values(ctx, plan.MessageIDs, &resp.Diagnostics)
+	if ids == nil {
+		return // an element is unknown
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), messageFlagsID(plan.Flag.ValueString(), ids))...)
+}
+
+// Create adds the flag to every message.
+func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan messageFlagsResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	apiReq := messageFlagsToAPI(ctx, plan, zulip.FlagOpAdd, nil, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	out, err := r.data.client.UpdateMessageFlags(ctx, apiReq)
+	if err != nil {
+		addMessageFlagsError(&resp.Diagnostics, "Unable to Add Message Flag", "add the flag", err)
+		return
+	}
+	// The server sets the flag on every id it accepted, so the plan is the
+	// state; reading it back could only report what was just written.
+	messageFlagsFromAPI(ctx, plan.Flag.ValueString(), apiReq.Messages, out.Messages, nil, &plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes which messages still have the flag, where Zulip lets the
+// provider see it.
+func (r *messageFlagsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state messageFlagsResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	gone := false
+	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if gone {
+		tflog.Info(ctx, "no message has the flag any more; removing the resource from state",
+			map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update adds the flag to messages added to the set and removes it from
+// messages taken out of it.
+func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state messageFlagsResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	flag := plan.Flag.ValueString()
+	want := setInt64Values(ctx, plan.MessageIDs, &resp.Diagnostics)
+	have := setInt64Values(ctx, state.MessageIDs, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var add, remove []int64
+	for _, id := range want {
+		if !slices.Contains(have, id) {
+			add = append(add, id)
+		}
+	}
+	for _, id := range have {
+		if !slices.Contains(want, id) {
+			remove = append(remove, id)
+		}
+	}
+	var modified, ignored []int64
+	if len(add) > 0 {
+		out, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: add, Op: zulip.FlagOpAdd, Flag: flag})
+		if err != nil {
+			addMessageFlagsError(&resp.Diagnostics, "Unable to Add Message Flag", "add the flag", err)
+			return
+		}
+		modified = append(modified, out.Messages...)
+	}
+	if len(remove) > 0 {
+		out, ok := r.removeFlag(ctx, flag, remove, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		modified = append(modified, out.Messages...)
+		ignored = out.IgnoredBecauseNotSubscribedChannels
+	}
+	messageFlagsFromAPI(ctx, flag, want, modified, ignored, &plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete removes the flag from every message of the set.
+func (r *messageFlagsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state messageFlagsResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	ids := setInt64Values(ctx, state.MessageIDs, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || len(ids) == 0 {
+		return
+	}
+	r.removeFlag(ctx, state.Flag.ValueString(), ids, &resp.Diagnostics)
+}
+
+// ImportState adopts flags by `<flag>:<id>,<id>,...`; the read that follows
+// keeps the messages that have the flag.
+func (r *messageFlagsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	flag, ids, err := parseMessageFlagsID(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("A zulip_message_flags is imported by `<flag>:<message id>,<message id>,...`, e.g. `starred:12,15`: %s.", err))
+		return
+	}
+	m := messageFlagsResourceModel{Flag: types.StringValue(flag)}
+	messageFlagsFromAPI(ctx, flag, ids, nil, nil, &m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// read narrows m's messages to those that still have the flag; gone is
+// called when none has it. For collapsed, which cannot be read, m is kept.
+func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResourceModel, diags *diag.Diagnostics, gone func()) {
+	flag := m.Flag.ValueString()
+	narrow, detectable := messageFlagsNarrow[flag]
+	if !detectable {
+		return
+	}
+	ids := setInt64Values(ctx, m.MessageIDs, diags)
+	if diags.HasError() || len(ids) == 0 {
+		return
+	}
+	matches, err := r.data.client.MatchesNarrow(ctx, ids, []zulip.NarrowTerm{{Operator: "is", Operand: narrow.operand}})
+	if err != nil {
+		addAPIError(diags, "Unable to Read Message Flags", "read which messages have the "+flag+" flag", roleAny, err)
+		return
+	}
+	var flagged []int64
+	for _, id := range ids {
+		if _, matched := matches[id]; matched == narrow.matchMeansSet {
+			flagged = append(flagged, id)
+		}
+	}
+	if len(flagged) == 0 {
+		gone()
+		return
+	}
+	if len(flagged) < len(ids) {
+		tflog.Info(ctx, "some messages lost the flag outside Terraform", map[string]any{
+			"flag": flag, "configured": len(ids), "flagged": len(flagged),
+		})
+	}
+	set, d := types.SetValueFrom(ctx, types.Int64Type, flagged)
+	diags.Append(d...)
+	m.MessageIDs = set
+	m.ID = types.StringValue(messageFlagsID(flag, flagged))
+}
+
+// removeFlag removes the flag from ids and warns about what the server left
+// alone. When a message no longer exists (or the account lost access to it),
+// Zulip refuses the whole request; the flag is then removed message by
+// message, skipping those, since a vanished message needs no unflagging.
+func (r *messageFlagsResource) removeFlag(ctx context.Context, flag string, ids []int64, diags *diag.Diagnostics) (*zulip.UpdateMessageFlagsResponse, bool) {
+	out, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: ids, Op: zulip.FlagOpRemove, Flag: flag})
+	if err != nil && zulip.IsNotFound(err) {
+		out = &zulip.UpdateMessageFlagsResponse{}
+		var skipped []int64
+		channels := map[int64]bool{}
+		for _, id := range ids {
+			one, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: []int64{id}, Op: zulip.FlagOpRemove, Flag: flag})
+			switch {
+			case zulip.IsNotFound(err):
+				skipped = append(skipped, id)
+				continue
+			case err != nil:
+				addMessageFlagsError(diags, "Unable to Remove Message Flag", "remove the flag", err)
+				return nil, false
+			}
+			out.Messages = append(out.Messages, one.Messages...)
+			for _, ch := range one.IgnoredBecauseNotSubscribedChannels {
+				if !channels[ch] {
+					channels[ch] = true
+					out.IgnoredBecauseNotSubscribedChannels = append(out.IgnoredBecauseNotSubscribedChannels, ch)
+				}
+			}
+		}
+		tflog.Info(ctx, "skipped messages that no longer exist or are no longer accessible", map[string]any{"flag": flag, "skipped": fmt.Sprint(skipped)})
+	} else if err != nil {
+		addMessageFlagsError(diags, "Unable to Remove Message Flag", "remove the flag", err)
+		return nil, false
+	}
+	if len(out.IgnoredBecauseNotSubscribedChannels) > 0 {
+		slices.Sort(out.IgnoredBecauseNotSubscribedChannels)
+		diags.AddAttributeWarning(path.Root("message_ids"), "Some Messages Were Not Marked Unread",
+			fmt.Sprintf("Zulip left the messages of channels %s read, because the provider's account is not subscribed "+
+				"to them: a message can be unread only in a channel one is subscribed to. Subscribe the account to "+
+				"those channels, or leave their messages out of a `read` zulip_message_flags resource.",
+				formatInt64List(out.IgnoredBecauseNotSubscribedChannels, ", ")))
+	}
+	return out, true
+}
+
+// addMessageFlagsError reports a failed flag change, naming message_ids when
+// the server refused one of them.
+func addMessageFlagsError(diags *diag.Diagnostics, summary, action string, err error) {
+	if zulip.IsNotFound(err) {
+		diags.AddAttributeError(path.Root("message_ids"), summary,
+			fmt.Sprintf("The provider could not %s: at least one of the message ids does not exist or is not "+
+				"accessible to the provider's account (for example a message in a private channel it is not "+
+				"subscribed to). Server said: %s", action, err))
+		return
+	}
+	addAPIError(diags, summary, action, roleAny, err)
+}
+
+// messageFlagsToAPI builds the flag request for the model's messages.
+func messageFlagsToAPI(ctx context.Context, m messageFlagsResourceModel, op string, ids []int64, diags *diag.Diagnostics) zulip.UpdateMessageFlagsRequest {
+	if ids == nil {
+		ids = setInt64Values(ctx, m.MessageIDs, diags)
+	}
+	return zulip.UpdateMessageFlagsRequest{Messages: ids, Op: op, Flag: m.Flag.ValueString()}
+}
+
+// messageFlagsFromAPI records the flagged messages and the server's answer.
+func messageFlagsFromAPI(ctx context.Context, flag string, ids, modified, ignored []int64, m *messageFlagsResourceModel, diags *diag.Diagnostics) {
+	setOf := func(v []int64) types.Set {
+		if v == nil {
+			v = []int64{}
+		}
+		s, d := types.SetValueFrom(ctx, types.Int64Type, v)
+		diags.Append(d...)
+		return s
+	}
+	m.ID = types.StringValue(messageFlagsID(flag, ids))
+	m.Flag = types.StringValue(flag)
+	m.MessageIDs = setOf(ids)
+	m.ModifiedMessageIDs = setOf(modified)
+	m.IgnoredBecauseNotSubscribedChannels = setOf(ignored)
+}
+
+// messageFlagsID is the resource id: the flag and the ascending message ids.
+func messageFlagsID(flag string, ids []int64) string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	return flag + ":" + formatInt64List(sorted, ",")
+}
+
+// parseMessageFlagsID parses an import id.
+func parseMessageFlagsID(id string) (string, []int64, error) {
+	flag, list, ok := strings.Cut(id, ":")
+	if !ok || list == "" {
+		return "", nil, fmt.Errorf("%q has no message ids after the flag", id)
+	}
+	if err := checkMessageFlag(flag); err != nil {
+		return "", nil, fmt.Errorf("flag %q %s", flag, err)
+	}
+	var ids []int64
+	for _, part := range strings.Split(list, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+		if err != nil || n <= 0 {
+			return "", nil, fmt.Errorf("%q is not a message id", part)
+		}
+		if !slices.Contains(ids, n) {
+			ids = append(ids, n)
+		}
+	}
+	slices.Sort(ids)
+	return flag, ids, nil
+}
+
+// checkMessageFlag accepts the flags a user may change and explains why the
+// others are refused.
+func checkMessageFlag(s string) error {
+	if slices.Contains(messageFlagsEditable, s) {
+		return nil
+	}
+	if messageFlagsReadOnly[s] {
+		return fmt.Errorf("%q is read-only: set by the server; a user can change only read, starred and collapsed", s)
+	}
+	return fmt.Errorf("%q is not a message flag a user can change; use read, starred or collapsed", s)
+}
+
+// int64Set returns the elements of a set of numbers, ascending; nil when the
+// set or an element is unknown.
+func setInt64Values(ctx context.Context, s types.Set, diags *diag.Diagnostics) []int64 {
+	if s.IsNull() || s.IsUnknown() {
+		return nil
+	}
+	var elems []types.Int64
+	diags.Append(s.ElementsAs(ctx, &elems, false)...)
+	out := make([]int64, 0, len(elems))
+	for _, e := range elems {
+		if !known(e) {
+			return nil
+		}
+		out = append(out, e.ValueInt64())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// joinInt64s formats numbers with a separator.
+func formatInt64List(v []int64, sep string) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.FormatInt(n, 10)
+	}
+	return strings.Join(parts, sep)
+}

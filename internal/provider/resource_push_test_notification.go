@@ -1,0 +1,291 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                     = (*pushTestNotificationResource)(nil)
+	_ resource.ResourceWithConfigure        = (*pushTestNotificationResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*pushTestNotificationResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*pushTestNotificationResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*pushTestNotificationResource)(nil)
+)
+
+// Feature levels of the test notification endpoints (digest §9.5).
+const (
+	featurePushTestNotification     = 217 // POST /mobile_push/test_notification
+	featurePushE2EETestNotification = 420 // POST /mobile_push/e2ee/test_notification (push_account_id)
+	featurePushE2EEDeviceID         = 468 // device_id replaces push_account_id
+)
+
+// The endpoints, as recorded in the endpoint attribute.
+const (
+	pushEndpointLegacy = "mobile_push/test_notification"
+	pushEndpointE2EE   = "mobile_push/e2ee/test_notification"
+)
+
+// NewPushTestNotificationResource returns the zulip_push_test_notification resource.
+func NewPushTestNotificationResource() resource.Resource { return &pushTestNotificationResource{} }
+
+// pushTestNotificationResource sends a test push notification (an invocation).
+type pushTestNotificationResource struct {
+	data *providerData
+}
+
+// pushTestNotificationResourceModel is the zulip_push_test_notification state.
+type pushTestNotificationResourceModel struct {
+	ID          types.String `tfsdk:"id"`
+	Token       types.String `tfsdk:"token"`
+	DeviceID    types.Int64  `tfsdk:"device_id"`
+	Encrypted   types.Bool   `tfsdk:"encrypted"`
+	Triggers    types.Map    `tfsdk:"triggers"`
+	Endpoint    types.String `tfsdk:"endpoint"`
+	PerformedAt types.String `tfsdk:"performed_at"`
+}
+
+// Metadata names the resource.
+func (r *pushTestNotificationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_push_test_notification"
+}
+
+// Schema describes the resource.
+func (r *pushTestNotificationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: invocationDescription(
+			"Sends a test push notification to the mobile devices of the account the provider is configured with, "+
+				"to check that push notifications reach them. Three forms:\n\n"+
+				"- `token`: the device registered with that legacy APNs/FCM token (`POST /mobile_push/test_notification`, "+
+				"Zulip feature level 217);\n"+
+				"- `device_id`: the end-to-end encrypted push device with that id (`POST /mobile_push/e2ee/test_notification`, "+
+				"feature level 420; on servers before feature level 468 the id is sent as `push_account_id`);\n"+
+				"- neither: every device of the account, through the legacy endpoint, or the end-to-end encrypted one "+
+				"when `encrypted = true`.\n\n"+
+				"Failures name what to do: register the device first, have the server administrator register the "+
+				"server with the push notification service, or retry later.",
+			"a notification, once sent, stays sent"),
+		Attributes: map[string]schema.Attribute{
+			"id":           invocationIDAttribute(),
+			"performed_at": invocationPerformedAtAttribute(),
+			"token": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "The legacy push token (APNs or FCM) of the device to notify, as registered with " +
+					"Zulip (for example by `zulip_apns_device_token`). Conflicts with `device_id`.",
+				Validators:    []validator.String{validators.String("a push token of 1 to 4096 characters", checkPushToken)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"device_id": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "The id of the end-to-end encrypted push device to notify (the id Zulip gave the " +
+					"device when the app registered it). Conflicts with `token`.",
+				Validators:    []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"encrypted": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "With neither `token` nor `device_id`: `true` notifies every end-to-end encrypted " +
+					"device of the account, `false` (the default) every legacy device. Must not be `false` with " +
+					"`device_id` or `true` with `token`.",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			},
+			"triggers": invocationTriggersAttribute(),
+			"endpoint": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The endpoint used, below `/api/v1/`: `mobile_push/test_notification` or " +
+					"`mobile_push/e2ee/test_notification`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (r *pushTestNotificationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ConfigValidators lets a configuration name one device in one way only.
+func (r *pushTestNotificationResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.Conflicting(path.MatchRoot("token"), path.MatchRoot("device_id")),
+	}
+}
+
+// ValidateConfig rejects an `encrypted` that contradicts the device chosen.
+func (r *pushTestNotificationResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m pushTestNotificationResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !known(m.Encrypted) {
+		return
+	}
+	if !m.Encrypted.ValueBool() && !m.DeviceID.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("encrypted"), "Contradictory Encryption Setting",
+			"device_id names an end-to-end encrypted push device, which only the encrypted endpoint reaches: "+
+				"remove `encrypted = false`.")
+	}
+	if m.Encrypted.ValueBool() && !m.Token.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("encrypted"), "Contradictory Encryption Setting",
+			"token names a legacy (APNs/FCM) device, which only the legacy endpoint reaches: remove `encrypted = true`, "+
+				"or use `device_id` to name an end-to-end encrypted device.")
+	}
+}
+
+// ModifyPlan shows the endpoint in the plan and rejects a server too old for it.
+func (r *pushTestNotificationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	// An existing invocation is never checked again; a replacement is planned
+	// with a null prior state, so it is checked here like a new one.
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
+		return
+	}
+	var plan pushTestNotificationResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || plan.Token.IsUnknown() || plan.DeviceID.IsUnknown() || plan.Encrypted.IsUnknown() {
+		return
+	}
+	endpoint := pushTestNotificationEndpoint(plan)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("endpoint"), endpoint)...)
+	level, attr := featurePushTestNotification, path.Root("token")
+	if endpoint == pushEndpointE2EE {
+		level, attr = featurePushE2EETestNotification, path.Root("encrypted")
+		if !plan.DeviceID.IsNull() {
+			attr = path.Root("device_id")
+		}
+	}
+	if err := r.data.requireFeatureLevel(level, "POST /"+endpoint); err != nil {
+		resp.Diagnostics.AddAttributeError(attr, "Zulip Server Too Old", err.Error())
+	}
+}
+
+// Create sends the notification.
+func (r *pushTestNotificationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan pushTestNotificationResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	endpoint := pushTestNotificationEndpoint(plan)
+	var err error
+	if endpoint == pushEndpointE2EE {
+		err = r.data.client.SendE2EETestNotification(ctx, pushTestNotificationToAPI(plan, r.data.featureLevel))
+	} else {
+		err = r.data.client.SendTestNotification(ctx, plan.Token.ValueString())
+	}
+	if err != nil {
+		addPushTestNotificationError(&resp.Diagnostics, err)
+		return
+	}
+	pushTestNotificationFromAPI(endpoint, &plan)
+	tflog.Info(ctx, "sent a test push notification", map[string]any{"endpoint": endpoint, "id": plan.ID.ValueString()})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read keeps the recorded invocation.
+func (r *pushTestNotificationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	invocationRead(ctx, req, resp)
+}
+
+// Update is never called: every argument requires replacement.
+func (r *pushTestNotificationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	invocationUpdate(ctx, req, resp)
+}
+
+// Delete only forgets: a sent notification cannot be unsent.
+func (r *pushTestNotificationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+// pushTestNotificationEndpoint chooses the endpoint from the arguments.
+func pushTestNotificationEndpoint(m pushTestNotificationResourceModel) string {
+	if !m.DeviceID.IsNull() || (m.Token.IsNull() && m.Encrypted.ValueBool()) {
+		return pushEndpointE2EE
+	}
+	return pushEndpointLegacy
+}
+
+// pushTestNotificationToAPI builds the encrypted endpoint's request; the
+// device id goes in the parameter the server's feature level expects.
+func pushTestNotificationToAPI(m pushTestNotificationResourceModel, featureLevel int) zulip.E2EETestNotificationRequest {
+	var req zulip.E2EETestNotificationRequest
+	if !m.DeviceID.IsNull() {
+		id := m.DeviceID.ValueInt64()
+		if featureLevel >= featurePushE2EEDeviceID {
+			req.DeviceID = &id
+		} else {
+			req.PushAccountID = &id
+		}
+	}
+	return req
+}
+
+// pushTestNotificationFromAPI records a successful invocation (the server
+// answers nothing but success).
+func pushTestNotificationFromAPI(endpoint string, m *pushTestNotificationResourceModel) {
+	m.ID = types.StringValue(newInvocationID())
+	m.Endpoint = types.StringValue(endpoint)
+	m.PerformedAt = invocationNow()
+}
+
+// addPushTestNotificationError explains each error code of the test
+// notification endpoints with what to do about it.
+func addPushTestNotificationError(diags *diag.Diagnostics, err error) {
+	const summary = "Unable to Send Test Push Notification"
+	apiErr, _ := zulip.AsAPIError(err)
+	code := ""
+	if apiErr != nil {
+		code = apiErr.Code
+	}
+	switch code {
+	case zulip.CodeInvalidPushDeviceToken:
+		diags.AddAttributeError(path.Root("token"), summary, fmt.Sprintf(
+			"The server has no device with this token for the provider's account. Register the device first (the "+
+				"mobile app does so when it logs in, or use zulip_apns_device_token with the same token), and check "+
+				"that the provider uses the account the device is registered to. Server said: %s", err))
+	case zulip.CodeInvalidRemotePushDeviceToken:
+		diags.AddAttributeError(path.Root("token"), summary, fmt.Sprintf(
+			"The server knows this token, but Zulip's push notification service (the push bouncer) does not: the "+
+				"device's registration with the bouncer was lost or failed. Register the device again (log out and "+
+				"back in on the mobile app, or replace its zulip_apns_device_token) so that the server registers it "+
+				"with the bouncer, then retry. Server said: %s", err))
+	case zulip.CodeNoActivePushDevice:
+		diags.AddError(summary, fmt.Sprintf(
+			"The provider's account has no active end-to-end encrypted push device (with that device_id, if one "+
+				"was given). Register the device first: "+
+				"log in with a version of the Zulip mobile app that supports end-to-end encrypted notifications, "+
+				"check device_id, or use the legacy endpoint (token, or encrypted = false) for older apps. "+
+				"Server said: %s", err))
+	case zulip.CodeAdminActionRequired:
+		diags.AddError(summary, fmt.Sprintf(
+			"The Zulip server is not set up to send push notifications through Zulip's push notification service. "+
+				"The server administrator must register the server with the push bouncer and accept its terms of "+
+				"service (or resolve the plan or billing problem the bouncer reports); retrying will not help "+
+				"until then. Server said: %s", err))
+	case zulip.CodeFailedToConnectBouncer:
+		diags.AddError(summary, fmt.Sprintf(
+			"The Zulip server could not reach Zulip's push notification service. This is usually temporary: "+
+				"retry later (a failed invocation is not recorded, so the next apply tries again). If it persists, the server "+
+				"administrator should check the server's outgoing network access to the push bouncer. Server said: %s", err))
+	case zulip.CodeInternalServerErrorOnBouncer:
+		diags.AddError(summary, fmt.Sprintf(
+			"Zulip's push notification service failed while handling the notification. Retry later (a failed "+
+				"invocation is not recorded, so the next apply tries again). Server said: %s", err))
+	default:
+		addAPIError(diags, summary, "send the test push notification", roleAny, err)
+	}
+}
