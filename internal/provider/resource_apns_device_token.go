@@ -118,7 +118,8 @@ func (r *apnsDeviceTokenResource) Create(ctx context.Context, req resource.Creat
 }
 
 // Read keeps the state: Zulip has no endpoint that lists registered tokens.
-func (r *apnsDeviceTokenResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+func (r *apnsDeviceTokenResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {
+}
 
 // Update is never called: both arguments require replacement.
 func (r *apnsDeviceTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

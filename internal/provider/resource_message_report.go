@@ -226,7 +226,8 @@ func (r *messageReportResource) Update(ctx context.Context, req resource.UpdateR
 }
 
 // Delete only forgets: a posted report cannot be withdrawn through the API.
-func (r *messageReportResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *messageReportResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
 
 // messageReportRealm reads the report types and the moderation request
 // channel once per provider process (nothing in this provider changes them).

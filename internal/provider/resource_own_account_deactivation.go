@@ -139,7 +139,8 @@ func (r *ownAccountDeactivationResource) Update(ctx context.Context, req resourc
 }
 
 // Delete only forgets: the account stays deactivated.
-func (r *ownAccountDeactivationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *ownAccountDeactivationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
 
 // confirmedAccount reads the provider's account and checks that confirm
 // names it, reporting on confirm_email when it does not.

@@ -209,7 +209,8 @@ func (r *pushTestNotificationResource) Update(ctx context.Context, req resource.
 }
 
 // Delete only forgets: a sent notification cannot be unsent.
-func (r *pushTestNotificationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *pushTestNotificationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
 
 // pushTestNotificationEndpoint chooses the endpoint from the arguments.
 func pushTestNotificationEndpoint(m pushTestNotificationResourceModel) string {
