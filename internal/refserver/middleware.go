@@ -163,16 +163,15 @@ func (s *Server) authenticate(r *http.Request) (*User, *apiError) {
 	return u, nil
 }
 
-// validAPIKeyFormat reports whether key looks like an API key: 32 characters
-// (Zulip's are letters and digits; the seeded bots' keys also hold "-", which
-// this server accepts). Zulip answers "Malformed API key" otherwise.
+// validAPIKeyFormat reports whether key looks like a Zulip API key: 32 letters
+// and digits (Zulip answers "Malformed API key" otherwise).
 func validAPIKeyFormat(key string) bool {
 	if len(key) != 32 {
 		return false
 	}
 	for i := 0; i < len(key); i++ {
 		ch := key[i]
-		if !('a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9' || ch == '-' || ch == '_') {
+		if !('a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9') {
 			return false
 		}
 	}
