@@ -1,0 +1,185 @@
+package provider
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ datasource.DataSource              = (*userGroupsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*userGroupsDataSource)(nil)
+)
+
+// featureUserGroupsDeactivated is the feature level of include_deactivated_groups
+// (digest §7.3; FL290 called it allow_deactivated).
+const featureUserGroupsDeactivated = 294
+
+// NewUserGroupsDataSource returns the zulip_user_groups data source.
+func NewUserGroupsDataSource() datasource.DataSource { return &userGroupsDataSource{} }
+
+// userGroupsDataSource lists the organization's user groups.
+type userGroupsDataSource struct {
+	data *providerData
+}
+
+// userGroupsDataSourceModel is the zulip_user_groups configuration and result.
+type userGroupsDataSourceModel struct {
+	Name                     types.String     `tfsdk:"name"`
+	IncludeDeactivatedGroups types.Bool       `tfsdk:"include_deactivated_groups"`
+	UserGroups               []userGroupModel `tfsdk:"user_groups"`
+}
+
+// userGroupModel is one user group of the result.
+type userGroupModel struct {
+	ID                    types.Int64        `tfsdk:"id"`
+	Name                  types.String       `tfsdk:"name"`
+	Description           types.String       `tfsdk:"description"`
+	Members               []int64            `tfsdk:"members"`
+	DirectSubgroupIDs     []int64            `tfsdk:"direct_subgroup_ids"`
+	IsSystemGroup         types.Bool         `tfsdk:"is_system_group"`
+	DateCreated           types.Int64        `tfsdk:"date_created"`
+	CreatorID             types.Int64        `tfsdk:"creator_id"`
+	Deactivated           types.Bool         `tfsdk:"deactivated"`
+	CanAddMembersGroup    *groupSettingModel `tfsdk:"can_add_members_group"`
+	CanJoinGroup          *groupSettingModel `tfsdk:"can_join_group"`
+	CanLeaveGroup         *groupSettingModel `tfsdk:"can_leave_group"`
+	CanManageGroup        *groupSettingModel `tfsdk:"can_manage_group"`
+	CanMentionGroup       *groupSettingModel `tfsdk:"can_mention_group"`
+	CanRemoveMembersGroup *groupSettingModel `tfsdk:"can_remove_members_group"`
+}
+
+// Metadata names the data source.
+func (d *userGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_user_groups"
+}
+
+// Schema describes the data source.
+func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	num := func(desc string) schema.Attribute {
+		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	ids := func(desc string) schema.Attribute {
+		return schema.ListAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The organization's user groups, system groups (`role:owners`, `role:members`, ...) " +
+			"included, from `GET /api/v1/user_groups`. Needs the credentials of a member or administrator: Zulip " +
+			"refuses to list user groups to guests and bots. Use `name` to pick one group.",
+		Attributes: map[string]schema.Attribute{
+			"name": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Keep only the group with this name (exact, case-insensitive). A deactivated group is " +
+					"found only with `include_deactivated_groups = true`; without a match the list is empty.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"include_deactivated_groups": schema.BoolAttribute{
+				Optional:            true,
+				Computed:            true,
+				MarkdownDescription: "Also return deactivated groups. Default `false`, as in Zulip. Setting `true` needs Zulip feature level 294.",
+			},
+			"user_groups": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The matching user groups, in the server's order (by id).",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"id":                       num("The group's id."),
+						"name":                     schema.StringAttribute{Computed: true, MarkdownDescription: "The group's name; system groups are named `role:...`."},
+						"description":              schema.StringAttribute{Computed: true, MarkdownDescription: "The group's description."},
+						"members":                  ids("Ids of the group's direct members (active users only on current servers); members of subgroups are not repeated here."),
+						"direct_subgroup_ids":      ids("Ids of the groups whose members are also members of this group."),
+						"is_system_group":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether this is a system group managed by Zulip (roles, `role:nobody`, `role:internet`)."},
+						"date_created":             num("When the group was created, in UNIX seconds; null when Zulip has no record of it (groups older than feature level 292, and usually system groups)."),
+						"creator_id":               num("The id of the user who created the group; null when unknown, and for system groups."),
+						"deactivated":              schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
+						"can_add_members_group":    groupSettingAttribute("may add members to the group", 305),
+						"can_join_group":           groupSettingAttribute("may join the group", 301),
+						"can_leave_group":          groupSettingAttribute("may leave the group", 308),
+						"can_manage_group":         groupSettingAttribute("may manage the group (name, description, settings, members)", 283),
+						"can_mention_group":        groupSettingAttribute("may mention the group", 191),
+						"can_remove_members_group": groupSettingAttribute("may remove members from the group", 324),
+					},
+				},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (d *userGroupsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read lists the user groups.
+func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m userGroupsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	if m.IncludeDeactivatedGroups.ValueBool() {
+		if err := d.data.requireFeatureLevel(featureUserGroupsDeactivated, "include_deactivated_groups"); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("include_deactivated_groups"), "Zulip Server Too Old", err.Error())
+			return
+		}
+	}
+	list, err := d.data.client.ListUserGroups(ctx, zulip.ListUserGroupsOptions{
+		IncludeDeactivatedGroups: m.IncludeDeactivatedGroups.ValueBoolPointer(),
+	})
+	if err != nil {
+		// Zulip refuses guests ("Not allowed for guest users") and bots with a
+		// plain BAD_REQUEST, not UNAUTHORIZED_PRINCIPAL; this endpoint takes no
+		// other input that a 400 could be about, so say what the account lacks.
+		if isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) && !zulip.IsNotFound(err) {
+			resp.Diagnostics.AddError("Unable to List User Groups",
+				"The zulip_user_groups data source needs a member or administrator account: Zulip does not list user "+
+					"groups to guests or bots. Configure the provider with the API key of a member, moderator, "+
+					"administrator or owner. Server said: "+err.Error())
+			return
+		}
+		addAPIError(&resp.Diagnostics, "Unable to List User Groups", "list the user groups", roleAny, err)
+		return
+	}
+	m.UserGroups = make([]userGroupModel, 0, len(list))
+	for _, g := range list {
+		if known(m.Name) && !strings.EqualFold(g.Name, m.Name.ValueString()) {
+			continue
+		}
+		m.UserGroups = append(m.UserGroups, userGroupFromAPI(g))
+	}
+	if !known(m.IncludeDeactivatedGroups) {
+		m.IncludeDeactivatedGroups = types.BoolValue(false)
+	}
+	tflog.Debug(ctx, "listed user groups", map[string]any{"received": len(list), "kept": len(m.UserGroups)})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// userGroupFromAPI converts a user group.
+func userGroupFromAPI(g zulip.UserGroup) userGroupModel {
+	return userGroupModel{
+		ID:                    types.Int64Value(g.ID),
+		Name:                  types.StringValue(g.Name),
+		Description:           types.StringValue(g.Description),
+		Members:               groupSettingIDs(g.Members),
+		DirectSubgroupIDs:     groupSettingIDs(g.DirectSubgroupIDs),
+		IsSystemGroup:         types.BoolValue(g.IsSystemGroup),
+		DateCreated:           types.Int64PointerValue(g.DateCreated),
+		CreatorID:             types.Int64PointerValue(g.CreatorID),
+		Deactivated:           types.BoolValue(g.Deactivated),
+		CanAddMembersGroup:    groupSettingFromAPI(g.CanAddMembersGroup),
+		CanJoinGroup:          groupSettingFromAPI(g.CanJoinGroup),
+		CanLeaveGroup:         groupSettingFromAPI(g.CanLeaveGroup),
+		CanManageGroup:        groupSettingFromAPI(g.CanManageGroup),
+		CanMentionGroup:       groupSettingFromAPI(g.CanMentionGroup),
+		CanRemoveMembersGroup: groupSettingFromAPI(g.CanRemoveMembersGroup),
+	}
+}

@@ -1,0 +1,210 @@
+package provider_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// seededGroupNames are the active seeded groups, in id order.
+var seededGroupNames = []string{
+	"role:owners", "role:administrators", "role:moderators", "role:fullmembers", "role:members",
+	"role:everyone", "role:internet", "role:nobody", "backend", "frontend", "leads",
+}
+
+func TestAccUserGroups_member(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	config := member + `
+data "zulip_user_groups" "all" {}
+
+data "zulip_user_groups" "with_deactivated" {
+  include_deactivated_groups = true
+}
+
+data "zulip_user_groups" "backend" {
+  name = "Backend"
+}
+
+data "zulip_user_groups" "leads" {
+  name = "leads"
+}
+
+data "zulip_user_groups" "administrators" {
+  name = "role:administrators"
+}
+
+data "zulip_user_groups" "retired" {
+  name = "retired-team"
+}
+
+data "zulip_user_groups" "retired_included" {
+  name                       = "retired-team"
+  include_deactivated_groups = true
+}
+`
+	withRetired := append(append(append([]string{}, seededGroupNames[:10]...), "retired-team"), seededGroupNames[10:]...)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNames("data.zulip_user_groups.all", "user_groups", seededGroupNames...),
+					statecheck.ExpectKnownValue("data.zulip_user_groups.all", tfjsonpath.New("include_deactivated_groups"), knownvalue.Bool(false)),
+					// The deactivated group appears only when asked for.
+					expectNames("data.zulip_user_groups.with_deactivated", "user_groups", withRetired...),
+					expectNames("data.zulip_user_groups.retired", "user_groups"),
+					statecheck.ExpectKnownValue("data.zulip_user_groups.retired_included", tfjsonpath.New("user_groups"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"id":          knownvalue.Int64Exact(refserver.GroupRetired),
+							"deactivated": knownvalue.Bool(true),
+							"creator_id":  knownvalue.Int64Exact(refserver.SeedOwnerID),
+							// Its only member is deactivated, and members lists active users only.
+							"members": knownvalue.ListSizeExact(0),
+						}),
+					})),
+					statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id":                       knownvalue.Int64Exact(refserver.GroupBackend),
+							"name":                     knownvalue.StringExact("backend"),
+							"description":              knownvalue.StringExact("Backend engineers"),
+							"members":                  int64List(refserver.SeedMemberID, refserver.SeedMember3ID),
+							"direct_subgroup_ids":      int64List(),
+							"is_system_group":          knownvalue.Bool(false),
+							"date_created":             knownvalue.Int64Exact(seedTime.Add(refserver.GroupBackend * time.Hour).Unix()),
+							"creator_id":               knownvalue.Int64Exact(refserver.SeedAdminID),
+							"deactivated":              knownvalue.Bool(false),
+							"can_add_members_group":    namedGroup(refserver.GroupAdministrators),
+							"can_join_group":           namedGroup(refserver.GroupNobody),
+							"can_leave_group":          namedGroup(refserver.GroupEveryone),
+							"can_manage_group":         namedGroup(refserver.GroupNobody),
+							"can_mention_group":        namedGroup(refserver.GroupEveryone),
+							"can_remove_members_group": namedGroup(refserver.GroupAdministrators),
+						}),
+					})),
+					// leads: a subgroup, and an anonymous group may manage it.
+					statecheck.ExpectKnownValue("data.zulip_user_groups.leads", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"members":             int64List(refserver.SeedOwnerID),
+						"direct_subgroup_ids": int64List(refserver.GroupBackend),
+						"can_manage_group":    anonymousGroup([]int64{refserver.SeedOwnerID}, []int64{refserver.GroupAdministrators}),
+					})),
+					statecheck.ExpectKnownValue("data.zulip_user_groups.administrators", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"id":                  knownvalue.Int64Exact(refserver.GroupAdministrators),
+						"is_system_group":     knownvalue.Bool(true),
+						"members":             int64List(refserver.SeedAdminID, refserver.SeedAdmin2ID),
+						"direct_subgroup_ids": int64List(refserver.GroupOwners),
+						"date_created":        knownvalue.Null(),
+						"creator_id":          knownvalue.Null(),
+					})),
+				},
+			},
+			{
+				// Changed outside Terraform: the next read sees it.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.Groups[refserver.GroupFrontend].Deactivated = true
+						r.Groups[refserver.GroupBackend].Members = []int{refserver.SeedMember3ID}
+					})
+				},
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNames("data.zulip_user_groups.all", "user_groups", append(append([]string{}, seededGroupNames[:9]...), "leads")...),
+					statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups").AtSliceIndex(0).AtMapKey("members"), int64List(refserver.SeedMember3ID)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccUserGroups_needsMemberOrAdministrator checks that a guest's or a bot's
+// credentials give an error saying what the data source needs, not an empty list.
+func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
+	srv := acctest.NewServer(t)
+	want := expectErr("needs a member or administrator account", "Not allowed for guest users")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_user_groups" "x" {}`, ExpectError: want},
+			{
+				Config:      srv.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
+				ExpectError: expectErr("needs a member or administrator account", "does not accept bot requests"),
+			},
+			{
+				// A moderator is a member: allowed.
+				Config: srv.ProviderConfig(t, refserver.SeedModeratorID) + `data "zulip_user_groups" "x" {}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
+				},
+			},
+		},
+	})
+}
+
+func TestAccUserGroups_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 290 })
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      member + `data "zulip_user_groups" "x" { include_deactivated_groups = true }`,
+				ExpectError: expectErr("include_deactivated_groups needs Zulip feature level 294 or newer", "has feature level 290"),
+			},
+			{
+				// Without it, it works; settings newer than the server are null.
+				Config: member + `data "zulip_user_groups" "x" { name = "backend" }`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.zulip_user_groups.x", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"can_mention_group":        namedGroup(refserver.GroupEveryone),
+						"can_manage_group":         namedGroup(refserver.GroupNobody),
+						"can_join_group":           knownvalue.Null(),
+						"can_remove_members_group": knownvalue.Null(),
+						"date_created":             knownvalue.Null(),
+					})),
+				},
+			},
+		},
+	})
+}
+
+func TestAccUserGroups_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	example, err := os.ReadFile("../../examples/data-sources/zulip_user_groups/data-source.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + string(example),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("custom_groups", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("backend"), knownvalue.StringExact("frontend"), knownvalue.StringExact("leads"),
+				})),
+				statecheck.ExpectKnownOutputValue("backend_members", int64List(refserver.SeedMemberID, refserver.SeedMember3ID)),
+			},
+		}},
+	})
+}
+
+// int64List checks a list of numbers.
+func int64List(ids ...int64) knownvalue.Check {
+	checks := make([]knownvalue.Check, 0, len(ids))
+	for _, id := range ids {
+		checks = append(checks, knownvalue.Int64Exact(id))
+	}
+	return knownvalue.ListExact(checks)
+}
