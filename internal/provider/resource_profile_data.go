@@ -151,13 +151,13 @@ func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.V
 		p := path.Root("field").AtListIndex(i)
 		switch {
 		case e.ID.IsNull() && e.Name.IsNull():
-			resp.Diagnostics.AddAttributeError(p, "Missing Field Reference", "Each field block names its custom profile field by `id` or by `name`.")
+			resp.Diagnostics.AddAttributeError(p.AtName("name"), "Missing Field Reference", "Each field block names its custom profile field by `id` or by `name`.")
 		case !e.ID.IsNull() && !e.Name.IsNull():
 			resp.Diagnostics.AddAttributeError(p.AtName("name"), "Conflicting Field Reference",
 				"Name the custom profile field by `id` or by `name`, not both: the other is filled in from the server.")
 		}
 		if e.Value.IsNull() && e.Users.IsNull() {
-			resp.Diagnostics.AddAttributeError(p, "Missing Field Value",
+			resp.Diagnostics.AddAttributeError(p.AtName("value"), "Missing Field Value",
 				"Each field block sets `value`, or `users` for a Users field. To stop managing a field, remove its block.")
 		}
 		if !e.Value.IsNull() && !e.Users.IsNull() {
@@ -252,13 +252,18 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 			continue
 		}
 		planElems[i].ID, planElems[i].Name = types.Int64Value(f.ID), types.StringValue(f.Name)
+		// Errors about the field itself point at the line that names it.
+		ref := p.AtName("name")
+		if known(c.ID) {
+			ref = p.AtName("id")
+		}
 		if j, dup := seen[f.ID]; dup {
-			resp.Diagnostics.AddAttributeError(p, "Duplicate Field",
+			resp.Diagnostics.AddAttributeError(ref, "Duplicate Field",
 				fmt.Sprintf("field[%d] and field[%d] both set field %q (id %d).", j, i, f.Name, f.ID))
 		}
 		seen[f.ID] = i
 		if !f.EditableByUser && !own.IsAdmin {
-			resp.Diagnostics.AddAttributeError(p, "Custom Profile Field Not Editable",
+			resp.Diagnostics.AddAttributeError(ref, "Custom Profile Field Not Editable",
 				fmt.Sprintf("Field %q is not editable by users (editable_by_user is false): only organization administrators "+
 					"can change it, and the provider's account %s is not one. Remove this block, or ask an administrator "+
 					"to set the value.", f.Name, own.Email))
@@ -477,8 +482,10 @@ func (r *profileDataResource) resolve(ctx context.Context, elems []profileDataFi
 		var ok bool
 		if known(e.ID) {
 			f, ok = profileFieldByID(fields, e.ID.ValueInt64())
+			p = p.AtName("id")
 		} else {
 			f, ok = profileFieldByName(fields, e.Name.ValueString())
+			p = p.AtName("name")
 		}
 		if !ok {
 			diags.AddAttributeError(p, "Unknown Custom Profile Field",

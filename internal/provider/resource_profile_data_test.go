@@ -266,7 +266,7 @@ func TestAccProfileData_validation(t *testing.T) {
 			step(one(pdText(`name = "pronouns"`, "she/her")), reWrapped(`No custom profile field is named "pronouns"`)),
 			step(one(pdText(`id = 99`, "x")), `(?s)id\s+=.*`+reWrapped(`No custom profile field has id 99.`)),
 			step(one(pdText("id = 8\n    name = \"Pronouns\"", "she/her")), `Conflicting Field Reference`),
-			step(one(pdText("", "she/her")), `(?s)Missing Field Reference.*by\s+.id.\s+or\s+by\s+.name.`),
+			step(one(pdText("", "she/her")), `(?s)Missing Field Reference.*line \d+.*field \{.*by\s+.id.\s+or\s+by\s+.name.`),
 			step(one(`  field {
     name = "Pronouns"
   }
@@ -304,7 +304,7 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 			{
 				Config:   member + config,
 				PlanOnly: true,
-				ExpectError: regexp.MustCompile(reWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): ` +
+				ExpectError: regexp.MustCompile(`(?s)Custom Profile Field Not Editable.*name = "Employee ID".*` + reWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
 					`only organization administrators can change it, and the provider's account user6@`)),
 			},
 			{

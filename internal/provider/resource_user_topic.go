@@ -155,7 +155,7 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
 		}
 	}
-	if !known(plan.Topic) {
+	if !known(plan.Topic) || !r.data.hasCreds {
 		return
 	}
 	// Only a topic that is being set needs the limit: refreshing a settled
