@@ -26,6 +26,7 @@ import (
 const (
 	cacheUserCaller        = "zulip_user:caller"
 	cacheUserProfileFields = "zulip_user:profile_fields"
+	cacheUserUsers         = "zulip_user:users"
 )
 
 // userProfileValueModel is one element of zulip_user's profile_data map.
@@ -80,6 +81,58 @@ func userProfileFields(ctx context.Context, d *providerData) (map[int64]zulip.Cu
 		return nil, fmt.Errorf("unexpected cached value %T", v)
 	}
 	return fields, nil
+}
+
+// userUsers returns the organization's users by id (bots and deactivated users
+// included), read once per provider process and forgotten whenever this
+// resource creates, deactivates or reactivates a user.
+func userUsers(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
+	v, err := d.cache.get(ctx, cacheUserUsers, func(ctx context.Context) (any, error) {
+		list, err := d.client.ListUsers(ctx, zulip.GetUserOptions{})
+		if err != nil {
+			return nil, err
+		}
+		byID := make(map[int64]zulip.User, len(list))
+		for _, u := range list {
+			byID[u.UserID] = u
+		}
+		return byID, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	users, ok := v.(map[int64]zulip.User)
+	if !ok {
+		return nil, fmt.Errorf("unexpected cached value %T", v)
+	}
+	return users, nil
+}
+
+// checkUserProfileUsers applies the server's rule for a Users field's value:
+// every id names an active, non-bot user of the organization.
+func checkUserProfileUsers(ctx context.Context, users map[int64]zulip.User, e userProfileValueModel, diags *diag.Diagnostics) error {
+	if !known(e.UserIDs) {
+		return nil
+	}
+	var ids []int64
+	diags.Append(e.UserIDs.ElementsAs(ctx, &ids, true)...)
+	userSortInt64s(ids)
+	var unknownIDs []string
+	for _, id := range ids {
+		u, ok := users[id]
+		switch {
+		case !ok:
+			unknownIDs = append(unknownIDs, strconv.FormatInt(id, 10))
+		case u.IsBot:
+			return fmt.Errorf("User with ID %d is a bot (%s): a Users field holds human users only", id, u.FullName)
+		case !u.IsActive:
+			return fmt.Errorf("User with ID %d is deactivated (%s)", id, u.FullName)
+		}
+	}
+	if len(unknownIDs) > 0 {
+		return fmt.Errorf("Invalid user IDs: %s (no such users in the organization)", strings.Join(unknownIDs, ", "))
+	}
+	return nil
 }
 
 // userRoleName converts a Zulip role value to the name used in configuration.

@@ -386,18 +386,30 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 			return
 		}
 	}
+	r.data.cache.invalidate(cacheUserUsers)
 	tflog.Info(ctx, "created user", map[string]any{"id": id})
 	plan.ID = types.Int64Value(id)
 	// Save the id at once: if a step below fails, Terraform still tracks the account.
 	resp.Diagnostics.Append(resp.State.Set(ctx, userPartial(plan))...)
 
-	if !r.finishCreate(ctx, plan, &resp.Diagnostics) {
-		resp.Diagnostics.AddWarning("User Created Incompletely",
-			fmt.Sprintf("User %d was created, but a later step failed, so Terraform marks the resource as tainted. "+
-				"Zulip never deletes users, so replacing it would fail on the e-mail address: fix the problem, run "+
-				"`terraform untaint` on this resource, and apply again.", id))
+	var finish diag.Diagnostics
+	if !r.finishCreate(ctx, plan, &finish) {
+		note := fmt.Sprintf("User Created Incompletely: user %d was created, but this later step failed, so Terraform "+
+			"marks the resource as tainted. Zulip never deletes users, so replacing it would fail on the e-mail "+
+			"address: fix the problem, run `terraform untaint` on this resource, and apply again.", id)
+		for _, d := range finish {
+			switch p, ok := d.(diag.DiagnosticWithPath); {
+			case d.Severity() != diag.SeverityError:
+				resp.Diagnostics.Append(d)
+			case ok:
+				resp.Diagnostics.AddAttributeError(p.Path(), d.Summary(), d.Detail()+"\n\n"+note)
+			default:
+				resp.Diagnostics.AddError(d.Summary(), d.Detail()+"\n\n"+note)
+			}
+		}
 		return
 	}
+	resp.Diagnostics.Append(finish...)
 	r.read(ctx, &plan, false, &resp.Diagnostics, func() {
 		resp.Diagnostics.AddError("User Disappeared", fmt.Sprintf("User %d was not found right after it was created.", id))
 	})
@@ -621,6 +633,7 @@ func (r *userResource) setActive(ctx context.Context, id int64, active bool, rol
 	} else {
 		err = r.data.client.DeactivateUser(ctx, id, zulip.DeactivateUserRequest{})
 	}
+	r.data.cache.invalidate(cacheUserUsers)
 	if err == nil {
 		tflog.Info(ctx, "changed user activation", map[string]any{"id": id, "active": active})
 		return true
@@ -706,6 +719,20 @@ func (r *userResource) checkProfileData(ctx context.Context, plan userResourceMo
 		}
 		if err := checkUserProfileValue(ctx, f, e); err != nil {
 			diags.AddAttributeError(at, "Invalid Profile Value", fmt.Sprintf("profile_data[%q]: %s", key, err))
+			continue
+		}
+		if f.Type != zulip.ProfileFieldUser || !known(e.UserIDs) {
+			continue
+		}
+		// A bad id would fail only after the user is created (profile data is
+		// a second request), leaving a tainted resource: check it now.
+		users, err := userUsers(ctx, r.data)
+		if err != nil {
+			tflog.Warn(ctx, "could not list users; the server will check user_ids", map[string]any{"error": err.Error()})
+			continue
+		}
+		if err := checkUserProfileUsers(ctx, users, e, diags); err != nil {
+			diags.AddAttributeError(at.AtName("user_ids"), "Invalid Profile Value", fmt.Sprintf("profile_data[%q].user_ids: %s", key, err))
 		}
 	}
 }

@@ -2,9 +2,12 @@ package provider_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
@@ -377,6 +380,9 @@ resource "zulip_user" "test" {
 			step(profile("4", `{ value = "1992-13-01" }`), `(?s)profile_data\["4"\].*Birthday is not a date`),
 			step(profile("3", `{ value = "Design" }`), `(?s)profile_data\["3"\].*'Design' is not a valid choice for 'Team'.*"1" \(Design\)`),
 			step(profile("5", `{ value = "jane.example.org" }`), `(?s)profile_data\["5"\].*Website is not a URL`),
+			step(profile("6", `{ user_ids = [11, 10] }`), `(?s)profile_data\["6"\].user_ids.*User with ID 10 is deactivated \(Dan Departed\)`),
+			step(profile("6", `{ user_ids = [8] }`), `(?s)profile_data\["6"\].user_ids.*User with ID 8 is a bot`),
+			step(profile("6", `{ user_ids = [99, 98] }`), `(?s)profile_data\["6"\].user_ids.*Invalid user IDs: 98, 99`),
 			step(profile("1", fmt.Sprintf(`{ value = %q }`, strings.Repeat("9", 51))), `(?s)profile_data\["1"\].*Phone number is too long \(limit: 50`),
 		},
 	})
@@ -607,6 +613,146 @@ resource "zulip_user" "mark" {
 			},
 		},
 	})
+}
+
+// TestAccUser_createAnswerLost: POST /users is processed but its answer is
+// lost (a 502 from a proxy). The provider finds the new user by e-mail and
+// adopts it instead of failing, or leaving an account Terraform does not know.
+func TestAccUser_createAnswerLost(t *testing.T) {
+	srv := acctest.NewServer(t)
+	lost := 0
+	proxy := testAccUserFaultyProvider(t, srv, refserver.SeedAdminID, func(r *http.Request) (bool, int) {
+		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/users" && lost == 0 {
+			lost++
+			return true, http.StatusBadGateway
+		}
+		return false, 0
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
+		Steps: []resource.TestStep{{
+			Config: proxy + testAccUserConfigFull(),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+					if lost != 1 {
+						return fmt.Errorf("the answer of POST /users was not lost (%d)", lost)
+					}
+					return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+						if u.Email != testAccUserEmail || u.Role != refserver.RoleModerator || len(u.ProfileData) != 9 {
+							return fmt.Errorf("server has %q role %d profile data %v", u.Email, u.Role, u.ProfileData)
+						}
+						return nil
+					})
+				})),
+			},
+		}},
+	})
+}
+
+// TestAccUser_createIncomplete: POST /users succeeds but setting the role
+// fails. The error says what happened and what to do; the replacement
+// Terraform then plans for the tainted resource is refused with a pointer to
+// import, and import plus apply repairs the account.
+func TestAccUser_createIncomplete(t *testing.T) {
+	srv := acctest.NewServer(t)
+	failed := 0
+	proxy := testAccUserFaultyProvider(t, srv, refserver.SeedAdminID, func(r *http.Request) (bool, int) {
+		if r.Method == http.MethodPatch && r.URL.Path == "/api/v1/users/13" && failed == 0 {
+			failed++
+			return false, http.StatusBadRequest
+		}
+		return false, 0
+	})
+	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", "")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: testAccUserError(`(?s)Unable to Set User Role.*Injected failure.*User Created Incompletely: user 13 was created, but this later step failed.*terraform untaint`),
+			},
+			{
+				// Without untaint, Terraform replaces: the old account is
+				// deactivated and the address cannot be used again.
+				Config:      cfg,
+				ExpectError: testAccUserError(`(?s)E-mail Address Already in Use.*A deactivated user \(id 13\) already has the address.*terraform import`),
+			},
+			{
+				Config:             cfg,
+				ResourceName:       "zulip_user.test",
+				ImportState:        true,
+				ImportStateId:      testAccUserEmail,
+				ImportStatePersist: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_user.test", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+							if v != 13 || !u.IsActive || u.Role != refserver.RoleModerator {
+								return fmt.Errorf("user %d: active %v role %d", v, u.IsActive, u.Role)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+		},
+	})
+}
+
+// testAccUserFaultyProvider is a provider block, acting as a seeded user,
+// that reaches the reference server through a proxy. fault decides for each
+// request: status 0 passes it through; otherwise the proxy answers with that
+// status, after letting the server process the request when lost is true.
+func testAccUserFaultyProvider(t *testing.T, srv *acctest.Server, userID int, fault func(*http.Request) (lost bool, status int)) string {
+	t.Helper()
+	u, ok := srv.User(userID)
+	if !ok {
+		t.Fatalf("no user %d in the reference server", userID)
+	}
+	var mu sync.Mutex
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		lost, status := fault(r)
+		mu.Unlock()
+		if status == 0 {
+			srv.ServeHTTP(w, r)
+			return
+		}
+		if lost {
+			srv.ServeHTTP(httptest.NewRecorder(), r)
+		}
+		if status == http.StatusBadGateway {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(status)
+			fmt.Fprint(w, "<html><title>502 Bad Gateway</title></html>")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprint(w, `{"result":"error","msg":"Injected failure","code":"BAD_REQUEST"}`)
+	}))
+	t.Cleanup(hs.Close)
+	return fmt.Sprintf(`
+provider "zulip" {
+  url         = %q
+  email       = %q
+  api_key     = %q
+  max_retries = 0
+}
+`, hs.URL, u.Email, u.APIKey)
 }
 
 // testAccUserConfig is a user with the given name and role ("" leaves it
