@@ -218,20 +218,28 @@ func addNarrowError(diags *diag.Diagnostics, terms []narrowTermModel, err error)
 		addAPIError(diags, "Unable to Match Messages", "check the messages against the narrow", roleAny, err)
 		return
 	}
-	at := path.Root("narrow")
+	at, which := path.Root("narrow"), "the narrow"
 	msg := ""
 	if apiErr, ok := zulip.AsAPIError(err); ok {
 		msg = apiErr.Msg
 	}
 	for i, t := range terms {
-		if strings.HasSuffix(msg, "unknown operator "+t.Operator.ValueString()) {
+		switch {
+		case strings.HasSuffix(msg, "unknown operator "+t.Operator.ValueString()):
 			at = path.Root("narrow").AtListIndex(i).AtName("operator")
-			break
+		case strings.Contains(msg, fmt.Sprintf("narrow[%d]", i)):
+			at = path.Root("narrow").AtListIndex(i)
+		default:
+			continue
 		}
+		// Terraform cannot point at an element of a list attribute, so the
+		// detail names it.
+		which = fmt.Sprintf("%s (operator %q)", at, t.Operator.ValueString())
+		break
 	}
 	diags.AddAttributeError(at, "Invalid Narrow",
-		fmt.Sprintf("The server refused the narrow: %s. See the operators and operands Zulip accepts at "+
-			"https://zulip.com/help/search-for-messages.", err))
+		fmt.Sprintf("The server refused %s: %s. See the operators and operands Zulip accepts at "+
+			"https://zulip.com/help/search-for-messages.", which, err))
 }
 
 // narrowMatchesFromAPI converts the server's matches to the matches map.
