@@ -1,0 +1,131 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ datasource.DataSource              = (*userStatusDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*userStatusDataSource)(nil)
+)
+
+// featureUserStatus is the feature level of GET /users/{id}/status (digest §7.4).
+const featureUserStatus = 262
+
+// NewUserStatusDataSource returns the zulip_user_status data source.
+func NewUserStatusDataSource() datasource.DataSource { return &userStatusDataSource{} }
+
+// userStatusDataSource reads one user's status.
+type userStatusDataSource struct {
+	data *providerData
+}
+
+// userStatusDataSourceModel is the zulip_user_status configuration and result.
+type userStatusDataSourceModel struct {
+	UserID       types.Int64  `tfsdk:"user_id"`
+	StatusText   types.String `tfsdk:"status_text"`
+	EmojiName    types.String `tfsdk:"emoji_name"`
+	EmojiCode    types.String `tfsdk:"emoji_code"`
+	ReactionType types.String `tfsdk:"reaction_type"`
+	Away         types.Bool   `tfsdk:"away"`
+}
+
+// Metadata names the data source.
+func (d *userStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_user_status"
+}
+
+// Schema describes the data source.
+func (d *userStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A user's status (text and emoji), from `GET /api/v1/users/{user_id}/status`. A user " +
+			"who has set no status is not an error: the text and emoji attributes are null and `away` is `false`. " +
+			"Needs Zulip feature level 262 (Zulip 9.0).",
+		Attributes: map[string]schema.Attribute{
+			"user_id": schema.Int64Attribute{
+				Required:            true,
+				MarkdownDescription: "The id of the user whose status to read. Bots and deactivated users have none to read: they are errors.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"status_text": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The status text (at most 60 characters); null when the user has none.",
+			},
+			"emoji_name": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The name of the status emoji, e.g. `calendar`; null when the user has none.",
+			},
+			"emoji_code": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The status emoji's code: a Unicode code point in hex such as `1f4c5` for Unicode emoji, " +
+					"the custom emoji's id, or the name for Zulip's extra emoji; null when the user has none.",
+			},
+			"reaction_type": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The kind of emoji: `unicode_emoji`, `realm_emoji` (custom) or `zulip_extra_emoji`; null when the user has none.",
+			},
+			"away": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "Whether the user is shown as away. Deprecated by Zulip (feature level 148), which now " +
+					"derives it from the user's presence setting; `false` when the server does not say so.",
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (d *userStatusDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read fetches the status.
+func (d *userStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m userStatusDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	if err := d.data.requireFeatureLevel(featureUserStatus, "zulip_user_status"); err != nil {
+		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
+		return
+	}
+	id := m.UserID.ValueInt64()
+	st, err := d.data.client.GetUserStatus(ctx, id)
+	switch {
+	case zulip.IsNotFound(err):
+		resp.Diagnostics.AddAttributeError(path.Root("user_id"), "User Not Found",
+			fmt.Sprintf("There is no user with id %d in the organization (bots count as none: they have no status). Server said: %s", id, err))
+		return
+	case err != nil && isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err):
+		resp.Diagnostics.AddAttributeError(path.Root("user_id"), "Unable to Read User Status",
+			fmt.Sprintf("The server refused to give the status of user %d (a deactivated user has none). Server said: %s", id, err))
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Unable to Read User Status", fmt.Sprintf("read the status of user %d", id), roleAny, err)
+		return
+	}
+	userStatusFromAPI(*st, &m)
+	tflog.Debug(ctx, "read user status", map[string]any{"user_id": id, "has_status": !st.Empty})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// userStatusFromAPI copies a status into the model; absent fields are null
+// (Zulip leaves out every field that is empty), and away is false unless set.
+func userStatusFromAPI(st zulip.UserStatus, m *userStatusDataSourceModel) {
+	m.StatusText = stringOrNull(&st.StatusText)
+	m.EmojiName = stringOrNull(&st.EmojiName)
+	m.EmojiCode = stringOrNull(&st.EmojiCode)
+	m.ReactionType = stringOrNull(&st.ReactionType)
+	m.Away = types.BoolValue(st.Away != nil && *st.Away)
+}
