@@ -306,3 +306,40 @@ func TestAccUserDataSource_example(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccUserDataSource_serverTooOld checks that a lookup by e-mail on a
+// server without GET /users/{email} fails before any request, while a lookup
+// by id still works there.
+func TestAccUserDataSource_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 30 })
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: admin + `
+data "zulip_user" "x" {
+  email = "user5@zulip.example.com"
+}
+`,
+				ExpectError: expectErr(`Zulip Server Too Old`, `looking a user up by email needs Zulip feature level 39`,
+					`has feature level 30`, `by user_id instead`),
+			},
+			{
+				Config: admin + `
+data "zulip_user" "x" {
+  user_id = 5
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.zulip_user.x", tfjsonpath.New("full_name"), knownvalue.StringExact("Mark Member")),
+					statecheck.ExpectKnownValue("data.zulip_user.x", tfjsonpath.New("is_imported_stub"), knownvalue.Bool(false)),
+				},
+			},
+		},
+	})
+	if got := srv.Requests("GET", "/api/v1/users/user5@zulip.example.com"); got != 0 {
+		t.Errorf("the e-mail lookup reached the server %d times; want none on a server without it", got)
+	}
+}
