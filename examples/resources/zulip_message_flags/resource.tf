@@ -1,0 +1,18 @@
+# Star the release announcement in #general (message 4) for the account the
+# provider is configured with, and mark two messages there as read.
+resource "zulip_message_flags" "starred" {
+  message_ids = [4]
+  flag        = "starred"
+}
+
+resource "zulip_message_flags" "read" {
+  message_ids = [3, 13]
+  flag        = "read"
+}
+
+# Collapse a long message in the web app. Zulip cannot report the collapsed
+# flag back, so a change made outside Terraform is not detected.
+resource "zulip_message_flags" "collapsed" {
+  message_ids = [1]
+  flag        = "collapsed"
+}
