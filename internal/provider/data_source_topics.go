@@ -1,0 +1,140 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ datasource.DataSource              = (*topicsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*topicsDataSource)(nil)
+)
+
+// featureTopicsEmptyName is the feature level of allow_empty_topic_name (digest §7.2).
+const featureTopicsEmptyName = 334
+
+// NewTopicsDataSource returns the zulip_topics data source.
+func NewTopicsDataSource() datasource.DataSource { return &topicsDataSource{} }
+
+// topicsDataSource lists the topics of one channel.
+type topicsDataSource struct {
+	data *providerData
+}
+
+// topicsDataSourceModel is the zulip_topics configuration and result.
+type topicsDataSourceModel struct {
+	ChannelID           types.Int64  `tfsdk:"channel_id"`
+	AllowEmptyTopicName types.Bool   `tfsdk:"allow_empty_topic_name"`
+	Topics              []topicModel `tfsdk:"topics"`
+}
+
+// topicModel is one topic of the result.
+type topicModel struct {
+	Name  types.String `tfsdk:"name"`
+	MaxID types.Int64  `tfsdk:"max_id"`
+}
+
+// Metadata names the data source.
+func (d *topicsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_topics"
+}
+
+// Schema describes the data source.
+func (d *topicsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The topics of a channel that the provider's account can read, newest first, from " +
+			"`GET /api/v1/users/me/{stream_id}/topics`. In a private channel with protected history, only topics " +
+			"with messages the account received (sent after it joined) are listed.",
+		Attributes: map[string]schema.Attribute{
+			"channel_id": schema.Int64Attribute{
+				Required: true,
+				MarkdownDescription: "The id of the channel, e.g. from the `zulip_channels` data source. A channel that does " +
+					"not exist, is archived, or whose content the account may not read is an error.",
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"allow_empty_topic_name": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Return the empty topic as `\"\"`. By default (`false`, as in Zulip) it is returned under " +
+					"the organization's display name for it (e.g. `general chat`). Setting `true` needs Zulip feature level 334.",
+			},
+			"topics": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The channel's topics, the one with the most recent message first.",
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"name": schema.StringAttribute{
+							Computed:            true,
+							MarkdownDescription: "The topic's name, as of its latest message.",
+						},
+						"max_id": schema.Int64Attribute{
+							Computed:            true,
+							MarkdownDescription: "The id of the topic's latest message that the account can read.",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (d *topicsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read lists the topics.
+func (d *topicsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m topicsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	if m.AllowEmptyTopicName.ValueBool() {
+		if err := d.data.requireFeatureLevel(featureTopicsEmptyName, "allow_empty_topic_name"); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("allow_empty_topic_name"), "Zulip Server Too Old", err.Error())
+			return
+		}
+	}
+	id := m.ChannelID.ValueInt64()
+	list, err := d.data.client.ListTopics(ctx, id, zulip.ListTopicsOptions{AllowEmptyTopicName: m.AllowEmptyTopicName.ValueBoolPointer()})
+	switch {
+	case zulip.IsNotFound(err):
+		resp.Diagnostics.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
+			fmt.Sprintf("Channel %d does not exist, is archived, or the provider's account may not read it (Zulip answers "+
+				"the same for all three). Server said: %s", id, err))
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Unable to List Topics", fmt.Sprintf("list the topics of channel %d", id), roleAny, err)
+		return
+	}
+	m.Topics = topicsFromAPI(list)
+	if !known(m.AllowEmptyTopicName) {
+		m.AllowEmptyTopicName = types.BoolValue(false)
+	}
+	tflog.Debug(ctx, "listed topics", map[string]any{"channel_id": id, "count": len(list)})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// topicsFromAPI converts the topics, newest first. Zulip already sends them in
+// that order; sorting again (stably) makes the documented order hold for any server.
+func topicsFromAPI(list []zulip.Topic) []topicModel {
+	sorted := append([]zulip.Topic(nil), list...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].MaxID > sorted[j].MaxID })
+	out := make([]topicModel, 0, len(sorted))
+	for _, t := range sorted {
+		out = append(out, topicModel{Name: types.StringValue(t.Name), MaxID: types.Int64Value(t.MaxID)})
+	}
+	return out
+}

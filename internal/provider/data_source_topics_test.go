@@ -1,0 +1,170 @@
+package provider_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+func TestAccTopics_member(t *testing.T) {
+	srv := acctest.NewServer(t)
+	config := `
+data "zulip_topics" "general" {
+  channel_id = 1
+}
+
+data "zulip_topics" "random" {
+  channel_id = 7
+}
+
+data "zulip_topics" "random_raw" {
+  channel_id             = 7
+  allow_empty_topic_name = true
+}
+
+data "zulip_topics" "design" {
+  channel_id = 3
+}
+`
+	member := srv.ProviderConfig(t, refserver.SeedMemberID) + config
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: member,
+				ConfigStateChecks: []statecheck.StateCheck{
+					// Newest first.
+					expectTopics("data.zulip_topics.general", "releases", 13, "lunch", 3, "welcome", 2),
+					statecheck.ExpectKnownValue("data.zulip_topics.general", tfjsonpath.New("allow_empty_topic_name"), knownvalue.Bool(false)),
+					// The empty topic under the realm's display name for it, unless asked for raw.
+					expectTopics("data.zulip_topics.random", "general chat", 14, "cats", 11),
+					expectTopics("data.zulip_topics.random_raw", "", 14, "cats", 11),
+					// Mark joined the protected-history channel after the "logo" messages.
+					expectTopics("data.zulip_topics.design", "colors", 12),
+				},
+			},
+			{
+				// The owner, subscribed from the start, sees every design topic.
+				Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectTopics("data.zulip_topics.design", "colors", 12, "logo", 7),
+				},
+			},
+			{
+				// A new message outside Terraform moves its topic to the front.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						flags := map[int][]string{}
+						for uid := range r.Channels[refserver.SeedChannelGeneral].Subscribers {
+							flags[uid] = nil
+						}
+						r.Messages = append(r.Messages, &refserver.Message{
+							ID: 100, ChannelID: refserver.SeedChannelGeneral, Topic: "lunch", SenderID: refserver.SeedMember3ID,
+							Content: "Sushi instead?", Timestamp: seedTime.Unix() + 100*3600, Flags: flags,
+						})
+						r.NextID["message"] = 100
+					})
+				},
+				Config: member,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectTopics("data.zulip_topics.general", "lunch", 100, "releases", 13, "welcome", 2),
+				},
+			},
+		},
+	})
+}
+
+func TestAccTopics_badChannel(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      member + `data "zulip_topics" "x" { channel_id = 999 }`,
+				ExpectError: expectErr("Channel Not Found", "Channel 999 does not exist", "Invalid channel ID"),
+			},
+			{
+				// Archived: Mark is subscribed, but Zulip lists no topics of it.
+				Config:      member + `data "zulip_topics" "x" { channel_id = 5 }`,
+				ExpectError: expectErr("Channel 5 does not exist, is archived"),
+			},
+			{
+				// A guest may not read a private channel it is not subscribed to.
+				Config:      srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_topics" "x" { channel_id = 3 }`,
+				ExpectError: expectErr("Channel 3 does not exist, is archived, or the provider's account may not read it"),
+			},
+			{
+				Config:      member + `data "zulip_topics" "x" { channel_id = 0 }`,
+				ExpectError: expectErr("channel_id", "value must be at least 1"),
+			},
+		},
+	})
+}
+
+func TestAccTopics_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 330 })
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: member + `
+data "zulip_topics" "x" {
+  channel_id             = 7
+  allow_empty_topic_name = true
+}`,
+				ExpectError: expectErr("allow_empty_topic_name needs Zulip feature level 334 or newer", "has feature level 330"),
+			},
+			{
+				Config: member + `data "zulip_topics" "x" { channel_id = 7 }`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectTopics("data.zulip_topics.x", "general chat", 14, "cats", 11),
+				},
+			},
+		},
+	})
+}
+
+func TestAccTopics_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	example, err := os.ReadFile("../../examples/data-sources/zulip_topics/data-source.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + string(example),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("latest_topic", knownvalue.StringExact("releases")),
+				statecheck.ExpectKnownOutputValue("topic_names", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("releases"), knownvalue.StringExact("lunch"), knownvalue.StringExact("welcome"),
+				})),
+			},
+		}},
+	})
+}
+
+// expectTopics checks a topic list: pairs of name and max_id, in order.
+func expectTopics(addr string, pairs ...any) statecheck.StateCheck {
+	checks := make([]knownvalue.Check, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		checks = append(checks, knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"name":   knownvalue.StringExact(pairs[i].(string)),
+			"max_id": knownvalue.Int64Exact(int64(pairs[i+1].(int))),
+		}))
+	}
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New("topics"), knownvalue.ListExact(checks))
+}
