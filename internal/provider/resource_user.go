@@ -364,10 +364,11 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if err != nil {
 		existing, lookupErr := r.data.client.GetUserByEmail(ctx, email, zulip.GetUserOptions{})
 		switch {
-		case lookupErr == nil && !isClientError(err):
+		case lookupErr == nil && !isClientError(err) && existing.IsActive && existing.FullName == plan.FullName.ValueString():
 			// A failure after the request was sent (a timeout, a 502) may still
 			// have created the user: adopt it rather than leave an account that
-			// the next apply would collide with.
+			// the next apply would collide with. An account that does not look
+			// just created (deactivated, another name) is not adopted.
 			tflog.Warn(ctx, "user create failed but the user exists; adopting it", map[string]any{"id": existing.UserID, "error": err.Error()})
 			id = existing.UserID
 		case lookupErr == nil && isUserEmailInUse(err):

@@ -615,6 +615,59 @@ resource "zulip_user" "mark" {
 	})
 }
 
+// TestAccUser_hiddenEmail: Maria's address is visible to nobody, not even
+// administrators. She is imported by id; the configured address is kept, and
+// nothing is sent to change it.
+func TestAccUser_hiddenEmail(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	cfg := admin + `
+resource "zulip_user" "maria" {
+  email     = "maria@zulip.example.com"
+  full_name = "Maria Member"
+}
+`
+	addr := "zulip_user.maria"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "maria@zulip.example.com",
+				ExpectError: testAccUserError(`(?s)Cannot import "maria@zulip.example.com".*a hidden address can still be imported by the user's id`),
+			},
+			{
+				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "6", ImportStatePersist: true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					a := states[0].Attributes
+					if a["email"] != "" || a["delivery_email"] != "" || a["api_email"] != "user6@zulip.example.com" || a["full_name"] != "Maria Member" {
+						return fmt.Errorf("imported %v", a)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: srv.ResetRequests,
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("email"), knownvalue.StringExact("maria@zulip.example.com")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
+						if n := srv.Requests("PATCH", "/api/v1/users/6"); n != 0 {
+							return fmt.Errorf("adopting the hidden address sent %d PATCH requests, want none", n)
+						}
+						return nil
+					})),
+				},
+			},
+		},
+	})
+}
+
 // TestAccUser_createAnswerLost: POST /users is processed but its answer is
 // lost (a 502 from a proxy). The provider finds the new user by e-mail and
 // adopts it instead of failing, or leaving an account Terraform does not know.
