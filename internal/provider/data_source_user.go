@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -358,7 +357,7 @@ func userDataFromAPI(ctx context.Context, u *zulip.User, m *userDataSourceModel,
 			if v.RenderedValue != nil {
 				e.RenderedValue = types.StringValue(*v.RenderedValue)
 			}
-			elems[strings.TrimSpace(key)] = e
+			elems[key] = e
 		}
 		pd, d := types.MapValueFrom(ctx, userDataProfileValueType, elems)
 		diags.Append(d...)
