@@ -293,7 +293,7 @@ func (f *confFlattener) flatten(ref *openapi3.SchemaRef) {
 	if len(s.AllOf) > 0 {
 		branches := s.AllOf
 		s.AllOf = nil
-		own := *s // the schema's own keywords win over its branches' (merged last)
+		own := *s // the own keywords stay; the own properties are merged after the branches'
 		own.Properties = confCopyProps(s.Properties)
 		s.Properties = openapi3.Schemas{}
 		s.Required = nil
