@@ -1,7 +1,6 @@
 package provider_test
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -296,7 +295,7 @@ func TestAccChannels_example(t *testing.T) {
 // (the test framework does not expose warnings), that setting the deprecated
 // filter produces a warning diagnostic naming its replacement.
 func TestAccChannels_includeAllActiveDeprecated(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	server, err := providerserver.NewProtocol6WithError(provider.New("test")())()
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +313,10 @@ func TestAccChannels_includeAllActiveDeprecated(t *testing.T) {
 			t.Error("include_all_active is not marked deprecated in the schema")
 		}
 	}
-	typ := s.ValueType().(tftypes.Object)
+	typ, ok := s.ValueType().(tftypes.Object)
+	if !ok {
+		t.Fatalf("zulip_channels schema type is %T, not an object", s.ValueType())
+	}
 	validate := func(includeAllActive any) []*tfprotov6.Diagnostic {
 		vals := map[string]tftypes.Value{}
 		for name, at := range typ.AttributeTypes {

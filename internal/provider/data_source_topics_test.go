@@ -42,20 +42,20 @@ data "zulip_topics" "design" {
 				Config: member,
 				ConfigStateChecks: []statecheck.StateCheck{
 					// Newest first.
-					expectTopics("data.zulip_topics.general", "releases", 13, "lunch", 3, "welcome", 2),
+					expectTopics("data.zulip_topics.general", topicWant("releases", 13), topicWant("lunch", 3), topicWant("welcome", 2)),
 					statecheck.ExpectKnownValue("data.zulip_topics.general", tfjsonpath.New("allow_empty_topic_name"), knownvalue.Bool(false)),
 					// The empty topic under the realm's display name for it, unless asked for raw.
-					expectTopics("data.zulip_topics.random", "general chat", 14, "cats", 11),
-					expectTopics("data.zulip_topics.random_raw", "", 14, "cats", 11),
+					expectTopics("data.zulip_topics.random", topicWant("general chat", 14), topicWant("cats", 11)),
+					expectTopics("data.zulip_topics.random_raw", topicWant("", 14), topicWant("cats", 11)),
 					// Mark joined the protected-history channel after the "logo" messages.
-					expectTopics("data.zulip_topics.design", "colors", 12),
+					expectTopics("data.zulip_topics.design", topicWant("colors", 12)),
 				},
 			},
 			{
 				// The owner, subscribed from the start, sees every design topic.
 				Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + config,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectTopics("data.zulip_topics.design", "colors", 12, "logo", 7),
+					expectTopics("data.zulip_topics.design", topicWant("colors", 12), topicWant("logo", 7)),
 				},
 			},
 			{
@@ -75,7 +75,7 @@ data "zulip_topics" "design" {
 				},
 				Config: member,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectTopics("data.zulip_topics.general", "lunch", 100, "releases", 13, "welcome", 2),
+					expectTopics("data.zulip_topics.general", topicWant("lunch", 100), topicWant("releases", 13), topicWant("welcome", 2)),
 				},
 			},
 		},
@@ -129,7 +129,7 @@ data "zulip_topics" "x" {
 			{
 				Config: member + `data "zulip_topics" "x" { channel_id = 7 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectTopics("data.zulip_topics.x", "general chat", 14, "cats", 11),
+					expectTopics("data.zulip_topics.x", topicWant("general chat", 14), topicWant("cats", 11)),
 				},
 			},
 		},
@@ -157,13 +157,22 @@ func TestAccTopics_example(t *testing.T) {
 	})
 }
 
-// expectTopics checks a topic list: pairs of name and max_id, in order.
-func expectTopics(addr string, pairs ...any) statecheck.StateCheck {
-	checks := make([]knownvalue.Check, 0, len(pairs)/2)
-	for i := 0; i+1 < len(pairs); i += 2 {
+// wantTopic is an expected topic: its name and latest message id.
+type wantTopic struct {
+	name  string
+	maxID int64
+}
+
+// topicWant builds a wantTopic.
+func topicWant(name string, maxID int64) wantTopic { return wantTopic{name, maxID} }
+
+// expectTopics checks a topic list, in order.
+func expectTopics(addr string, topics ...wantTopic) statecheck.StateCheck {
+	checks := make([]knownvalue.Check, 0, len(topics))
+	for _, tp := range topics {
 		checks = append(checks, knownvalue.ObjectExact(map[string]knownvalue.Check{
-			"name":   knownvalue.StringExact(pairs[i].(string)),
-			"max_id": knownvalue.Int64Exact(int64(pairs[i+1].(int))),
+			"name":   knownvalue.StringExact(tp.name),
+			"max_id": knownvalue.Int64Exact(tp.maxID),
 		}))
 	}
 	return statecheck.ExpectKnownValue(addr, tfjsonpath.New("topics"), knownvalue.ListExact(checks))
