@@ -157,6 +157,7 @@ func confGroups() []confGroup {
 	add(confGroup{op: "get-users", steps: []confStep{
 		confOK("member", "get-users", confMember, confGET, "/users", nil),
 		confOK("unknown parameter", "get-users", confMember, confGET, "/users", confP("sort", "name")),
+		confOK("some users (user_ids, FL384)", "get-users", confMember, confGET, "/users", confP("user_ids", "[1,5,8]")),
 		confOK("admin with profile data and avatars", "get-users", confAdmin, confGET, "/users", confP("client_gravatar", "false", "include_custom_profile_fields", "true")),
 		confOK("guest", "get-users", confGuest, confGET, "/users", confP("include_custom_profile_fields", "true")),
 		confOK("bot", "get-users", confBot, confGET, "/users", nil),

@@ -783,6 +783,15 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 	if note != "" {
 		t.Logf("%s: %s", what, note)
 	}
+	// A parameter the operation documents must not come back as unsupported.
+	if ignored, ok := decoded["ignored_parameters_unsupported"].([]any); ok {
+		documented := confDocumentedParams(route.Operation)
+		for _, p := range ignored {
+			if name, _ := p.(string); documented[name] {
+				t.Errorf("%s: the server ignores %q, a parameter %s documents", what, name, st.op)
+			}
+		}
+	}
 	stats.ops[st.op] = true
 	stats.responses++
 }
@@ -841,6 +850,27 @@ func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathP
 		fmt.Fprintf(&msg, "and it matches no common error schema:\n%s", strings.Join(commonErrs, "\n"))
 	}
 	return "", errors.New(msg.String())
+}
+
+// confDocumentedParams lists the parameters an operation documents: query and
+// path parameters and the properties of its form body.
+func confDocumentedParams(op *openapi3.Operation) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range op.Parameters {
+		if p.Value != nil {
+			out[p.Value.Name] = true
+		}
+	}
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		for _, mt := range op.RequestBody.Value.Content {
+			if mt.Schema != nil && mt.Schema.Value != nil {
+				for name := range mt.Schema.Value.Properties {
+					out[name] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // confFilterOptions are the response validation options: undeclared statuses
