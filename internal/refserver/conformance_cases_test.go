@@ -136,6 +136,11 @@ func confGroups() []confGroup {
 		confOK("guest", "register-queue", confGuest, confPOST, "/register", confP("fetch_event_types", confAllFetchTypes)),
 		confOK("bot", "register-queue", confBot, confPOST, "/register", confP("event_types", `["realm","stream","unknown_type"]`)),
 		confOK("realm only", "register-queue", confAdmin, confPOST, "/register", confP("fetch_event_types", `["realm"]`)),
+		confOK("every documented parameter", "register-queue", confMember, confPOST, "/register", confP(
+			"apply_markdown", "true", "client_gravatar", "false", "include_subscribers", "false", "slim_presence", "true",
+			"presence_history_limit_days", "7", "event_types", `["realm","stream"]`, "all_public_streams", "false",
+			"client_capabilities", `{"notification_settings_null":true}`, "fetch_event_types", `["realm","stream","realm_user"]`,
+			"narrow", `[["channel","general"]]`)),
 		confBad("malformed JSON", "register-queue", confOwner, confPOST, "/register", confP("event_types", `["realm"`), 400, "INVALID_JSON"),
 	}})
 	add(confGroup{op: "get-events", steps: []confStep{
@@ -171,7 +176,7 @@ func confGroups() []confGroup {
 		confBad("unknown id", "get-user", confMember, confGET, "/users/999", nil, 400, "BAD_REQUEST"),
 	}})
 	add(confGroup{op: "get-user-by-email", steps: []confStep{
-		confOK("visible address", "get-user-by-email", confMember, confGET, "/users/"+confEmail("olivia"), nil),
+		confOK("visible address", "get-user-by-email", confMember, confGET, "/users/"+confEmail("olivia"), confP("client_gravatar", "false")),
 		confOK("dummy address", "get-user-by-email", confMember, confGET, "/users/user6@"+confHost, confP("include_custom_profile_fields", "true")),
 		confOK("address visible to admins", "get-user-by-email", confAdmin, confGET, "/users/"+confEmail("mark"), nil),
 		confBad("hidden address", "get-user-by-email", confMember, confGET, "/users/"+confEmail("maria"), nil, 400, "BAD_REQUEST"),
@@ -216,6 +221,8 @@ func confGroups() []confGroup {
 	add(confGroup{op: "update-user-by-email", steps: []confStep{
 		confOK("real address", "update-user-by-email", confAdmin, confPATCH, "/users/"+confEmail("mark"), confP("full_name", "Mark by mail")),
 		confOK("dummy address", "update-user-by-email", confAdmin, confPATCH, "/users/user6@"+confHost, confP("role", "300")),
+		confOK("profile data", "update-user-by-email", confAdmin, confPATCH, "/users/"+confEmail("mei"), confP("profile_data", `[{"id":8,"value":"they/them"}]`)),
+		confOK("new e-mail", "update-user-by-email", confOwner, confPATCH, "/users/"+confEmail("mei"), confP("new_email", "mei2@"+confHost)),
 		confBad("member (Zulip: \"Insufficient permission\")", "update-user-by-email", confMember, confPATCH, "/users/"+confEmail("mei"), confP("full_name", "X"), 400, "BAD_REQUEST"),
 		confBad("unknown address", "update-user-by-email", confAdmin, confPATCH, "/users/"+confEmail("nobody"), confP("full_name", "X"), 400, "BAD_REQUEST"),
 	}})
@@ -334,7 +341,8 @@ func confGroups() []confGroup {
 		confBad("no credentials", "get-custom-profile-fields", confNoAuth, confGET, "/realm/profile_fields", nil, 401, "UNAUTHORIZED"),
 	}})
 	add(confGroup{op: "create-custom-profile-field", steps: []confStep{
-		confOK("short text", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Office", "hint", "Where you sit", "field_type", "1")),
+		confOK("short text", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Office", "hint", "Where you sit", "field_type", "1",
+			"display_in_profile_summary", "false", "required", "true", "editable_by_user", "false")),
 		confOK("select", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Shirt size", "field_type", "3",
 			"field_data", `{"s":{"text":"S","order":"1"},"m":{"text":"M","order":"2"}}`)),
 		confBad("member", "create-custom-profile-field", confMember, confPOST, "/realm/profile_fields", confP("name", "X", "field_type", "1"), 400, "UNAUTHORIZED_PRINCIPAL"),
@@ -375,6 +383,7 @@ func confGroups() []confGroup {
 		confOK("admin, include_all", "get-streams", confAdmin, confGET, "/streams", confP("include_all", "true", "exclude_archived", "false")),
 		confOK("web-public and default flags", "get-streams", confMember, confGET, "/streams", confP("include_web_public", "true", "include_default", "true", "include_can_access_content", "true")),
 		confOK("only subscribed", "get-streams", confMember2, confGET, "/streams", confP("include_public", "false")),
+		confOK("only public, not subscribed ones", "get-streams", confMember2, confGET, "/streams", confP("include_subscribed", "false")),
 		confOK("archived too", "get-streams", confMember, confGET, "/streams", confP("exclude_archived", "false")),
 		confOK("guest", "get-streams", confGuest, confGET, "/streams", nil),
 		confOK("bot with its owner's channels", "get-streams", confBot, confGET, "/streams", confP("include_owner_subscribed", "true")),
@@ -419,6 +428,7 @@ func confGroups() []confGroup {
 	add(confGroup{op: "get-is-user-group-member", steps: []confStep{
 		confOK("indirect member", "get-is-user-group-member", confMember, confGET, "/user_groups/12/members/5", nil),
 		confOK("not a member", "get-is-user-group-member", confMember, confGET, "/user_groups/12/members/7", nil),
+		confOK("direct members only", "get-is-user-group-member", confMember, confGET, "/user_groups/12/members/5", confP("direct_member_only", "true")),
 		confBad("unknown group", "get-is-user-group-member", confMember, confGET, "/user_groups/999/members/5", nil, 400, "BAD_REQUEST"),
 	}})
 	add(confGroup{op: "get-user-status", steps: []confStep{

@@ -620,6 +620,9 @@ func confSuite(t *testing.T, featureLevel int, allowances bool) *confStats {
 	t.Run("coverage", func(t *testing.T) {
 		confCheckCoverage(t, spec, newServer(t, refserver.Options{}), ts.URL, covered)
 	})
+	t.Run("parameters", func(t *testing.T) {
+		confCheckParams(t, spec)
+	})
 	return stats
 }
 
@@ -1013,4 +1016,39 @@ func confUserJSON(extra string) string {
 	return `{"user_id":1,"email":"a@b.c","delivery_email":null,"full_name":"A","date_joined":"2024-01-01T00:00:00+00:00",` +
 		`"is_active":true,"is_owner":true,"is_admin":true,"is_guest":false,"is_bot":false,"bot_type":null,` +
 		`"bot_owner_id":null,"role":100,"timezone":"","avatar_url":null,"avatar_version":1,` + extra + `}`
+}
+
+// confCheckParams requires every documented query or body parameter of every
+// operation the steps exercise to be sent by at least one step, so that the
+// server is seen to accept it (a documented parameter reported back in
+// ignored_parameters_unsupported fails confRun).
+func confCheckParams(t *testing.T, spec *confSpec) {
+	sent := map[string]map[string]bool{}
+	for _, g := range confGroups() {
+		for _, st := range g.steps {
+			if sent[st.op] == nil {
+				sent[st.op] = map[string]bool{}
+			}
+			for k := range st.params {
+				sent[st.op][strings.TrimPrefix(k, "?")] = true
+			}
+		}
+	}
+	for _, id := range confSortedKeys(sent) {
+		o, ok := spec.byID[id]
+		if !ok {
+			continue
+		}
+		path := map[string]bool{}
+		for _, p := range o.op.Parameters {
+			if p.Value != nil && p.Value.In == "path" {
+				path[p.Value.Name] = true
+			}
+		}
+		for _, name := range confSortedKeys(confDocumentedParams(o.op)) {
+			if !path[name] && !sent[id][name] {
+				t.Errorf("%s documents parameter %q, which no step sends", id, name)
+			}
+		}
+	}
 }
