@@ -1,0 +1,150 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ ephemeral.EphemeralResource              = (*devAPIKeyEphemeralResource)(nil)
+	_ ephemeral.EphemeralResourceWithConfigure = (*devAPIKeyEphemeralResource)(nil)
+)
+
+// NewDevAPIKeyEphemeralResource returns the zulip_dev_api_key ephemeral resource.
+func NewDevAPIKeyEphemeralResource() ephemeral.EphemeralResource {
+	return &devAPIKeyEphemeralResource{}
+}
+
+// devAPIKeyEphemeralResource fetches an account's API key from a development server.
+type devAPIKeyEphemeralResource struct {
+	data *providerData
+}
+
+// devAPIKeyEphemeralResourceModel is the zulip_dev_api_key configuration and result.
+type devAPIKeyEphemeralResourceModel struct {
+	Username types.String `tfsdk:"username"`
+	APIKey   types.String `tfsdk:"api_key"`
+	Email    types.String `tfsdk:"email"`
+	UserID   types.Int64  `tfsdk:"user_id"`
+}
+
+// Metadata names the ephemeral resource.
+func (e *devAPIKeyEphemeralResource) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_dev_api_key"
+}
+
+// Schema describes the ephemeral resource.
+func (e *devAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The API key of any account of a Zulip **development** server, fetched without a " +
+			"password through `POST /dev_fetch_api_key`. Production servers refuse that endpoint, and this " +
+			"ephemeral resource then fails with an explanation. The key is never written to the plan or the " +
+			"state: feed it to an aliased provider's `api_key` (and `email`) to act as that account in the same " +
+			"run. A provider configured with only `url`, without any credentials, can open it. Needs Terraform 1.10 " +
+			"or newer.",
+		Attributes: map[string]schema.Attribute{
+			"username": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The e-mail address the account logs in with (its delivery e-mail), e.g. " +
+					"`aaron@zulip.example.com`.",
+				Validators: []validator.String{validators.Email()},
+			},
+			"api_key": schema.StringAttribute{
+				Computed:            true,
+				Sensitive:           true,
+				MarkdownDescription: "The account's API key.",
+			},
+			"email": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The e-mail address to authenticate with, together with `api_key` (the " +
+					"provider's `email`).",
+			},
+			"user_id": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "The account's user id (reported by servers since Zulip feature level 171; " +
+					"`0` from older ones).",
+			},
+		},
+	}
+}
+
+// Configure receives the provider's client.
+func (e *devAPIKeyEphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
+	e.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Open fetches the key. It needs the server's URL only: the endpoint takes no
+// credentials, which is the point of it.
+func (e *devAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
+	var m devAPIKeyEphemeralResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !e.data.readyWithoutCredentials(&resp.Diagnostics) {
+		return
+	}
+	username := m.Username.ValueString()
+	key, err := e.data.client.DevFetchAPIKey(ctx, username)
+	if err != nil {
+		addDevAPIKeyError(&resp.Diagnostics, e.data, username, err)
+		return
+	}
+	devAPIKeyFromAPI(key, &m)
+	tflog.Info(ctx, "fetched a development API key", map[string]any{"email": key.Email, "user_id": key.UserID})
+	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
+}
+
+// readyWithoutCredentials reports, as a diagnostic, why the provider cannot call an
+// endpoint that needs no credentials; unlike ready, a provider configured
+// with only a URL passes.
+func (d *providerData) readyWithoutCredentials(diags *diag.Diagnostics) bool {
+	if d == nil || d.unknownConfig || d.client == nil {
+		return d.ready(diags) // reports why
+	}
+	return true
+}
+
+// devAPIKeyFromAPI copies the server's answer into the result.
+func devAPIKeyFromAPI(k *zulip.APIKeyResponse, m *devAPIKeyEphemeralResourceModel) {
+	m.APIKey = types.StringValue(k.APIKey)
+	m.Email = types.StringValue(k.Email)
+	m.UserID = types.Int64Value(k.UserID)
+}
+
+// addDevAPIKeyError explains the refusals of POST /dev_fetch_api_key.
+func addDevAPIKeyError(diags *diag.Diagnostics, d *providerData, username string, err error) {
+	const summary = "Unable to Fetch Development API Key"
+	apiErr, _ := zulip.AsAPIError(err)
+	msg := ""
+	if apiErr != nil {
+		msg = apiErr.Msg
+	}
+	switch {
+	case strings.Contains(msg, "not available in production"), strings.Contains(msg, "DevAuthBackend not enabled"):
+		diags.AddError(summary, fmt.Sprintf(
+			"The Zulip server at %s is not a development server with development login enabled, so it hands out "+
+				"no API keys without a password: zulip_dev_api_key works only against a Zulip development environment "+
+				"(or the bundled reference server). Against this server, configure the provider with the account's "+
+				"API key from its personal settings (or a bot's) instead. Server said: %s",
+			d.client.BaseURL(), err))
+	case zulip.IsUnauthorized(err):
+		diags.AddAttributeError(path.Root("username"), summary, fmt.Sprintf(
+			"The server has no active account that logs in as %q (unknown, or deactivated). Check the address: it "+
+				"is the account's login (delivery) e-mail. Server said: %s", username, err))
+	case isClientError(err) && apiErr != nil && strings.Contains(strings.ToLower(msg), "email"):
+		diags.AddAttributeError(path.Root("username"), summary, fmt.Sprintf(
+			"The server refused the username %q. Server said: %s", username, err))
+	default:
+		addAPIError(diags, summary, "fetch the development API key", roleAny, err)
+	}
+}
