@@ -18,9 +18,14 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
-// ProtoV6ProviderFactories serves the provider in-process to Terraform.
+// ProtoV6ProviderFactories serves the provider in-process to Terraform. Each
+// Terraform command gets a fresh provider, as it would get a fresh plugin
+// process. (In-process, every alias of the provider shares that one instance,
+// so tests must not rely on two aliases with different credentials.)
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"zulip": providerserver.NewProtocol6WithError(provider.New("test")()),
+	"zulip": func() (tfprotov6.ProviderServer, error) {
+		return providerserver.NewProtocol6WithError(provider.New("test")())()
+	},
 }
 
 var terraformOnce sync.Once
