@@ -407,7 +407,7 @@ func parseMessageFlagsID(id string) (string, []int64, error) {
 		return "", nil, fmt.Errorf("%q has no message ids after the flag", id)
 	}
 	if err := checkMessageFlag(flag); err != nil {
-		return "", nil, fmt.Errorf("flag %q %s", flag, err)
+		return "", nil, err
 	}
 	var ids []int64
 	for _, part := range strings.Split(list, ",") {

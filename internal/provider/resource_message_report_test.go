@@ -162,7 +162,7 @@ func TestAccMessageReport_reportingDisabled(t *testing.T) {
 		if r.URL.Path == "/api/v1/register" {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, `{"result":"error","msg":"Register is unavailable here","code":"BAD_REQUEST"}`)
+			_, _ = fmt.Fprint(w, `{"result":"error","msg":"Register is unavailable here","code":"BAD_REQUEST"}`)
 			return
 		}
 		srv.ServeHTTP(w, r)

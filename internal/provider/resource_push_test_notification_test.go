@@ -249,13 +249,13 @@ func TestAccPushTestNotification_remoteTokenUnknown(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
 		case "/api/v1/server_settings":
-			fmt.Fprint(w, `{"result":"success","msg":"","zulip_feature_level":497,"zulip_version":"11.0"}`)
+			_, _ = fmt.Fprint(w, `{"result":"success","msg":"","zulip_feature_level":497,"zulip_version":"11.0"}`)
 		case "/api/v1/mobile_push/test_notification":
 			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprint(w, `{"result":"error","msg":"Device not recognized by the push bouncer","code":"INVALID_REMOTE_PUSH_DEVICE_TOKEN"}`)
+			_, _ = fmt.Fprint(w, `{"result":"error","msg":"Device not recognized by the push bouncer","code":"INVALID_REMOTE_PUSH_DEVICE_TOKEN"}`)
 		default:
 			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprint(w, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`)
+			_, _ = fmt.Fprint(w, `{"result":"error","msg":"Not Found","code":"BAD_REQUEST"}`)
 		}
 	}))
 	t.Cleanup(stub.Close)
