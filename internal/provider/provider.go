@@ -267,6 +267,12 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewUserResource,
 		NewUserTopicResource,
 		NewProfileDataResource,
+		NewMessageFlagsResource,
+		NewAPNsDeviceTokenResource,
+		NewPushTestNotificationResource,
+		NewMessageReportResource,
+		NewOwnAccountDeactivationResource,
+		NewSMSQuestionResource,
 	}
 }
 
@@ -276,12 +282,19 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewUserDataSource,
 		NewCustomProfileFieldsDataSource,
 		NewMessagesMatchingNarrowDataSource,
+		NewChannelsDataSource,
+		NewUserGroupsDataSource,
+		NewUserStatusDataSource,
+		NewTopicsDataSource,
 	}
 }
 
 // EphemeralResources lists the provider's ephemeral resources.
 func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
-	return []func() ephemeral.EphemeralResource{}
+	return []func() ephemeral.EphemeralResource{
+		NewEventQueueEphemeralResource,
+		NewDevAPIKeyEphemeralResource,
+	}
 }
 
 // checkDuration accepts a non-negative Go duration.
