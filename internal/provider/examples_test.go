@@ -1,0 +1,163 @@
+package provider_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	goversion "github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+const examplesDir = "../../examples"
+
+// TestExamplesAreAppliedByTests keeps the documentation honest: every
+// Terraform file under examples/ must be applied by some acceptance test, so
+// each one names its example file by path. (The demo is applied by
+// TestAccExamples_demo; the provider example by TestAccExamples_provider.)
+func TestExamplesAreAppliedByTests(t *testing.T) {
+	var tests bytes.Buffer
+	matches, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range matches {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tests.Write(b)
+	}
+	err = filepath.WalkDir(examplesDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
+			return err
+		}
+		rel := strings.TrimPrefix(filepath.ToSlash(path), "../../")
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if !bytes.Contains(tests.Bytes(), []byte(rel)) && !bytes.Contains(tests.Bytes(), []byte(`"`+dir+`"`)) {
+			t.Errorf("%s is not applied by any acceptance test (no test names it)", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccExamples_formatted checks every example with terraform fmt.
+func TestAccExamples_formatted(t *testing.T) {
+	acctest.PreCheck(t)
+	out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "fmt", "-check", "-recursive", "-list=true", examplesDir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("terraform fmt -check found unformatted examples (run make fmt):\n%s", out)
+	}
+}
+
+func TestAccExamples_linkifier(t *testing.T) {
+	srv := acctest.NewServer(t)
+	example := readExample(t, "examples/resources/zulip_linkifier/resource.tf")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + example,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_linkifier.issues", tfjsonpath.New("reverse_template"), knownvalue.StringExact("ZT-{id}")),
+				statecheck.ExpectKnownValue("zulip_linkifier.pull_requests", tfjsonpath.New("alternative_url_templates"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}/files")})),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}
+
+// TestAccExamples_provider applies the provider example with its placeholder
+// server and account replaced by the reference server's.
+func TestAccExamples_provider(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin, _ := srv.User(refserver.SeedAdminID)
+	example := readExample(t, "examples/provider/provider.tf")
+	example = strings.ReplaceAll(example, "https://chat.example.com", srv.URL)
+	example = strings.ReplaceAll(example, "terraform-bot@chat.example.com", admin.Email)
+	// The terraform block names the registry source, which the in-process
+	// provider stands in for: apply what follows it.
+	example = example[strings.Index(example, `provider "zulip"`):]
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:          example + testAccProviderLinkifier,
+			ConfigVariables: config.Variables{"zulip_api_key": config.StringVariable(admin.APIKey)},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}
+
+// TestAccExamples_demo runs `make demo`'s script: the demo uses two
+// configurations of the provider with different accounts, which needs the
+// real plugin binary (in-process, every alias shares one provider instance).
+func TestAccExamples_demo(t *testing.T) {
+	acctest.PreCheck(t)
+	_ = readExample(t, "examples/demo/main.tf")
+	if v := terraformVersion(t); v.LessThan(goversion.Must(goversion.NewVersion("1.11.0"))) {
+		t.Skipf("the demo uses ephemeral resources and write-only arguments, which need Terraform 1.11 or newer; this is %s", v)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "../../scripts/demo.sh")
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(os.Getenv("TF_ACC_TERRAFORM_PATH"))+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the demo failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{"No changes: the realm matches the configuration.", "Destroy complete!", "Demo finished"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("the demo's output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// terraformVersion asks the Terraform binary under test for its version.
+func terraformVersion(t *testing.T) *goversion.Version {
+	t.Helper()
+	out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("terraform version: %v", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("terraform version -json: %v", err)
+	}
+	return goversion.Must(goversion.NewVersion(v.Version))
+}
+
+// readExample returns an example file's text; path is relative to the repository.
+func readExample(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("../..", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
