@@ -34,18 +34,23 @@ var terraformOnce sync.Once
 // download one. TF_ACC_TERRAFORM_PATH wins; else terraform on PATH is used.
 func PreCheck(t *testing.T) {
 	t.Helper()
-	terraformOnce.Do(func() {
-		if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
-			return
-		}
-		if p, err := exec.LookPath("terraform"); err == nil {
-			// Process-wide on purpose: t.Setenv cannot be used by parallel tests,
-			// and every test wants the same binary.
-			_ = os.Setenv("TF_ACC_TERRAFORM_PATH", p)
-		}
-	})
+	terraformOnce.Do(useLocalTerraform)
 	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
 		t.Fatal("no Terraform binary: set TF_ACC_TERRAFORM_PATH or put terraform on PATH (tests never download one)")
+	}
+}
+
+// useLocalTerraform sets TF_ACC_TERRAFORM_PATH to the terraform on PATH when it
+// is not set. It sets it for the whole process on purpose, once: every test
+// wants the same binary, and t.Setenv cannot be used by parallel tests. When
+// there is no terraform on PATH, or the variable cannot be set, it stays empty
+// and PreCheck reports that.
+func useLocalTerraform() {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
+		return
+	}
+	if p, err := exec.LookPath("terraform"); err == nil {
+		_ = os.Setenv("TF_ACC_TERRAFORM_PATH", p) // a failure leaves it empty, which PreCheck reports
 	}
 }
 

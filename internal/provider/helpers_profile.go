@@ -46,25 +46,13 @@ func profileFieldTypeName(t int) string {
 // profileDataFields returns the organization's custom profile fields through
 // the per-run cache.
 func (d *providerData) profileDataFields(ctx context.Context) ([]zulip.CustomProfileField, error) {
-	v, err := d.cache.get(ctx, cacheProfileDataFields, func(ctx context.Context) (any, error) {
-		return d.client.ListCustomProfileFields(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.([]zulip.CustomProfileField), nil
+	return cachedAs(ctx, d.cache, cacheProfileDataFields, d.client.ListCustomProfileFields)
 }
 
 // profileDataOwnUser returns the provider's own account (GET /users/me), read
 // once per provider process: its id, role and whether it is a bot.
 func (d *providerData) profileDataOwnUser(ctx context.Context) (*zulip.User, error) {
-	v, err := d.cache.get(ctx, cacheProfileDataOwnUser, func(ctx context.Context) (any, error) {
-		return d.client.GetOwnUser(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*zulip.User), nil
+	return cachedAs(ctx, d.cache, cacheProfileDataOwnUser, d.client.GetOwnUser)
 }
 
 // profileDataValues returns the provider's own account with its custom profile
@@ -75,13 +63,18 @@ func (d *providerData) profileDataValues(ctx context.Context) (*zulip.User, erro
 	if err != nil {
 		return nil, err
 	}
-	v, err := d.cache.get(ctx, cacheProfileDataValues, func(ctx context.Context) (any, error) {
+	return cachedAs(ctx, d.cache, cacheProfileDataValues, func(ctx context.Context) (*zulip.User, error) {
 		return d.client.GetUser(ctx, own.UserID, zulip.GetUserOptions{IncludeCustomProfileFields: true})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*zulip.User), nil
+}
+
+// decodedSelectOptions returns a Select field's options, and false when its
+// field_data cannot be decoded. Callers then skip their plan-time check: the
+// server's own definition is the authority, and its answer to the request
+// will say what is wrong.
+func decodedSelectOptions(f zulip.CustomProfileField) (map[string]zulip.SelectOption, bool) {
+	options, err := f.SelectOptions()
+	return options, err == nil
 }
 
 // profileFieldByID finds a field by id.
@@ -145,8 +138,8 @@ func checkProfileText(f zulip.CustomProfileField, value string) error {
 			return err
 		}
 	case zulip.ProfileFieldSelect:
-		options, err := f.SelectOptions()
-		if err != nil {
+		options, ok := decodedSelectOptions(f)
+		if !ok {
 			return nil // the server decides; its answer will say what is wrong
 		}
 		if _, ok := options[value]; ok {

@@ -204,7 +204,7 @@ func userProfileValueFromAPI(ctx context.Context, raw string, asUsers bool, diag
 
 // checkUserProfileValue applies the server's per-type rules (digest §6.1) to a
 // configured profile value, so that a mistake is reported at plan time.
-func checkUserProfileValue(ctx context.Context, f zulip.CustomProfileField, e userProfileValueModel) error {
+func checkUserProfileValue(f zulip.CustomProfileField, e userProfileValueModel) error {
 	if f.Type == zulip.ProfileFieldUser {
 		if !e.Value.IsNull() {
 			return fmt.Errorf("%q (field %d) is a Users field: set its user ids with user_ids = [...], not value", f.Name, f.ID)
@@ -239,8 +239,8 @@ func checkUserProfileValue(ctx context.Context, f zulip.CustomProfileField, e us
 			return fmt.Errorf("%s is not a URL: %q is not an absolute http(s) or ftp(s) URL", f.Name, v)
 		}
 	case zulip.ProfileFieldSelect:
-		opts, err := f.SelectOptions()
-		if err != nil {
+		opts, ok := decodedSelectOptions(f)
+		if !ok {
 			return nil // the server's definition is odd; let the server judge
 		}
 		if _, ok := opts[v]; !ok {

@@ -137,6 +137,22 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 	return v, err
 }
 
+// cachedAs is get for a collection of type T: fetch's result is cached under
+// key, and what the cache holds is returned as a T. A key holds one type, so a
+// value of another type is an internal error.
+func cachedAs[T any](ctx context.Context, c *collectionCache, key string, fetch func(context.Context) (T, error)) (T, error) {
+	var zero T
+	v, err := c.get(ctx, key, func(ctx context.Context) (any, error) { return fetch(ctx) })
+	if err != nil {
+		return zero, err
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("internal error: the cache holds a %T under %q, not a %T", v, key, zero)
+	}
+	return t, nil
+}
+
 // invalidate forgets a collection after a write to it.
 func (c *collectionCache) invalidate(key string) {
 	c.mu.Lock()

@@ -251,13 +251,7 @@ func (r *allowedDomainResource) lookup(ctx context.Context, domain string) (zuli
 
 // realmDomains returns the organization's allowed domains through the per-run cache.
 func (d *providerData) realmDomains(ctx context.Context) ([]zulip.RealmDomain, error) {
-	v, err := d.cache.get(ctx, cacheRealmDomains, func(ctx context.Context) (any, error) {
-		return d.client.ListRealmDomains(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.([]zulip.RealmDomain), nil
+	return cachedAs(ctx, d.cache, cacheRealmDomains, d.client.ListRealmDomains)
 }
 
 // allowedDomainToAPI returns the domain and allow_subdomains of a request.

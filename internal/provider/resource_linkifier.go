@@ -332,13 +332,7 @@ func (r *linkifierResource) findByPattern(ctx context.Context, pattern string) (
 
 // linkifiers returns the realm's linkifiers through the per-run cache.
 func (d *providerData) linkifiers(ctx context.Context) ([]zulip.Linkifier, error) {
-	v, err := d.cache.get(ctx, cacheLinkifiers, func(ctx context.Context) (any, error) {
-		return d.client.ListLinkifiers(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.([]zulip.Linkifier), nil
+	return cachedAs(ctx, d.cache, cacheLinkifiers, d.client.ListLinkifiers)
 }
 
 // linkifierToAPI builds the create/update request. With prior state, optional

@@ -224,7 +224,7 @@ func (c requestCountAtMost) CheckPlan(_ context.Context, _ plancheck.CheckPlanRe
 
 // linkifierOnServer checks the reference server's copy of a linkifier.
 func linkifierOnServer(srv *acctest.Server, id int, urlTemplate string) error {
-	var err error = fmt.Errorf("linkifier %d not on the server", id)
+	err := fmt.Errorf("linkifier %d not on the server", id)
 	srv.Do(func(r *refserver.Realm) {
 		for _, l := range r.Linkifiers {
 			if l.ID == id {

@@ -496,9 +496,10 @@ func (r *profileDataResource) resolve(ctx context.Context, elems []profileDataFi
 	}
 }
 
-// write sets values and clears fields, then forgets the cached values. Fields
-// to clear that no longer exist are skipped: their values went with them.
-func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileDataItem, clear []int64, summary string, diags *diag.Diagnostics) {
+// write sets values and clears the fields of toClear, then forgets the cached
+// values. Fields to clear that no longer exist are skipped: their values went
+// with them.
+func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileDataItem, toClear []int64, summary string, diags *diag.Diagnostics) {
 	defer r.data.cache.invalidate(cacheProfileDataValues)
 	if len(set) > 0 {
 		ids := make([]int64, 0, len(set))
@@ -511,7 +512,7 @@ func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileData
 			return
 		}
 	}
-	if len(clear) == 0 {
+	if len(toClear) == 0 {
 		return
 	}
 	fields, err := r.data.profileDataFields(ctx)
@@ -519,8 +520,8 @@ func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileData
 		addAPIError(diags, summary, "list the custom profile fields", roleAny, err)
 		return
 	}
-	existing := clear[:0:0]
-	for _, id := range clear {
+	existing := toClear[:0:0]
+	for _, id := range toClear {
 		if _, ok := profileFieldByID(fields, id); ok {
 			existing = append(existing, id)
 		}

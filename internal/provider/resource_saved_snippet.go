@@ -314,13 +314,7 @@ func (r *savedSnippetResource) findByText(ctx context.Context, title, content st
 
 // savedSnippets returns the account's saved snippets through the per-run cache.
 func (d *providerData) savedSnippets(ctx context.Context) ([]zulip.SavedSnippet, error) {
-	v, err := d.cache.get(ctx, cacheSavedSnippets, func(ctx context.Context) (any, error) {
-		return d.client.ListSavedSnippets(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.([]zulip.SavedSnippet), nil
+	return cachedAs(ctx, d.cache, cacheSavedSnippets, d.client.ListSavedSnippets)
 }
 
 // savedSnippetToAPI returns the title and content of the create request.

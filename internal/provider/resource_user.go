@@ -718,7 +718,7 @@ func (r *userResource) checkProfileData(ctx context.Context, plan userResourceMo
 					key, id, userFieldList(fields)))
 			continue
 		}
-		if err := checkUserProfileValue(ctx, f, e); err != nil {
+		if err := checkUserProfileValue(f, e); err != nil {
 			diags.AddAttributeError(at, "Invalid Profile Value", fmt.Sprintf("profile_data[%q]: %s", key, err))
 			continue
 		}

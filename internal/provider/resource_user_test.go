@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -38,6 +40,8 @@ func TestAccUser_lifecycle(t *testing.T) {
     "8" = { value = "they/them" }`)
 
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
@@ -317,6 +321,8 @@ func TestAccUser_example(t *testing.T) {
 		t.Fatalf("import.sh has %d `terraform import %s` lines, want 2 (by id and by e-mail)", imports, addr)
 	}
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, "jane.doe@zulip.example.com"),
@@ -344,6 +350,8 @@ resource "zulip_user" "test" {
 		return user(fmt.Sprintf("profile_data = { %q = %s }", key, elem))
 	}
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -392,6 +400,8 @@ func TestAccUser_guestCannotBecomeAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -425,6 +435,8 @@ func TestAccUser_guestCannotBecomeAdministrator(t *testing.T) {
 func TestAccUser_needsCanCreateUsers(t *testing.T) {
 	srv := acctest.NewServer(t)
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -454,6 +466,8 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -682,6 +696,8 @@ func TestAccUser_createAnswerLost(t *testing.T) {
 		return false, 0
 	})
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
@@ -723,6 +739,8 @@ func TestAccUser_createIncomplete(t *testing.T) {
 	})
 	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", "")
 	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
@@ -790,12 +808,12 @@ func testAccUserFaultyProvider(t *testing.T, srv *acctest.Server, userID int, fa
 		if status == http.StatusBadGateway {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(status)
-			fmt.Fprint(w, "<html><title>502 Bad Gateway</title></html>")
+			_, _ = io.WriteString(w, "<html><title>502 Bad Gateway</title></html>") // a failed write shows in the provider's answer
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
-		fmt.Fprint(w, `{"result":"error","msg":"Injected failure","code":"BAD_REQUEST"}`)
+		_, _ = io.WriteString(w, `{"result":"error","msg":"Injected failure","code":"BAD_REQUEST"}`) // a failed write shows in the provider's answer
 	}))
 	t.Cleanup(hs.Close)
 	return fmt.Sprintf(`

@@ -343,13 +343,7 @@ type userTopicRealmLimits struct {
 // userTopics returns the account's user topics through the per-run cache: one
 // register call serves every zulip_user_topic of a plan.
 func (d *providerData) userTopics(ctx context.Context) ([]zulip.UserTopic, error) {
-	v, err := d.cache.get(ctx, cacheUserTopics, func(ctx context.Context) (any, error) {
-		return d.client.ListUserTopics(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v.([]zulip.UserTopic), nil
+	return cachedAs(ctx, d.cache, cacheUserTopics, d.client.ListUserTopics)
 }
 
 // userTopicRealm reads max_topic_length and the empty topic's display name once
@@ -357,13 +351,13 @@ func (d *providerData) userTopics(ctx context.Context) ([]zulip.UserTopic, error
 // state read for fetch type "realm", so this registers a queue for no events
 // and deletes it again, as the client's own state reads do.
 func (d *providerData) userTopicRealm(ctx context.Context) (userTopicRealmLimits, error) {
-	v, err := d.cache.get(ctx, cacheUserTopicsRealm, func(ctx context.Context) (any, error) {
+	return cachedAs(ctx, d.cache, cacheUserTopicsRealm, func(ctx context.Context) (userTopicRealmLimits, error) {
 		resp, err := d.client.Register(ctx, zulip.RegisterRequest{
 			EventTypes:      []string{},
 			FetchEventTypes: []string{zulip.EventTypeRealm},
 		})
 		if err != nil {
-			return nil, err
+			return userTopicRealmLimits{}, err
 		}
 		if resp.QueueID != "" {
 			if err := d.client.DeleteQueue(ctx, resp.QueueID); err != nil && !zulip.IsBadEventQueue(err) {
@@ -377,10 +371,6 @@ func (d *providerData) userTopicRealm(ctx context.Context) (userTopicRealmLimits
 		}
 		return limits, nil
 	})
-	if err != nil {
-		return userTopicRealmLimits{}, err
-	}
-	return v.(userTopicRealmLimits), nil
 }
 
 // userTopicID is the resource id and import id.

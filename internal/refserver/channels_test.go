@@ -73,7 +73,11 @@ func (e *chatEnv) chatDo(user int, method, path string, form url.Values) (int, m
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
-	defer resp.Body.Close()
+	defer func() {
+		if err := resp.Body.Close(); err != nil {
+			e.t.Errorf("%s %s: closing the body: %v", method, path, err)
+		}
+	}()
 	raw, _ := io.ReadAll(resp.Body)
 	var out map[string]any
 	if err := json.Unmarshal(raw, &out); err != nil {

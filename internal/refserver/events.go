@@ -281,7 +281,7 @@ func (s *Server) register(c *call) (obj, error) {
 		var streams []obj
 		for _, id := range r.channelIDs() {
 			ch := r.Channels[id]
-			if ch.IsArchived && !(fl >= 315 && capability("archived_channels")) {
+			if ch.IsArchived && (fl < 315 || !capability("archived_channels")) {
 				continue
 			}
 			if registerCanSeeChannel(c.user, ch) {

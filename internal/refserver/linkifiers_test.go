@@ -76,7 +76,11 @@ func cfgDo(t *testing.T, srv *Server, ts *httptest.Server, userID int, method, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() {
+		if err := resp.Body.Close(); err != nil {
+			t.Errorf("%s %s: closing the body: %v", method, path, err)
+		}
+	}()
 	var out map[string]any
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		t.Fatalf("%s %s: body is not JSON: %v", method, path, err)

@@ -238,7 +238,7 @@ func (s *Server) updateMessageFlagsForNarrow(c *call) (obj, error) {
 	history := narrowIncludesHistory(s, c.user, terms)
 	var matching []int
 	for _, m := range r.Messages {
-		if _, row := m.Flags[c.user.ID]; !row && !(history && s.canAccessMessage(c.user, m)) {
+		if _, row := m.Flags[c.user.ID]; !row && (!history || !s.canAccessMessage(c.user, m)) {
 			continue
 		}
 		if f.match(m) {

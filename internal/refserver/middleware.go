@@ -170,12 +170,16 @@ func validAPIKeyFormat(key string) bool {
 		return false
 	}
 	for i := 0; i < len(key); i++ {
-		ch := key[i]
-		if !('a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9') {
+		if !isASCIILetterOrDigit(key[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// isASCIILetterOrDigit reports whether ch is an ASCII letter or digit.
+func isASCIILetterOrDigit(ch byte) bool {
+	return 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9'
 }
 
 // clientAddr is the client's IP address, the rate-limit key of unauthenticated requests.

@@ -79,7 +79,11 @@ func (e *coreEnv) coreSend(req *http.Request) coreAnswer {
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
-	defer resp.Body.Close()
+	defer func() {
+		if err := resp.Body.Close(); err != nil {
+			e.t.Errorf("%s %s: closing the body: %v", req.Method, req.URL, err)
+		}
+	}()
 	raw, _ := io.ReadAll(resp.Body)
 	a := coreAnswer{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
@@ -225,7 +229,9 @@ func TestUnknownEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	if err := resp.Body.Close(); err != nil {
+		t.Errorf("closing the body: %v", err)
+	}
 	if resp.StatusCode != 404 {
 		t.Errorf("status %d", resp.StatusCode)
 	}
@@ -344,7 +350,9 @@ func coreFaultSequence(t *testing.T, opts Options, n int) []string {
 			continue
 		}
 		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		if err := resp.Body.Close(); err != nil {
+			t.Errorf("closing the body: %v", err)
+		}
 		switch resp.StatusCode {
 		case 429:
 			var m map[string]any
@@ -402,7 +410,7 @@ func TestFaultsNotProcessedOrLostAnswer(t *testing.T) {
 	req.SetBasicAuth(u.Email, u.APIKey)
 	resp, err := e.ts.Client().Do(req)
 	if err == nil {
-		resp.Body.Close()
+		_ = resp.Body.Close() // the test fails anyway, on the answer's arrival
 		t.Fatalf("got an answer %d, want a dropped connection", resp.StatusCode)
 	}
 	if u, _ := e.srv.User(SeedMember3ID); u.Active {

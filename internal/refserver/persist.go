@@ -129,6 +129,8 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	// The directory is opened only to sync the rename; Sync's error is the one
+	// that says whether it is durable.
+	defer func() { _ = d.Close() }()
 	return d.Sync()
 }

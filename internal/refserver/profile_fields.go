@@ -443,7 +443,8 @@ func profileValidateChoices(data map[string]any) error {
 		if extra := profileExtraKeys(choice, "text", "order"); extra != "" {
 			return errBadRequest("Unexpected arguments: %s", extra)
 		}
-		texts[choice["text"].(string)] = true
+		text, _ := choice["text"].(string) // a non-blank string: checked above
+		texts[text] = true
 	}
 	if len(texts) != len(data) {
 		return errBadRequest("Field must not have duplicate choices.")
@@ -459,7 +460,8 @@ func profileValidateExternal(data map[string]any) error {
 	if !present {
 		return errBadRequest("subtype key is missing from field_data")
 	}
-	if s, _ := sub.(string); strings.TrimSpace(s) == "" {
+	s, _ := sub.(string)
+	if strings.TrimSpace(s) == "" {
 		return errBadRequest("field_data[\"subtype\"] cannot be blank.")
 	}
 	if pattern, ok := data["url_pattern"]; ok {
@@ -474,7 +476,6 @@ func profileValidateExternal(data map[string]any) error {
 	if extra := profileExtraKeys(data, "subtype", "url_pattern"); extra != "" {
 		return errBadRequest("Unexpected arguments: %s", extra)
 	}
-	s := sub.(string)
 	if _, builtIn := profileExternalAccounts[s]; !builtIn && s != "custom" {
 		return errBadRequest("Invalid external account type")
 	}

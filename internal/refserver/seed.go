@@ -170,14 +170,13 @@ func seedRealm(host string, _ time.Time) *Realm {
 
 // seedGroups creates the system groups and a few custom ones.
 func seedGroups(r *Realm, base int64) {
-	sys := func(id int, name, desc string, subgroups ...int) *UserGroup {
+	sys := func(id int, name, desc string, subgroups ...int) {
 		g := &UserGroup{ID: id, Name: name, Description: desc, Members: []int{}, DirectSubgroupIDs: subgroups,
 			IsSystemGroup: true, Settings: map[string]GroupSetting{}}
 		if g.DirectSubgroupIDs == nil {
 			g.DirectSubgroupIDs = []int{}
 		}
 		r.Groups[id] = g
-		return g
 	}
 	sys(GroupOwners, "role:owners", "Owners of this organization")
 	sys(GroupAdministrators, "role:administrators", "Administrators of this organization, including owners", GroupOwners)

@@ -40,7 +40,11 @@ func smsPost(t *testing.T, e *coreEnv, user, pass string, form url.Values) (int,
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() {
+		if err := resp.Body.Close(); err != nil {
+			t.Errorf("closing the body: %v", err)
+		}
+	}()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
 }
@@ -99,7 +103,9 @@ func TestSMSUsesServerClockAndPersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	if err := resp.Body.Close(); err != nil {
+		t.Errorf("closing the body: %v", err)
+	}
 	if !strings.Contains(string(body), `"status":"expired"`) {
 		t.Errorf("not expired on the server clock: %s", body)
 	}

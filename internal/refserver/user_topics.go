@@ -52,8 +52,8 @@ func (s *Server) updateUserTopic(c *call) (obj, error) {
 		return nil, err
 	}
 	r := c.realm()
-	if max := r.Settings.MaxTopicLength; utf8.RuneCountInString(topic) > max {
-		return nil, errBadRequest("topic is too long (limit: %d characters)", max)
+	if limit := r.Settings.MaxTopicLength; utf8.RuneCountInString(topic) > limit {
+		return nil, errBadRequest("topic is too long (limit: %d characters)", limit)
 	}
 	policy, err := c.reqInt("visibility_policy")
 	if err != nil {

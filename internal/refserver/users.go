@@ -441,8 +441,7 @@ func validEmail(email string) bool {
 			return false
 		}
 		for i := 0; i < len(l); i++ {
-			ch := l[i]
-			if !('a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9' || ch == '-') {
+			if ch := l[i]; !isASCIILetterOrDigit(ch) && ch != '-' {
 				return false
 			}
 		}

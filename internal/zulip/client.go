@@ -392,7 +392,8 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 		safe := r.idempotent || !wroteHeaders.Load()
 		return attemptResult{err: err, retry: safe, backoff: true, reason: "could not reach the Zulip server"}
 	}
-	defer resp.Body.Close()
+	// The body is read in full below; an error closing it changes nothing.
+	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	fields["status"] = resp.StatusCode
 	fields["duration_ms"] = c.now().Sub(start).Milliseconds()

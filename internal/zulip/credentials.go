@@ -157,7 +157,8 @@ func readZuliprc(path string) (map[string]string, error) {
 		}
 		return nil, fmt.Errorf("reading zuliprc file: %w", err)
 	}
-	defer f.Close()
+	// The file is only read, so an error closing it cannot lose anything.
+	defer func() { _ = f.Close() }()
 	sections, err := parseINI(path, f)
 	if err != nil {
 		return nil, err

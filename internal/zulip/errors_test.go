@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -193,7 +194,7 @@ func TestAPIError_shapes(t *testing.T) {
 					w.Header().Set("Content-Type", "text/html")
 				}
 				w.WriteHeader(tt.status)
-				fmt.Fprint(w, tt.body)
+				_, _ = io.WriteString(w, tt.body) // a failed write shows in the client's answer
 			})
 			_, err := env.client.ListLinkifiers(context.Background())
 			apiErr := mustAPIError(t, err, tt.status, tt.code)

@@ -66,7 +66,7 @@ func TestSendTestNotification_invalidToken(t *testing.T) {
 		writeJSON(w, 400, `{"result":"error","msg":"Device not recognized by the push bouncer","code":"INVALID_REMOTE_PUSH_DEVICE_TOKEN"}`)
 	})
 	err := env.client.SendTestNotification(context.Background(), "x")
-	mustAPIError(t, err, 400, CodeInvalidRemotePushDeviceToken)
+	wantAPIError(t, err, 400, CodeInvalidRemotePushDeviceToken)
 }
 
 func TestSendE2EETestNotification(t *testing.T) {
@@ -112,7 +112,7 @@ func TestSendE2EETestNotification_errors(t *testing.T) {
 			writeJSON(w, tt.status, `{"result":"error","msg":"push problem","code":"`+tt.code+`"}`)
 		})
 		err := env.client.SendE2EETestNotification(context.Background(), E2EETestNotificationRequest{})
-		mustAPIError(t, err, tt.status, tt.code)
+		wantAPIError(t, err, tt.status, tt.code)
 		// A notification is an action: a 502 must not send it twice.
 		if count.Load() != 1 {
 			t.Errorf("%s: %d requests", tt.code, count.Load())

@@ -129,7 +129,7 @@ func TestRetry_otherErrorsAreNotRetried(t *testing.T) {
 		var count atomic.Int32
 		env.handle("/realm/linkifiers", sequence(&count, status(code), linkifiersOK))
 		_, err := env.client.ListLinkifiers(context.Background())
-		mustAPIError(t, err, code, "BAD_REQUEST")
+		wantAPIError(t, err, code, "BAD_REQUEST")
 		if count.Load() != 1 || len(env.clock.Sleeps()) != 0 {
 			t.Errorf("HTTP %d: %d requests, waits %v", code, count.Load(), env.clock.Sleeps())
 		}
@@ -161,7 +161,7 @@ func TestRetry_maxRetries(t *testing.T) {
 	var count atomic.Int32
 	env.handle("/realm/linkifiers", sequence(&count, status(http.StatusServiceUnavailable)))
 	_, err := env.client.ListLinkifiers(context.Background())
-	mustAPIError(t, err, http.StatusServiceUnavailable, "BAD_REQUEST")
+	wantAPIError(t, err, http.StatusServiceUnavailable, "BAD_REQUEST")
 	if !strings.Contains(err.Error(), "the Zulip server answered HTTP 503; gave up after 3 attempts (max_retries 2)") {
 		t.Errorf("error = %q", err)
 	}
@@ -243,7 +243,7 @@ func TestRetry_createNotRetriedAfterServerError(t *testing.T) {
 			success(w, `"id":9`)
 		}))
 		_, err := env.client.CreateLinkifier(context.Background(), LinkifierRequest{Pattern: "p", URLTemplate: "u"})
-		mustAPIError(t, err, code, "BAD_REQUEST")
+		wantAPIError(t, err, code, "BAD_REQUEST")
 		if count.Load() != 1 || len(env.clock.Sleeps()) != 0 {
 			t.Errorf("HTTP %d: a create was retried (%d requests, waits %v)", code, count.Load(), env.clock.Sleeps())
 		}
@@ -311,7 +311,9 @@ func dropConnection(t *testing.T) http.HandlerFunc {
 			t.Errorf("hijack: %v", err)
 			return
 		}
-		conn.Close()
+		if err := conn.Close(); err != nil {
+			t.Errorf("closing the hijacked connection: %v", err)
+		}
 	}
 }
 

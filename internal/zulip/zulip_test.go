@@ -3,7 +3,6 @@ package zulip
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -187,7 +186,7 @@ func testFormValues(t *testing.T, r *http.Request, want url.Values) {
 func writeJSON(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	fmt.Fprint(w, body)
+	_, _ = io.WriteString(w, body) // a failed write shows in the client's answer
 }
 
 // success writes {"result":"success","msg":""} merged with the given payload fields.
@@ -215,4 +214,10 @@ func mustAPIError(t *testing.T, err error, status int, code string) *APIError {
 		t.Fatalf("APIError = %d %q, want %d %q (%v)", apiErr.HTTPStatus, apiErr.Code, status, code, err)
 	}
 	return apiErr
+}
+
+// wantAPIError is mustAPIError for callers that only check the error.
+func wantAPIError(t *testing.T, err error, status int, code string) {
+	t.Helper()
+	_ = mustAPIError(t, err, status, code) // the checks are what matters; the value is not needed
 }

@@ -115,12 +115,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.listen)
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", cfg.listen)
 	if err != nil {
 		return err
 	}
 	base := baseURL(ln.Addr())
-	printBanner(stdout, srv, base, cfg)
+	// A banner that cannot be written (a closed standard output) does not stop
+	// the server; it is only logged.
+	if err := printBanner(stdout, srv, base, cfg); err != nil {
+		logger.Printf("writing the banner: %v", err)
+	}
 
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: logger}
 	serveErr := make(chan error, 1)
@@ -172,16 +177,18 @@ func roleName(role int, bot bool) string {
 }
 
 // printBanner prints the address, the seeded credentials and an owner zuliprc.
-func printBanner(w io.Writer, srv *refserver.Server, base string, cfg *config) {
-	fmt.Fprintf(w, "Zulip reference server listening on %s (API: %s/api/v1, SMS API: %s/a1)\n", base, base, base)
-	fmt.Fprintf(w, "feature level %d, version %s", cfg.opts.FeatureLevel, cfg.opts.Version)
+// The banner is composed in memory and written with one call, whose error is
+// returned.
+func printBanner(w io.Writer, srv *refserver.Server, base string, cfg *config) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Zulip reference server listening on %s (API: %s/api/v1, SMS API: %s/a1)\n", base, base, base)
+	fmt.Fprintf(&b, "feature level %d, version %s", cfg.opts.FeatureLevel, cfg.opts.Version)
 	if cfg.opts.StateFile != "" {
-		fmt.Fprintf(w, ", state file %s", cfg.opts.StateFile)
+		fmt.Fprintf(&b, ", state file %s", cfg.opts.StateFile)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tROLE\tEMAIL\tAPI KEY\tPASSWORD\tNAME")
+	b.WriteString("\n\n")
+	var rows strings.Builder
+	rows.WriteString("ID\tROLE\tEMAIL\tAPI KEY\tPASSWORD\tNAME\n")
 	var owner *refserver.SeedUser
 	for _, u := range srv.SeedUsers() {
 		role := roleName(u.Role, u.IsBot)
@@ -192,15 +199,23 @@ func printBanner(w io.Writer, srv *refserver.Server, base string, cfg *config) {
 		if u.IsBot || password == "" {
 			password = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", u.ID, role, u.Email, u.APIKey, password, u.FullName)
+		fmt.Fprintf(&rows, "%d\t%s\t%s\t%s\t%s\t%s\n", u.ID, role, u.Email, u.APIKey, password, u.FullName)
 		if owner == nil && u.Role == refserver.RoleOwner && u.Active && !u.IsBot {
 			owner = &u
 		}
 	}
-	_ = tw.Flush()
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	if _, err := io.WriteString(tw, rows.String()); err != nil {
+		return err
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	if owner != nil {
-		fmt.Fprintf(w, "\nzuliprc for %s (the organization owner):\n\n[api]\nemail=%s\nkey=%s\nsite=%s\n\n",
+		fmt.Fprintf(&b, "\nzuliprc for %s (the organization owner):\n\n[api]\nemail=%s\nkey=%s\nsite=%s\n\n",
 			owner.FullName, owner.Email, owner.APIKey, base)
 	}
-	fmt.Fprintf(w, "SMS API credentials: %s / %s\n\n", cfg.opts.SMSUsername, cfg.opts.SMSPassword)
+	fmt.Fprintf(&b, "SMS API credentials: %s / %s\n\n", cfg.opts.SMSUsername, cfg.opts.SMSPassword)
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -47,7 +47,11 @@ func getJSON(t *testing.T, url, user, key string) (int, map[string]any) {
 	if err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
-	defer resp.Body.Close()
+	defer func() {
+		if err := resp.Body.Close(); err != nil {
+			t.Errorf("GET %s: closing the body: %v", url, err)
+		}
+	}()
 	var body map[string]any
 	raw, _ := io.ReadAll(resp.Body)
 	if err := json.Unmarshal(raw, &body); err != nil {

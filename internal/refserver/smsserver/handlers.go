@@ -299,7 +299,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleGet serves GET /a1/conversations/{id}.
-func (s *Server) handleGet(w http.ResponseWriter, r *http.Request, id string) {
+func (s *Server) handleGet(w http.ResponseWriter, id string) {
 	s.mu.Lock()
 	changed := s.advanceLocked(s.nowLocked())
 	c, ok := s.byID[id]

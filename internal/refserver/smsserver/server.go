@@ -148,7 +148,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			textError(w, http.StatusMethodNotAllowed, "Method not allowed.")
 			return
 		}
-		s.handleGet(w, r, segs[1])
+		s.handleGet(w, segs[1])
 	default:
 		textError(w, http.StatusNotFound, "Not found.")
 	}
