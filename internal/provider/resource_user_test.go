@@ -41,7 +41,7 @@ func TestAccUser_lifecycle(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
@@ -322,7 +322,7 @@ func TestAccUser_example(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, "jane.doe@zulip.example.com"),
@@ -351,7 +351,7 @@ resource "zulip_user" "test" {
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -401,7 +401,7 @@ func TestAccUser_guestCannotBecomeAdministrator(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -436,7 +436,7 @@ func TestAccUser_needsCanCreateUsers(t *testing.T) {
 	srv := acctest.NewServer(t)
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -467,7 +467,7 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -697,7 +697,7 @@ func TestAccUser_createAnswerLost(t *testing.T) {
 	})
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
@@ -740,7 +740,7 @@ func TestAccUser_createIncomplete(t *testing.T) {
 	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", "")
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
