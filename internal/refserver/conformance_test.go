@@ -193,7 +193,7 @@ func confPatchSpec(doc *openapi3.T, allowances bool) error {
 		if strings.HasPrefix(a.Type, "{") {
 			s := openapi3.NewSchema()
 			if err := json.Unmarshal([]byte(a.Type), s); err != nil {
-				return fmt.Errorf("allowance %s.%s: %v", a.Schema, a.Property, err)
+				return fmt.Errorf("allowance %s.%s: %w", a.Schema, a.Property, err)
 			}
 			prop = openapi3.NewSchemaRef("", s)
 		} else if prop = schemas[a.Type]; prop == nil {
@@ -703,7 +703,7 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 		t.Fatalf("%s %s: %v", st.method, path, err)
 	}
 	raw, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if err != nil {
 		t.Fatalf("%s %s: reading the answer: %v", st.method, path, err)
 	}
@@ -831,7 +831,7 @@ func confValidate(spec *confSpec, req *http.Request, route *routers.Route, pathP
 	}
 	var commonErrs []string
 	for _, c := range spec.common[status] {
-		err := c.schema.VisitJSON(map[string]any(decoded), openapi3.MultiErrors(), openapi3.VisitAsResponse(),
+		err := c.schema.VisitJSON(decoded, openapi3.MultiErrors(), openapi3.VisitAsResponse(),
 			openapi3.SetSchemaErrorMessageCustomizer(confSchemaError))
 		if err == nil {
 			if declared {
@@ -931,7 +931,7 @@ func confCheckCoverage(t *testing.T, spec *confSpec, _ *refserver.Server, baseUR
 			continue
 		}
 		raw, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		var body map[string]any
 		_ = json.Unmarshal(raw, &body)
 		msg, _ := body["msg"].(string)
