@@ -244,7 +244,8 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
 	var s smsSettings
 	if m != nil {
-		s = smsSettings{APIURL: m.APIURL.ValueString(), Username: m.Username.ValueString(), Password: m.Password.ValueString()}
+		s = smsSettings{APIURL: m.APIURL.ValueString(), Username: m.Username.ValueString(), Password: m.Password.ValueString(),
+			unknown: m.APIURL.IsUnknown() || m.Username.IsUnknown() || m.Password.IsUnknown()}
 	}
 	if s.APIURL == "" {
 		s.APIURL = p.getenv("ZULIP_SMS_API_URL")

@@ -32,6 +32,9 @@ type smsSettings struct {
 	APIURL   string
 	Username string
 	Password string
+	// unknown is true when the sms block depends on values not known yet at
+	// plan time; credentials are then checked only when a question is sent.
+	unknown bool
 }
 
 // providerDataFrom converts the framework's ProviderData. It returns nil

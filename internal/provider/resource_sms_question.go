@@ -162,7 +162,7 @@ func (r *smsQuestionResource) Configure(_ context.Context, req resource.Configur
 // about to be sent, rather than half-way through an apply.
 func (r *smsQuestionResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	// Destroying, or keeping an invocation already performed, sends nothing.
-	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || r.data == nil || r.data.unknownConfig {
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || r.data == nil || r.data.unknownConfig || r.data.sms.unknown {
 		return
 	}
 	if missing := r.data.sms.missing(); missing != "" {

@@ -528,3 +528,38 @@ func (h *testAccSMSWebhook) expect(from, message, token string) error {
 	}
 	return nil
 }
+
+// TestAccSMSQuestion_credentialsKnownOnlyAtApply feeds the SMS password from a
+// resource created in the same run: the plan must not report it missing.
+func TestAccSMSQuestion_credentialsKnownOnlyAtApply(t *testing.T) {
+	srv := testAccSMSServer(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+resource "terraform_data" "sms_password" {
+  input = %q
+}
+
+provider "zulip" {
+  url = %q
+  sms {
+    api_url  = %q
+    username = "sms-user"
+    password = terraform_data.sms_password.output
+  }
+}
+
+resource "zulip_sms_question" "test" {
+  to        = "+46700000009"
+  message   = "Deploy finished?"
+  reply_url = "https://ops.example.com/reply"
+}
+`, testAccSMSPassword, srv.URL, srv.URL),
+			Check: func(*terraform.State) error {
+				return testAccSMSConversations(srv, "+46700000009", 1, nil)
+			},
+		}},
+	})
+}
