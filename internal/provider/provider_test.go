@@ -1,14 +1,17 @@
 package provider_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -216,4 +219,45 @@ resource "zulip_linkifier" "x" {
 			},
 		},
 	})
+}
+
+// TestAccProvider_apiKeyNotLogged captures Terraform's and the provider's logs
+// at TRACE level through a create, a refresh, an update and a destroy, and
+// checks that the API key appears neither in them nor in the state.
+func TestAccProvider_apiKeyNotLogged(t *testing.T) {
+	isolateEnv(t)
+	logFile := filepath.Join(t.TempDir(), "acc.log")
+	t.Setenv("TF_ACC_LOG_PATH", logFile)
+	t.Setenv("TF_LOG", "TRACE")
+	srv := acctest.NewServer(t)
+	admin, _ := srv.User(refserver.SeedAdminID)
+	providerBlock := srv.ProviderConfig(t, refserver.SeedAdminID)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: providerBlock + testAccProviderLinkifier,
+				ConfigStateChecks: []statecheck.StateCheck{
+					testAccSecretAbsent{secret: admin.APIKey, what: "the API key"},
+				},
+			},
+			{
+				Config: providerBlock + strings.Replace(testAccProviderLinkifier, "probe.example.com", "probe2.example.com", 1),
+			},
+		},
+	})
+	logs, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatalf("reading the logs: %v", err)
+	}
+	// The harness logs each step's configuration, provider block included: that
+	// is the test's own text, not what the provider or Terraform wrote.
+	logs = []byte(testAccLogsWithout(string(logs), "sdk.helper_resource:"))
+	if !bytes.Contains(logs, []byte("configuring Zulip client")) || !bytes.Contains(logs, []byte("api_key_source")) {
+		t.Fatalf("the log file does not hold the provider's logs (%d bytes)", len(logs))
+	}
+	if i := bytes.Index(logs, []byte(admin.APIKey)); i >= 0 {
+		t.Errorf("the API key appears in the logs: %q", logs[max(0, i-200):i])
+	}
 }
