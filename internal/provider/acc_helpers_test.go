@@ -19,3 +19,9 @@ func expectErr(phrases ...string) *regexp.Regexp {
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(quoted, `.*`))
 }
+
+// expectErrRE is expectErr for a regular expression: each space in pattern
+// matches any run of whitespace, and "." also matches line breaks.
+func expectErrRE(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)` + strings.ReplaceAll(pattern, " ", `\s+`))
+}

@@ -164,7 +164,7 @@ func TestAccAllowedDomain_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	step := func(domain string, want string) resource.TestStep {
-		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: wrappedRE(want)}
+		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: expectErrRE(want)}
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -188,7 +188,7 @@ func TestAccAllowedDomain_needsOwner(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	want := wrappedRE(`Unable to Create Allowed Domain.*credentials are not those of an organization owner`)
+	want := expectErrRE(`Unable to Create Allowed Domain.*credentials are not those of an organization owner`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -222,21 +222,21 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ExpectError: wrappedRE(`Allowed Domain Already Exists.*terraform import zulip_allowed_domain.<name> zulip.example.com`),
+				ExpectError: expectErrRE(`Allowed Domain Already Exists.*terraform import zulip_allowed_domain.<name> zulip.example.com`),
 			},
 			{
 				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "nowhere.example.com",
-				ExpectError:   wrappedRE(`Allowed Domain Not Found.*no allowed domain "nowhere.example.com"`),
+				ExpectError:   expectErrRE(`Allowed Domain Not Found.*no allowed domain "nowhere.example.com"`),
 			},
 			{
 				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "not a domain",
-				ExpectError:   wrappedRE(`Invalid Import ID.*imported by its domain name`),
+				ExpectError:   expectErrRE(`Invalid Import ID.*imported by its domain name`),
 			},
 			{
 				// Zulip's domains are lower case, so the import id is read as such.

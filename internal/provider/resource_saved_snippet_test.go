@@ -3,7 +3,6 @@ package provider_test
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -143,7 +142,7 @@ func TestAccSavedSnippet_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(title, content string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + testAccSavedSnippetConfig(title, content), PlanOnly: true, ExpectError: wrappedRE(want)}
+		return resource.TestStep{Config: admin + testAccSavedSnippetConfig(title, content), PlanOnly: true, ExpectError: expectErrRE(want)}
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -183,14 +182,14 @@ func TestAccSavedSnippet_import(t *testing.T) {
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "1",
-				ExpectError:   wrappedRE(`Saved Snippet Not Found.*no saved snippet with id 1.*private to the user`),
+				ExpectError:   expectErrRE(`Saved Snippet Not Found.*no saved snippet with id 1.*private to the user`),
 			},
 			{
 				Config:        admin + testAccSavedSnippetConfig("Welcome", welcome),
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "welcome",
-				ExpectError:   wrappedRE(`Invalid Import ID.*imported by its numeric id`),
+				ExpectError:   expectErrRE(`Invalid Import ID.*imported by its numeric id`),
 			},
 			{
 				Config:             owner + testAccSavedSnippetConfig("Welcome", welcome),
@@ -280,7 +279,7 @@ func TestAccSavedSnippet_serverWithoutSnippets(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      admin + testAccSavedSnippetConfig("On call", "Page the on-call engineer."),
 			PlanOnly:    true,
-			ExpectError: wrappedRE(`zulip_saved_snippet needs Zulip feature level 297 or newer.*feature level 250`),
+			ExpectError: expectErrRE(`zulip_saved_snippet needs Zulip feature level 297 or newer.*feature level 250`),
 		}},
 	})
 }
@@ -354,10 +353,4 @@ resource "zulip_saved_snippet" "test" {
   content = %q
 }
 `, title, content)
-}
-
-// wrappedRE compiles a pattern in which every space matches any run of
-// whitespace, since Terraform wraps diagnostic text at arbitrary spaces.
-func wrappedRE(pattern string) *regexp.Regexp {
-	return regexp.MustCompile("(?s)" + strings.ReplaceAll(pattern, " ", `\s+`))
 }

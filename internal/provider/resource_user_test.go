@@ -334,7 +334,7 @@ func TestAccUser_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(hcl string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: testAccUserError(want)}
+		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: expectErrRE(want)}
 	}
 	user := func(attrs string) string {
 		return fmt.Sprintf(`
@@ -414,7 +414,7 @@ func TestAccUser_guestCannotBecomeAdministrator(t *testing.T) {
 			{
 				Config:      admin + testAccUserConfig("Jane Doe", "administrator", "", ""),
 				PlanOnly:    true,
-				ExpectError: testAccUserError(`(?s)role.*is a guest, and Zulip does not let a guest be made an\s+organization administrator`),
+				ExpectError: expectErrRE(`(?s)role.*is a guest, and Zulip does not let a guest be made an\s+organization administrator`),
 			},
 			{
 				// Through member, it works.
@@ -442,11 +442,11 @@ func TestAccUser_needsCanCreateUsers(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      srv.ProviderConfig(t, refserver.SeedAdmin2ID) + testAccUserConfig("Jane Doe", "", "", ""),
-				ExpectError: testAccUserError(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`),
+				ExpectError: expectErrRE(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`),
 			},
 			{
 				Config:      srv.ProviderConfig(t, refserver.SeedMemberID) + testAccUserConfig("Jane Doe", "", "", ""),
-				ExpectError: testAccUserError(`(?s)can_create_users.*Must be an organization administrator`),
+				ExpectError: expectErrRE(`(?s)can_create_users.*Must be an organization administrator`),
 			},
 		},
 	})
@@ -474,7 +474,7 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 			{
 				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
 				PlanOnly:    true,
-				ExpectError: testAccUserError(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`),
+				ExpectError: expectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`),
 			},
 			{
 				Config: admin + testAccUserConfig("Jane Doe", "", "", ""),
@@ -482,7 +482,7 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 			{
 				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
 				PlanOnly:    true,
-				ExpectError: testAccUserError(`Organization Owner Required`),
+				ExpectError: expectErrRE(`Organization Owner Required`),
 			},
 			{
 				// The same account, managed with an owner's credentials: the
@@ -549,7 +549,7 @@ resource "zulip_user" "mei" {
 			},
 			{
 				Config:      admin + mei("mei.member@zulip.example.com"),
-				ExpectError: testAccUserError(`(?s)email.*only an organization owner who holds the\s+can_change_user_emails special permission`),
+				ExpectError: expectErrRE(`(?s)email.*only an organization owner who holds the\s+can_change_user_emails special permission`),
 			},
 			{
 				Config: owner + mei("mei.member@zulip.example.com"),
@@ -596,7 +596,7 @@ resource "zulip_user" "mark" {
 `
 	imp := func(id, want string) resource.TestStep {
 		return resource.TestStep{Config: cfg, ResourceName: "zulip_user.mark", ImportState: true, ImportStateId: id,
-			ExpectError: testAccUserError(want)}
+			ExpectError: expectErrRE(want)}
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -648,7 +648,7 @@ resource "zulip_user" "maria" {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "maria@zulip.example.com",
-				ExpectError: testAccUserError(`(?s)Cannot import "maria@zulip.example.com".*a hidden address can still be imported by the user's id`),
+				ExpectError: expectErrRE(`(?s)Cannot import "maria@zulip.example.com".*a hidden address can still be imported by the user's id`),
 			},
 			{
 				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "6", ImportStatePersist: true,
@@ -747,13 +747,13 @@ func TestAccUser_createIncomplete(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      cfg,
-				ExpectError: testAccUserError(`(?s)Unable to Set User Role.*Injected failure.*User Created Incompletely: user 13 was created, but this later step failed.*terraform untaint`),
+				ExpectError: expectErrRE(`(?s)Unable to Set User Role.*Injected failure.*User Created Incompletely: user 13 was created, but this later step failed.*terraform untaint`),
 			},
 			{
 				// Without untaint, Terraform replaces: the old account is
 				// deactivated and the address cannot be used again.
 				Config:      cfg,
-				ExpectError: testAccUserError(`(?s)E-mail Address Already in Use.*A deactivated user \(id 13\) already has the address.*terraform import`),
+				ExpectError: expectErrRE(`(?s)E-mail Address Already in Use.*A deactivated user \(id 13\) already has the address.*terraform import`),
 			},
 			{
 				Config:             cfg,
@@ -918,10 +918,4 @@ func testAccUserDeactivated(srv *acctest.Server, email string) resource.TestChec
 		})
 		return err
 	}
-}
-
-// testAccUserError compiles an expected error pattern in which every space
-// also matches the line breaks Terraform inserts when it wraps diagnostics.
-func testAccUserError(pattern string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(pattern, " ", `\s+`))
 }
