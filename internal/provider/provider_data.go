@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -162,4 +163,30 @@ func (c *collectionCache) invalidate(key string) {
 	c.gen[key]++
 	delete(c.entries, key)
 	c.mu.Unlock()
+}
+
+// cacheRealm is the cache key of the organization settings read through register.
+const cacheRealm = "realm"
+
+// realmSettings reads the organization's settings (fetch type "realm") once
+// per provider process; nothing this provider does changes the ones it reads.
+// The client offers no state read for them, so this registers a queue for no
+// events and deletes it again, as the client's own state reads do.
+func (d *providerData) realmSettings(ctx context.Context) (*zulip.RegisterResponse, error) {
+	return cachedAs(ctx, d.cache, cacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
+		resp, err := d.client.Register(ctx, zulip.RegisterRequest{
+			EventTypes:      []string{},
+			FetchEventTypes: []string{zulip.EventTypeRealm},
+		})
+		if err != nil {
+			return nil, err
+		}
+		if resp.QueueID != "" {
+			if err := d.client.DeleteQueue(ctx, resp.QueueID); err != nil && !zulip.IsBadEventQueue(err) {
+				tflog.Debug(ctx, "could not delete the event queue registered to read the realm settings; the server will expire it",
+					map[string]any{"error": err.Error()})
+			}
+		}
+		return resp, nil
+	})
 }

@@ -38,9 +38,6 @@ const (
 	maxReportDescriptionRunes = 1000
 )
 
-// cacheMessageReportRealm is the cache key of the realm settings reports need.
-const cacheMessageReportRealm = "zulip_message_report:realm"
-
 // messageReportLegacyTypes are the report types of servers before
 // server_report_message_types (FL382–434).
 var messageReportLegacyTypes = []string{
@@ -229,39 +226,18 @@ func (r *messageReportResource) Update(ctx context.Context, req resource.UpdateR
 func (r *messageReportResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
 }
 
-// messageReportRealm reads the report types and the moderation request
-// channel once per provider process (nothing in this provider changes them).
-// The client has no state read for fetch type "realm", so this registers a
-// queue for no events and deletes it again.
+// messageReportRealm derives the report types and the moderation request
+// channel from the organization settings.
 func (d *providerData) messageReportRealm(ctx context.Context) (messageReportRealm, error) {
-	v, err := d.cache.get(ctx, cacheMessageReportRealm, func(ctx context.Context) (any, error) {
-		resp, err := d.client.Register(ctx, zulip.RegisterRequest{
-			EventTypes:      []string{},
-			FetchEventTypes: []string{zulip.EventTypeRealm},
-		})
-		if err != nil {
-			return nil, err
-		}
-		if resp.QueueID != "" {
-			if err := d.client.DeleteQueue(ctx, resp.QueueID); err != nil && !zulip.IsBadEventQueue(err) {
-				tflog.Debug(ctx, "could not delete the event queue registered to read report settings; the server will expire it",
-					map[string]any{"error": err.Error()})
-			}
-		}
-		realm := messageReportRealm{channelID: resp.RealmModerationRequestChannelID}
-		if resp.ZulipFeatureLevel >= featureServerReportTypes && len(resp.ServerReportMessageTypes) > 0 {
-			for _, t := range resp.ServerReportMessageTypes {
-				realm.types = append(realm.types, t.Key)
-			}
-		}
-		return realm, nil
-	})
+	resp, err := d.realmSettings(ctx)
 	if err != nil {
 		return messageReportRealm{}, err
 	}
-	realm, ok := v.(messageReportRealm)
-	if !ok {
-		return messageReportRealm{}, fmt.Errorf("unexpected cached value %T", v)
+	realm := messageReportRealm{channelID: resp.RealmModerationRequestChannelID}
+	if resp.ZulipFeatureLevel >= featureServerReportTypes {
+		for _, t := range resp.ServerReportMessageTypes {
+			realm.types = append(realm.types, t.Key)
+		}
 	}
 	return realm, nil
 }

@@ -36,12 +36,8 @@ const (
 	featureUserTopicFollows = 219 // policy followed
 )
 
-// Collection cache keys: the caller's user topics, and the realm limits read
-// once per provider process from a register call with fetch type "realm".
-const (
-	cacheUserTopics      = "user_topics"
-	cacheUserTopicsRealm = "user_topics:realm"
-)
+// cacheUserTopics is the collection cache key of the caller's user topics.
+const cacheUserTopics = "user_topics"
 
 // defaultMaxTopicLength is the limit of servers older than feature level 53,
 // which did not report max_topic_length.
@@ -346,31 +342,18 @@ func (d *providerData) userTopics(ctx context.Context) ([]zulip.UserTopic, error
 	return cachedAs(ctx, d.cache, cacheUserTopics, d.client.ListUserTopics)
 }
 
-// userTopicRealm reads max_topic_length and the empty topic's display name once
-// per provider process (nothing invalidates the entry). The client offers no
-// state read for fetch type "realm", so this registers a queue for no events
-// and deletes it again, as the client's own state reads do.
+// userTopicRealm derives max_topic_length and the empty topic's display name
+// from the organization settings.
 func (d *providerData) userTopicRealm(ctx context.Context) (userTopicRealmLimits, error) {
-	return cachedAs(ctx, d.cache, cacheUserTopicsRealm, func(ctx context.Context) (userTopicRealmLimits, error) {
-		resp, err := d.client.Register(ctx, zulip.RegisterRequest{
-			EventTypes:      []string{},
-			FetchEventTypes: []string{zulip.EventTypeRealm},
-		})
-		if err != nil {
-			return userTopicRealmLimits{}, err
-		}
-		if resp.QueueID != "" {
-			if err := d.client.DeleteQueue(ctx, resp.QueueID); err != nil && !zulip.IsBadEventQueue(err) {
-				tflog.Debug(ctx, "could not delete the event queue registered to read realm limits; the server will expire it",
-					map[string]any{"error": err.Error()})
-			}
-		}
-		limits := userTopicRealmLimits{maxTopicLength: resp.MaxTopicLength, emptyTopicName: resp.RealmEmptyTopicDisplayName}
-		if limits.maxTopicLength <= 0 {
-			limits.maxTopicLength = defaultMaxTopicLength
-		}
-		return limits, nil
-	})
+	resp, err := d.realmSettings(ctx)
+	if err != nil {
+		return userTopicRealmLimits{}, err
+	}
+	limits := userTopicRealmLimits{maxTopicLength: resp.MaxTopicLength, emptyTopicName: resp.RealmEmptyTopicDisplayName}
+	if limits.maxTopicLength <= 0 {
+		limits.maxTopicLength = defaultMaxTopicLength
+	}
+	return limits, nil
 }
 
 // userTopicID is the resource id and import id.
