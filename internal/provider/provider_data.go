@@ -23,9 +23,13 @@ type providerData struct {
 	unknownConfig bool
 	featureLevel  int
 	serverVersion string
-	version       string
-	cache         *collectionCache
-	sms           smsSettings
+	// me is the provider's own account as GET /users/me answered when the
+	// provider was configured (nil without credentials): its id and role let
+	// plans refuse changes the account may not make.
+	me      *zulip.User
+	version string
+	cache   *collectionCache
+	sms     smsSettings
 }
 
 // smsSettings are the resolved credentials of the SMS conversations API.
