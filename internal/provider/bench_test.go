@@ -60,7 +60,7 @@ func BenchmarkRefreshLinkifiers(b *testing.B) {
 				requests.Store(0)
 				data := &providerData{client: client, cache: newCollectionCache()}
 				start = time.Now()
-				refreshAll(b, ids, data.linkifiers)
+				refreshAll(b, ids, linkifierCollection(data).list)
 				cached += time.Since(start)
 				cachedReqs += requests.Load()
 			}

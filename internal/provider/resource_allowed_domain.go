@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -24,28 +23,26 @@ var (
 	_ resource.Resource                = (*allowedDomainResource)(nil)
 	_ resource.ResourceWithConfigure   = (*allowedDomainResource)(nil)
 	_ resource.ResourceWithImportState = (*allowedDomainResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*allowedDomainResource)(nil)
 )
 
 // collection cache keys.
 const cacheRealmDomains = "realm_domains"
 
 // NewAllowedDomainResource returns the zulip_allowed_domain resource.
-func NewAllowedDomainResource() resource.Resource { return &allowedDomainResource{} }
+func NewAllowedDomainResource() resource.Resource {
+	return &allowedDomainResource{resourceBase: resourceBase{name: "allowed_domain"}}
+}
 
 // allowedDomainResource manages one allowed e-mail domain of the organization.
 type allowedDomainResource struct {
-	data *providerData
+	resourceBase
 }
 
 // allowedDomainResourceModel is the zulip_allowed_domain state.
 type allowedDomainResourceModel struct {
 	Domain          types.String `tfsdk:"domain"`
 	AllowSubdomains types.Bool   `tfsdk:"allow_subdomains"`
-}
-
-// Metadata names the resource.
-func (r *allowedDomainResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_allowed_domain"
 }
 
 // Schema describes the resource.
@@ -74,9 +71,23 @@ func (r *allowedDomainResource) Schema(_ context.Context, _ resource.SchemaReque
 	}
 }
 
-// Configure receives the provider's client.
-func (r *allowedDomainResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+// ModifyPlan refuses at plan time what the apply would fail on: an account
+// that is not an organization owner, and a domain the organization already allows.
+func (r *allowedDomainResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !r.data.knowsServer() || req.Plan.Raw.Equal(req.State.Raw) {
+		return
+	}
+	r.data.requireRole(ctx, roleOwner, "Changing the organization's allowed domains", path.Empty(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
+		return
+	}
+	var plan allowedDomainResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !known(plan.Domain) || !known(plan.AllowSubdomains) {
+		return
+	}
+	domain, allow := allowedDomainToAPI(plan)
+	r.creation(domain, allow).checkKeyFree(ctx, r.data, path.Root("domain"), fmt.Sprintf("the domain %q", domain), &resp.Diagnostics)
 }
 
 // Create adds the domain.
@@ -87,68 +98,16 @@ func (r *allowedDomainResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	domain, allow := allowedDomainToAPI(plan)
-	_, err := r.data.client.AddRealmDomain(ctx, domain, allow)
-	r.data.cache.invalidate(cacheRealmDomains)
-	if err != nil {
-		if zulip.IsUnauthorizedPrincipal(err) {
-			addAPIError(&resp.Diagnostics, "Unable to Create Allowed Domain", "add the allowed domain", roleOwner, err)
-			return
-		}
-		found, ok := r.find(ctx, domain)
-		switch {
-		case ok && isClientError(err):
-			// Zulip refuses a domain the organization already has; Terraform should
-			// adopt it through import rather than pretend to have created it.
-			resp.Diagnostics.AddAttributeError(path.Root("domain"), "Allowed Domain Already Exists",
-				fmt.Sprintf("The organization already allows %q, so it cannot be created. To manage it with Terraform, "+
-					"import it: terraform import zulip_allowed_domain.<name> %s. Server said: %s", domain, domain, err))
-			return
-		case ok:
-			// A failure after the request was sent (a timeout, a 502) may still have
-			// added the domain: adopt it rather than leave an object Terraform does
-			// not know about, which the next apply would collide with.
-			tflog.Warn(ctx, "allowed domain create failed but the domain exists; adopting it", map[string]any{"domain": domain, "error": err.Error()})
-			if found.AllowSubdomains != allow {
-				err = r.data.client.UpdateRealmDomain(ctx, domain, allow)
-				r.data.cache.invalidate(cacheRealmDomains)
-				if err != nil {
-					addAPIError(&resp.Diagnostics, "Unable to Create Allowed Domain", "set allow_subdomains on the allowed domain", roleOwner, err)
-					return
-				}
-			}
-		default:
-			addAPIError(&resp.Diagnostics, "Unable to Create Allowed Domain", "add the allowed domain", roleOwner, err)
-			return
-		}
-	}
-	r.read(ctx, &plan, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("Allowed Domain Disappeared",
-			fmt.Sprintf("The domain %q was added but is not in the organization's list of allowed domains.", domain))
-	})
-	if resp.Diagnostics.HasError() {
+	key, ok := r.creation(domain, allow).create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	allowedDomains.finishCreate(ctx, r.data, &plan, key, resp)
 }
 
 // Read refreshes the domain from the organization's list.
 func (r *allowedDomainResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state allowedDomainResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	gone := false
-	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if gone {
-		tflog.Info(ctx, "allowed domain no longer exists; removing it from state", map[string]any{"domain": state.Domain.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	allowedDomains.Read(ctx, r.data, req, resp)
 }
 
 // Update changes allow_subdomains in place (the domain itself forces a replacement).
@@ -160,98 +119,64 @@ func (r *allowedDomainResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	_, allow := allowedDomainToAPI(plan)
-	// The path is matched case-sensitively: use the domain as the server stored it.
-	err := r.data.client.UpdateRealmDomain(ctx, state.Domain.ValueString(), allow)
-	r.data.cache.invalidate(cacheRealmDomains)
+	err := realmDomainCollection(r.data).write(ctx, func(ctx context.Context) error {
+		// The path is matched case-sensitively: use the domain as the server stored it.
+		return r.data.client.UpdateRealmDomain(ctx, state.Domain.ValueString(), allow)
+	})
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Update Allowed Domain", "change the allowed domain", roleOwner, err)
 		return
 	}
 	plan.Domain = state.Domain
-	r.read(ctx, &plan, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("Allowed Domain Disappeared",
-			fmt.Sprintf("The domain %q was removed while it was being updated.", plan.Domain.ValueString()))
-	})
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	allowedDomains.afterUpdate(ctx, r.data, &plan, resp)
 }
 
 // Delete removes the domain; one already gone is not an error.
 func (r *allowedDomainResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state allowedDomainResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	err := r.data.client.DeleteRealmDomain(ctx, state.Domain.ValueString())
-	r.data.cache.invalidate(cacheRealmDomains)
-	if err != nil && !zulip.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Unable to Delete Allowed Domain", "remove the allowed domain", roleOwner, err)
-	}
+	allowedDomains.Delete(ctx, r.data, req, resp, r.data.client.DeleteRealmDomain)
 }
 
 // ImportState adopts an allowed domain by the domain name.
 func (r *allowedDomainResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	// Zulip stores domains trimmed and in lower case, so "Example.COM" can only mean "example.com".
-	domain := strings.ToLower(strings.TrimSpace(req.ID))
-	if err := validators.CheckDomain(domain); err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("A zulip_allowed_domain is imported by its domain name, such as example.com; %q is not one: %s.", req.ID, err))
-		return
-	}
-	if !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	m := allowedDomainResourceModel{Domain: types.StringValue(domain)}
-	r.read(ctx, &m, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("Allowed Domain Not Found",
-			fmt.Sprintf("The organization has no allowed domain %q (see GET /api/v1/realm/domains).", domain))
-	})
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// read fills m from the server; gone is called when the domain is not allowed.
-func (r *allowedDomainResource) read(ctx context.Context, m *allowedDomainResourceModel, diags *diag.Diagnostics, gone func()) {
-	d, ok, err := r.lookup(ctx, m.Domain.ValueString())
-	if err != nil {
-		addAPIError(diags, "Unable to Read Allowed Domains", "list the allowed domains", roleAny, err)
-		return
-	}
-	if !ok {
-		gone()
-		return
-	}
-	allowedDomainFromAPI(d, m)
-}
-
-// find looks a domain up, to reconcile a failed create; a failed list is "not found".
-func (r *allowedDomainResource) find(ctx context.Context, domain string) (zulip.RealmDomain, bool) {
-	d, ok, err := r.lookup(ctx, domain)
-	return d, ok && err == nil
-}
-
-// lookup returns the organization's entry for domain from the cached list.
-func (r *allowedDomainResource) lookup(ctx context.Context, domain string) (zulip.RealmDomain, bool, error) {
-	list, err := r.data.realmDomains(ctx)
-	if err != nil {
-		return zulip.RealmDomain{}, false, err
-	}
-	for _, d := range list {
-		if d.Domain == domain {
-			return d, true, nil
+	allowedDomains.Import(ctx, r.data, req, resp, func(id string) (func(zulip.RealmDomain) bool, error) {
+		// Zulip stores domains trimmed and in lower case, so "Example.COM" can only mean "example.com".
+		domain := strings.ToLower(id)
+		if err := validators.CheckDomain(domain); err != nil {
+			return nil, fmt.Errorf("a zulip_allowed_domain is imported by its domain name, such as example.com; %q is not one: %w", id, err)
 		}
-	}
-	return zulip.RealmDomain{}, false, nil
+		return func(d zulip.RealmDomain) bool { return d.Domain == domain }, nil
+	})
 }
 
-// realmDomains returns the organization's allowed domains through the per-run cache.
-func (d *providerData) realmDomains(ctx context.Context) ([]zulip.RealmDomain, error) {
-	return cachedAs(ctx, d.cache, cacheRealmDomains, d.client.ListRealmDomains)
+// allowedDomains is the kit's skeleton for zulip_allowed_domain; a domain is its own key.
+var allowedDomains = objects[allowedDomainResourceModel, zulip.RealmDomain]{
+	typeName: "zulip_allowed_domain", what: "allowed domain", role: roleOwner,
+	coll:     realmDomainCollection,
+	key:      func(d zulip.RealmDomain) string { return d.Domain },
+	stateKey: func(m *allowedDomainResourceModel) string { return m.Domain.ValueString() },
+	setKey:   func(m *allowedDomainResourceModel, k string) { m.Domain = types.StringValue(k) },
+	fromAPI: func(_ context.Context, d zulip.RealmDomain, m *allowedDomainResourceModel, _ *diag.Diagnostics) {
+		allowedDomainFromAPI(d, m)
+	},
+	importHint: "The organization's allowed domains are listed in its settings, under Organization permissions (GET /api/v1/realm/domains).",
+}
+
+// creation is the create of an allowed domain; the domain is the natural key.
+func (r *allowedDomainResource) creation(domain string, allow bool) creation[allowedDomainResourceModel, zulip.RealmDomain] {
+	return creation[allowedDomainResourceModel, zulip.RealmDomain]{
+		o: allowedDomains,
+		send: func(ctx context.Context) (string, error) {
+			_, err := r.data.client.AddRealmDomain(ctx, domain, allow)
+			return domain, err
+		},
+		sameKey: func(d zulip.RealmDomain) bool { return d.Domain == domain },
+		matches: func(d zulip.RealmDomain) bool { return d.Domain == domain && d.AllowSubdomains == allow },
+	}
+}
+
+// realmDomainCollection is the organization's allowed domains, read once per run.
+func realmDomainCollection(d *providerData) *collection[zulip.RealmDomain] {
+	return newCollection(d, cacheRealmDomains, d.client.ListRealmDomains)
 }
 
 // allowedDomainToAPI returns the domain and allow_subdomains of a request.

@@ -183,21 +183,22 @@ func TestAccAllowedDomain_validation(t *testing.T) {
 }
 
 // TestAccAllowedDomain_needsOwner checks that members and administrators are
-// told the resource needs an owner.
+// told at plan time that the resource needs an owner.
 func TestAccAllowedDomain_needsOwner(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	want := expectErrRE(`Unable to Create Allowed Domain.*credentials are not those of an organization owner`)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	want := expectErr(`Insufficient Role`, `allowed domains needs an organization owner`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: member + testAccAllowedDomainConfig("example.org", ""), ExpectError: want},
-			{Config: admin + testAccAllowedDomainConfig("example.org", ""), ExpectError: want},
+			{Config: member + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
+			{Config: admin + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
 			{
-				// Nothing was added by the refused requests.
-				Config: admin + testAccAllowedDomainConfig("example.org", ""),
+				// Nothing was added by the refused plans.
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
 				PreConfig: func() {
 					if domainOnServer(srv, "example.org", false) == nil {
 						t.Error("a refused create added example.org")
@@ -211,7 +212,7 @@ func TestAccAllowedDomain_needsOwner(t *testing.T) {
 }
 
 // TestAccAllowedDomain_existing checks that creating a domain the organization
-// already allows points to import, and that import adopts it.
+// already allows fails at plan with an import block, and that import adopts it.
 func TestAccAllowedDomain_existing(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
@@ -222,14 +223,15 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ExpectError: expectErrRE(`Allowed Domain Already Exists.*terraform import zulip_allowed_domain.<name> zulip.example.com`),
+				PlanOnly:    true,
+				ExpectError: expectErr(`Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
 			},
 			{
 				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "nowhere.example.com",
-				ExpectError:   expectErrRE(`Allowed Domain Not Found.*no allowed domain "nowhere.example.com"`),
+				ExpectError:   expectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`),
 			},
 			{
 				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),

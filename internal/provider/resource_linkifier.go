@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -39,11 +40,13 @@ const (
 const cacheLinkifiers = "linkifiers"
 
 // NewLinkifierResource returns the zulip_linkifier resource.
-func NewLinkifierResource() resource.Resource { return &linkifierResource{} }
+func NewLinkifierResource() resource.Resource {
+	return &linkifierResource{resourceBase: resourceBase{name: "linkifier"}}
+}
 
 // linkifierResource manages one realm linkifier.
 type linkifierResource struct {
-	data *providerData
+	resourceBase
 }
 
 // linkifierResourceModel is the zulip_linkifier state.
@@ -54,11 +57,6 @@ type linkifierResourceModel struct {
 	ExampleInput            types.String `tfsdk:"example_input"`
 	ReverseTemplate         types.String `tfsdk:"reverse_template"`
 	AlternativeURLTemplates types.List   `tfsdk:"alternative_url_templates"`
-}
-
-// Metadata names the resource.
-func (r *linkifierResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_linkifier"
 }
 
 // Schema describes the resource.
@@ -109,11 +107,6 @@ func (r *linkifierResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (r *linkifierResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig applies the server's cross-field rules at plan time.
@@ -169,10 +162,19 @@ func (r *linkifierResource) ValidateConfig(ctx context.Context, req resource.Val
 	}
 }
 
-// ModifyPlan rejects fields the configured server is too old for.
+// ModifyPlan rejects at plan time what the apply would fail on: fields the
+// server is too old for, an account that is not an administrator, and a
+// pattern another linkifier already has.
 func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.knowsServer() {
+	if !r.data.knowsServer() {
 		return
+	}
+	if req.Plan.Raw.IsNull() {
+		r.data.requireRole(ctx, roleAdministrator, "Deleting a linkifier", path.Empty(), &resp.Diagnostics)
+		return
+	}
+	if !req.Plan.Raw.Equal(req.State.Raw) {
+		r.data.requireRole(ctx, roleAdministrator, "Changing linkifiers", path.Empty(), &resp.Diagnostics)
 	}
 	var m linkifierResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
@@ -190,6 +192,10 @@ func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	gate(m.ExampleInput, "example_input", featureLinkifierReverse)
 	gate(m.ReverseTemplate, "reverse_template", featureLinkifierReverse)
 	gate(m.AlternativeURLTemplates, "alternative_url_templates", featureLinkifierAlternatives)
+	if req.State.Raw.IsNull() && known(m.Pattern) && !resp.Diagnostics.HasError() {
+		r.creation(zulip.LinkifierRequest{Pattern: m.Pattern.ValueString()}).checkKeyFree(ctx, r.data, path.Root("pattern"),
+			fmt.Sprintf("the pattern %q", m.Pattern.ValueString()), &resp.Diagnostics)
+	}
 }
 
 // Create adds the linkifier.
@@ -203,48 +209,16 @@ func (r *linkifierResource) Create(ctx context.Context, req resource.CreateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id, err := r.data.client.CreateLinkifier(ctx, apiReq)
-	r.data.cache.invalidate(cacheLinkifiers)
-	if err != nil {
-		// A failure after the request was sent (a timeout, a 502) may still have
-		// created the linkifier: adopt it rather than leave an object Terraform
-		// does not know about, which the next apply would collide with.
-		if found, ok := r.findByPattern(ctx, apiReq.Pattern); ok && !isClientError(err) {
-			tflog.Warn(ctx, "linkifier create failed but the linkifier exists; adopting it", map[string]any{"id": found.ID, "error": err.Error()})
-			id = found.ID
-		} else {
-			addAPIError(&resp.Diagnostics, "Unable to Create Linkifier", "create the linkifier", roleAdministrator, err)
-			return
-		}
-	}
-	plan.ID = types.Int64Value(id)
-	// Save the id at once: if the read below fails, Terraform still tracks the object.
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.read(ctx, &plan, &resp.Diagnostics, func() { resp.State.RemoveResource(ctx) })
-	if resp.Diagnostics.HasError() {
+	id, ok := r.creation(apiReq).create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	linkifiers.finishCreate(ctx, r.data, &plan, id, resp)
 }
 
 // Read refreshes the linkifier from the server's list.
 func (r *linkifierResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state linkifierResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	gone := false
-	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if gone {
-		tflog.Info(ctx, "linkifier no longer exists; removing it from state", map[string]any{"id": state.ID.ValueInt64()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	linkifiers.Read(ctx, r.data, req, resp)
 }
 
 // Update changes the linkifier in place.
@@ -259,80 +233,80 @@ func (r *linkifierResource) Update(ctx context.Context, req resource.UpdateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.data.client.UpdateLinkifier(ctx, state.ID.ValueInt64(), apiReq)
-	r.data.cache.invalidate(cacheLinkifiers)
+	err := linkifierCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateLinkifier(ctx, state.ID.ValueInt64(), apiReq)
+	})
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Update Linkifier", "update the linkifier", roleAdministrator, err)
 		return
 	}
 	plan.ID = state.ID
-	r.read(ctx, &plan, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("Linkifier Disappeared", fmt.Sprintf("Linkifier %d was deleted while it was being updated.", plan.ID.ValueInt64()))
-	})
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	linkifiers.afterUpdate(ctx, r.data, &plan, resp)
 }
 
 // Delete removes the linkifier; one already gone is not an error.
 func (r *linkifierResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state linkifierResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	err := r.data.client.DeleteLinkifier(ctx, state.ID.ValueInt64())
-	r.data.cache.invalidate(cacheLinkifiers)
-	if err != nil && !zulip.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Unable to Delete Linkifier", "delete the linkifier", roleAdministrator, err)
-	}
+	linkifiers.Delete(ctx, r.data, req, resp, func(ctx context.Context, id string) error {
+		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
+		return r.data.client.DeleteLinkifier(ctx, n)
+	})
 }
 
-// ImportState adopts a linkifier by its numeric id.
+// ImportState adopts a linkifier by its numeric id or by its pattern.
 func (r *linkifierResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, err := strconv.ParseInt(req.ID, 10, 64)
-	if err != nil || id <= 0 {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("A zulip_linkifier is imported by its numeric id (see GET /api/v1/realm/linkifiers), got %q.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-}
-
-// read fills m from the server; gone is called when the linkifier does not exist.
-func (r *linkifierResource) read(ctx context.Context, m *linkifierResourceModel, diags *diag.Diagnostics, gone func()) {
-	list, err := r.data.linkifiers(ctx)
-	if err != nil {
-		addAPIError(diags, "Unable to Read Linkifiers", "list the linkifiers", roleAny, err)
-		return
-	}
-	for _, l := range list {
-		if l.ID == m.ID.ValueInt64() {
-			linkifierFromAPI(ctx, l, m, diags)
-			return
+	linkifiers.Import(ctx, r.data, req, resp, func(id string) (func(zulip.Linkifier) bool, error) {
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
+			return func(l zulip.Linkifier) bool { return l.ID == n }, nil
 		}
-	}
-	gone()
-}
-
-// findByPattern looks a linkifier up by pattern, to reconcile an uncertain create.
-func (r *linkifierResource) findByPattern(ctx context.Context, pattern string) (zulip.Linkifier, bool) {
-	list, err := r.data.linkifiers(ctx)
-	if err != nil {
-		return zulip.Linkifier{}, false
-	}
-	for _, l := range list {
-		if l.Pattern == strings.TrimSpace(pattern) {
-			return l, true
+		if id == "" {
+			return nil, errors.New("a zulip_linkifier is imported by its numeric id or by its pattern (see GET /api/v1/realm/linkifiers), got an empty id")
 		}
-	}
-	return zulip.Linkifier{}, false
+		return func(l zulip.Linkifier) bool { return l.Pattern == id }, nil
+	})
 }
 
-// linkifiers returns the realm's linkifiers through the per-run cache.
-func (d *providerData) linkifiers(ctx context.Context) ([]zulip.Linkifier, error) {
-	return cachedAs(ctx, d.cache, cacheLinkifiers, d.client.ListLinkifiers)
+// linkifiers is the kit's skeleton for zulip_linkifier.
+var linkifiers = objects[linkifierResourceModel, zulip.Linkifier]{
+	typeName: "zulip_linkifier", what: "linkifier", role: roleAdministrator,
+	coll:     linkifierCollection,
+	key:      func(l zulip.Linkifier) string { return strconv.FormatInt(l.ID, 10) },
+	stateKey: func(m *linkifierResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	setKey: func(m *linkifierResourceModel, k string) {
+		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
+		m.ID = types.Int64Value(n)
+	},
+	fromAPI:    linkifierFromAPI,
+	importHint: "A linkifier is imported by its numeric id or its pattern; Zulip's settings list them under Linkifiers (GET /api/v1/realm/linkifiers).",
+}
+
+// creation is the create of apiReq: a linkifier's natural key is its pattern
+// (Zulip refuses a second linkifier with the same one).
+func (r *linkifierResource) creation(apiReq zulip.LinkifierRequest) creation[linkifierResourceModel, zulip.Linkifier] {
+	pattern := strings.TrimSpace(apiReq.Pattern)
+	return creation[linkifierResourceModel, zulip.Linkifier]{
+		o: linkifiers,
+		send: func(ctx context.Context) (string, error) {
+			id, err := r.data.client.CreateLinkifier(ctx, apiReq)
+			return strconv.FormatInt(id, 10), err
+		},
+		sameKey: func(l zulip.Linkifier) bool { return l.Pattern == pattern },
+		matches: func(l zulip.Linkifier) bool { return linkifierMatches(l, apiReq) },
+	}
+}
+
+// linkifierCollection is the realm's linkifiers, read once per run.
+func linkifierCollection(d *providerData) *collection[zulip.Linkifier] {
+	return newCollection(d, cacheLinkifiers, d.client.ListLinkifiers)
+}
+
+// linkifierMatches reports whether l has every value of req.
+func linkifierMatches(l zulip.Linkifier, req zulip.LinkifierRequest) bool {
+	same := func(have *string, want *string) bool {
+		return (want == nil || *want == "") == (have == nil || *have == "") && (want == nil || have == nil || *want == *have)
+	}
+	return l.Pattern == strings.TrimSpace(req.Pattern) && l.URLTemplate == strings.TrimSpace(req.URLTemplate) &&
+		same(l.ExampleInput, req.ExampleInput) && same(l.ReverseTemplate, req.ReverseTemplate) &&
+		slices.Equal(l.AlternativeURLTemplates, req.AlternativeURLTemplates)
 }
 
 // linkifierToAPI builds the create/update request. With prior state, optional

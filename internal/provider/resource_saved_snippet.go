@@ -47,11 +47,13 @@ const (
 const cacheSavedSnippets = "saved_snippets"
 
 // NewSavedSnippetResource returns the zulip_saved_snippet resource.
-func NewSavedSnippetResource() resource.Resource { return &savedSnippetResource{} }
+func NewSavedSnippetResource() resource.Resource {
+	return &savedSnippetResource{resourceBase: resourceBase{name: "saved_snippet"}}
+}
 
 // savedSnippetResource manages one of the provider account's saved snippets.
 type savedSnippetResource struct {
-	data *providerData
+	resourceBase
 }
 
 // savedSnippetResourceModel is the zulip_saved_snippet state.
@@ -60,11 +62,6 @@ type savedSnippetResourceModel struct {
 	Title       types.String `tfsdk:"title"`
 	Content     types.String `tfsdk:"content"`
 	DateCreated types.Int64  `tfsdk:"date_created"`
-}
-
-// Metadata names the resource.
-func (r *savedSnippetResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_saved_snippet"
 }
 
 // Schema describes the resource.
@@ -103,13 +100,10 @@ func (r *savedSnippetResource) Schema(_ context.Context, _ resource.SchemaReques
 	}
 }
 
-// Configure receives the provider's client.
-func (r *savedSnippetResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-// ModifyPlan rejects servers without saved snippets, and on servers that
-// cannot edit a snippet turns a change of title or content into a replacement.
+// ModifyPlan rejects servers without saved snippets and a snippet the account
+// already has (the same title and content: what a killed apply leaves), and on
+// servers that cannot edit a snippet turns a change of title or content into a
+// replacement.
 func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || !r.data.knowsServer() {
 		return
@@ -117,6 +111,14 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if req.State.Raw.IsNull() {
 		if err := r.data.requireFeatureLevel(featureSavedSnippets, "zulip_saved_snippet"); err != nil {
 			resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
+			return
+		}
+		var plan savedSnippetResourceModel
+		resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+		if !resp.Diagnostics.HasError() && known(plan.Title) && known(plan.Content) {
+			title, content := savedSnippetToAPI(plan)
+			r.creation(title, content).checkKeyFree(ctx, r.data, path.Root("title"),
+				fmt.Sprintf("the title %q and the same content", title), &resp.Diagnostics)
 		}
 		return
 	}
@@ -144,7 +146,7 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 }
 
-// Create saves a new snippet.
+// Create saves the snippet.
 func (r *savedSnippetResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan savedSnippetResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -152,66 +154,19 @@ func (r *savedSnippetResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	title, content := savedSnippetToAPI(plan)
-	id, err := r.data.client.CreateSavedSnippet(ctx, title, content)
-	r.data.cache.invalidate(cacheSavedSnippets)
-	if err != nil {
-		// A failure after the request was sent (a timeout, a 502) may still have
-		// created the snippet. Snippets have no unique key, so it is adopted only
-		// when exactly one snippet has this title and content; otherwise the user
-		// is told which ids to look at rather than left with a silent duplicate.
-		if isClientError(err) {
-			addAPIError(&resp.Diagnostics, "Unable to Create Saved Snippet", "create the saved snippet", roleAny, err)
-			return
-		}
-		matches := r.findByText(ctx, title, content)
-		switch {
-		case len(matches) > 1:
-			resp.Diagnostics.AddError("Unable to Create Saved Snippet",
-				fmt.Sprintf("The provider could not tell whether the saved snippet was created: %s. Snippets %v now have "+
-					"this title and content; if one of them was created by this apply, import it with `terraform import` "+
-					"instead of applying again, which would create another.", err, matches))
-			return
-		case len(matches) == 0:
-			addAPIError(&resp.Diagnostics, "Unable to Create Saved Snippet", "create the saved snippet", roleAny, err)
-			return
-		}
-		tflog.Warn(ctx, "saved snippet create failed but a matching snippet exists; adopting it", map[string]any{"id": matches[0], "error": err.Error()})
-		id = matches[0]
-	}
-	plan.ID = types.Int64Value(id)
-	// Save the id at once: if the read below fails, Terraform still tracks the object.
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.read(ctx, &plan, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("Saved Snippet Disappeared",
-			fmt.Sprintf("Saved snippet %d was created but is not in the account's list of saved snippets.", id))
-	})
-	if resp.Diagnostics.HasError() {
+	id, ok := r.creation(title, content).create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	savedSnippets.finishCreate(ctx, r.data, &plan, id, resp)
 }
 
 // Read refreshes the snippet from the account's list.
 func (r *savedSnippetResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state savedSnippetResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	gone := false
-	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if gone {
-		tflog.Info(ctx, "saved snippet no longer exists; removing it from state", map[string]any{"id": state.ID.ValueInt64()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	savedSnippets.Read(ctx, r.data, req, resp)
 }
 
-// Update edits the snippet in place (feature level 368 and newer).
+// Update edits the snippet in place (servers that cannot are planned a replacement).
 func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state savedSnippetResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -219,102 +174,83 @@ func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	// ModifyPlan plans a replacement on older servers; this is reached only when
-	// the server's feature level was not known at plan time.
 	if err := r.data.requireFeatureLevel(featureSavedSnippetEdit, "Editing a saved snippet in place"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old",
 			fmt.Sprintf("%s. Run terraform apply again: with the provider configuration known, the plan replaces the snippet instead.", err))
 		return
 	}
-	err := r.data.client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(plan, state))
-	r.data.cache.invalidate(cacheSavedSnippets)
+	err := savedSnippetCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(plan, state))
+	})
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Update Saved Snippet", "edit the saved snippet", roleAny, err)
 		return
 	}
 	plan.ID = state.ID
-	r.read(ctx, &plan, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("Saved Snippet Disappeared", fmt.Sprintf("Saved snippet %d was deleted while it was being updated.", plan.ID.ValueInt64()))
-	})
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	savedSnippets.afterUpdate(ctx, r.data, &plan, resp)
 }
 
 // Delete removes the snippet; one already gone is not an error.
 func (r *savedSnippetResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state savedSnippetResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	err := r.data.client.DeleteSavedSnippet(ctx, state.ID.ValueInt64())
-	r.data.cache.invalidate(cacheSavedSnippets)
-	if err != nil && !zulip.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Unable to Delete Saved Snippet", "delete the saved snippet", roleAny, err)
-	}
-}
-
-// ImportState adopts one of the provider account's snippets by its numeric id.
-func (r *savedSnippetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, err := strconv.ParseInt(strings.TrimSpace(req.ID), 10, 64)
-	if err != nil || id <= 0 {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("A zulip_saved_snippet is imported by its numeric id (see GET /api/v1/saved_snippets), got %q.", req.ID))
-		return
-	}
-	if !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	m := savedSnippetResourceModel{ID: types.Int64Value(id)}
-	r.read(ctx, &m, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("Saved Snippet Not Found",
-			fmt.Sprintf("The provider's account has no saved snippet with id %d. Saved snippets are private to the user "+
-				"who saved them: Zulip shows another user's snippet to nobody else, so it can be imported only with a "+
-				"provider configured with that user's credentials.", id))
+	savedSnippets.Delete(ctx, r.data, req, resp, func(ctx context.Context, id string) error {
+		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
+		return r.data.client.DeleteSavedSnippet(ctx, n)
 	})
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// read fills m from the server; gone is called when the snippet does not exist.
-func (r *savedSnippetResource) read(ctx context.Context, m *savedSnippetResourceModel, diags *diag.Diagnostics, gone func()) {
-	list, err := r.data.savedSnippets(ctx)
-	if err != nil {
-		addAPIError(diags, "Unable to Read Saved Snippets", "list the saved snippets", roleAny, err)
-		return
-	}
-	for _, s := range list {
-		if s.ID == m.ID.ValueInt64() {
-			savedSnippetFromAPI(s, m)
-			return
+// ImportState adopts one of the account's snippets by id or by its title.
+// Saved snippets are private to the user who saved them, so only a provider
+// configured with that user's credentials can find one.
+func (r *savedSnippetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	savedSnippets.Import(ctx, r.data, req, resp, func(id string) (func(zulip.SavedSnippet) bool, error) {
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
+			return func(s zulip.SavedSnippet) bool { return s.ID == n }, nil
 		}
-	}
-	gone()
-}
-
-// findByText returns the ids of the account's snippets with this title and
-// content, to reconcile an uncertain create.
-func (r *savedSnippetResource) findByText(ctx context.Context, title, content string) []int64 {
-	list, err := r.data.savedSnippets(ctx)
-	if err != nil {
-		return nil
-	}
-	var ids []int64
-	for _, s := range list {
-		if s.Title == title && s.Content == content {
-			ids = append(ids, s.ID)
+		if id == "" {
+			return nil, errors.New("a zulip_saved_snippet is imported by its numeric id or its title (see GET /api/v1/saved_snippets), got an empty id")
 		}
-	}
-	return ids
+		return func(s zulip.SavedSnippet) bool { return s.Title == id }, nil
+	})
 }
 
-// savedSnippets returns the account's saved snippets through the per-run cache.
-func (d *providerData) savedSnippets(ctx context.Context) ([]zulip.SavedSnippet, error) {
-	return cachedAs(ctx, d.cache, cacheSavedSnippets, d.client.ListSavedSnippets)
+// savedSnippets is the kit's skeleton for zulip_saved_snippet.
+var savedSnippets = objects[savedSnippetResourceModel, zulip.SavedSnippet]{
+	typeName: "zulip_saved_snippet", what: "saved snippet", role: roleAny,
+	coll:     savedSnippetCollection,
+	key:      func(s zulip.SavedSnippet) string { return strconv.FormatInt(s.ID, 10) },
+	stateKey: func(m *savedSnippetResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	setKey: func(m *savedSnippetResourceModel, k string) {
+		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
+		m.ID = types.Int64Value(n)
+	},
+	fromAPI: func(_ context.Context, s zulip.SavedSnippet, m *savedSnippetResourceModel, _ *diag.Diagnostics) {
+		savedSnippetFromAPI(s, m)
+	},
+	importHint: "A snippet is imported by its numeric id or its title. Saved snippets are private to the user who saved " +
+		"them: Zulip shows another user's snippet to nobody else, so it can be imported only with a provider configured " +
+		"with that user's credentials.",
+}
+
+// creation is the create of a snippet. Zulip lets an account save the same
+// snippet twice, but a second identical one is never what a configuration
+// means: it is what an apply that was killed after creating leaves behind. So
+// the title and content together are the natural key.
+func (r *savedSnippetResource) creation(title, content string) creation[savedSnippetResourceModel, zulip.SavedSnippet] {
+	same := func(s zulip.SavedSnippet) bool { return s.Title == title && s.Content == content }
+	return creation[savedSnippetResourceModel, zulip.SavedSnippet]{
+		o: savedSnippets,
+		send: func(ctx context.Context) (string, error) {
+			id, err := r.data.client.CreateSavedSnippet(ctx, title, content)
+			return strconv.FormatInt(id, 10), err
+		},
+		sameKey: same,
+		matches: same,
+	}
+}
+
+// savedSnippetCollection is the account's saved snippets, read once per run.
+func savedSnippetCollection(d *providerData) *collection[zulip.SavedSnippet] {
+	return newCollection(d, cacheSavedSnippets, d.client.ListSavedSnippets)
 }
 
 // savedSnippetToAPI returns the title and content of the create request.

@@ -164,8 +164,8 @@ func TestAccSavedSnippet_validation(t *testing.T) {
 	})
 }
 
-// TestAccSavedSnippet_import imports a seeded snippet as its owner, and shows
-// that another user's snippet cannot be imported.
+// TestAccSavedSnippet_import imports a seeded snippet as its owner by its
+// title, and shows that another user's snippet cannot be imported.
 func TestAccSavedSnippet_import(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
@@ -182,20 +182,21 @@ func TestAccSavedSnippet_import(t *testing.T) {
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "1",
-				ExpectError:   expectErrRE(`Saved Snippet Not Found.*no saved snippet with id 1.*private to the user`),
+				ExpectError:   expectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "1".*private to the user`),
 			},
 			{
 				Config:        admin + testAccSavedSnippetConfig("Welcome", welcome),
 				ResourceName:  addr,
 				ImportState:   true,
-				ImportStateId: "welcome",
-				ExpectError:   expectErrRE(`Invalid Import ID.*imported by its numeric id`),
+				ImportStateId: "Welcome",
+				ExpectError:   expectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "Welcome"`),
 			},
 			{
+				// By its title, the human key.
 				Config:             owner + testAccSavedSnippetConfig("Welcome", welcome),
 				ResourceName:       addr,
 				ImportState:        true,
-				ImportStateId:      "1",
+				ImportStateId:      "Welcome",
 				ImportStatePersist: true,
 			},
 			{

@@ -1,0 +1,474 @@
+package provider
+
+// The kit: what every resource shares, written once so that the rules of
+// DESIGN.md ("adoption never erases", "half-succeeded creates converge",
+// "uncertain failures never adopt strangers", "the plan tells what can be
+// known") are properties of the provider rather than of each resource.
+//
+//   - resourceBase gives a resource its type name, Configure and provider data.
+//   - collection[T] is one of the realm's whole-listed collections, read once per
+//     run and forgotten by its own write method.
+//   - objects[M, T] is the skeleton of a resource whose objects live in a
+//     collection: read (dropping the resource when the object is gone), create
+//     with reconciliation, the read-back that never taints, delete, import by id
+//     or human key, and the plan-time "already exists" check.
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// resourceBase is embedded by every resource: it names the resource and keeps
+// the provider data Configure hands over.
+type resourceBase struct {
+	// name is the type name without the provider's prefix, e.g. "linkifier".
+	name string
+	data *providerData
+}
+
+// Metadata names the resource.
+func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.name
+}
+
+// Configure receives the provider's data.
+func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	b.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// collection is one of the realm's collections that Zulip lists only whole.
+// It is read at most once per run however many resources read it (the cache
+// shares one request among concurrent readers) and is forgotten by write, the
+// only way the provider changes it.
+type collection[T any] struct {
+	// name is the cache key and the plural noun in messages ("linkifiers").
+	name  string
+	cache *collectionCache
+	fetch func(context.Context) ([]T, error)
+}
+
+// newCollection returns the collection name of d's cache, fetched by fetch.
+func newCollection[T any](d *providerData, name string, fetch func(context.Context) ([]T, error)) *collection[T] {
+	return &collection[T]{name: name, cache: d.cache, fetch: fetch}
+}
+
+// list returns the whole collection, from the cache when this run read it already.
+func (c *collection[T]) list(ctx context.Context) ([]T, error) {
+	return cachedAs(ctx, c.cache, c.name, c.fetch)
+}
+
+// find returns the first element for which match is true.
+func (c *collection[T]) find(ctx context.Context, match func(T) bool) (T, bool, error) {
+	var zero T
+	all, err := c.list(ctx)
+	if err != nil {
+		return zero, false, err
+	}
+	for _, v := range all {
+		if match(v) {
+			return v, true, nil
+		}
+	}
+	return zero, false, nil
+}
+
+// write performs a change to the collection. The cached copy is forgotten
+// whatever the outcome: even a request that failed may have changed it.
+func (c *collection[T]) write(ctx context.Context, send func(context.Context) error) error {
+	err := send(ctx)
+	c.cache.invalidate(c.name)
+	return err
+}
+
+// objects is the skeleton of a resource whose objects live in a collection.
+// M is the resource's model, T the client's object.
+type objects[M any, T any] struct {
+	// typeName is the resource type ("zulip_linkifier"); what the object's noun
+	// in messages ("linkifier"); role the role writes need.
+	typeName, what string
+	role           requiredRole
+	// coll returns the collection the objects live in.
+	coll func(*providerData) *collection[T]
+	// key is the object's id as Terraform keeps it (and imports it by);
+	// stateKey reads it from a model, setKey writes it.
+	key      func(T) string
+	stateKey func(*M) string
+	setKey   func(*M, string)
+	// fromAPI copies the server's view of an object into a model.
+	fromAPI func(context.Context, T, *M, *diag.Diagnostics)
+	// importHint ends the error of an import id that matches nothing: what
+	// the id may be, and where the user can look it up.
+	importHint string
+}
+
+// byKey matches the object whose key is k.
+func (o objects[M, T]) byKey(k string) func(T) bool {
+	return func(v T) bool { return o.key(v) == k }
+}
+
+// title is what in Title Case, for diagnostic summaries.
+func (o objects[M, T]) title() string { return titleCase(o.what) }
+
+// read fills m from the collection and reports whether the object exists.
+func (o objects[M, T]) read(ctx context.Context, d *providerData, m *M, diags *diag.Diagnostics) bool {
+	c := o.coll(d)
+	v, ok, err := c.find(ctx, o.byKey(o.stateKey(m)))
+	if err != nil {
+		addAPIError(diags, "Unable to Read "+titleCase(c.name), "list the "+c.name, roleAny, err)
+		return false
+	}
+	if ok {
+		o.fromAPI(ctx, v, m, diags)
+	}
+	return ok
+}
+
+// Read refreshes a resource; an object that no longer exists is removed from
+// state (and created again by the next plan), never reported as an error.
+func (o objects[M, T]) Read(ctx context.Context, d *providerData, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.ready(&resp.Diagnostics) {
+		return
+	}
+	found := o.read(ctx, d, &m, &resp.Diagnostics)
+	switch {
+	case resp.Diagnostics.HasError():
+	case !found:
+		tflog.Info(ctx, o.what+" no longer exists; removing it from state", map[string]any{"id": o.stateKey(&m)})
+		resp.State.RemoveResource(ctx)
+	default:
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	}
+}
+
+// Delete removes the object through send; one that is already gone is not an error.
+func (o objects[M, T]) Delete(ctx context.Context, d *providerData, req resource.DeleteRequest, resp *resource.DeleteResponse,
+	send func(context.Context, string) error) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.ready(&resp.Diagnostics) {
+		return
+	}
+	k := o.stateKey(&m)
+	err := o.coll(d).write(ctx, func(ctx context.Context) error { return send(ctx, k) })
+	if err != nil && !zulip.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "Unable to Delete "+o.title(), "delete the "+o.what, o.role, err)
+	}
+}
+
+// Import adopts an existing object. lookup turns the import id into a matcher
+// (by id, or by a human key such as a pattern or a domain) or explains why the
+// id is not one; the object found is read whole into state.
+func (o objects[M, T]) Import(ctx context.Context, d *providerData, req resource.ImportStateRequest, resp *resource.ImportStateResponse,
+	lookup func(string) (func(T) bool, error)) {
+	match, err := lookup(strings.TrimSpace(req.ID))
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
+		return
+	}
+	if !d.ready(&resp.Diagnostics) {
+		return
+	}
+	c := o.coll(d)
+	all, err := c.list(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read "+titleCase(c.name), "list the "+c.name, roleAny, err)
+		return
+	}
+	var found []T
+	for _, v := range all {
+		if match(v) {
+			found = append(found, v)
+		}
+	}
+	switch len(found) {
+	case 0:
+		resp.Diagnostics.AddError(o.title()+" Not Found",
+			fmt.Sprintf("No %s matches the import id %q. %s", o.what, req.ID, o.importHint))
+		return
+	case 1:
+	default:
+		keys := make([]string, len(found))
+		for i, v := range found {
+			keys[i] = o.key(v)
+		}
+		resp.Diagnostics.AddError("Ambiguous Import ID",
+			fmt.Sprintf("%d %s match the import id %q (ids %s); import one of them by its id.",
+				len(found), c.name, req.ID, strings.Join(keys, ", ")))
+		return
+	}
+	var m M
+	o.fromAPI(ctx, found[0], &m, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// reconcileTimeout bounds the read that settles an uncertain create.
+const reconcileTimeout = 30 * time.Second
+
+// creation is one attempt to create an object of o.
+type creation[M any, T any] struct {
+	o objects[M, T]
+	// send performs the create and returns the new object's key.
+	send func(context.Context) (string, error)
+	// sameKey reports whether an object has the configured natural key (the
+	// pattern of a linkifier, the domain of an allowed domain, the title and
+	// content of a snippet); matches whether it has every configured value.
+	sameKey, matches func(T) bool
+}
+
+// create performs the attempt and returns the new object's key. When the
+// outcome is unknown (a timeout, a 5xx, a connection lost after the request was
+// sent) the collection is read again: the one object that was not there before
+// the attempt and matches every configured value is adopted. Anything else is
+// an error that names what was found, with an import block to copy, and never
+// a stranger adopted or a second object created.
+func (c creation[M, T]) create(ctx context.Context, d *providerData, diags *diag.Diagnostics) (string, bool) {
+	o := c.o
+	coll := o.coll(d)
+	before, err := coll.list(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Create "+o.title(), "list the "+coll.name+" before creating one", roleAny, err)
+		return "", false
+	}
+	existed := make(map[string]bool, len(before))
+	for _, v := range before {
+		existed[o.key(v)] = true
+	}
+	var key string
+	err = coll.write(ctx, func(ctx context.Context) error {
+		var err error
+		key, err = c.send(ctx)
+		return err
+	})
+	if err == nil {
+		return key, true
+	}
+	if isClientError(err) { // a refusal: nothing was created
+		addAPIError(diags, "Unable to Create "+o.title(), "create the "+o.what, o.role, err)
+		return "", false
+	}
+	// The look that settles the outcome must happen even when the attempt ended
+	// because Terraform was interrupted; it gets a short time of its own.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)
+	defer cancel()
+	after, lerr := coll.list(lctx)
+	if lerr != nil {
+		diags.AddError("Unable to Create "+o.title(),
+			fmt.Sprintf("The server did not confirm the creation of the %s (%s), and reading the %s again to see whether "+
+				"it exists failed too (%s). Before applying again, check the organization: if the %s exists, import it.",
+				o.what, err, coll.name, lerr, o.what))
+		return "", false
+	}
+	var adopt, clash []string
+	for _, v := range after {
+		switch k := o.key(v); {
+		case existed[k]:
+		case c.matches(v):
+			adopt = append(adopt, k)
+		case c.sameKey(v):
+			clash = append(clash, k)
+		}
+	}
+	switch {
+	case len(adopt) == 1 && len(clash) == 0:
+		tflog.Warn(ctx, "the server did not confirm the create, but exactly one new matching "+o.what+" exists; adopting it",
+			map[string]any{"id": adopt[0], "error": err.Error()})
+		return adopt[0], true
+	case len(adopt)+len(clash) == 0:
+		addAPIError(diags, "Unable to Create "+o.title(), fmt.Sprintf("create the %s (the %s read afterwards have no new "+
+			"one, so nothing was created; apply again)", o.what, coll.name), o.role, err)
+	default:
+		found := append(adopt, clash...)
+		sort.Strings(found)
+		blocks := make([]string, len(found))
+		for i, k := range found {
+			blocks[i] = importBlock(o.typeName, k)
+		}
+		diags.AddError("Unable to Create "+o.title(),
+			fmt.Sprintf("The server did not confirm the creation of the %s (%s), and the %s read afterwards hold %d new "+
+				"%s like it (%s) that the provider cannot tell apart from one made by someone else, so it adopted none. "+
+				"If one of them is this resource's, import it instead of applying again:\n\n%s",
+				o.what, err, coll.name, len(found), pluralize(o.what, len(found)), strings.Join(found, ", "), strings.Join(blocks, "\n")))
+	}
+	return "", false
+}
+
+// finishCreate stores the new object's key in plan, then reads the object back
+// into state. The object exists once this is called, so nothing here may fail
+// the create: Terraform taints a create that reports an error and the next
+// apply would replace (delete) the object it has just made. A read-back that
+// fails is therefore a warning; state keeps the configuration's values with
+// the server-computed ones left empty, and the next refresh reads what the
+// server really holds, so the next plan shows exactly what is left to do.
+func (o objects[M, T]) finishCreate(ctx context.Context, d *providerData, plan *M, key string, resp *resource.CreateResponse) {
+	o.setKey(plan, key)
+	var readDiags diag.Diagnostics
+	found := o.read(ctx, d, plan, &readDiags)
+	switch {
+	case readDiags.HasError():
+		addIncomplete(&resp.Diagnostics, o.what, key, "reading it back failed", readDiags)
+	case !found:
+		addIncomplete(&resp.Diagnostics, o.what, key, fmt.Sprintf("it is missing from the %s read back (deleted at once by someone else?)", o.coll(d).name), nil)
+	default:
+		resp.Diagnostics.Append(readDiags...)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	settleUnknowns(ctx, &resp.State, &resp.Diagnostics)
+}
+
+// afterUpdate reads an updated object back into plan and state; one deleted
+// meanwhile is an error (Terraform keeps the prior state, and the next plan
+// creates it again).
+func (o objects[M, T]) afterUpdate(ctx context.Context, d *providerData, plan *M, resp *resource.UpdateResponse) {
+	if !o.read(ctx, d, plan, &resp.Diagnostics) {
+		if !resp.Diagnostics.HasError() {
+			resp.Diagnostics.AddError(o.title()+" Disappeared",
+				fmt.Sprintf("The %s %s was deleted while it was being updated.", o.what, o.stateKey(plan)))
+		}
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+}
+
+// addIncomplete reports a created object whose remaining steps failed, as a
+// warning (see finishCreate for why never an error).
+func addIncomplete(diags *diag.Diagnostics, what, key, why string, cause diag.Diagnostics) {
+	detail := fmt.Sprintf("The %s was created (id %s), but %s. Terraform keeps it in state as configured; the next "+
+		"`terraform plan` reads what the server holds and shows what is left to do, and the next apply finishes it "+
+		"in place (nothing is deleted or created twice).", what, key, why)
+	for _, d := range cause.Errors() {
+		detail += "\n\n" + d.Summary() + ": " + d.Detail()
+	}
+	diags.AddWarning(titleCase(what)+" Created but Not Finished", detail)
+}
+
+// settleUnknowns replaces the values still unknown in a state (computed values
+// the provider could not learn) by null: Terraform refuses unknown values after
+// apply, and null tells the next refresh to fill them.
+func settleUnknowns(ctx context.Context, state *tfsdk.State, diags *diag.Diagnostics) {
+	if state.Raw.IsFullyKnown() {
+		return
+	}
+	raw, err := tftypes.Transform(state.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if !v.IsKnown() {
+			return tftypes.NewValue(v.Type(), nil), nil
+		}
+		return v, nil
+	})
+	if err != nil {
+		diags.AddError("Internal Error", fmt.Sprintf("The provider could not settle its state: %s. This is a bug in the provider.", err))
+		return
+	}
+	state.Raw = raw
+	tflog.Debug(ctx, "unknown values in the new state were set to null")
+}
+
+// checkKeyFree fails the plan of a new object whose natural key (attr) is
+// already taken in the organization, with an import block to copy: Zulip would
+// refuse the create at apply time, or worse, a duplicate would be made.
+func (c creation[M, T]) checkKeyFree(ctx context.Context, d *providerData, attr path.Path, describe string, diags *diag.Diagnostics) {
+	o := c.o
+	coll := o.coll(d)
+	v, ok, err := coll.find(ctx, c.sameKey)
+	if err != nil {
+		addAPIError(diags, "Unable to Read "+titleCase(coll.name), "list the "+coll.name+" to check that "+describe+" is free", roleAny, err)
+		return
+	}
+	if !ok {
+		return
+	}
+	diags.AddAttributeError(attr, o.title()+" Already Exists",
+		fmt.Sprintf("The organization already has %s with %s (import id %q), so creating another would fail or "+
+			"duplicate it. To manage the existing one with this resource, import it (with <name> this resource's name):"+
+			"\n\n%s\n\nor remove it from the organization first.", article(o.what), describe, o.key(v), importBlock(o.typeName, o.key(v))))
+}
+
+// requireRole fails a plan whose change needs a role the provider's account
+// does not have, naming the role, instead of letting the apply fail with
+// Zulip's bare "Insufficient permission".
+func (d *providerData) requireRole(ctx context.Context, role requiredRole, action string, attr path.Path, diags *diag.Diagnostics) {
+	if !d.knowsServer() || !d.hasCreds || role == roleAny {
+		return
+	}
+	me, err := d.caller(ctx)
+	if err != nil {
+		tflog.Warn(ctx, "could not read the provider's own account; the role check is left to the server", map[string]any{"error": err.Error()})
+		return
+	}
+	need := zulip.RoleAdministrator
+	if role == roleOwner {
+		need = zulip.RoleOwner
+	}
+	if me.Role <= need { // Zulip's roles count down: owner 100, administrator 200, ...
+		return
+	}
+	has, _ := zulip.RoleName(me.Role)
+	detail := fmt.Sprintf("%s needs %s, but the provider's account (%s) is %s. Configure the provider with the API key "+
+		"of %s, or of a bot with that role.", action, role, me.Email, article(has), role)
+	if attr.Equal(path.Empty()) {
+		diags.AddError("Insufficient Role", detail)
+		return
+	}
+	diags.AddAttributeError(attr, "Insufficient Role", detail)
+}
+
+// caller is the provider's own account: as Configure read it, or else read
+// once per run.
+func (d *providerData) caller(ctx context.Context) (*zulip.User, error) {
+	if d.me != nil {
+		return d.me, nil
+	}
+	return cachedAs(ctx, d.cache, cacheCaller, d.client.GetOwnUser)
+}
+
+// cacheCaller is the cache key of the provider's own account.
+const cacheCaller = "users/me"
+
+// importBlock is an import block for an object, ready to copy.
+func importBlock(typeName, id string) string {
+	return fmt.Sprintf("import {\n  to = %s.<name>\n  id = %q\n}", typeName, id)
+}
+
+// titleCase capitalizes each word ("allowed domain" → "Allowed Domain").
+func titleCase(s string) string {
+	words := strings.Fields(strings.ReplaceAll(s, "_", " "))
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// pluralize returns noun for one and a plain English plural otherwise.
+func pluralize(noun string, n int) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// article puts "a" or "an" before a role name.
+func article(name string) string {
+	if name == "" {
+		return "of an unknown role"
+	}
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
