@@ -68,7 +68,7 @@ func TestAccExamples_formatted(t *testing.T) {
 	}
 }
 
-func TestAccExamples_linkifier(t *testing.T) {
+func TestAccLinkifier_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	example := readExample(t, "examples/resources/zulip_linkifier/resource.tf")
 	resource.ParallelTest(t, resource.TestCase{

@@ -3,7 +3,6 @@ package provider_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -260,156 +258,4 @@ resource "zulip_linkifier" "test" {
   alternative_url_templates = ["https://github.com/{org}/{repo}/pull/{id}"]
 }
 `)
-}
-
-// TestAccLinkifier_existsAtPlan: a pattern the organization already has fails
-// the plan, with an import block to copy, instead of the apply.
-func TestAccLinkifier_existsAtPlan(t *testing.T) {
-	srv := acctest.NewServer(t)
-	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      admin + testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{id}"),
-			PlanOnly:    true,
-			ExpectError: expectErr(`Linkifier Already Exists`, `pattern "#(?P<id>[0-9]+)" (import id "1")`, "import {", "to = zulip_linkifier.<name>", `id = "1"`, "}"),
-		}},
-	})
-}
-
-// TestAccLinkifier_createAnswerLost: the linkifier is created but the answer is
-// lost. The provider finds the one new linkifier that matches the whole
-// configuration and adopts it: one linkifier on the server, an empty plan.
-func TestAccLinkifier_createAnswerLost(t *testing.T) {
-	srv := acctest.NewServer(t)
-	lost := 0
-	proxy := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
-		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/realm/filters" && lost == 0 {
-			lost++
-			return acctest.Fault{Status: http.StatusBadGateway, Process: true}
-		}
-		return acctest.Fault{}
-	})
-	cfg := proxy + testAccLinkifierConfig(`LOST-(?P<id>[0-9]+)`, "https://x.org/{id}")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_linkifier.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-					if lost != 1 {
-						return fmt.Errorf("the answer was not lost (%d)", lost)
-					}
-					if n := linkifiersWithPattern(srv, `LOST-(?P<id>[0-9]+)`); n != 1 {
-						return fmt.Errorf("%d linkifiers with the pattern, want 1", n)
-					}
-					return linkifierOnServer(srv, int(v), "https://x.org/{id}")
-				})),
-			},
-		}},
-	})
-}
-
-// TestAccLinkifier_createUncertainStranger: while the create's outcome is
-// unknown, a linkifier with the same pattern but another template appears
-// (made by someone else between plan and apply). The provider adopts nothing:
-// the apply fails naming it with an import block, the stranger is untouched,
-// and nothing is in state for a later destroy to delete.
-func TestAccLinkifier_createUncertainStranger(t *testing.T) {
-	srv := acctest.NewServer(t)
-	const pattern = `STRANGER-(?P<id>[0-9]+)`
-	proxy := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
-		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/realm/filters" {
-			return acctest.Fault{Status: http.StatusGatewayTimeout, Before: func() {
-				srv.Do(func(r *refserver.Realm) {
-					r.NextID["linkifier"]++
-					r.Linkifiers = append(r.Linkifiers, &refserver.Linkifier{
-						ID: r.NextID["linkifier"], Pattern: pattern, URLTemplate: "https://someone-else.example/{id}",
-					})
-				})
-			}}
-		}
-		return acctest.Fault{}
-	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      proxy + testAccLinkifierConfig(pattern, "https://x.org/{id}"),
-			ExpectError: expectErr("Unable to Create Linkifier", "adopted none", "import {", "to = zulip_linkifier.<name>"),
-			Check: func(*terraform.State) error {
-				if n := linkifiersWithPattern(srv, pattern); n != 1 {
-					return fmt.Errorf("%d linkifiers with the pattern, want the stranger alone", n)
-				}
-				return nil
-			},
-		}},
-		CheckDestroy: func(*terraform.State) error {
-			if n := linkifiersWithPattern(srv, pattern); n != 1 {
-				return fmt.Errorf("after destroy %d linkifiers with the pattern, want the stranger kept", n)
-			}
-			return nil
-		},
-	})
-}
-
-// TestAccLinkifier_createReadBackFails: the linkifier is created, but reading
-// it back fails. The apply warns instead of failing (a failed create would be
-// tainted and replaced, deleting what was just made), keeps the linkifier in
-// state, and the next plan is empty: nothing is created twice.
-func TestAccLinkifier_createReadBackFails(t *testing.T) {
-	srv := acctest.NewServer(t)
-	created, failed := false, 0
-	proxy := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
-		switch {
-		case r.Method == http.MethodPost && r.URL.Path == "/api/v1/realm/filters":
-			created = true
-		case created && failed == 0 && r.Method == http.MethodGet && r.URL.Path == "/api/v1/realm/linkifiers":
-			failed++
-			return acctest.Fault{Status: http.StatusServiceUnavailable}
-		}
-		return acctest.Fault{}
-	})
-	const pattern = `HALF-(?P<id>[0-9]+)`
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: proxy + testAccLinkifierConfig(pattern, "https://x.org/{id}"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_linkifier.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if failed != 1 {
-							return fmt.Errorf("the read-back did not fail (%d)", failed)
-						}
-						if n := linkifiersWithPattern(srv, pattern); n != 1 {
-							return fmt.Errorf("%d linkifiers with the pattern, want 1", n)
-						}
-						return linkifierOnServer(srv, int(v), "https://x.org/{id}")
-					})),
-				},
-			},
-		},
-	})
-}
-
-// linkifiersWithPattern counts the server's linkifiers with a pattern.
-func linkifiersWithPattern(srv *acctest.Server, pattern string) int {
-	n := 0
-	srv.Do(func(r *refserver.Realm) {
-		for _, l := range r.Linkifiers {
-			if l.Pattern == pattern {
-				n++
-			}
-		}
-	})
-	return n
 }

@@ -375,3 +375,15 @@ func testAccSetMessageFlag(srv *acctest.Server, userID, messageID int, flag stri
 		}
 	})
 }
+
+// TestAccMessageFlags_generatedConfig: configuration generated for starred
+// messages is accepted as it is and plans no change.
+func TestAccMessageFlags_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), testAccMessageFlagsConfig("starred", 3, 2),
+			"zulip_message_flags.test", "starred:3,2"),
+	})
+}

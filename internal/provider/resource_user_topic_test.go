@@ -427,3 +427,14 @@ resource "zulip_user_topic" "test" {
 }
 `, channelID, topic, policy)
 }
+
+// TestAccUserTopic_generatedConfig: configuration generated for a seeded
+// topic preference is accepted as it is and plans no change.
+func TestAccUserTopic_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
+	})
+}

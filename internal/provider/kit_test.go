@@ -1,0 +1,413 @@
+package provider_test
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// The test contract: every resource type is listed here with its kind, and
+// each kind makes tests required. A resource without its entry, or without a
+// test its kind requires, fails TestResourceContract, so a new resource
+// cannot land without its lifecycle, import, drift, adoption, half-failure
+// and generated-configuration tests.
+
+// resourceKind says which tests a resource type must have.
+type resourceKind int
+
+const (
+	// kindCollection: objects in a collection the server lists whole; the
+	// kit's shared tests (kitCases) run on it, beside its own.
+	kindCollection resourceKind = iota
+	// kindManaged: another managed object with its own tests.
+	kindManaged
+	// kindInvocation: an operation performed once (helpers_invocation.go).
+	kindInvocation
+)
+
+// required lists, per kind, the test name suffixes (TestAcc<Type>_<suffix>)
+// a resource must have besides the shared ones.
+var required = map[resourceKind][]string{
+	kindCollection: {"lifecycle", "validation", "example"},
+	kindManaged:    {"lifecycle", "validation", "example"},
+	kindInvocation: {"example"},
+}
+
+// contracts lists every resource type of the provider with its kind and the
+// Go name its tests use (TestAcc<name>_...).
+// importable resources must also have TestAcc<name>_generatedConfig
+// (collection resources have it through the kit's shared tests).
+var contracts = map[string]struct {
+	kind       resourceKind
+	name       string
+	importable bool
+}{
+	"zulip_linkifier":                {kindCollection, "Linkifier", true},
+	"zulip_saved_snippet":            {kindCollection, "SavedSnippet", true},
+	"zulip_allowed_domain":           {kindCollection, "AllowedDomain", true},
+	"zulip_user":                     {kindManaged, "User", false},
+	"zulip_user_topic":               {kindManaged, "UserTopic", true},
+	"zulip_profile_data":             {kindManaged, "ProfileData", false},
+	"zulip_message_flags":            {kindManaged, "MessageFlags", true},
+	"zulip_apns_device_token":        {kindManaged, "APNsDeviceToken", false},
+	"zulip_message_report":           {kindInvocation, "MessageReport", false},
+	"zulip_push_test_notification":   {kindInvocation, "PushTestNotification", false},
+	"zulip_own_account_deactivation": {kindInvocation, "OwnAccountDeactivation", false},
+	"zulip_sms_question":             {kindInvocation, "SMSQuestion", false},
+}
+
+// kitCase is how the shared tests exercise one collection resource.
+type kitCase struct {
+	// user is the seeded user the provider acts as.
+	user int
+	// config is a resource "<type>" "test" block that creates a new object.
+	config string
+	// create and list are the paths of the create request and the list read.
+	create, list string
+	// importID imports the configured object; "" takes the state's id.
+	importID string
+	// count is how many objects with the configuration's values the server holds.
+	count func(*refserver.Realm) int
+	// twin adds an object with every configured value, as a killed apply
+	// leaves behind; stranger adds one with the natural key but other values,
+	// nil when the natural key is every value.
+	twin, stranger func(*refserver.Realm)
+}
+
+// kitCases are the collection resources' cases, by resource type.
+var kitCases = map[string]kitCase{
+	"zulip_linkifier": {
+		user:   refserver.SeedAdminID,
+		config: testAccLinkifierConfig(`KIT-(?P<id>[0-9]+)`, "https://kit.example/{id}"),
+		create: "POST /api/v1/realm/filters", list: "GET /api/v1/realm/linkifiers",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, l := range r.Linkifiers {
+				if l.Pattern == `KIT-(?P<id>[0-9]+)` && l.URLTemplate == "https://kit.example/{id}" {
+					n++
+				}
+			}
+			return n
+		},
+		twin: func(r *refserver.Realm) {
+			r.NextID["linkifier"]++
+			r.Linkifiers = append(r.Linkifiers, &refserver.Linkifier{ID: r.NextID["linkifier"],
+				Pattern: `KIT-(?P<id>[0-9]+)`, URLTemplate: "https://kit.example/{id}"})
+		},
+		stranger: func(r *refserver.Realm) {
+			r.NextID["linkifier"]++
+			r.Linkifiers = append(r.Linkifiers, &refserver.Linkifier{ID: r.NextID["linkifier"],
+				Pattern: `KIT-(?P<id>[0-9]+)`, URLTemplate: "https://someone-else.example/{id}"})
+		},
+	},
+	"zulip_saved_snippet": {
+		user:   refserver.SeedAdminID,
+		config: testAccSavedSnippetConfig("Kit", "Made by the kit's tests."),
+		create: "POST /api/v1/saved_snippets", list: "GET /api/v1/saved_snippets",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, s := range r.Snippets {
+				if s.OwnerID == refserver.SeedAdminID && s.Title == "Kit" && s.Content == "Made by the kit's tests." {
+					n++
+				}
+			}
+			return n
+		},
+		twin: func(r *refserver.Realm) {
+			r.NextID["snippet"]++
+			id := r.NextID["snippet"]
+			r.Snippets[id] = &refserver.Snippet{ID: id, OwnerID: refserver.SeedAdminID, Title: "Kit",
+				Content: "Made by the kit's tests.", DateCreated: 1700000000}
+		},
+	},
+	"zulip_allowed_domain": {
+		user:   refserver.SeedOwnerID,
+		config: testAccAllowedDomainConfig("kit.example.org", "true"), importID: "kit.example.org",
+		create: "POST /api/v1/realm/domains", list: "GET /api/v1/realm/domains",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, d := range r.Domains {
+				if d.Domain == "kit.example.org" && d.AllowSubdomains {
+					n++
+				}
+			}
+			return n
+		},
+		twin: func(r *refserver.Realm) {
+			r.NextID["realm_domain"]++
+			r.Domains = append(r.Domains, &refserver.RealmDomain{ID: r.NextID["realm_domain"], Domain: "kit.example.org", AllowSubdomains: true})
+		},
+		stranger: func(r *refserver.Realm) {
+			r.NextID["realm_domain"]++
+			r.Domains = append(r.Domains, &refserver.RealmDomain{ID: r.NextID["realm_domain"], Domain: "kit.example.org"})
+		},
+	},
+}
+
+// TestResourceContract fails for a resource type without a contract, a
+// collection resource without a kit case, and a resource without a test its
+// kind requires.
+func TestResourceContract(t *testing.T) {
+	tests := testFunctionNames(t)
+	types := resourceTypes(t)
+	for _, typ := range types {
+		c, ok := contracts[typ]
+		if !ok {
+			t.Errorf("%s has no entry in contracts (kit_test.go): say which kind it is, and its tests become required", typ)
+			continue
+		}
+		if _, ok := kitCases[typ]; c.kind == kindCollection && !ok {
+			t.Errorf("%s is a collection resource without a kit case (kitCases in kit_test.go)", typ)
+		}
+		suffixes := required[c.kind]
+		if c.importable && c.kind != kindCollection {
+			suffixes = append(suffixes, "generatedConfig")
+		}
+		for _, suffix := range suffixes {
+			if name := "TestAcc" + c.name + "_" + suffix; !tests[name] {
+				t.Errorf("%s has no %s", typ, name)
+			}
+		}
+	}
+	for typ := range contracts {
+		if !slices.Contains(types, typ) {
+			t.Errorf("contracts lists %s, which the provider does not have", typ)
+		}
+	}
+}
+
+// TestAccKit_existsAtPlan: an object with the configuration's natural key
+// already in the organization (what a killed apply leaves behind) fails the
+// plan with an import block, instead of failing the apply or duplicating it.
+func TestAccKit_existsAtPlan(t *testing.T) {
+	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
+		srv := acctest.NewServer(t)
+		srv.Do(c.twin)
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:      srv.ProviderConfig(t, c.user) + c.config,
+				PlanOnly:    true,
+				ExpectError: expectErr("Already Exists", "import {", "to = "+typ+".<name>", "}"),
+			}},
+		})
+	})
+}
+
+// TestAccKit_createAnswerLost: the create is processed but its answer lost.
+// The provider adopts the one new object that matches the whole
+// configuration: one object on the server, an empty plan.
+func TestAccKit_createAnswerLost(t *testing.T) {
+	forEachKitCase(t, func(t *testing.T, _ string, c kitCase) {
+		srv := acctest.NewServer(t)
+		lost := 0
+		proxy := srv.FaultyProviderConfig(t, c.user, func(r *http.Request) acctest.Fault {
+			if r.Method+" "+r.URL.Path == c.create && lost == 0 {
+				lost++
+				return acctest.Fault{Status: http.StatusBadGateway, Process: true}
+			}
+			return acctest.Fault{}
+		})
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: proxy + c.config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if lost != 1 {
+						return fmt.Errorf("the create's answer was not lost (%d)", lost)
+					}
+					return expectCount(srv, c, 1)
+				},
+			}},
+		})
+	})
+}
+
+// TestAccKit_createUncertainStranger: while the create's outcome is unknown,
+// an object with the same natural key but other values appears (made by
+// someone else between plan and apply). The provider adopts nothing: the
+// apply fails naming it with an import block, and no destroy touches it.
+func TestAccKit_createUncertainStranger(t *testing.T) {
+	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
+		if c.stranger == nil {
+			t.Skipf("%s: the natural key is every configured value, so an object like it is a twin, not a stranger", typ)
+		}
+		srv := acctest.NewServer(t)
+		proxy := srv.FaultyProviderConfig(t, c.user, func(r *http.Request) acctest.Fault {
+			if r.Method+" "+r.URL.Path == c.create {
+				return acctest.Fault{Status: http.StatusGatewayTimeout, Before: func() { srv.Do(c.stranger) }}
+			}
+			return acctest.Fault{}
+		})
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:      proxy + c.config,
+				ExpectError: expectErr("adopted none", "import {", "to = "+typ+".<name>"),
+			}},
+			CheckDestroy: func(*terraform.State) error {
+				// Nothing like the configuration was made or adopted.
+				return expectCount(srv, c, 0)
+			},
+		})
+	})
+}
+
+// TestAccKit_createReadBackFails: the object is created but reading it back
+// fails. The apply warns instead of failing (a failed create is tainted, and
+// the next apply would delete what was just made), keeps the object in state,
+// and the next plan is empty: nothing is created twice.
+func TestAccKit_createReadBackFails(t *testing.T) {
+	forEachKitCase(t, func(t *testing.T, _ string, c kitCase) {
+		srv := acctest.NewServer(t)
+		created, failed := false, 0
+		proxy := srv.FaultyProviderConfig(t, c.user, func(r *http.Request) acctest.Fault {
+			switch req := r.Method + " " + r.URL.Path; {
+			case req == c.create:
+				created = true
+			case created && failed == 0 && req == c.list:
+				failed++
+				return acctest.Fault{Status: http.StatusServiceUnavailable}
+			}
+			return acctest.Fault{}
+		})
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: proxy + c.config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if failed != 1 {
+						return fmt.Errorf("the read-back did not fail (%d)", failed)
+					}
+					return expectCount(srv, c, 1)
+				},
+			}},
+		})
+	})
+}
+
+// TestAccKit_generatedConfig: `terraform plan -generate-config-out` over an
+// import block writes configuration that the provider accepts unchanged and
+// that plans no change.
+func TestAccKit_generatedConfig(t *testing.T) {
+	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
+		srv := acctest.NewServer(t)
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps:                    generatedConfigSteps(srv.ProviderConfig(t, c.user), c.config, typ+".test", c.importID),
+		})
+	})
+}
+
+// forEachKitCase runs f for every collection resource, in parallel.
+func forEachKitCase(t *testing.T, f func(*testing.T, string, kitCase)) {
+	t.Helper()
+	types := make([]string, 0, len(kitCases))
+	for typ := range kitCases {
+		types = append(types, typ)
+	}
+	sort.Strings(types)
+	for _, typ := range types {
+		t.Run(typ, func(t *testing.T) { f(t, typ, kitCases[typ]) })
+	}
+}
+
+// expectCount checks how many objects like the configuration the server holds.
+func expectCount(srv *acctest.Server, c kitCase, want int) error {
+	var n int
+	srv.Do(func(r *refserver.Realm) { n = c.count(r) })
+	if n != want {
+		return fmt.Errorf("the server holds %d objects like the configuration, want %d", n, want)
+	}
+	return nil
+}
+
+// resourceTypes lists the provider's resource types.
+func resourceTypes(t *testing.T) []string {
+	t.Helper()
+	p := provider.New("test")()
+	var names []string
+	for _, f := range p.Resources(context.Background()) {
+		var resp fwresource.MetadataResponse
+		f().Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "zulip"}, &resp)
+		names = append(names, resp.TypeName)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// testFunctionNames returns the names of this package's test functions.
+func testFunctionNames(t *testing.T) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") {
+				names[fn.Name.Name] = true
+			}
+		}
+	}
+	return names
+}
+
+// generatedConfigSteps are the steps of a generated-configuration test: setup
+// (a configuration that makes the object, or "" when the realm has it
+// already), then `terraform plan -generate-config-out` over an import block
+// for importID, which must write configuration the provider accepts unchanged
+// and that plans no change.
+func generatedConfigSteps(providerCfg, setup, addr, importID string) []resource.TestStep {
+	var steps []resource.TestStep
+	if setup != "" {
+		steps = append(steps, resource.TestStep{Config: providerCfg + setup})
+	}
+	return append(steps, resource.TestStep{
+		Config:          providerCfg,
+		ResourceName:    addr,
+		ImportState:     true,
+		ImportStateId:   importID,
+		ImportStateKind: resource.ImportBlockWithID,
+		GenerateConfig:  true,
+	})
+}
