@@ -411,3 +411,77 @@ func generatedConfigSteps(providerCfg, setup, addr, importID string) []resource.
 		GenerateConfig:  true,
 	})
 }
+
+// TestAccExamples_importBlocks applies every import-block example with the
+// configuration of the seeded object it adopts: the import plans no change
+// beyond the import, and the next plan is empty.
+func TestAccExamples_importBlocks(t *testing.T) {
+	cases := []struct {
+		example, config string
+		user            int
+	}{
+		{"examples/resources/zulip_linkifier/import-by-string-id.tf", `
+resource "zulip_linkifier" "issues" {
+  pattern      = "#(?P<id>[0-9]+)"
+  url_template = "https://github.com/zulip/zulip/issues/{id}"
+}`, refserver.SeedAdminID},
+		{"examples/resources/zulip_saved_snippet/import-by-string-id.tf", `
+resource "zulip_saved_snippet" "welcome" {
+  title   = "Welcome"
+  content = "Welcome to the team! Please read #**general>rules**."
+}`, refserver.SeedOwnerID},
+		{"examples/resources/zulip_allowed_domain/import-by-string-id.tf", `
+resource "zulip_allowed_domain" "company" {
+  domain = "zulip.example.com"
+}`, refserver.SeedOwnerID},
+		{"examples/resources/zulip_user_topic/import-by-string-id.tf", `
+resource "zulip_user_topic" "releases" {
+  channel_id        = 1
+  topic             = "releases"
+  visibility_policy = "followed"
+}`, refserver.SeedMemberID},
+		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
+resource "zulip_message_flags" "starred" {
+  flag        = "starred"
+  message_ids = [1]
+}`, refserver.SeedMemberID},
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(filepath.Dir(c.example)), func(t *testing.T) {
+			srv := acctest.NewServer(t)
+			cfg := srv.ProviderConfig(t, c.user) + readExample(t, c.example) + c.config
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply:             []plancheck.PlanCheck{expectOnlyImports()},
+						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					},
+				}},
+			})
+		})
+	}
+}
+
+// expectOnlyImports checks that a plan imports and changes nothing else.
+func expectOnlyImports() plancheck.PlanCheck { return onlyImports{} }
+
+type onlyImports struct{}
+
+func (onlyImports) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	imports := 0
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Change.Importing != nil {
+			imports++
+		}
+		if !rc.Change.Actions.NoOp() {
+			resp.Error = fmt.Errorf("%s: planned %v, want only an import", rc.Address, rc.Change.Actions)
+			return
+		}
+	}
+	if imports == 0 {
+		resp.Error = fmt.Errorf("the plan imports nothing")
+	}
+}

@@ -1,3 +1,3 @@
-# A saved snippet is imported by its numeric id (GET /api/v1/saved_snippets).
+# A saved snippet is imported by its title or its numeric id (GET /api/v1/saved_snippets).
 # Snippets are private: import with a provider configured as the snippet's owner.
-terraform import zulip_saved_snippet.release_checklist 1
+terraform import zulip_saved_snippet.welcome Welcome
