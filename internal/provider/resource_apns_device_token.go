@@ -34,11 +34,13 @@ const maxPushTokenLength = 4096
 var reAPNsAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
 
 // NewAPNsDeviceTokenResource returns the zulip_apns_device_token resource.
-func NewAPNsDeviceTokenResource() resource.Resource { return &apnsDeviceTokenResource{} }
+func NewAPNsDeviceTokenResource() resource.Resource {
+	return &apnsDeviceTokenResource{resourceBase: resourceBase{name: "apns_device_token"}}
+}
 
 // apnsDeviceTokenResource registers an iOS push token for the provider's account.
 type apnsDeviceTokenResource struct {
-	data *providerData
+	resourceBase
 }
 
 // apnsDeviceTokenResourceModel is the zulip_apns_device_token state.
@@ -46,11 +48,6 @@ type apnsDeviceTokenResourceModel struct {
 	ID    types.String `tfsdk:"id"`
 	Token types.String `tfsdk:"token"`
 	AppID types.String `tfsdk:"app_id"`
-}
-
-// Metadata names the resource.
-func (r *apnsDeviceTokenResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_apns_device_token"
 }
 
 // Schema describes the resource.
@@ -93,11 +90,6 @@ func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaReq
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (r *apnsDeviceTokenResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Create registers the token.

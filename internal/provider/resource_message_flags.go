@@ -54,11 +54,13 @@ var messageFlagsNarrow = map[string]struct {
 }
 
 // NewMessageFlagsResource returns the zulip_message_flags resource.
-func NewMessageFlagsResource() resource.Resource { return &messageFlagsResource{} }
+func NewMessageFlagsResource() resource.Resource {
+	return &messageFlagsResource{resourceBase: resourceBase{name: "message_flags"}}
+}
 
 // messageFlagsResource sets one personal flag on a set of messages.
 type messageFlagsResource struct {
-	data *providerData
+	resourceBase
 }
 
 // messageFlagsResourceModel is the zulip_message_flags state.
@@ -68,11 +70,6 @@ type messageFlagsResourceModel struct {
 	Flag                                types.String `tfsdk:"flag"`
 	ModifiedMessageIDs                  types.Set    `tfsdk:"modified_message_ids"`
 	IgnoredBecauseNotSubscribedChannels types.Set    `tfsdk:"ignored_because_not_subscribed_channels"`
-}
-
-// Metadata names the resource.
-func (r *messageFlagsResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_message_flags"
 }
 
 // Schema describes the resource.
@@ -129,11 +126,6 @@ func (r *messageFlagsResource) Schema(_ context.Context, _ resource.SchemaReques
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (r *messageFlagsResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan computes the id, which follows from the arguments, so that the

@@ -46,11 +46,13 @@ var messageReportLegacyTypes = []string{
 }
 
 // NewMessageReportResource returns the zulip_message_report resource.
-func NewMessageReportResource() resource.Resource { return &messageReportResource{} }
+func NewMessageReportResource() resource.Resource {
+	return &messageReportResource{resourceBase: resourceBase{name: "message_report"}}
+}
 
 // messageReportResource reports a message to the moderators (an invocation).
 type messageReportResource struct {
-	data *providerData
+	resourceBase
 }
 
 // messageReportResourceModel is the zulip_message_report state.
@@ -72,11 +74,6 @@ type messageReportRealm struct {
 	// channelID is realm_moderation_request_channel_id (-1: reporting
 	// disabled); nil when the server did not say.
 	channelID *int64
-}
-
-// Metadata names the resource.
-func (r *messageReportResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_message_report"
 }
 
 // Schema describes the resource.
@@ -120,11 +117,6 @@ func (r *messageReportResource) Schema(_ context.Context, _ resource.SchemaReque
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (r *messageReportResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig requires a description for the type "other", as Zulip does.

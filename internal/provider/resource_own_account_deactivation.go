@@ -27,11 +27,13 @@ var (
 )
 
 // NewOwnAccountDeactivationResource returns the zulip_own_account_deactivation resource.
-func NewOwnAccountDeactivationResource() resource.Resource { return &ownAccountDeactivationResource{} }
+func NewOwnAccountDeactivationResource() resource.Resource {
+	return &ownAccountDeactivationResource{resourceBase: resourceBase{name: "own_account_deactivation"}}
+}
 
 // ownAccountDeactivationResource deactivates the provider's own account (an invocation).
 type ownAccountDeactivationResource struct {
-	data *providerData
+	resourceBase
 }
 
 // ownAccountDeactivationResourceModel is the zulip_own_account_deactivation state.
@@ -41,11 +43,6 @@ type ownAccountDeactivationResourceModel struct {
 	Triggers     types.Map    `tfsdk:"triggers"`
 	UserID       types.Int64  `tfsdk:"user_id"`
 	PerformedAt  types.String `tfsdk:"performed_at"`
-}
-
-// Metadata names the resource.
-func (r *ownAccountDeactivationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_own_account_deactivation"
 }
 
 // Schema describes the resource.
@@ -80,11 +77,6 @@ func (r *ownAccountDeactivationResource) Schema(_ context.Context, _ resource.Sc
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (r *ownAccountDeactivationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan checks confirm_email against the provider's account and shows

@@ -44,11 +44,13 @@ const (
 )
 
 // NewPushTestNotificationResource returns the zulip_push_test_notification resource.
-func NewPushTestNotificationResource() resource.Resource { return &pushTestNotificationResource{} }
+func NewPushTestNotificationResource() resource.Resource {
+	return &pushTestNotificationResource{resourceBase: resourceBase{name: "push_test_notification"}}
+}
 
 // pushTestNotificationResource sends a test push notification (an invocation).
 type pushTestNotificationResource struct {
-	data *providerData
+	resourceBase
 }
 
 // pushTestNotificationResourceModel is the zulip_push_test_notification state.
@@ -60,11 +62,6 @@ type pushTestNotificationResourceModel struct {
 	Triggers    types.Map    `tfsdk:"triggers"`
 	Endpoint    types.String `tfsdk:"endpoint"`
 	PerformedAt types.String `tfsdk:"performed_at"`
-}
-
-// Metadata names the resource.
-func (r *pushTestNotificationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_push_test_notification"
 }
 
 // Schema describes the resource.
@@ -116,11 +113,6 @@ func (r *pushTestNotificationResource) Schema(_ context.Context, _ resource.Sche
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (r *pushTestNotificationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ConfigValidators lets a configuration name one device in one way only.

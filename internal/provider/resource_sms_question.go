@@ -36,14 +36,16 @@ var (
 )
 
 // NewSMSQuestionResource returns the zulip_sms_question resource.
-func NewSMSQuestionResource() resource.Resource { return &smsQuestionResource{} }
+func NewSMSQuestionResource() resource.Resource {
+	return &smsQuestionResource{resourceBase: resourceBase{name: "sms_question"}}
+}
 
 // smsQuestionResource sends a question by SMS through the conversations API
 // (an invocation). It holds the provider data, not an SMS client: the client
 // is built when a question is sent, so that a configuration without SMS
 // credentials fails only if it actually has a question to send.
 type smsQuestionResource struct {
-	data *providerData
+	resourceBase
 }
 
 // smsQuestionResourceModel is the zulip_sms_question state.
@@ -61,11 +63,6 @@ type smsQuestionResourceModel struct {
 	Created      types.String `tfsdk:"created"`
 	Expires      types.String `tfsdk:"expires"`
 	Items        types.List   `tfsdk:"items"`
-}
-
-// Metadata names the resource.
-func (r *smsQuestionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_sms_question"
 }
 
 // Schema describes the resource.
@@ -151,11 +148,6 @@ func (r *smsQuestionResource) Schema(_ context.Context, _ resource.SchemaRequest
 			},
 		},
 	}
-}
-
-// Configure receives the provider data.
-func (r *smsQuestionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan reports missing SMS credentials at plan time, when a question is

@@ -51,11 +51,13 @@ var userTopicPolicies = map[string]int{
 }
 
 // NewUserTopicResource returns the zulip_user_topic resource.
-func NewUserTopicResource() resource.Resource { return &userTopicResource{} }
+func NewUserTopicResource() resource.Resource {
+	return &userTopicResource{resourceBase: resourceBase{name: "user_topic"}}
+}
 
 // userTopicResource manages the caller's visibility policy for one topic.
 type userTopicResource struct {
-	data *providerData
+	resourceBase
 }
 
 // userTopicResourceModel is the zulip_user_topic state.
@@ -64,11 +66,6 @@ type userTopicResourceModel struct {
 	ChannelID        types.Int64  `tfsdk:"channel_id"`
 	Topic            types.String `tfsdk:"topic"`
 	VisibilityPolicy types.String `tfsdk:"visibility_policy"`
-}
-
-// Metadata names the resource.
-func (r *userTopicResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user_topic"
 }
 
 // Schema describes the resource.
@@ -116,11 +113,6 @@ func (r *userTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	}
 }
 
-// Configure receives the provider's client.
-func (r *userTopicResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 // ModifyPlan computes the id and applies the server's limits: its feature
 // level, and the length of a topic name that is being set.
 func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -151,7 +143,17 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
 		}
 	}
-	if !known(plan.Topic) || !r.data.hasCreds {
+	if !r.data.hasCreds {
+		return
+	}
+	var priorChannel types.Int64
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("channel_id"), &priorChannel)...)
+	}
+	if known(plan.ChannelID) && (priorChannel.IsNull() || !priorChannel.Equal(plan.ChannelID)) {
+		r.checkChannel(ctx, plan.ChannelID.ValueInt64(), &resp.Diagnostics)
+	}
+	if !known(plan.Topic) {
 		return
 	}
 	// Only a topic that is being set needs the limit: refreshing a settled
@@ -329,6 +331,39 @@ func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel,
 	}
 	gone()
 }
+
+// checkChannel fails the plan of a policy in a channel the account cannot set
+// one in: one it cannot see (it does not exist, or is private and the account
+// is not subscribed) or one that is archived. The channels are read once per
+// run, and only for policies whose channel is being set.
+func (r *userTopicResource) checkChannel(ctx context.Context, id int64, diags *diag.Diagnostics) {
+	channels, err := cachedAs(ctx, r.data.cache, cacheUserTopicChannels, func(ctx context.Context) ([]zulip.Channel, error) {
+		includeArchived := false
+		return r.data.client.ListChannels(ctx, zulip.ListChannelsOptions{ExcludeArchived: &includeArchived})
+	})
+	if err != nil {
+		addAPIError(diags, "Unable to Read Channels", "list the channels the account can see, to check channel_id", roleAny, err)
+		return
+	}
+	for _, c := range channels {
+		if c.StreamID != id {
+			continue
+		}
+		if c.IsArchived {
+			diags.AddAttributeError(path.Root("channel_id"), "Channel Is Archived",
+				fmt.Sprintf("Channel %d (%q) is archived: Zulip does not let anyone set a topic's visibility policy in an "+
+					"archived channel. Unarchive it first, or remove this resource.", id, c.Name))
+		}
+		return
+	}
+	diags.AddAttributeError(path.Root("channel_id"), "Channel Not Accessible",
+		fmt.Sprintf("The provider's account cannot see a channel with id %d: it does not exist, or it is private and the "+
+			"account is not subscribed to it. A topic's visibility policy can be set only in a channel the account can "+
+			"access (see the zulip_channels data source).", id))
+}
+
+// cacheUserTopicChannels is the cache key of the channels the account can see.
+const cacheUserTopicChannels = "user_topic:channels"
 
 // userTopicRealmLimits is what the resource needs from the realm's settings.
 type userTopicRealmLimits struct {

@@ -307,10 +307,45 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      member + testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
-			ExpectError: regexp.MustCompile(`(?s)channel_id\s+= 3.*` + reWrapped("Channel 3 does not exist, is archived, or the provider's account cannot read it")),
-		}},
+		Steps: []resource.TestStep{
+			{
+				// Private, and the account is not subscribed: refused at plan.
+				Config:      member + testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("Channel Not Accessible") + `.*channel_id\s+= 3.*` + reWrapped("cannot see a channel with id 3")),
+			},
+			{
+				Config:      member + testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("Channel Is Archived") + ".*" + reWrapped("Channel 5") + ".*archived"),
+			},
+			{
+				Config:      member + testAccUserTopicConfig(404, "nowhere", "muted"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("cannot see a channel with id 404")),
+			},
+			{
+				// Archived behind Terraform's back after the policy was set: the
+				// plan to create it again says why it cannot.
+				Config: member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted"),
+			},
+			{
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.Channels[refserver.SeedChannelRandom].IsArchived = true
+						kept := r.UserTopics[:0]
+						for _, ut := range r.UserTopics {
+							if ut.StreamID != refserver.SeedChannelRandom {
+								kept = append(kept, ut)
+							}
+						}
+						r.UserTopics = kept
+					})
+				},
+				Config:      member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted"),
+				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("Channel Is Archived")),
+			},
+		},
 	})
 }
 
