@@ -252,8 +252,9 @@ func (r *userTopicResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	err := r.data.client.SetUserTopic(ctx, state.ChannelID.ValueInt64(), state.Topic.ValueString(), zulip.VisibilityPolicyNone)
-	r.data.cache.invalidate(cacheUserTopics)
+	err := userTopicCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.SetUserTopic(ctx, state.ChannelID.ValueInt64(), state.Topic.ValueString(), zulip.VisibilityPolicyNone)
+	})
 	if err != nil && !zulip.IsNotFound(err) {
 		addAPIError(&resp.Diagnostics, "Unable to Delete User Topic", "set the topic's visibility policy back to none", roleAny, err)
 	}
@@ -281,8 +282,9 @@ func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, s
 	tflog.Debug(ctx, "setting topic visibility policy", map[string]any{
 		"channel_id": m.ChannelID.ValueInt64(), "topic": m.Topic.ValueString(), "visibility_policy": policy,
 	})
-	err := r.data.client.SetUserTopic(ctx, m.ChannelID.ValueInt64(), m.Topic.ValueString(), policy)
-	r.data.cache.invalidate(cacheUserTopics)
+	err := userTopicCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.SetUserTopic(ctx, m.ChannelID.ValueInt64(), m.Topic.ValueString(), policy)
+	})
 	switch {
 	case err == nil:
 	case zulip.IsNotFound(err):
@@ -297,7 +299,7 @@ func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, s
 // read fills m from the account's user topics; gone is called when the topic
 // has no policy. A row matches case-insensitively, as Zulip matches topics.
 func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel, diags *diag.Diagnostics, gone func()) {
-	list, err := r.data.userTopics(ctx)
+	list, err := userTopicCollection(r.data).list(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Read User Topics", "list the account's user topics through POST /register", roleAny, err)
 		return
@@ -371,10 +373,10 @@ type userTopicRealmLimits struct {
 	emptyTopicName string
 }
 
-// userTopics returns the account's user topics through the per-run cache: one
-// register call serves every zulip_user_topic of a plan.
-func (d *providerData) userTopics(ctx context.Context) ([]zulip.UserTopic, error) {
-	return cachedAs(ctx, d.cache, cacheUserTopics, d.client.ListUserTopics)
+// userTopicCollection is the account's user topics: one register call serves
+// every zulip_user_topic of a run.
+func userTopicCollection(d *providerData) *collection[zulip.UserTopic] {
+	return newCollection(d, cacheUserTopics, d.client.ListUserTopics)
 }
 
 // userTopicRealm derives max_topic_length and the empty topic's display name
