@@ -117,6 +117,7 @@ func TestAccLinkifier_validation(t *testing.T) {
 			step(testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{ticket}"), `Group 'ticket' in URL template is not\s+present in linkifier pattern`),
 			step(testAccLinkifierConfig(`(?P<org>[a-z]+)#(?P<id>[0-9]+)`, "https://x.org/{id}"), `Group 'org' in linkifier pattern is not\s+present in URL template`),
 			step(testAccLinkifierConfig(` #(?P<id>[0-9]+)`, "https://x.org/{id}"), `(?s)pattern.*must not start or end with whitespace`),
+			step(testAccLinkifierConfig(``, "https://x.org/{id}"), `(?s)pattern.*This field cannot be blank`),
 			step(`
 resource "zulip_linkifier" "test" {
   pattern          = "#(?P<id>[0-9]+)"

@@ -15,6 +15,11 @@ import (
 // semantics (Go's regexp is RE2), so look-arounds and backreferences fail.
 // It returns the sorted names of the pattern's named groups.
 func CheckPattern(pattern string) ([]string, error) {
+	if strings.TrimSpace(pattern) == "" {
+		// Zulip's RealmFilter.pattern is a required field: Django's full_clean
+		// refuses it with this message.
+		return nil, errors.New("This field cannot be blank.")
+	}
 	re, err := regexp.Compile(strings.TrimSpace(pattern))
 	if err != nil {
 		return nil, fmt.Errorf("Bad regular expression: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
