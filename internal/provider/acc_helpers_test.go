@@ -1,8 +1,16 @@
 package provider_test
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 )
 
 // expectErr builds an ExpectError pattern from phrases that must appear in
@@ -24,4 +32,90 @@ func expectErr(phrases ...string) *regexp.Regexp {
 // matches any run of whitespace, and "." also matches line breaks.
 func expectErrRE(pattern string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)` + strings.ReplaceAll(pattern, " ", `\s+`))
+}
+
+// diagRecorder records the diagnostics the provider returns from plans
+// and applies, which terraform-plugin-testing does not show to tests: a
+// warning, unlike an error, leaves no other trace.
+type diagRecorder struct {
+	mu    sync.Mutex
+	diags []string
+}
+
+// factories serves the provider in-process, recording its diagnostics.
+func (d *diagRecorder) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"zulip": func() (tfprotov6.ProviderServer, error) {
+			s, err := acctest.ProtoV6ProviderFactories["zulip"]()
+			if err != nil {
+				return nil, err
+			}
+			return recordingServer{ProviderServer: s, diags: d}, nil
+		},
+	}
+}
+
+// add records diagnostics as "severity: summary: detail".
+func (d *diagRecorder) add(ds []*tfprotov6.Diagnostic) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, x := range ds {
+		d.diags = append(d.diags, fmt.Sprintf("%s: %s: %s", x.Severity, x.Summary, x.Detail))
+	}
+}
+
+// reset forgets what was recorded.
+func (d *diagRecorder) reset() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.diags = nil
+}
+
+// has fails unless a recorded diagnostic matches pattern.
+func (d *diagRecorder) has(pattern string) error {
+	re := regexp.MustCompile(pattern)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, x := range d.diags {
+		if re.MatchString(x) {
+			return nil
+		}
+	}
+	return fmt.Errorf("no diagnostic matches %s; the provider returned %q", pattern, d.diags)
+}
+
+// recordingServer is the provider's server, recording diagnostics.
+type recordingServer struct {
+	tfprotov6.ProviderServer
+	diags *diagRecorder
+}
+
+// PlanResourceChange records the plan's diagnostics.
+func (s recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if resp != nil {
+		s.diags.add(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+// ApplyResourceChange records the apply's diagnostics.
+func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
+	if resp != nil {
+		s.diags.add(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+// diagCheck is a plan check that a diagnostic matching pattern
+// was returned.
+type diagCheck struct {
+	diags   *diagRecorder
+	pattern string
+}
+
+// CheckPlan fails unless the diagnostic was returned.
+func (c diagCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = c.diags.has(c.pattern)
 }

@@ -22,6 +22,10 @@ const (
 	cacheProfileDataValues  = "profile_data:values"
 )
 
+// profileDataImportedKey is the private state key under which an import keeps
+// the ids of the fields it adopted, until the first update.
+const profileDataImportedKey = "imported_field_ids"
+
 // profileFieldTypeNames are the names of the custom profile field types, as
 // Zulip's settings page shows them.
 var profileFieldTypeNames = map[int]string{
@@ -49,9 +53,13 @@ func (d *providerData) profileDataFields(ctx context.Context) ([]zulip.CustomPro
 	return cachedAs(ctx, d.cache, cacheProfileDataFields, d.client.ListCustomProfileFields)
 }
 
-// profileDataOwnUser returns the provider's own account (GET /users/me), read
-// once per provider process: its id, role and whether it is a bot.
+// profileDataOwnUser returns the provider's own account: its id, role and
+// whether it is a bot. Configure read it when it could; otherwise GET /users/me
+// is read once per provider process.
 func (d *providerData) profileDataOwnUser(ctx context.Context) (*zulip.User, error) {
+	if d.me != nil {
+		return d.me, nil
+	}
 	return cachedAs(ctx, d.cache, cacheProfileDataOwnUser, d.client.GetOwnUser)
 }
 

@@ -85,10 +85,15 @@ func userProfileFields(ctx context.Context, d *providerData) (map[int64]zulip.Cu
 
 // userUsers returns the organization's users by id (bots and deactivated users
 // included), read once per provider process and forgotten whenever this
-// resource creates, deactivates or reactivates a user.
+// resource creates, deactivates or reactivates a user. The one list serves
+// every zulip_user's refresh and every plan-time check (the address taken,
+// the last owner, the ids of a Users field), so a plan of N users costs one
+// request, not N: it carries what GET /users/{id} would (custom profile
+// fields, avatar URLs instead of the Gravatar shortcut).
 func userUsers(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
 	v, err := d.cache.get(ctx, cacheUserUsers, func(ctx context.Context) (any, error) {
-		list, err := d.client.ListUsers(ctx, zulip.GetUserOptions{})
+		noGravatarShortcut := false
+		list, err := d.client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &noGravatarShortcut, IncludeCustomProfileFields: true})
 		if err != nil {
 			return nil, err
 		}
@@ -106,6 +111,63 @@ func userUsers(ctx context.Context, d *providerData) (map[int64]zulip.User, erro
 		return nil, fmt.Errorf("unexpected cached value %T", v)
 	}
 	return users, nil
+}
+
+// userSelf returns the provider's own account: the one Configure read when it
+// did, else GET /users/me once per provider process.
+func userSelf(ctx context.Context, d *providerData) (*zulip.User, error) {
+	if d.me != nil {
+		return d.me, nil
+	}
+	return userCaller(ctx, d)
+}
+
+// userByEmail finds the user whose address is email (case-insensitively, as
+// Zulip compares addresses): the real address where the provider's account may
+// see it, else the Zulip API e-mail.
+func userByEmail(users map[int64]zulip.User, email string) (zulip.User, bool) {
+	ids := make([]int64, 0, len(users))
+	for id := range users {
+		ids = append(ids, id)
+	}
+	userSortInt64s(ids) // the same answer every run, should two ever match
+	for _, id := range ids {
+		u := users[id]
+		if (u.DeliveryEmail != nil && strings.EqualFold(*u.DeliveryEmail, email)) || strings.EqualFold(u.Email, email) {
+			return u, true
+		}
+	}
+	return zulip.User{}, false
+}
+
+// userIsLastOwner reports whether u is the organization's only active human
+// owner, whom Zulip refuses to deactivate or demote.
+func userIsLastOwner(users map[int64]zulip.User, u zulip.User) bool {
+	if !u.IsActive || u.IsBot || u.Role != zulip.RoleOwner {
+		return false
+	}
+	for _, o := range users {
+		if o.UserID != u.UserID && o.IsActive && !o.IsBot && o.Role == zulip.RoleOwner {
+			return false
+		}
+	}
+	return true
+}
+
+// userImportBlock is an import block to copy into the configuration. A
+// provider is not told the address of the resource it plans, so the block
+// names it <name>; Terraform prints the address next to the diagnostic.
+func userImportBlock(email string) string {
+	return fmt.Sprintf("import {\n  to = zulip_user.<name>\n  id = %q\n}", email)
+}
+
+// userDescribe names a user in messages: id, name and address.
+func userDescribe(u zulip.User) string {
+	email := u.Email
+	if u.DeliveryEmail != nil && *u.DeliveryEmail != "" {
+		email = *u.DeliveryEmail
+	}
+	return fmt.Sprintf("user %d (%s, %s)", u.UserID, u.FullName, email)
 }
 
 // checkUserProfileUsers applies the server's rule for a Users field's value:
@@ -315,14 +377,6 @@ func userSortedKeys[V any](m map[string]V) []string {
 // userSortInt64s sorts ids in increasing order.
 func userSortInt64s(ids []int64) {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-}
-
-// userCapitalize upper-cases the first letter of a sentence fragment.
-func userCapitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // userArticle returns "an" or "a" for a role name.

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -383,6 +384,9 @@ func settleUnknowns(ctx context.Context, state *tfsdk.State, diags *diag.Diagnos
 // already taken in the organization, with an import block to copy: Zulip would
 // refuse the create at apply time, or worse, a duplicate would be made.
 func (c creation[M, T]) checkKeyFree(ctx context.Context, d *providerData, attr path.Path, describe string, diags *diag.Diagnostics) {
+	if !d.knowsServer() || !d.hasCreds {
+		return // nothing to ask the server with; the operation will say why
+	}
 	o := c.o
 	coll := o.coll(d)
 	v, ok, err := coll.find(ctx, c.sameKey)
@@ -439,6 +443,54 @@ func (d *providerData) caller(ctx context.Context) (*zulip.User, error) {
 
 // cacheCaller is the cache key of the provider's own account.
 const cacheCaller = "users/me"
+
+// planNotes collects, within one plan, the changes that conflict only in
+// combination: the provider's account stepping down from owner while other
+// changes need an owner. Terraform orders the two only by references, so the
+// owner-only changes may be applied after the account has lost the role.
+type planNotes struct {
+	mu          sync.Mutex
+	ownerOnly   []string
+	stepsDownBy string
+}
+
+// noteOwnerOnly records a planned change that needs an owner, and warns when
+// the provider's account steps down from owner in the same plan.
+func (d *providerData) noteOwnerOnly(what string, diags *diag.Diagnostics) {
+	if d == nil {
+		return
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	d.notes.ownerOnly = append(d.notes.ownerOnly, what)
+	if d.notes.stepsDownBy != "" {
+		addStepDownWarning(diags, d.notes.stepsDownBy, []string{what})
+	}
+}
+
+// noteStepDown records that the plan takes the owner role from the
+// provider's own account (by names the change), and warns when owner-only
+// changes are planned in the same run.
+func (d *providerData) noteStepDown(by string, diags *diag.Diagnostics) {
+	if d == nil {
+		return
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	d.notes.stepsDownBy = by
+	if len(d.notes.ownerOnly) > 0 {
+		addStepDownWarning(diags, by, d.notes.ownerOnly)
+	}
+}
+
+// addStepDownWarning warns of owner-only changes planned beside the account's step-down.
+func addStepDownWarning(diags *diag.Diagnostics, by string, changes []string) {
+	diags.AddWarning("The Provider's Account Steps Down From Owner",
+		fmt.Sprintf("This plan takes the owner role from the provider's own account (%s) and also makes changes that "+
+			"need an owner (%s). Terraform may apply the step-down first, and the owner-only changes would then fail. "+
+			"Apply the owner-only changes first (for example with -target), or step down in a later run.",
+			by, strings.Join(changes, "; ")))
+}
 
 // importBlock is an import block for an object, ready to copy.
 func importBlock(typeName, id string) string {

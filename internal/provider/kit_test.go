@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -63,9 +64,9 @@ var contracts = map[string]struct {
 	"zulip_linkifier":                {kindCollection, "Linkifier", true},
 	"zulip_saved_snippet":            {kindCollection, "SavedSnippet", true},
 	"zulip_allowed_domain":           {kindCollection, "AllowedDomain", true},
-	"zulip_user":                     {kindManaged, "User", false},
+	"zulip_user":                     {kindManaged, "User", true},
 	"zulip_user_topic":               {kindManaged, "UserTopic", true},
-	"zulip_profile_data":             {kindManaged, "ProfileData", false},
+	"zulip_profile_data":             {kindManaged, "ProfileData", true},
 	"zulip_message_flags":            {kindManaged, "MessageFlags", true},
 	"zulip_apns_device_token":        {kindManaged, "APNsDeviceToken", false},
 	"zulip_message_report":           {kindInvocation, "MessageReport", false},
@@ -295,9 +296,10 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 			}
 			return acctest.Fault{}
 		})
+		rec := &diagRecorder{}
 		resource.ParallelTest(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			ProtoV6ProviderFactories: rec.factories(),
 			Steps: []resource.TestStep{{
 				Config: proxy + c.config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -306,6 +308,9 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 				Check: func(*terraform.State) error {
 					if failed != 1 {
 						return fmt.Errorf("the read-back did not fail (%d)", failed)
+					}
+					if err := rec.has(`(?s)^WARNING: .*Created but Not Finished: .*was created \(id .*\), but reading it back failed`); err != nil {
+						return err
 					}
 					return expectCount(srv, c, 1)
 				},
@@ -484,4 +489,46 @@ func (onlyImports) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, 
 	if imports == 0 {
 		resp.Error = fmt.Errorf("the plan imports nothing")
 	}
+}
+
+// TestAccKit_stepDownWarning: a plan that takes the owner role from the
+// provider's own account and also makes owner-only changes warns that the
+// owner-only changes may be applied after the step-down, and fail.
+func TestAccKit_stepDownWarning(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner, _ := srv.User(refserver.SeedOwnerID)
+	rec := &diagRecorder{}
+	cfg := srv.ProviderConfig(t, refserver.SeedOwnerID) + fmt.Sprintf(`
+import {
+  to = zulip_user.me
+  id = %q
+}
+
+resource "zulip_user" "me" {
+  email                           = %q
+  full_name                       = %q
+  role                            = "administrator"
+  allow_self_or_last_owner_change = true
+}
+
+resource "zulip_allowed_domain" "partner" {
+  domain = "partner.example.org"
+}
+`, owner.Email, owner.Email, owner.FullName)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: rec.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
+			{
+				PreConfig: func() {
+					if err := rec.has(`(?s)^WARNING: The Provider's Account Steps Down From Owner: .*` + regexp.QuoteMeta(owner.Email) +
+						`.*change of the allowed domains`); err != nil {
+						t.Error(err)
+					}
+				},
+				Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true,
+			},
+		},
+	})
 }

@@ -30,6 +30,8 @@ type providerData struct {
 	version string
 	cache   *collectionCache
 	sms     smsSettings
+	// notes collects what one plan does that other resources' plans must know.
+	notes planNotes
 }
 
 // smsSettings are the resolved credentials of the SMS conversations API.

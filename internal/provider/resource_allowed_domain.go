@@ -78,6 +78,7 @@ func (r *allowedDomainResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	r.data.requireRole(ctx, roleOwner, "Changing the organization's allowed domains", path.Empty(), &resp.Diagnostics)
+	r.data.noteOwnerOnly("a change of the allowed domains", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,12 +33,14 @@ var (
 )
 
 // NewProfileDataResource returns the zulip_profile_data resource.
-func NewProfileDataResource() resource.Resource { return &profileDataResource{} }
+func NewProfileDataResource() resource.Resource {
+	return &profileDataResource{resourceBase: resourceBase{name: "profile_data"}}
+}
 
 // profileDataResource manages the provider account's own values of the custom
 // profile fields it names.
 type profileDataResource struct {
-	data *providerData
+	resourceBase
 }
 
 // profileDataResourceModel is the zulip_profile_data state.
@@ -62,11 +65,6 @@ var profileDataFieldType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"users": types.ListType{ElemType: types.Int64Type},
 }}
 
-// Metadata names the resource.
-func (r *profileDataResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_profile_data"
-}
-
 // Schema describes the resource.
 func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -77,7 +75,11 @@ func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"can be managed only with an administrator's credentials.\n\n" +
 			"Import with a comma-separated list of field ids or names, in the order of the `field` blocks, e.g. " +
 			"`terraform import zulip_profile_data.me \"1,Pronouns\"`, or with `*` for every field the account has a " +
-			"value for, in the organization's field order. A part made only of digits is an id.",
+			"value for, in the organization's field order. A part made only of digits is an id. An import manages " +
+			"exactly the fields it names (with `*`, every one): a field imported but missing from the configuration is " +
+			"cleared by the next apply, as removing its block does (the plan warns about each), so import the fields " +
+			"the configuration names. `terraform plan -generate-config-out` writes each block with both `id` and `name`, " +
+			"which is valid as it is.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -88,7 +90,8 @@ func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest
 		Blocks: map[string]schema.Block{
 			"field": schema.ListNestedBlock{
 				MarkdownDescription: "One custom profile field and its value. Name the field by `id` or by `name` " +
-					"(exactly one; the other is filled in), and give its value in `value`, or in `users` for a Users field.",
+					"(the other is filled in), or by both when they agree (as `terraform plan -generate-config-out` " +
+					"writes them), and give its value in `value`, or in `users` for a Users field.",
 				Validators: []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
 				NestedObject: schema.NestedBlockObject{
 					Attributes: map[string]schema.Attribute{
@@ -96,14 +99,15 @@ func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest
 							Optional: true,
 							Computed: true,
 							MarkdownDescription: "The field's id (see `GET /api/v1/realm/profile_fields`). Computed when " +
-								"the field is named by `name`.",
+								"the field is named by `name` only; when both are given, they must name the same field.",
 							Validators: []validator.Int64{int64validator.AtLeast(1)},
 						},
 						"name": schema.StringAttribute{
 							Optional: true,
 							Computed: true,
 							MarkdownDescription: "The field's name, exactly as the organization spells it, e.g. " +
-								"`Pronouns`. Computed when the field is named by `id`.",
+								"`Pronouns`. Computed when the field is named by `id` only; when both are given, they must " +
+								"name the same field.",
 							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 						},
 						"value": schema.StringAttribute{
@@ -132,11 +136,6 @@ func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 }
 
-// Configure receives the provider's client.
-func (r *profileDataResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 // ValidateConfig checks each block's shape: one way to name the field, one
 // kind of value, no field twice.
 func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -149,12 +148,10 @@ func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.V
 	ids, names := map[int64]int{}, map[string]int{}
 	for i, e := range elems {
 		p := path.Root("field").AtListIndex(i)
-		switch {
-		case e.ID.IsNull() && e.Name.IsNull():
+		// Both may be given (terraform plan -generate-config-out writes both):
+		// the plan then checks that they name the same field.
+		if e.ID.IsNull() && e.Name.IsNull() {
 			resp.Diagnostics.AddAttributeError(p.AtName("name"), "Missing Field Reference", "Each field block names its custom profile field by `id` or by `name`.")
-		case !e.ID.IsNull() && !e.Name.IsNull():
-			resp.Diagnostics.AddAttributeError(p.AtName("name"), "Conflicting Field Reference",
-				"Name the custom profile field by `id` or by `name`, not both: the other is filled in from the server.")
 		}
 		if e.Value.IsNull() && e.Users.IsNull() {
 			resp.Diagnostics.AddAttributeError(p.AtName("value"), "Missing Field Value",
@@ -239,6 +236,12 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 			if f, ok = profileFieldByID(fields, c.ID.ValueInt64()); !ok {
 				resp.Diagnostics.AddAttributeError(p.AtName("id"), "Unknown Custom Profile Field",
 					fmt.Sprintf("No custom profile field has id %d. %s", c.ID.ValueInt64(), profileFieldList(fields)))
+			} else if known(c.Name) && c.Name.ValueString() != f.Name {
+				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Conflicting Field Reference",
+					fmt.Sprintf("This block names field id %d and the name %q, but field %d is named %q. Name the field by "+
+						"`id` or by `name`, or by both when they agree. %s", f.ID, c.Name.ValueString(), f.ID, f.Name,
+						profileFieldList(fields)))
+				ok = false
 			}
 		case known(c.Name):
 			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
@@ -289,6 +292,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	r.warnImportedDropped(ctx, req, fields, planElems, resp)
 	r.setPlanFields(ctx, planElems, resp)
 	if plan.ID.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), strconv.FormatInt(own.UserID, 10))...)
@@ -372,6 +376,8 @@ func (r *profileDataResource) Update(ctx context.Context, req resource.UpdateReq
 		return
 	}
 	plan.Field = profileDataList(ctx, elems, &resp.Diagnostics)
+	// From now on the fields are the configuration's, not the import's.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, profileDataImportedKey, nil)...)
 	r.read(ctx, &plan, &resp.Diagnostics, func() {
 		resp.Diagnostics.AddError("Profile Data Disappeared",
 			"The account's values of the managed fields were cleared while they were being updated.")
@@ -457,6 +463,60 @@ func (r *profileDataResource) ImportState(ctx context.Context, req resource.Impo
 		}
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("field"), profileDataList(ctx, elems, &resp.Diagnostics))...)
+	// The next plan warns about adopted fields the configuration does not name:
+	// they would be cleared like a removed block, which an adoption should not
+	// do unnoticed.
+	ids := make([]int64, 0, len(elems))
+	for _, e := range elems {
+		ids = append(ids, e.ID.ValueInt64())
+	}
+	raw, err := json.Marshal(ids)
+	if err == nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, profileDataImportedKey, raw)...)
+	}
+}
+
+// warnImportedDropped warns, in the first plan after an import, about each
+// field the import adopted that no block names any more: the apply clears it.
+func (r *profileDataResource) warnImportedDropped(ctx context.Context, req resource.ModifyPlanRequest, fields []zulip.CustomProfileField,
+	planElems []profileDataFieldModel, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Private == nil {
+		return
+	}
+	raw, diags := req.Private.GetKey(ctx, profileDataImportedKey)
+	resp.Diagnostics.Append(diags...)
+	var imported []int64
+	if len(raw) == 0 || json.Unmarshal(raw, &imported) != nil {
+		return
+	}
+	named := map[int64]bool{}
+	for _, e := range planElems {
+		if known(e.ID) {
+			named[e.ID.ValueInt64()] = true
+		}
+	}
+	for _, id := range imported {
+		f, ok := profileFieldByID(fields, id)
+		if !ok || named[id] {
+			continue
+		}
+		resp.Diagnostics.AddAttributeWarning(path.Root("field"), "Imported Field Will Be Cleared",
+			fmt.Sprintf("Field %q (id %d), which an import adopted, is named by no field block, so this apply clears "+
+				"the account's value, as removing a block does. To leave the value alone, import only the fields the "+
+				"configuration names (for example %q rather than \"*\"), or add a block for it.", f.Name, f.ID,
+				profileDataImportIDFor(fields, planElems)))
+	}
+}
+
+// profileDataImportIDFor is the import id that names exactly the planned fields.
+func profileDataImportIDFor(fields []zulip.CustomProfileField, elems []profileDataFieldModel) string {
+	parts := make([]string, 0, len(elems))
+	for _, e := range elems {
+		if f, ok := profileFieldByID(fields, e.ID.ValueInt64()); ok && known(e.ID) {
+			parts = append(parts, f.Name)
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // setPlanFields writes the field blocks back into the plan.

@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -265,7 +267,9 @@ func TestAccProfileData_validation(t *testing.T) {
 				`(?s)name\s+=.*`+reWrapped(`No custom profile field is named "Shoe size" (names are matched exactly). The organization's fields are: "Phone number" (id 1, Short text), "Biography" (id 2, Paragraph)`)),
 			step(one(pdText(`name = "pronouns"`, "she/her")), reWrapped(`No custom profile field is named "pronouns"`)),
 			step(one(pdText(`id = 99`, "x")), `(?s)id\s+=.*`+reWrapped(`No custom profile field has id 99.`)),
-			step(one(pdText("id = 8\n    name = \"Pronouns\"", "she/her")), `Conflicting Field Reference`),
+			// Both may be given when they agree (generated configuration has both).
+			step(one(pdText("id = 8\n    name = \"Team\"", "she/her")),
+				`(?s)Conflicting Field Reference.*`+reWrapped(`This block names field id 8 and the name "Team", but field 8 is named "Pronouns".`)),
 			step(one(pdText("", "she/her")), `(?s)Missing Field Reference.*line \d+.*field \{.*by\s+.id.\s+or\s+by\s+.name.`),
 			step(one(`  field {
     name = "Pronouns"
@@ -287,6 +291,97 @@ func TestAccProfileData_validation(t *testing.T) {
 			step(`resource "zulip_profile_data" "test" {}`, `(?s)Invalid Block.*`+reWrapped("Block field must have a configuration value")),
 		},
 	})
+}
+
+// TestAccProfileData_generatedConfig: the configuration that terraform plan
+// -generate-config-out writes for imported profile data, which names every
+// field by both id and name, is accepted unchanged and plans empty.
+func TestAccProfileData_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
+	for _, id := range []string{"*", "Biography,6"} {
+		t.Run(id, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:          mark,
+					ResourceName:    "zulip_profile_data.test",
+					ImportState:     true,
+					ImportStateKind: resource.ImportBlockWithID,
+					ImportStateId:   id,
+					GenerateConfig:  true,
+				}},
+			})
+		})
+	}
+}
+
+// TestAccProfileData_importStarWarnsBeforeClearing: importing "*" adopts every
+// value the account has. A configuration that names fewer fields clears the
+// others, as removing a block does: the plan says so for each, by name, and
+// gives the import id that would have adopted only the named fields.
+func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
+	srv := acctest.NewServer(t)
+	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
+	diags := &diagRecorder{}
+	addr := "zulip_profile_data.test"
+	two := mark + testAccProfileDataConfig(pdText(`name = "Biography"`, "Backend engineer."), pdText(`id = 7`, "markm"))
+	one := mark + testAccProfileDataConfig(pdText(`name = "Biography"`, "Backend engineer."))
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: diags.factories(),
+		Steps: []resource.TestStep{
+			{Config: two, ResourceName: addr, ImportState: true, ImportStateId: "*", ImportStatePersist: true},
+			{
+				Config: two,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						diagCheck{diags: diags, pattern: `(?s)Imported Field Will Be Cleared: Field "Birthday" \(id 4\), which an import adopted, is named by no field block.*"Biography,GitHub username"`},
+						diagCheck{diags: diags, pattern: `Imported Field Will Be Cleared: Field "Website" \(id 5\)`},
+						diagCheck{diags: diags, pattern: `Imported Field Will Be Cleared: Field "Mentor" \(id 6\)`},
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
+						return profileValuesOnServer(srv, refserver.SeedMemberID, map[int]string{
+							refserver.FieldIDBiography: "Backend engineer.", refserver.FieldIDGitHub: "markm",
+							refserver.FieldIDBirthday: "", refserver.FieldIDWebsite: "", refserver.FieldIDMentor: "",
+						})
+					})),
+				},
+			},
+			{
+				// After the first apply, the fields are the configuration's:
+				// removing a block is no longer an import's doing.
+				PreConfig: diags.reset,
+				Config:    one,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						testAccProfileDataNoDiag{diags: diags, pattern: `Imported Field`},
+					},
+				},
+			},
+		},
+	})
+}
+
+// testAccProfileDataNoDiag is a plan check that no diagnostic matching
+// pattern was returned.
+type testAccProfileDataNoDiag struct {
+	diags   *diagRecorder
+	pattern string
+}
+
+// CheckPlan fails when such a diagnostic was returned.
+func (c testAccProfileDataNoDiag) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	if c.diags.has(c.pattern) == nil {
+		resp.Error = fmt.Errorf("a diagnostic matches %s", c.pattern)
+	}
 }
 
 // TestAccProfileData_notEditableByUsers: a field that only administrators may

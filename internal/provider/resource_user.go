@@ -45,11 +45,13 @@ const (
 )
 
 // NewUserResource returns the zulip_user resource.
-func NewUserResource() resource.Resource { return &userResource{} }
+func NewUserResource() resource.Resource {
+	return &userResource{resourceBase: resourceBase{name: "user"}}
+}
 
 // userResource manages one user account of the organization.
 type userResource struct {
-	data *providerData
+	resourceBase
 }
 
 // userResourceModel is the zulip_user state.
@@ -74,11 +76,7 @@ type userResourceModel struct {
 	AvatarURL      types.String `tfsdk:"avatar_url"`
 	AvatarVersion  types.Int64  `tfsdk:"avatar_version"`
 	IsImportedStub types.Bool   `tfsdk:"is_imported_stub"`
-}
-
-// Metadata names the resource.
-func (r *userResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user"
+	AllowProtected types.Bool   `tfsdk:"allow_self_or_last_owner_change"`
 }
 
 // Schema describes the resource.
@@ -89,14 +87,20 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A user account of the organization. Creating one needs an organization administrator " +
 			"who also holds Zulip's `can_create_users` special permission; an existing account can be adopted " +
-			"instead with `terraform import`, by id or by e-mail address. Zulip never deletes users: destroying " +
-			"this resource **deactivates** the account, and the address stays taken (import the deactivated user " +
-			"to bring it back). Bots are managed elsewhere in Zulip and are best left out of this resource.",
+			"instead with `terraform import` (or an `import` block), by id or by e-mail address. Zulip never " +
+			"deletes users: destroying this resource **deactivates** the account, and the address stays taken. " +
+			"Creating a `zulip_user` whose address belongs to a deactivated account therefore **reactivates that " +
+			"account** and applies the configuration to it (the plan says so in a warning naming the account), so " +
+			"that apply, destroy and apply again works; an address that belongs to an active account fails the " +
+			"plan with an `import` block to copy. The provider's own account and the organization's last active " +
+			"owner are protected from deactivation and demotion: see `allow_self_or_last_owner_change`. Bots are " +
+			"managed elsewhere in Zulip and are best left out of this resource.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The user's id (`user_id`).",
-				PlanModifiers:       keepInt,
+				Computed: true,
+				MarkdownDescription: "The user's id (`user_id`). Known at plan time when the plan reactivates a " +
+					"deactivated account.",
+				PlanModifiers: keepInt,
 			},
 			"email": schema.StringAttribute{
 				Required: true,
@@ -120,16 +124,19 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 					"**Write-only** (Terraform 1.11 or newer): it is sent once at creation and never stored in the " +
 					"plan or state. It only seeds the new account: changing it later does nothing (Zulip has no API " +
 					"to set another user's password) and does **not** replace the user; the user changes their " +
-					"password in Zulip. Not needed when the user is imported.",
+					"password in Zulip. Not needed when the user is imported, nor when the plan reactivates a " +
+					"deactivated account (which keeps its own password).",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"role": schema.StringAttribute{
 				Optional: true,
 				Computed: true,
 				MarkdownDescription: "The user's role: `owner`, `administrator`, `moderator`, `member` or `guest`. " +
-					"When omitted the role is not managed (a new user is a `member`). Changes to or from `owner` need " +
-					"an organization owner's credentials, other changes an administrator's. A guest cannot be made " +
-					"an administrator or owner in one step: make them a member first.",
+					"When omitted the role is not managed (a new user is a `member`; an imported or reactivated " +
+					"account keeps its role). Changes to or from `owner` need an organization owner's credentials, " +
+					"other changes an administrator's. A guest cannot be made an administrator or owner in one step: " +
+					"make them a member first. Lowering the role of the provider's own account or of the last active " +
+					"owner needs `allow_self_or_last_owner_change`.",
 				Validators:    []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)},
 				PlanModifiers: keepStr,
 			},
@@ -139,7 +146,22 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 				Default:  booldefault.StaticBool(true),
 				MarkdownDescription: "Whether the account is active. `false` deactivates it (the user is logged out " +
 					"and cannot log in; their bots are deactivated too), `true` reactivates it. A user deactivated " +
-					"outside Terraform shows as a change back to `true`. Default `true`.",
+					"outside Terraform shows as a change back to `true`. Default `true`. Deactivating the provider's " +
+					"own account or the last active owner needs `allow_self_or_last_owner_change`.",
+			},
+			"allow_self_or_last_owner_change": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+				MarkdownDescription: "Lets this resource deactivate or demote the provider's own account (whose " +
+					"credentials the run uses) or the organization's last active owner. Unless it is `true`, a plan " +
+					"that would deactivate such an account (`active = false`, or destroying the resource), or lower " +
+					"its `role`, fails at plan time. (Replacing any active account fails too: Zulip cannot delete " +
+					"users.) Destroying reads it from the state, so set it to `true` and apply before destroying; a " +
+					"demotion may set it in the same change, for example when the same run makes another user an " +
+					"owner first. To stop managing such an account without deactivating it, remove it from the state " +
+					"instead (a `removed` block with `destroy = false`, or `terraform state rm`). It changes nothing " +
+					"on the server. Default `false`.",
 			},
 			"profile_data": schema.MapNestedAttribute{
 				Optional: true,
@@ -149,8 +171,9 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 					"has its value cleared. Each element sets exactly one of `value` (every field type except Users) " +
 					"or `user_ids` (Users fields). The value's form follows the field type: text, a Dropdown option's " +
 					"**key** (not its text), a `YYYY-MM-DD` date, a URL, or an account name. Checked against the " +
-					"field definitions at plan time. To clear a value, remove its key. On import, every field the user " +
-					"has a value for is adopted.",
+					"field definitions at plan time. To clear a value, remove its key. Importing adopts none of the " +
+					"user's values: the first apply after an import sets the fields named here and leaves every other " +
+					"value as it is (the plan shows the named fields as added).",
 				Validators: []validator.Map{
 					mapvalidator.KeysAre(stringvalidator.RegexMatches(regexp.MustCompile(`^[1-9][0-9]*$`),
 						`must be a custom profile field id such as "1"`)),
@@ -251,11 +274,6 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 	}
 }
 
-// Configure receives the provider's client.
-func (r *userResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 // ValidateConfig checks that each profile_data element holds exactly one form
 // of value.
 func (r *userResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -277,13 +295,21 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 }
 
 // ModifyPlan fills the computed values the plan can already know and applies
-// the server's role, password and profile field rules at plan time.
+// the server's rules at plan time: the address taken (a deactivated account is
+// reactivated, an active one must be imported), the protected accounts, the
+// role, password and profile field rules.
 func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	checks := r.data.knowsServer() && r.data.hasCreds
 	if req.Plan.Raw.IsNull() {
-		return // destroy: deactivation needs no checks here
+		// Destroy: the only plan that sees nothing but the state.
+		if checks {
+			r.checkDestroy(ctx, req, resp)
+		}
+		return
 	}
-	var plan userResourceModel
+	var plan, config userResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	var state *userResourceModel
 	if !req.State.Raw.IsNull() {
 		state = &userResourceModel{}
@@ -292,22 +318,40 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	creating := state == nil
 
-	if creating {
-		var password types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("password"), &password)...)
-		if password.IsNull() {
-			resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
-				"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
-					"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
+	// fromRole is the account's role before this plan: a new user is a member.
+	fromRole := userRoleMember
+	if state != nil {
+		fromRole = state.Role.ValueString()
+	}
+	if state == nil {
+		// A deactivated account holding the address is taken over (Zulip never
+		// lets a new account use it); an active one fails the plan.
+		var existing *zulip.User
+		if checks && known(plan.Email) {
+			existing = r.checkAddressTaken(ctx, plan, &resp.Diagnostics)
+			if resp.Diagnostics.HasError() {
+				return
+			}
 		}
-		// A new user is a member unless the configuration says otherwise;
-		// knowing it now lets the plan show the role flags too.
-		var configRole types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("role"), &configRole)...)
-		if configRole.IsNull() {
-			plan.Role = types.StringValue(userRoleMember)
+		if existing != nil {
+			plan.ID = types.Int64Value(existing.UserID)
+			role := userRoleName(existing.Role, &resp.Diagnostics)
+			fromRole = role.ValueString()
+			if config.Role.IsNull() {
+				plan.Role = role // not managed: the account keeps its role
+			}
+		} else {
+			if config.Password.IsNull() {
+				resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
+					"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
+						"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
+			}
+			// A new user is a member unless the configuration says otherwise;
+			// knowing it now lets the plan show the role flags too.
+			if config.Role.IsNull() {
+				plan.Role = types.StringValue(userRoleMember)
+			}
 		}
 	}
 
@@ -326,15 +370,18 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		plan.APIEmail, plan.DeliveryEmail = types.StringUnknown(), types.StringUnknown()
 	}
 
-	if state != nil && state.Role.ValueString() == userRoleGuest && known(plan.Role) &&
+	if fromRole == userRoleGuest && known(plan.Role) &&
 		(plan.Role.ValueString() == userRoleAdministrator || plan.Role.ValueString() == userRoleOwner) {
 		resp.Diagnostics.AddAttributeError(path.Root("role"), "Guest Cannot Become an Administrator",
 			fmt.Sprintf("role: user %d is a guest, and Zulip does not let a guest be made an organization %s in one "+
 				"step (\"Guests cannot be organization administrators\"). Make them a member first, apply, then "+
-				"change the role again.", state.ID.ValueInt64(), plan.Role.ValueString()))
+				"change the role again.", plan.ID.ValueInt64(), plan.Role.ValueString()))
 	}
-	if r.data.knowsServer() && r.data.hasCreds {
-		r.checkOwnerRoleChange(ctx, plan, state, &resp.Diagnostics)
+	if checks {
+		if state != nil {
+			r.checkProtectedChange(ctx, plan, *state, &resp.Diagnostics)
+		}
+		r.checkOwnerRoleChange(ctx, plan, fromRole, &resp.Diagnostics)
 		r.checkProfileData(ctx, plan, &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
@@ -343,8 +390,13 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// Create adds the user, then sets what POST /users cannot: role, profile data
-// and deactivation.
+// Create adds the user, or takes over the deactivated account that holds the
+// address, then sets what POST /users cannot: role, profile data and
+// deactivation. Once the account exists, a failing later step does not fail
+// the create (Terraform would taint the resource, and replacing a user
+// deactivates it): the state claims the plan, with the account's id, and a
+// warning says what is left; the next refresh reads the server's real values,
+// so the next plan shows the remaining steps as an in-place update.
 func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan, config userResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -352,90 +404,84 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	if !known(config.Password) {
-		resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
-			"Creating a user needs an initial password: Zulip's API requires one.")
-		return
+	// existing is the account taken over; nil for a new one.
+	var existing *zulip.User
+	if known(plan.ID) {
+		existing = r.takeOver(ctx, plan, &resp.Diagnostics)
+	} else {
+		existing = r.createAccount(ctx, &plan, config.Password, &resp.Diagnostics)
 	}
-	email := plan.Email.ValueString()
-	id, err := r.data.client.CreateUser(ctx, zulip.CreateUserRequest{
-		Email: email, Password: config.Password.ValueString(), FullName: plan.FullName.ValueString(),
-	})
-	if err != nil {
-		existing, lookupErr := r.data.client.GetUserByEmail(ctx, email, zulip.GetUserOptions{})
-		switch {
-		case lookupErr == nil && !isClientError(err) && existing.IsActive && existing.FullName == plan.FullName.ValueString():
-			// A failure after the request was sent (a timeout, a 502) may still
-			// have created the user: adopt it rather than leave an account that
-			// the next apply would collide with. An account that does not look
-			// just created (deactivated, another name) is not adopted.
-			tflog.Warn(ctx, "user create failed but the user exists; adopting it", map[string]any{"id": existing.UserID, "error": err.Error()})
-			id = existing.UserID
-		case lookupErr == nil && isUserEmailInUse(err):
-			state := "an active"
-			if !existing.IsActive {
-				state = "a deactivated"
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("email"), "E-mail Address Already in Use",
-				fmt.Sprintf("%s user (id %d) already has the address %q, and Zulip never deletes users (destroying a "+
-					"zulip_user only deactivates it). To manage that account, import it: `terraform import "+
-					"<address of this resource> %s` (a deactivated user is then reactivated by the next apply). "+
-					"Server said: %s", userCapitalize(state), existing.UserID, email, email, err))
-			return
-		default:
-			addUserAPIError(&resp.Diagnostics, path.Empty(), "Unable to Create User", "create the user", roleAdministrator, err)
-			return
-		}
-	}
-	r.data.cache.invalidate(cacheUserUsers)
-	tflog.Info(ctx, "created user", map[string]any{"id": id})
-	plan.ID = types.Int64Value(id)
-	// Save the id at once: if a step below fails, Terraform still tracks the account.
-	resp.Diagnostics.Append(resp.State.Set(ctx, userPartial(plan))...)
-
-	var finish diag.Diagnostics
-	if !r.finishCreate(ctx, plan, &finish) {
-		note := fmt.Sprintf("User Created Incompletely: user %d was created, but this later step failed, so Terraform "+
-			"marks the resource as tainted. Zulip never deletes users, so replacing it would fail on the e-mail "+
-			"address: fix the problem, run `terraform untaint` on this resource, and apply again.", id)
-		for _, d := range finish {
-			switch p, ok := d.(diag.DiagnosticWithPath); {
-			case d.Severity() != diag.SeverityError:
-				resp.Diagnostics.Append(d)
-			case ok:
-				resp.Diagnostics.AddAttributeError(p.Path(), d.Summary(), d.Detail()+"\n\n"+note)
-			default:
-				resp.Diagnostics.AddError(d.Summary(), d.Detail()+"\n\n"+note)
-			}
-		}
-		return
-	}
-	resp.Diagnostics.Append(finish...)
-	r.read(ctx, &plan, false, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("User Disappeared", fmt.Sprintf("User %d was not found right after it was created.", id))
-	})
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	id := plan.ID.ValueInt64()
+	// Save the id at once: whatever fails below, Terraform tracks the account.
+	resp.Diagnostics.Append(resp.State.Set(ctx, userPartial(plan))...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	var rest diag.Diagnostics
+	if r.finishCreate(ctx, plan, existing, &rest) {
+		r.readOne(ctx, &plan, &rest, func() {
+			rest.AddError("User Disappeared", fmt.Sprintf("User %d was not found right after it was created.", id))
+		})
+	}
+	if !rest.HasError() {
+		resp.Diagnostics.Append(rest...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	// Warnings, not errors: the state saved above stays.
+	note := fmt.Sprintf("User %d exists, but this step failed, so the account is not yet as configured. Terraform "+
+		"keeps tracking it (it is not tainted): the next plan reads the account and shows what is left to do as an "+
+		"in-place update, and the next apply finishes it.", id)
+	for _, d := range rest {
+		if d.Severity() != diag.SeverityError {
+			resp.Diagnostics.Append(d)
+			continue
+		}
+		summary := "User Created Incompletely: " + d.Summary()
+		if p, ok := d.(diag.DiagnosticWithPath); ok {
+			resp.Diagnostics.AddAttributeWarning(p.Path(), summary, d.Detail()+"\n\n"+note)
+			continue
+		}
+		resp.Diagnostics.AddWarning(summary, d.Detail()+"\n\n"+note)
+	}
 }
 
-// Read refreshes the user from the server.
+// Read refreshes the user from the server. The users are read as one list,
+// shared by every zulip_user of the run and by the plan-time checks.
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	gone := false
-	r.read(ctx, &state, false, &resp.Diagnostics, func() { gone = true })
+	id := state.ID.ValueInt64()
+	users, err := userUsers(ctx, r.data)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("list the users to read user %d", id), roleAny, err)
+		return
+	}
+	if u, ok := users[id]; ok {
+		userFromAPI(ctx, &u, &state, &resp.Diagnostics)
+	} else {
+		// Not in the list: make sure with the user's own endpoint before
+		// forgetting the account.
+		gone := false
+		r.readOne(ctx, &state, &resp.Diagnostics, func() { gone = true })
+		if gone && !resp.Diagnostics.HasError() {
+			tflog.Info(ctx, "user no longer exists; removing it from state", map[string]any{"id": id})
+			resp.State.RemoveResource(ctx)
+			return
+		}
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if gone {
-		tflog.Info(ctx, "user no longer exists; removing it from state", map[string]any{"id": state.ID.ValueInt64()})
-		resp.State.RemoveResource(ctx)
-		return
+	if state.AllowProtected.IsNull() {
+		state.AllowProtected = types.BoolValue(false) // state written before the attribute existed
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -459,7 +505,9 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	}
 	if known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
 		email := plan.Email.ValueString()
-		if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email}); err != nil {
+		err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
+		r.data.cache.invalidate(cacheUserUsers)
+		if err != nil {
 			addUserAPIError(&resp.Diagnostics, path.Root("email"), "Unable to Change User E-mail",
 				"change the user's e-mail address", roleOwner, err)
 			return
@@ -470,6 +518,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
 		err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
 		r.data.cache.invalidate(cacheUserCaller)
+		r.data.cache.invalidate(cacheUserUsers)
 		if err != nil {
 			addUserAPIError(&resp.Diagnostics, path.Root("role"), "Unable to Change User Role", "change the user's role",
 				userRoleNeeded(state.Role.ValueString(), plan.Role.ValueString()), err)
@@ -486,7 +535,9 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		if apiReq.ProfileData == nil {
 			at = path.Root("full_name")
 		}
-		if err := r.data.client.UpdateUser(ctx, id, apiReq); err != nil {
+		err := r.data.client.UpdateUser(ctx, id, apiReq)
+		r.data.cache.invalidate(cacheUserUsers)
+		if err != nil {
 			addUserAPIError(&resp.Diagnostics, at, "Unable to Update User", "update the user's name or profile data", roleAdministrator, err)
 			return
 		}
@@ -496,7 +547,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 			return
 		}
 	}
-	r.read(ctx, &plan, false, &resp.Diagnostics, func() {
+	r.readOne(ctx, &plan, &resp.Diagnostics, func() {
 		resp.Diagnostics.AddError("User Disappeared", fmt.Sprintf("User %d was not found while it was being updated.", id))
 	})
 	if resp.Diagnostics.HasError() {
@@ -506,7 +557,8 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 }
 
 // Delete deactivates the user: Zulip has no way to delete one. A user already
-// deactivated or gone is not an error.
+// deactivated or gone is not an error. (The plan refused this for the
+// provider's own account and the last owner unless allowed.)
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -520,7 +572,9 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	r.setActive(ctx, state.ID.ValueInt64(), false, state.Role.ValueString(), &resp.Diagnostics)
 }
 
-// ImportState adopts a user by numeric id or by e-mail address.
+// ImportState adopts a user by numeric id or by e-mail address. Only what every
+// configuration manages is adopted: the profile values stay unmanaged until the
+// configuration names them, so that the first apply leaves the others alone.
 func (r *userResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id, err := strconv.ParseInt(req.ID, 10, 64)
 	byEmail := err != nil
@@ -550,8 +604,9 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	m := userResourceModel{ID: types.Int64Value(id), ProfileData: types.MapNull(userProfileValueType)}
-	r.read(ctx, &m, true, &resp.Diagnostics, func() {
+	m := userResourceModel{ID: types.Int64Value(id), ProfileData: types.MapNull(userProfileValueType),
+		AllowProtected: types.BoolValue(false)}
+	r.readOne(ctx, &m, &resp.Diagnostics, func() {
 		resp.Diagnostics.AddError("User Not Found", fmt.Sprintf("Cannot import user %d: the server has no such user.", id))
 	})
 	if resp.Diagnostics.HasError() {
@@ -565,14 +620,14 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// read fills m from the server; gone is called when the user does not exist.
-// adoptProfile takes every profile value the user has (on import) instead of
-// only those m already manages.
-func (r *userResource) read(ctx context.Context, m *userResourceModel, adoptProfile bool, diags *diag.Diagnostics, gone func()) {
+// readOne fills m from the user's own endpoint, which answers with what the
+// server holds now (the shared list may be older than a write of this run);
+// gone is called when the user does not exist.
+func (r *userResource) readOne(ctx context.Context, m *userResourceModel, diags *diag.Diagnostics, gone func()) {
 	noGravatarShortcut := false // always report an avatar URL, Gravatar or not
 	u, err := r.data.client.GetUser(ctx, m.ID.ValueInt64(), zulip.GetUserOptions{
 		ClientGravatar:             &noGravatarShortcut,
-		IncludeCustomProfileFields: adoptProfile || !m.ProfileData.IsNull(),
+		IncludeCustomProfileFields: !m.ProfileData.IsNull(),
 	})
 	if zulip.IsNotFound(err) {
 		gone()
@@ -582,41 +637,165 @@ func (r *userResource) read(ctx context.Context, m *userResourceModel, adoptProf
 		addAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d", m.ID.ValueInt64()), roleAny, err)
 		return
 	}
-	var fields map[int64]zulip.CustomProfileField
-	if adoptProfile && len(u.ProfileData) > 0 {
-		// Which values are Users lists is known only from the field definitions.
-		if fields, err = userProfileFields(ctx, r.data); err != nil {
-			addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
-			return
-		}
-	}
-	userFromAPI(ctx, u, m, adoptProfile, fields, diags)
+	userFromAPI(ctx, u, m, diags)
 }
 
-// finishCreate sets, after POST /users, what that endpoint cannot: the role,
-// the profile data and deactivation. It reports whether every step worked.
-func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) bool {
+// checkAddressTaken looks the planned address up in the organization's users
+// (one list per run, shared with the refreshes). It returns the deactivated
+// account the create will take over, and reports an active one, or a bot, as
+// an error: the plan says so rather than the apply.
+func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) *zulip.User {
+	email := plan.Email.ValueString()
+	users, err := userUsers(ctx, r.data)
+	if err != nil {
+		tflog.Warn(ctx, "could not list users; the server will check the address when the user is created", map[string]any{"error": err.Error()})
+		return nil
+	}
+	u, ok := userByEmail(users, email)
+	if !ok {
+		return nil
+	}
+	at := path.Root("email")
+	switch {
+	case u.IsBot:
+		diags.AddAttributeError(at, "E-mail Address Belongs to a Bot",
+			fmt.Sprintf("The address %q belongs to the bot %s. Zulip addresses are unique, and zulip_user manages human "+
+				"users: choose another address.", email, userDescribe(u)))
+		return nil
+	case u.IsActive:
+		diags.AddAttributeError(at, "E-mail Address Already in Use",
+			fmt.Sprintf("The address %q belongs to the active %s, so no new account can have it. To manage that account "+
+				"with this resource, import it (replace <name> with this resource's name):\n\n%s\n\n"+
+				"(or `terraform import <address of this resource> %s`). If Terraform is replacing this resource (it is "+
+				"tainted, or -replace was given): Zulip cannot delete users, so a replacement would only deactivate the "+
+				"account; run `terraform untaint` on it instead.", email, userDescribe(u), userImportBlock(email), email))
+		return nil
+	}
+	what := "reactivates it"
+	if known(plan.Active) && !plan.Active.ValueBool() {
+		what = "takes it over as it is, deactivated,"
+	}
+	diags.AddAttributeWarning(at, "Deactivated User Will Be Reactivated",
+		fmt.Sprintf("No new account is created: the address %q belongs to the deactivated %s (Zulip never lets a new "+
+			"account use the address of a deactivated one). This apply %s and makes it match this configuration: "+
+			"name, role (when set) and the profile fields named here. The configured password is not used: the account "+
+			"keeps its own.", email, userDescribe(u), what))
+	return &u
+}
+
+// takeOver prepares the deactivated account the plan chose for a create: it
+// checks that the account still has the address, and reactivates it unless the
+// configuration wants it deactivated. It returns the account as it was.
+func (r *userResource) takeOver(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) *zulip.User {
 	id := plan.ID.ValueInt64()
-	if known(plan.Role) && plan.Role.ValueString() != userRoleMember {
-		role, _ := zulip.RoleFromName(plan.Role.ValueString())
-		if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role}); err != nil {
-			addUserAPIError(diags, path.Root("role"), "Unable to Set User Role", "set the new user's role",
-				userRoleNeeded(userRoleMember, plan.Role.ValueString()), err)
-			return false
+	u, err := r.data.client.GetUser(ctx, id, zulip.GetUserOptions{})
+	if err != nil {
+		addAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d, which the plan reactivates", id), roleAny, err)
+		return nil
+	}
+	email := plan.Email.ValueString()
+	if u.DeliveryEmail != nil && *u.DeliveryEmail != "" && !strings.EqualFold(*u.DeliveryEmail, email) {
+		diags.AddAttributeError(path.Root("email"), "User Changed Since the Plan",
+			fmt.Sprintf("The plan reactivates user %d for the address %q, but the user's address is now %q. Plan again.",
+				id, email, *u.DeliveryEmail))
+		return nil
+	}
+	if plan.Active.ValueBool() && !u.IsActive && !r.setActive(ctx, id, true, plan.Role.ValueString(), diags) {
+		return nil
+	}
+	tflog.Info(ctx, "took over the deactivated account holding the address", map[string]any{"id": id})
+	return u
+}
+
+// createAccount is POST /users. It sets plan.ID and returns nil for a new
+// account; when the address turns out to belong to a deactivated account (the
+// plan could not look it up: its values were unknown then), that account is
+// reactivated instead and returned.
+func (r *userResource) createAccount(ctx context.Context, plan *userResourceModel, password types.String, diags *diag.Diagnostics) *zulip.User {
+	if !known(password) {
+		diags.AddAttributeError(path.Root("password"), "Missing Password",
+			"Creating a user needs an initial password: Zulip's API requires one.")
+		return nil
+	}
+	email := plan.Email.ValueString()
+	id, err := r.data.client.CreateUser(ctx, zulip.CreateUserRequest{
+		Email: email, Password: password.ValueString(), FullName: plan.FullName.ValueString(),
+	})
+	r.data.cache.invalidate(cacheUserUsers)
+	if err == nil {
+		tflog.Info(ctx, "created user", map[string]any{"id": id})
+		plan.ID = types.Int64Value(id)
+		return nil
+	}
+	existing, lookupErr := r.data.client.GetUserByEmail(ctx, email, zulip.GetUserOptions{})
+	switch {
+	case lookupErr == nil && !isClientError(err) && existing.IsActive && existing.FullName == plan.FullName.ValueString():
+		// A failure after the request was sent (a timeout, a 502) may still
+		// have created the user: adopt it rather than leave an account that
+		// the next apply would collide with. An account that does not look
+		// just created (deactivated, another name) is not adopted.
+		tflog.Warn(ctx, "user create failed but the user exists; adopting it", map[string]any{"id": existing.UserID, "error": err.Error()})
+		plan.ID = types.Int64Value(existing.UserID)
+		return nil
+	case lookupErr == nil && isUserEmailInUse(err) && !existing.IsActive && !existing.IsBot:
+		diags.AddAttributeWarning(path.Root("email"), "Deactivated User Reactivated",
+			fmt.Sprintf("The address %q belongs to the deactivated %s (Zulip never lets a new account use it), which "+
+				"the plan could not see. Instead of a new account, that one is reactivated and made to match this "+
+				"configuration; the configured password is not used.", email, userDescribe(*existing)))
+		plan.ID = types.Int64Value(existing.UserID)
+		if plan.Active.ValueBool() && !r.setActive(ctx, existing.UserID, true, plan.Role.ValueString(), diags) {
+			return nil
+		}
+		return existing
+	case lookupErr == nil && isUserEmailInUse(err):
+		diags.AddAttributeError(path.Root("email"), "E-mail Address Already in Use",
+			fmt.Sprintf("The address %q belongs to the active %s, and Zulip never deletes users. To manage that "+
+				"account, import it (replace <name> with this resource's name):\n\n%s\n\nServer said: %s",
+				email, userDescribe(*existing), userImportBlock(email), err))
+	default:
+		addUserAPIError(diags, path.Empty(), "Unable to Create User", "create the user", roleAdministrator, err)
+	}
+	return nil
+}
+
+// finishCreate sets, after POST /users or a takeover, what that endpoint
+// cannot: the role, the name (of an account taken over), the profile data and
+// deactivation. from is the account taken over, nil for a new one. It reports
+// whether every step worked.
+func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel, from *zulip.User, diags *diag.Diagnostics) bool {
+	id := plan.ID.ValueInt64()
+	defer r.data.cache.invalidate(cacheUserUsers)
+	current, active := zulip.RoleMember, true
+	if from != nil {
+		current, active = from.Role, from.IsActive || plan.Active.ValueBool()
+	}
+	if known(plan.Role) {
+		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
+		if role != current {
+			currentName, _ := zulip.RoleName(current)
+			if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role}); err != nil {
+				addUserAPIError(diags, path.Root("role"), "Unable to Set User Role", "set the user's role",
+					userRoleNeeded(currentName, plan.Role.ValueString()), err)
+				return false
+			}
 		}
 	}
 	apiReq := userToAPI(ctx, plan, nil, diags)
 	if diags.HasError() {
 		return false
 	}
-	if apiReq.ProfileData != nil {
-		if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{ProfileData: apiReq.ProfileData}); err != nil {
+	if from != nil && from.FullName != plan.FullName.ValueString() {
+		name := plan.FullName.ValueString()
+		apiReq.FullName = &name
+	}
+	if apiReq.FullName != nil || apiReq.ProfileData != nil {
+		if err := r.data.client.UpdateUser(ctx, id, apiReq); err != nil {
 			addUserAPIError(diags, path.Root("profile_data"), "Unable to Set User Profile Data",
-				"set the new user's profile data", roleAdministrator, err)
+				"set the user's name and profile data", roleAdministrator, err)
 			return false
 		}
 	}
-	if !plan.Active.IsNull() && !plan.Active.ValueBool() {
+	if !plan.Active.ValueBool() && active {
 		return r.setActive(ctx, id, false, plan.Role.ValueString(), diags)
 	}
 	return true
@@ -664,21 +843,97 @@ func (r *userResource) setActive(ctx context.Context, id int64, active bool, rol
 	return false
 }
 
-// checkOwnerRoleChange reports at plan time a change to or from the owner role
-// that the provider's account cannot make (Zulip wants an owner for it).
-func (r *userResource) checkOwnerRoleChange(ctx context.Context, plan userResourceModel, state *userResourceModel, diags *diag.Diagnostics) {
-	if !known(plan.Role) {
+// userProtection says why an account may not be deactivated or demoted without
+// allow_self_or_last_owner_change: it is the provider's own account, or the
+// organization's last active owner. It returns the account and the reasons,
+// none when it is not protected. A failed read only skips the check (the
+// server keeps its own rule for the last owner).
+func (r *userResource) userProtection(ctx context.Context, id int64) (zulip.User, []string) {
+	var reasons []string
+	users, err := userUsers(ctx, r.data)
+	if err != nil {
+		tflog.Warn(ctx, "could not list users; the last-owner check is left to the server", map[string]any{"error": err.Error()})
+	}
+	u, found := users[id]
+	if self, err := userSelf(ctx, r.data); err != nil {
+		tflog.Warn(ctx, "could not read the provider's own account; it is not protected in this plan", map[string]any{"error": err.Error()})
+	} else if self.UserID == id {
+		reasons = append(reasons, "the provider's own account: the credentials this run uses would stop working")
+		if !found {
+			u = *self
+		}
+	}
+	if found && userIsLastOwner(users, u) {
+		reasons = append(reasons, "the organization's last active owner: an organization needs an owner, and "+
+			"Zulip refuses to deactivate or demote the only one")
+	}
+	return u, reasons
+}
+
+// checkDestroy refuses, at plan time, to destroy (deactivate) a protected
+// account unless the state allows it.
+func (r *userResource) checkDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var state userResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.AllowProtected.ValueBool() || (known(state.Active) && !state.Active.ValueBool()) {
+		return // allowed, or already deactivated: destroying changes nothing
+	}
+	u, reasons := r.userProtection(ctx, state.ID.ValueInt64())
+	if len(reasons) == 0 {
 		return
 	}
-	from := userRoleMember
-	if state != nil {
-		from = state.Role.ValueString()
+	resp.Diagnostics.AddError("Protected User Account",
+		fmt.Sprintf("Destroying this zulip_user would deactivate %s, which is %s.\n\nTo stop managing the account "+
+			"without deactivating it, remove it from the state instead: a `removed` block (Terraform 1.7 or newer) "+
+			"with `lifecycle { destroy = false }`, or `terraform state rm`. To deactivate it anyway, set "+
+			"`allow_self_or_last_owner_change = true` on the resource, apply, then destroy.",
+			userDescribe(u), strings.Join(reasons, ", and ")))
+}
+
+// checkProtectedChange refuses, at plan time, to deactivate or demote a
+// protected account unless the configuration allows it.
+func (r *userResource) checkProtectedChange(ctx context.Context, plan, state userResourceModel, diags *diag.Diagnostics) {
+	if !known(plan.AllowProtected) || plan.AllowProtected.ValueBool() {
+		return
+	}
+	var change string
+	at := path.Root("role")
+	from, fromKnown := zulip.RoleFromName(state.Role.ValueString())
+	to, toKnown := zulip.RoleFromName(plan.Role.ValueString())
+	switch {
+	case known(plan.Active) && !plan.Active.ValueBool() && state.Active.ValueBool():
+		change, at = "deactivate", path.Root("active")
+	case fromKnown && toKnown && to > from: // a larger role value is a lower role
+		change = fmt.Sprintf("demote (from %q to %q)", state.Role.ValueString(), plan.Role.ValueString())
+	default:
+		return
+	}
+	u, reasons := r.userProtection(ctx, state.ID.ValueInt64())
+	if len(reasons) == 0 {
+		return
+	}
+	diags.AddAttributeError(at, "Protected User Account",
+		fmt.Sprintf("This plan would %s %s, which is %s. If that is intended (for example because this run makes "+
+			"another user an owner first), set `allow_self_or_last_owner_change = true` on this resource.",
+			change, userDescribe(u), strings.Join(reasons, ", and ")))
+}
+
+// checkOwnerRoleChange reports at plan time a change to or from the owner role
+// that the provider's account cannot make (Zulip wants an owner for it).
+func (r *userResource) checkOwnerRoleChange(ctx context.Context, plan userResourceModel, from string, diags *diag.Diagnostics) {
+	if !known(plan.Role) {
+		return
 	}
 	to := plan.Role.ValueString()
 	if from == to || (from != userRoleOwner && to != userRoleOwner) {
 		return
 	}
-	caller, err := userCaller(ctx, r.data)
+	if self, err := userSelf(ctx, r.data); err == nil && known(plan.ID) && self.UserID == plan.ID.ValueInt64() && from == userRoleOwner {
+		r.data.noteStepDown(fmt.Sprintf("%s, from %q to %q", self.Email, from, to), diags)
+	} else {
+		r.data.noteOwnerOnly(fmt.Sprintf("the role of %s from %q to %q", plan.Email.ValueString(), from, to), diags)
+	}
+	caller, err := userSelf(ctx, r.data)
 	if err != nil {
 		tflog.Warn(ctx, "could not read the provider's own account; the server will check the role change", map[string]any{"error": err.Error()})
 		return
@@ -776,8 +1031,9 @@ func userToAPI(ctx context.Context, m userResourceModel, prior *userResourceMode
 
 // userFromAPI copies the server's view into the model. The configured e-mail
 // is kept when the server's matches it but for case, and when the server hides
-// it. Only the profile fields m already manages are read, unless adoptProfile.
-func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, adoptProfile bool, fields map[int64]zulip.CustomProfileField, diags *diag.Diagnostics) {
+// it. Only the profile fields m already manages are read: the others are not
+// this resource's (an import manages none).
+func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, diags *diag.Diagnostics) {
 	m.ID = types.Int64Value(u.UserID)
 	m.FullName = types.StringValue(u.FullName)
 	m.Role = userRoleName(u.Role, diags)
@@ -813,32 +1069,20 @@ func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, adopt
 	m.IsImportedStub = types.BoolValue(u.IsImportedStub)
 	m.Password = types.StringNull() // write-only: never stored
 
-	switch {
-	case adoptProfile:
-		elems := map[string]userProfileValueModel{}
-		for key, v := range u.ProfileData {
-			id, _ := strconv.ParseInt(key, 10, 64)
-			f, ok := fields[id]
-			elems[key] = userProfileValueFromAPI(ctx, v.Value, ok && f.Type == zulip.ProfileFieldUser, diags)
-		}
+	if !known(m.ProfileData) {
 		m.ProfileData = types.MapNull(userProfileValueType)
-		if len(elems) > 0 {
-			m.ProfileData = userProfileMap(ctx, elems, diags)
-		}
-	case known(m.ProfileData):
-		managed := userProfileElements(ctx, m.ProfileData, diags)
-		elems := make(map[string]userProfileValueModel, len(managed))
-		for key, e := range managed {
-			v, ok := u.ProfileData[key]
-			if !ok {
-				continue // cleared outside Terraform: the plan sets it again
-			}
-			elems[key] = userProfileValueFromAPI(ctx, v.Value, !e.UserIDs.IsNull(), diags)
-		}
-		m.ProfileData = userProfileMap(ctx, elems, diags)
-	default:
-		m.ProfileData = types.MapNull(userProfileValueType)
+		return
 	}
+	managed := userProfileElements(ctx, m.ProfileData, diags)
+	elems := make(map[string]userProfileValueModel, len(managed))
+	for key, e := range managed {
+		v, ok := u.ProfileData[key]
+		if !ok {
+			continue // cleared outside Terraform: the plan sets it again
+		}
+		elems[key] = userProfileValueFromAPI(ctx, v.Value, !e.UserIDs.IsNull(), diags)
+	}
+	m.ProfileData = userProfileMap(ctx, elems, diags)
 }
 
 // userPartial is the state saved right after POST /users: the id and the

@@ -1,14 +1,13 @@
 package provider_test
 
 import (
+	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
@@ -97,28 +96,33 @@ func TestAccUser_lifecycle(t *testing.T) {
 				},
 			},
 			{
-				// A refresh costs one request per user.
+				// A refresh reads the users as one list, shared by every
+				// zulip_user and the plan-time checks.
 				PreConfig: srv.ResetRequests,
 				Config:    admin + testAccUserConfigFull(),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectEmptyPlan(),
-						requestCountAtMost{srv: srv, method: "GET", path: "/api/v1/users/13", max: 1, resources: 1},
+						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users", min: 1, max: 1},
+						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users/13", min: 0, max: 0},
 					},
 				},
 			},
 			{
+				// An import manages none of the profile values (only the
+				// configuration's are managed, once it names them): profile_data
+				// differs from the state made by the create.
 				ResourceName:            addr,
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"password"},
+				ImportStateVerifyIgnore: []string{"password", "profile_data"},
 			},
 			{
 				ResourceName:            addr,
 				ImportState:             true,
 				ImportStateId:           testAccUserEmail,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"password"},
+				ImportStateVerifyIgnore: []string{"password", "profile_data"},
 			},
 			{
 				// In place: name, role and profile data; fields removed from the
@@ -308,13 +312,15 @@ func TestAccUser_example(t *testing.T) {
 		}
 		imports++
 		steps = append(steps, resource.TestStep{
-			Config:                  admin + string(example),
-			ConfigVariables:         vars,
-			ResourceName:            addr,
-			ImportState:             true,
-			ImportStateId:           f[3],
-			ImportStateVerify:       true,
-			ImportStateVerifyIgnore: []string{"password"},
+			Config:            admin + string(example),
+			ConfigVariables:   vars,
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     f[3],
+			ImportStateVerify: true,
+			// An import manages none of the profile values until the
+			// configuration names them.
+			ImportStateVerifyIgnore: []string{"password", "profile_data"},
 		})
 	}
 	if imports != 2 {
@@ -542,9 +548,12 @@ resource "zulip_user" "mei" {
 				},
 			},
 			{
+				// The import managed no profile value; the configured ones are
+				// now set (to what the server has already).
 				Config: owner + mei("mei@zulip.example.com"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			},
 			{
@@ -612,10 +621,12 @@ resource "zulip_user" "mark" {
 				ImportStateId: "5",
 				ImportStateCheck: func(states []*terraform.InstanceState) error {
 					a := states[0].Attributes
+					// No profile value is adopted: they stay unmanaged until the
+					// configuration names them.
 					want := map[string]string{
 						"email": "mark@zulip.example.com", "api_email": "user5@zulip.example.com", "role": "member",
-						"timezone": "Europe/Berlin", "profile_data.%": "5", "profile_data.6.user_ids.#": "1",
-						"profile_data.6.user_ids.0": "2", "profile_data.7.value": "markm", "active": "true",
+						"timezone": "Europe/Berlin", "profile_data.%": "", "active": "true",
+						"allow_self_or_last_owner_change": "false",
 					}
 					for k, v := range want {
 						if a[k] != v {
@@ -688,12 +699,12 @@ resource "zulip_user" "maria" {
 func TestAccUser_createAnswerLost(t *testing.T) {
 	srv := acctest.NewServer(t)
 	lost := 0
-	proxy := testAccUserFaultyProvider(t, srv, refserver.SeedAdminID, func(r *http.Request) (bool, int) {
+	proxy := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
 		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/users" && lost == 0 {
 			lost++
-			return true, http.StatusBadGateway
+			return acctest.Fault{Status: http.StatusBadGateway, Process: true}
 		}
-		return false, 0
+		return acctest.Fault{}
 	})
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
@@ -723,56 +734,78 @@ func TestAccUser_createAnswerLost(t *testing.T) {
 	})
 }
 
-// TestAccUser_createIncomplete: POST /users succeeds but setting the role
-// fails. The error says what happened and what to do; the replacement
-// Terraform then plans for the tainted resource is refused with a pointer to
-// import, and import plus apply repairs the account.
-func TestAccUser_createIncomplete(t *testing.T) {
+// TestAccUser_createIncompleteConverges: POST /users succeeds but setting the
+// role fails. The create does not fail (Terraform would taint the resource, and
+// replacing a user deactivates it): it warns and keeps the account in state as
+// the plan claimed; the next refresh reads the real values, so the next plan
+// shows the remaining steps as an in-place update, and the next plain apply
+// converges, with no deactivation.
+func TestAccUser_createIncompleteConverges(t *testing.T) {
 	srv := acctest.NewServer(t)
-	failed := 0
-	proxy := testAccUserFaultyProvider(t, srv, refserver.SeedAdminID, func(r *http.Request) (bool, int) {
+	failed, deactivations := 0, 0
+	proxy := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
+		if r.Method == http.MethodDelete && r.URL.Path == "/api/v1/users/13" {
+			deactivations++
+		}
 		if r.Method == http.MethodPatch && r.URL.Path == "/api/v1/users/13" && failed == 0 {
 			failed++
-			return false, http.StatusBadRequest
+			return acctest.Fault{Status: http.StatusBadRequest}
 		}
-		return false, 0
+		return acctest.Fault{}
 	})
-	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", "")
+	diags := &diagRecorder{}
+	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", `
+    "1" = { value = "+1-555-0199" }`)
+	addr := "zulip_user.test"
 	resource.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: diags.factories(),
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
 			{
-				Config:      cfg,
-				ExpectError: expectErrRE(`(?s)Unable to Set User Role.*Injected failure.*User Created Incompletely: user 13 was created, but this later step failed.*terraform untaint`),
+				Config: cfg,
+				// The refresh after the apply finds the role and the profile
+				// value missing.
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						if err := diags.has(`(?s)User Created Incompletely: Unable to Set User Role.*Injected failure.*User 13 exists.*not tainted`); err != nil {
+							return err
+						}
+						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+							if v != 13 || !u.IsActive || u.Role != refserver.RoleMember || len(u.ProfileData) != 0 {
+								return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
+							}
+							return nil
+						})
+					})),
+				},
 			},
 			{
-				// Without untaint, Terraform replaces: the old account is
-				// deactivated and the address cannot be used again.
-				Config:      cfg,
-				ExpectError: expectErrRE(`(?s)E-mail Address Already in Use.*A deactivated user \(id 13\) already has the address.*terraform import`),
-			},
-			{
-				Config:             cfg,
-				ResourceName:       "zulip_user.test",
-				ImportState:        true,
-				ImportStateId:      testAccUserEmail,
-				ImportStatePersist: true,
-			},
-			{
+				// A plain apply finishes the job in place: no replacement, no
+				// deactivation.
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_user.test", plancheck.ResourceActionUpdate)},
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
+					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						if deactivations != 0 {
+							return fmt.Errorf("user 13 was deactivated %d times", deactivations)
+						}
 						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-							if v != 13 || !u.IsActive || u.Role != refserver.RoleModerator {
-								return fmt.Errorf("user %d: active %v role %d", v, u.IsActive, u.Role)
+							if v != 13 || !u.IsActive || u.Role != refserver.RoleModerator || u.ProfileData[refserver.FieldIDPhone] != "+1-555-0199" {
+								return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
 							}
 							return nil
 						})
@@ -783,47 +816,316 @@ func TestAccUser_createIncomplete(t *testing.T) {
 	})
 }
 
-// testAccUserFaultyProvider is a provider block, acting as a seeded user,
-// that reaches the reference server through a proxy. fault decides for each
-// request: status 0 passes it through; otherwise the proxy answers with that
-// status, after letting the server process the request when lost is true.
-func testAccUserFaultyProvider(t *testing.T, srv *acctest.Server, userID int, fault func(*http.Request) (lost bool, status int)) string {
-	t.Helper()
-	u, ok := srv.User(userID)
-	if !ok {
-		t.Fatalf("no user %d in the reference server", userID)
-	}
-	var mu sync.Mutex
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		lost, status := fault(r)
-		mu.Unlock()
-		if status == 0 {
-			srv.ServeHTTP(w, r)
-			return
-		}
-		if lost {
-			srv.ServeHTTP(httptest.NewRecorder(), r)
-		}
-		if status == http.StatusBadGateway {
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(status)
-			_, _ = io.WriteString(w, "<html><title>502 Bad Gateway</title></html>") // a failed write shows in the provider's answer
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, `{"result":"error","msg":"Injected failure","code":"BAD_REQUEST"}`) // a failed write shows in the provider's answer
-	}))
-	t.Cleanup(hs.Close)
-	return fmt.Sprintf(`
-provider "zulip" {
-  url         = %q
-  email       = %q
-  api_key     = %q
-  max_retries = 0
+// TestAccUser_importLeavesUnnamedProfileValues: a user with five profile
+// values is adopted with a configuration that names one of them and a new
+// role. The import manages no value, so the apply changes the named one and
+// the role, and leaves the four others as they were; the next plan is empty.
+func TestAccUser_importLeavesUnnamedProfileValues(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	addr := "zulip_user.mark"
+	cfg := admin + `
+resource "zulip_user" "mark" {
+  email     = "mark@zulip.example.com"
+  full_name = "Mark Member"
+  role      = "moderator"
+  profile_data = {
+    "7" = { value = "mark-m" }
+  }
 }
-`, hs.URL, u.Email, u.APIKey)
+`
+	want := map[int]string{
+		refserver.FieldIDBiography: "Backend engineer.", refserver.FieldIDBirthday: "1990-04-01",
+		refserver.FieldIDWebsite: "https://mark.example.org", refserver.FieldIDMentor: "[2]",
+		refserver.FieldIDGitHub: "mark-m", // the one the configuration names, changed
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// With an import block, the plan shows the import and only the
+				// named value being set: nothing is removed.
+				Config:             cfg,
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateKind:    resource.ImportBlockWithID,
+				ImportStateId:      "mark@zulip.example.com",
+				ExpectNonEmptyPlan: true,
+				ImportPlanChecks: resource.ImportPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						testAccUserPlannedProfile{addr: addr, before: nil, after: []string{"7"}},
+					},
+				},
+			},
+			{
+				Config:             cfg,
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      "mark@zulip.example.com",
+				ImportStatePersist: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						testAccUserPlannedProfile{addr: addr, before: nil, after: []string{"7"}},
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"7": testAccUserText("mark-m"),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+							if u.Role != refserver.RoleModerator || fmt.Sprint(u.ProfileData) != fmt.Sprint(want) {
+								return fmt.Errorf("server has role %d profile data %v, want moderator and %v", u.Role, u.ProfileData, want)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccUser_reapplyAfterDestroy: destroy deactivates the users, and Zulip
+// never lets a new account take their addresses. Applying the configuration
+// again reactivates the same accounts (the plan warns, naming each, and knows
+// their ids), and applies the configuration to them. The plan looks the
+// addresses up with one list read for all users. An address that belongs to an
+// active account fails the plan with an import block to copy.
+func TestAccUser_reapplyAfterDestroy(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	diags := &diagRecorder{}
+	const johnEmail = "john.roe@zulip.example.com"
+	cfg := admin + testAccUserConfig("Jane Doe", "moderator", "", `
+    "1" = { value = "+1-555-0199" }`) + fmt.Sprintf(`
+resource "zulip_user" "john" {
+  email     = %q
+  full_name = "John Roe"
+  password  = %q
+
+  depends_on = [zulip_user.test] # Jane is user 13, John 14
+}
+`, johnEmail, testAccUserPassword)
+	jane, john := "zulip_user.test", "zulip_user.john"
+	inactive := func() {
+		for _, id := range []int{13, 14} {
+			if err := testAccUserOnServer(srv, id, func(u *refserver.User) error {
+				if u.IsActive {
+					return fmt.Errorf("user %d is active after destroy", id)
+				}
+				return nil
+			}); err != nil {
+				t.Error(err)
+			}
+		}
+		diags.reset()
+		srv.ResetRequests()
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: diags.factories(),
+		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jane, tfjsonpath.New("id"), knownvalue.Int64Exact(13)),
+					statecheck.ExpectKnownValue(john, tfjsonpath.New("id"), knownvalue.Int64Exact(14)),
+				},
+			},
+			{
+				Config:  cfg,
+				Destroy: true,
+			},
+			{
+				PreConfig: inactive,
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(jane, plancheck.ResourceActionCreate),
+						plancheck.ExpectKnownValue(jane, tfjsonpath.New("id"), knownvalue.Int64Exact(13)),
+						plancheck.ExpectKnownValue(john, tfjsonpath.New("id"), knownvalue.Int64Exact(14)),
+						// John's role is not configured: the account keeps its own.
+						plancheck.ExpectKnownValue(john, tfjsonpath.New("role"), knownvalue.StringExact("member")),
+						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users", min: 1, max: 1},
+						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users/13", min: 0, max: 0},
+						diagCheck{diags: diags, pattern: `(?s)Deactivated User Will Be Reactivated.*"jane.doe@zulip.example.com" belongs to the deactivated user 13 \(Jane Doe, jane.doe@zulip.example.com\).*reactivates it`},
+						diagCheck{diags: diags, pattern: `(?s)Deactivated User Will Be Reactivated.*deactivated user 14 \(John Roe, john.roe@zulip.example.com\)`},
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jane, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
+					statecheck.ExpectKnownValue(jane, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
+						if n := srv.Requests("POST", "/api/v1/users"); n != 0 {
+							return fmt.Errorf("the apply sent POST /users %d times, want none", n)
+						}
+						if err := testAccUserOnServer(srv, 15, func(*refserver.User) error { return nil }); err == nil {
+							return fmt.Errorf("a new user 15 was created")
+						}
+						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+							if v != 13 || !u.IsActive || u.Role != refserver.RoleModerator || u.ProfileData[refserver.FieldIDPhone] != "+1-555-0199" {
+								return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
+							}
+							return nil
+						})
+					})),
+				},
+			},
+			{
+				// An active account's address: the plan fails, with the block
+				// that imports it.
+				Config: cfg + `
+resource "zulip_user" "mark" {
+  email     = "MARK@zulip.example.com"
+  full_name = "Mark Member"
+  password  = "whatever-it-is"
+}
+`,
+				PlanOnly: true,
+				ExpectError: expectErrRE(`(?s)E-mail Address Already in Use.*belongs to the active user 5 \(Mark Member,` +
+					`.*mark@zulip.example.com\).*import \{\n\s+to = zulip_user.<name>\n\s+id = "MARK@zulip.example.com"\n\}`),
+			},
+		},
+	})
+}
+
+// TestAccUser_protectedAccounts: the provider's own account and the
+// organization's last active owner cannot be demoted, deactivated or destroyed
+// unless allow_self_or_last_owner_change says so; the plan fails first. A
+// removed block lets Terraform forget them without deactivating them.
+func TestAccUser_protectedAccounts(t *testing.T) {
+	srv := acctest.NewServer(t)
+	// Oscar steps down: Olivia is the organization's only owner.
+	srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedOwner2ID].Role = refserver.RoleAdministrator })
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	cfg := func(me, olivia string) string {
+		return admin + fmt.Sprintf(`
+resource "zulip_user" "me" {
+  email     = "aaron@zulip.example.com"
+  full_name = "Aaron Admin"
+  %s
+}
+
+resource "zulip_user" "olivia" {
+  email     = "olivia@zulip.example.com"
+  full_name = "Olivia Owner"
+  %s
+}
+`, me, olivia)
+	}
+	unchanged := func() error {
+		for id, role := range map[int]int{refserver.SeedAdminID: refserver.RoleAdministrator, refserver.SeedOwnerID: refserver.RoleOwner} {
+			if err := testAccUserOnServer(srv, id, func(u *refserver.User) error {
+				if !u.IsActive || u.Role != role {
+					return fmt.Errorf("user %d: active %v role %d", id, u.IsActive, u.Role)
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		// removed blocks need Terraform 1.7 or newer.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("", ""), ResourceName: "zulip_user.me", ImportState: true, ImportStateId: "2", ImportStatePersist: true},
+			{Config: cfg("", ""), ResourceName: "zulip_user.olivia", ImportState: true, ImportStateId: "1", ImportStatePersist: true},
+			{Config: cfg("", ""), PlanOnly: true},
+			{
+				Config:   cfg(`role = "member"`, ""),
+				PlanOnly: true,
+				ExpectError: expectErrRE(`(?s)Protected User Account.*would demote \(from "administrator" to "member"\) user 2 \(Aaron Admin, ` +
+					`aaron@zulip.example.com\), which is the provider's own account.*allow_self_or_last_owner_change = true`),
+			},
+			{
+				Config:      cfg(`active = false`, ""),
+				PlanOnly:    true,
+				ExpectError: expectErrRE(`(?s)Protected User Account.*would deactivate user 2 .*the provider's own account`),
+			},
+			{
+				Config:      cfg("", `active = false`),
+				PlanOnly:    true,
+				ExpectError: expectErrRE(`(?s)Protected User Account.*would deactivate user 1 \(Olivia Owner, olivia@zulip.example.com\), which is the organization's last active owner`),
+			},
+			{
+				Config:  cfg("", ""),
+				Destroy: true,
+				ExpectError: expectErrRE(`(?s)Protected User Account.*Destroying this zulip_user would deactivate user [12] .*` +
+					`removed.*destroy = false.*allow_self_or_last_owner_change = true`),
+			},
+			{
+				// The opt-in: the plan goes through (it is not applied here).
+				Config:             cfg("allow_self_or_last_owner_change = true\n  role = \"member\"", "allow_self_or_last_owner_change = true\n  active = false"),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// Forgotten without being deactivated.
+				Config: admin + `
+removed {
+  from = zulip_user.me
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = zulip_user.olivia
+  lifecycle {
+    destroy = false
+  }
+}
+`,
+				Check: func(*terraform.State) error { return unchanged() },
+			},
+		},
+	})
+	if err := unchanged(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestAccUser_generatedConfig: the configuration that terraform plan
+// -generate-config-out writes for an imported user is accepted unchanged and
+// plans empty.
+func TestAccUser_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	step := func(id string) resource.TestStep {
+		return resource.TestStep{
+			Config:          admin,
+			ResourceName:    "zulip_user.test",
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithID,
+			ImportStateId:   id,
+			GenerateConfig:  true,
+		}
+	}
+	for _, id := range []string{"mark@zulip.example.com", "10"} { // a member with profile values; a deactivated user
+		t.Run(id, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{step(id)},
+			})
+		})
+	}
 }
 
 // testAccUserConfig is a user with the given name and role ("" leaves it
@@ -918,4 +1220,53 @@ func testAccUserDeactivated(srv *acctest.Server, email string) resource.TestChec
 		})
 		return err
 	}
+}
+
+// testAccUserRequests is a plan check that the plan made between min and max
+// requests of a method and path (counted since the last ResetRequests).
+type testAccUserRequests struct {
+	srv          *acctest.Server
+	method, path string
+	min, max     int
+}
+
+// CheckPlan counts the requests.
+func (c testAccUserRequests) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	if got := c.srv.Requests(c.method, c.path); got < c.min || got > c.max {
+		resp.Error = fmt.Errorf("the plan made %d %s %s requests; want between %d and %d", got, c.method, c.path, c.min, c.max)
+	}
+}
+
+// testAccUserPlannedProfile is a plan check of the profile_data keys a
+// resource change has before and after (nil before: not managed).
+type testAccUserPlannedProfile struct {
+	addr          string
+	before, after []string
+}
+
+// CheckPlan compares the keys.
+func (c testAccUserPlannedProfile) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	keys := func(v any) []string {
+		obj, _ := v.(map[string]any)
+		m, ok := obj["profile_data"].(map[string]any)
+		if !ok {
+			return nil
+		}
+		out := make([]string, 0, len(m))
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.addr || rc.Change == nil {
+			continue
+		}
+		if b, a := keys(rc.Change.Before), keys(rc.Change.After); fmt.Sprint(b) != fmt.Sprint(c.before) || fmt.Sprint(a) != fmt.Sprint(c.after) {
+			resp.Error = fmt.Errorf("%s: profile_data keys go from %v to %v, want %v to %v", c.addr, b, a, c.before, c.after)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("no change planned for %s", c.addr)
 }
