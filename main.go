@@ -19,6 +19,15 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
+	// Terraform starts the provider as its child and stops it when done. A Terraform
+	// killed outright (SIGKILL, OOM killer, a CI job cancelled) stops nothing, and
+	// go-plugin does not notice its client is gone: the provider would serve an empty
+	// socket forever, or finish half an apply for no one. In debug mode the provider
+	// is started by hand and outlives any one Terraform on purpose.
+	if !debug {
+		exitWithParent()
+	}
+
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/zulip-terraform/zulip",
 		Debug:   debug,

@@ -4,6 +4,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -43,15 +45,22 @@ type zulipProvider struct {
 
 // zulipProviderModel is the provider configuration.
 type zulipProviderModel struct {
-	URL          types.String `tfsdk:"url"`
-	Email        types.String `tfsdk:"email"`
-	APIKey       types.String `tfsdk:"api_key"`
-	Zuliprc      types.String `tfsdk:"zuliprc"`
-	Insecure     types.Bool   `tfsdk:"insecure"`
-	MaxRetries   types.Int64  `tfsdk:"max_retries"`
-	MaxRetryWait types.String `tfsdk:"max_retry_wait"`
-	SMS          *smsModel    `tfsdk:"sms"`
+	URL            types.String `tfsdk:"url"`
+	Email          types.String `tfsdk:"email"`
+	APIKey         types.String `tfsdk:"api_key"`
+	Zuliprc        types.String `tfsdk:"zuliprc"`
+	Insecure       types.Bool   `tfsdk:"insecure"`
+	CertBundle     types.String `tfsdk:"cert_bundle"`
+	ClientCert     types.String `tfsdk:"client_cert"`
+	ClientCertKey  types.String `tfsdk:"client_cert_key"`
+	MaxRetries     types.Int64  `tfsdk:"max_retries"`
+	MaxRetryWait   types.String `tfsdk:"max_retry_wait"`
+	RequestTimeout types.String `tfsdk:"request_timeout"`
+	SMS            *smsModel    `tfsdk:"sms"`
 }
+
+// envRequestTimeout is the environment fallback of request_timeout.
+const envRequestTimeout = "ZULIP_REQUEST_TIMEOUT"
 
 // smsModel is the provider's sms block: the SMS conversations API's credentials.
 type smsModel struct {
@@ -70,8 +79,10 @@ func (p *zulipProvider) Metadata(_ context.Context, _ provider.MetadataRequest, 
 func (p *zulipProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages a Zulip organization (realm) as code: linkifiers, allowed domains, users, " +
-			"topic preferences, profile data and more. Credentials come from the arguments below, then the " +
-			"`ZULIP_*` environment variables, then a zuliprc file.",
+			"topic preferences, profile data and more. Credentials and TLS settings come from the arguments below, " +
+			"then the `ZULIP_*` environment variables, then a zuliprc file, each value on its own. When an e-mail " +
+			"and API key are found, the provider checks them with the server when it is configured, so that wrong " +
+			"credentials fail `terraform plan` with where each value came from.",
 		Attributes: map[string]schema.Attribute{
 			"url": schema.StringAttribute{
 				Optional: true,
@@ -91,12 +102,34 @@ func (p *zulipProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			},
 			"zuliprc": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Path to a zuliprc file (`[api]` section with `site`, `email`, `key`). " +
-					"Defaults to `ZULIP_CONFIG`, then `~/.zuliprc` when that exists.",
+				MarkdownDescription: "Path to a zuliprc file (`[api]` section with `site`, `email`, `key`, and optionally " +
+					"`insecure`, `cert_bundle`, `client_cert`, `client_cert_key`). Defaults to `ZULIP_CONFIG`, then " +
+					"`~/.zuliprc` when that exists. A file named here is always read; the others only when they must " +
+					"supply the URL, e-mail or API key, so that a `~/.zuliprc` written for another server does not " +
+					"impose its TLS settings.",
 			},
 			"insecure": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "Skip TLS certificate verification (self-signed development servers only). Default `false`.",
+				Optional: true,
+				MarkdownDescription: "Skip TLS certificate verification (self-signed development servers only). " +
+					"Falls back to `ZULIP_ALLOW_INSECURE`, then `insecure` in the zuliprc file (`true` or `false`; " +
+					"anything else is an error). Default `false`. For a server with a private CA, prefer `cert_bundle`.",
+			},
+			"cert_bundle": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Path to a PEM file of the certificate authorities to trust for the server, " +
+					"in place of the system's: for a self-hosted server whose certificate a private CA signed. " +
+					"Falls back to `ZULIP_CERT_BUNDLE`, then `cert_bundle` in the zuliprc file.",
+			},
+			"client_cert": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Path to a PEM file with a client certificate, for servers that require one. " +
+					"The file may hold the private key too; otherwise set `client_cert_key`. " +
+					"Falls back to `ZULIP_CERT`, then `client_cert` in the zuliprc file.",
+			},
+			"client_cert_key": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Path to the PEM private key of `client_cert`, when it is not in the same file. " +
+					"Falls back to `ZULIP_CERT_KEY`, then `client_cert_key` in the zuliprc file.",
 			},
 			"max_retries": schema.Int64Attribute{
 				Optional: true,
@@ -108,7 +141,19 @@ func (p *zulipProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"max_retry_wait": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: fmt.Sprintf("The longest total time one request may spend waiting for retries and "+
-					"rate limits, as a Go duration such as `90s` or `5m`. Default `%s`.", zulip.DefaultMaxRetryWait),
+					"rate limits, as a Go duration such as `90s` or `10m`. Default `%s`: Zulip counts requests per "+
+					"minute (200 by default; some servers allow 20), and the provider paces itself from the server's "+
+					"rate-limit headers, so a large apply against a low limit waits for whole minutes, sometimes more than "+
+					"once for one request. Every wait longer than a second is logged at the WARN level (`TF_LOG=WARN`) "+
+					"with its reason. Interrupting Terraform (Ctrl-C) ends any wait at once.", formatDuration(zulip.DefaultMaxRetryWait)),
+				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", checkDuration)},
+			},
+			"request_timeout": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("The longest one HTTP request may take, from connecting to reading the "+
+					"whole answer, as a Go duration such as `30s` or `2m`: a server that accepts connections and never "+
+					"answers fails the run in about this time. A request that times out is not retried. `0` means no "+
+					"limit. Falls back to `%s`. Default `%s`.", envRequestTimeout, formatDuration(zulip.DefaultRequestTimeout)),
 				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", checkDuration)},
 			},
 		},
@@ -137,8 +182,8 @@ func (p *zulipProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 	}
 }
 
-// Configure resolves credentials, builds the API client and learns the
-// server's feature level.
+// Configure resolves credentials, builds the API client, learns the server's
+// feature level and, with credentials, checks them and learns whose they are.
 func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg zulipProviderModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -149,17 +194,29 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	// plan. Building a client from a partial configuration would talk to the wrong
 	// server (or none), so the provider stays unconfigured for this run: resources
 	// plan without server-side checks and their operations report why.
-	if cfg.URL.IsUnknown() || cfg.Email.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.Zuliprc.IsUnknown() {
+	if cfg.URL.IsUnknown() || cfg.Email.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.Zuliprc.IsUnknown() ||
+		cfg.Insecure.IsUnknown() || cfg.CertBundle.IsUnknown() || cfg.ClientCert.IsUnknown() || cfg.ClientCertKey.IsUnknown() {
 		tflog.Info(ctx, "provider configuration depends on unknown values; deferring server checks")
 		data := &providerData{unknownConfig: true, version: p.version}
 		resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData = data, data, data
 		return
 	}
 
-	creds, sources, err := zulip.ResolveCredentials(zulip.Credentials{
+	explicit := zulip.Credentials{
 		Site: cfg.URL.ValueString(), Email: cfg.Email.ValueString(), APIKey: cfg.APIKey.ValueString(),
-	}, p.getenv, cfg.Zuliprc.ValueString())
+		CertBundle: cfg.CertBundle.ValueString(), ClientCert: cfg.ClientCert.ValueString(), ClientCertKey: cfg.ClientCertKey.ValueString(),
+	}
+	if !cfg.Insecure.IsNull() {
+		explicit.Insecure = cfg.Insecure.ValueBoolPointer()
+	}
+	creds, sources, err := zulip.ResolveCredentials(explicit, p.getenv, cfg.Zuliprc.ValueString())
 	if err != nil {
+		var settingErr *zulip.SettingError
+		if errors.As(err, &settingErr) {
+			resp.Diagnostics.AddAttributeError(path.Root(settingErr.Setting), "Invalid Zulip Setting",
+				fmt.Sprintf("The provider cannot use %s.", describeSettingError(settingErr)))
+			return
+		}
 		resp.Diagnostics.AddAttributeError(path.Root("zuliprc"), "Unreadable zuliprc File",
 			fmt.Sprintf("The provider could not read its zuliprc file: %s", err))
 		return
@@ -177,8 +234,11 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		if noCredentials && attr != "url" {
 			continue
 		}
-		resp.Diagnostics.AddAttributeError(path.Root(attr), "Missing Zulip "+attrTitle(attr),
-			fmt.Sprintf("The provider needs a value for %q. Set it in %s (the file is named by `zuliprc`, ZULIP_CONFIG, or defaults to ~/.zuliprc).", attr, where[attr]))
+		detail := fmt.Sprintf("The provider needs a value for %q. Set it in %s (the file is named by `zuliprc`, ZULIP_CONFIG, or defaults to ~/.zuliprc).", attr, where[attr])
+		if found := describeCredentials(creds, sources); found != "" {
+			detail += "\n\nFound so far:\n" + found
+		}
+		resp.Diagnostics.AddAttributeError(path.Root(attr), "Missing Zulip "+attrTitle(attr), detail)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -186,16 +246,26 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	tflog.Info(ctx, "configuring Zulip client", map[string]any{
 		"url": creds.Site, "url_source": sources.Site, "email": creds.Email,
 		"email_source": sources.Email, "api_key_source": sources.APIKey,
+		"insecure_source": sources.Insecure, "cert_bundle": creds.CertBundle, "cert_bundle_source": sources.CertBundle,
+		"client_cert": creds.ClientCert, "client_cert_source": sources.ClientCert,
 	})
 
 	clientCfg := zulip.Config{
-		SiteURL:   creds.Site,
-		Email:     creds.Email,
-		APIKey:    creds.APIKey,
-		UserAgent: zulip.UserAgent(p.version),
-		Insecure:  cfg.Insecure.ValueBool(),
+		SiteURL:       creds.Site,
+		Email:         creds.Email,
+		APIKey:        creds.APIKey,
+		UserAgent:     zulip.UserAgent(p.version),
+		Insecure:      creds.Insecure != nil && *creds.Insecure,
+		CertBundle:    creds.CertBundle,
+		ClientCert:    creds.ClientCert,
+		ClientCertKey: creds.ClientCertKey,
 		Logf: func(ctx context.Context, msg string, fields map[string]any) {
 			tflog.Debug(ctx, msg, fields)
+		},
+		// Waits are what make an apply slow; at WARN they show whenever any
+		// provider logging is on, and say why.
+		Warnf: func(ctx context.Context, msg string, fields map[string]any) {
+			tflog.Warn(ctx, msg, fields)
 		},
 	}
 	if !cfg.MaxRetries.IsNull() {
@@ -211,17 +281,41 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			clientCfg.MaxRetryWait = -1
 		}
 	}
+	timeout, timeoutSource := cfg.RequestTimeout.ValueString(), "the `request_timeout` argument"
+	if cfg.RequestTimeout.IsNull() || cfg.RequestTimeout.IsUnknown() {
+		timeout, timeoutSource = strings.TrimSpace(p.getenv(envRequestTimeout)), "environment variable "+envRequestTimeout
+	}
+	if timeout != "" {
+		if err := checkDuration(timeout); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid Zulip Setting",
+				fmt.Sprintf("The provider cannot use request_timeout (from %s): %s.", timeoutSource, err))
+			return
+		}
+		d, _ := time.ParseDuration(timeout)
+		clientCfg.RequestTimeout = d
+		if d == 0 {
+			clientCfg.RequestTimeout = -1 // the client reads 0 as "default"; the user meant "no limit"
+		}
+	}
 	client, err := zulip.New(clientCfg)
 	if err != nil {
+		var fileErr *zulip.TLSFileError
+		if errors.As(err, &fileErr) {
+			resp.Diagnostics.AddAttributeError(path.Root(fileErr.Setting), "Unusable Zulip TLS File",
+				fmt.Sprintf("The provider cannot use %s (from %s): %s", fileErr.Setting, describeSource(fileErr.Setting,
+					tlsSource(sources, fileErr.Setting)), err))
+			return
+		}
 		resp.Diagnostics.AddAttributeError(path.Root("url"), "Invalid Zulip Configuration",
-			fmt.Sprintf("The provider could not build its API client: %s", err))
+			fmt.Sprintf("The provider could not build its API client: %s\n\n%s", err, describeCredentials(creds, sources)))
 		return
 	}
 
 	settings, err := client.GetServerSettings(ctx)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("url"), "Unable to Reach the Zulip Server",
-			fmt.Sprintf("The provider could not read /server_settings from %s: %s", client.BaseURL(), err))
+			fmt.Sprintf("The provider could not read /server_settings from %s: %s%s\n\nThe provider used:\n%s",
+				client.BaseURL(), err, tlsHint(err, creds, sources), describeCredentials(creds, sources)))
 		return
 	}
 	tflog.Info(ctx, "connected to Zulip", map[string]any{
@@ -237,7 +331,142 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		cache:         newCollectionCache(),
 		sms:           p.smsConfig(cfg.SMS),
 	}
+	if data.hasCreds {
+		// One request now turns wrong credentials into a plan-time error naming
+		// where each value came from, rather than one "unauthorized" per
+		// resource; the answer also tells plan-time checks what the account may do.
+		me, err := client.GetOwnUser(ctx)
+		switch {
+		case err == nil:
+			data.me = me
+			tflog.Info(ctx, "authenticated to Zulip", map[string]any{"user_id": me.UserID, "role": me.Role})
+		case isDeactivatedAccount(err):
+			// Not an error: zulip_own_account_deactivation leaves its own
+			// credentials deactivated, and its state must still plan (its Read
+			// needs no server). Every operation that calls the server fails
+			// with the server's USER_DEACTIVATED, so any plan that reads does.
+			resp.Diagnostics.AddWarning("Zulip Account Deactivated",
+				fmt.Sprintf("The Zulip server at %s says the account %s is deactivated (%s). Every operation that calls "+
+					"the server will fail; only resources whose state needs no server, such as zulip_own_account_deactivation, "+
+					"still plan. An organization administrator can reactivate the account, or configure the provider with "+
+					"another account's e-mail and API key.\n\nThe provider used:\n%s",
+					client.BaseURL(), creds.Email, zulip.CodeUserDeactivated, describeCredentials(creds, sources)))
+		default:
+			addCredentialsError(&resp.Diagnostics, client.BaseURL(), creds, sources, err)
+			return
+		}
+	}
 	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData = data, data, data
+}
+
+// addCredentialsError reports a failed GET /users/me at configure time.
+func addCredentialsError(diags *diag.Diagnostics, baseURL string, creds zulip.Credentials, sources zulip.Sources, err error) {
+	used := describeCredentials(creds, sources)
+	if !zulip.IsUnauthorized(err) {
+		diags.AddError("Unable to Check Zulip Credentials",
+			fmt.Sprintf("The provider could not check its credentials with GET /users/me on %s: %s\n\nThe provider used:\n%s",
+				baseURL, err, used))
+		return
+	}
+	var reason string
+	var apiErr *zulip.APIError
+	errors.As(err, &apiErr)
+	switch {
+	case apiErr != nil && apiErr.Code == zulip.CodeRealmDeactivated:
+		reason = "the organization is deactivated."
+	case apiErr != nil && apiErr.Code == zulip.CodeInvalidAPIKey:
+		reason = "no account on this server has that e-mail address with that API key. Check both, and that " +
+			"the key is current (regenerating a key in Zulip's settings invalidates the old one)."
+	default:
+		reason = "the server does not accept them."
+	}
+	diags.AddError("Invalid Zulip Credentials",
+		fmt.Sprintf("The provider checked its credentials with GET /users/me, and the Zulip server at %s rejected its credentials: %s\n\n"+
+			"The provider used:\n%s\n\nServer said: %s", baseURL, reason, used, err))
+}
+
+// isDeactivatedAccount reports whether err is the server's answer for a
+// deactivated account (and not, say, a deactivated organization).
+func isDeactivatedAccount(err error) bool {
+	var apiErr *zulip.APIError
+	return errors.As(err, &apiErr) && apiErr.Code == zulip.CodeUserDeactivated
+}
+
+// describeCredentials lists the values the provider resolved and where each came
+// from, one per line, for diagnostics. The API key is never shown, only its source.
+func describeCredentials(creds zulip.Credentials, sources zulip.Sources) string {
+	var lines []string
+	add := func(attr, value, source string) {
+		if source == "" {
+			return
+		}
+		lines = append(lines, fmt.Sprintf("  - %s%s from %s", attr, value, describeSource(attr, source)))
+	}
+	add("url", " "+creds.Site, sources.Site)
+	add("email", " "+creds.Email, sources.Email)
+	add("api_key", " (not shown)", sources.APIKey)
+	if creds.Insecure != nil {
+		add("insecure", fmt.Sprintf(" %t", *creds.Insecure), sources.Insecure)
+	}
+	add("cert_bundle", " "+creds.CertBundle, sources.CertBundle)
+	add("client_cert", " "+creds.ClientCert, sources.ClientCert)
+	add("client_cert_key", " "+creds.ClientCertKey, sources.ClientCertKey)
+	return strings.Join(lines, "\n")
+}
+
+// describeSource names a value's source for a diagnostic: the argument by name,
+// or the environment variable or zuliprc file as ResolveCredentials names them.
+func describeSource(attr, source string) string {
+	if source == zulip.SourceExplicit {
+		return "the `" + attr + "` argument"
+	}
+	return source
+}
+
+// describeSettingError names the setting of a SettingError, its source, and the rule.
+func describeSettingError(e *zulip.SettingError) string {
+	return fmt.Sprintf("%s (from %s): it %s", e.Setting, describeSource(e.Setting, e.Source), e.Msg)
+}
+
+// tlsSource returns the source of a TLS setting by its zuliprc name.
+func tlsSource(sources zulip.Sources, setting string) string {
+	switch setting {
+	case "cert_bundle":
+		return sources.CertBundle
+	case "client_cert":
+		return sources.ClientCert
+	case "client_cert_key":
+		return sources.ClientCertKey
+	}
+	return ""
+}
+
+// tlsHint says which setting fixes a TLS failure, since Go's messages ("certificate
+// signed by unknown authority", "remote error: tls: certificate required") do not.
+func tlsHint(err error, creds zulip.Credentials, sources zulip.Sources) string {
+	if !zulip.IsTLSFailure(err) {
+		return ""
+	}
+	if zulip.IsPlainHTTPAnswer(err) {
+		return "\n\nThe server does not speak TLS at this address; check the URL's scheme and port."
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "remote error") {
+		hint := "\n\nThe server refused the TLS handshake"
+		if creds.ClientCert == "" {
+			return hint + ", probably because it requires a client certificate: set `client_cert` (and `client_cert_key` " +
+				"when the key is in another file), ZULIP_CERT and ZULIP_CERT_KEY, or client_cert and client_cert_key in the zuliprc file."
+		}
+		return hint + fmt.Sprintf(": check that it accepts the client certificate %s (from %s).",
+			creds.ClientCert, describeSource("client_cert", sources.ClientCert))
+	}
+	hint := "\n\nThe provider does not trust the server's certificate."
+	if creds.CertBundle != "" {
+		return hint + fmt.Sprintf(" It trusts only the authorities in %s (from %s); check that the CA that signed "+
+			"the server's certificate is in it.", creds.CertBundle, describeSource("cert_bundle", sources.CertBundle))
+	}
+	return hint + " For a server whose certificate a private CA signed, set `cert_bundle` (or ZULIP_CERT_BUNDLE, or " +
+		"cert_bundle in the zuliprc file) to a PEM file of that CA; `insecure` skips the check (development servers only)."
 }
 
 // smsConfig resolves the sms block against the ZULIP_SMS_* environment variables.
@@ -305,6 +534,18 @@ func checkDuration(s string) error {
 		return fmt.Errorf("%q is not a duration such as 30s or 2m", s)
 	}
 	return nil
+}
+
+// formatDuration writes a duration the way people write it in configuration
+// ("5m" rather than Go's "5m0s"), for documentation.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
 }
 
 // attrTitle turns an argument name into a diagnostic title fragment.

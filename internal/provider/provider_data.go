@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -130,7 +129,7 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 	c.mu.Unlock()
 	// The generation is part of the flight key: a caller arriving after an
 	// invalidation must not join a request that started before the write.
-	v, err, _ := c.flight.Do(fmt.Sprintf("%s#%d", key, gen), func() (any, error) {
+	ch := c.flight.DoChan(fmt.Sprintf("%s#%d", key, gen), func() (any, error) {
 		// The shared request must not fail because the first caller's context
 		// ends while others still wait for it.
 		value, err := fetch(context.WithoutCancel(ctx))
@@ -144,7 +143,15 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 		c.mu.Unlock()
 		return value, nil
 	})
-	return v, err
+	// The request is shared, so it runs on when this caller is cancelled
+	// (another caller may still want it); the caller itself stops waiting at
+	// once, so that Ctrl-C is never held up by a read.
+	select {
+	case r := <-ch:
+		return r.Val, r.Err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // cachedAs is get for a collection of type T: fetch's result is cached under
@@ -176,23 +183,11 @@ const cacheRealm = "realm"
 
 // realmSettings reads the organization's settings (fetch type "realm") once
 // per provider process; nothing this provider does changes the ones it reads.
-// The client offers no state read for them, so this registers a queue for no
-// events and deletes it again, as the client's own state reads do.
+// Zulip offers them only through POST /register; the client's state read
+// registers a queue for no events, retries like any read (a second queue from an
+// uncertain attempt receives nothing and expires), and deletes the queue.
 func (d *providerData) realmSettings(ctx context.Context) (*zulip.RegisterResponse, error) {
 	return cachedAs(ctx, d.cache, cacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		resp, err := d.client.Register(ctx, zulip.RegisterRequest{
-			EventTypes:      []string{},
-			FetchEventTypes: []string{zulip.EventTypeRealm},
-		})
-		if err != nil {
-			return nil, err
-		}
-		if resp.QueueID != "" {
-			if err := d.client.DeleteQueue(ctx, resp.QueueID); err != nil && !zulip.IsBadEventQueue(err) {
-				tflog.Debug(ctx, "could not delete the event queue registered to read the realm settings; the server will expire it",
-					map[string]any{"error": err.Error()})
-			}
-		}
-		return resp, nil
+		return d.client.FetchState(ctx, zulip.EventTypeRealm)
 	})
 }

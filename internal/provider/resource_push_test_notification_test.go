@@ -250,6 +250,8 @@ func TestAccPushTestNotification_remoteTokenUnknown(t *testing.T) {
 		switch r.URL.Path {
 		case "/api/v1/server_settings":
 			_, _ = fmt.Fprint(w, `{"result":"success","msg":"","zulip_feature_level":497,"zulip_version":"11.0"}`)
+		case "/api/v1/users/me": // the provider checks its credentials when configured
+			_, _ = fmt.Fprint(w, `{"result":"success","msg":"","user_id":1,"email":"someone@example.com","role":400,"is_active":true}`)
 		case "/api/v1/mobile_push/test_notification":
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = fmt.Fprint(w, `{"result":"error","msg":"Device not recognized by the push bouncer","code":"INVALID_REMOTE_PUSH_DEVICE_TOKEN"}`)

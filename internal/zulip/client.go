@@ -3,6 +3,7 @@ package zulip
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -22,9 +24,16 @@ const (
 	// MaxRetries at zero.
 	DefaultMaxRetries = 5
 	// DefaultMaxRetryWait caps the total time one call spends waiting (rate-limit pacing,
-	// Retry-After and backoff together) when Config leaves MaxRetryWait at zero. A minute
-	// covers one full window of Zulip's default limit of 200 requests a minute.
-	DefaultMaxRetryWait = 60 * time.Second
+	// Retry-After and backoff together) when Config leaves MaxRetryWait at zero. Zulip's
+	// rate limit is a window of a minute: a call can wait for the window to end, be refused
+	// once because another client shares the account, and wait for the next one. With one
+	// minute, a burst against a 20-requests-a-minute server failed on the first refusal.
+	DefaultMaxRetryWait = 5 * time.Minute
+	// DefaultRequestTimeout bounds one HTTP exchange when Config leaves RequestTimeout at
+	// zero: long enough for the largest answers Zulip gives (a register or user list of a
+	// large organization), short enough that a server that never answers fails a run in
+	// about a minute rather than hanging it.
+	DefaultRequestTimeout = 60 * time.Second
 
 	// maxResponseBytes bounds how much of an answer is read. A register answer for a large
 	// organization is a few megabytes; anything beyond this is not a Zulip answer.
@@ -54,12 +63,27 @@ type Config struct {
 	// MaxRetryWait caps the total waiting of one call, across all its retries and rate-limit
 	// pacing: zero means DefaultMaxRetryWait, a negative value means never wait.
 	MaxRetryWait time.Duration
+	// RequestTimeout bounds each HTTP exchange (connecting, sending, and reading the whole
+	// answer): zero means DefaultRequestTimeout, a negative value means no bound. A request
+	// that times out is not retried (see ErrRequestTimeout).
+	RequestTimeout time.Duration
 	// Insecure skips TLS certificate verification (self-signed development servers).
 	Insecure bool
+	// CertBundle is a PEM file of the certificate authorities trusted for the server,
+	// replacing the system's (a private CA), as Zulip's clients' cert_bundle does.
+	CertBundle string
+	// ClientCert is a PEM file with a client certificate for servers that require one;
+	// its key is in ClientCertKey, or in the same file when ClientCertKey is empty.
+	ClientCert    string
+	ClientCertKey string
 	// Logf, when set, receives one entry per HTTP attempt and per retry decision, with
 	// fields such as method, path, status, duration_ms, attempt and retry_in_ms. It never
 	// receives the API key or any header.
 	Logf func(ctx context.Context, msg string, fields map[string]any)
+	// Warnf, when set, receives the entries a person watching the run should see, in the
+	// same form: every wait longer than a second (rate-limit pacing and retries), saying
+	// why, so that a slow apply explains itself. Without it they go to Logf.
+	Warnf func(ctx context.Context, msg string, fields map[string]any)
 
 	// Sleep, Now and Rand replace the real clock and randomness; tests use them so that
 	// retries and pacing take no real time. Sleep must return ctx.Err() when ctx ends first.
@@ -78,7 +102,9 @@ type Client struct {
 	httpClient   *http.Client
 	maxRetries   int
 	maxRetryWait time.Duration
+	timeout      time.Duration
 	logf         func(ctx context.Context, msg string, fields map[string]any)
+	warnf        func(ctx context.Context, msg string, fields map[string]any)
 	sleep        func(ctx context.Context, d time.Duration) error
 	now          func() time.Time
 	rand         func() float64
@@ -118,7 +144,9 @@ func New(cfg Config) (*Client, error) {
 		httpClient:   cfg.HTTPClient,
 		maxRetries:   cfg.MaxRetries,
 		maxRetryWait: cfg.MaxRetryWait,
+		timeout:      cfg.RequestTimeout,
 		logf:         cfg.Logf,
+		warnf:        cfg.Warnf,
 		sleep:        cfg.Sleep,
 		now:          cfg.Now,
 		rand:         cfg.Rand,
@@ -127,9 +155,13 @@ func New(cfg Config) (*Client, error) {
 		c.userAgent = UserAgent("")
 	}
 	if c.httpClient == nil {
-		c.httpClient = newHTTPClient(cfg.Insecure)
-	} else if cfg.Insecure {
-		return nil, errors.New("zulip: Insecure cannot be combined with a custom HTTPClient; configure its transport instead")
+		tlsConfig, err := newTLSConfig(cfg)
+		if err != nil {
+			return nil, err
+		}
+		c.httpClient = newHTTPClient(tlsConfig)
+	} else if cfg.Insecure || cfg.CertBundle != "" || cfg.ClientCert != "" || cfg.ClientCertKey != "" {
+		return nil, errors.New("zulip: Insecure, CertBundle and ClientCert cannot be combined with a custom HTTPClient; configure its transport instead")
 	}
 	switch {
 	case c.maxRetries == 0:
@@ -142,6 +174,12 @@ func New(cfg Config) (*Client, error) {
 		c.maxRetryWait = DefaultMaxRetryWait
 	case c.maxRetryWait < 0:
 		c.maxRetryWait = 0
+	}
+	switch {
+	case c.timeout == 0:
+		c.timeout = DefaultRequestTimeout
+	case c.timeout < 0:
+		c.timeout = 0
 	}
 	if c.sleep == nil {
 		c.sleep = sleepContext
@@ -201,16 +239,83 @@ func NormalizeSiteURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
+// TLSFileError is a CA bundle or client certificate that cannot be used. Setting is the
+// zuliprc key of Zulip's clients ("cert_bundle", "client_cert", "client_cert_key"), so that a
+// caller can name where the path came from.
+type TLSFileError struct {
+	Setting string
+	Path    string
+	Err     error
+}
+
+// Error describes the problem.
+func (e *TLSFileError) Error() string {
+	return fmt.Sprintf("zulip: %s %s: %v", e.Setting, e.Path, e.Err)
+}
+
+// Unwrap returns the underlying error (fs.ErrNotExist for a missing file, for instance).
+func (e *TLSFileError) Unwrap() error { return e.Err }
+
+// newTLSConfig builds the TLS settings of cfg. The files are read once, here, so that a
+// wrong path fails the configuration rather than every request.
+func newTLSConfig(cfg Config) (*tls.Config, error) {
+	t := &tls.Config{
+		MinVersion:         tls.VersionTLS12,
+		InsecureSkipVerify: cfg.Insecure, //nolint:gosec // opt-in, for self-signed development servers
+	}
+	if cfg.CertBundle != "" {
+		pem, err := os.ReadFile(cfg.CertBundle)
+		if err != nil {
+			return nil, &TLSFileError{Setting: "cert_bundle", Path: cfg.CertBundle, Err: err}
+		}
+		// The bundle replaces the system's authorities, as in Zulip's clients (requests'
+		// verify=path): a private CA is then the only one trusted for this server.
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, &TLSFileError{Setting: "cert_bundle", Path: cfg.CertBundle, Err: errors.New("the file holds no PEM certificate")}
+		}
+		t.RootCAs = pool
+	}
+	switch {
+	case cfg.ClientCert != "":
+		keyFile := cfg.ClientCertKey
+		if keyFile == "" {
+			keyFile = cfg.ClientCert
+		}
+		for setting, path := range map[string]string{"client_cert": cfg.ClientCert, "client_cert_key": cfg.ClientCertKey} {
+			if path == "" {
+				continue
+			}
+			if _, err := os.Stat(path); err != nil {
+				return nil, &TLSFileError{Setting: setting, Path: path, Err: err}
+			}
+		}
+		pair, err := tls.LoadX509KeyPair(cfg.ClientCert, keyFile)
+		if err != nil {
+			if cfg.ClientCertKey != "" {
+				err = fmt.Errorf("with the key in %s: %w", cfg.ClientCertKey, err)
+			}
+			return nil, &TLSFileError{Setting: "client_cert", Path: cfg.ClientCert, Err: err}
+		}
+		t.Certificates = []tls.Certificate{pair}
+	case cfg.ClientCertKey != "":
+		return nil, &TLSFileError{Setting: "client_cert_key", Path: cfg.ClientCertKey,
+			Err: errors.New("a client certificate key was given without a client certificate (client_cert)")}
+	}
+	return t, nil
+}
+
 // newHTTPClient builds the shared HTTP client. Terraform runs up to ten operations at once
 // (more with -parallelism), all against the same host; Go's default transport keeps only two
 // idle connections per host, so most requests would pay a new TCP and TLS handshake. The pool
-// here keeps enough idle connections for that parallelism. Every phase has its own timeout,
-// so a dead server fails an attempt (which the retry logic may then repeat) rather than
-// hanging a plan; the overall timeout is a backstop for a body that never finishes, on top
-// of the caller's context. Redirects are not followed: Zulip's API does not redirect, and
-// following one would turn a POST into a GET or drop the credentials, so a redirect is
-// reported (usually an http:// site URL that should be https://).
-func newHTTPClient(insecure bool) *http.Client {
+// here keeps enough idle connections for that parallelism. Connecting has its own timeouts,
+// so a dead address fails an attempt (which the retry logic may then repeat) quickly; the
+// whole exchange is bounded by the client's request timeout, applied per attempt through
+// the request's context, so the transport sets no overall timeout of its own that would
+// override a longer request_timeout. Redirects are not followed: Zulip's API does not
+// redirect, and following one would turn a POST into a GET or drop the credentials, so a
+// redirect is reported (usually an http:// site URL that should be https://).
+func newHTTPClient(tlsConfig *tls.Config) *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	transport := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
@@ -220,16 +325,11 @@ func newHTTPClient(insecure bool) *http.Client {
 		MaxIdleConnsPerHost:   32,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 60 * time.Second,
 		ExpectContinueTimeout: time.Second,
-		TLSClientConfig: &tls.Config{
-			MinVersion:         tls.VersionTLS12,
-			InsecureSkipVerify: insecure, //nolint:gosec // opt-in, for self-signed development servers
-		},
+		TLSClientConfig:       tlsConfig,
 	}
 	return &http.Client{
 		Transport: transport,
-		Timeout:   2 * time.Minute,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
@@ -308,20 +408,13 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) error {
 
 	var waited time.Duration
 	backoffs := 0
+	turn := &pacerTurn{}
 	for attempt := 1; ; attempt++ {
-		if d := c.pacer.reserve(c.now()); d > 0 {
-			if waited+d <= c.maxRetryWait {
-				c.log(ctx, "zulip: pacing before the rate limit is hit", map[string]any{
-					"method": r.method, "path": r.path, "wait_ms": d.Milliseconds(),
-				})
-				if err := c.sleep(ctx, d); err != nil {
-					return fmt.Errorf("zulip: %s /%s: waiting for the rate limit to reset: %w", r.method, r.path, err)
-				}
-				waited += d
-			}
+		ticket, err := c.pace(ctx, r, turn, &waited)
+		if err != nil {
+			return err
 		}
-
-		res := c.attempt(ctx, r, target, body, attempt, out)
+		res := c.attempt(ctx, r, target, body, attempt, ticket, out)
 		if res.err == nil {
 			return nil
 		}
@@ -342,7 +435,7 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) error {
 			return fmt.Errorf("%s; gave up after waiting %s in total (max_retry_wait %s; the next wait would be %s): %w",
 				res.reason, roundDuration(waited), roundDuration(c.maxRetryWait), roundDuration(wait), res.err)
 		}
-		c.log(ctx, "zulip: retrying request", map[string]any{
+		c.logWait(ctx, wait, "zulip: retrying request", map[string]any{
 			"method": r.method, "path": r.path, "attempt": attempt, "reason": res.reason, "retry_in_ms": wait.Milliseconds(),
 		})
 		if err := c.sleep(ctx, wait); err != nil {
@@ -352,8 +445,80 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) error {
 	}
 }
 
-// attempt performs one HTTP exchange.
-func (c *Client) attempt(ctx context.Context, r request, target, body string, attempt int, out any) attemptResult {
+// pace waits, if the rate-limit budget is spent, until the pacer lets the request go, and
+// returns the pacer's ticket for it. Unauthenticated requests are limited per address, not
+// per account, so they neither wait for nor inform the account's budget.
+func (c *Client) pace(ctx context.Context, r request, turn *pacerTurn, waited *time.Duration) (uint64, error) {
+	if r.noAuth {
+		return 0, nil
+	}
+	// A call that stops waiting (cancelled, or beyond its budget) must not keep its place
+	// in the queue, where it would hold back the calls behind it.
+	defer c.pacer.leave(turn)
+	for {
+		ticket, wait, answer := c.pacer.reserve(c.now(), turn)
+		switch {
+		case answer != nil:
+			start := c.now()
+			if err := waitForAnswer(ctx, answer); err != nil {
+				return 0, fmt.Errorf("zulip: %s /%s: waiting for the rate limit: %w", r.method, r.path, err)
+			}
+			*waited += c.now().Sub(start)
+		case wait <= 0:
+			return ticket, nil
+		case *waited+wait > c.maxRetryWait:
+			// The server's 429, whose Retry-After is exact and which is safe to retry,
+			// takes over from the pacer's conservative estimate.
+			c.log(ctx, "zulip: not pacing: the wait for the rate limit would exceed max_retry_wait", map[string]any{
+				"method": r.method, "path": r.path, "wait_ms": wait.Milliseconds(),
+			})
+			return c.pacer.force(turn), nil
+		default:
+			c.logWait(ctx, wait, "zulip: rate limit budget spent; waiting for it to reset before sending", map[string]any{
+				"method": r.method, "path": r.path, "wait_ms": wait.Milliseconds(),
+			})
+			if err := c.sleep(ctx, wait); err != nil {
+				return 0, fmt.Errorf("zulip: %s /%s: waiting for the rate limit to reset: %w", r.method, r.path, err)
+			}
+			*waited += wait
+		}
+	}
+}
+
+// attempt performs one HTTP exchange. ticket is the pacer's, released with what the answer
+// says about the rate limit.
+func (c *Client) attempt(ctx context.Context, r request, target, body string, attempt int, ticket uint64, out any) (res attemptResult) {
+	var answer *http.Response
+	defer func() {
+		switch {
+		case r.noAuth:
+		case answer == nil:
+			c.pacer.finish(ticket, nil, c.now())
+		case answer.StatusCode == http.StatusTooManyRequests:
+			c.pacer.refused(ticket, res.wait, c.now())
+		case answer.StatusCode == http.StatusUnauthorized:
+			// A refused authentication is not charged to the account, and Zulip may
+			// report another budget (the address's) on it.
+			c.pacer.finish(ticket, nil, c.now())
+		default:
+			c.pacer.finish(ticket, answer.Header, c.now())
+		}
+	}()
+
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.timeout, errAttemptTimeout)
+		defer cancel()
+	}
+	// timedOut tells the attempt's own deadline from the caller's cancellation.
+	timedOut := func(parent error) error {
+		if errors.Is(context.Cause(ctx), errAttemptTimeout) {
+			return fmt.Errorf("zulip: %s /%s: no complete answer within %s (request_timeout): %w",
+				r.method, r.path, roundDuration(c.timeout), ErrRequestTimeout)
+		}
+		return fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, parent)
+	}
+
 	var bodyReader io.Reader
 	if r.method != http.MethodGet {
 		bodyReader = strings.NewReader(body)
@@ -386,29 +551,30 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 		fields["error"] = c.scrub(err).Error()
 		c.log(ctx, "zulip: request failed", fields)
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return attemptResult{err: fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, ctxErr)}
+			// Not retried, even when the attempt's own timeout ended it: a server that
+			// takes longer than request_timeout is not failing transiently, and the user
+			// asked for the run to end in about that time.
+			return attemptResult{err: timedOut(ctxErr)}
 		}
 		err = fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, err)
+		if IsTLSFailure(err) {
+			// A certificate the client does not trust, or one the server wants and did
+			// not get, fails the same way every time: retrying only delays the message.
+			return attemptResult{err: err}
+		}
 		safe := r.idempotent || !wroteHeaders.Load()
 		return attemptResult{err: err, retry: safe, backoff: true, reason: "could not reach the Zulip server"}
 	}
+	answer = resp
 	// The body is read in full below; an error closing it changes nothing.
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	fields["status"] = resp.StatusCode
 	fields["duration_ms"] = c.now().Sub(start).Milliseconds()
 	c.log(ctx, "zulip: request", fields)
-	if resp.StatusCode == http.StatusTooManyRequests {
-		// A 429's Retry-After says when the next request is allowed; its X-RateLimit-Reset
-		// says when the whole budget is back, which can be a minute later. The retry below
-		// waits for the former, so the pacer must not add a wait for the latter.
-		c.pacer.forget()
-	} else {
-		c.pacer.observe(resp.Header, c.now())
-	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return attemptResult{err: fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, ctxErr)}
+			return attemptResult{err: timedOut(ctxErr)}
 		}
 		err = fmt.Errorf("zulip: %s /%s: reading the answer: %w", r.method, r.path, err)
 		return attemptResult{err: err, retry: r.idempotent, backoff: true, reason: "the connection to the Zulip server broke"}
@@ -435,6 +601,9 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 	}
 	return attemptResult{err: apiErr}
 }
+
+// errAttemptTimeout is the cause of an attempt's context that reached request_timeout.
+var errAttemptTimeout = errors.New("request_timeout reached")
 
 // decodeSuccess checks the envelope of a 2xx answer and decodes it into out.
 func (c *Client) decodeSuccess(ctx context.Context, r request, resp *http.Response, data []byte, out any) error {
@@ -512,6 +681,20 @@ func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
 	if c.logf != nil {
 		c.logf(ctx, msg, fields)
 	}
+}
+
+// visibleWait is the shortest wait reported through Warnf: shorter ones go unnoticed in a
+// run anyway, longer ones make an apply look hung unless it says why.
+const visibleWait = time.Second
+
+// logWait reports a wait about to start: through Warnf when it is long enough to notice.
+func (c *Client) logWait(ctx context.Context, d time.Duration, msg string, fields map[string]any) {
+	if d > visibleWait && c.warnf != nil {
+		fields["wait"] = roundDuration(d).String()
+		c.warnf(ctx, msg, fields)
+		return
+	}
+	c.log(ctx, msg, fields)
 }
 
 // minRedactLength keeps redaction from mangling messages when a (test) key is a short

@@ -134,7 +134,11 @@ func TestUserAgent(t *testing.T) {
 
 func TestNewHTTPClient(t *testing.T) {
 	for _, insecure := range []bool{false, true} {
-		c := newHTTPClient(insecure)
+		tlsConfig, err := newTLSConfig(Config{Insecure: insecure})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newHTTPClient(tlsConfig)
 		tr, ok := c.Transport.(*http.Transport)
 		if !ok {
 			t.Fatalf("transport is %T", c.Transport)
@@ -142,8 +146,12 @@ func TestNewHTTPClient(t *testing.T) {
 		if tr.MaxIdleConnsPerHost < 16 {
 			t.Errorf("MaxIdleConnsPerHost = %d, want at least 16 for Terraform's parallelism", tr.MaxIdleConnsPerHost)
 		}
-		if tr.TLSHandshakeTimeout == 0 || tr.ResponseHeaderTimeout == 0 || tr.IdleConnTimeout == 0 || c.Timeout == 0 {
+		if tr.TLSHandshakeTimeout == 0 || tr.IdleConnTimeout == 0 {
 			t.Errorf("a timeout is unset: %+v", tr)
+		}
+		// The request timeout bounds each attempt; a transport timeout would cut a longer one.
+		if tr.ResponseHeaderTimeout != 0 || c.Timeout != 0 {
+			t.Errorf("transport timeouts %s, %s would override request_timeout", tr.ResponseHeaderTimeout, c.Timeout)
 		}
 		if tr.TLSClientConfig.InsecureSkipVerify != insecure {
 			t.Errorf("InsecureSkipVerify = %v, want %v", tr.TLSClientConfig.InsecureSkipVerify, insecure)

@@ -11,34 +11,49 @@ import (
 	"strings"
 )
 
-// Environment variables read by ResolveCredentials. ZULIP_SITE, ZULIP_EMAIL, ZULIP_API_KEY
-// and ZULIP_CONFIG are the names Zulip's own Python bindings use; ZULIP_URL is accepted as
-// an alias of ZULIP_SITE because the provider's argument is called "url".
+// Environment variables read by ResolveCredentials. Except ZULIP_URL, they are the names
+// Zulip's own Python bindings use, so that one environment serves both; ZULIP_URL is accepted
+// as an alias of ZULIP_SITE because the provider's argument is called "url".
 const (
-	EnvSite   = "ZULIP_SITE"
-	EnvURL    = "ZULIP_URL"
-	EnvEmail  = "ZULIP_EMAIL"
-	EnvAPIKey = "ZULIP_API_KEY"
-	EnvConfig = "ZULIP_CONFIG"
+	EnvSite          = "ZULIP_SITE"
+	EnvURL           = "ZULIP_URL"
+	EnvEmail         = "ZULIP_EMAIL"
+	EnvAPIKey        = "ZULIP_API_KEY"
+	EnvConfig        = "ZULIP_CONFIG"
+	EnvAllowInsecure = "ZULIP_ALLOW_INSECURE"
+	EnvCertBundle    = "ZULIP_CERT_BUNDLE"
+	EnvCert          = "ZULIP_CERT"
+	EnvCertKey       = "ZULIP_CERT_KEY"
 )
 
 // SourceExplicit is the Sources entry of a value given explicitly (a provider argument).
 const SourceExplicit = "provider configuration"
 
-// Credentials are what a Client needs to reach and authenticate to a Zulip server.
+// Credentials are what a Client needs to reach and authenticate to a Zulip server: the
+// site, the account, and the TLS settings of self-hosted servers (the zuliprc keys insecure,
+// cert_bundle, client_cert and client_cert_key of Zulip's own clients). Paths are of PEM files.
 type Credentials struct {
 	Site   string
 	Email  string
 	APIKey string
+	// Insecure is nil when no source sets it.
+	Insecure      *bool
+	CertBundle    string
+	ClientCert    string
+	ClientCertKey string
 }
 
 // Sources says where each field of resolved Credentials came from, in words fit for a log
 // line or a diagnostic ("provider configuration", "environment variable ZULIP_EMAIL",
 // "zuliprc file /home/me/.zuliprc"). An empty entry means the value was found nowhere.
 type Sources struct {
-	Site   string
-	Email  string
-	APIKey string
+	Site          string
+	Email         string
+	APIKey        string
+	Insecure      string
+	CertBundle    string
+	ClientCert    string
+	ClientCertKey string
 }
 
 // Missing names the fields that are still empty, in the provider's argument names
@@ -73,13 +88,32 @@ func (e *ZuliprcError) Error() string {
 	return fmt.Sprintf("zuliprc file %s: %s", e.Path, e.Msg)
 }
 
-// ResolveCredentials finds the site, e-mail and API key, each on its own, in this order:
-// the explicit values (provider arguments); the environment (ZULIP_SITE or ZULIP_URL,
-// ZULIP_EMAIL, ZULIP_API_KEY); a zuliprc file's [api] section (site, email, key). The file is
-// zuliprcPath if given, else $ZULIP_CONFIG, else ~/.zuliprc. An explicitly named file
+// SettingError is a setting whose value cannot be used, such as an insecure that is neither
+// true nor false. It names the setting and its source but not the value.
+type SettingError struct {
+	// Setting is the zuliprc key ("insecure").
+	Setting string
+	// Source is a Sources entry ("environment variable ZULIP_ALLOW_INSECURE").
+	Source string
+	Msg    string
+}
+
+// Error describes the problem.
+func (e *SettingError) Error() string {
+	return fmt.Sprintf("%s (from %s) %s", e.Setting, e.Source, e.Msg)
+}
+
+// ResolveCredentials finds each value on its own, in this order: the explicit values
+// (provider arguments); the environment (ZULIP_SITE or ZULIP_URL, ZULIP_EMAIL, ZULIP_API_KEY,
+// ZULIP_ALLOW_INSECURE, ZULIP_CERT_BUNDLE, ZULIP_CERT, ZULIP_CERT_KEY); a zuliprc file's [api]
+// section (site, email, key, insecure, cert_bundle, client_cert, client_cert_key). The file
+// is zuliprcPath if given, else $ZULIP_CONFIG, else ~/.zuliprc. An explicitly named file
 // (argument or ZULIP_CONFIG) must exist; the default ~/.zuliprc may be absent. Files are
-// read only when needed, except a zuliprcPath argument, which is always read so that a
-// mistake in it is reported.
+// read only when needed for the site, e-mail or key, except a zuliprcPath argument, which
+// is always read so that a mistake in it is reported. The TLS settings are never the reason
+// to read a file: a ~/.zuliprc written for another server must not impose its CA bundle on
+// a server configured entirely elsewhere. Insecure must be true or false (in any case), as
+// in Zulip's clients; anything else is a *SettingError. Paths starting with ~/ are expanded.
 //
 // env is the environment lookup (os.Getenv when nil); it also supplies HOME (or
 // USERPROFILE) for ~/.zuliprc, so that tests never read the real home directory.
@@ -99,18 +133,63 @@ func ResolveCredentials(explicit Credentials, env func(string) string, zuliprcPa
 		}
 	}
 
-	take(&creds.Site, &src.Site, explicit.Site, SourceExplicit)
-	take(&creds.Email, &src.Email, explicit.Email, SourceExplicit)
-	take(&creds.APIKey, &src.APIKey, explicit.APIKey, SourceExplicit)
-
-	take(&creds.Site, &src.Site, env(EnvSite), "environment variable "+EnvSite)
-	take(&creds.Site, &src.Site, env(EnvURL), "environment variable "+EnvURL)
-	take(&creds.Email, &src.Email, env(EnvEmail), "environment variable "+EnvEmail)
-	take(&creds.APIKey, &src.APIKey, env(EnvAPIKey), "environment variable "+EnvAPIKey)
-
 	home := env("HOME")
 	if home == "" {
 		home = env("USERPROFILE")
+	}
+	takePath := func(dst, dstSrc *string, value, source string) {
+		take(dst, dstSrc, expandHome(strings.TrimSpace(value), home), source)
+	}
+	var insecureText string
+	takeInsecure := func(value, source string) {
+		if src.Insecure == "" && strings.TrimSpace(value) != "" {
+			insecureText, src.Insecure = strings.TrimSpace(value), source
+		}
+	}
+	takeAll := func(values map[string]string, sourceOf func(key string) string) {
+		take(&creds.Site, &src.Site, values["site"], sourceOf("site"))
+		take(&creds.Email, &src.Email, values["email"], sourceOf("email"))
+		take(&creds.APIKey, &src.APIKey, values["key"], sourceOf("key"))
+		takeInsecure(values["insecure"], sourceOf("insecure"))
+		takePath(&creds.CertBundle, &src.CertBundle, values["cert_bundle"], sourceOf("cert_bundle"))
+		takePath(&creds.ClientCert, &src.ClientCert, values["client_cert"], sourceOf("client_cert"))
+		takePath(&creds.ClientCertKey, &src.ClientCertKey, values["client_cert_key"], sourceOf("client_cert_key"))
+	}
+
+	take(&creds.Site, &src.Site, explicit.Site, SourceExplicit)
+	take(&creds.Email, &src.Email, explicit.Email, SourceExplicit)
+	take(&creds.APIKey, &src.APIKey, explicit.APIKey, SourceExplicit)
+	if explicit.Insecure != nil {
+		creds.Insecure, src.Insecure = explicit.Insecure, SourceExplicit
+	}
+	takePath(&creds.CertBundle, &src.CertBundle, explicit.CertBundle, SourceExplicit)
+	takePath(&creds.ClientCert, &src.ClientCert, explicit.ClientCert, SourceExplicit)
+	takePath(&creds.ClientCertKey, &src.ClientCertKey, explicit.ClientCertKey, SourceExplicit)
+
+	envName := map[string]string{
+		"site": EnvSite, "email": EnvEmail, "key": EnvAPIKey, "insecure": EnvAllowInsecure,
+		"cert_bundle": EnvCertBundle, "client_cert": EnvCert, "client_cert_key": EnvCertKey,
+	}
+	fromEnv := map[string]string{}
+	for key, name := range envName {
+		fromEnv[key] = env(name)
+	}
+	envSource := func(key string) string { return "environment variable " + envName[key] }
+	takeAll(fromEnv, envSource)
+	take(&creds.Site, &src.Site, env(EnvURL), "environment variable "+EnvURL)
+
+	finish := func() (Credentials, Sources, error) {
+		if creds.Insecure == nil && insecureText != "" {
+			switch strings.ToLower(insecureText) {
+			case "true":
+				creds.Insecure = new(true)
+			case "false":
+				creds.Insecure = new(false)
+			default:
+				return creds, src, &SettingError{Setting: "insecure", Source: src.Insecure, Msg: "must be true or false"}
+			}
+		}
+		return creds, src, nil
 	}
 	path, required := zuliprcPath, true
 	switch {
@@ -122,22 +201,20 @@ func ResolveCredentials(explicit Credentials, env func(string) string, zuliprcPa
 	}
 	complete := creds.Site != "" && creds.Email != "" && creds.APIKey != ""
 	if path == "" || (complete && zuliprcPath == "") {
-		return creds, src, nil
+		return finish()
 	}
 	path = expandHome(path, home)
 
 	values, err := readZuliprc(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !required {
-			return creds, src, nil
+			return finish()
 		}
 		return creds, src, err
 	}
 	source := "zuliprc file " + path
-	take(&creds.Site, &src.Site, values["site"], source)
-	take(&creds.Email, &src.Email, values["email"], source)
-	take(&creds.APIKey, &src.APIKey, values["key"], source)
-	return creds, src, nil
+	takeAll(values, func(string) string { return source })
+	return finish()
 }
 
 // expandHome expands a leading "~/" the way the Python bindings (os.path.expanduser) do.
@@ -147,6 +224,9 @@ func expandHome(path, home string) string {
 	}
 	return path
 }
+
+// zuliprcKeys are the [api] keys ResolveCredentials reads.
+var zuliprcKeys = []string{"site", "email", "key", "insecure", "cert_bundle", "client_cert", "client_cert_key"}
 
 // readZuliprc opens and parses a zuliprc file and returns its [api] section.
 func readZuliprc(path string) (map[string]string, error) {
@@ -164,7 +244,7 @@ func readZuliprc(path string) (map[string]string, error) {
 		return nil, err
 	}
 	api := sections["api"]
-	for _, key := range []string{"site", "email", "key"} {
+	for _, key := range zuliprcKeys {
 		if strings.Contains(api[key], "\n") {
 			return nil, &ZuliprcError{Path: path, Msg: fmt.Sprintf("the value of %q in [api] spans several lines", key)}
 		}

@@ -41,10 +41,10 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if creds != (Credentials{"https://arg.example", "arg@x", "argkey"}) {
+		if creds != (Credentials{Site: "https://arg.example", Email: "arg@x", APIKey: "argkey"}) {
 			t.Errorf("creds = %+v", creds)
 		}
-		if src != (Sources{SourceExplicit, SourceExplicit, SourceExplicit}) {
+		if src != (Sources{Site: SourceExplicit, Email: SourceExplicit, APIKey: SourceExplicit}) {
 			t.Errorf("sources = %+v", src)
 		}
 	})
@@ -56,10 +56,10 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if creds != (Credentials{"https://env.example", "env@x", "envkey"}) {
+		if creds != (Credentials{Site: "https://env.example", Email: "env@x", APIKey: "envkey"}) {
 			t.Errorf("creds = %+v", creds)
 		}
-		want := Sources{"environment variable ZULIP_SITE", "environment variable ZULIP_EMAIL", "environment variable ZULIP_API_KEY"}
+		want := Sources{Site: "environment variable ZULIP_SITE", Email: "environment variable ZULIP_EMAIL", APIKey: "environment variable ZULIP_API_KEY"}
 		if src != want {
 			t.Errorf("sources = %+v", src)
 		}
@@ -87,11 +87,11 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if creds != (Credentials{"https://rc.zulip.example", "rc-bot@zulip.example", testAPIKey}) {
+		if creds != (Credentials{Site: "https://rc.zulip.example", Email: "rc-bot@zulip.example", APIKey: testAPIKey}) {
 			t.Errorf("creds = %+v", creds)
 		}
 		file := "zuliprc file " + filepath.Join(home, ".zuliprc")
-		if src != (Sources{file, file, file}) {
+		if src != (Sources{Site: file, Email: file, APIKey: file}) {
 			t.Errorf("sources = %+v", src)
 		}
 	})
@@ -141,7 +141,7 @@ func TestResolveCredentials_perFieldMixing(t *testing.T) {
 	if creds != want {
 		t.Errorf("creds = %+v, want %+v", creds, want)
 	}
-	wantSrc := Sources{SourceExplicit, "environment variable ZULIP_EMAIL", "zuliprc file " + filepath.Join(home, ".zuliprc")}
+	wantSrc := Sources{Site: SourceExplicit, Email: "environment variable ZULIP_EMAIL", APIKey: "zuliprc file " + filepath.Join(home, ".zuliprc")}
 	if src != wantSrc {
 		t.Errorf("sources = %+v, want %+v", src, wantSrc)
 	}
@@ -285,5 +285,113 @@ func TestParseZuliprc_multilineValueRejected(t *testing.T) {
 	path = writeFile(t, t.TempDir(), "zuliprc", "[other]\nlist = a\n  b\n[api]\nkey = k\n")
 	if got, err := readZuliprc(path); err != nil || got["key"] != "k" {
 		t.Errorf("got %v, %v", got, err)
+	}
+}
+
+func TestResolveCredentials_tlsSettings(t *testing.T) {
+	home := t.TempDir()
+	rcFile := writeFile(t, home, "tls.rc", "[api]\nsite=https://rc.example\nemail=e@x\nkey=k\n"+
+		"insecure = TRUE\ncert_bundle = ~/rc-ca.pem\nclient_cert = /rc/cert.pem\nclient_cert_key = /rc/key.pem\n")
+	rcSource := "zuliprc file " + rcFile
+
+	t.Run("zuliprc", func(t *testing.T) {
+		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{"HOME": home}), rcFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if creds.Insecure == nil || !*creds.Insecure || creds.CertBundle != filepath.Join(home, "rc-ca.pem") ||
+			creds.ClientCert != "/rc/cert.pem" || creds.ClientCertKey != "/rc/key.pem" {
+			t.Errorf("creds = %+v", creds)
+		}
+		if src.Insecure != rcSource || src.CertBundle != rcSource || src.ClientCert != rcSource || src.ClientCertKey != rcSource {
+			t.Errorf("sources = %+v", src)
+		}
+	})
+
+	t.Run("environment over zuliprc", func(t *testing.T) {
+		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{
+			"HOME": home, "ZULIP_ALLOW_INSECURE": "false", "ZULIP_CERT_BUNDLE": "/env/ca.pem",
+			"ZULIP_CERT": "~/env-cert.pem", "ZULIP_CERT_KEY": "/env/key.pem",
+		}), rcFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if creds.Insecure == nil || *creds.Insecure || creds.CertBundle != "/env/ca.pem" ||
+			creds.ClientCert != filepath.Join(home, "env-cert.pem") || creds.ClientCertKey != "/env/key.pem" {
+			t.Errorf("creds = %+v", creds)
+		}
+		want := Sources{
+			Site: rcSource, Email: rcSource, APIKey: rcSource,
+			Insecure: "environment variable ZULIP_ALLOW_INSECURE", CertBundle: "environment variable ZULIP_CERT_BUNDLE",
+			ClientCert: "environment variable ZULIP_CERT", ClientCertKey: "environment variable ZULIP_CERT_KEY",
+		}
+		if src != want {
+			t.Errorf("sources = %+v, want %+v", src, want)
+		}
+	})
+
+	t.Run("arguments over environment", func(t *testing.T) {
+		explicit := Credentials{Insecure: new(false), CertBundle: "/arg/ca.pem", ClientCert: "/arg/cert.pem", ClientCertKey: "/arg/key.pem"}
+		creds, src, err := ResolveCredentials(explicit, fakeEnv(map[string]string{
+			"HOME": home, "ZULIP_ALLOW_INSECURE": "true", "ZULIP_CERT_BUNDLE": "/env/ca.pem", "ZULIP_CERT": "/env/cert.pem",
+		}), rcFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *creds.Insecure || creds.CertBundle != "/arg/ca.pem" || creds.ClientCert != "/arg/cert.pem" || creds.ClientCertKey != "/arg/key.pem" {
+			t.Errorf("creds = %+v", creds)
+		}
+		if src.Insecure != SourceExplicit || src.CertBundle != SourceExplicit || src.ClientCert != SourceExplicit || src.ClientCertKey != SourceExplicit {
+			t.Errorf("sources = %+v", src)
+		}
+	})
+
+	t.Run("unset", func(t *testing.T) {
+		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(nil), "")
+		if err != nil || creds.Insecure != nil || creds.CertBundle != "" || src.Insecure != "" {
+			t.Errorf("creds = %+v, sources = %+v, err = %v", creds, src, err)
+		}
+	})
+
+	t.Run("a default zuliprc that is not needed imposes nothing", func(t *testing.T) {
+		writeFile(t, home, ".zuliprc", "[api]\ncert_bundle = /other-server/ca.pem\ninsecure = true\n")
+		creds, _, err := ResolveCredentials(Credentials{Site: "https://x", Email: "e@x", APIKey: "k"}, fakeEnv(map[string]string{"HOME": home}), "")
+		if err != nil || creds.CertBundle != "" || creds.Insecure != nil {
+			t.Errorf("creds = %+v, err = %v", creds, err)
+		}
+	})
+}
+
+func TestResolveCredentials_insecureMustBeTrueOrFalse(t *testing.T) {
+	for _, value := range []string{"True", "true", "FALSE", " false "} {
+		creds, _, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{"ZULIP_ALLOW_INSECURE": value}), "")
+		if err != nil || creds.Insecure == nil || *creds.Insecure != strings.EqualFold(strings.TrimSpace(value), "true") {
+			t.Errorf("%q: insecure = %v, err = %v", value, creds.Insecure, err)
+		}
+	}
+	rc := writeFile(t, t.TempDir(), "zuliprc", "[api]\ninsecure = yes\n")
+	for name, resolve := range map[string]func() error{
+		"environment variable ZULIP_ALLOW_INSECURE": func() error {
+			_, _, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{"ZULIP_ALLOW_INSECURE": "1"}), "")
+			return err
+		},
+		"zuliprc file " + rc: func() error {
+			_, _, err := ResolveCredentials(Credentials{}, fakeEnv(nil), rc)
+			return err
+		},
+	} {
+		err := resolve()
+		var settingErr *SettingError
+		if !errors.As(err, &settingErr) || settingErr.Setting != "insecure" || settingErr.Source != name {
+			t.Errorf("%s: error = %v, want a SettingError naming the source", name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "true or false") {
+			t.Errorf("%s: error = %q", name, err)
+		}
+	}
+	// An argument wins, so a bad value elsewhere is never looked at.
+	if _, _, err := ResolveCredentials(Credentials{Insecure: new(true)}, fakeEnv(map[string]string{"ZULIP_ALLOW_INSECURE": "1"}), ""); err != nil {
+		t.Errorf("with the argument set: %v", err)
 	}
 }

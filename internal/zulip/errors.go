@@ -1,8 +1,11 @@
 package zulip
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -47,6 +50,10 @@ var (
 	ErrBadEventQueue = errors.New("zulip: bad event queue id")
 	// ErrCannotDeactivateLastUser matches CANNOT_DEACTIVATE_LAST_USER.
 	ErrCannotDeactivateLastUser = errors.New("zulip: cannot deactivate the last user or owner")
+	// ErrRequestTimeout matches a request that got no complete answer within the client's
+	// RequestTimeout. Such a request is not retried; whether the server processed it is
+	// unknown.
+	ErrRequestTimeout = errors.New("zulip: request timed out")
 	// ErrMissingCredentials is returned, without contacting the server, by methods that need
 	// authentication when the client was built without an e-mail or API key.
 	ErrMissingCredentials = errors.New("zulip: missing credentials")
@@ -305,4 +312,36 @@ func secondsToDuration(s float64) time.Duration {
 		return time.Duration(1<<63 - 1)
 	}
 	return time.Duration(s * float64(time.Second))
+}
+
+// IsTLSFailure reports whether err is a TLS failure that configuration must fix: the
+// server's certificate is not trusted (see Config.CertBundle), or the server refused the
+// handshake, typically because it requires a client certificate (see Config.ClientCert).
+func IsTLSFailure(err error) bool {
+	var verify *tls.CertificateVerificationError
+	var unknownAuthority x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var record tls.RecordHeaderError
+	if errors.As(err, &verify) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
+		errors.As(err, &invalid) || errors.As(err, &record) {
+		return true
+	}
+	// crypto/tls reports an alert from the server as a *net.OpError "remote error".
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "remote error" {
+		return true
+	}
+	// net/http replaces the RecordHeaderError of a plain HTTP answer with a new error.
+	return err != nil && strings.Contains(err.Error(), errPlainHTTP)
+}
+
+// errPlainHTTP is net/http's message for an https:// URL answered in plain HTTP.
+const errPlainHTTP = "server gave HTTP response to HTTPS client"
+
+// IsPlainHTTPAnswer reports whether err is an https:// request answered in plain HTTP
+// (a scheme or port mistake), one of the TLS failures IsTLSFailure reports.
+func IsPlainHTTPAnswer(err error) bool {
+	var record tls.RecordHeaderError
+	return errors.As(err, &record) || (err != nil && strings.Contains(err.Error(), errPlainHTTP))
 }

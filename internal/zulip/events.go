@@ -115,8 +115,19 @@ func (c *Client) DeleteQueue(ctx context.Context, queueID string) error {
 }
 
 // queueCleanupTimeout bounds the best-effort deletion of a queue that was registered only to
-// read state.
-const queueCleanupTimeout = 15 * time.Second
+// read state; cancelledCleanupTimeout replaces it when the caller is already cancelled
+// (Ctrl-C), which must not wait on a rate limit for a queue the server expires anyway.
+const (
+	queueCleanupTimeout     = 15 * time.Second
+	cancelledCleanupTimeout = time.Second
+)
+
+// FetchState reads the initial state of fetchTypes (fetch types such as EventTypeRealm)
+// through POST /register, without leaving an event queue behind. Unlike Register it is
+// retried like a read: see fetchState.
+func (c *Client) FetchState(ctx context.Context, fetchTypes ...string) (*RegisterResponse, error) {
+	return c.fetchState(ctx, fetchTypes, nil)
+}
 
 // fetchState registers a queue for no events, to read the initial state of fetchTypes, and
 // deletes the queue afterwards. Reads through register would otherwise leave one queue per
@@ -138,7 +149,11 @@ func (c *Client) fetchState(ctx context.Context, fetchTypes []string, capabiliti
 		return nil, err
 	}
 	if resp.QueueID != "" {
-		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), queueCleanupTimeout)
+		timeout := queueCleanupTimeout
+		if ctx.Err() != nil {
+			timeout = cancelledCleanupTimeout
+		}
+		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 		defer cancel()
 		if err := c.DeleteQueue(cleanupCtx, resp.QueueID); err != nil && !IsBadEventQueue(err) {
 			c.log(ctx, "zulip: could not delete the event queue registered to read state; the server will expire it", map[string]any{

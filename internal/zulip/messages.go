@@ -34,8 +34,12 @@ type UpdateMessageFlagsRequest struct {
 	Flag     string
 }
 
-// UpdateMessageFlagsResponse lists the messages whose flag actually changed, and, for
-// read/remove, channels skipped because the caller is not subscribed (FL355).
+// UpdateMessageFlagsResponse is Zulip's answer to UpdateMessageFlags. It does not say which
+// messages changed: Messages is the request's list echoed back unchanged (duplicates and
+// messages that already had the flag included; Zulip keeps it "for backwards compatibility").
+// IgnoredBecauseNotSubscribedChannels (FL355) lists, when marking messages unread, the
+// channels whose messages were left read because the caller is not subscribed to them; it
+// is empty otherwise, and absent (nil) on older servers.
 type UpdateMessageFlagsResponse struct {
 	Messages                            []int64 `json:"messages"`
 	IgnoredBecauseNotSubscribedChannels []int64 `json:"ignored_because_not_subscribed_channels"`
@@ -64,7 +68,7 @@ type ReportMessageRequest struct {
 }
 
 // UpdateMessageFlags adds or removes a personal flag on messages (POST /messages/flags).
-// Idempotent: it sets state; a repeat only reports fewer changed messages.
+// Idempotent: it sets state, and a repeat answers the same.
 func (c *Client) UpdateMessageFlags(ctx context.Context, r UpdateMessageFlagsRequest) (*UpdateMessageFlagsResponse, error) {
 	ids := r.Messages
 	if ids == nil {

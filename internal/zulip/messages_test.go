@@ -13,13 +13,14 @@ func TestUpdateMessageFlags(t *testing.T) {
 	env.handle("/messages/flags", func(w http.ResponseWriter, r *http.Request) {
 		testMethod(t, r, http.MethodPost)
 		testFormValues(t, r, url.Values{"messages": {"[4,8,15]"}, "op": {"remove"}, "flag": {"read"}})
-		success(w, `"messages":[4,15],"ignored_because_not_subscribed_channels":[12]`)
+		// Zulip echoes the request's list (update_message_flags in zerver/views/message_flags.py).
+		success(w, `"messages":[4,8,15],"ignored_because_not_subscribed_channels":[12]`)
 	})
 	got, err := env.client.UpdateMessageFlags(context.Background(), UpdateMessageFlagsRequest{Messages: []int64{4, 8, 15}, Op: FlagOpRemove, Flag: FlagRead})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &UpdateMessageFlagsResponse{Messages: []int64{4, 15}, IgnoredBecauseNotSubscribedChannels: []int64{12}}
+	want := &UpdateMessageFlagsResponse{Messages: []int64{4, 8, 15}, IgnoredBecauseNotSubscribedChannels: []int64{12}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v", got)
 	}

@@ -96,6 +96,7 @@ func methodCases() []methodCase {
 			return c.SendE2EETestNotification(ctx, E2EETestNotificationRequest{})
 		}},
 		{"Register", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.Register(ctx, RegisterRequest{})) }},
+		{"FetchState", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.FetchState(ctx, EventTypeRealm)) }},
 		{"DeleteQueue", "DELETE", "/events", func(ctx context.Context, c *Client) error { return c.DeleteQueue(ctx, "q") }},
 		{"GetServerSettings", "GET", "/server_settings", func(ctx context.Context, c *Client) error { return ignore(c.GetServerSettings(ctx)) }},
 		{"DevFetchAPIKey", "POST", "/dev_fetch_api_key", func(ctx context.Context, c *Client) error { return ignore(c.DevFetchAPIKey(ctx, "a@b.c")) }},

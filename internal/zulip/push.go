@@ -26,14 +26,18 @@ type E2EETestNotificationRequest struct {
 
 // AddAPNsToken registers an iOS (APNs) device token for the caller
 // (POST /users/me/apns_device_token). appID is required since FL223 (normally
-// "org.zulip.Zulip"). Idempotent: registering a registered token updates it.
+// "org.zulip.Zulip"). Current servers require a hexadecimal token (older ones decoded it as
+// base64) and store it exactly as given, so two spellings of a token are two devices.
+// Idempotent: registering a registered token again succeeds and changes nothing (the app id
+// of the first registration stays).
 func (c *Client) AddAPNsToken(ctx context.Context, token, appID string) error {
 	p := newParams().str("token", token).str("appid", appID)
 	return c.do(ctx, request{method: http.MethodPost, path: "users/me/apns_device_token", params: p, idempotent: true}, nil)
 }
 
-// RemoveAPNsToken unregisters an APNs device token (DELETE /users/me/apns_device_token).
-// Idempotent in effect: a repeat answers "Token does not exist", which IsNotFound recognises.
+// RemoveAPNsToken unregisters an APNs device token (DELETE /users/me/apns_device_token), looked
+// up exactly as registered. Idempotent in effect: a repeat answers "Token does not exist",
+// which IsNotFound recognises.
 func (c *Client) RemoveAPNsToken(ctx context.Context, token string) error {
 	p := newParams().str("token", token)
 	return c.do(ctx, request{method: http.MethodDelete, path: "users/me/apns_device_token", params: p, idempotent: true}, nil)

@@ -75,77 +75,268 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 }
 
 // pacer spreads requests so that the client slows down before Zulip's rate limit answers
-// 429, using the X-RateLimit-Remaining and X-RateLimit-Reset headers Zulip puts on every
-// answer. It keeps its own count of the remaining budget, decremented for each request sent,
-// because with Terraform's parallelism several requests are in flight before any answer
-// reports the new count. When the count reaches zero, requests wait until the reset time.
-// Zulip's reset is when the whole budget is back, so this is conservative; a wait longer
-// than the call's remaining MaxRetryWait is skipped instead, and the server's 429 (whose
-// Retry-After is exact, and which is safe to retry) takes over.
+// 429, using the X-RateLimit-Limit, -Remaining and -Reset headers Zulip puts on every
+// authenticated answer. Zulip's limit is a window (200 requests a minute by default); its
+// Reset is when every counted request has left the window, so waiting until then brings the
+// whole budget back.
+//
+// Three things make it more than "wait when Remaining is 0":
+//   - With Terraform's parallelism several requests are in flight before any answer reports
+//     the new count, and the server counts them in whatever order they reach it, which is
+//     not the order they were sent or answered. So the pacer keeps its own estimate, a
+//     lower bound of what is left: an answer's Remaining, less every other request that
+//     was in flight at some point while that one was (the server may have counted any of
+//     them after it), less each request sent since. Every answer gives such a bound, and
+//     the best one is kept.
+//   - Calls that must wait queue in order, and the budget that comes back is handed out in
+//     that order, so that when the window resets ten waiting calls do not race for the
+//     freed slots, the losers going back to wait a whole window (or meeting 429s).
+//   - After the reset nothing is known until an answer arrives, so at most the remembered
+//     limit's worth of requests go, and calls beyond that wait for an answer instead of a
+//     clock. After a 429 (another client spending the same account's budget, which no
+//     estimate here sees), answers to requests sent before it no longer count, nothing goes
+//     until its Retry-After is over, then one request goes and the others wait for its
+//     answer.
+//
+// The estimate is conservative; a wait longer than the call's remaining MaxRetryWait is
+// skipped instead, and the server's 429 (whose Retry-After is exact, and which is safe to
+// retry) takes over.
 type pacer struct {
-	mu        sync.Mutex
-	known     bool
+	mu sync.Mutex
+	// known says the fields below describe the server's budget; without it requests go.
+	known bool
+	// remaining is how many more requests may go before reset.
 	remaining int
-	reset     time.Time
+	// reset is when the budget is back; zero while the next answer is awaited.
+	reset time.Time
+	// refill is the budget assumed once reset passes: the limit, or 1 after a 429.
+	refill int
+	// probing says the state came from a 429 rather than from rate-limit headers.
+	probing bool
+
+	lastTicket uint64 // last ticket issued; tickets count up from 1
+	ended      uint64 // how many ticketed requests have ended
+	// inflight maps the tickets of requests not yet ended to the value of ended when they
+	// were sent: the requests that overlapped one are those issued before it ended, less
+	// those that had ended before it started.
+	inflight map[uint64]uint64
+	// stale is the last ticket issued before a 429: answers to it and older ones describe a
+	// budget the 429 showed to be gone.
+	stale uint64
+	queue []*pacerTurn // calls waiting for budget, in arrival order
+	// answered is closed, and replaced, whenever a request in flight ends or a call leaves
+	// the queue: what calls that wait for an answer rather than a time wait on.
+	answered chan struct{}
 }
 
-// reserve accounts for one request about to be sent and returns how long to wait first.
-func (p *pacer) reserve(now time.Time) time.Duration {
+// pacerTurn identifies one call in the pacer's queue. It has a field because pointers to
+// distinct zero-size values may be equal.
+type pacerTurn struct{ _ byte }
+
+// answerPoll bounds a wait for an answer, as a safety net: a call re-examines the pacer at
+// least this often even if no notification reaches it.
+const answerPoll = time.Second
+
+// waitForAnswer waits until the pacer reports an answer, ctx ends, or answerPoll passes.
+func waitForAnswer(ctx context.Context, answered <-chan struct{}) error {
+	t := time.NewTimer(answerPoll)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-answered:
+	case <-t.C:
+	}
+	return nil
+}
+
+// reserve asks to send one request for turn at now. It returns either a ticket (the request
+// may go; pass the ticket to finish or refused), a time to wait before asking again, or a
+// channel to wait on for an answer before asking again.
+func (p *pacer) reserve(now time.Time, turn *pacerTurn) (ticket uint64, wait time.Duration, answered <-chan struct{}) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.known && !p.reset.IsZero() && !now.Before(p.reset) {
+		// The window is over. What is known is the budget then; how much of it the server
+		// counts now is learned from the next answer.
+		p.remaining = max(p.refill-len(p.inflight), 0)
+		p.reset = time.Time{}
+	}
 	if !p.known {
-		return 0
+		p.removeLocked(turn)
+		return p.issueLocked(), 0, nil
 	}
-	if !now.Before(p.reset) {
-		// The window is over; the next answer reports the new budget.
-		p.known = false
-		return 0
-	}
-	if p.remaining > 0 {
+	pos := p.positionLocked(turn)
+	if pos < p.remaining {
+		p.removeLocked(turn)
 		p.remaining--
-		return 0
+		return p.issueLocked(), 0, nil
 	}
-	return p.reset.Sub(now)
+	if !p.reset.IsZero() {
+		return 0, p.reset.Sub(now), nil
+	}
+	if len(p.inflight) == 0 && p.remaining == 0 {
+		// Nothing in flight will answer: let one request find out.
+		p.removeLocked(turn)
+		return p.issueLocked(), 0, nil
+	}
+	return 0, 0, p.answeredLocked()
 }
 
-// forget drops what the pacer knows, until the next answer reports the budget again.
-func (p *pacer) forget() {
+// force lets turn's request go without waiting (its call cannot wait as long as the pacer
+// asks), and returns its ticket.
+func (p *pacer) force(turn *pacerTurn) uint64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.known = false
+	p.removeLocked(turn)
+	return p.issueLocked()
 }
 
-// observe records the rate-limit headers of an answer. X-RateLimit-Reset is an absolute
-// UNIX time on the server's clock; when the answer has a Date header the reset is taken
-// relative to it, so that a skewed local clock does not make the client wait too long or
-// not at all.
-func (p *pacer) observe(h http.Header, now time.Time) {
+// leave takes turn out of the queue, if it is there.
+func (p *pacer) leave(turn *pacerTurn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.removeLocked(turn) {
+		p.notifyLocked()
+	}
+}
+
+// finish records the end of ticket's request: h holds the answer's headers, or is nil when
+// there was no answer or it says nothing about the account's budget. X-RateLimit-Reset is
+// an absolute UNIX time on the server's clock; when the answer has a Date header the reset
+// is taken relative to it, so that a skewed local clock does not make the client wait too
+// long or not at all.
+func (p *pacer) finish(ticket uint64, h http.Header, now time.Time) {
+	limit, remaining, until, ok := parseRateLimit(h, now)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	defer p.notifyLocked()
+	endedAtSend, tracked := p.inflight[ticket]
+	delete(p.inflight, ticket)
+	p.ended++
+	switch {
+	case h == nil || !tracked:
+	case !ok:
+		// An answer without the headers: rate limiting is off, or this endpoint is exempt.
+		// What a 429 taught is then not worth holding everyone back for.
+		if p.probing && ticket > p.stale {
+			p.known, p.probing = false, false
+		}
+	case ticket <= p.stale:
+	case until <= 0 || until > maxPacingWait:
+		// A broken clock or header: better to let the server's 429s pace the client.
+		p.known, p.probing = false, false
+	default:
+		overlapping := int(p.lastTicket - 1 - endedAtSend)
+		bound := max(remaining-overlapping, 0)
+		reset := now.Add(until)
+		if p.known && !p.probing && !p.reset.IsZero() {
+			bound = max(bound, p.remaining)
+			reset = later(reset, p.reset)
+		}
+		p.known, p.probing = true, false
+		p.remaining, p.reset, p.refill = bound, reset, max(limit, 1)
+	}
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// refused records that ticket's request was answered 429 with the given Retry-After: the
+// budget is spent until then, and then only one request goes to find out how much is back.
+func (p *pacer) refused(ticket uint64, retryAfter time.Duration, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	defer p.notifyLocked()
+	delete(p.inflight, ticket)
+	p.ended++
+	if retryAfter <= 0 {
+		// No time to wait for: the retry's backoff paces the client.
+		p.known, p.probing = false, false
+		return
+	}
+	p.known, p.probing, p.stale = true, true, p.lastTicket
+	p.remaining, p.refill = 0, 1
+	p.reset = now.Add(retryAfter)
+}
+
+// issueLocked hands out a ticket for a request that goes now.
+func (p *pacer) issueLocked() uint64 {
+	p.lastTicket++
+	if p.inflight == nil {
+		p.inflight = map[uint64]uint64{}
+	}
+	p.inflight[p.lastTicket] = p.ended
+	return p.lastTicket
+}
+
+// positionLocked returns turn's place in the queue, adding it at the end if absent.
+func (p *pacer) positionLocked(turn *pacerTurn) int {
+	for i, t := range p.queue {
+		if t == turn {
+			return i
+		}
+	}
+	p.queue = append(p.queue, turn)
+	return len(p.queue) - 1
+}
+
+// removeLocked takes turn out of the queue and reports whether it was there.
+func (p *pacer) removeLocked(turn *pacerTurn) bool {
+	for i, t := range p.queue {
+		if t == turn {
+			p.queue = append(p.queue[:i], p.queue[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// answeredLocked returns the channel closed at the next notification.
+func (p *pacer) answeredLocked() <-chan struct{} {
+	if p.answered == nil {
+		p.answered = make(chan struct{})
+	}
+	return p.answered
+}
+
+// notifyLocked wakes the calls waiting for an answer.
+func (p *pacer) notifyLocked() {
+	if p.answered != nil {
+		close(p.answered)
+		p.answered = nil
+	}
+}
+
+// parseRateLimit reads Zulip's rate-limit headers: the limit (0 when not sent), the
+// remaining budget and the time until it is whole again, measured on the server's clock.
+func parseRateLimit(h http.Header, now time.Time) (limit, remaining int, until time.Duration, ok bool) {
+	if h == nil {
+		return 0, 0, 0, false
+	}
 	remainingText := h.Get("X-RateLimit-Remaining")
 	resetText := h.Get("X-RateLimit-Reset")
 	if remainingText == "" || resetText == "" {
-		return
+		return 0, 0, 0, false
 	}
 	remaining, err := strconv.Atoi(strings.TrimSpace(remainingText))
 	if err != nil {
-		return
+		return 0, 0, 0, false
 	}
 	resetUnix, err := strconv.ParseFloat(strings.TrimSpace(resetText), 64)
 	if err != nil {
-		return
+		return 0, 0, 0, false
 	}
+	limit, _ = strconv.Atoi(strings.TrimSpace(h.Get("X-RateLimit-Limit")))
 	resetServer := time.Unix(0, int64(resetUnix*float64(time.Second)))
 	serverNow := now
 	if date, err := http.ParseTime(h.Get("Date")); err == nil {
 		serverNow = date
 	}
-	until := resetServer.Sub(serverNow)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if until <= 0 || until > maxPacingWait {
-		p.known = false
-		return
-	}
-	p.known = true
-	p.remaining = max(remaining, 0)
-	p.reset = now.Add(until)
+	return max(limit, 0), max(remaining, 0), resetServer.Sub(serverNow), true
 }

@@ -392,19 +392,28 @@ func TestPacing_countsRequestsInFlight(t *testing.T) {
 	var p pacer
 	now := time.Unix(1000, 0)
 	h := http.Header{}
+	h.Set("X-RateLimit-Limit", "20")
 	h.Set("X-RateLimit-Remaining", "2")
 	h.Set("X-RateLimit-Reset", "1030")
-	p.observe(h, now)
-	if d := p.reserve(now); d != 0 {
+	p.finish(p.force(&pacerTurn{}), h, now)
+	first, d, _ := p.reserve(now, &pacerTurn{})
+	if d != 0 || first == 0 {
 		t.Errorf("first reserve waits %s", d)
 	}
-	if d := p.reserve(now); d != 0 {
+	if _, d, _ := p.reserve(now, &pacerTurn{}); d != 0 {
 		t.Errorf("second reserve waits %s", d)
 	}
-	if d := p.reserve(now.Add(5 * time.Second)); d != 25*time.Second {
+	if _, d, _ := p.reserve(now.Add(5*time.Second), &pacerTurn{}); d != 25*time.Second {
 		t.Errorf("third reserve waits %s, want 25s", d)
 	}
-	if d := p.reserve(now.Add(31 * time.Second)); d != 0 {
+	// The first answer reports one request left: the server has not counted the second,
+	// still in flight, so the estimate stays at none.
+	h.Set("X-RateLimit-Remaining", "1")
+	p.finish(first, h, now.Add(6*time.Second))
+	if _, d, _ := p.reserve(now.Add(6*time.Second), &pacerTurn{}); d != 24*time.Second {
+		t.Errorf("after a stale answer, reserve waits %s, want 24s", d)
+	}
+	if _, d, _ := p.reserve(now.Add(31*time.Second), &pacerTurn{}); d != 0 {
 		t.Errorf("after the reset, reserve waits %s", d)
 	}
 	// Headers that are missing, malformed or absurd leave pacing off.
@@ -420,8 +429,8 @@ func TestPacing_countsRequestsInFlight(t *testing.T) {
 		for k, v := range hdr {
 			h.Set(k, v)
 		}
-		q.observe(h, now)
-		if d := q.reserve(now); d != 0 {
+		q.finish(q.force(&pacerTurn{}), h, now)
+		if _, d, answered := q.reserve(now, &pacerTurn{}); d != 0 || answered != nil {
 			t.Errorf("headers %v: reserve waits %s", hdr, d)
 		}
 	}

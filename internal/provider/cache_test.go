@@ -1,0 +1,85 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestCollectionCacheSharesOneRead: concurrent readers share one fetch, and a
+// write makes the next reader fetch again.
+func TestCollectionCacheSharesOneRead(t *testing.T) {
+	d := &providerData{cache: newCollectionCache()}
+	var fetches atomic.Int32
+	release := make(chan struct{})
+	c := newCollection(d, "things", func(context.Context) ([]int, error) {
+		fetches.Add(1)
+		<-release
+		return []int{1, 2}, nil
+	})
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got, err := c.list(t.Context()); err != nil || len(got) != 2 {
+				t.Errorf("list = %v, %v", got, err)
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // let every reader join the one fetch
+	close(release)
+	wg.Wait()
+	if n := fetches.Load(); n != 1 {
+		t.Fatalf("%d fetches for 10 concurrent readers, want 1", n)
+	}
+	if err := c.write(t.Context(), func(context.Context) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.list(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := fetches.Load(); n != 2 {
+		t.Fatalf("%d fetches after a write, want 2", n)
+	}
+}
+
+// TestCollectionCacheCancelledReaderReturnsAtOnce: a reader whose context
+// ends (Ctrl-C) stops waiting at once, while the shared read goes on for the
+// others.
+func TestCollectionCacheCancelledReaderReturnsAtOnce(t *testing.T) {
+	d := &providerData{cache: newCollectionCache()}
+	release := make(chan struct{})
+	c := newCollection(d, "slow", func(context.Context) ([]int, error) {
+		<-release
+		return []int{7}, nil
+	})
+	other := make(chan error, 1)
+	go func() {
+		_, err := c.list(context.Background())
+		other <- err
+	}()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.list(ctx)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled reader got %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a cancelled reader still waits for the shared read")
+	}
+	close(release)
+	if err := <-other; err != nil {
+		t.Fatalf("the other reader got %v", err)
+	}
+}

@@ -1,0 +1,21 @@
+//go:build windows
+
+package main
+
+import "os"
+
+// exitWithParent ends the process when its parent does. Windows does not re-parent
+// orphans, so the parent process id never changes; instead the provider holds a handle
+// to its parent, which also keeps the id from being reused, and waits on it.
+func exitWithParent() {
+	parent, err := os.FindProcess(os.Getppid())
+	if err != nil {
+		return // the parent is already gone or cannot be watched; nothing better to do
+	}
+	go func() {
+		// An error means the parent could not be waited on, not that it exited.
+		if _, err := parent.Wait(); err == nil {
+			os.Exit(1)
+		}
+	}()
+}
