@@ -67,6 +67,18 @@ type Server struct {
 // when the test ends. opts adjust its options.
 func NewServer(t *testing.T, opts ...func(*refserver.Options)) *Server {
 	t.Helper()
+	s, hs := newServer(t, opts)
+	hs.Start()
+	t.Cleanup(hs.Close)
+	s.URL = hs.URL
+	return s
+}
+
+// newServer makes a reference server and an unstarted HTTP server in front of
+// it that counts requests, with the timeouts of a real deployment (so a test
+// cannot hang on a stuck client).
+func newServer(t *testing.T, opts []func(*refserver.Options)) (*Server, *httptest.Server) {
+	t.Helper()
 	var o refserver.Options
 	for _, f := range opts {
 		f(&o)
@@ -76,15 +88,14 @@ func NewServer(t *testing.T, opts ...func(*refserver.Options)) *Server {
 		t.Fatalf("starting the reference server: %v", err)
 	}
 	s := &Server{Server: srv, requests: map[string]int{}}
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.requests[r.Method+" "+r.URL.Path]++
 		s.mu.Unlock()
 		srv.ServeHTTP(w, r)
 	}))
-	t.Cleanup(hs.Close)
-	s.URL = hs.URL
-	return s
+	refserver.ConfigureHTTPServer(hs.Config)
+	return s, hs
 }
 
 // Requests returns how many requests were made with this method and path

@@ -117,9 +117,11 @@ func (d *channelsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"include_all_active": schema.BoolAttribute{
 				Optional: true,
 				Computed: true,
-				DeprecationMessage: "Zulip deprecated include_all_active in feature level 356 (Zulip 10.0); use include_all, " +
-					"which works for every role.",
-				MarkdownDescription: "Deprecated: use `include_all`. Every active channel; administrators only. Default `false`.",
+				DeprecationMessage: "Zulip deprecated include_all_active in feature level 356 (Zulip 10.0), where it became " +
+					"an alias of include_all; use include_all.",
+				MarkdownDescription: "Deprecated: use `include_all`. Since Zulip feature level 356 this is the same as " +
+					"`include_all`, for every role (Zulip's `get_streams_backend` turns it into `include_all`). Older servers " +
+					"accept it only from organization administrators, and return every channel. Default `false`.",
 			},
 			"include_default":          filter(false, "Fill `is_default` on each channel (whether new users join it)."),
 			"include_owner_subscribed": filter(false, "For a bot's credentials: also include the channels the bot's owner is subscribed to."),
@@ -195,10 +197,11 @@ func (d *channelsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	list, err := d.data.client.ListChannels(ctx, channelsOptionsToAPI(m))
 	if err != nil {
-		if m.IncludeAllActive.ValueBool() && isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
+		if m.IncludeAllActive.ValueBool() && d.data.featureLevel < featureChannelsIncludeAll && isClientError(err) &&
+			!zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
 			resp.Diagnostics.AddAttributeError(path.Root("include_all_active"), "Unable to List Channels",
-				"The server refused include_all_active, which only organization administrators may use. "+
-					"Use include_all instead: it works for every role and returns what the account may see. Server said: "+err.Error())
+				"The server refused include_all_active: before Zulip feature level 356 only organization administrators "+
+					"may use it (since then it is an alias of include_all, open to every role). Server said: "+err.Error())
 			return
 		}
 		addAPIError(&resp.Diagnostics, "Unable to List Channels", "list the channels", roleAny, err)

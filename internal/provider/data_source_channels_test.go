@@ -180,11 +180,18 @@ data "zulip_channels" "default" {}
 data "zulip_channels" "web_public" {
   include_web_public = true
 }
+
+data "zulip_channels" "all" {
+  include_all = true
+}
 `,
 				// A guest does not see public channels it is not subscribed to...
 				expectNames("data.zulip_channels.default", "channels", "general", "random"),
-				// ...except web-public ones when asked.
+				// ...except web-public ones when asked,
 				expectNames("data.zulip_channels.web_public", "channels", "announce", "general", "random"),
+				// and through include_all: web-public channels are visible to
+				// every role (user_has_metadata_access in zerver/lib/streams.py).
+				expectNames("data.zulip_channels.all", "channels", "announce", "general", "random"),
 			),
 			step(refserver.SeedAdminID, `
 data "zulip_channels" "default" {}
@@ -217,6 +224,46 @@ data "zulip_channels" "owner" {
 	})
 }
 
+// TestAccChannels_includeAllActive: since feature level 356 Zulip treats the
+// deprecated include_all_active as include_all, for every role
+// (get_streams_backend in zerver/views/streams.py); before, only
+// administrators could use it.
+func TestAccChannels_includeAllActive(t *testing.T) {
+	srv := acctest.NewServer(t)
+	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 355 })
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: srv.ProviderConfig(t, refserver.SeedMemberID) + `
+data "zulip_channels" "all_active" {
+  include_all_active = true
+}
+
+data "zulip_channels" "all" {
+  include_all = true
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNames("data.zulip_channels.all_active", "channels", "announce", "backend-internal", "design", "general", "random"),
+					expectNames("data.zulip_channels.all", "channels", "announce", "backend-internal", "design", "general", "random"),
+				},
+			},
+			{
+				Config:      old.ProviderConfig(t, refserver.SeedMemberID) + `data "zulip_channels" "x" { include_all_active = true }`,
+				ExpectError: expectErr("include_all_active", "before Zulip feature level 356 only organization administrators", "User not authorized for this query"),
+			},
+			{
+				Config: old.ProviderConfig(t, refserver.SeedAdminID) + `data "zulip_channels" "x" { include_all_active = true }`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNames("data.zulip_channels.x", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
+				},
+			},
+		},
+	})
+}
+
 func TestAccChannels_badInput(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
@@ -224,11 +271,6 @@ func TestAccChannels_badInput(t *testing.T) {
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{
-				// The deprecated filter is administrators only; the error points to its replacement.
-				Config:      member + `data "zulip_channels" "x" { include_all_active = true }`,
-				ExpectError: expectErr("include_all_active", "only organization administrators", "Use include_all instead", "User not authorized for this query"),
-			},
 			{
 				Config:      member + `data "zulip_channels" "x" { name = "" }`,
 				ExpectError: expectErr("name", "string length must be at least 1"),

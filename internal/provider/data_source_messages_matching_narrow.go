@@ -31,7 +31,7 @@ var (
 // operand is sent as a number (a channel id, a user id, a message id), which is
 // how Zulip tells an id from a name.
 var (
-	narrowIDOperators     = map[string]bool{"channel": true, "stream": true, "sender": true, "id": true, "dm-including": true, "group-pm-with": true}
+	narrowIDOperators     = map[string]bool{"channel": true, "stream": true, "sender": true, "id": true, "dm-including": true, "group-pm-with": true, "with": true}
 	narrowIDListOperators = map[string]bool{"dm": true, "pm-with": true}
 	narrowDigits          = regexp.MustCompile(`^[0-9]+$`)
 	narrowDigitList       = regexp.MustCompile(`^[0-9]+(\s*,\s*[0-9]+)*$`)
@@ -85,8 +85,8 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 		MarkdownDescription: "Checks which of the given messages match a narrow (a Zulip search filter such as " +
 			"`channel:general topic:releases`), as the provider's account sees them, and returns the matching ones " +
 			"with search terms highlighted. Only messages the account received count: others never match.\n\n" +
-			"Operands are written as text. For the operators `channel`, `stream`, `sender`, `id`, `dm-including` and " +
-			"`group-pm-with`, an operand made only of digits is sent as a number, i.e. an id (`\"1\"` is channel 1); " +
+			"Operands are written as text. For the operators `channel`, `stream`, `sender`, `id`, `with`, `dm-including` " +
+			"and `group-pm-with`, an operand made only of digits is sent as a number, i.e. an id (`\"1\"` is channel 1); " +
 			"any other operand is a name or an e-mail address. For `dm` and `pm-with`, a comma-separated list of " +
 			"numbers (`\"5,11\"`) is sent as a list of user ids. So a channel whose name is all digits must be " +
 			"given by its id.",
@@ -106,14 +106,16 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 						"operator": schema.StringAttribute{
 							Required: true,
 							MarkdownDescription: "The operator: `channel`, `channels`, `topic`, `sender`, `is`, `has`, " +
-								"`in`, `id`, `search`, `dm`, `dm-including`, or another that the server knows.",
+								"`in`, `id`, `search`, `dm`, `dm-including`, `with` (a message id: the narrow becomes that " +
+								"message's conversation, replacing `channel`, `topic` and `dm` terms), or another that the " +
+								"server knows.",
 							Validators: []validator.String{stringvalidator.RegexMatches(narrowOperatorForm,
 								"must be a narrow operator: lower-case letters, '-' and '_', such as channel, topic or search")},
 						},
 						"operand": schema.StringAttribute{
 							Required: true,
 							MarkdownDescription: "The operand, as text: a channel name or id, a topic, a user's e-mail " +
-								"or id, `starred`/`unread`/`mentioned` for `is`, `link`/`image`/`attachment` for `has`, " +
+								"or id, `starred`/`unread`/`mentioned`/`followed` for `is`, `link`/`image`/`attachment` for `has`, " +
 								"search keywords (`\"quoted phrase\"` for an exact phrase), …; see the rule for numbers " +
 								"above.",
 						},

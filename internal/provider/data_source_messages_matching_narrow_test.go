@@ -60,6 +60,11 @@ func TestAccMessagesMatchingNarrowDataSource_operators(t *testing.T) {
 		testAccNarrowConfig("message_id", `{ operator = "id", operand = "4" }`),
 		testAccNarrowConfig("search", `{ operator = "search", operand = "release" }`),
 		testAccNarrowConfig("phrase", `{ operator = "search", operand = "\"notes are\"" }`),
+		// Mark follows general > releases (NarrowBuilder.by_is "followed").
+		testAccNarrowConfig("followed", `{ operator = "is", operand = "followed" }`),
+		// with: the conversation of message 3 (general > lunch), whatever
+		// channel and topic terms say (update_narrow_terms_containing_with_operator).
+		testAccNarrowConfig("with", `{ operator = "with", operand = "3" }`, `{ operator = "channel", operand = "random" }`),
 	}, "")
 	ds := func(name string) string { return "data.zulip_messages_matching_narrow." + name }
 	resource.ParallelTest(t, resource.TestCase{
@@ -85,6 +90,8 @@ func TestAccMessagesMatchingNarrowDataSource_operators(t *testing.T) {
 					expectMatchIDs("message_id", "4"),
 					expectMatchIDs("search", "4", "13"),
 					expectMatchIDs("phrase", "13"),
+					expectMatchIDs("followed", "4", "13"),
+					expectMatchIDs("with", "3"),
 					// Without a search term, the message as rendered.
 					statecheck.ExpectKnownValue(ds("channel_name"), tfjsonpath.New("matches").AtMapKey("3"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"match_content": knownvalue.StringExact("<p>Pizza on Friday?</p>"),

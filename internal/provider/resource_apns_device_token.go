@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -25,10 +25,18 @@ var (
 	_ resource.Resource                = (*apnsDeviceTokenResource)(nil)
 	_ resource.ResourceWithConfigure   = (*apnsDeviceTokenResource)(nil)
 	_ resource.ResourceWithImportState = (*apnsDeviceTokenResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*apnsDeviceTokenResource)(nil)
 )
 
 // maxPushTokenLength is the longest push token Zulip accepts (validate_token).
 const maxPushTokenLength = 4096
+
+// featureAPNsHexTokens is the feature level from which Zulip requires APNs
+// tokens to be hexadecimal (validate_token's bytes.fromhex in
+// zerver/lib/push_notifications.py); older servers decoded them as base64.
+// Zulip's API changelog does not record the change; it came with the
+// end-to-end-encrypted push registration of feature level 406 (Zulip 11.0).
+const featureAPNsHexTokens = 406
 
 // reAPNsAppID is the format Zulip requires of an iOS app id (ApnsAppId).
 var reAPNsAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
@@ -63,17 +71,20 @@ func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaReq
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,
-				MarkdownDescription: "`sha256:` followed by the SHA-256 of the token (lower-cased when it is hexadecimal, " +
-					"as Zulip stores it): identifies the registration without revealing the token.",
+				MarkdownDescription: "`sha256:` followed by the SHA-256 of the token as given (Zulip stores tokens as " +
+					"given and looks them up exactly): identifies the registration without revealing the token.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"token": schema.StringAttribute{
 				Required:  true,
 				Sensitive: true,
 				MarkdownDescription: "The device token the iOS app received from APNs, usually 64 hexadecimal digits. " +
-					"Zulip accepts 1 to 4096 characters that decode as base64 (a hexadecimal token qualifies when its " +
-					"length is a multiple of 4); the provider checks the same rule at plan time.",
-				Validators:    []validator.String{validators.String("an APNs device token Zulip accepts", checkAPNsToken)},
+					"Zulip accepts 1 to 4096 characters that are hexadecimal (pairs of hex digits, in either case; " +
+					"whitespace between pairs is allowed), and stores the token exactly as given, so `ABCD` and `abcd` " +
+					"are two registrations. Servers before feature level 406 decoded the token as base64 instead. The " +
+					"provider checks the server's rule at plan time. Registering a token the account has already " +
+					"registered changes nothing on the server: it keeps the app id of the first registration.",
+				Validators:    []validator.String{validators.String("an APNs device token Zulip accepts", checkAPNsTokenAnyLevel)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"app_id": schema.StringAttribute{
@@ -89,6 +100,25 @@ func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaReq
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 		},
+	}
+}
+
+// ModifyPlan checks the token against the rule of the configured server's
+// feature level (hexadecimal since featureAPNsHexTokens, base64 before);
+// the attribute validator, which cannot know the server, accepts either.
+func (r *apnsDeviceTokenResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.data.knowsServer() {
+		return
+	}
+	var plan apnsDeviceTokenResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !known(plan.Token) {
+		return
+	}
+	if err := checkAPNsToken(plan.Token.ValueString(), r.data.featureLevel); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("token"), "Invalid APNs Device Token",
+			fmt.Sprintf("The Zulip server (Zulip %s, feature level %d) would refuse this token: %s.",
+				r.data.serverVersion, r.data.featureLevel, err))
 	}
 }
 
@@ -155,12 +185,8 @@ func apnsDeviceTokenFromAPI(token, appID string, m *apnsDeviceTokenResourceModel
 	m.AppID = types.StringValue(appID)
 }
 
-// apnsTokenID hashes the token as Zulip identifies it: hexadecimal tokens are
-// stored lower-cased, so both spellings are the same device.
+// apnsTokenID hashes the token as Zulip identifies it: exactly as given.
 func apnsTokenID(token string) string {
-	if _, err := hex.DecodeString(token); err == nil {
-		token = strings.ToLower(token)
-	}
 	sum := sha256.Sum256([]byte(token))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
@@ -173,15 +199,64 @@ func checkPushToken(s string) error {
 	return nil
 }
 
-// checkAPNsToken is Zulip's validate_token for APNs tokens: the length rule,
-// and the token must decode as base64 the way Python's lenient
-// base64.b64decode does (characters outside the alphabet are skipped; the
-// data characters must form whole groups of four, or be completed by "="
-// padding). A usual 64-digit hexadecimal token passes.
-func checkAPNsToken(s string) error {
+// checkAPNsTokenAnyLevel accepts a token that some Zulip server accepts: the
+// length rule, and hexadecimal or base64. The server's own rule is checked
+// in ModifyPlan, once the server is known.
+func checkAPNsTokenAnyLevel(s string) error {
 	if err := checkPushToken(s); err != nil {
 		return err
 	}
+	if !isPythonHex(s) && !isLenientBase64(s) {
+		return errors.New("is not a valid APNs token: APNs tokens are hexadecimal, normally 64 hexadecimal digits " +
+			"(Zulip: \"Invalid APNS token\")")
+	}
+	return nil
+}
+
+// checkAPNsToken is Zulip's validate_token for APNs tokens at a feature
+// level: the length rule, then bytes.fromhex (since featureAPNsHexTokens,
+// zerver/lib/push_notifications.py) or Python's lenient base64.b64decode
+// (before).
+func checkAPNsToken(s string, featureLevel int) error {
+	if err := checkPushToken(s); err != nil {
+		return err
+	}
+	if featureLevel >= featureAPNsHexTokens {
+		if !isPythonHex(s) {
+			return errors.New("the token must be hexadecimal (pairs of hex digits, normally 64 digits in all) " +
+				"(Zulip: \"Invalid APNS token\")")
+		}
+		return nil
+	}
+	if !isLenientBase64(s) {
+		return fmt.Errorf("servers before feature level %d require a token that decodes as base64 (Zulip: \"Invalid APNS token\")",
+			featureAPNsHexTokens)
+	}
+	return nil
+}
+
+// isPythonHex reports whether Python's bytes.fromhex accepts s: pairs of
+// hexadecimal digits, with ASCII whitespace allowed between pairs.
+func isPythonHex(s string) bool {
+	isHex := func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			i++
+			continue
+		}
+		if i+1 >= len(s) || !isHex(s[i]) || !isHex(s[i+1]) {
+			return false
+		}
+		i += 2
+	}
+	return true
+}
+
+// isLenientBase64 reports whether Python's base64.b64decode (validate=False)
+// accepts s: characters outside the alphabet are skipped, and the data
+// characters must form whole groups of four or be completed by "=" padding.
+func isLenientBase64(s string) bool {
 	data, pads := 0, 0
 	for _, c := range s {
 		switch {
@@ -191,18 +266,14 @@ func checkAPNsToken(s string) error {
 			data++
 		}
 	}
-	ok := false
 	switch data % 4 {
 	case 0:
-		ok = true
+		return true
 	case 2:
-		ok = pads >= 2
+		return pads >= 2
 	case 3:
-		ok = pads >= 1
+		return pads >= 1
+	default:
+		return false
 	}
-	if !ok {
-		return errors.New("is not a valid APNs token: APNs tokens are normally 64 hexadecimal digits, and Zulip " +
-			"requires a token that decodes as base64 (\"Invalid APNS token\")")
-	}
-	return nil
 }

@@ -41,10 +41,11 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 			{
 				Config: member + testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip"),
 				ConfigStateChecks: []statecheck.StateCheck{
-					// Zulip stores hex tokens lower-cased; the id hashes that form
-					// and never contains the token.
+					// Zulip stores tokens as given (add_push_device_token in
+					// zerver/lib/push_notifications.py); the id hashes the token
+					// and never contains it.
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
-						want := testAccAPNsTokenID(strings.ToLower(testAccAPNsToken1))
+						want := testAccAPNsTokenID(testAccAPNsToken1)
 						if id != want {
 							return fmt.Errorf("id %q, want %q", id, want)
 						}
@@ -56,7 +57,7 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 					statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("app_id"), knownvalue.StringExact("org.zulip.Zulip")),
 					testAccServerCheck(func() error {
-						return testAccAPNsDevicesOnServer(srv, mark, strings.ToLower(testAccAPNsToken1)+" org.zulip.Zulip")
+						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken1+" org.zulip.Zulip")
 					}),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -70,14 +71,16 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 				ExpectError:   expectErr("Import Not Supported", "never returns registered tokens"),
 			},
 			{
-				// A new app id replaces the registration.
+				// A new app id replaces the registration: it is unregistered
+				// first, since registering a registered token again would keep
+				// the old app id.
 				Config: member + testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip-beta"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					testAccServerCheck(func() error {
-						return testAccAPNsDevicesOnServer(srv, mark, strings.ToLower(testAccAPNsToken1)+" org.zulip.Zulip-beta")
+						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken1+" org.zulip.Zulip-beta")
 					}),
 				},
 			},
@@ -129,38 +132,81 @@ func TestAccAPNsDeviceToken_validation(t *testing.T) {
 		Steps: []resource.TestStep{
 			step(testAccAPNsDeviceTokenConfig("", "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
 			step(testAccAPNsDeviceTokenConfig(strings.Repeat("ab12", 1025), "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
-			// 63 and 62 hexadecimal digits do not decode as base64.
+			// An odd number of hexadecimal digits is neither hexadecimal nor base64.
 			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2[:63], "org.zulip.Zulip"), "token", "is not a valid APNs token", "64 hexadecimal digits"),
-			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2[:62], "org.zulip.Zulip"), "token", "is not a valid APNs token"),
+			step(testAccAPNsDeviceTokenConfig("c0ffe", "org.zulip.Zulip"), "token", "is not a valid APNs token"),
+			step(testAccAPNsDeviceTokenConfig("a bc", "org.zulip.Zulip"), "token", "is not a valid APNs token"),
+			// Base64 is what servers before feature level 406 accepted; this one
+			// requires hexadecimal.
+			step(testAccAPNsDeviceTokenConfig("dGVzdC10b2tlbg==", "org.zulip.Zulip"), "Invalid APNs Device Token", "token",
+				"feature level 497", "must be hexadecimal"),
 			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org zulip"), "app_id", "letters, digits, '.' and '-'"),
 			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, ""), "app_id", "letters, digits"),
 		},
 	})
 }
 
-// TestAccAPNsDeviceToken_zulipRules registers the longest token and a
-// base64 one that are valid for Zulip but not 64 hex digits: the plan-time
-// check accepts exactly what the server accepts.
+// TestAccAPNsDeviceToken_zulipRules registers the longest token, the API
+// description's own example "c0ffee" and an upper-case one: tokens Zulip
+// accepts (bytes.fromhex in validate_token) but that are not 64 lower-case
+// hex digits. The plan-time check accepts exactly what the server accepts,
+// and the server keeps each token as given.
 func TestAccAPNsDeviceToken_zulipRules(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	long := strings.Repeat("ab12", 1024)
-	b64 := "dGVzdC10b2tlbg=="
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: member + testAccAPNsDeviceTokenConfig(long, "org.zulip.Zulip") + `
-resource "zulip_apns_device_token" "b64" {
-  token  = "` + b64 + `"
+resource "zulip_apns_device_token" "example" {
+  token  = "c0ffee"
+  app_id = "org.zulip.Zulip"
+}
+resource "zulip_apns_device_token" "upper" {
+  token  = "C0FFEE"
   app_id = "org.zulip.Zulip"
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_apns_device_token.upper", tfjsonpath.New("id"), knownvalue.StringExact(testAccAPNsTokenID("C0FFEE"))),
 				testAccServerCheck(func() error {
-					return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, long+" org.zulip.Zulip", b64+" org.zulip.Zulip")
+					return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, long+" org.zulip.Zulip", "c0ffee org.zulip.Zulip", "C0FFEE org.zulip.Zulip")
 				}),
 			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
 		}},
+	})
+}
+
+// TestAccAPNsDeviceToken_base64BeforeHex: a server before feature level 406
+// decoded tokens as base64 (b64_to_hex in Zulip 9.x's validate_token), so the
+// plan accepts a base64 token there and refuses the hexadecimal "c0ffee",
+// which does not decode.
+func TestAccAPNsDeviceToken_base64BeforeHex(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 405 })
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	b64 := "dGVzdC10b2tlbg=="
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      member + testAccAPNsDeviceTokenConfig("c0ffee", "org.zulip.Zulip"),
+				PlanOnly:    true,
+				ExpectError: expectErr("Invalid APNs Device Token", `token  = "c0ffee"`, "feature level 405", "decodes as base64"),
+			},
+			{
+				Config: member + testAccAPNsDeviceTokenConfig(b64, "org.zulip.Zulip"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					testAccServerCheck(func() error {
+						return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, b64+" org.zulip.Zulip")
+					}),
+				},
+			},
+		},
 	})
 }
 

@@ -68,7 +68,6 @@ type messageFlagsResourceModel struct {
 	ID                                  types.String `tfsdk:"id"`
 	MessageIDs                          types.Set    `tfsdk:"message_ids"`
 	Flag                                types.String `tfsdk:"flag"`
-	ModifiedMessageIDs                  types.Set    `tfsdk:"modified_message_ids"`
 	IgnoredBecauseNotSubscribedChannels types.Set    `tfsdk:"ignored_because_not_subscribed_channels"`
 }
 
@@ -85,7 +84,10 @@ func (r *messageFlagsResource) Schema(_ context.Context, _ resource.SchemaReques
 			"flag any more. Zulip offers no way to read the `collapsed` flag, so its drift is **not** detected. " +
 			"A message id that no longer exists shows as drift too; remove it from the configuration.\n\n" +
 			"Two resources with the same flag should not name the same message: destroying one would remove the " +
-			"flag the other manages.",
+			"flag the other manages.\n\n" +
+			"Zulip's answer does not say which messages a change affected (it echoes the request's message ids), " +
+			"so the resource does not report that either: `message_ids` is what the provider set, and, for " +
+			"`starred` and `read`, what it reads back.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,
@@ -110,12 +112,6 @@ func (r *messageFlagsResource) Schema(_ context.Context, _ resource.SchemaReques
 					"replaces the resource.",
 				Validators:    []validator.String{validators.String("read, starred or collapsed", checkMessageFlag)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"modified_message_ids": schema.SetAttribute{
-				ElementType: types.Int64Type,
-				Computed:    true,
-				MarkdownDescription: "The messages whose flag the last apply actually changed, as the server reported " +
-					"them (messages that already had the flag are not listed).",
 			},
 			"ignored_because_not_subscribed_channels": schema.SetAttribute{
 				ElementType: types.Int64Type,
@@ -163,8 +159,10 @@ func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	// The server sets the flag on every id it accepted, so the plan is the
-	// state; reading it back could only report what was just written.
-	messageFlagsFromAPI(ctx, plan.Flag.ValueString(), apiReq.Messages, out.Messages, nil, &plan, &resp.Diagnostics)
+	// state; reading it back could only report what was just written. Zulip's
+	// answer only echoes the ids and, since FL355, lists skipped channels
+	// (empty when adding a flag).
+	messageFlagsFromAPI(ctx, plan.Flag.ValueString(), apiReq.Messages, out.IgnoredBecauseNotSubscribedChannels, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -216,24 +214,21 @@ func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRe
 			remove = append(remove, id)
 		}
 	}
-	var modified, ignored []int64
+	var ignored []int64
 	if len(add) > 0 {
-		out, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: add, Op: zulip.FlagOpAdd, Flag: flag})
-		if err != nil {
+		if _, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: add, Op: zulip.FlagOpAdd, Flag: flag}); err != nil {
 			addMessageFlagsError(&resp.Diagnostics, "Unable to Add Message Flag", "add the flag", err)
 			return
 		}
-		modified = append(modified, out.Messages...)
 	}
 	if len(remove) > 0 {
 		out, ok := r.removeFlag(ctx, flag, remove, &resp.Diagnostics)
 		if !ok {
 			return
 		}
-		modified = append(modified, out.Messages...)
 		ignored = out.IgnoredBecauseNotSubscribedChannels
 	}
-	messageFlagsFromAPI(ctx, flag, want, modified, ignored, &plan, &resp.Diagnostics)
+	messageFlagsFromAPI(ctx, flag, want, ignored, &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -261,7 +256,7 @@ func (r *messageFlagsResource) ImportState(ctx context.Context, req resource.Imp
 		return
 	}
 	m := messageFlagsResourceModel{Flag: types.StringValue(flag)}
-	messageFlagsFromAPI(ctx, flag, ids, nil, nil, &m, &resp.Diagnostics)
+	messageFlagsFromAPI(ctx, flag, ids, nil, &m, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -323,7 +318,7 @@ func (r *messageFlagsResource) removeFlag(ctx context.Context, flag string, ids 
 				addMessageFlagsError(diags, "Unable to Remove Message Flag", "remove the flag", err)
 				return nil, false
 			}
-			out.Messages = append(out.Messages, one.Messages...)
+			out.Messages = append(out.Messages, one.Messages...) // the ids sent, echoed
 			for _, ch := range one.IgnoredBecauseNotSubscribedChannels {
 				if !channels[ch] {
 					channels[ch] = true
@@ -368,8 +363,9 @@ func messageFlagsToAPI(ctx context.Context, m messageFlagsResourceModel, op stri
 	return zulip.UpdateMessageFlagsRequest{Messages: ids, Op: op, Flag: m.Flag.ValueString()}
 }
 
-// messageFlagsFromAPI records the flagged messages and the server's answer.
-func messageFlagsFromAPI(ctx context.Context, flag string, ids, modified, ignored []int64, m *messageFlagsResourceModel, diags *diag.Diagnostics) {
+// messageFlagsFromAPI records the flagged messages and the channels the
+// server skipped when marking messages unread.
+func messageFlagsFromAPI(ctx context.Context, flag string, ids, ignored []int64, m *messageFlagsResourceModel, diags *diag.Diagnostics) {
 	setOf := func(v []int64) types.Set {
 		if v == nil {
 			v = []int64{}
@@ -381,7 +377,6 @@ func messageFlagsFromAPI(ctx context.Context, flag string, ids, modified, ignore
 	m.ID = types.StringValue(messageFlagsID(flag, ids))
 	m.Flag = types.StringValue(flag)
 	m.MessageIDs = setOf(ids)
-	m.ModifiedMessageIDs = setOf(modified)
 	m.IgnoredBecauseNotSubscribedChannels = setOf(ignored)
 }
 

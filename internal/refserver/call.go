@@ -1,15 +1,21 @@
 package refserver
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 )
 
 // obj is a JSON object payload; a success answer merges it into the envelope.
@@ -29,11 +35,12 @@ const (
 // or an error; an *apiError is answered as is, anything else as a 500.
 type handlerFunc func(c *call) (obj, error)
 
-// call is one API request being served.
+// call is one API request being served. A handler runs with the server lock
+// held and never writes to the network: it returns its payload, and the core
+// turns it into a response that is written after the lock is released.
 type call struct {
 	s    *Server
 	r    *http.Request
-	w    http.ResponseWriter
 	user *User // the authenticated caller; nil for authNone routes
 	// params holds query-string and body parameters; used records the names a
 	// handler read, so that the rest can be reported in ignored_parameters_unsupported.
@@ -121,38 +128,137 @@ func (c *call) requireHuman() error {
 	return nil
 }
 
-// parseParams reads the query string and, for form bodies, the body.
-func parseParams(r *http.Request) (url.Values, error) {
-	vals := url.Values{}
-	for k, v := range r.URL.Query() {
-		vals[k] = append(vals[k], v...)
-	}
-	if r.Body == nil {
+// maxBodyBytes is the largest request body the server accepts: nginx's
+// client_max_body_size in Zulip's production configuration (80m, set in
+// puppet/zulip/templates/nginx.conf.template.erb; it was 25m before Zulip 6).
+// A larger body is refused with nginx's 413 page before Django sees it, so the
+// request is not processed at all. (Django's own DATA_UPLOAD_MAX_MEMORY_SIZE,
+// 2.5 MB for non-file form data, makes real Zulip answer an oversize
+// url-encoded body with a 500 "Internal server error" through JsonErrorHandler;
+// that is a server bug a client cannot act on, so it is not reproduced.)
+const maxBodyBytes = 80 << 20
+
+// errBodyTooLarge is returned by parseParams for a body over the limit.
+var errBodyTooLarge = errors.New("request body too large")
+
+// parseParams reads the query string and, for form bodies of methods whose
+// body Django parses, the body. Parsing follows Django's QueryDict and
+// MultiPartParser rather than Go's stricter net/url:
+//   - a GET or HEAD body is never read as parameters (Django fills
+//     request.POST only for POST, and zerver/lib/rest.py's process_as_post
+//     does it for PUT, PATCH and DELETE);
+//   - an empty multipart/form-data body is an empty form (Django's
+//     MultiPartParser returns empty dicts when CONTENT_LENGTH is 0; Go's
+//     multipart reader calls it an unexpected EOF);
+//   - url-encoded text is split on "&" only and malformed escapes are kept as
+//     they are (Python's parse_qsl), never an error.
+//
+// A body over limit is errBodyTooLarge; other errors are malformed bodies.
+func parseParams(r *http.Request, limit int64) (url.Values, error) {
+	vals := parseQueryLenient(r.URL.RawQuery)
+	if r.Body == nil || r.Body == http.NoBody {
 		return vals, nil
 	}
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if r.ContentLength > limit {
+		return nil, errBodyTooLarge
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, errBodyTooLarge
+		}
+		return nil, err
+	}
+	if int64(len(body)) > limit {
+		return nil, errBodyTooLarge
+	}
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return vals, nil
+	}
+	ct, ctParams, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	var form url.Values
 	switch ct {
 	case "application/x-www-form-urlencoded":
-		body, err := io.ReadAll(io.LimitReader(r.Body, 10<<20))
-		if err != nil {
-			return nil, err
-		}
-		form, err := url.ParseQuery(string(body))
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range form {
-			vals[k] = v // the body wins over the query string, as in Django's REQ
-		}
+		form = parseQueryLenient(string(body))
 	case "multipart/form-data":
-		if err := r.ParseMultipartForm(10 << 20); err != nil {
+		if len(body) == 0 {
+			return vals, nil
+		}
+		boundary := ctParams["boundary"]
+		if boundary == "" {
+			return nil, errors.New("multipart body without a boundary")
+		}
+		// The body is in memory already; a limit above its size keeps every
+		// part in memory (no temporary files). File parts are request.FILES
+		// in Django, not parameters.
+		mf, err := multipart.NewReader(bytes.NewReader(body), boundary).ReadForm(int64(len(body)) + 1)
+		if err != nil {
 			return nil, err
 		}
-		for k, v := range r.MultipartForm.Value {
-			vals[k] = v
-		}
+		defer func() { _ = mf.RemoveAll() }()
+		form = mf.Value
+	}
+	for k, v := range form {
+		vals[k] = v // the body wins over the query string, as in Django's REQ
 	}
 	return vals, nil
+}
+
+// parseQueryLenient parses url-encoded text the way Python's parse_qsl (with
+// keep_blank_values, as Django's QueryDict calls it) does: pairs are separated
+// by "&" only, a pair without "=" has an empty value, empty pairs are skipped,
+// "+" is a space, and a "%" not followed by two hex digits stays as it is.
+// Invalid UTF-8 is replaced by U+FFFD, as QueryDict's errors="replace" does.
+func parseQueryLenient(s string) url.Values {
+	vals := url.Values{}
+	for _, pair := range strings.Split(s, "&") {
+		if pair == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(pair, "=")
+		name, value = unquotePlusLenient(name), unquotePlusLenient(value)
+		vals[name] = append(vals[name], value)
+	}
+	return vals
+}
+
+// unquotePlusLenient is Python's urllib.parse.unquote_plus with errors="replace".
+func unquotePlusLenient(s string) string {
+	if !strings.ContainsAny(s, "%+") && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			b.WriteByte(' ')
+		case c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.ToValidUTF8(b.String(), "\uFFFD")
+}
+
+// isHexDigit reports whether c is a hexadecimal digit.
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// unhex is the value of the hexadecimal digit c.
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	default:
+		return c - 'a' + 10
+	}
 }
 
 // raw returns a parameter's raw value and marks it as used.
@@ -222,14 +328,41 @@ func (c *call) reqInt(name string) (int, error) {
 	return n, err
 }
 
-// pathInt reads an integer path parameter; a non-integer is the given error.
+// pathInt reads an integer path parameter. Zulip's URL patterns declare these
+// as <int:name> (zproject/urls.py), Django's converter for [0-9]+, so a path
+// whose segment is anything else matches no route at all: Django answers its
+// HTML 404 page. errNoRoute makes the core answer that page. (Zulip resolves
+// the URL before authenticating; this server authenticates first, so bad
+// credentials on such a path are a 401 here rather than a 404.) Digits beyond
+// the range of int name no object, as Django 5's out-of-range lookups find
+// none; they are passed on as math.MaxInt, an id nothing has.
 func (c *call) pathInt(name string) (int, error) {
 	v := c.r.PathValue(name)
+	if !isASCIIDigits(v) {
+		return 0, errNoRoute
+	}
 	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, errInvalid(name, fmt.Sprintf("%s is not an integer", name))
+	if errors.Is(err, strconv.ErrRange) {
+		n = math.MaxInt
 	}
 	return n, nil
+}
+
+// errNoRoute is returned by a handler for a request that Zulip's URL patterns
+// would not have routed to it; the core answers Django's 404 page.
+var errNoRoute = errors.New("no route matches the path")
+
+// isASCIIDigits reports whether s is a non-empty run of ASCII digits.
+func isASCIIDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // describeJSONType names the expected JSON type of dst in Zulip's words.
@@ -262,15 +395,51 @@ func (c *call) unusedParams() []string {
 	return out
 }
 
-// writeJSON writes a JSON answer.
-func writeJSON(w http.ResponseWriter, status int, body any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(body)
+// response is an answer composed in full (status, headers, body) before
+// anything is written, so that it can be built under the server lock and
+// written after the lock is released: a client that reads slowly, or not at
+// all, then delays only its own answer.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
 }
 
-// writeError writes a Zulip error envelope.
-func writeError(w http.ResponseWriter, e *apiError) {
+// jsonResponse is a JSON answer. Zulip ends its JSON bodies with a newline
+// too (orjson.OPT_APPEND_NEWLINE in zerver/lib/response.py).
+func jsonResponse(status int, body any) *response {
+	data, err := json.Marshal(body)
+	if err != nil {
+		// Payloads are built from JSON-safe values; this cannot happen.
+		data = []byte(`{"result":"error","msg":"Internal server error","code":"INTERNAL_SERVER_ERROR"}`)
+		status = http.StatusInternalServerError
+	}
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	return &response{status: status, header: h, body: append(data, '\n')}
+}
+
+// htmlResponse is an HTML page (Django's and nginx's error pages).
+func htmlResponse(status int, page string) *response {
+	h := http.Header{}
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	return &response{status: status, header: h, body: []byte(page)}
+}
+
+// errorResponse is a Zulip error envelope (json_response_from_error in
+// zerver/lib/response.py): result, msg, code and the error's data fields.
+// A 405 is never a JsonableError in Zulip: it is json_method_not_allowed,
+// whose shape methodNotAllowed builds, so an *apiError with status 405 (from
+// any handler) is answered in that shape.
+func errorResponse(e *apiError) *response {
+	if e.Status == http.StatusMethodNotAllowed {
+		allowed, _ := e.Extra["allowed_methods"].([]string)
+		allowed = append([]string(nil), allowed...)
+		if containsString(allowed, http.MethodGet) && !containsString(allowed, http.MethodHead) {
+			allowed = append(allowed, http.MethodHead) // rest.py: supported_methods.setdefault("HEAD", ...)
+		}
+		return methodNotAllowed(allowed)
+	}
 	body := obj{}
 	for k, v := range e.Extra {
 		body[k] = v
@@ -278,14 +447,21 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	body["result"] = "error"
 	body["msg"] = e.Msg
 	body["code"] = e.Code
+	resp := jsonResponse(e.Status, body)
 	if e.Status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+		resp.header.Set("WWW-Authenticate", `Basic realm="zulip"`)
 	}
-	writeJSON(w, e.Status, body)
+	return resp
 }
 
-// writeSuccess writes a Zulip success envelope around payload.
-func (c *call) writeSuccess(payload obj) {
+// writeError writes a Zulip error envelope at once; for answers that are not
+// built under the server lock.
+func (s *Server) writeError(w http.ResponseWriter, e *apiError) {
+	s.send(w, errorResponse(e))
+}
+
+// successResponse is a Zulip success envelope around payload.
+func (c *call) successResponse(payload obj) *response {
 	body := obj{}
 	for k, v := range payload {
 		body[k] = v
@@ -295,10 +471,37 @@ func (c *call) writeSuccess(payload obj) {
 	if unused := c.unusedParams(); len(unused) > 0 {
 		body["ignored_parameters_unsupported"] = unused
 	}
+	resp := jsonResponse(http.StatusOK, body)
 	for k, v := range c.header {
-		c.w.Header()[k] = v
+		resp.header[k] = v
 	}
-	writeJSON(c.w, http.StatusOK, body)
+	return resp
+}
+
+// send writes a composed answer. It runs without the server lock. The write
+// gets a deadline of its own (nginx's send_timeout, s.sendTimeout), whatever
+// the http.Server's timeouts, and is flushed so that a failure to deliver it
+// is seen here and reported in the request log rather than lost in a buffer.
+func (s *Server) send(w http.ResponseWriter, resp *response) {
+	h := w.Header()
+	for k, v := range resp.header {
+		h[k] = v
+	}
+	if resp.status != http.StatusNoContent && resp.status != http.StatusNotModified {
+		h.Set("Content-Length", strconv.Itoa(len(resp.body)))
+	}
+	rc := http.NewResponseController(w)
+	if s.sendTimeout > 0 {
+		// Unsupported by some writers (httptest's recorder): then there is no deadline to set.
+		_ = rc.SetWriteDeadline(time.Now().Add(s.sendTimeout))
+	}
+	w.WriteHeader(resp.status)
+	if len(resp.body) > 0 {
+		if _, err := w.Write(resp.body); err != nil {
+			return // the request log's recorder has the error
+		}
+	}
+	_ = rc.Flush() // likewise
 }
 
 // trimmedLower is strings.ToLower(strings.TrimSpace(s)).

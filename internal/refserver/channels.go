@@ -142,8 +142,12 @@ func (s *Server) getStreams(c *call) (obj, error) {
 		return nil, err
 	}
 	if includeAllActive {
-		// The deprecated parameter kept its administrator-only rule.
-		if !c.user.IsAdmin() {
+		// Since FL356 the deprecated parameter is a plain alias of include_all
+		// (get_streams_backend in zerver/views/streams.py: "if include_all_active
+		// is True: include_all = True"), open to every user: channels the caller
+		// has metadata access to. Before, do_get_streams refused it to
+		// non-administrators.
+		if fl < 356 && !c.user.IsAdmin() {
 			return nil, errBadRequest("User not authorized for this query")
 		}
 		includeAll = true
@@ -442,11 +446,20 @@ func (s *Server) channelSettingHas(ch *Channel, setting string, u *User) bool {
 	return s.realm.inGroupSetting(gs, u.ID)
 }
 
-// canAccessChannelMetadata is Zulip's metadata access (FL349): administrators
-// see every channel; others their subscriptions, public channels (not guests),
-// and channels whose administer/add-subscribers/subscribe groups include them.
+// canAccessChannelMetadata is Zulip's user_has_metadata_access (FL349,
+// zerver/lib/streams.py): web-public channels for every role, guests
+// included; subscriptions; then, for everyone but guests, public channels,
+// every channel for administrators, and channels whose administer /
+// add-subscribers / subscribe groups include the user (those settings do not
+// allow the everyone group, so they never grant a guest anything).
 func (s *Server) canAccessChannelMetadata(u *User, ch *Channel) bool {
-	if u.IsAdmin() || isSubscribed(ch, u) || (!ch.InviteOnly && !u.IsGuest()) {
+	if ch.IsWebPublic || isSubscribed(ch, u) {
+		return true
+	}
+	if u.IsGuest() {
+		return false
+	}
+	if !ch.InviteOnly || u.IsAdmin() {
 		return true
 	}
 	return s.channelSettingHas(ch, "can_administer_channel_group", u) ||
@@ -454,11 +467,19 @@ func (s *Server) canAccessChannelMetadata(u *User, ch *Channel) bool {
 		s.channelSettingHas(ch, "can_subscribe_group", u)
 }
 
-// canAccessChannelContent is Zulip's content access (FL354): subscriptions,
-// public channels (not guests), and membership in a group setting that grants
-// content access (add subscribers, subscribe). Administering a channel does not.
+// canAccessChannelContent is Zulip's user_has_content_access (FL354,
+// zerver/lib/streams.py): web-public channels for every role, guests
+// included; subscriptions; then, for everyone but guests, public channels and
+// membership in a group setting that grants content access (add subscribers,
+// subscribe). Administering a channel does not.
 func (s *Server) canAccessChannelContent(u *User, ch *Channel) bool {
-	if isSubscribed(ch, u) || (!ch.InviteOnly && !u.IsGuest()) {
+	if ch.IsWebPublic || isSubscribed(ch, u) {
+		return true
+	}
+	if u.IsGuest() {
+		return false
+	}
+	if !ch.InviteOnly {
 		return true
 	}
 	return s.channelSettingHas(ch, "can_add_subscribers_group", u) ||

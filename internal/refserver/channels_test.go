@@ -170,7 +170,16 @@ func TestChatStreamsFilters(t *testing.T) {
 			[]string{"announce", "backend-internal", "design", "general", "random"}},
 		{"administering group grants metadata", SeedMember2ID, chatForm("include_all", "true"), []string{"announce", "frontend-ops", "general", "random"}},
 		{"administering group grants no content", SeedMember2ID, chatForm("include_can_access_content", "true"), []string{"announce", "general", "random"}},
-		{"guest include_all", SeedGuestID, chatForm("include_all", "true"), []string{"general", "random"}},
+		// user_has_metadata_access (zerver/lib/streams.py): web-public
+		// channels are visible to every role, guests included.
+		{"guest include_all", SeedGuestID, chatForm("include_all", "true"), []string{"announce", "general", "random"}},
+		{"guest content access includes web-public", SeedGuestID, chatForm("include_can_access_content", "true"), []string{"announce", "general", "random"}},
+		// Since FL356 include_all_active is an alias of include_all, for
+		// every role (get_streams_backend in zerver/views/streams.py).
+		{"member include_all_active", SeedMemberID, chatForm("include_all_active", "true"),
+			[]string{"announce", "backend-internal", "design", "general", "random"}},
+		{"guest include_all_active", SeedGuestID, chatForm("include_all_active", "true"), []string{"announce", "general", "random"}},
+		{"moderator include_all_active", SeedModeratorID, chatForm("include_all_active", "true"), []string{"announce", "general", "moderation-requests", "random"}},
 		{"bot with its owner's subscriptions", SeedBotID, chatForm("include_owner_subscribed", "true"), []string{"announce", "design", "general", "random"}},
 		{"include_owner_subscribed ignored for humans", SeedMemberID, chatForm("include_owner_subscribed", "true", "include_public", "false"), []string{"announce", "design", "general", "random"}},
 		{"bot owner's subscriptions alone", SeedBotID, chatForm("include_owner_subscribed", "true", "include_public", "false", "include_subscribed", "false"),
@@ -192,11 +201,25 @@ func TestChatStreamsFilters(t *testing.T) {
 
 func TestChatStreamsErrors(t *testing.T) {
 	e := chatNew(t)
+	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_public", "yes"), 400, "INVALID_JSON", `Argument "include_public" is not valid JSON.`)
+	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_all", "1"), 400, "REQUEST_VARIABLE_INVALID", "include_all is not a boolean")
+}
+
+// Before FL356, include_all_active was for administrators only (do_get_streams
+// refused it to everyone else); include_all did not exist yet.
+func TestChatStreamsIncludeAllActiveBeforeFL356(t *testing.T) {
+	e := chatNew(t, chatLevel(355))
 	for _, user := range []int{SeedModeratorID, SeedMemberID, SeedGuestID, SeedBotID} {
 		e.chatFail(user, http.MethodGet, "/streams", chatForm("include_all_active", "true"), 400, "BAD_REQUEST", "User not authorized for this query")
 	}
-	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_public", "yes"), 400, "INVALID_JSON", `Argument "include_public" is not valid JSON.`)
-	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_all", "1"), 400, "REQUEST_VARIABLE_INVALID", "include_all is not a boolean")
+	body := e.chatOK(SeedAdmin2ID, http.MethodGet, "/streams", chatForm("include_all_active", "true"))
+	if got := chatNames(body); !reflect.DeepEqual(got, chatAllActive) {
+		t.Errorf("admin: %v", got)
+	}
+	body = e.chatOK(SeedMemberID, http.MethodGet, "/streams", chatForm("include_all", "true"))
+	if chatJSON(body["ignored_parameters_unsupported"]) != `["include_all"]` {
+		t.Errorf("include_all at FL355: %v", body["ignored_parameters_unsupported"])
+	}
 }
 
 func TestChatStreamsIncludeDefault(t *testing.T) {
@@ -331,7 +354,7 @@ func TestChatGetStreamByID(t *testing.T) {
 		{SeedMemberID, SeedChannelBackendOnly, true},
 		{SeedMember2ID, SeedChannelFrontendOps, true},
 		{SeedGuestID, SeedChannelGeneral, true},
-		{SeedGuestID, SeedChannelAnnounce, false},
+		{SeedGuestID, SeedChannelAnnounce, true}, // web-public
 		{SeedGuestID, SeedChannelArchived, false},
 		{SeedBotID, SeedChannelRandom, true},
 		{SeedOwnerID, 999, false},
@@ -347,7 +370,9 @@ func TestChatGetStreamByID(t *testing.T) {
 			e.chatFail(tc.user, http.MethodGet, path, nil, 400, "BAD_REQUEST", "Invalid channel ID")
 		}
 	}
-	e.chatFail(SeedOwnerID, http.MethodGet, "/streams/abc", nil, 400, "REQUEST_VARIABLE_INVALID", "stream_id is not an integer")
+	// <int:stream_id> in zproject/urls.py: a non-integer id matches no route.
+	srv, ts := cfgServer(t, 0)
+	cfgWantNoRoute(t, srv, ts, SeedOwnerID, http.MethodGet, "/streams/abc", nil)
 }
 
 func TestChatGetStreamID(t *testing.T) {
@@ -358,7 +383,7 @@ func TestChatGetStreamID(t *testing.T) {
 		id   int
 	}{
 		{SeedMemberID, "general", 1}, {SeedMemberID, "GENERAL", 1}, {SeedMemberID, "design", 3},
-		{SeedGuestID, "random", 7}, {SeedBotID, "announce", 2}, {SeedMemberID, "backend-internal", 8},
+		{SeedGuestID, "random", 7}, {SeedGuestID, "announce", 2}, {SeedBotID, "announce", 2}, {SeedMemberID, "backend-internal", 8},
 		{SeedOwnerID, "leadership", 4},
 	} {
 		body := e.chatOK(tc.user, http.MethodGet, "/get_stream_id", chatForm("stream", tc.name))
@@ -370,7 +395,7 @@ func TestChatGetStreamID(t *testing.T) {
 		user int
 		name string
 	}{
-		{SeedMemberID, "leadership"}, {SeedGuestID, "announce"}, {SeedOwnerID, "nope"},
+		{SeedMemberID, "leadership"}, {SeedGuestID, "design"}, {SeedOwnerID, "nope"},
 		{SeedOwnerID, "old-projects"}, {SeedMember2ID, "frontend-ops"},
 	} {
 		e.chatFail(tc.user, http.MethodGet, "/get_stream_id", chatForm("stream", tc.name), 400, "BAD_REQUEST", "Invalid channel name '"+tc.name+"'")
@@ -400,6 +425,7 @@ func TestChatTopics(t *testing.T) {
 		{"protected history: subscribed from the start", SeedOwnerID, SeedChannelDesign, nil,
 			`[{"max_id":12,"name":"colors"},{"max_id":7,"name":"logo"}]`},
 		{"public channel, not subscribed", SeedMember2ID, SeedChannelAnnounce, nil, `[{"max_id":5,"name":"news"}]`},
+		{"web-public channel, guest not subscribed", SeedGuestID, SeedChannelAnnounce, nil, `[{"max_id":5,"name":"news"}]`},
 		{"private channel readable through can_add_subscribers_group", SeedAdmin2ID, SeedChannelLeaders, nil, `[{"max_id":8,"name":"planning"}]`},
 		{"content access through can_subscribe_group, no messages", SeedMemberID, SeedChannelBackendOnly, nil, `[]`},
 		{"bot", SeedBotID, SeedChannelGeneral, nil,
@@ -416,7 +442,7 @@ func TestChatTopics(t *testing.T) {
 	}
 	e.t = t
 	for _, tc := range []struct{ user, channel int }{
-		{SeedMemberID, SeedChannelLeaders}, {SeedGuestID, SeedChannelAnnounce}, {SeedOwnerID, SeedChannelArchived},
+		{SeedMemberID, SeedChannelLeaders}, {SeedGuestID, SeedChannelDesign}, {SeedOwnerID, SeedChannelArchived},
 		{SeedMember2ID, SeedChannelFrontendOps}, {SeedModeratorID, SeedChannelDesign}, {SeedOwnerID, 999},
 	} {
 		e.chatFail(tc.user, http.MethodGet, "/users/me/"+chatItoa(tc.channel)+"/topics", nil, 400, "BAD_REQUEST", "Invalid channel ID")

@@ -24,7 +24,7 @@ func errBadNarrow(desc string) *apiError {
 
 // Operator classes, as NarrowParameter validates operands.
 var (
-	narrowIDOperators  = map[string]bool{"channel": true, "stream": true, "id": true, "sender": true, "group-pm-with": true, "dm-including": true}
+	narrowIDOperators  = map[string]bool{"channel": true, "stream": true, "id": true, "sender": true, "group-pm-with": true, "dm-including": true, "with": true}
 	narrowIDsOperators = map[string]bool{"pm-with": true, "dm": true}
 )
 
@@ -239,12 +239,7 @@ func (s *Server) compileNarrow(u *User, terms []narrowTerm) (*narrowFilter, erro
 			if err := mark(true); err != nil {
 				return nil, err
 			}
-			var ch *Channel
-			if id, ok := t.Operand.(int); ok {
-				ch = r.Channels[id]
-			} else {
-				ch = r.channelByName(str)
-			}
+			ch := narrowChannel(r, t.Operand)
 			if ch == nil {
 				return nil, errBadNarrow(fmt.Sprintf("unknown channel %v", t.Operand))
 			}
@@ -302,6 +297,9 @@ func (s *Server) compileNarrow(u *User, terms []narrowTerm) (*narrowFilter, erro
 				pred = has("has_alert_word")
 			case "resolved":
 				pred = func(m *Message) bool { return strings.HasPrefix(m.Topic, "✔ ") }
+			case "followed":
+				// get_followed_topic_condition_sa: topics the user follows.
+				pred = func(m *Message) bool { return r.followsTopic(uid, m.ChannelID, m.Topic) }
 			default:
 				return nil, errBadNarrow("unknown 'is' operand " + str)
 			}
@@ -374,6 +372,99 @@ func (f *narrowFilter) match(m *Message) bool {
 		}
 	}
 	return f.search == nil || f.search.matches(m)
+}
+
+// narrowChannel resolves a channel operand: an id, or a name (any case).
+func narrowChannel(r *Realm, operand any) *Channel {
+	switch x := operand.(type) {
+	case int:
+		return r.Channels[x]
+	case string:
+		return r.channelByName(x)
+	}
+	return nil
+}
+
+// followsTopic reports whether the user follows the topic (a UserTopic row
+// with the FOLLOWED policy; topics compare case-insensitively).
+func (r *Realm) followsTopic(userID, channelID int, topic string) bool {
+	for _, ut := range r.UserTopics {
+		if ut.UserID == userID && ut.StreamID == channelID && ut.VisibilityPolicy == PolicyFollowed &&
+			strings.EqualFold(ut.TopicName, topic) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveWithOperator is update_narrow_terms_containing_with_operator
+// (zerver/lib/narrow.py): a "with" term names a message, and the narrow
+// becomes that message's conversation (its channel and topic) plus the terms
+// that are not channel, topic or direct-message terms. When the user cannot
+// access the message, the "with" term is dropped if the rest of the narrow
+// still names a conversation, and refused otherwise. Two "with" terms are
+// refused.
+func (s *Server) resolveWithOperator(u *User, terms []narrowTerm) ([]narrowTerm, error) {
+	var rest []narrowTerm
+	var with *narrowTerm
+	for i, t := range terms {
+		if t.Operator != "with" {
+			rest = append(rest, t)
+			continue
+		}
+		if with != nil {
+			return nil, errCode(http.StatusBadRequest, "BAD_NARROW",
+				"Invalid narrow operator combination: Duplicate 'with' operators.", obj{"desc": "Duplicate 'with' operators."})
+		}
+		with = &terms[i]
+	}
+	if with == nil {
+		return terms, nil
+	}
+	id, ok := with.Operand.(int)
+	if !ok {
+		n, err := strconv.Atoi(strings.TrimSpace(fmt.Sprint(with.Operand)))
+		if err != nil {
+			return nil, errBadNarrow("Invalid 'with' operator")
+		}
+		id = n
+	}
+	m := s.realm.message(id)
+	if m == nil || !s.canAccessMessage(u, m) {
+		if narrowDefinesConversation(rest) {
+			return rest, nil
+		}
+		return nil, errBadNarrow("Invalid 'with' operator")
+	}
+	out := []narrowTerm{{Operator: "channel", Operand: m.ChannelID}, {Operator: "topic", Operand: m.Topic}}
+	for _, t := range rest {
+		switch t.Operator {
+		case "stream", "channel", "topic", "dm", "pm-with":
+		default:
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// narrowDefinesConversation is can_narrow_define_conversation: a dm term, or
+// both a channel and a topic term.
+func narrowDefinesConversation(terms []narrowTerm) bool {
+	channel, topic := false, false
+	for _, t := range terms {
+		switch t.Operator {
+		case "dm", "pm-with":
+			return true
+		case "stream", "channel":
+			channel = true
+		case "topic":
+			topic = true
+		}
+		if channel && topic {
+			return true
+		}
+	}
+	return false
 }
 
 // narrowUser resolves a user operand: an id, or an e-mail address (real or dummy).

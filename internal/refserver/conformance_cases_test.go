@@ -118,13 +118,9 @@ func confGroups() []confGroup {
 		confBad("missing password", "fetch-api-key", confNoAuth, confPOST, "/fetch_api_key", confP("username", confEmail("mark")), 400, "REQUEST_VARIABLE_MISSING"),
 	}})
 
-	// Unknown endpoints and methods answer Zulip JSON errors, not Go's plain
-	// text; the description has no operation for them: envelope only.
-	add(confGroup{op: "unknown-endpoint", noAuth: true, steps: []confStep{
-		confBad("unknown path", "unknown-endpoint", confMember, confGET, "/no_such_endpoint", nil, 404, "BAD_REQUEST"),
-		confBad("unknown path without credentials", "unknown-endpoint", confNoAuth, confPOST, "/realm/no_such_thing", nil, 404, "BAD_REQUEST"),
-		confBad("unsupported method", "unknown-endpoint", confMember, "PUT", "/users/me", nil, 405, ""),
-	}})
+	// Unknown endpoints and wrong methods are answered by Django, not by a
+	// Zulip view: an HTML 404 page, and a 405 without a code. They are not
+	// Zulip envelopes, so TestUnknownEndpoints (front_test.go) covers them.
 
 	// --- register and events ---
 	add(confGroup{op: "register-queue", steps: []confStep{
@@ -389,7 +385,9 @@ func confGroups() []confGroup {
 		confOK("guest", "get-streams", confGuest, confGET, "/streams", nil),
 		confOK("bot with its owner's channels", "get-streams", confBot, confGET, "/streams", confP("include_owner_subscribed", "true")),
 		confOK("admin, include_all_active", "get-streams", confAdmin, confGET, "/streams", confP("include_all_active", "true")),
-		confBad("member, include_all_active", "get-streams", confMember, confGET, "/streams", confP("include_all_active", "true"), 400, "BAD_REQUEST"),
+		// An alias of include_all for every role since FL356 (zerver/views/streams.py).
+		confOK("member, include_all_active", "get-streams", confMember, confGET, "/streams", confP("include_all_active", "true")),
+		confOK("guest, include_all: web-public channels too", "get-streams", confGuest, confGET, "/streams", confP("include_all", "true")),
 	}})
 	add(confGroup{op: "get-stream-by-id", steps: []confStep{
 		confOK("public", "get-stream-by-id", confMember, confGET, "/streams/1", nil),
@@ -452,18 +450,39 @@ func confGroups() []confGroup {
 		confBad("nothing", "update-status-for-user", confAdmin, confPOST, "/users/6/status", nil, 400, "BAD_REQUEST"),
 	}})
 	add(confGroup{op: "update-message-flags", steps: []confStep{
-		confOK("star", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1,2,3]", "op", "add", "flag", "starred")),
+		confOK("star, a duplicate included", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1,2,3,3]", "op", "add", "flag", "starred")),
 		confOK("mark unread in an unsubscribed channel", "update-message-flags", confOwner, confPOST, "/messages/flags", confP("messages", "[10,11]", "op", "remove", "flag", "read")),
 		confOK("read", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1,2,3,4]", "op", "add", "flag", "read")),
 		confBad("read-only flag", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1]", "op", "add", "flag", "mentioned"), 400, "BAD_REQUEST"),
 		confBad("unknown flag", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1]", "op", "add", "flag", "shiny"), 400, "BAD_REQUEST"),
 		confBad("missing op", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1]", "flag", "read"), 400, "REQUEST_VARIABLE_MISSING"),
 	}})
+	add(confGroup{op: "get-messages", steps: []confStep{
+		confOK("newest in a channel", "get-messages", confMember, confGET, "/messages", confP("anchor", "newest", "num_before", "3", "num_after", "0",
+			"narrow", `[{"operator":"channel","operand":"general"}]`)),
+		confOK("oldest, raw Markdown", "get-messages", confMember, confGET, "/messages", confP("anchor", "oldest", "num_before", "0", "num_after", "5",
+			"apply_markdown", "false", "client_gravatar", "false")),
+		confOK("first unread", "get-messages", confMember, confGET, "/messages", confP("anchor", "first_unread", "num_before", "1", "num_after", "1")),
+		confOK("around an id, search", "get-messages", confMember, confGET, "/messages", confP("anchor", "4", "num_before", "1", "num_after", "1",
+			"narrow", `[{"operator":"search","operand":"release"}]`)),
+		confOK("anchor excluded, with", "get-messages", confMember, confGET, "/messages", confP("anchor", "3", "include_anchor", "false", "num_before", "0",
+			"num_after", "2", "narrow", `[{"operator":"with","operand":4}]`)),
+		confOK("guest, web-public history", "get-messages", confGuest, confGET, "/messages", confP("anchor", "newest", "num_before", "5",
+			"narrow", `[["channel","announce"]]`, "allow_empty_topic_name", "true")),
+		confOK("legacy use_first_unread_anchor", "get-messages", confMember, confGET, "/messages", confP("use_first_unread_anchor", "true", "num_after", "2")),
+		confOK("by id", "get-messages", confMember, confGET, "/messages", confP("message_ids", "[1,4,6,999]")),
+		confBad("ids and a range", "get-messages", confMember, confGET, "/messages", confP("message_ids", "[1]", "num_before", "2"), 400, "BAD_REQUEST"),
+		confBad("missing anchor", "get-messages", confMember, confGET, "/messages", confP("num_before", "1"), 400, "BAD_REQUEST"),
+		confBad("invalid anchor", "get-messages", confMember, confGET, "/messages", confP("anchor", "soon"), 400, "BAD_REQUEST"),
+		confBad("too many", "get-messages", confMember, confGET, "/messages", confP("anchor", "newest", "num_before", "5001"), 400, "BAD_REQUEST"),
+		confBad("unknown channel", "get-messages", confMember, confGET, "/messages", confP("anchor", "newest", "narrow", `[["channel","nope"]]`), 400, "BAD_NARROW"),
+	}})
 	add(confGroup{op: "check-messages-match-narrow", steps: []confStep{
 		confOK("search", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3,4,13]", "narrow", `[{"operator":"search","operand":"release"}]`)),
 		confOK("channel and topic", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3]", "narrow", `[{"operator":"channel","operand":"general"},{"operator":"topic","operand":"welcome"}]`)),
 		confOK("is:starred and sender by e-mail", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3]", "narrow", `[{"operator":"is","operand":"starred"},{"operator":"sender","operand":"`+confEmail("olivia")+`"}]`)),
 		confOK("legacy form, negated", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,2,3]", "narrow", `[["stream","general"],{"operator":"sender","operand":5,"negated":true}]`)),
+		confOK("is:followed, with", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1,4,13]", "narrow", `[{"operator":"is","operand":"followed"},{"operator":"with","operand":13}]`)),
 		confBad("unknown operator", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("msg_ids", "[1]", "narrow", `[{"operator":"colour","operand":"red"}]`), 400, "BAD_NARROW"),
 		confBad("missing msg_ids", "check-messages-match-narrow", confMember, confGET, "/messages/matches_narrow", confP("narrow", `[]`), 400, "REQUEST_VARIABLE_MISSING"),
 	}})
@@ -488,7 +507,9 @@ func confGroups() []confGroup {
 	}})
 	add(confGroup{op: "add-apns-token", steps: []confStep{
 		confOK("add", "add-apns-token", confMember, confPOST, "/users/me/apns_device_token", confP("token", strings.Repeat("c0ffee", 10)+"c0ff", "appid", "org.zulip.Zulip")),
+		confOK("the spec's example token", "add-apns-token", confMember, confPOST, "/users/me/apns_device_token", confP("token", "c0ffee", "appid", "org.zulip.Zulip")),
 		confBad("empty token", "add-apns-token", confMember, confPOST, "/users/me/apns_device_token", confP("token", "", "appid", "org.zulip.Zulip"), 400, "BAD_REQUEST"),
+		confBad("not hexadecimal", "add-apns-token", confMember, confPOST, "/users/me/apns_device_token", confP("token", "wP/uEg==", "appid", "org.zulip.Zulip"), 400, "BAD_REQUEST"),
 		confBad("missing appid", "add-apns-token", confMember, confPOST, "/users/me/apns_device_token", confP("token", strings.Repeat("ab", 32)), 400, "REQUEST_VARIABLE_MISSING"),
 	}})
 	add(confGroup{op: "remove-apns-token", steps: []confStep{

@@ -71,7 +71,10 @@ func (s *Server) updateDomain(c *call) (obj, error) {
 	return nil, nil
 }
 
-// deleteDomain serves DELETE /realm/domains/{domain}.
+// deleteDomain serves DELETE /realm/domains/{domain}. Removing the last
+// domain of a realm whose e-mails are restricted to its domains lifts the
+// restriction, as do_remove_realm_domain (zerver/actions/realm_domains.py)
+// does: "the feature doesn't do anything if there are no domains".
 func (s *Server) deleteDomain(c *call) (obj, error) {
 	if err := c.requireOwner(); err != nil {
 		return nil, err
@@ -81,6 +84,9 @@ func (s *Server) deleteDomain(c *call) (obj, error) {
 	for i, d := range r.Domains {
 		if d.Domain == name {
 			r.Domains = append(r.Domains[:i:i], r.Domains[i+1:]...)
+			if len(r.Domains) == 0 && r.Settings.EmailsRestrictedToDomains {
+				r.Settings.EmailsRestrictedToDomains = false
+			}
 			return nil, nil
 		}
 	}

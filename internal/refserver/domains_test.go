@@ -122,3 +122,37 @@ func TestDomainUpdateAndDelete(t *testing.T) {
 		t.Fatalf("domains = %s", got)
 	}
 }
+
+// Removing the last allowed domain of a realm restricted to its domains turns
+// the restriction off, as do_remove_realm_domain does
+// (zerver/actions/realm_domains.py); removing another one does not.
+func TestDomainDeleteLastLiftsRestriction(t *testing.T) {
+	srv, ts := cfgServer(t, 0)
+	restricted := func() bool {
+		var on bool
+		srv.Do(func(r *Realm) { on = r.Settings.EmailsRestrictedToDomains })
+		return on
+	}
+	srv.Do(func(r *Realm) { r.Settings.EmailsRestrictedToDomains = true })
+	status, body := cfgDo(t, srv, ts, SeedOwnerID, "POST", "/realm/domains", cfgForm("domain", "example.org", "allow_subdomains", "false"))
+	cfgWantOK(t, status, body)
+	status, body = cfgDo(t, srv, ts, SeedOwnerID, "DELETE", "/realm/domains/example.org", nil)
+	cfgWantOK(t, status, body)
+	if !restricted() {
+		t.Fatal("removing one of two domains lifted the restriction")
+	}
+	status, body = cfgDo(t, srv, ts, SeedOwnerID, "DELETE", "/realm/domains/zulip.example.com", nil)
+	cfgWantOK(t, status, body)
+	if restricted() {
+		t.Fatal("removing the last domain kept emails_restricted_to_domains")
+	}
+	// Without the restriction, removing the last domain changes nothing else.
+	srv, ts = cfgServer(t, 0)
+	status, body = cfgDo(t, srv, ts, SeedOwnerID, "DELETE", "/realm/domains/zulip.example.com", nil)
+	cfgWantOK(t, status, body)
+	srv.Do(func(r *Realm) {
+		if r.Settings.EmailsRestrictedToDomains || len(r.Domains) != 0 {
+			t.Fatalf("settings %+v, domains %d", r.Settings, len(r.Domains))
+		}
+	})
+}

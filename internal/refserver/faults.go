@@ -1,7 +1,6 @@
 package refserver
 
 import (
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -108,22 +107,25 @@ func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request, next ht
 		}
 	}
 	kind := fi.draw()
-	if rec, ok := w.(*statusRecorder); ok && kind != faultNone {
-		rec.note = kind.String()
+	if rec, ok := w.(*statusRecorder); ok {
+		rec.fault = kind
 	}
 	switch kind {
 	case faultDrop:
 		dropConnection(w)
 	case faultLost:
-		next.ServeHTTP(&discardWriter{header: http.Header{}}, r)
+		dw := &discardWriter{header: http.Header{}}
+		next.ServeHTTP(dw, r)
+		if rec, ok := w.(*statusRecorder); ok {
+			rec.lostStatus = dw.status
+		}
 		dropConnection(w)
 	case faultError:
-		w.Header().Set("Content-Type", "text/html")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = io.WriteString(w, "<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n"+
-			"<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n</body>\r\n</html>\r\n")
+		s.send(w, &response{status: http.StatusServiceUnavailable, header: http.Header{"Content-Type": {"text/html"}},
+			body: []byte("<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n" +
+				"<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n</body>\r\n</html>\r\n")})
 	case faultRateLimit:
-		writeRateLimited(w, fi.f.RetryAfterSecs)
+		s.send(w, rateLimitedResponse(fi.f.RetryAfterSecs))
 	default:
 		next.ServeHTTP(w, r)
 	}
@@ -141,11 +143,24 @@ func dropConnection(w http.ResponseWriter) {
 	panic(http.ErrAbortHandler)
 }
 
-// discardWriter swallows an answer (for the lost-answer fault).
+// discardWriter swallows an answer (for the lost-answer fault), remembering
+// its status for the request log.
 type discardWriter struct {
 	header http.Header
+	status int
 }
 
-func (d *discardWriter) Header() http.Header         { return d.header }
-func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
-func (d *discardWriter) WriteHeader(int)             {}
+func (d *discardWriter) Header() http.Header { return d.header }
+
+func (d *discardWriter) Write(p []byte) (int, error) {
+	if d.status == 0 {
+		d.status = http.StatusOK
+	}
+	return len(p), nil
+}
+
+func (d *discardWriter) WriteHeader(code int) {
+	if d.status == 0 {
+		d.status = code
+	}
+}

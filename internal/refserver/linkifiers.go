@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"sort"
@@ -15,14 +16,24 @@ const (
 	linkifierAlternativesFL = 478 // alternative_url_templates
 )
 
-// Linkifier validation messages this server chose where Zulip's wording is not
-// documented (digest §1, rule 6): they are reported under the named field.
+// Linkifier validation messages. RealmFilter.clean() (zerver/models/linkifiers.py)
+// raises at its first problem, so Django's full_clean() reports it alone, under
+// "__all__", in these words.
 const (
-	msgLinkifierExampleNoMatch   = "Example input does not match the linkifier pattern."
-	msgLinkifierReverseNeedsEx   = "Reverse template requires example input."
-	msgLinkifierReverseInvalid   = "Invalid reverse template."
-	msgLinkifierReverseMismatch  = "Reverse template does not reproduce the example input."
-	msgLinkifierReverseGroup     = "Group '%s' in reverse template is not present in linkifier pattern."
+	msgLinkifierExampleNoMatch  = "Example input does not match the linkifier pattern."
+	msgLinkifierReverseMismatch = "Example text does not match auto-conversion field."
+	msgLinkifierReverseNoBrace  = "Invalid auto-conversion field: missing '}' character."
+	msgLinkifierReverseNoName   = "Invalid auto-conversion field: empty field name."
+	msgLinkifierReverseGroup    = "Group %s in auto-conversion field is not present in linkifier pattern."
+	// msgLinkifierReverseNeedsEx is this server's wording for Zulip's
+	// MissingDependentParameterError(required_parameter="Example text",
+	// set_parameter="auto-conversion field"), whose class body is not in the
+	// sources at hand. It is a JsonableError, not a ValidationError, so it
+	// escapes full_clean() and the view's `except ValidationError`: a plain
+	// 400 BAD_REQUEST without an "errors" map.
+	msgLinkifierReverseNeedsEx = "Example text is required when auto-conversion field is set."
+	// Alternative URL templates (FL478) are checked by this server's choice
+	// under their own field: Zulip's model code for them is not at hand.
 	msgLinkifierAlternativeGroup = "Group '%s' in alternative URL template is not present in linkifier pattern."
 )
 
@@ -198,13 +209,11 @@ func (s *Server) readLinkifierParams(c *call, l *Linkifier) error {
 	}
 	l.Pattern, l.URLTemplate = strings.TrimSpace(pattern), strings.TrimSpace(tmpl)
 	if s.opts.FeatureLevel >= linkifierReverseFL {
+		// normalize_optional_text: values are stripped, and "" (or blank)
+		// is no value.
 		for name, dst := range map[string]**string{"example_input": &l.ExampleInput, "reverse_template": &l.ReverseTemplate} {
 			if v, ok := c.optString(name); ok {
-				if v == "" {
-					*dst = nil
-				} else {
-					*dst = &v
-				}
+				*dst = normalizeOptionalText(v)
 			}
 		}
 	}
@@ -260,55 +269,40 @@ func (e *cfgFieldErrors) err() error {
 	return errCode(http.StatusBadRequest, "BAD_REQUEST", e.msgs[order[0]][0], obj{"errors": errs})
 }
 
-// validateLinkifier runs RealmFilter.full_clean(): field validators (blank
-// fields, RE2 pattern, RFC 6570 template, the FL471/478 fields), clean() (named
-// groups versus template variables) and the (realm, pattern) uniqueness check.
+// normalizeOptionalText is Zulip's normalize_optional_text: the stripped
+// value, or nil when nothing is left.
+func normalizeOptionalText(v string) *string {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+// validateLinkifier runs RealmFilter.full_clean() (zerver/models/linkifiers.py):
+// clean_fields() (blank pattern or URL template; url_template_validator; the
+// pattern field itself has no validator), then clean(), whose first problem is
+// reported under "__all__", then the (realm, pattern) uniqueness check.
 // selfID is the id of the linkifier being updated (0 on create).
 func (s *Server) validateLinkifier(r *Realm, l *Linkifier, selfID int) error {
 	var e cfgFieldErrors
-	// clean_fields(): Django skips validators of blank fields.
-	var re *regexp.Regexp
-	var reErr string
+	// clean_fields(): Django skips the validators of blank fields.
 	if l.Pattern == "" {
 		e.add("pattern", "This field cannot be blank.")
-		re = regexp.MustCompile("")
-	} else if re, reErr = linkifierCompile(l.Pattern); reErr != "" {
-		e.add("pattern", reErr)
 	}
-	var tmplVars []string
-	tmplOK := true
 	if l.URLTemplate == "" {
 		e.add("url_template", "This field cannot be blank.")
-	} else if t, err := uritemplate.New(l.URLTemplate); err != nil {
+	} else if _, err := uritemplate.New(l.URLTemplate); err != nil {
 		e.add("url_template", "Invalid URL template.")
-		tmplOK = false
-	} else {
-		tmplVars = t.Varnames()
 	}
-	groups := map[string]bool{}
-	if re != nil {
-		for _, n := range re.SubexpNames() {
-			if n != "" {
-				groups[n] = true
-			}
-		}
+	s.validateLinkifierAlternatives(&e, l)
+	// clean() runs even when fields failed.
+	msg, err := linkifierClean(l)
+	if err != nil {
+		return err
 	}
-	s.validateLinkifierReverse(&e, l, re, groups)
-
-	// clean(): it compiles the pattern again (so a bad pattern is reported under
-	// __all__ too), then compares the named groups with the template variables.
-	if reErr != "" {
-		e.add("__all__", reErr)
-	} else if tmplOK {
-		vars := map[string]bool{}
-		for _, v := range tmplVars {
-			vars[v] = true
-		}
-		if name := cfgFirstMissing(vars, groups); name != "" {
-			e.add("__all__", "Group '"+name+"' in URL template is not present in linkifier pattern.")
-		} else if name := cfgFirstMissing(groups, vars); name != "" {
-			e.add("__all__", "Group '"+name+"' in linkifier pattern is not present in URL template.")
-		}
+	if msg != "" {
+		e.add("__all__", msg)
 	}
 	// validate_unique() skips fields that already failed.
 	if !e.has("pattern") {
@@ -322,42 +316,100 @@ func (s *Server) validateLinkifier(r *Realm, l *Linkifier, selfID int) error {
 	return e.err()
 }
 
-// validateLinkifierReverse checks example_input, reverse_template and
-// alternative_url_templates (FL471/478; the wording is this server's choice).
-func (s *Server) validateLinkifierReverse(e *cfgFieldErrors, l *Linkifier, re *regexp.Regexp, groups map[string]bool) {
-	var values map[string]string
-	if l.ExampleInput != nil && re != nil {
-		values = linkifierFullMatch(re, *l.ExampleInput)
-		if values == nil {
-			e.add("example_input", msgLinkifierExampleNoMatch)
+// linkifierClean is RealmFilter.clean(): it returns the message of the first
+// ValidationError it raises, or the JsonableError that escapes full_clean().
+func linkifierClean(l *Linkifier) (string, error) {
+	re, reErr := linkifierCompile(l.Pattern)
+	if reErr != "" {
+		return reErr, nil
+	}
+	groups := map[string]bool{}
+	for _, n := range re.SubexpNames() {
+		if n != "" {
+			groups[n] = true
 		}
 	}
-	if l.ReverseTemplate != nil {
-		switch {
-		case l.ExampleInput == nil:
-			e.add("reverse_template", msgLinkifierReverseNeedsEx)
-		case re == nil || values == nil:
-			// The pattern or the example input is already reported.
-		default:
-			out, missing, ok := expandReverseTemplate(*l.ReverseTemplate, values, groups)
-			switch {
-			case !ok:
-				e.add("reverse_template", msgLinkifierReverseInvalid)
-			case missing != "":
-				e.add("reverse_template", strings.Replace(msgLinkifierReverseGroup, "%s", missing, 1))
-			case out != *l.ExampleInput:
-				e.add("reverse_template", msgLinkifierReverseMismatch)
+	example, reverse := optionalText(l.ExampleInput), optionalText(l.ReverseTemplate)
+	if reverse != nil && example == nil {
+		return "", errBadRequest("%s", msgLinkifierReverseNeedsEx)
+	}
+	if example != nil {
+		// pattern.search: the pattern may match anywhere in the example.
+		loc := re.FindStringSubmatchIndex(*example)
+		if loc == nil {
+			return msgLinkifierExampleNoMatch, nil
+		}
+		if reverse != nil {
+			values := map[string]string{}
+			for i, n := range re.SubexpNames() {
+				if n != "" && loc[2*i] >= 0 {
+					values[n] = (*example)[loc[2*i]:loc[2*i+1]]
+				}
+			}
+			out, msg := expandReverseTemplate(*reverse, values, groups)
+			if msg != "" {
+				return msg, nil
+			}
+			if out != *example {
+				return msgLinkifierReverseMismatch, nil
 			}
 		}
 	}
+	// An invalid URL template is reported by its field validator only.
+	names, ok := urlTemplateVars(l.URLTemplate)
+	if !ok {
+		return "", nil
+	}
+	vars := map[string]bool{}
+	for _, v := range names {
+		vars[v] = true
+	}
+	if name := cfgFirstMissing(vars, groups); name != "" {
+		return "Group " + pyRepr(name) + " in URL template is not present in linkifier pattern.", nil
+	}
+	if name := cfgFirstMissing(groups, vars); name != "" {
+		return "Group " + pyRepr(name) + " in linkifier pattern is not present in URL template.", nil
+	}
+	return "", nil
+}
+
+// urlTemplateVars returns the variables of an RFC 6570 URL template, and
+// whether the template is valid (uri_template.validate).
+func urlTemplateVars(tmpl string) ([]string, bool) {
+	t, err := uritemplate.New(tmpl)
+	if err != nil {
+		return nil, false
+	}
+	return t.Varnames(), true
+}
+
+// optionalText is normalize_optional_text for a stored value.
+func optionalText(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	return normalizeOptionalText(*p)
+}
+
+// validateLinkifierAlternatives checks alternative_url_templates (FL478):
+// each must be a valid RFC 6570 template whose variables are named groups of
+// the pattern. Reported under the field, in this server's words.
+func (s *Server) validateLinkifierAlternatives(e *cfgFieldErrors, l *Linkifier) {
+	re, reErr := linkifierCompile(l.Pattern)
 	for _, alt := range l.AlternativeURLTemplates {
 		t, err := uritemplate.New(alt)
 		if err != nil || alt == "" {
 			e.add("alternative_url_templates", "Invalid URL template.")
 			continue
 		}
-		if re == nil {
+		if reErr != "" {
 			continue
+		}
+		groups := map[string]bool{}
+		for _, n := range re.SubexpNames() {
+			if n != "" {
+				groups[n] = true
+			}
 		}
 		vars := map[string]bool{}
 		for _, v := range t.Varnames() {
@@ -367,6 +419,38 @@ func (s *Server) validateLinkifierReverse(e *cfgFieldErrors, l *Linkifier, re *r
 			e.add("alternative_url_templates", strings.Replace(msgLinkifierAlternativeGroup, "%s", name, 1))
 		}
 	}
+}
+
+// pyRepr renders a string as Python's repr() does for the %(name)r of
+// Zulip's messages: in single quotes, or double quotes when the string has a
+// single quote and no double quote; backslashes and control characters
+// escaped.
+func pyRepr(s string) string {
+	quote := byte('\'')
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		quote = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(quote)
+	for _, c := range s {
+		switch {
+		case c == '\\' || c == rune(quote):
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteByte(quote)
+	return b.String()
 }
 
 // linkifierCompile compiles a pattern with RE2 semantics (Go's regexp is RE2).
@@ -390,65 +474,42 @@ func linkifierCompile(pattern string) (*regexp.Regexp, string) {
 	return re, ""
 }
 
-// linkifierFullMatch matches s against the whole pattern and returns the named
-// groups' values (an unmatched optional group is ""), or nil if s does not match.
-func linkifierFullMatch(re *regexp.Regexp, s string) map[string]string {
-	full, err := regexp.Compile(`^(?:` + re.String() + `)$`)
-	if err != nil {
-		return nil
-	}
-	m := full.FindStringSubmatch(s)
-	if m == nil {
-		return nil
-	}
-	values := map[string]string{}
-	for i, n := range full.SubexpNames() {
-		if n != "" {
-			values[n] = m[i]
-		}
-	}
-	return values
-}
-
-// expandReverseTemplate substitutes {name} variables; "{{" and "}}" are literal
-// braces. ok is false for a malformed template; missing names the alphabetically
-// first variable that is not a named group of the pattern.
-func expandReverseTemplate(tmpl string, values map[string]string, groups map[string]bool) (out, missing string, ok bool) {
+// expandReverseTemplate is Zulip's expand_reverse_template
+// (zerver/models/linkifiers.py): "{{" and "}}" are literal braces, "{name}" is
+// the value of a named group, and any other character (a lone "}" included)
+// is copied. It stops at the first problem and returns its message. A group
+// that did not take part in the match expands to "" here (Zulip would fail
+// on its None).
+func expandReverseTemplate(tmpl string, values map[string]string, groups map[string]bool) (out, msg string) {
 	var b strings.Builder
-	var absent []string
-	for i := 0; i < len(tmpl); i++ {
-		switch c := tmpl[i]; {
-		case c == '{' && i+1 < len(tmpl) && tmpl[i+1] == '{':
+	for i := 0; i < len(tmpl); {
+		switch {
+		case strings.HasPrefix(tmpl[i:], "{{"):
 			b.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(tmpl) && tmpl[i+1] == '}':
+			i += 2
+		case strings.HasPrefix(tmpl[i:], "}}"):
 			b.WriteByte('}')
-			i++
-		case c == '}':
-			return "", "", false
-		case c == '{':
+			i += 2
+		case tmpl[i] == '{':
 			end := strings.IndexByte(tmpl[i+1:], '}')
 			if end < 0 {
-				return "", "", false
+				return "", msgLinkifierReverseNoBrace
 			}
 			name := tmpl[i+1 : i+1+end]
-			if name == "" || strings.ContainsAny(name, "{ ") {
-				return "", "", false
+			if name == "" {
+				return "", msgLinkifierReverseNoName
 			}
 			if !groups[name] {
-				absent = append(absent, name)
+				return "", fmt.Sprintf(msgLinkifierReverseGroup, pyRepr(name))
 			}
 			b.WriteString(values[name])
-			i += end + 1
+			i += end + 2
 		default:
-			b.WriteByte(c)
+			b.WriteByte(tmpl[i])
+			i++
 		}
 	}
-	if len(absent) > 0 {
-		sort.Strings(absent)
-		return "", absent[0], true
-	}
-	return b.String(), "", true
+	return b.String(), ""
 }
 
 // cfgFirstMissing returns the alphabetically first key of a that is not in b, or "".

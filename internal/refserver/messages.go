@@ -1,11 +1,15 @@
 package refserver
 
 import (
+	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yosida95/uritemplate/v3"
 )
 
 // messageFlagOrder is Zulip's UserMessage.ALL_FLAGS minus the flags the API
@@ -33,15 +37,28 @@ const maxReportDescriptionLength = 1000
 // (Zulip's cross-realm Notification Bot, which is not a user of the realm).
 const notificationBotID = 0
 
-// routesMessages registers message flags, narrow matching and reports.
+// routesMessages registers message fetching, flags, narrow matching and reports.
 func (s *Server) routesMessages() {
 	s.handle("POST /messages/flags", authUser, s.updateMessageFlags)
 	s.handle("POST /messages/flags/narrow", authUser, s.updateMessageFlagsForNarrow)
+	s.handle("GET /messages", authUser, s.getMessages)
 	s.handle("GET /messages/matches_narrow", authUser, s.messagesMatchNarrow)
 	s.handle("POST /messages/{message_id}/report", authUser, s.reportMessage)
 }
 
-// updateMessageFlags serves POST /messages/flags (digest §9.1).
+// flagsIgnoredChannelsFL is the feature level that added
+// ignored_because_not_subscribed_channels to both flag endpoints.
+const flagsIgnoredChannelsFL = 355
+
+// updateMessageFlags serves POST /messages/flags (digest §9.1). As in Zulip's
+// zerver/views/message_flags.py (update_message_flags), the answer's
+// `messages` is the request's list unchanged, duplicates and messages that
+// already had the flag included ("Useless, but included for backwards
+// compatibility"): it never says which messages changed. Since FL355
+// ignored_because_not_subscribed_channels is in every answer, [] unless
+// marking unread skipped a channel (the view always passes on what
+// do_update_message_flags returns; the API description's "only present if the
+// flag is read and the operation is remove" is not what the code does).
 func (s *Server) updateMessageFlags(c *call) (obj, error) {
 	var ids []int
 	if err := c.reqJSON("messages", &ids); err != nil {
@@ -55,12 +72,15 @@ func (s *Server) updateMessageFlags(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	modified, ignored, err := s.applyMessageFlags(c.user, op, flag, ids)
+	_, ignored, err := s.applyMessageFlags(c.user, op, flag, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := obj{"messages": modified}
-	if flag == "read" && op == "remove" && c.s.opts.FeatureLevel >= 355 {
+	if ids == nil {
+		ids = []int{}
+	}
+	out := obj{"messages": ids}
+	if c.s.opts.FeatureLevel >= flagsIgnoredChannelsFL {
 		out["ignored_because_not_subscribed_channels"] = ignored
 	}
 	return out, nil
@@ -167,8 +187,66 @@ func setMessageFlag(flags []string, flag string, on bool) []string {
 	return out
 }
 
+// maxMessagesPerUpdate is MAX_MESSAGES_PER_UPDATE of zerver/views/message_flags.py.
+const maxMessagesPerUpdate = 5000
+
+// parseAnchorValue is zerver/lib/narrow.py's parse_anchor_value: -1 stands
+// for Zulip's None (first_unread). present is false when no anchor was sent.
+func parseAnchorValue(val string, present, useFirstUnread bool) (int, error) {
+	if useFirstUnread {
+		return -1, nil
+	}
+	if !present {
+		return 0, errBadRequest("Missing 'anchor' argument.")
+	}
+	switch val {
+	case "oldest":
+		return 0, nil
+	case "newest":
+		return largerThanMaxMessageID, nil
+	case "first_unread":
+		return -1, nil
+	}
+	// Python's int() accepts surrounding whitespace, a sign and "_" between
+	// digits; a negative anchor means the oldest message.
+	digits := strings.ReplaceAll(strings.TrimSpace(val), "_", "")
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		if !errors.Is(err, strconv.ErrRange) {
+			return 0, errBadRequest("Invalid anchor")
+		}
+		if strings.HasPrefix(digits, "-") {
+			return 0, nil
+		}
+		return largerThanMaxMessageID, nil
+	}
+	return int(max(0, min(n, largerThanMaxMessageID))), nil
+}
+
+// nonNegative reads a JSON integer parameter that must be >= 0 (pydantic's
+// NonNegativeInt); it is 0 when absent, and required makes it mandatory.
+func (c *call) nonNegative(name string, required bool) (int, error) {
+	n := 0
+	var ok bool
+	var err error
+	if required {
+		err = c.reqJSON(name, &n)
+		ok = err == nil
+	} else {
+		ok, err = c.optJSON(name, &n)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if ok && n < 0 {
+		return 0, errBadRequest("%s is too small", name)
+	}
+	return n, nil
+}
+
 // updateMessageFlagsForNarrow serves POST /messages/flags/narrow (FL155):
-// the flag is changed on a range of the messages matching a narrow.
+// the flag is changed on a range of the messages matching a narrow
+// (update_message_flags_for_narrow in zerver/views/message_flags.py).
 func (s *Server) updateMessageFlagsForNarrow(c *call) (obj, error) {
 	anchorVal, err := c.reqString("anchor")
 	if err != nil {
@@ -178,19 +256,13 @@ func (s *Server) updateMessageFlagsForNarrow(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	numBefore, err := c.reqInt("num_before")
+	numBefore, err := c.nonNegative("num_before", true)
 	if err != nil {
 		return nil, err
 	}
-	if numBefore < 0 {
-		return nil, errBadRequest("num_before is too small")
-	}
-	numAfter, err := c.reqInt("num_after")
+	numAfter, err := c.nonNegative("num_after", true)
 	if err != nil {
 		return nil, err
-	}
-	if numAfter < 0 {
-		return nil, errBadRequest("num_after is too small")
 	}
 	rawNarrow, err := c.reqString("narrow")
 	if err != nil {
@@ -208,74 +280,22 @@ func (s *Server) updateMessageFlagsForNarrow(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	anchor := -1 // first_unread
-	switch anchorVal {
-	case "oldest":
-		anchor = 0
-	case "newest":
-		anchor = largerThanMaxMessageID
-	case "first_unread":
-	default:
-		n, err := strconv.Atoi(anchorVal)
-		if err != nil {
-			return nil, errBadRequest("Invalid anchor")
-		}
-		anchor = max(0, min(n, largerThanMaxMessageID))
+	anchor, err := parseAnchorValue(anchorVal, true, false)
+	if err != nil {
+		return nil, err
 	}
 	if numBefore > 0 && numAfter > 0 && !includeAnchor {
 		return nil, errBadRequest("The anchor can only be excluded at an end of the range")
 	}
-	// Clamp as Zulip does: at most 5000 messages per request.
-	const maxPerUpdate = 5000
-	numBefore = min(numBefore, max(maxPerUpdate-numAfter, maxPerUpdate/2))
-	numAfter = min(numAfter, maxPerUpdate-numBefore)
+	// Clamp such that num_before + num_after <= MAX_MESSAGES_PER_UPDATE.
+	numBefore = min(numBefore, max(maxMessagesPerUpdate-numAfter, maxMessagesPerUpdate/2))
+	numAfter = min(numAfter, maxMessagesPerUpdate-numBefore)
 
-	f, err := s.compileNarrow(c.user, terms)
+	res, err := s.fetchMessages(c.user, terms, anchor, includeAnchor, numBefore, numAfter)
 	if err != nil {
 		return nil, err
 	}
-	r := c.realm()
-	history := narrowIncludesHistory(s, c.user, terms)
-	var matching []int
-	for _, m := range r.Messages {
-		if _, row := m.Flags[c.user.ID]; !row && (!history || !s.canAccessMessage(c.user, m)) {
-			continue
-		}
-		if f.match(m) {
-			matching = append(matching, m.ID)
-		}
-	}
-	if anchor == -1 {
-		anchor = largerThanMaxMessageID
-		for _, id := range matching {
-			if !r.message(id).HasFlag(c.user.ID, "read") {
-				anchor = id
-				break
-			}
-		}
-	}
-	var before, at, after []int
-	for _, id := range matching {
-		switch {
-		case anchor == largerThanMaxMessageID || id < anchor:
-			before = append(before, id)
-		case id == anchor && anchor != 0:
-			at = append(at, id)
-		default:
-			after = append(after, id)
-		}
-	}
-	foundOldest := anchor == 0 || len(before) < numBefore
-	foundNewest := anchor == largerThanMaxMessageID || len(after) < numAfter
-	var processed []int
-	if numBefore > 0 && len(before) > 0 {
-		processed = append(processed, before[max(0, len(before)-numBefore):]...)
-	}
-	if includeAnchor {
-		processed = append(processed, at...)
-	}
-	processed = append(processed, after[:min(numAfter, len(after))]...)
-
+	processed := res.rows
 	modified, ignored, err := s.applyMessageFlags(c.user, op, flag, processed)
 	if err != nil {
 		return nil, err
@@ -285,40 +305,202 @@ func (s *Server) updateMessageFlagsForNarrow(c *call) (obj, error) {
 		"updated_count":      len(modified),
 		"first_processed_id": nil,
 		"last_processed_id":  nil,
-		"found_oldest":       foundOldest,
-		"found_newest":       foundNewest,
+		"found_oldest":       res.foundOldest,
+		"found_newest":       res.foundNewest,
 	}
 	if len(processed) > 0 {
 		out["first_processed_id"] = processed[0]
 		out["last_processed_id"] = processed[len(processed)-1]
 	}
-	if flag == "read" && op == "remove" && c.s.opts.FeatureLevel >= 355 {
+	if c.s.opts.FeatureLevel >= flagsIgnoredChannelsFL {
 		out["ignored_because_not_subscribed_channels"] = ignored
 	}
 	return out, nil
 }
 
-// narrowIncludesHistory is Zulip's ok_to_include_history: messages the user
-// did not receive are searched only when the narrow names one channel whose
-// history the user can read (or all public channels), and has no "is" term.
+// fetchResult is what fetch_messages (zerver/lib/narrow.py) finds: the ids
+// of the messages in the range, ascending, and what the range tells.
+type fetchResult struct {
+	rows                                  []int
+	anchor                                int
+	foundAnchor, foundOldest, foundNewest bool
+	history                               bool
+	filter                                *narrowFilter
+}
+
+// fetchMessages is Zulip's fetch_messages for an authenticated user: the
+// messages matching the narrow (those the user received, or every accessible
+// one when the narrow includes history), then the range around the anchor
+// (-1 = first unread) that limit_query_to_range and
+// post_process_limited_query select.
+func (s *Server) fetchMessages(u *User, terms []narrowTerm, anchor int, includeAnchor bool, numBefore, numAfter int) (*fetchResult, error) {
+	f, err := s.compileNarrow(u, terms)
+	if err != nil {
+		return nil, err
+	}
+	r := s.realm
+	history := narrowIncludesHistory(s, u, terms)
+	var matching []int
+	for _, m := range r.Messages {
+		if _, row := m.Flags[u.ID]; !row && (!history || !s.canAccessMessage(u, m)) {
+			continue
+		}
+		if f.match(m) {
+			matching = append(matching, m.ID)
+		}
+	}
+	if anchor < 0 {
+		anchor = s.firstUnreadAnchor(u, terms, f)
+	}
+	res := limitMessageRange(matching, anchor, includeAnchor, numBefore, numAfter)
+	res.history, res.filter = history, f
+	return res, nil
+}
+
+// firstUnreadAnchor is find_first_unread_anchor: the oldest unread message the
+// user received that matches the narrow, leaving out topics the user muted
+// (exclude_muting_conditions; muting whole channels is not modelled), or
+// LARGER_THAN_MAX_MESSAGE_ID when there is none.
+func (s *Server) firstUnreadAnchor(u *User, terms []narrowTerm, f *narrowFilter) int {
+	r := s.realm
+	channelID := 0
+	for _, t := range terms {
+		if t.Operator == "channel" || t.Operator == "stream" {
+			if ch := narrowChannel(r, t.Operand); ch != nil {
+				channelID = ch.ID
+			}
+			break
+		}
+	}
+	muted := func(m *Message) bool {
+		for _, ut := range r.UserTopics {
+			if ut.UserID == u.ID && ut.VisibilityPolicy == PolicyMuted && ut.StreamID == m.ChannelID &&
+				(channelID == 0 || ut.StreamID == channelID) && strings.EqualFold(ut.TopicName, m.Topic) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range r.Messages {
+		if _, row := m.Flags[u.ID]; !row || m.HasFlag(u.ID, "read") || !f.match(m) || muted(m) {
+			continue
+		}
+		return m.ID
+	}
+	return largerThanMaxMessageID
+}
+
+// limitMessageRange selects from ids (ascending) the rows Zulip's
+// limit_query_to_range fetches and post_process_limited_query keeps
+// (zerver/lib/narrow.py), with the same found_* answers. Every message is
+// visible (no plan limits on history), so history_limited is always false.
+func limitMessageRange(ids []int, anchor int, includeAnchor bool, numBefore, numAfter int) *fetchResult {
+	anchoredToLeft := anchor == 0
+	anchoredToRight := anchor >= largerThanMaxMessageID
+	if anchoredToRight {
+		numAfter = 0
+	}
+	needBefore := !anchoredToLeft && numBefore > 0
+	needAfter := !anchoredToRight && numAfter > 0
+	b2i := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	// before returns up to limit ids <= upTo (any id when unbounded), newest first.
+	before := func(upTo, limit int, bounded bool) []int {
+		var out []int
+		for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
+			if !bounded || ids[i] <= upTo {
+				out = append(out, ids[i])
+			}
+		}
+		return out
+	}
+	// after returns up to limit ids >= from (any id when unbounded), oldest first.
+	after := func(from, limit int, bounded bool) []int {
+		var out []int
+		for i := 0; i < len(ids) && len(out) < limit; i++ {
+			if !bounded || ids[i] >= from {
+				out = append(out, ids[i])
+			}
+		}
+		return out
+	}
+	var rows []int
+	switch {
+	case needBefore && needAfter:
+		rows = append(before(anchor-1, numBefore, true), after(anchor, numAfter+1, true)...)
+	case needBefore:
+		limit := numBefore
+		if !anchoredToRight {
+			limit += b2i(includeAnchor)
+		}
+		rows = before(anchor-b2i(!includeAnchor), limit, !anchoredToRight)
+	case needAfter:
+		rows = after(anchor+b2i(!includeAnchor), numAfter+b2i(includeAnchor), !anchoredToLeft)
+	default:
+		for _, id := range ids {
+			if id == anchor {
+				rows = append(rows, id)
+			}
+		}
+	}
+	sort.Ints(rows)
+
+	var beforeRows, anchorRows, afterRows []int
+	if anchoredToRight {
+		numAfter = 0
+		beforeRows = rows
+	} else {
+		for _, id := range rows {
+			switch {
+			case id < anchor:
+				beforeRows = append(beforeRows, id)
+			case id == anchor:
+				anchorRows = append(anchorRows, id)
+			default:
+				afterRows = append(afterRows, id)
+			}
+		}
+	}
+	if numBefore > 0 && len(beforeRows) > numBefore {
+		beforeRows = beforeRows[len(beforeRows)-numBefore:]
+	}
+	if numAfter > 0 && len(afterRows) > numAfter {
+		afterRows = afterRows[:numAfter]
+	}
+	out := make([]int, 0, len(beforeRows)+len(anchorRows)+len(afterRows))
+	out = append(append(append(out, beforeRows...), anchorRows...), afterRows...)
+	return &fetchResult{
+		rows:        out,
+		anchor:      anchor,
+		foundAnchor: len(anchorRows) == 1,
+		foundOldest: anchoredToLeft || len(beforeRows) < numBefore,
+		foundNewest: anchoredToRight || len(afterRows) < numAfter,
+	}
+}
+
+// narrowIncludesHistory is Zulip's ok_to_include_history (zerver/lib/narrow.py):
+// messages the user did not receive are searched only when the narrow names
+// one channel whose history the user can read (can_access_stream_history:
+// web-public channels for everyone, guests included; otherwise shared history
+// and content access) or all public channels (not for guests), and has no
+// "is" term other than is:resolved.
 func narrowIncludesHistory(s *Server, u *User, terms []narrowTerm) bool {
 	include := false
 	for _, t := range terms {
 		switch {
 		case (t.Operator == "channel" || t.Operator == "stream") && !t.Negated:
-			var ch *Channel
-			if id, ok := t.Operand.(int); ok {
-				ch = s.realm.Channels[id]
-			} else if name, ok := t.Operand.(string); ok {
-				ch = s.realm.channelByName(name)
-			}
-			include = ch != nil && ch.HistoryPublicToSubscribers && s.canAccessChannelContent(u, ch)
+			ch := narrowChannel(s.realm, t.Operand)
+			include = ch != nil && (ch.IsWebPublic || ch.HistoryPublicToSubscribers && s.canAccessChannelContent(u, ch))
 		case (t.Operator == "channels" || t.Operator == "streams") && t.Operand == "public" && !t.Negated && !u.IsGuest():
 			include = true
 		}
 	}
 	for _, t := range terms {
-		if t.Operator == "is" {
+		if t.Operator == "is" && t.Operand != "resolved" {
 			include = false
 		}
 	}
@@ -326,7 +508,9 @@ func narrowIncludesHistory(s *Server, u *User, terms []narrowTerm) bool {
 }
 
 // messagesMatchNarrow serves GET /messages/matches_narrow (digest §9.2). Like
-// Zulip, it considers only messages the user received (UserMessage rows).
+// Zulip (messages_in_narrow_backend), it considers only messages the user
+// received (UserMessage rows). A "with" term is resolved first, as for
+// GET /messages.
 func (s *Server) messagesMatchNarrow(c *call) (obj, error) {
 	var ids []int
 	if err := c.reqJSON("msg_ids", &ids); err != nil {
@@ -338,6 +522,9 @@ func (s *Server) messagesMatchNarrow(c *call) (obj, error) {
 	}
 	terms, err := parseNarrow("narrow", rawNarrow)
 	if err != nil {
+		return nil, err
+	}
+	if terms, err = s.resolveWithOperator(c.user, terms); err != nil {
 		return nil, err
 	}
 	f, err := s.compileNarrow(c.user, terms)
@@ -357,6 +544,268 @@ func (s *Server) messagesMatchNarrow(c *call) (obj, error) {
 		out[strconv.Itoa(id)] = s.searchFields(f, m)
 	}
 	return obj{"messages": out}, nil
+}
+
+// maxMessagesPerFetch is MAX_MESSAGES_PER_FETCH of zerver/views/message_fetch.py.
+const maxMessagesPerFetch = 5000
+
+// Feature levels of GET /messages parameters this server models.
+const (
+	messagesByIDFL       = 300 // message_ids
+	messagesEmptyTopicFL = 334 // allow_empty_topic_name
+)
+
+// getMessages serves GET /messages (get-messages; get_messages_backend in
+// zerver/views/message_fetch.py) for authenticated users: a range of the
+// messages matching a narrow around an anchor ("newest", "oldest",
+// "first_unread" or a message id), num_before/num_after, include_anchor, and
+// the legacy use_first_unread_anchor, or message_ids (FL300) instead of a
+// range. apply_markdown, client_gravatar and allow_empty_topic_name shape the
+// message objects. Not modelled, so reported in ignored_parameters_unsupported
+// when sent: anchor_date (the newest servers' anchor "date"). Direct
+// messages, reactions, edit history and submessages are not modelled either:
+// those fields are empty.
+func (s *Server) getMessages(c *call) (obj, error) {
+	anchorVal, hasAnchor := c.optString("anchor")
+	includeAnchor, err := c.optBool("include_anchor", true)
+	if err != nil {
+		return nil, err
+	}
+	numBefore, err := c.nonNegative("num_before", false)
+	if err != nil {
+		return nil, err
+	}
+	numAfter, err := c.nonNegative("num_after", false)
+	if err != nil {
+		return nil, err
+	}
+	var terms []narrowTerm
+	if rawNarrow, ok := c.optString("narrow"); ok && rawNarrow != "null" {
+		if terms, err = parseNarrow("narrow", rawNarrow); err != nil {
+			return nil, err
+		}
+	}
+	useFirstUnread, err := c.optBool("use_first_unread_anchor", false)
+	if err != nil {
+		return nil, err
+	}
+	clientGravatar, err := c.optBool("client_gravatar", true)
+	if err != nil {
+		return nil, err
+	}
+	applyMarkdown, err := c.optBool("apply_markdown", true)
+	if err != nil {
+		return nil, err
+	}
+	allowEmptyTopic := false
+	if c.s.opts.FeatureLevel >= messagesEmptyTopicFL {
+		if allowEmptyTopic, err = c.optBool("allow_empty_topic_name", false); err != nil {
+			return nil, err
+		}
+	}
+	var byID []int
+	hasIDs := false
+	if c.s.opts.FeatureLevel >= messagesByIDFL {
+		if hasIDs, err = c.optJSON("message_ids", &byID); err != nil {
+			return nil, err
+		}
+		hasIDs = hasIDs && byID != nil // JSON null is no list
+		for i, id := range byID {
+			if id < 0 {
+				return nil, errBadRequest("message_ids[%d] is too small", i)
+			}
+		}
+	}
+	if hasIDs && (numBefore != 0 || numAfter != 0 || hasAnchor || useFirstUnread) {
+		// IncompatibleParametersError (zerver/lib/exceptions.py).
+		const params = "num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor"
+		return nil, errCode(http.StatusBadRequest, "BAD_REQUEST", "Unsupported parameter combination: "+params, obj{"parameters": params})
+	}
+	anchor := 0
+	if hasIDs {
+		includeAnchor = false
+	} else if anchor, err = parseAnchorValue(anchorVal, hasAnchor, useFirstUnread); err != nil {
+		return nil, err
+	}
+	if terms, err = s.resolveWithOperator(c.user, terms); err != nil {
+		return nil, err
+	}
+	requested := numBefore + numAfter
+	if hasIDs {
+		requested = len(byID)
+	}
+	if requested > maxMessagesPerFetch {
+		return nil, errBadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
+	}
+	if numBefore > 0 && numAfter > 0 && !includeAnchor {
+		return nil, errBadRequest("The anchor can only be excluded at an end of the range")
+	}
+	var res *fetchResult
+	if hasIDs {
+		res, err = s.fetchMessagesByID(c.user, terms, byID)
+	} else {
+		res, err = s.fetchMessages(c.user, terms, anchor, includeAnchor, numBefore, numAfter)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	messages := make([]obj, 0, len(res.rows))
+	for _, id := range res.rows {
+		messages = append(messages, s.messageWire(c.user, r.message(id), res.filter, applyMarkdown, clientGravatar, allowEmptyTopic))
+	}
+	out := obj{
+		"messages":        messages,
+		"found_anchor":    res.foundAnchor,
+		"found_oldest":    res.foundOldest,
+		"found_newest":    res.foundNewest,
+		"history_limited": false,
+	}
+	if !hasIDs {
+		out["anchor"] = res.anchor
+	}
+	return out, nil
+}
+
+// fetchMessagesByID is fetch_messages with client_requested_message_ids: the
+// requested messages that the narrow query finds, ascending; found_anchor,
+// found_oldest and found_newest are all false.
+func (s *Server) fetchMessagesByID(u *User, terms []narrowTerm, ids []int) (*fetchResult, error) {
+	f, err := s.compileNarrow(u, terms)
+	if err != nil {
+		return nil, err
+	}
+	history := narrowIncludesHistory(s, u, terms)
+	want := map[int]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	res := &fetchResult{history: history, filter: f, rows: []int{}}
+	for _, m := range s.realm.Messages {
+		if !want[m.ID] {
+			continue
+		}
+		if _, row := m.Flags[u.ID]; !row && (!history || !s.canAccessMessage(u, m)) {
+			continue
+		}
+		if f.match(m) {
+			res.rows = append(res.rows, m.ID)
+		}
+	}
+	return res, nil
+}
+
+// messageWire renders a channel message for u as messages_for_ids does: the
+// user's flags (a message without a UserMessage row is read and historical),
+// and match_content/match_subject when the narrow searched.
+func (s *Server) messageWire(u *User, m *Message, f *narrowFilter, applyMarkdown, clientGravatar, allowEmptyTopic bool) obj {
+	r := s.realm
+	flags := []string{"read", "historical"}
+	if row, ok := m.Flags[u.ID]; ok {
+		flags = append([]string{}, row...)
+	}
+	content, contentType := m.Content, "text/x-markdown"
+	if applyMarkdown {
+		content, contentType = renderChatMarkdown(r, m.Content), "text/html"
+	}
+	topic := m.Topic
+	if topic == "" && !allowEmptyTopic {
+		topic = r.Settings.EmptyTopicDisplayName
+	}
+	out := obj{
+		"id":                m.ID,
+		"type":              "stream",
+		"stream_id":         m.ChannelID,
+		"display_recipient": "",
+		"recipient_id":      channelRecipientID(m.ChannelID),
+		"subject":           topic,
+		"topic_links":       topicLinks(r, m.Topic),
+		"content":           content,
+		"content_type":      contentType,
+		"timestamp":         m.Timestamp,
+		"sender_id":         m.SenderID,
+		"sender_email":      "notification-bot@zulip.com",
+		"sender_full_name":  "Notification Bot",
+		"sender_realm_str":  "zulipinternal",
+		"avatar_url":        nil,
+		"client":            "Internal",
+		"is_me_message":     strings.HasPrefix(m.Content, "/me ") && !strings.Contains(m.Content, "\n"),
+		"reactions":         []any{},
+		"submessages":       []any{},
+		"flags":             flags,
+	}
+	if ch := r.Channels[m.ChannelID]; ch != nil {
+		out["display_recipient"] = ch.Name
+	}
+	if sender := r.user(m.SenderID); sender != nil {
+		out["sender_email"] = r.apiEmail(sender)
+		out["sender_full_name"] = sender.FullName
+		out["sender_realm_str"] = realmStringID(r)
+		out["avatar_url"] = avatarURL(sender, clientGravatar)
+		out["client"] = "website"
+	}
+	if f != nil && f.search != nil {
+		fields := s.searchFields(f, m)
+		out["match_content"] = fields["match_content"]
+		out["match_subject"] = fields["match_subject"]
+	}
+	return out
+}
+
+// channelRecipientID is the id of a channel's Recipient row. Zulip's recipient
+// ids are their own sequence; this server derives them from the channel id
+// (offset so that they never look like channel ids).
+func channelRecipientID(channelID int) int { return 100000 + channelID }
+
+// realmStringID is the realm's string_id: its subdomain.
+func realmStringID(r *Realm) string {
+	sub, _, _ := strings.Cut(r.Host, ".")
+	return sub
+}
+
+// topicLinks is the topic_links of a message: the matches of the realm's
+// linkifiers in the topic, in order of position, the first linkifier winning
+// where two overlap (zerver/lib/markdown topic_links).
+func topicLinks(r *Realm, topic string) []obj {
+	type link struct {
+		start, end int
+		text, url  string
+	}
+	var links []link
+	for _, l := range r.Linkifiers {
+		re, msg := linkifierCompile(l.Pattern)
+		if msg != "" {
+			continue
+		}
+		tmpl, err := uritemplate.New(l.URLTemplate)
+		if err != nil {
+			continue
+		}
+		for _, loc := range re.FindAllStringSubmatchIndex(topic, -1) {
+			vals := uritemplate.Values{}
+			for i, name := range re.SubexpNames() {
+				if name != "" && loc[2*i] >= 0 {
+					vals.Set(name, uritemplate.String(topic[loc[2*i]:loc[2*i+1]]))
+				}
+			}
+			u, err := tmpl.Expand(vals)
+			if err != nil {
+				continue
+			}
+			links = append(links, link{start: loc[0], end: loc[1], text: topic[loc[0]:loc[1]], url: u})
+		}
+	}
+	sort.SliceStable(links, func(i, j int) bool { return links[i].start < links[j].start })
+	out := []obj{}
+	end := -1
+	for _, l := range links {
+		if l.start < end {
+			continue
+		}
+		out = append(out, obj{"text": l.text, "url": l.url})
+		end = l.end
+	}
+	return out
 }
 
 // reportMessage serves POST /messages/{message_id}/report (FL382, digest §9.3):

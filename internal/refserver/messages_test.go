@@ -1,8 +1,11 @@
 package refserver
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -21,59 +24,73 @@ func chatFlags(e *chatEnv, msgID, user int) []string {
 	return out
 }
 
+// POST /messages/flags answers with the request's `messages` list unchanged
+// (update_message_flags in zerver/views/message_flags.py: "Useless, but
+// included for backwards compatibility") and, since FL355,
+// ignored_because_not_subscribed_channels on every call. The flags
+// themselves change as do_update_message_flags changes them.
 func TestChatMessageFlags(t *testing.T) {
 	e := chatNew(t)
 	const path = "/messages/flags"
 	flags := func(user int, op, flag, ids string) map[string]any {
 		return e.chatOK(user, http.MethodPost, path, chatForm("messages", ids, "op", op, "flag", flag))
 	}
-	// Starring, idempotently.
-	if got := chatJSON(flags(SeedMemberID, "add", "starred", "[2,3]")["messages"]); got != "[2,3]" {
+	answer := func(body map[string]any) string {
+		return chatJSON(body["messages"]) + " " + chatJSON(body["ignored_because_not_subscribed_channels"])
+	}
+	// Starring, idempotently: a repeat answers the same, duplicates included.
+	if got := answer(flags(SeedMemberID, "add", "starred", "[2,3]")); got != "[2,3] []" {
 		t.Errorf("star: %s", got)
 	}
-	if got := chatJSON(flags(SeedMemberID, "add", "starred", "[2,3,3]")["messages"]); got != "[]" {
+	if got := answer(flags(SeedMemberID, "add", "starred", "[3,2,3]")); got != "[3,2,3] []" {
 		t.Errorf("star again: %s", got)
 	}
 	if got := chatFlags(e, 3, SeedMemberID); !reflect.DeepEqual(got, []string{"starred"}) {
 		t.Errorf("flags on 3: %v", got)
 	}
-	if got := chatJSON(flags(SeedMemberID, "remove", "starred", "[3]")["messages"]); got != "[3]" {
+	if got := answer(flags(SeedMemberID, "remove", "starred", "[3]")); got != "[3] []" {
 		t.Errorf("unstar: %s", got)
 	}
-	// Marking read; messages never received count as read already, even unknown ones.
-	body := flags(SeedMemberID, "add", "read", "[1,3,4,999,6]")
-	if got := chatJSON(body["messages"]); got != "[3,4]" {
-		t.Errorf("read: %s", got)
+	if got := chatFlags(e, 3, SeedMemberID); len(got) != 0 {
+		t.Errorf("flags on 3 after unstar: %v", got)
 	}
-	if _, ok := body["ignored_because_not_subscribed_channels"]; ok {
-		t.Errorf("ignored list outside read/remove: %v", body)
+	// Marking read; messages never received count as read already, even unknown ones.
+	if got := answer(flags(SeedMemberID, "add", "read", "[1,3,4,999,6]")); got != "[1,3,4,999,6] []" {
+		t.Errorf("read: %s", got)
 	}
 	if got := chatFlags(e, 4, SeedMemberID); !reflect.DeepEqual(got, []string{"read", "mentioned"}) {
 		t.Errorf("flags on 4: %v", got)
 	}
+	if got := chatFlags(e, 6, SeedMemberID); got != nil {
+		t.Errorf("a row was created for 6: %v", got)
+	}
 	// Collapsing works on any message with a row.
-	if got := chatJSON(flags(SeedBotID, "add", "collapsed", "[1]")["messages"]); got != "[1]" {
+	if got := answer(flags(SeedBotID, "add", "collapsed", "[1]")); got != "[1] []" {
 		t.Errorf("collapse: %s", got)
 	}
 	// Starring a public message never received creates a historical row.
-	if got := chatJSON(flags(SeedMember2ID, "add", "starred", "[5]")["messages"]); got != "[5]" {
+	if got := answer(flags(SeedMember2ID, "add", "starred", "[5]")); got != "[5] []" {
 		t.Errorf("historical star: %s", got)
 	}
 	if got := chatFlags(e, 5, SeedMember2ID); !reflect.DeepEqual(got, []string{"read", "starred", "historical"}) {
 		t.Errorf("historical row: %v", got)
 	}
-	// Marking unread skips channels the user is not subscribed to.
-	body = flags(SeedOwnerID, "remove", "read", "[1,10,11,5]")
-	if chatJSON(body["messages"]) != "[1,5]" || chatJSON(body["ignored_because_not_subscribed_channels"]) != "[7]" {
-		t.Errorf("unread: %v", body)
+	// Marking unread skips channels the user is not subscribed to, and says so.
+	if got := answer(flags(SeedOwnerID, "remove", "read", "[1,10,11,5]")); got != "[1,10,11,5] [7]" {
+		t.Errorf("unread: %s", got)
 	}
-	body = flags(SeedMember2ID, "remove", "read", "[5]")
-	if chatJSON(body["messages"]) != "[]" || chatJSON(body["ignored_because_not_subscribed_channels"]) != "[2]" {
-		t.Errorf("unread unsubscribed: %v", body)
+	if got := chatFlags(e, 10, SeedOwnerID); got != nil {
+		t.Errorf("unsubscribed message got a row: %v", got)
 	}
-	body = flags(SeedMemberID, "remove", "read", "[13]")
-	if chatJSON(body["messages"]) != "[]" || chatJSON(body["ignored_because_not_subscribed_channels"]) != "[]" {
-		t.Errorf("already unread: %v", body)
+	if got := answer(flags(SeedMember2ID, "remove", "read", "[5]")); got != "[5] [2]" {
+		t.Errorf("unread unsubscribed: %s", got)
+	}
+	if got := answer(flags(SeedMemberID, "remove", "read", "[13]")); got != "[13] []" {
+		t.Errorf("already unread: %s", got)
+	}
+	// An empty list is a valid request.
+	if got := answer(flags(SeedMemberID, "add", "starred", "[]")); got != "[] []" {
+		t.Errorf("empty: %s", got)
 	}
 
 	for _, tc := range []struct {
@@ -91,7 +108,7 @@ func TestChatMessageFlags(t *testing.T) {
 		{SeedMemberID, []string{"messages", "[999]", "op", "add", "flag", "starred"}, 400, "BAD_REQUEST", "Invalid message(s)", ""},
 		{SeedMemberID, []string{"messages", "[6]", "op", "add", "flag", "starred"}, 400, "BAD_REQUEST", "Invalid message(s)", ""},
 		{SeedMemberID, []string{"messages", "[8]", "op", "add", "flag", "starred"}, 400, "BAD_REQUEST", "Invalid message(s)", ""},
-		{SeedGuestID, []string{"messages", "[5]", "op", "add", "flag", "starred"}, 400, "BAD_REQUEST", "Invalid message(s)", ""},
+		{SeedGuestID, []string{"messages", "[9]", "op", "add", "flag", "starred"}, 400, "BAD_REQUEST", "Invalid message(s)", ""},
 		{SeedMemberID, []string{"messages", "[999]", "op", "remove", "flag", "read"}, 400, "BAD_REQUEST", "Invalid message(s)", ""},
 		{SeedMemberID, []string{"op", "add", "flag", "read"}, 400, "REQUEST_VARIABLE_MISSING", "Missing 'messages' argument", "messages"},
 		{SeedMemberID, []string{"messages", "[1]", "flag", "read"}, 400, "REQUEST_VARIABLE_MISSING", "Missing 'op' argument", "op"},
@@ -106,17 +123,30 @@ func TestChatMessageFlags(t *testing.T) {
 	}
 	// Every role, bots included, manages its own flags.
 	for _, user := range []int{SeedOwnerID, SeedAdminID, SeedModeratorID, SeedMemberID, SeedGuestID, SeedBotID} {
-		if got := chatJSON(flags(user, "add", "starred", "[13]")["messages"]); got != "[13]" {
-			t.Errorf("user %d star: %s", user, got)
+		flags(user, "add", "starred", "[13]")
+		if !slices.Contains(chatFlags(e, 13, user), "starred") {
+			t.Errorf("user %d star: %v", user, chatFlags(e, 13, user))
 		}
+	}
+	// A guest may star a message of a web-public channel it never received:
+	// web-public content is open to every role (user_has_content_access).
+	flags(SeedGuestID, "add", "starred", "[5]")
+	if got := chatFlags(e, 5, SeedGuestID); !reflect.DeepEqual(got, []string{"read", "starred", "historical"}) {
+		t.Errorf("guest, web-public: %v", got)
 	}
 }
 
+// Before FL355 neither flag endpoint has ignored_because_not_subscribed_channels.
 func TestChatMessageFlagsFeatureLevel(t *testing.T) {
 	e := chatNew(t, chatLevel(354))
 	body := e.chatOK(SeedOwnerID, http.MethodPost, "/messages/flags", chatForm("messages", "[1,10]", "op", "remove", "flag", "read"))
-	if _, ok := body["ignored_because_not_subscribed_channels"]; ok || chatJSON(body["messages"]) != "[1]" {
+	if _, ok := body["ignored_because_not_subscribed_channels"]; ok || chatJSON(body["messages"]) != "[1,10]" {
 		t.Errorf("FL354: %v", body)
+	}
+	body = e.chatOK(SeedOwnerID, http.MethodPost, "/messages/flags/narrow", chatForm("anchor", "oldest", "num_before", "0", "num_after", "5",
+		"narrow", "[]", "op", "remove", "flag", "read"))
+	if _, ok := body["ignored_because_not_subscribed_channels"]; ok {
+		t.Errorf("FL354 narrow: %v", body)
 	}
 }
 
@@ -128,10 +158,12 @@ func TestChatMessageFlagsForNarrow(t *testing.T) {
 	}
 	body := run(SeedMemberID, "anchor", "newest", "num_before", "10", "num_after", "0",
 		"narrow", `[{"operator":"channel","operand":"general"}]`, "op", "add", "flag", "read")
+	// ignored_because_not_subscribed_channels is in every answer since FL355
+	// (update_message_flags_for_narrow in zerver/views/message_flags.py).
 	want := map[string]any{"processed_count": 5.0, "updated_count": 3.0, "first_processed_id": 1.0, "last_processed_id": 13.0,
-		"found_oldest": true, "found_newest": true}
+		"found_oldest": true, "found_newest": true, "ignored_because_not_subscribed_channels": []any{}}
 	for k, v := range want {
-		if body[k] != v {
+		if !reflect.DeepEqual(body[k], v) {
 			t.Errorf("%s = %v, want %v (%v)", k, body[k], v, body)
 		}
 	}
@@ -210,6 +242,19 @@ func TestChatMatchesNarrow(t *testing.T) {
 		{"bot", "[1,5]", `[]`, "1", SeedBotID},
 		{"empty topic", "[11,14]", `[{"operator":"topic","operand":""}]`, "14", SeedMember2ID},
 		{"dm narrow matches no channel message", general, `[{"operator":"is","operand":"dm"}]`, "", SeedMemberID},
+		// is:followed (NarrowBuilder.by_is, get_followed_topic_condition_sa):
+		// Mark follows general > releases.
+		{"is:followed", general, `[{"operator":"is","operand":"followed"}]`, "13,4", SeedMemberID},
+		{"is:followed, negated", general, `[{"operator":"is","operand":"followed","negated":true}]`, "1,2,3", SeedMemberID},
+		{"is:followed, nothing followed", general, `[{"operator":"is","operand":"followed"}]`, "", SeedOwnerID},
+		// with (update_narrow_terms_containing_with_operator): the narrow
+		// becomes the message's conversation, other terms kept.
+		{"with", general, `[{"operator":"with","operand":4}]`, "13,4", SeedMemberID},
+		{"with as a string", general, `[{"operator":"with","operand":"3"}]`, "3", SeedMemberID},
+		{"with replaces channel and topic", general, `[["channel","random"],["topic","cats"],{"operator":"with","operand":3}]`, "3", SeedMemberID},
+		{"with keeps other terms", general, `[{"operator":"with","operand":13},{"operator":"sender","operand":11}]`, "13", SeedMemberID},
+		{"with an inaccessible message, conversation given", general, `[["channel","general"],["topic","lunch"],{"operator":"with","operand":8}]`, "3", SeedMemberID},
+		{"with an unknown message, conversation given", general, `[["channel","general"],["topic","welcome"],{"operator":"with","operand":999}]`, "1,2", SeedMemberID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e.t = t
@@ -258,6 +303,13 @@ func TestChatMatchesNarrow(t *testing.T) {
 		{`[{"operator":"topic"}]`, "BAD_REQUEST", "Invalid narrow[0]: Value error, operand is missing", ""},
 		{`[["topic","x"],{"operand":"x"}]`, "BAD_REQUEST", "Invalid narrow[1]: Value error, operator is missing", ""},
 		{`["topic"]`, "BAD_REQUEST", "Invalid narrow[0]: Value error, dict or list required", ""},
+		{`[{"operator":"with","operand":8}]`, "BAD_NARROW", "Invalid narrow operator: Invalid 'with' operator", "Invalid 'with' operator"},
+		{`[["channel","general"],{"operator":"with","operand":999}]`, "BAD_NARROW", "Invalid narrow operator: Invalid 'with' operator", "Invalid 'with' operator"},
+		{`[{"operator":"with","operand":"abc"}]`, "BAD_NARROW", "Invalid narrow operator: Invalid 'with' operator", "Invalid 'with' operator"},
+		{`[{"operator":"with","operand":1},{"operator":"with","operand":2}]`, "BAD_NARROW",
+			"Invalid narrow operator combination: Duplicate 'with' operators.", "Duplicate 'with' operators."},
+		{`[{"operator":"with","operand":[1]}]`, "BAD_REQUEST", "operand is not a string or an integer", ""},
+		{`[["is","followed"],["is","sleepy"]]`, "BAD_NARROW", "Invalid narrow operator: unknown 'is' operand sleepy", "unknown 'is' operand sleepy"},
 		{`[{"operator":"topic","operand":5}]`, "BAD_REQUEST", "operand is not a string", ""},
 		{`[{"operator":"sender","operand":[5]}]`, "BAD_REQUEST", "operand is not a string or an integer", ""},
 		{`[{"operator":"search","operand":"  "}]`, "BAD_REQUEST", "operand cannot be blank.", ""},
@@ -337,7 +389,7 @@ func TestChatReportMessage(t *testing.T) {
 		{SeedMemberID, 8, []string{"report_type", "spam"}, "BAD_REQUEST", bad},
 		{SeedMemberID, 6, []string{"report_type", "spam"}, "BAD_REQUEST", bad},
 		{SeedMemberID, 999, []string{"report_type", "spam"}, "BAD_REQUEST", bad},
-		{SeedGuestID, 5, []string{"report_type", "spam"}, "BAD_REQUEST", bad},
+		{SeedGuestID, 9, []string{"report_type", "spam"}, "BAD_REQUEST", bad}, // public, not web-public
 		{SeedAdmin2ID, 6, []string{"report_type", "spam"}, "BAD_REQUEST", bad},
 	} {
 		e.chatFail(tc.user, http.MethodPost, "/messages/"+chatItoa(tc.msg)+"/report", chatForm(tc.form...), 400, tc.code, tc.wantMsg)
@@ -360,4 +412,203 @@ func TestChatReportFence(t *testing.T) {
 			t.Errorf("fence: %q", c)
 		}
 	})
+}
+
+// chatMessageIDs lists the ids of GET /messages' messages.
+func chatMessageIDs(body map[string]any) string {
+	var ids []string
+	for _, m := range body["messages"].([]any) {
+		ids = append(ids, chatJSON(m.(map[string]any)["id"]))
+	}
+	return strings.Join(ids, ",")
+}
+
+// GET /messages follows get_messages_backend (zerver/views/message_fetch.py)
+// and fetch_messages, limit_query_to_range and post_process_limited_query
+// (zerver/lib/narrow.py).
+func TestChatGetMessages(t *testing.T) {
+	e := chatNew(t)
+	get := func(user int, kv ...string) map[string]any {
+		t.Helper()
+		return e.chatOK(user, http.MethodGet, "/messages", chatForm(kv...))
+	}
+	const general = `[{"operator":"channel","operand":"general"}]`
+	for _, tc := range []struct {
+		name   string
+		user   int
+		form   []string
+		ids    string
+		anchor float64
+		found  string // found_anchor, found_oldest, found_newest
+	}{
+		{"newest", SeedMemberID, []string{"anchor", "newest", "num_before", "3", "narrow", general}, "3,4,13", largerThanMaxMessageID, "false false true"},
+		{"newest, everything", SeedMemberID, []string{"anchor", "newest", "num_before", "100", "narrow", general}, "1,2,3,4,13", largerThanMaxMessageID, "false true true"},
+		{"oldest", SeedMemberID, []string{"anchor", "oldest", "num_after", "2", "narrow", general}, "1,2", 0, "false true false"},
+		{"around an id", SeedMemberID, []string{"anchor", "3", "num_before", "1", "num_after", "1", "narrow", general}, "2,3,4", 3, "true false false"},
+		{"anchor excluded at the end", SeedMemberID, []string{"anchor", "3", "include_anchor", "false", "num_after", "2", "narrow", general}, "4,13", 3, "false false false"},
+		{"anchor excluded at the start", SeedMemberID, []string{"anchor", "4", "include_anchor", "false", "num_before", "5", "narrow", general}, "1,2,3", 4, "false true false"},
+		{"anchor not in the narrow", SeedMemberID, []string{"anchor", "5", "num_before", "1", "num_after", "1", "narrow", general}, "4,13", 5, "false false false"},
+		{"just the anchor", SeedMemberID, []string{"anchor", "13", "narrow", general}, "13", 13, "true false false"},
+		{"first unread", SeedMemberID, []string{"anchor", "first_unread", "num_after", "1", "narrow", general}, "3,4", 3, "true false false"},
+		{"legacy use_first_unread_anchor", SeedMemberID, []string{"use_first_unread_anchor", "true", "narrow", general}, "3", 3, "true false false"},
+		// The owner muted general > lunch: the first unread skips it.
+		{"first unread skips muted topics", SeedOwnerID, []string{"anchor", "first_unread", "narrow", general}, "4", 4, "true false false"},
+		{"nothing unread", SeedOwnerID, []string{"anchor", "first_unread", "num_before", "1", "narrow", `[["channel","announce"]]`}, "5", largerThanMaxMessageID, "false false true"},
+		{"negative anchor is the oldest", SeedMemberID, []string{"anchor", "-5", "num_after", "1", "narrow", general}, "1", 0, "false true false"},
+		{"huge anchor is the newest", SeedMemberID, []string{"anchor", "99999999999999999999", "num_before", "1", "narrow", general}, "13", largerThanMaxMessageID, "false false true"},
+		// Without a narrow: only messages the user received.
+		{"no narrow", SeedGuestID, []string{"anchor", "newest", "num_before", "100"}, "1,2,3,4,10,11,13,14", largerThanMaxMessageID, "false true true"},
+		// A web-public channel's history is open to guests.
+		{"guest, web-public channel", SeedGuestID, []string{"anchor", "newest", "num_before", "10", "narrow", `[["channel","announce"]]`}, "5", largerThanMaxMessageID, "false true true"},
+		{"guest, public channel", SeedGuestID, []string{"anchor", "newest", "num_before", "10", "narrow", `[["channel","old-projects"]]`}, "", largerThanMaxMessageID, "false true true"},
+		// Protected history: only what Mark received.
+		{"protected history", SeedMemberID, []string{"anchor", "oldest", "num_after", "10", "narrow", `[["channel","design"]]`}, "12", 0, "false true true"},
+		{"with", SeedMemberID, []string{"anchor", "newest", "num_before", "10", "narrow", `[{"operator":"with","operand":4}]`}, "4,13", largerThanMaxMessageID, "false true true"},
+		{"is:followed", SeedMemberID, []string{"anchor", "newest", "num_before", "10", "narrow", `[["is","followed"]]`}, "4,13", largerThanMaxMessageID, "false true true"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.t = t
+			body := get(tc.user, tc.form...)
+			if got := chatMessageIDs(body); got != tc.ids {
+				t.Errorf("ids %s, want %s", got, tc.ids)
+			}
+			if body["anchor"] != tc.anchor {
+				t.Errorf("anchor %v, want %v", body["anchor"], tc.anchor)
+			}
+			if got := chatJSON(body["found_anchor"]) + " " + chatJSON(body["found_oldest"]) + " " + chatJSON(body["found_newest"]); got != tc.found {
+				t.Errorf("found %s, want %s", got, tc.found)
+			}
+			if body["history_limited"] != false {
+				t.Errorf("history_limited %v", body["history_limited"])
+			}
+		})
+	}
+	e.t = t
+
+	// The message objects.
+	body := get(SeedMemberID, "anchor", "4", "narrow", general)
+	m := body["messages"].([]any)[0].(map[string]any)
+	want := `{"avatar_url":null,` +
+		`"client":"website","content":"<p>Release 1.0 is out. <span class=\"user-mention\" data-user-id=\"5\">@Mark Member</span> please check the deploy.</p>",` +
+		`"content_type":"text/html","display_recipient":"general","flags":["mentioned"],"id":4,"is_me_message":false,"reactions":[],` +
+		`"recipient_id":100001,"sender_email":"aaron@zulip.example.com","sender_full_name":"Aaron Admin","sender_id":2,"sender_realm_str":"zulip",` +
+		`"stream_id":1,"subject":"releases","submessages":[],"timestamp":` + chatJSON(m["timestamp"]) + `,"topic_links":[],"type":"stream"}`
+	if got := chatJSON(m); got != want {
+		t.Errorf("message:\n got %s\nwant %s", got, want)
+	}
+	// client_gravatar=false: the server computes the Gravatar URL.
+	m = get(SeedMemberID, "anchor", "4", "client_gravatar", "false")["messages"].([]any)[0].(map[string]any)
+	if m["avatar_url"] != "https://secure.gravatar.com/avatar/"+chatGravatar("aaron@zulip.example.com")+"?d=identicon&version=1" {
+		t.Errorf("avatar_url: %v", m["avatar_url"])
+	}
+	// Raw Markdown; a message never received; the empty topic.
+	m = get(SeedMember2ID, "anchor", "5", "apply_markdown", "false", "narrow", `[["channel","announce"]]`)["messages"].([]any)[0].(map[string]any)
+	if m["content"] != "Our new office opens in March." || m["content_type"] != "text/x-markdown" || chatJSON(m["flags"]) != `["read","historical"]` {
+		t.Errorf("raw, historical: %v", m)
+	}
+	m = get(SeedGuestID, "anchor", "14")["messages"].([]any)[0].(map[string]any)
+	if m["subject"] != "general chat" {
+		t.Errorf("empty topic: %v", m["subject"])
+	}
+	m = get(SeedGuestID, "anchor", "14", "allow_empty_topic_name", "true")["messages"].([]any)[0].(map[string]any)
+	if m["subject"] != "" {
+		t.Errorf("empty topic allowed: %v", m["subject"])
+	}
+	// Search adds the highlighted fields.
+	m = get(SeedMemberID, "anchor", "newest", "num_before", "1", "narrow", `[["search","release"]]`)["messages"].([]any)[0].(map[string]any)
+	if m["id"] != 13.0 || m["match_subject"] != `<span class="highlight">releases</span>` ||
+		m["match_content"] != `<p><span class="highlight">Release</span> notes are in the wiki.</p>` {
+		t.Errorf("search: %v", m)
+	}
+	// Topic links come from the realm's linkifiers.
+	e.srv.Do(func(r *Realm) {
+		e.srv.postChannelMessage(r.Channels[SeedChannelGeneral], "#12 and #7", SeedOwnerID, "Bugs.")
+	})
+	m = get(SeedMemberID, "anchor", "newest", "num_before", "1")["messages"].([]any)[0].(map[string]any)
+	if got := chatJSON(m["topic_links"]); got != `[{"text":"#12","url":"https://github.com/zulip/zulip/issues/12"},{"text":"#7","url":"https://github.com/zulip/zulip/issues/7"}]` {
+		t.Errorf("topic_links: %s", got)
+	}
+	// Parameters this server does not model are reported.
+	body = get(SeedMemberID, "anchor", "newest", "anchor_date", "2025-01-01", "client_gravatar", "false")
+	if chatJSON(body["ignored_parameters_unsupported"]) != `["anchor_date"]` {
+		t.Errorf("ignored: %v", body["ignored_parameters_unsupported"])
+	}
+	// message_ids (FL300): the accessible ones among them, no anchor.
+	body = get(SeedMemberID, "message_ids", "[13,6,1,999,5]")
+	if chatMessageIDs(body) != "1,5,13" || body["found_anchor"] != false || body["found_oldest"] != false || body["found_newest"] != false {
+		t.Errorf("message_ids: %v", body)
+	}
+	if _, ok := body["anchor"]; ok {
+		t.Errorf("anchor with message_ids: %v", body["anchor"])
+	}
+	body = get(SeedMemberID, "message_ids", "[1,4,13]", "narrow", `[["is","followed"]]`)
+	if chatMessageIDs(body) != "4,13" {
+		t.Errorf("message_ids with a narrow: %v", chatMessageIDs(body))
+	}
+	body = e.chatFail(SeedMemberID, http.MethodGet, "/messages", chatForm("message_ids", "[1]", "anchor", "newest"), 400, "BAD_REQUEST",
+		"Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor")
+	if body["parameters"] != "num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor" {
+		t.Errorf("parameters: %v", body["parameters"])
+	}
+	// Before FL300 message_ids is unknown: an anchor is required.
+	old := chatNew(t, chatLevel(299))
+	old.chatFail(SeedMemberID, http.MethodGet, "/messages", chatForm("message_ids", "[1]"), 400, "BAD_REQUEST", "Missing 'anchor' argument.")
+
+	for _, tc := range []struct {
+		form      []string
+		code, msg string
+	}{
+		{[]string{"num_before", "1"}, "BAD_REQUEST", "Missing 'anchor' argument."},
+		{[]string{"anchor", "soon"}, "BAD_REQUEST", "Invalid anchor"},
+		{[]string{"anchor", "newest", "num_before", "-1"}, "BAD_REQUEST", "num_before is too small"},
+		{[]string{"anchor", "newest", "num_before", "4000", "num_after", "1001"}, "BAD_REQUEST", "Too many messages requested (maximum 5000)."},
+		{[]string{"anchor", "3", "num_before", "1", "num_after", "1", "include_anchor", "false"}, "BAD_REQUEST", "The anchor can only be excluded at an end of the range"},
+		{[]string{"anchor", "newest", "narrow", `[["channel","nope"]]`}, "BAD_NARROW", "Invalid narrow operator: unknown channel nope"},
+		{[]string{"anchor", "newest", "narrow", `[`}, "INVALID_JSON", `Argument "narrow" is not valid JSON.`},
+		{[]string{"anchor", "newest", "num_after", "x"}, "INVALID_JSON", `Argument "num_after" is not valid JSON.`},
+	} {
+		e.chatFail(SeedMemberID, http.MethodGet, "/messages", chatForm(tc.form...), 400, tc.code, tc.msg)
+	}
+}
+
+// chatGravatar is the MD5 of an address, as in Gravatar URLs.
+func chatGravatar(email string) string {
+	sum := md5.Sum([]byte(email))
+	return hex.EncodeToString(sum[:])
+}
+
+// limitMessageRange follows limit_query_to_range and
+// post_process_limited_query (zerver/lib/narrow.py) on the edge cases.
+func TestLimitMessageRange(t *testing.T) {
+	ids := []int{2, 4, 6, 8, 10}
+	for _, tc := range []struct {
+		anchor              int
+		include             bool
+		before, after       int
+		want                string
+		anchorF, old, newer bool
+	}{
+		{6, true, 1, 1, "[4,6,8]", true, false, false},
+		{6, true, 0, 0, "[6]", true, false, false},
+		{6, false, 0, 0, "[6]", true, false, false}, // an id search ignores include_anchor
+		{5, true, 1, 1, "[4,6]", false, false, false},
+		{5, true, 2, 0, "[2,4]", false, false, false},
+		{6, false, 2, 0, "[2,4]", false, false, false},
+		{6, true, 2, 0, "[2,4,6]", true, false, false},
+		{6, false, 0, 5, "[8,10]", false, false, true},
+		{0, true, 3, 2, "[2,4]", false, true, false},
+		{largerThanMaxMessageID, true, 2, 3, "[8,10]", false, false, true},
+		{largerThanMaxMessageID, true, 9, 0, "[2,4,6,8,10]", false, true, true},
+		{11, true, 0, 3, "[]", false, false, true},
+		{1, true, 3, 0, "[]", false, true, false},
+	} {
+		r := limitMessageRange(ids, tc.anchor, tc.include, tc.before, tc.after)
+		got := chatJSON(r.rows)
+		if r.rows == nil {
+			got = "[]"
+		}
+		if got != tc.want || r.foundAnchor != tc.anchorF || r.foundOldest != tc.old || r.foundNewest != tc.newer {
+			t.Errorf("%+v: got %s %v %v %v", tc, got, r.foundAnchor, r.foundOldest, r.foundNewest)
+		}
+	}
 }

@@ -1,9 +1,11 @@
 package refserver
 
 import (
+	"encoding/json"
 	"errors"
-	"net"
+	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +41,13 @@ func (s *Server) init() error {
 	})
 	var realm *Realm
 	if s.opts.StateFile != "" {
+		removed, err := removeStaleTemps(s.opts.StateFile)
+		for _, name := range removed {
+			s.ext.logf("refserver: removed %s, a temporary file left by a server that was killed", name)
+		}
+		if err != nil {
+			return err
+		}
 		r, ok, err := loadState(s.opts.StateFile)
 		if err != nil {
 			return err
@@ -77,64 +86,92 @@ func (s *Server) smsChanged() {
 // wrap turns a handlerFunc into an http.Handler: parameter parsing, the lock,
 // authentication, rate limiting, the envelope, ignored_parameters_unsupported,
 // and persistence before the answer.
+//
+// The body is read before the lock is taken, and the answer is composed in
+// full under the lock and written after it is released: no client, however
+// slow its upload or its reading, holds the lock while the network is used.
 func (s *Server) wrap(auth authMode, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		params, err := parseParams(r)
-		if err != nil {
-			writeError(w, errBadRequest("Malformed request body"))
+		params, err := parseParams(r, s.maxBodyBytes)
+		if errors.Is(err, errBodyTooLarge) {
+			s.send(w, nginxPage(http.StatusRequestEntityTooLarge, "Request Entity Too Large", ""))
 			return
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		c := &call{s: s, r: r, w: w, params: params, used: map[string]bool{}, header: http.Header{}}
-		key := "addr:" + clientAddr(r)
-		if auth == authUser {
-			user, aerr := s.authenticate(r)
-			if aerr != nil {
-				s.peekRateLimit(w, r)
-				writeError(w, aerr)
-				return
-			}
-			c.user = user
-			key = "user:" + strconv.Itoa(user.ID)
+		if err != nil {
+			s.writeError(w, errBadRequest("Malformed request body"))
+			return
 		}
+		s.send(w, s.serveLocked(r, auth, h, params))
+	})
+}
+
+// serveLocked runs one API request under the server lock and returns its answer.
+func (s *Server) serveLocked(r *http.Request, auth authMode, h handlerFunc, params url.Values) *response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &call{s: s, r: r, params: params, used: map[string]bool{}, header: http.Header{}}
+	var limitHeaders http.Header
+	if auth == authUser {
+		user, aerr := s.authenticate(r)
+		if aerr != nil {
+			// No rate limit applies to a request that failed authentication:
+			// rate_limit_user runs only after validate_api_key succeeded
+			// (zerver/decorator.py), so the answer has no X-RateLimit headers.
+			return errorResponse(aerr)
+		}
+		c.user = user
+		// Zulip rate-limits authenticated API requests per user (domain
+		// api_by_user). The unauthenticated endpoints this server serves
+		// (server_settings, fetch_api_key, dev_fetch_api_key) are plain Django
+		// views without rate_limit_user or rate_limit_request_by_ip
+		// (zerver/views/auth.py), so they are neither limited nor given
+		// rate-limit headers.
 		if s.ext.limiter != nil {
-			d := s.ext.limiter.take(key, s.now())
-			d.setHeaders(w.Header())
+			d := s.ext.limiter.take("user:"+strconv.Itoa(user.ID), s.now())
+			limitHeaders = http.Header{}
+			d.setHeaders(limitHeaders)
 			if !d.allowed {
-				writeRateLimited(w, d.retryAfter)
-				return
+				return withHeaders(rateLimitedResponse(d.retryAfter), limitHeaders)
 			}
 		}
-		payload, err := h(c)
-		mutating := r.Method != http.MethodGet && r.Method != http.MethodHead
-		if err != nil {
-			var ae *apiError
-			if !errors.As(err, &ae) {
-				s.ext.logf("refserver: %s %s: internal error: %v", r.Method, r.URL.Path, err)
-				ae = errCode(http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "Internal server error", nil)
-			}
-			if mutating {
-				// Handlers validate before they change anything, so this is
-				// normally a no-op rewrite; it keeps the file equal to memory
-				// should one ever change something and then fail.
-				if perr := s.persistLocked(); perr != nil {
-					s.ext.logf("refserver: %v", perr)
-				}
-			}
-			writeError(w, ae)
-			return
+	}
+	payload, err := h(c)
+	mutating := r.Method != http.MethodGet && r.Method != http.MethodHead
+	if err != nil {
+		if errors.Is(err, errNoRoute) {
+			return djangoNotFound()
+		}
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			s.ext.logf("refserver: %s %s: internal error: %v", r.Method, r.URL.Path, err)
+			ae = errCode(http.StatusInternalServerError, "INTERNAL_SERVER_ERROR", "Internal server error", nil)
 		}
 		if mutating {
+			// Handlers validate before they change anything, so this is
+			// normally a no-op rewrite; it keeps the file equal to memory
+			// should one ever change something and then fail.
 			if perr := s.persistLocked(); perr != nil {
 				s.ext.logf("refserver: %v", perr)
-				writeError(w, errCode(http.StatusInternalServerError, "INTERNAL_SERVER_ERROR",
-					"Internal server error: the change could not be saved", nil))
-				return
 			}
 		}
-		c.writeSuccess(payload)
-	})
+		return withHeaders(errorResponse(ae), limitHeaders)
+	}
+	if mutating {
+		if perr := s.persistLocked(); perr != nil {
+			s.ext.logf("refserver: %v", perr)
+			return withHeaders(errorResponse(errCode(http.StatusInternalServerError, "INTERNAL_SERVER_ERROR",
+				"Internal server error: the change could not be saved", nil)), limitHeaders)
+		}
+	}
+	return withHeaders(c.successResponse(payload), limitHeaders)
+}
+
+// withHeaders adds h (which may be nil) to resp's headers and returns resp.
+func withHeaders(resp *response, h http.Header) *response {
+	for k, v := range h {
+		resp.header[k] = v
+	}
+	return resp
 }
 
 // authenticate checks HTTP Basic credentials: the user's e-mail address (the
@@ -182,52 +219,156 @@ func isASCIILetterOrDigit(ch byte) bool {
 	return 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9'
 }
 
-// clientAddr is the client's IP address, the rate-limit key of unauthenticated requests.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// peekRateLimit sets the rate-limit headers of the client's address on an
-// answer that is not charged to anyone (failed authentication, unknown endpoint),
-// so that every API answer carries them when rate limiting is on.
-func (s *Server) peekRateLimit(w http.ResponseWriter, r *http.Request) {
-	if s.ext.limiter != nil {
-		s.ext.limiter.peek("addr:"+clientAddr(r), s.now()).setHeaders(w.Header())
-	}
-}
-
-// serveUnknown answers API paths no route matches with a JSON error instead of
-// Go's plain-text 404: 405 (with Allow and allowed_methods) when the path
-// exists for other methods, else 404 "Invalid API endpoint".
+// serveUnknown answers API requests no route takes, as Zulip's URL dispatch
+// does (zerver/lib/rest.py, get_target_view_function_or_response):
+//   - a path no route has is Django's HTML 404 page (Zulip has no JSON
+//     catch-all for /api/v1/ or /json/);
+//   - OPTIONS on a REST path is 204 with Allow listing its methods, sorted;
+//   - another method on a REST path is json_method_not_allowed: 405, Allow,
+//     and {"result":"error","msg":"Method Not Allowed","allowed_methods":[...]}
+//     without a code;
+//   - another method on one of the plain Django views this server serves
+//     without authentication (server_settings, fetch_api_key,
+//     dev_fetch_api_key, decorated @require_safe or @require_post in
+//     zerver/views/auth.py) is Django's bare HttpResponseNotAllowed: 405 with
+//     Allow and an empty body.
+//
+// A REST path's methods include HEAD whenever they include GET (rest.py adds
+// it with setdefault). allowed_methods keeps the order of zproject/urls.py in
+// Zulip; this server does not know that order and sorts them, with HEAD last,
+// where Zulip's setdefault puts it.
 func (s *Server) serveUnknown(w http.ResponseWriter, r *http.Request) {
-	s.peekRateLimit(w, r)
-	var allowed []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		if m == r.Method {
-			continue
-		}
+	var methods []string
+	plainView := false
+	for _, m := range []string{http.MethodDelete, http.MethodGet, http.MethodPatch, http.MethodPost, http.MethodPut} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		if _, pattern := s.mux.Handler(probe); pattern != "" && !isCatchAll(pattern) {
-			allowed = append(allowed, m)
+			methods = append(methods, m)
+			if s.plainViews[pattern] {
+				plainView = true
+			}
 		}
 	}
-	if len(allowed) > 0 {
-		sort.Strings(allowed)
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		writeError(w, errCode(http.StatusMethodNotAllowed, "BAD_REQUEST", "Method Not Allowed",
-			obj{"allowed_methods": allowed}))
+	if len(methods) == 0 {
+		s.send(w, djangoNotFound())
 		return
 	}
-	writeError(w, errCode(http.StatusNotFound, "BAD_REQUEST", "Invalid API endpoint", nil))
+	if plainView {
+		// django.views.decorators.http: require_safe allows GET and HEAD,
+		// require_post allows POST.
+		allowed := methods
+		if len(methods) == 1 && methods[0] == http.MethodGet {
+			allowed = []string{http.MethodGet, http.MethodHead}
+		}
+		h := http.Header{}
+		h.Set("Allow", strings.Join(allowed, ", "))
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		s.send(w, &response{status: http.StatusMethodNotAllowed, header: h})
+		return
+	}
+	sort.Strings(methods)
+	if containsString(methods, http.MethodGet) {
+		methods = append(methods, http.MethodHead)
+	}
+	if r.Method == http.MethodOptions {
+		h := http.Header{}
+		h.Set("Allow", strings.Join(sortedCopy(methods), ", "))
+		s.send(w, &response{status: http.StatusNoContent, header: h})
+		return
+	}
+	s.send(w, methodNotAllowed(methods))
 }
 
-// catchAllPatterns are the mux patterns of serveUnknown.
-var catchAllPatterns = []string{"/api/v1/", "/json/"}
+// methodNotAllowed is Zulip's json_method_not_allowed (zerver/lib/response.py):
+// an HttpResponseNotAllowed, whose Allow header lists the methods, with a JSON
+// body that has no code. Its Content-Type is Django's default for an
+// HttpResponse, text/html, although the body is JSON.
+func methodNotAllowed(allowed []string) *response {
+	if allowed == nil {
+		allowed = []string{}
+	}
+	data, _ := json.Marshal(obj{"result": "error", "msg": "Method Not Allowed", "allowed_methods": allowed})
+	h := http.Header{}
+	h.Set("Allow", strings.Join(allowed, ", "))
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	return &response{status: http.StatusMethodNotAllowed, header: h, body: data}
+}
+
+// djangoNotFoundPage is the body of Zulip's 404 page (templates/404.html,
+// rendered by Django's page_not_found for any path no URL pattern matches),
+// reduced to its text: the portico page around it carries nothing a client uses.
+const djangoNotFoundPage = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<title>Page not found | Zulip</title>
+</head>
+<body class="error">
+<div class="error_page">
+<div class="errorbox">
+<div class="errorcontent">
+<h1 class="lead">Page not found (404)</h1>
+<p>
+If this error is unexpected, you can
+<a href="mailto:support@zulip.example.com">contact support</a>.
+</p>
+</div>
+</div>
+</div>
+</body>
+</html>
+`
+
+// djangoNotFound is Django's 404 page.
+func djangoNotFound() *response {
+	return htmlResponse(http.StatusNotFound, djangoNotFoundPage)
+}
+
+// nginxPage is one of nginx's built-in error pages (ngx_http_special_response.c),
+// which Zulip's nginx answers before a request reaches Django: oversize bodies
+// and headers, paths that climb above the root. title is the status text nginx
+// gives the code; detail, when set, is the finer reason nginx puts in the
+// title and under the heading (e.g. "Request Header Or Cookie Too Large" for a
+// 400).
+func nginxPage(status int, title, detail string) *response {
+	var b strings.Builder
+	head := title
+	if detail != "" {
+		head = detail
+	}
+	fmt.Fprintf(&b, "<html>\r\n<head><title>%d %s</title></head>\r\n<body>\r\n", status, head)
+	fmt.Fprintf(&b, "<center><h1>%d %s</h1></center>\r\n", status, title)
+	if detail != "" {
+		fmt.Fprintf(&b, "<center>%s</center>\r\n", detail)
+	}
+	b.WriteString("<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+	h := http.Header{}
+	h.Set("Content-Type", "text/html")
+	return &response{status: status, header: h, body: []byte(b.String())}
+}
+
+// containsString reports whether l holds v.
+func containsString(l []string, v string) bool {
+	for _, x := range l {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedCopy returns l sorted, leaving l as it is.
+func sortedCopy(l []string) []string {
+	out := append([]string(nil), l...)
+	sort.Strings(out)
+	return out
+}
+
+// catchAllPatterns are the mux patterns of serveUnknown: every path, so that
+// Go's own plain-text 404 and 405 answers never appear (the SMS API under /a1/
+// has its own handler).
+var catchAllPatterns = []string{"/"}
 
 // isCatchAll reports whether a mux pattern is one of serveUnknown's.
 func isCatchAll(pattern string) bool {

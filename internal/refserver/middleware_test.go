@@ -207,33 +207,94 @@ func TestAuthentication(t *testing.T) {
 	})
 }
 
+// TestUnknownEndpoints pins Zulip's URL dispatch (zerver/lib/rest.py,
+// get_target_view_function_or_response, and zerver/lib/response.py,
+// json_method_not_allowed): an unknown path is Django's HTML 404 page, a known
+// REST path with another method a 405 whose JSON body has no code, and the
+// plain Django views (server_settings, @require_safe in zerver/views/auth.py)
+// a bare HttpResponseNotAllowed.
 func TestUnknownEndpoints(t *testing.T) {
 	e := coreStart(t, Options{})
-	a := e.coreRequest(SeedOwnerID, http.MethodGet, "/no/such/endpoint", nil)
-	coreWantError(t, a, 404, "BAD_REQUEST", "Invalid API endpoint")
-	a = e.coreRequest(0, http.MethodPost, "/nothing", url.Values{})
-	coreWantError(t, a, 404, "BAD_REQUEST", "Invalid API endpoint")
+	for _, tc := range []struct {
+		user         int
+		method, path string
+	}{
+		{SeedOwnerID, http.MethodGet, "/no/such/endpoint"},
+		{0, http.MethodPost, "/nothing"},
+		{SeedOwnerID, http.MethodGet, "/streams/abc"},          // <int:stream_id> does not match
+		{SeedOwnerID, http.MethodDelete, "/saved_snippets/-1"}, // nor a sign
+		{SeedOwnerID, http.MethodGet, "/users/1/status/extra"},
+	} {
+		a := e.coreRequest(tc.user, tc.method, tc.path, url.Values{})
+		if a.status != 404 || !strings.HasPrefix(a.header.Get("Content-Type"), "text/html") ||
+			!strings.Contains(a.raw, "Page not found (404)") {
+			t.Errorf("%s %s: got %d %q %.80q, want Django's 404 page", tc.method, tc.path, a.status, a.header.Get("Content-Type"), a.raw)
+		}
+		if a.header.Get("X-RateLimit-Limit") != "" {
+			t.Errorf("%s %s: rate-limit headers on a 404: %v", tc.method, tc.path, a.header)
+		}
+	}
 
+	// A REST path with another method: json_method_not_allowed.
+	a := e.coreRequest(SeedOwnerID, http.MethodPut, "/events", url.Values{})
+	if a.status != 405 || a.header.Get("Allow") != "DELETE, GET, HEAD" {
+		t.Fatalf("PUT /events: %d Allow %q", a.status, a.header.Get("Allow"))
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(a.raw), &body); err != nil {
+		t.Fatalf("405 body %q: %v", a.raw, err)
+	}
+	if _, hasCode := body["code"]; hasCode || body["result"] != "error" || body["msg"] != "Method Not Allowed" ||
+		fmt.Sprint(body["allowed_methods"]) != "[DELETE GET HEAD]" {
+		t.Errorf("405 body %s", a.raw)
+	}
+	// Django's HttpResponseNotAllowed keeps its default Content-Type.
+	if ct := a.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("405 Content-Type %q", ct)
+	}
+	// No authentication is needed to learn the methods: dispatch comes first.
+	a = e.coreRequest(0, http.MethodDelete, "/realm/linkifiers", url.Values{})
+	if a.status != 405 || a.header.Get("Allow") != "GET, PATCH, HEAD" {
+		t.Errorf("DELETE /realm/linkifiers without credentials: %d %v", a.status, a.header)
+	}
+
+	// OPTIONS: 204 with the sorted methods.
+	a = e.coreRequest(0, http.MethodOptions, "/users", nil)
+	if a.status != 204 || a.header.Get("Allow") != "GET, HEAD, POST" || a.raw != "" {
+		t.Errorf("OPTIONS /users: %d Allow %q %q", a.status, a.header.Get("Allow"), a.raw)
+	}
+
+	// Plain Django views: require_safe and require_post answer without a body.
 	a = e.coreRequest(SeedOwnerID, http.MethodPut, "/server_settings", url.Values{})
-	coreWantError(t, a, 405, "BAD_REQUEST", "Method Not Allowed")
-	if got := a.header.Get("Allow"); got != "GET" {
-		t.Errorf("Allow = %q", got)
+	if a.status != 405 || a.header.Get("Allow") != "GET, HEAD" || a.raw != "" {
+		t.Errorf("PUT /server_settings: %d Allow %q %q", a.status, a.header.Get("Allow"), a.raw)
 	}
-	a = e.coreRequest(SeedOwnerID, http.MethodPut, "/events", url.Values{})
-	coreWantError(t, a, 405, "BAD_REQUEST", "Method Not Allowed")
-	if got := fmt.Sprint(a.body["allowed_methods"]); got != "[DELETE GET]" {
-		t.Errorf("allowed_methods = %s", got)
+	a = e.coreRequest(0, http.MethodGet, "/fetch_api_key", nil)
+	if a.status != 405 || a.header.Get("Allow") != "POST" || a.raw != "" {
+		t.Errorf("GET /fetch_api_key: %d Allow %q %q", a.status, a.header.Get("Allow"), a.raw)
 	}
-	// Outside the API, Go's ordinary 404 is fine.
+
+	// Outside the API too, the answer is Django's page rather than Go's text.
 	resp, err := http.Get(e.ts.URL + "/nowhere")
 	if err != nil {
 		t.Fatal(err)
 	}
+	raw, _ := io.ReadAll(resp.Body)
 	if err := resp.Body.Close(); err != nil {
 		t.Errorf("closing the body: %v", err)
 	}
-	if resp.StatusCode != 404 {
-		t.Errorf("status %d", resp.StatusCode)
+	if resp.StatusCode != 404 || !strings.Contains(string(raw), "Page not found (404)") {
+		t.Errorf("status %d %q", resp.StatusCode, raw)
+	}
+}
+
+// TestMethodNotAllowedFromHandler: a handler's 405 (PATCH /users/me, which
+// Zulip routes to no PATCH view) has json_method_not_allowed's shape too.
+func TestMethodNotAllowedFromHandler(t *testing.T) {
+	e := coreStart(t, Options{})
+	a := e.coreRequest(SeedOwnerID, http.MethodPatch, "/users/me", url.Values{"full_name": {"x"}})
+	if a.status != 405 || a.header.Get("Allow") != "DELETE, GET, HEAD" || strings.Contains(a.raw, `"code"`) {
+		t.Errorf("PATCH /users/me: %d Allow %q %s", a.status, a.header.Get("Allow"), a.raw)
 	}
 }
 
@@ -250,6 +311,11 @@ func TestIgnoredParametersAndBadJSON(t *testing.T) {
 	coreWantError(t, a, 400, "REQUEST_VARIABLE_INVALID", "client_gravatar is not a boolean")
 }
 
+// TestRateLimiting pins zerver/lib/rate_limiter.py (RedisRateLimiterBackend)
+// and zerver/middleware.py (RateLimitMiddleware): X-RateLimit-* only on
+// requests a limit was applied to, X-RateLimit-Reset = int(now + seconds to
+// freedom), and on a 429 Retry-After = secs_to_freedom written by str() (a
+// float: "30.0", "0.5"), the body's retry-after the same number.
 func TestRateLimiting(t *testing.T) {
 	clock := newCoreFakeClock()
 	e := coreStart(t, Options{RateLimit: 3, Clock: clock.Now})
@@ -274,13 +340,17 @@ func TestRateLimiting(t *testing.T) {
 	if got := a.body["retry-after"]; got != 30.0 {
 		t.Errorf("retry-after %v", got)
 	}
-	if got := a.header.Get("Retry-After"); got != "30" {
+	if !strings.Contains(a.raw, `"retry-after":30.0`) {
+		t.Errorf("body %s: retry-after not written as Python's float", a.raw)
+	}
+	if got := a.header.Get("Retry-After"); got != "30.0" {
 		t.Errorf("Retry-After %q", got)
 	}
 	if got := a.header.Get("X-RateLimit-Remaining"); got != "0" {
 		t.Errorf("remaining %q", got)
 	}
-	if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(start.Add(20*time.Second+time.Minute).Unix()); got != want {
+	// The reset of a refused request is when it may be retried.
+	if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(start.Add(time.Minute).Unix()); got != want {
 		t.Errorf("reset %q, want %q", got, want)
 	}
 	// Errors count and carry the headers too; other users are not affected.
@@ -289,11 +359,14 @@ func TestRateLimiting(t *testing.T) {
 	if a.header.Get("X-RateLimit-Remaining") != "2" {
 		t.Errorf("owner remaining %q", a.header.Get("X-RateLimit-Remaining"))
 	}
-	// A fractional wait.
+	// A fractional wait, and a reset rounded down (int(), not ceil).
 	clock.Advance(29*time.Second + 500*time.Millisecond)
 	a = e.coreRequest(SeedMemberID, http.MethodGet, "/users/me", nil)
 	if a.status != 429 || a.body["retry-after"] != 0.5 || a.header.Get("Retry-After") != "0.5" {
 		t.Fatalf("got %d %v %q", a.status, a.body["retry-after"], a.header.Get("Retry-After"))
+	}
+	if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(start.Add(time.Minute).Unix()); got != want {
+		t.Errorf("reset %q, want %q", got, want)
 	}
 	// Recovery once the first request has left the window.
 	clock.Advance(500 * time.Millisecond)
@@ -302,30 +375,44 @@ func TestRateLimiting(t *testing.T) {
 	if a.header.Get("X-RateLimit-Remaining") != "0" {
 		t.Errorf("remaining %q", a.header.Get("X-RateLimit-Remaining"))
 	}
-	clock.Advance(2 * time.Minute)
+	clock.Advance(2*time.Minute + 700*time.Millisecond)
 	a = e.coreRequest(SeedMemberID, http.MethodGet, "/users/me", nil)
 	coreWantOK(t, a)
 	if a.header.Get("X-RateLimit-Remaining") != "2" {
 		t.Errorf("remaining after reset %q", a.header.Get("X-RateLimit-Remaining"))
 	}
-	// Uncharged answers (failed authentication, unknown endpoints) carry the
-	// headers of the client's address.
+	if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(clock.Now().Add(time.Minute).Unix()); got != want {
+		t.Errorf("reset %q, want %q (rounded down)", got, want)
+	}
+	// No limit applies to requests that failed authentication, to unknown
+	// endpoints, or to the unauthenticated views: no headers, no counting.
 	for _, a := range []coreAnswer{
 		e.coreRequest(0, http.MethodGet, "/users/me", nil),
 		e.coreRequest(SeedMemberID, http.MethodGet, "/no/such/thing", nil),
+		e.coreRequest(SeedMemberID, http.MethodPut, "/users", url.Values{}),
 	} {
-		if a.header.Get("X-RateLimit-Limit") != "3" || a.header.Get("X-RateLimit-Remaining") != "3" {
-			t.Errorf("%d answer without rate-limit headers: %v", a.status, a.header)
+		if a.header.Get("X-RateLimit-Limit") != "" || a.header.Get("X-RateLimit-Remaining") != "" {
+			t.Errorf("%d answer with rate-limit headers: %v", a.status, a.header)
 		}
 	}
-	// Unauthenticated endpoints are limited by client address.
-	for i := 0; i < 3; i++ {
-		coreWantOK(t, e.coreRequest(0, http.MethodGet, "/server_settings", nil))
+	for i := 0; i < 5; i++ {
+		a := e.coreRequest(0, http.MethodGet, "/server_settings", nil)
+		coreWantOK(t, a)
+		if a.header.Get("X-RateLimit-Limit") != "" {
+			t.Fatalf("server_settings with rate-limit headers: %v", a.header)
+		}
 	}
-	coreWantError(t, e.coreRequest(0, http.MethodGet, "/server_settings", nil), 429, "RATE_LIMIT_HIT", "")
-	a = e.coreRequest(0, http.MethodGet, "/users/me", nil)
-	if a.status != 401 || a.header.Get("X-RateLimit-Remaining") != "0" {
-		t.Errorf("%d, remaining %q", a.status, a.header.Get("X-RateLimit-Remaining"))
+}
+
+// TestPythonFloat pins the text of Retry-After: Python's str(float).
+func TestPythonFloat(t *testing.T) {
+	for f, want := range map[float64]string{
+		30: "30.0", 0.5: "0.5", 0: "0.0", 28.706807374954224: "28.706807374954224",
+		0.00005: "5e-05", 0.0001: "0.0001", 1e16: "1e+16", 123456789012345.6: "123456789012345.6",
+	} {
+		if got := pythonFloat(f); got != want {
+			t.Errorf("pythonFloat(%v) = %q, want %q", f, got, want)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver/smsserver"
 )
@@ -17,6 +18,37 @@ import (
 // in the same directory, fsync it, rename it over the state file, fsync the
 // directory. A crash at any moment leaves either the old or the new file, never
 // a torn one, and no acknowledged change is lost.
+
+// tempPrefix is the name prefix of the temporary files writeFileAtomic
+// creates for path (os.CreateTemp adds a random suffix).
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
+
+// removeStaleTemps deletes the temporary files a killed server left beside the
+// state file: a kill between CreateTemp and Rename leaves one, and nothing
+// else would ever remove it. Only files with the exact prefix writeFileAtomic
+// uses are touched. It returns the names removed.
+func removeStaleTemps(path string) ([]string, error) {
+	dir := filepath.Dir(path)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // the directory's absence is reported when the state is written
+	}
+	if err != nil {
+		return nil, fmt.Errorf("refserver: reading the state file's directory: %w", err)
+	}
+	prefix := tempPrefix(path)
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, fmt.Errorf("refserver: removing a stale temporary file: %w", err)
+		}
+		removed = append(removed, e.Name())
+	}
+	return removed, nil
+}
 
 // loadState reads the realm from the state file; ok is false when there is no file.
 func loadState(path string) (r *Realm, ok bool, err error) {
@@ -99,7 +131,7 @@ func (s *Server) restoreSMS(r *Realm) error {
 // writeFileAtomic replaces path with data durably.
 func writeFileAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
 		return err
 	}

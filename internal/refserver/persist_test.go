@@ -2,7 +2,10 @@ package refserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -155,5 +158,47 @@ func TestStateFileRespectsSeedDeterminism(t *testing.T) {
 	ub, _ := b.User(SeedOwnerID)
 	if ua != ub {
 		t.Errorf("seeded users differ: %+v %+v", ua, ub)
+	}
+}
+
+// TestStaleTempFilesRemovedAtStart: a server killed between writing its
+// temporary file and renaming it (SIGKILL mid-persist) leaves
+// .<state>.tmp-*; the next start removes those, and only those.
+func TestStaleTempFilesRemovedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "realm.json")
+	e := coreStart(t, Options{StateFile: state})
+	e.ts.Close()
+	stale := []string{".realm.json.tmp-123456", ".realm.json.tmp-"}
+	kept := []string{"realm.json", ".realm.json.bak", "other.json", ".other.json.tmp-1", "realm.json.tmp-1"}
+	for _, name := range append(stale, kept[1:]...) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".realm.json.tmp-dir"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	kept = append(kept, ".realm.json.tmp-dir") // not a file writeFileAtomic made
+	var logBuf strings.Builder
+	srv, err := New(Options{StateFile: state, Logger: log.New(&logBuf, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := srv.User(SeedOwnerID); !ok {
+		t.Fatal("the state was not loaded")
+	}
+	for _, name := range stale {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s left behind: %v", name, err)
+		}
+		if !strings.Contains(logBuf.String(), "removed "+name+",") {
+			t.Errorf("removal of %s not logged:\n%s", name, logBuf.String())
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s removed: %v", name, err)
+		}
 	}
 }

@@ -1,10 +1,8 @@
 package refserver
 
 import (
-	"encoding/hex"
 	"net/http"
 	"regexp"
-	"strings"
 )
 
 // reAppID is the format of an iOS app id (Zulip's ApnsAppId).
@@ -63,17 +61,52 @@ func clonePayload(p map[string]any) map[string]any {
 	return out
 }
 
+// apnsHexTokenFL is the feature level from which APNs tokens must be
+// hexadecimal. Zulip's API changelog does not record the change: up to Zulip
+// 9.x validate_token (then in zerver/views/push_notifications.py) decoded the
+// token as base64 (b64_to_hex), and current Zulip's validate_token
+// (zerver/lib/push_notifications.py) calls bytes.fromhex. validate_token
+// moved there with the end-to-end-encrypted push registration of feature
+// level 406 (Zulip 11.0), which is where this server switches.
+const apnsHexTokenFL = 406
+
 // validatePushToken is Zulip's validate_token: a non-empty token of at most
-// 4096 characters; an APNs token must also decode as base64 the way Python's
-// lenient base64.b64decode does (so the usual 64-hex-digit tokens pass).
-func validatePushToken(token, kind string) error {
+// 4096 characters; an APNs token must also decode, as hexadecimal
+// (bytes.fromhex) since apnsHexTokenFL, as base64 (Python's lenient
+// base64.b64decode) before.
+func validatePushToken(token, kind string, featureLevel int) error {
 	if token == "" || len(token) > maxPushTokenLength {
 		return errBadRequest("Empty or invalid length token")
 	}
-	if kind == PushKindAPNs && !lenientBase64(token) {
+	if kind != PushKindAPNs {
+		return nil
+	}
+	ok := pythonFromHex(token)
+	if featureLevel < apnsHexTokenFL {
+		ok = lenientBase64(token)
+	}
+	if !ok {
 		return errBadRequest("Invalid APNS token")
 	}
 	return nil
+}
+
+// pythonFromHex reports whether Python's bytes.fromhex accepts s: pairs of
+// hexadecimal digits (either case), with ASCII whitespace allowed between
+// pairs but not inside one.
+func pythonFromHex(s string) bool {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' }
+	for i := 0; i < len(s); {
+		if isSpace(s[i]) {
+			i++
+			continue
+		}
+		if i+1 >= len(s) || !isHexDigit(s[i]) || !isHexDigit(s[i+1]) {
+			return false
+		}
+		i += 2
+	}
+	return true
 }
 
 // lenientBase64 reports whether Python's base64.b64decode (validate=False)
@@ -101,42 +134,30 @@ func lenientBase64(s string) bool {
 	}
 }
 
-// isHexToken reports whether token is an even-length hex string.
-func isHexToken(token string) bool {
-	_, err := hex.DecodeString(token)
-	return err == nil
-}
-
-// canonicalPushToken lower-cases hex APNs tokens, so that a token registered
-// in either case is one device.
-func canonicalPushToken(token, kind string) string {
-	if kind == PushKindAPNs && isHexToken(token) {
-		return strings.ToLower(token)
-	}
-	return token
-}
-
-// findPushDevice returns the index of the user's device of kind with token, or -1.
+// findPushDevice returns the index of the user's device of kind with exactly
+// this token, or -1. Zulip stores tokens as given and looks them up exactly
+// (PushDeviceToken.objects.get(token=..., kind=..., user=...)), so two
+// spellings of a hexadecimal token are two devices.
 func (r *Realm) findPushDevice(userID int, kind, token string) int {
 	for i, d := range r.PushDevices {
-		if d.UserID == userID && d.Kind == kind && canonicalPushToken(d.Token, kind) == token {
+		if d.UserID == userID && d.Kind == kind && d.Token == token {
 			return i
 		}
 	}
 	return -1
 }
 
-// addPushToken registers (or refreshes) a legacy push token of the caller.
+// addPushToken registers a legacy push token of the caller, as given. As in
+// Zulip's add_push_device_token (zerver/lib/push_notifications.py), a token
+// the user has already registered is left as it is: the row is created with
+// ignore_conflicts (earlier versions caught the IntegrityError), so a new
+// appid does not replace the stored ios_app_id.
 func (s *Server) addPushToken(c *call, kind, token, appID string) (obj, error) {
-	if err := validatePushToken(token, kind); err != nil {
+	if err := validatePushToken(token, kind, s.opts.FeatureLevel); err != nil {
 		return nil, err
 	}
 	r := c.realm()
-	token = canonicalPushToken(token, kind)
-	if i := r.findPushDevice(c.user.ID, kind, token); i >= 0 {
-		if appID != "" {
-			r.PushDevices[i].AppID = appID
-		}
+	if r.findPushDevice(c.user.ID, kind, token) >= 0 {
 		return nil, nil
 	}
 	r.PushDevices = append(r.PushDevices, &PushDevice{
@@ -154,11 +175,11 @@ func (s *Server) removePushToken(c *call, kind string) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := validatePushToken(token, kind); err != nil {
+	if err := validatePushToken(token, kind, s.opts.FeatureLevel); err != nil {
 		return nil, err
 	}
 	r := c.realm()
-	i := r.findPushDevice(c.user.ID, kind, canonicalPushToken(token, kind))
+	i := r.findPushDevice(c.user.ID, kind, token)
 	if i < 0 {
 		return nil, errBadRequest("Token does not exist")
 	}
@@ -224,7 +245,8 @@ func (s *Server) testPushNotification(c *call) (obj, error) {
 		if d.UserID != c.user.ID || (d.Kind != PushKindAPNs && d.Kind != PushKindFCM) {
 			continue
 		}
-		if hasToken && d.Token != token && d.Token != canonicalPushToken(token, d.Kind) {
+		// PushDeviceToken.objects.get(token=token, user=user_profile): exact.
+		if hasToken && d.Token != token {
 			continue
 		}
 		devices = append(devices, d)

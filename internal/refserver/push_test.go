@@ -20,18 +20,28 @@ func chatDevices(e *chatEnv, user int) []string {
 	return out
 }
 
+// APNs tokens as current Zulip handles them (zerver/lib/push_notifications.py):
+// validate_token requires hexadecimal (bytes.fromhex), add_push_device_token
+// stores the token as given and ignores a conflicting row (so re-adding a
+// token keeps its first ios_app_id), and removal looks the token up exactly.
 func TestChatAPNsTokens(t *testing.T) {
 	e := chatNew(t)
 	const path = "/users/me/apns_device_token"
 	token := strings.Repeat("C0FFEE12", 8)
 	e.chatOK(SeedMemberID, http.MethodPost, path, chatForm("token", token, "appid", "org.zulip.Zulip"))
-	// The same token again (in any case) is the same device; the app id is refreshed.
-	e.chatOK(SeedMemberID, http.MethodPost, path, chatForm("token", strings.ToLower(token), "appid", "org.zulip.Zulip.beta"))
-	if got := chatDevices(e, SeedMemberID); len(got) != 2 || got[1] != "apns:"+strings.ToLower(token)+":org.zulip.Zulip.beta" {
+	// The same token again is the same device, and keeps its app id.
+	e.chatOK(SeedMemberID, http.MethodPost, path, chatForm("token", token, "appid", "org.zulip.Zulip.beta"))
+	if got := chatDevices(e, SeedMemberID); len(got) != 2 || got[1] != "apns:"+token+":org.zulip.Zulip" {
 		t.Errorf("devices: %v", got)
 	}
-	// Base64 tokens decode, so they are accepted as they are.
-	e.chatOK(SeedGuestID, http.MethodPost, path, chatForm("token", "wP/uEg==", "appid", "com.example.app"))
+	// Stored as given: the lower-case spelling is another token.
+	e.chatOK(SeedMemberID, http.MethodPost, path, chatForm("token", strings.ToLower(token), "appid", "org.zulip.Zulip"))
+	if got := chatDevices(e, SeedMemberID); len(got) != 3 || got[2] != "apns:"+strings.ToLower(token)+":org.zulip.Zulip" {
+		t.Errorf("devices: %v", got)
+	}
+	// The API description's own example, and whitespace between pairs.
+	e.chatOK(SeedGuestID, http.MethodPost, path, chatForm("token", "c0ffee", "appid", "com.example.app"))
+	e.chatOK(SeedGuestID, http.MethodPost, path, chatForm("token", "ab cd\tef", "appid", "com.example.app"))
 	for _, user := range []int{SeedOwnerID, SeedAdminID, SeedModeratorID} {
 		e.chatOK(user, http.MethodPost, path, chatForm("token", "abcd00"+chatItoa(user*11), "appid", "org.zulip.Zulip"))
 	}
@@ -43,7 +53,9 @@ func TestChatAPNsTokens(t *testing.T) {
 		{SeedMemberID, []string{"token", "", "appid", "org.zulip.Zulip"}, "BAD_REQUEST", "Empty or invalid length token"},
 		{SeedMemberID, []string{"token", strings.Repeat("ab", 2049), "appid", "org.zulip.Zulip"}, "BAD_REQUEST", "Empty or invalid length token"},
 		{SeedMemberID, []string{"token", "not a token!", "appid", "org.zulip.Zulip"}, "BAD_REQUEST", "Invalid APNS token"},
-		{SeedMemberID, []string{"token", "abcdef", "appid", "org.zulip.Zulip"}, "BAD_REQUEST", "Invalid APNS token"}, // "Incorrect padding"
+		{SeedMemberID, []string{"token", "abcde", "appid", "org.zulip.Zulip"}, "BAD_REQUEST", "Invalid APNS token"},    // odd length
+		{SeedMemberID, []string{"token", "a bcd", "appid", "org.zulip.Zulip"}, "BAD_REQUEST", "Invalid APNS token"},    // space inside a pair
+		{SeedMemberID, []string{"token", "wP/uEg==", "appid", "org.zulip.Zulip"}, "BAD_REQUEST", "Invalid APNS token"}, // base64
 		{SeedMemberID, []string{"token", token, "appid", "org zulip"}, "BAD_REQUEST", "appid has invalid format"},
 		{SeedMemberID, []string{"token", token}, "REQUEST_VARIABLE_MISSING", "Missing 'appid' argument"},
 		{SeedMemberID, []string{"appid", "org.zulip.Zulip"}, "REQUEST_VARIABLE_MISSING", "Missing 'token' argument"},
@@ -54,7 +66,7 @@ func TestChatAPNsTokens(t *testing.T) {
 
 	e.chatFail(SeedAdminID, http.MethodDelete, path, chatForm("token", token), 400, "BAD_REQUEST", "Token does not exist") // Mark's token
 	e.chatOK(SeedMemberID, http.MethodDelete, path, chatForm("token", token))
-	if got := chatDevices(e, SeedMemberID); len(got) != 1 || !strings.HasPrefix(got[0], "fcm:") {
+	if got := chatDevices(e, SeedMemberID); len(got) != 2 || !strings.HasPrefix(got[0], "fcm:") || got[1] != "apns:"+strings.ToLower(token)+":org.zulip.Zulip" {
 		t.Errorf("after delete: %v", got)
 	}
 	e.chatFail(SeedMemberID, http.MethodDelete, path, chatForm("token", token), 400, "BAD_REQUEST", "Token does not exist")
@@ -62,8 +74,24 @@ func TestChatAPNsTokens(t *testing.T) {
 	e.chatFail(SeedMemberID, http.MethodDelete, path, chatForm("token", "abc"), 400, "BAD_REQUEST", "Invalid APNS token")
 	e.chatFail(SeedMemberID, http.MethodDelete, path, nil, 400, "REQUEST_VARIABLE_MISSING", "Missing 'token' argument")
 	e.chatFail(SeedBotID, http.MethodDelete, path, chatForm("token", token), 400, "BAD_REQUEST", "This endpoint does not accept bot requests.")
-	// The seeded FCM token decodes leniently, but is not an APNs token.
+	// The seeded FCM token is not hexadecimal.
+	e.chatFail(SeedMemberID, http.MethodDelete, path, chatForm("token", "fcm-token-mark-0001"), 400, "BAD_REQUEST", "Invalid APNS token")
+}
+
+// Before apnsHexTokenFL, validate_token decoded APNs tokens as base64 with
+// Python's lenient base64.b64decode (b64_to_hex in the Zulip 9.x
+// zerver/views/push_notifications.py): the spec's own example "c0ffee" was
+// refused ("Incorrect padding") and base64 tokens were accepted.
+func TestChatAPNsBase64BeforeHex(t *testing.T) {
+	e := chatNew(t, chatLevel(apnsHexTokenFL-1))
+	const path = "/users/me/apns_device_token"
+	e.chatOK(SeedMemberID, http.MethodPost, path, chatForm("token", "wP/uEg==", "appid", "org.zulip.Zulip"))
+	e.chatOK(SeedMemberID, http.MethodPost, path, chatForm("token", strings.Repeat("ab12", 16), "appid", "org.zulip.Zulip"))
+	e.chatFail(SeedMemberID, http.MethodPost, path, chatForm("token", "c0ffee", "appid", "org.zulip.Zulip"), 400, "BAD_REQUEST", "Invalid APNS token")
+	e.chatFail(SeedMemberID, http.MethodPost, path, chatForm("token", "abcde", "appid", "org.zulip.Zulip"), 400, "BAD_REQUEST", "Invalid APNS token")
+	// The seeded FCM token decodes leniently as base64, but is not an APNs token.
 	e.chatFail(SeedMemberID, http.MethodDelete, path, chatForm("token", "fcm-token-mark-0001"), 400, "BAD_REQUEST", "Token does not exist")
+	e.chatOK(SeedMemberID, http.MethodDelete, path, chatForm("token", "wP/uEg=="))
 }
 
 func TestChatAPNsAppIDBeforeFL223(t *testing.T) {
@@ -119,7 +147,7 @@ func TestChatTestNotification(t *testing.T) {
 		t.Errorf("SentNotifications shares its payload")
 	}
 
-	e.chatOK(SeedOwnerID, http.MethodPost, path, chatForm("token", strings.Repeat("AB12", 16)))
+	e.chatOK(SeedOwnerID, http.MethodPost, path, chatForm("token", strings.Repeat("ab12", 16)))
 	e.chatOK(SeedMemberID, http.MethodPost, path, chatForm("token", "fcm-token-mark-0001"))
 	e.chatOK(SeedModeratorID, http.MethodPost, path, nil) // no device: nothing to send, no error
 	sent = e.srv.SentNotifications()
@@ -133,7 +161,8 @@ func TestChatTestNotification(t *testing.T) {
 		user  int
 		token string
 	}{
-		{SeedOwnerID, "unknown"}, {SeedAdminID, strings.Repeat("ab12", 16)}, {SeedMemberID, ""},
+		// Tokens are looked up exactly: another spelling is another token.
+		{SeedOwnerID, "unknown"}, {SeedOwnerID, strings.Repeat("AB12", 16)}, {SeedAdminID, strings.Repeat("ab12", 16)}, {SeedMemberID, ""},
 	} {
 		e.chatFail(tc.user, http.MethodPost, path, chatForm("token", tc.token), 400, "INVALID_PUSH_DEVICE_TOKEN", "Device not recognized")
 	}

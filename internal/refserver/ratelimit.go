@@ -1,9 +1,11 @@
 package refserver
 
 import (
+	"encoding/json"
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -11,8 +13,8 @@ import (
 // rateWindow is the window of Zulip's default API rule: N requests per minute.
 const rateWindow = time.Minute
 
-// rateLimiter is a sliding-window limiter like Zulip's: a key (a user, or a
-// client address for unauthenticated endpoints) may make limit requests in any
+// rateLimiter is a sliding-window limiter like Zulip's Redis backend
+// (zerver/lib/rate_limiter.py): a key (a user) may make limit requests in any
 // window of rateWindow. It remembers the times of the requests inside the
 // window, so Remaining, Reset and retry-after are exact rather than estimated.
 // It reads time from the server's injectable clock.
@@ -45,18 +47,6 @@ func newRateLimiter(limit int) *rateLimiter {
 
 // take counts a request by key at now, unless the key is over the limit.
 func (l *rateLimiter) take(key string, now time.Time) rateDecision {
-	return l.decide(key, now, true)
-}
-
-// peek reports the key's state at now without counting a request: the
-// headers of answers that are not charged (failed authentication, unknown
-// endpoints).
-func (l *rateLimiter) peek(key string, now time.Time) rateDecision {
-	return l.decide(key, now, false)
-}
-
-// decide is take (count true) and peek (count false).
-func (l *rateLimiter) decide(key string, now time.Time, count bool) rateDecision {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	hits := l.hits[key]
@@ -67,60 +57,68 @@ func (l *rateLimiter) decide(key string, now time.Time, count bool) rateDecision
 	hits = hits[cut:]
 	d := rateDecision{limit: l.limit}
 	if len(hits) >= l.limit {
-		d.remaining = 0
-		d.reset = hits[len(hits)-1].Add(rateWindow)
-		d.retryAfter = hits[0].Add(rateWindow).Sub(now).Seconds()
+		// RedisRateLimiterBackend.is_ratelimited: free when the limit-th
+		// newest request leaves the window. rate_limit_request records the
+		// refusal with remaining 0 and secs_to_freedom the same wait, so the
+		// answer's X-RateLimit-Reset is now + retry-after.
+		d.retryAfter = hits[len(hits)-l.limit].Add(rateWindow).Sub(now).Seconds()
+		d.reset = now.Add(time.Duration(d.retryAfter * float64(time.Second)))
 		l.hits[key] = hits
 		return d
 	}
 	d.allowed = true
-	if !count {
-		l.hits[key] = hits
-		d.remaining = l.limit - len(hits)
-		d.reset = now
-		if len(hits) > 0 {
-			d.reset = hits[len(hits)-1].Add(rateWindow)
-		}
-		return d
-	}
 	hits = append(hits, now)
 	l.hits[key] = hits
+	// get_api_calls_left: the requests left in the window, and the reset
+	// when the newest (this one) leaves it.
 	d.remaining = l.limit - len(hits)
 	d.reset = now.Add(rateWindow)
 	return d
 }
 
-// setHeaders writes the X-RateLimit-* headers Zulip sends with every answer.
+// setHeaders writes the X-RateLimit-* headers of a rate-limited request, as
+// zerver/middleware.py's RateLimitMiddleware does for every request a limit
+// was applied to (and only those): X-RateLimit-Reset is str(int(reset)), a
+// UNIX time rounded down.
 func (d rateDecision) setHeaders(h http.Header) {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(d.limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.remaining))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(ceilUnix(d.reset), 10))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.reset.Unix(), 10))
 }
 
-// ceilUnix is t in UNIX seconds, rounded up.
-func ceilUnix(t time.Time) int64 {
-	s := t.Unix()
-	if t.Nanosecond() > 0 {
-		s++
-	}
-	return s
-}
-
-// errRateLimited is RateLimitedError: 429 RATE_LIMIT_HIT with a (possibly
-// fractional) retry-after in the body; the caller also sets the Retry-After header.
+// errRateLimited is RateLimitedError (zerver/lib/exceptions.py): 429
+// RATE_LIMIT_HIT with the wait in the body's retry-after.
 func errRateLimited(retryAfter float64) *apiError {
 	return errCode(http.StatusTooManyRequests, "RATE_LIMIT_HIT", "API usage exceeded rate limit",
-		obj{"retry-after": retryAfter})
+		obj{"retry-after": json.Number(pythonFloat(retryAfter))})
 }
 
-// writeRateLimited answers 429 with the Retry-After header carrying the same
-// value as the body, as Zulip does.
-func writeRateLimited(w http.ResponseWriter, retryAfter float64) {
+// rateLimitedResponse is the 429 answer. RateLimitedError.extra_headers sets
+// Retry-After to secs_to_freedom itself, a float, which Django writes with
+// str(): "28.706807374954224", "30.0". The body's retry-after is the same
+// float as orjson writes it, which is the same text.
+func rateLimitedResponse(retryAfter float64) *response {
 	if retryAfter < 0 {
 		retryAfter = 0
 	}
-	// Keep the body and header identical and free of float noise.
-	retryAfter = math.Round(retryAfter*1e6) / 1e6
-	w.Header().Set("Retry-After", strconv.FormatFloat(retryAfter, 'f', -1, 64))
-	writeError(w, errRateLimited(retryAfter))
+	resp := errorResponse(errRateLimited(retryAfter))
+	resp.header.Set("Retry-After", pythonFloat(retryAfter))
+	return resp
+}
+
+// pythonFloat formats f as Python's repr (and str) does: the shortest text
+// that reads back as f, always with a decimal point or an exponent, in
+// scientific notation below 1e-4 and from 1e16 on.
+func pythonFloat(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	if a := math.Abs(f); a != 0 && (a < 1e-4 || a >= 1e16) {
+		return strconv.FormatFloat(f, 'e', -1, 64) // 5e-05, 1.5e+16: Python's form too
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
 }

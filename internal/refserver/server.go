@@ -4,8 +4,11 @@
 package refserver
 
 import (
+	"context"
+	"fmt"
 	"log"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,7 +56,10 @@ type Options struct {
 	SMSPassword string
 	// HTTPClient is used for outgoing webhook calls (SMS replies).
 	HTTPClient *http.Client
-	// Logger, when set, receives one line per request.
+	// Logger, when set, receives one line per request saying what the client
+	// got: "GET /api/v1/users -> 200 (1.2ms)", or that the answer could not be
+	// delivered, that the connection was dropped (injected faults), or that
+	// the client went away before any answer.
 	Logger *log.Logger
 }
 
@@ -78,12 +84,22 @@ type Server struct {
 	opts Options
 
 	// mu guards realm and everything reachable from it. Every API handler runs
-	// with it held, which keeps the model simple and race-free.
+	// with it held, which keeps the model simple and race-free. Nothing is
+	// read from or written to the network with it held: bodies are read
+	// before it is taken, answers written after it is released (see wrap).
 	mu    sync.Mutex
 	realm *Realm
 
 	mux *http.ServeMux
 	ext serverExt
+	// plainViews holds the mux patterns of the routes that are plain Django
+	// views in Zulip rather than REST dispatch (the authNone ones); their 405
+	// has Django's shape (see serveUnknown).
+	plainViews map[string]bool
+	// maxBodyBytes is the body limit (maxBodyBytes; tests lower it).
+	maxBodyBytes int64
+	// sendTimeout bounds the writing of one answer (defaultSendTimeout; tests lower it).
+	sendTimeout time.Duration
 }
 
 // New returns a server over a freshly seeded realm (or the realm in
@@ -110,7 +126,8 @@ func New(opts Options) (*Server, error) {
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
-	s := &Server{opts: opts, mux: http.NewServeMux()}
+	s := &Server{opts: opts, mux: http.NewServeMux(), plainViews: map[string]bool{},
+		maxBodyBytes: maxBodyBytes, sendTimeout: defaultSendTimeout}
 	if err := s.init(); err != nil {
 		return nil, err
 	}
@@ -122,18 +139,24 @@ func New(opts Options) (*Server, error) {
 }
 
 // ServeHTTP serves the Zulip API under /api/v1 and the SMS API under /a1.
+//
+// In front of the application it plays the part of Zulip's nginx: oversize
+// request lines, headers and bodies get nginx's error pages, and the path is
+// normalized as nginx hands it to Django (see normalizePath).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Logger != nil {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		rec := &statusRecorder{ResponseWriter: w}
+		method, path := r.Method, r.URL.Path
 		defer func() {
-			note := ""
-			if rec.note != "" {
-				note = " [" + rec.note + "]"
-			}
-			s.opts.Logger.Printf("%s %s -> %d (%s)%s", r.Method, r.URL.Path, rec.status, time.Since(start).Round(time.Microsecond), note)
+			s.opts.Logger.Printf("%s %s -> %s (%s)%s", method, path, rec.outcome(r.Context()),
+				time.Since(start).Round(time.Microsecond), rec.faultNote())
 		}()
 		w = rec
+	}
+	if resp := s.front(r); resp != nil {
+		s.send(w, resp)
+		return
 	}
 	if s.ext.faults != nil && isAPIPath(r.URL.Path) {
 		s.serveWithFaults(w, r, s.mux)
@@ -165,23 +188,85 @@ func (s *Server) handle(pattern string, auth authMode, h handlerFunc) {
 	if !ok {
 		panic("refserver: bad route pattern " + pattern)
 	}
-	s.mux.Handle(method+" /api/v1"+path, s.wrap(auth, h))
-	// Zulip's web client uses /json/ with the same views; serving it costs nothing.
-	s.mux.Handle(method+" /json"+path, s.wrap(auth, h))
+	for _, prefix := range []string{"/api/v1", "/json"} { // the web client uses /json/ with the same views
+		pattern := method + " " + prefix + path
+		s.mux.Handle(pattern, s.wrap(auth, h))
+		if auth == authNone {
+			s.plainViews[pattern] = true
+		}
+	}
 }
 
-// statusRecorder remembers the status written, for the request log.
+// statusRecorder watches an answer being written, so that the request log
+// says what the client got: an answer (and whether it could be delivered), a
+// dropped connection, or nothing because the client went away.
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
-	note   string // an injected fault, if any
+	status int   // the status written; 0 while none was
+	err    error // the first error writing or flushing the answer
+	// fault is the injected fault drawn for the request, if any; lostStatus is
+	// the status of the answer a lost-answer fault processed and then dropped.
+	fault      faultKind
+	lostStatus int
 }
 
 // WriteHeader records the status.
 func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
+	if r.status == 0 {
+		r.status = code
+	}
 	r.ResponseWriter.WriteHeader(code)
 }
 
-// Unwrap lets http.ResponseController reach the underlying writer (for Hijack).
+// Write records the implicit 200 and any error.
+func (r *statusRecorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(p)
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return n, err
+}
+
+// FlushError flushes the answer, recording any error (http.ResponseController
+// calls it).
+func (r *statusRecorder) FlushError() error {
+	err := http.NewResponseController(r.ResponseWriter).Flush()
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (for
+// Hijack and SetWriteDeadline).
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// outcome describes, for the log, what became of the request's answer.
+// ctx is the request's context, done when the client went away.
+func (r *statusRecorder) outcome(ctx context.Context) string {
+	switch {
+	case r.fault == faultDrop:
+		return "no answer: connection dropped before processing"
+	case r.fault == faultLost:
+		return fmt.Sprintf("no answer: processed (%d), then the connection was dropped", r.lostStatus)
+	case r.status == 0 && ctx.Err() != nil:
+		return "no answer: the client went away (" + context.Cause(ctx).Error() + ")"
+	case r.status == 0:
+		return "200 (empty)" // net/http answers 200 for a handler that wrote nothing
+	case r.err != nil:
+		return fmt.Sprintf("%d, not delivered: %v", r.status, r.err)
+	default:
+		return strconv.Itoa(r.status)
+	}
+}
+
+// faultNote names an injected fault that produced an answer (503, 429), for the log.
+func (r *statusRecorder) faultNote() string {
+	if r.fault == faultError || r.fault == faultRateLimit {
+		return " [" + r.fault.String() + "]"
+	}
+	return ""
+}

@@ -101,8 +101,12 @@ func TestDevFetchAPIKey(t *testing.T) {
 		coreWantError(t, a, 401, "REALM_DEACTIVATED", "This organization has been deactivated")
 	})
 	t.Run("GET is not allowed", func(t *testing.T) {
+		// Django's bare 405 for a view that allows only POST (require_post):
+		// an Allow header and an empty body.
 		a := e.coreRequest(0, http.MethodGet, "/dev_fetch_api_key", url.Values{"username": {mark.Email}})
-		coreWantError(t, a, 405, "BAD_REQUEST", "Method Not Allowed")
+		if a.status != 405 || a.header.Get("Allow") != "POST" || a.raw != "" {
+			t.Errorf("GET /dev_fetch_api_key: %d Allow %q body %q, want 405 Allow POST and no body", a.status, a.header.Get("Allow"), a.raw)
+		}
 	})
 }
 

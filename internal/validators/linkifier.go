@@ -97,36 +97,70 @@ func CheckAlternativeTemplate(pattern, template string) error {
 	return nil
 }
 
-// CheckReverseTemplate checks that reverse_template, filled with the groups that
-// pattern extracts from exampleInput, reproduces exampleInput exactly.
-// In a reverse template "{name}" is a group and "{{" / "}}" are literal braces.
+// Linkifier messages of RealmFilter.clean() (zerver/models/linkifiers.py).
+const (
+	msgExampleNoMatch  = "Example input does not match the linkifier pattern."
+	msgReverseMismatch = "Example text does not match auto-conversion field."
+	msgReverseNoBrace  = "Invalid auto-conversion field: missing '}' character."
+	msgReverseNoName   = "Invalid auto-conversion field: empty field name."
+	// msgReverseNeedsExample stands for Zulip's MissingDependentParameterError
+	// (required "Example text", set "auto-conversion field"), whose exact
+	// wording is not in the sources this project follows.
+	msgReverseNeedsExample = "Example text is required when auto-conversion field is set."
+)
+
+// CheckReverseTemplate applies the example_input / reverse_template part of
+// Zulip's RealmFilter.clean() (zerver/models/linkifiers.py): both values are
+// stripped and "" counts as absent (normalize_optional_text); a reverse
+// template needs an example; the pattern must occur somewhere in the example
+// (pattern.search); and the reverse template, filled with the groups of that
+// match, must reproduce the whole example. In a reverse template "{name}" is
+// a group and "{{" / "}}" are literal braces. As clean() raises at its first
+// problem, only that one is reported, in Zulip's words.
 func CheckReverseTemplate(pattern, exampleInput, reverseTemplate string) error {
 	re, err := regexp.Compile(strings.TrimSpace(pattern))
 	if err != nil {
 		return fmt.Errorf("Bad regular expression: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
-	m := re.FindStringSubmatchIndex(exampleInput)
-	if m == nil {
-		return fmt.Errorf("example input %q does not match the pattern", exampleInput)
+	example, reverse := strings.TrimSpace(exampleInput), strings.TrimSpace(reverseTemplate)
+	if reverse != "" && example == "" {
+		return errors.New(msgReverseNeedsExample)
 	}
+	if example == "" {
+		return nil
+	}
+	m := re.FindStringSubmatchIndex(example)
+	if m == nil {
+		return errors.New(msgExampleNoMatch)
+	}
+	if reverse == "" {
+		return nil
+	}
+	groups := map[string]bool{}
 	values := map[string]string{}
 	for i, name := range re.SubexpNames() {
-		if name != "" && m[2*i] >= 0 {
-			values[name] = exampleInput[m[2*i]:m[2*i+1]]
+		if name == "" {
+			continue
+		}
+		groups[name] = true
+		if m[2*i] >= 0 {
+			values[name] = example[m[2*i]:m[2*i+1]]
 		}
 	}
-	out, err := expandReverse(reverseTemplate, values)
+	out, err := expandReverse(reverse, values, groups)
 	if err != nil {
 		return err
 	}
-	if out != exampleInput {
-		return fmt.Errorf("reverse template produces %q, not the example input %q", out, exampleInput)
+	if out != example {
+		return fmt.Errorf("%s (The reverse template produces %q, not the example input %q.)", msgReverseMismatch, out, example)
 	}
 	return nil
 }
 
-// expandReverse substitutes {name} placeholders; {{ and }} are literal braces.
-func expandReverse(tmpl string, values map[string]string) (string, error) {
+// expandReverse is Zulip's expand_reverse_template: "{{" and "}}" are literal
+// braces, "{name}" is a group's value, and any other character (a lone "}"
+// included) is copied; it stops at the first problem.
+func expandReverse(tmpl string, values map[string]string, groups map[string]bool) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(tmpl); {
 		switch {
@@ -137,25 +171,37 @@ func expandReverse(tmpl string, values map[string]string) (string, error) {
 			b.WriteByte('}')
 			i += 2
 		case tmpl[i] == '{':
-			end := strings.IndexByte(tmpl[i:], '}')
+			end := strings.IndexByte(tmpl[i+1:], '}')
 			if end < 0 {
-				return "", errors.New("reverse template has an unclosed '{'")
+				return "", errors.New(msgReverseNoBrace)
 			}
-			name := tmpl[i+1 : i+end]
-			v, ok := values[name]
-			if !ok {
-				return "", fmt.Errorf("group '%s' in reverse template is not present in linkifier pattern", name)
+			name := tmpl[i+1 : i+1+end]
+			if name == "" {
+				return "", errors.New(msgReverseNoName)
 			}
-			b.WriteString(v)
-			i += end + 1
-		case tmpl[i] == '}':
-			return "", errors.New("reverse template has an unmatched '}' (write '}}' for a literal brace)")
+			if !groups[name] {
+				return "", fmt.Errorf("Group %s in auto-conversion field is not present in linkifier pattern.", pyRepr(name))
+			}
+			b.WriteString(values[name])
+			i += end + 2
 		default:
 			b.WriteByte(tmpl[i])
 			i++
 		}
 	}
 	return b.String(), nil
+}
+
+// pyRepr quotes a name as Python's repr() does in Zulip's %(name)r messages:
+// single quotes, or double quotes when the name holds a single quote only.
+func pyRepr(s string) string {
+	q := "'"
+	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
+		q = `"`
+	}
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, q, `\`+q)
+	return q + s + q
 }
 
 // RE2Pattern validates a linkifier pattern.

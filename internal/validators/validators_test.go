@@ -67,10 +67,29 @@ func TestCheckReverseTemplate(t *testing.T) {
 		{`#(?P<id>[0-9]+)`, "#1234", "#{id}", ""},
 		{`(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>\d+)`, "zulip/zulip#12", "{org}/{repo}#{id}", ""},
 		{`\{(?P<id>[0-9]+)\}`, "{42}", "{{{id}}}", ""},
-		{`#(?P<id>[0-9]+)`, "#1234", "PR{id}", `reverse template produces "PR1234", not the example input "#1234"`},
-		{`#(?P<id>[0-9]+)`, "abc", "#{id}", `example input "abc" does not match the pattern`},
-		{`#(?P<id>[0-9]+)`, "#1", "#{nope}", "group 'nope' in reverse template is not present in linkifier pattern"},
-		{`#(?P<id>[0-9]+)`, "#1", "#{id", "reverse template has an unclosed '{'"},
+		// RealmFilter.clean() (zerver/models/linkifiers.py), in its order and words.
+		{`#(?P<id>[0-9]+)`, "#1234", "PR{id}",
+			`Example text does not match auto-conversion field. (The reverse template produces "PR1234", not the example input "#1234".)`},
+		{`#(?P<id>[0-9]+)`, "abc", "#{id}", "Example input does not match the linkifier pattern."},
+		{`#(?P<id>[0-9]+)`, "abc", "", "Example input does not match the linkifier pattern."},
+		{`#(?P<id>[0-9]+)`, "#1", "#{nope}{x}", "Group 'nope' in auto-conversion field is not present in linkifier pattern."},
+		{`#(?P<id>[0-9]+)`, "#1", "#{it's}", `Group "it's" in auto-conversion field is not present in linkifier pattern.`},
+		{`#(?P<id>[0-9]+)`, "#1", "#{id", "Invalid auto-conversion field: missing '}' character."},
+		{`#(?P<id>[0-9]+)`, "#1", "#{}", "Invalid auto-conversion field: empty field name."},
+		{`#(?P<id>[0-9]+)`, "", "#{id}", "Example text is required when auto-conversion field is set."},
+		{`#(?P<id>[0-9]+)`, "  ", "#{id}", "Example text is required when auto-conversion field is set."},
+		// pattern.search: the pattern may match anywhere in the example...
+		{`#(?P<id>[0-9]+)`, "see #12 please", "", ""},
+		// ...but the reverse template must reproduce all of it.
+		{`#(?P<id>[0-9]+)`, "see #12", "#{id}",
+			`Example text does not match auto-conversion field. (The reverse template produces "#12", not the example input "see #12".)`},
+		// Values are stripped; blank ones are absent.
+		{`#(?P<id>[0-9]+)`, "  #12\n", " #{id} ", ""},
+		{`#(?P<id>[0-9]+)`, "   ", "  ", ""},
+		{`#(?P<id>[0-9]+)`, "  ", "", ""},
+		// A lone "}" is copied as it is.
+		{`#(?P<id>[0-9]+)}`, "#1}", "#{id}}", ""},
+		{`#(?P<id>[0-9]+)x}`, "#1x}", "#{id}x}", ""},
 	}
 	for _, tt := range tests {
 		err := CheckReverseTemplate(tt.pattern, tt.input, tt.reverse)

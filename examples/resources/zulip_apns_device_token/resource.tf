@@ -1,4 +1,6 @@
 variable "iphone_apns_token" {
+  # Hexadecimal, as the app received it (usually 64 digits). Zulip stores the
+  # token exactly as given, so keep the spelling the app registers with.
   description = "The APNs device token the Zulip iOS app received on the phone."
   type        = string
   sensitive   = true

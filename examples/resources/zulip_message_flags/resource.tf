@@ -10,6 +10,12 @@ resource "zulip_message_flags" "read" {
   flag        = "read"
 }
 
+# Zulip's answer does not say which messages a change affected, so the
+# resource does not either. What it does report, in
+# ignored_because_not_subscribed_channels: when messages are marked unread
+# (taken out of a "read" resource), the channels whose messages Zulip left
+# read because the account is not subscribed to them.
+
 # Collapse a long message in the web app. Zulip cannot report the collapsed
 # flag back, so a change made outside Terraform is not detected.
 resource "zulip_message_flags" "collapsed" {

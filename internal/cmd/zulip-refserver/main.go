@@ -127,7 +127,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 		logger.Printf("writing the banner: %v", err)
 	}
 
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: logger}
+	// Read, write and idle timeouts and the header limit: see refserver.ConfigureHTTPServer.
+	hs := srv.NewHTTPServer(logger)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	if ready != nil {
