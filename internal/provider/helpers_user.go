@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -178,6 +179,13 @@ func checkUserProfileUsers(ctx context.Context, users map[int64]zulip.User, e us
 	}
 	var ids []int64
 	diags.Append(e.UserIDs.ElementsAs(ctx, &ids, true)...)
+	return checkProfileUserIDs(users, ids)
+}
+
+// checkProfileUserIDs applies the server's rule for the user ids of a Users
+// field: each names an active, non-bot user of the organization.
+func checkProfileUserIDs(users map[int64]zulip.User, ids []int64) error {
+	ids = slices.Clone(ids)
 	userSortInt64s(ids)
 	var unknownIDs []string
 	for _, id := range ids {

@@ -276,6 +276,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 				resp.Diagnostics.AddAttributeError(p.AtName("value"), "Wrong Kind of Value",
 					fmt.Sprintf("%q is a Users field: give its user ids as users = [...] instead of value.", f.Name))
 			}
+			r.checkUsers(ctx, c.Users, p.AtName("users"), &resp.Diagnostics)
 			continue
 		}
 		if !c.Users.IsNull() {
@@ -517,6 +518,25 @@ func profileDataImportIDFor(fields []zulip.CustomProfileField, elems []profileDa
 		}
 	}
 	return strings.Join(parts, ",")
+}
+
+// checkUsers applies the server's rule for a Users field's value at plan
+// time: every id names an active, non-bot user. The users are the one list
+// the run reads anyway (shared with zulip_user).
+func (r *profileDataResource) checkUsers(ctx context.Context, users types.List, at path.Path, diags *diag.Diagnostics) {
+	if !known(users) {
+		return
+	}
+	var ids []int64
+	diags.Append(users.ElementsAs(ctx, &ids, true)...)
+	all, err := userUsers(ctx, r.data)
+	if err != nil {
+		tflog.Warn(ctx, "could not list users; the server will check the Users field", map[string]any{"error": err.Error()})
+		return
+	}
+	if err := checkProfileUserIDs(all, ids); err != nil {
+		diags.AddAttributeError(at, "Invalid Users Field Value", err.Error())
+	}
 }
 
 // setPlanFields writes the field blocks back into the plan.

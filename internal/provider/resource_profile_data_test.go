@@ -262,6 +262,10 @@ func TestAccProfileData_validation(t *testing.T) {
 				reWrapped(`The options are, by key (text): "0" (Engineering), "1" (Design), "2" (Sales). "Design" is the text of option "1": use the key.`)),
 			step(one(pdUsers(`name = "Team"`, 5)), `(?s)users\s+=.*`+reWrapped(`"Team" is a Dropdown field: set value; users is only for Users fields.`)),
 			step(one(pdText(`name = "Mentor"`, "5")), reWrapped(`"Mentor" is a Users field: give its user ids as users = [...] instead of value.`)),
+			// A Users field's ids, checked against the one user list of the run.
+			step(one(pdUsers(`name = "Mentor"`, 8)), `(?s)Invalid Users Field Value.*`+reWrapped(`User with ID 8 is a bot (Build Bot)`)),
+			step(one(pdUsers(`name = "Mentor"`, 10)), `(?s)Invalid Users Field Value.*`+reWrapped(`User with ID 10 is deactivated (Dan Departed)`)),
+			step(one(pdUsers(`name = "Mentor"`, 4, 999)), `(?s)Invalid Users Field Value.*`+reWrapped(`Invalid user IDs: 999`)),
 			// Field references.
 			step(one(pdText(`name = "Shoe size"`, "44")),
 				`(?s)name\s+=.*`+reWrapped(`No custom profile field is named "Shoe size" (names are matched exactly). The organization's fields are: "Phone number" (id 1, Short text), "Biography" (id 2, Paragraph)`)),
