@@ -2,11 +2,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
 )
@@ -28,11 +29,16 @@ func main() {
 		exitWithParent()
 	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/zulip-terraform/zulip",
-		Debug:   debug,
-	})
-	if err != nil {
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	// The framework's server, wrapped so that operations slowed down by the
+	// server's rate limit say so (provider.WithVisibleWaits).
+	serve := func() tfprotov6.ProviderServer {
+		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version)())())
+	}
+	if err := tf6server.Serve("registry.terraform.io/zulip-terraform/zulip", serve, opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

@@ -24,7 +24,7 @@ import (
 // so tests must not rely on two aliases with different credentials.)
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"zulip": func() (tfprotov6.ProviderServer, error) {
-		return providerserver.NewProtocol6WithError(provider.New("test")())()
+		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New("test")())()), nil
 	},
 }
 

@@ -99,6 +99,15 @@ func (s recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 	return resp, err
 }
 
+// ReadDataSource records a data source's diagnostics.
+func (s recordingServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
+	if resp != nil {
+		s.diags.add(resp.Diagnostics)
+	}
+	return resp, err
+}
+
 // ApplyResourceChange records the apply's diagnostics.
 func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)

@@ -532,3 +532,26 @@ resource "zulip_allowed_domain" "partner" {
 		},
 	})
 }
+
+// TestAccProvider_waitsAreShown: when the server's rate limit makes the
+// provider wait over a second, the operation says so in a warning, which
+// Terraform shows without TF_LOG (its log lines alone would not be seen).
+func TestAccProvider_waitsAreShown(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) {
+		o.Faults = refserver.Faults{RateLimitRate: 0.5, RetryAfterSecs: 1.2}
+		o.Seed = 3
+	})
+	rec := &diagRecorder{}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: rec.factories(),
+		Steps: []resource.TestStep{{
+			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + `
+data "zulip_channels" "all" {}
+`,
+			Check: func(*terraform.State) error {
+				return rec.has(`(?s)^WARNING: Waited for the Zulip Server: This operation waited \d+s for the Zulip server: retrying request after .*rate limit`)
+			},
+		}},
+	})
+}

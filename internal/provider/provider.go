@@ -262,10 +262,12 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		Logf: func(ctx context.Context, msg string, fields map[string]any) {
 			tflog.Debug(ctx, msg, fields)
 		},
-		// Waits are what make an apply slow; at WARN they show whenever any
-		// provider logging is on, and say why.
+		// Waits are what make an apply slow: at WARN they show whenever any
+		// provider logging is on, and each operation that waited says so in a
+		// warning (WithVisibleWaits), which Terraform always shows.
 		Warnf: func(ctx context.Context, msg string, fields map[string]any) {
 			tflog.Warn(ctx, msg, fields)
+			noteWait(ctx, msg, fields)
 		},
 	}
 	if !cfg.MaxRetries.IsNull() {
