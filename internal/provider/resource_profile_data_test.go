@@ -421,8 +421,9 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 	})
 }
 
-// TestAccProfileData_serverRefusals covers what only the server can check:
-// user ids that are bots or deactivated, and a bot's own profile.
+// TestAccProfileData_serverRefusals covers the server's refusals, all found
+// at plan time: user ids that are bots or deactivated (checked against the
+// run's one user list), and a bot's own profile.
 func TestAccProfileData_serverRefusals(t *testing.T) {
 	srv := acctest.NewServer(t)
 	maria := srv.ProviderConfig(t, refserver.SeedMember2ID)
@@ -433,11 +434,13 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      maria + testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
-				ExpectError: regexp.MustCompile(`(?s)Unable to Set Profile Data.*User with ID 8 is a bot`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Users Field Value.*User with ID 8 is a bot`),
 			},
 			{
 				Config:      maria + testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
-				ExpectError: regexp.MustCompile(`User with ID 10 is deactivated`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Users Field Value.*User with ID 10 is deactivated`),
 			},
 			{
 				Config:      bot + testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
