@@ -395,6 +395,18 @@ func (s *Server) deactivateLocked(u *User) {
 // ---------------------------------------------------------------------------
 // Validation helpers
 
+// isPrintable is zerver/lib/string_validation.py::check_string_is_printable
+// for one character: only categories Cc and Cs and the 66 Unicode
+// non-characters are refused. Format characters (Cf: zero-width joiners in
+// emoji sequences, bidi marks) and private-use characters (Co) are accepted.
+func isPrintable(ch rune) bool {
+	if unicode.Is(unicode.Cc, ch) || unicode.Is(unicode.Cs, ch) {
+		return false
+	}
+	// Non-characters: U+FDD0..U+FDEF and the last two code points of every plane.
+	return !(ch >= 0xFDD0 && ch <= 0xFDEF) && ch&0xFFFE != 0xFFFE
+}
+
 // checkFullName is zerver/lib/users.py::check_full_name.
 func checkFullName(raw string) (string, error) {
 	name := strings.TrimSpace(raw)
@@ -405,8 +417,11 @@ func checkFullName(raw string) (string, error) {
 	if n < minNameLength {
 		return "", errBadRequest("Name too short!")
 	}
+	if !utf8.ValidString(name) {
+		return "", errBadRequest("Invalid characters in name!")
+	}
 	for _, ch := range name {
-		if unicode.In(ch, unicode.C) || !utf8.ValidRune(ch) || strings.ContainsRune(nameInvalidChars, ch) {
+		if !isPrintable(ch) || strings.ContainsRune(nameInvalidChars, ch) {
 			return "", errBadRequest("Invalid characters in name!")
 		}
 	}

@@ -316,6 +316,11 @@ func TestCreateUser(t *testing.T) {
 		{"name too short", with("full_name", " x "), "BAD_REQUEST", "Name too short!", nil},
 		{"name with @", with("full_name", "Al@ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
 		{"name with a control character", with("full_name", "Al\x01ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+		// zerver/lib/users.py check_full_name refuses only what
+		// zerver/lib/string_validation.py check_string_is_printable does:
+		// categories Cc and Cs and the non-characters.
+		{"name with a non-character", with("full_name", "Al\ufdd0ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+		{"name with a plane-end non-character", with("full_name", "Al\U0001fffeice"), "BAD_REQUEST", "Invalid characters in name!", nil},
 		{"name like a mention", with("full_name", "Alice|15"), "BAD_REQUEST", "Invalid format!", nil},
 		{"bad email", with("email", "not-an-address"), "BAD_REQUEST", "Bad name or username", nil},
 		{"bad email domain", with("email", "a@nodot"), "BAD_REQUEST", "Bad name or username", nil},
@@ -520,6 +525,19 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 		{"name too long", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 101)}}, "BAD_REQUEST", "Name too long!", nil},
 		{"name of 100 characters", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 100)}}, "", "", nil},
 		{"name with invalid characters", SeedAdminID, "11", url.Values{"full_name": {"Mei *Star*"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
+		// zerver/lib/users.py check_full_name accepts format and private-use
+		// characters (zerver/lib/string_validation.py check_string_is_printable
+		// refuses only Cc, Cs and non-characters).
+		{"name with an emoji ZWJ sequence", SeedAdminID, "11", url.Values{"full_name": {"Mei \U0001F469\u200D\U0001F4BB"}}, "", "",
+			func(t *testing.T, u *User) {
+				if u.FullName != "Mei \U0001F469\u200D\U0001F4BB" {
+					t.Errorf("name %q", u.FullName)
+				}
+			}},
+		{"name with a bidi mark", SeedAdminID, "11", url.Values{"full_name": {"\u200fMei \u05de"}}, "", "", nil},
+		{"name with a private-use character", SeedAdminID, "11", url.Values{"full_name": {"Mei \ue000"}}, "", "", nil},
+		{"name with a C1 control", SeedAdminID, "11", url.Values{"full_name": {"Mei\u0085Member"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
+		{"name with a non-character", SeedAdminID, "11", url.Values{"full_name": {"Mei \uffff"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
 		{"by e-mail", SeedAdminID, "mei@zulip.example.com", url.Values{"full_name": {"Mei By Email"}}, "", "",
 			func(t *testing.T, u *User) {
 				if u.FullName != "Mei By Email" {
