@@ -105,7 +105,7 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"email": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The user's real (delivery) e-mail address, unique in the organization. Changing it " +
-					"updates the account in place, which Zulip allows only to an organization owner holding the " +
+					"updates the account in place, which Zulip allows only to an organization administrator holding the " +
 					"`can_change_user_emails` special permission (Zulip feature level 285); other credentials get an " +
 					"error naming that permission. Compared case-insensitively, as Zulip does.",
 				Validators: []validator.String{validators.Email()},
@@ -501,7 +501,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		r.data.cache.invalidate(cacheUserUsers)
 		if err != nil {
 			addUserAPIError(&resp.Diagnostics, path.Root("email"), "Unable to Change User E-mail",
-				"change the user's e-mail address", roleOwner, err)
+				"change the user's e-mail address", roleAdministrator, err)
 			return
 		}
 		tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})

@@ -517,9 +517,9 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	})
 }
 
-// TestAccUser_changeEmail: an owner holding can_change_user_emails changes an
-// adopted user's address in place; an administrator is refused with a message
-// naming the permission.
+// TestAccUser_changeEmail: an owner or administrator holding
+// can_change_user_emails changes an adopted user's address in place; an
+// administrator without it is refused with a message naming the permission.
 func TestAccUser_changeEmail(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
@@ -565,7 +565,18 @@ resource "zulip_user" "mei" {
 			},
 			{
 				Config:      admin + mei("mei.member@zulip.example.com"),
-				ExpectError: expectErrRE(`(?s)email.*only an organization owner who holds the\s+can_change_user_emails special permission`),
+				ExpectError: expectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`),
+			},
+			{
+				// An administrator (not only an owner) holding the permission
+				// may change it (zerver/views/users.py update_user_backend).
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedAdminID].CanChangeUserEmails = true })
+				},
+				Config: admin + mei("mei.admin@zulip.example.com"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.StringExact("mei.admin@zulip.example.com")),
+				},
 			},
 			{
 				Config: owner + mei("mei.member@zulip.example.com"),

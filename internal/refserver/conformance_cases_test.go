@@ -206,7 +206,7 @@ func confGroups() []confGroup {
 		confOK("role", "update-user", confAdmin, confPATCH, "/users/5", confP("role", "300")),
 		confOK("profile data", "update-user", confAdmin, confPATCH, "/users/5", confP("profile_data", `[{"id":1,"value":"+49 30 1234"},{"id":2,"value":null}]`)),
 		confOK("new e-mail by an owner with can_change_user_emails", "update-user", confOwner, confPATCH, "/users/11", confP("new_email", "mei.new@"+confHost)),
-		confBad("new e-mail by an administrator", "update-user", confAdmin, confPATCH, "/users/11", confP("new_email", "mei.newer@"+confHost), 400, ""),
+		confBad("new e-mail by an administrator without can_change_user_emails", "update-user", confAdmin, confPATCH, "/users/11", confP("new_email", "mei.newer@"+confHost), 400, ""),
 		confBad("invalid profile data", "update-user", confAdmin, confPATCH, "/users/5", confP("profile_data", `[{"id":4,"value":"yesterday"}]`), 400, "BAD_REQUEST"),
 		confBad("member (Zulip: \"Insufficient permission\")", "update-user", confMember, confPATCH, "/users/6", confP("full_name", "X"), 400, "BAD_REQUEST"),
 		confBad("unknown user", "update-user", confAdmin, confPATCH, "/users/999", confP("full_name", "X"), 400, "BAD_REQUEST"),

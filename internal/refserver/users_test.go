@@ -574,8 +574,13 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 					t.Errorf("email %q", u.Email)
 				}
 			}},
-		{"new_email by an administrator", SeedAdminID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
-			"UNAUTHORIZED_PRINCIPAL", "Must be an organization owner", nil},
+		// zerver/views/users.py update_user_backend: an administrator needs
+		// the can_change_user_emails special permission; being an owner is
+		// neither needed nor enough.
+		{"new_email by an administrator without the permission", SeedAdminID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
+			"BAD_REQUEST", "User not authorized for this query", nil},
+		{"new_email by a member", SeedMemberID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
+			"BAD_REQUEST", "Insufficient permission", nil},
 		{"new_email by an owner without the permission", SeedOwner2ID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
 			"BAD_REQUEST", "User not authorized for this query", nil},
 		{"new_email invalid", SeedOwnerID, "11", url.Values{"new_email": {"nope"}}, "BAD_REQUEST", "Invalid address.", nil},
@@ -605,6 +610,18 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 			}
 		})
 	}
+	t.Run("new_email by an administrator with the permission", func(t *testing.T) {
+		// zerver/views/users.py update_user_backend: an administrator (not
+		// only an owner) holding can_change_user_emails changes the address.
+		e := coreStart(t, Options{})
+		e.srv.Do(func(r *Realm) { r.Users[SeedAdmin2ID].CanChangeUserEmails = true })
+		coreWantOK(t, e.coreRequest(SeedAdmin2ID, http.MethodPatch, "/users/11", url.Values{"new_email": {"mei.admin@zulip.example.com"}}))
+		e.srv.Do(func(r *Realm) {
+			if got := r.Users[SeedMember3ID].Email; got != "mei.admin@zulip.example.com" {
+				t.Errorf("email %q", got)
+			}
+		})
+	})
 	t.Run("feature level gates", func(t *testing.T) {
 		e := coreStart(t, Options{FeatureLevel: 280})
 		a := e.coreRequest(SeedOwnerID, http.MethodPatch, "/users/11", url.Values{"new_email": {"x@zulip.example.com"}})
