@@ -404,7 +404,7 @@ func isPrintable(ch rune) bool {
 		return false
 	}
 	// Non-characters: U+FDD0..U+FDEF and the last two code points of every plane.
-	return !(ch >= 0xFDD0 && ch <= 0xFDEF) && ch&0xFFFE != 0xFFFE
+	return (ch < 0xFDD0 || ch > 0xFDEF) && ch&0xFFFE != 0xFFFE
 }
 
 // checkFullName is zerver/lib/users.py::check_full_name.
@@ -916,11 +916,12 @@ func (s *Server) reactivateUser(c *call) (obj, error) {
 	if !canAdminUser(c.user, target) {
 		return nil, errInsufficientPermission()
 	}
-	// Choice: Zulip's documentation does not say what reactivating an active
-	// user does; this server refuses it.
-	if target.IsActive {
-		return nil, errBadRequest("User is already active")
-	}
+	// Reactivating an active user succeeds: zerver/views/users.py
+	// reactivate_user_backend reaches the target with allow_deactivated=True
+	// and zerver/actions/create_user.py do_reactivate_user only refuses
+	// placeholder (mirror dummy) accounts. An active bot is refused by
+	// check_bot_name_available(is_activation=True), since the bot itself is an
+	// active user with its name: the loop below does not skip the target.
 	r := c.realm()
 	if target.IsBot {
 		for _, u := range r.Users {

@@ -737,7 +737,18 @@ func TestReactivateUser(t *testing.T) {
 		})
 	}
 	e := coreStart(t, Options{})
-	coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users/11/reactivate", url.Values{}), 400, "BAD_REQUEST", "User is already active")
+	// zerver/views/users.py reactivate_user_backend and
+	// zerver/actions/create_user.py do_reactivate_user: reactivating an active
+	// user succeeds and changes nothing.
+	coreWantOK(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users/11/reactivate", url.Values{}))
+	if u, _ := e.srv.User(SeedMember3ID); !u.Active {
+		t.Errorf("user 11 inactive after reactivating it while active")
+	}
+	// An active bot meets check_bot_name_available(is_activation=True): its
+	// own name is taken by an active user, itself.
+	coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, fmt.Sprintf("/users/%d/reactivate", SeedIncomingBotID), url.Values{}), 400, "BAD_REQUEST",
+		`There is already an active bot named "Alerts Hook" in this organization. `+
+			`To reactivate this bot, you must rename or deactivate the other one first.`)
 	coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users/999/reactivate", url.Values{}), 400, "BAD_REQUEST", "No such user")
 	// A bot owner reactivates their bot, unless an active user has its name.
 	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodDelete, "/users/me", url.Values{}))
