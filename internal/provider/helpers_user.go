@@ -347,7 +347,7 @@ func addUserAPIError(diags *diag.Diagnostics, at path.Path, summary, action stri
 			"Configure the provider with such an account. Server said: %s", action, err)
 	case action == "change the user's e-mail address" && (zulip.IsUnauthorizedPrincipal(err) || strings.Contains(msg, "not authorized") ||
 		strings.Contains(msg, "owner")):
-		detail = fmt.Sprintf("The provider could not %s: Zulip lets only an organization owner who holds the "+
+		detail = fmt.Sprintf("The provider could not %s: Zulip lets only an organization administrator who holds the "+
 			"can_change_user_emails special permission (granted with `manage.py change_user_role <email> "+
 			"can_change_user_emails`) change another user's e-mail. Configure the provider with such an account, "+
 			"or leave `email` unchanged. Server said: %s", action, err)

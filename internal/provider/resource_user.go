@@ -105,7 +105,7 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"email": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The user's real (delivery) e-mail address, unique in the organization. Changing it " +
-					"updates the account in place, which Zulip allows only to an organization owner holding the " +
+					"updates the account in place, which Zulip allows only to an organization administrator holding the " +
 					"`can_change_user_emails` special permission (Zulip feature level 285); other credentials get an " +
 					"error naming that permission. Compared case-insensitively, as Zulip does.",
 				Validators: []validator.String{validators.Email()},
@@ -134,8 +134,7 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 				MarkdownDescription: "The user's role: `owner`, `administrator`, `moderator`, `member` or `guest`. " +
 					"When omitted the role is not managed (a new user is a `member`; an imported or reactivated " +
 					"account keeps its role). Changes to or from `owner` need an organization owner's credentials, " +
-					"other changes an administrator's. A guest cannot be made an administrator or owner in one step: " +
-					"make them a member first. Lowering the role of the provider's own account or of the last active " +
+					"other changes an administrator's (a guest may be made an administrator or owner in one step). Lowering the role of the provider's own account or of the last active " +
 					"owner needs `allow_self_or_last_owner_change`.",
 				Validators:    []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)},
 				PlanModifiers: keepStr,
@@ -370,13 +369,6 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		plan.APIEmail, plan.DeliveryEmail = types.StringUnknown(), types.StringUnknown()
 	}
 
-	if fromRole == userRoleGuest && known(plan.Role) &&
-		(plan.Role.ValueString() == userRoleAdministrator || plan.Role.ValueString() == userRoleOwner) {
-		resp.Diagnostics.AddAttributeError(path.Root("role"), "Guest Cannot Become an Administrator",
-			fmt.Sprintf("role: user %d is a guest, and Zulip does not let a guest be made an organization %s in one "+
-				"step (\"Guests cannot be organization administrators\"). Make them a member first, apply, then "+
-				"change the role again.", plan.ID.ValueInt64(), plan.Role.ValueString()))
-	}
 	if checks {
 		if state != nil {
 			r.checkProtectedChange(ctx, plan, *state, &resp.Diagnostics)
@@ -509,7 +501,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		r.data.cache.invalidate(cacheUserUsers)
 		if err != nil {
 			addUserAPIError(&resp.Diagnostics, path.Root("email"), "Unable to Change User E-mail",
-				"change the user's e-mail address", roleOwner, err)
+				"change the user's e-mail address", roleAdministrator, err)
 			return
 		}
 		tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})

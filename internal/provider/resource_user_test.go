@@ -402,7 +402,10 @@ resource "zulip_user" "test" {
 	})
 }
 
-func TestAccUser_guestCannotBecomeAdministrator(t *testing.T) {
+// TestAccUser_guestBecomesAdministrator: Zulip lets a guest be made an
+// administrator in one step (zerver/views/users.py update_user_backend has no
+// rule for guests), and so does the provider's plan.
+func TestAccUser_guestBecomesAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	resource.ParallelTest(t, resource.TestCase{
@@ -418,18 +421,22 @@ func TestAccUser_guestCannotBecomeAdministrator(t *testing.T) {
 				},
 			},
 			{
-				Config:      admin + testAccUserConfig("Jane Doe", "administrator", "", ""),
-				PlanOnly:    true,
-				ExpectError: expectErrRE(`(?s)role.*is a guest, and Zulip does not let a guest be made an\s+organization administrator`),
-			},
-			{
-				// Through member, it works.
-				Config: admin + testAccUserConfig("Jane Doe", "member", "", ""),
-			},
-			{
+				// Straight from guest to administrator, in one apply.
 				Config: admin + testAccUserConfig("Jane Doe", "administrator", "", ""),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_admin"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_guest"), knownvalue.Bool(false)),
+				},
+				Check: func(*terraform.State) error {
+					var err error
+					srv.Do(func(r *refserver.Realm) {
+						for _, u := range r.Users {
+							if u.Email == testAccUserEmail && u.Role != refserver.RoleAdministrator {
+								err = fmt.Errorf("server has role %d, want administrator", u.Role)
+							}
+						}
+					})
+					return err
 				},
 			},
 		},
@@ -510,9 +517,9 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	})
 }
 
-// TestAccUser_changeEmail: an owner holding can_change_user_emails changes an
-// adopted user's address in place; an administrator is refused with a message
-// naming the permission.
+// TestAccUser_changeEmail: an owner or administrator holding
+// can_change_user_emails changes an adopted user's address in place; an
+// administrator without it is refused with a message naming the permission.
 func TestAccUser_changeEmail(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
@@ -558,7 +565,18 @@ resource "zulip_user" "mei" {
 			},
 			{
 				Config:      admin + mei("mei.member@zulip.example.com"),
-				ExpectError: expectErrRE(`(?s)email.*only an organization owner who holds the\s+can_change_user_emails special permission`),
+				ExpectError: expectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`),
+			},
+			{
+				// An administrator (not only an owner) holding the permission
+				// may change it (zerver/views/users.py update_user_backend).
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedAdminID].CanChangeUserEmails = true })
+				},
+				Config: admin + mei("mei.admin@zulip.example.com"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.StringExact("mei.admin@zulip.example.com")),
+				},
 			},
 			{
 				Config: owner + mei("mei.member@zulip.example.com"),

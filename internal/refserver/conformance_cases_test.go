@@ -206,12 +206,11 @@ func confGroups() []confGroup {
 		confOK("role", "update-user", confAdmin, confPATCH, "/users/5", confP("role", "300")),
 		confOK("profile data", "update-user", confAdmin, confPATCH, "/users/5", confP("profile_data", `[{"id":1,"value":"+49 30 1234"},{"id":2,"value":null}]`)),
 		confOK("new e-mail by an owner with can_change_user_emails", "update-user", confOwner, confPATCH, "/users/11", confP("new_email", "mei.new@"+confHost)),
-		confBad("new e-mail by an administrator", "update-user", confAdmin, confPATCH, "/users/11", confP("new_email", "mei.newer@"+confHost), 400, ""),
+		confBad("new e-mail by an administrator without can_change_user_emails", "update-user", confAdmin, confPATCH, "/users/11", confP("new_email", "mei.newer@"+confHost), 400, ""),
 		confBad("invalid profile data", "update-user", confAdmin, confPATCH, "/users/5", confP("profile_data", `[{"id":4,"value":"yesterday"}]`), 400, "BAD_REQUEST"),
 		confBad("member (Zulip: \"Insufficient permission\")", "update-user", confMember, confPATCH, "/users/6", confP("full_name", "X"), 400, "BAD_REQUEST"),
 		confBad("unknown user", "update-user", confAdmin, confPATCH, "/users/999", confP("full_name", "X"), 400, "BAD_REQUEST"),
 		confBad("invalid role", "update-user", confAdmin, confPATCH, "/users/5", confP("role", "250"), 400, ""),
-		confBad("guest to administrator", "update-user", confOwner, confPATCH, "/users/7", confP("role", "200"), 400, "BAD_REQUEST"),
 		confBad("admin demotes an owner", "update-user", confAdmin, confPATCH, "/users/9", confP("role", "400"), 400, "UNAUTHORIZED_PRINCIPAL"),
 	}})
 	add(confGroup{op: "update-user-by-email", steps: []confStep{
@@ -234,7 +233,7 @@ func confGroups() []confGroup {
 	}})
 	add(confGroup{op: "reactivate-user", steps: []confStep{
 		confOK("admin reactivates", "reactivate-user", confAdmin, confPOST, "/users/10/reactivate", nil),
-		confBad("already active", "reactivate-user", confAdmin, confPOST, "/users/10/reactivate", nil, 400, "BAD_REQUEST"),
+		confOK("already active (Zulip: no error)", "reactivate-user", confAdmin, confPOST, "/users/10/reactivate", nil),
 		confBad("member (Zulip: \"Insufficient permission\")", "reactivate-user", confMember, confPOST, "/users/10/reactivate", nil, 400, "BAD_REQUEST"),
 		confBad("unknown user", "reactivate-user", confAdmin, confPOST, "/users/999/reactivate", nil, 400, "BAD_REQUEST"),
 	}})

@@ -395,6 +395,18 @@ func (s *Server) deactivateLocked(u *User) {
 // ---------------------------------------------------------------------------
 // Validation helpers
 
+// isPrintable is zerver/lib/string_validation.py::check_string_is_printable
+// for one character: only categories Cc and Cs and the 66 Unicode
+// non-characters are refused. Format characters (Cf: zero-width joiners in
+// emoji sequences, bidi marks) and private-use characters (Co) are accepted.
+func isPrintable(ch rune) bool {
+	if unicode.Is(unicode.Cc, ch) || unicode.Is(unicode.Cs, ch) {
+		return false
+	}
+	// Non-characters: U+FDD0..U+FDEF and the last two code points of every plane.
+	return (ch < 0xFDD0 || ch > 0xFDEF) && ch&0xFFFE != 0xFFFE
+}
+
 // checkFullName is zerver/lib/users.py::check_full_name.
 func checkFullName(raw string) (string, error) {
 	name := strings.TrimSpace(raw)
@@ -405,8 +417,11 @@ func checkFullName(raw string) (string, error) {
 	if n < minNameLength {
 		return "", errBadRequest("Name too short!")
 	}
+	if !utf8.ValidString(name) {
+		return "", errBadRequest("Invalid characters in name!")
+	}
 	for _, ch := range name {
-		if unicode.In(ch, unicode.C) || !utf8.ValidRune(ch) || strings.ContainsRune(nameInvalidChars, ch) {
+		if !isPrintable(ch) || strings.ContainsRune(nameInvalidChars, ch) {
 			return "", errBadRequest("Invalid characters in name!")
 		}
 	}
@@ -730,11 +745,10 @@ func (s *Server) updateUser(c *call) (obj, error) {
 		} else if !c.user.IsAdmin() {
 			return nil, errPrincipal("administrator")
 		}
-		// Choice (the spec's example error for this endpoint): a guest is not
-		// promoted straight to administrator or owner.
-		if target.IsGuest() && (*role == RoleAdministrator || *role == RoleOwner) {
-			return nil, errBadRequest("Guests cannot be organization administrators")
-		}
+		// Any role may be given in one step, a guest's included: Zulip's
+		// update_user_backend (zerver/views/users.py) checks only the owner and
+		// administrator permissions and the last owner; the spec's "Guests
+		// cannot be organization administrators" is a leftover of a 2019 API.
 		if target.Role == RoleOwner && r.isLastOwner(target) {
 			return nil, errBadRequest("The owner permission cannot be removed from the only organization owner.")
 		}
@@ -749,8 +763,16 @@ func (s *Server) updateUser(c *call) (obj, error) {
 
 	changeEmail := hasEmail && newEmail != target.Email
 	if changeEmail {
-		if c.user.Role != RoleOwner {
-			return nil, errPrincipal("owner")
+		// Zulip (zerver/views/users.py update_user_backend, FL285): an
+		// organization administrator (an owner is one too, but not required)
+		// holding the can_change_user_emails special permission; the target
+		// is reached with access_user_by_id(for_admin=True), so anyone else
+		// was refused above with "Insufficient permission". The API
+		// description's "organization owner" is wrong (the FL313 changelog
+		// and Zulip's own API test, run by the administrator iago, say
+		// administrator).
+		if !c.user.IsAdmin() {
+			return nil, errPrincipal("administrator")
 		}
 		if !c.user.CanChangeUserEmails {
 			return nil, errBadRequest("User not authorized for this query")
@@ -894,11 +916,12 @@ func (s *Server) reactivateUser(c *call) (obj, error) {
 	if !canAdminUser(c.user, target) {
 		return nil, errInsufficientPermission()
 	}
-	// Choice: Zulip's documentation does not say what reactivating an active
-	// user does; this server refuses it.
-	if target.IsActive {
-		return nil, errBadRequest("User is already active")
-	}
+	// Reactivating an active user succeeds: zerver/views/users.py
+	// reactivate_user_backend reaches the target with allow_deactivated=True
+	// and zerver/actions/create_user.py do_reactivate_user only refuses
+	// placeholder (mirror dummy) accounts. An active bot is refused by
+	// check_bot_name_available(is_activation=True), since the bot itself is an
+	// active user with its name: the loop below does not skip the target.
 	r := c.realm()
 	if target.IsBot {
 		for _, u := range r.Users {

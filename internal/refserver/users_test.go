@@ -316,6 +316,11 @@ func TestCreateUser(t *testing.T) {
 		{"name too short", with("full_name", " x "), "BAD_REQUEST", "Name too short!", nil},
 		{"name with @", with("full_name", "Al@ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
 		{"name with a control character", with("full_name", "Al\x01ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+		// zerver/lib/users.py check_full_name refuses only what
+		// zerver/lib/string_validation.py check_string_is_printable does:
+		// categories Cc and Cs and the non-characters.
+		{"name with a non-character", with("full_name", "Al\ufdd0ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+		{"name with a plane-end non-character", with("full_name", "Al\U0001fffeice"), "BAD_REQUEST", "Invalid characters in name!", nil},
 		{"name like a mention", with("full_name", "Alice|15"), "BAD_REQUEST", "Invalid format!", nil},
 		{"bad email", with("email", "not-an-address"), "BAD_REQUEST", "Bad name or username", nil},
 		{"bad email domain", with("email", "a@nodot"), "BAD_REQUEST", "Bad name or username", nil},
@@ -451,8 +456,10 @@ func TestUpdateUserRoles(t *testing.T) {
 		{"last owner", SeedOwnerID, SeedOwnerID, "200", func(r *Realm) { r.Users[SeedOwner2ID].IsActive = false },
 			"BAD_REQUEST", "The owner permission cannot be removed from the only organization owner.", RoleOwner},
 		{"owner demotes self when another owner exists", SeedOwnerID, SeedOwnerID, "200", nil, "", "", RoleAdministrator},
-		{"guest to administrator", SeedAdminID, SeedGuestID, "200", nil, "BAD_REQUEST", "Guests cannot be organization administrators", RoleGuest},
-		{"guest to owner", SeedOwnerID, SeedGuestID, "100", nil, "BAD_REQUEST", "Guests cannot be organization administrators", RoleGuest},
+		// zerver/views/users.py update_user_backend has no rule for guests:
+		// a guest becomes an administrator or owner in one step.
+		{"guest to administrator", SeedAdminID, SeedGuestID, "200", nil, "", "", RoleAdministrator},
+		{"guest to owner", SeedOwnerID, SeedGuestID, "100", nil, "", "", RoleOwner},
 		{"guest to moderator", SeedAdminID, SeedGuestID, "300", nil, "", "", RoleModerator},
 		{"invalid role", SeedOwnerID, SeedMember3ID, "500", nil, "REQUEST_VARIABLE_INVALID", "Invalid role", RoleMember},
 		{"role not JSON", SeedOwnerID, SeedMember3ID, "member", nil, "INVALID_JSON", `Argument "role" is not valid JSON.`, RoleMember},
@@ -518,6 +525,19 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 		{"name too long", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 101)}}, "BAD_REQUEST", "Name too long!", nil},
 		{"name of 100 characters", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 100)}}, "", "", nil},
 		{"name with invalid characters", SeedAdminID, "11", url.Values{"full_name": {"Mei *Star*"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
+		// zerver/lib/users.py check_full_name accepts format and private-use
+		// characters (zerver/lib/string_validation.py check_string_is_printable
+		// refuses only Cc, Cs and non-characters).
+		{"name with an emoji ZWJ sequence", SeedAdminID, "11", url.Values{"full_name": {"Mei \U0001F469\u200D\U0001F4BB"}}, "", "",
+			func(t *testing.T, u *User) {
+				if u.FullName != "Mei \U0001F469\u200D\U0001F4BB" {
+					t.Errorf("name %q", u.FullName)
+				}
+			}},
+		{"name with a bidi mark", SeedAdminID, "11", url.Values{"full_name": {"\u200fMei \u05de"}}, "", "", nil},
+		{"name with a private-use character", SeedAdminID, "11", url.Values{"full_name": {"Mei \ue000"}}, "", "", nil},
+		{"name with a C1 control", SeedAdminID, "11", url.Values{"full_name": {"Mei\u0085Member"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
+		{"name with a non-character", SeedAdminID, "11", url.Values{"full_name": {"Mei \uffff"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
 		{"by e-mail", SeedAdminID, "mei@zulip.example.com", url.Values{"full_name": {"Mei By Email"}}, "", "",
 			func(t *testing.T, u *User) {
 				if u.FullName != "Mei By Email" {
@@ -554,8 +574,13 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 					t.Errorf("email %q", u.Email)
 				}
 			}},
-		{"new_email by an administrator", SeedAdminID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
-			"UNAUTHORIZED_PRINCIPAL", "Must be an organization owner", nil},
+		// zerver/views/users.py update_user_backend: an administrator needs
+		// the can_change_user_emails special permission; being an owner is
+		// neither needed nor enough.
+		{"new_email by an administrator without the permission", SeedAdminID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
+			"BAD_REQUEST", "User not authorized for this query", nil},
+		{"new_email by a member", SeedMemberID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
+			"BAD_REQUEST", "Insufficient permission", nil},
 		{"new_email by an owner without the permission", SeedOwner2ID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
 			"BAD_REQUEST", "User not authorized for this query", nil},
 		{"new_email invalid", SeedOwnerID, "11", url.Values{"new_email": {"nope"}}, "BAD_REQUEST", "Invalid address.", nil},
@@ -585,6 +610,18 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 			}
 		})
 	}
+	t.Run("new_email by an administrator with the permission", func(t *testing.T) {
+		// zerver/views/users.py update_user_backend: an administrator (not
+		// only an owner) holding can_change_user_emails changes the address.
+		e := coreStart(t, Options{})
+		e.srv.Do(func(r *Realm) { r.Users[SeedAdmin2ID].CanChangeUserEmails = true })
+		coreWantOK(t, e.coreRequest(SeedAdmin2ID, http.MethodPatch, "/users/11", url.Values{"new_email": {"mei.admin@zulip.example.com"}}))
+		e.srv.Do(func(r *Realm) {
+			if got := r.Users[SeedMember3ID].Email; got != "mei.admin@zulip.example.com" {
+				t.Errorf("email %q", got)
+			}
+		})
+	})
 	t.Run("feature level gates", func(t *testing.T) {
 		e := coreStart(t, Options{FeatureLevel: 280})
 		a := e.coreRequest(SeedOwnerID, http.MethodPatch, "/users/11", url.Values{"new_email": {"x@zulip.example.com"}})
@@ -700,7 +737,18 @@ func TestReactivateUser(t *testing.T) {
 		})
 	}
 	e := coreStart(t, Options{})
-	coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users/11/reactivate", url.Values{}), 400, "BAD_REQUEST", "User is already active")
+	// zerver/views/users.py reactivate_user_backend and
+	// zerver/actions/create_user.py do_reactivate_user: reactivating an active
+	// user succeeds and changes nothing.
+	coreWantOK(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users/11/reactivate", url.Values{}))
+	if u, _ := e.srv.User(SeedMember3ID); !u.Active {
+		t.Errorf("user 11 inactive after reactivating it while active")
+	}
+	// An active bot meets check_bot_name_available(is_activation=True): its
+	// own name is taken by an active user, itself.
+	coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, fmt.Sprintf("/users/%d/reactivate", SeedIncomingBotID), url.Values{}), 400, "BAD_REQUEST",
+		`There is already an active bot named "Alerts Hook" in this organization. `+
+			`To reactivate this bot, you must rename or deactivate the other one first.`)
 	coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users/999/reactivate", url.Values{}), 400, "BAD_REQUEST", "No such user")
 	// A bot owner reactivates their bot, unless an active user has its name.
 	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodDelete, "/users/me", url.Values{}))

@@ -43,9 +43,19 @@ func CheckFullName(s string) error {
 	case fullNameMentionSuffix.MatchString(s):
 		return errors.New("Invalid format! (a name must not end with | followed by digits)")
 	}
+	// zerver/lib/users.py check_full_name refuses what
+	// zerver/lib/string_validation.py check_string_is_printable does: Unicode
+	// categories Cc and Cs and the non-characters. Format characters (emoji
+	// zero-width joiners, bidi marks) and private-use characters are accepted.
+	if !utf8.ValidString(s) {
+		return errors.New("Invalid characters in name! (not valid UTF-8)")
+	}
 	for _, r := range s {
-		if unicode.In(r, unicode.C) {
-			return fmt.Errorf("Invalid characters in name! (%U is a control or format character)", r)
+		switch {
+		case unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cs, r):
+			return fmt.Errorf("Invalid characters in name! (%U is a control character)", r)
+		case (r >= 0xFDD0 && r <= 0xFDEF) || r&0xFFFE == 0xFFFE:
+			return fmt.Errorf("Invalid characters in name! (%U is a Unicode non-character)", r)
 		}
 	}
 	return nil

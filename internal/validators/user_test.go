@@ -18,9 +18,20 @@ func TestCheckFullName(t *testing.T) {
 		"Jane @Doe":              "Invalid characters",
 		"Jane *Doe*":             "Invalid characters",
 		`Jane "JD" Doe`:          "Invalid characters",
-		"Jane\u200bDoe":          "Invalid characters",
-		"Jane|15":                "Invalid format!",
-		"Jane | the first":       "",
+		// zerver/lib/users.py check_full_name: only Cc, Cs and non-characters
+		// are refused (zerver/lib/string_validation.py check_string_is_printable).
+		"Jane\u200bDoe":                   "",
+		"Jane \U0001F469\u200D\U0001F4BB": "",
+		"\u200fJane Doe":                  "",
+		"Jane \ue000":                     "",
+		"Jane\u0007Doe":                   "control character",
+		"Jane\u0085Doe":                   "control character",
+		"Jane\ufdd0Doe":                   "non-character",
+		"Jane\uffffDoe":                   "non-character",
+		"Jane\U0010fffe":                  "non-character",
+		"Jane\xffDoe":                     "UTF-8",
+		"Jane|15":                         "Invalid format!",
+		"Jane | the first":                "",
 	} {
 		err := CheckFullName(name)
 		switch {
