@@ -338,7 +338,7 @@ func (c *call) reqInt(name string) (int, error) {
 // none; they are passed on as math.MaxInt, an id nothing has.
 func (c *call) pathInt(name string) (int, error) {
 	v := c.r.PathValue(name)
-	if !isASCIIDigits(v) {
+	if !isAllDigits(v) {
 		return 0, errNoRoute
 	}
 	n, err := strconv.Atoi(v)
@@ -351,19 +351,6 @@ func (c *call) pathInt(name string) (int, error) {
 // errNoRoute is returned by a handler for a request that Zulip's URL patterns
 // would not have routed to it; the core answers Django's 404 page.
 var errNoRoute = errors.New("no route matches the path")
-
-// isASCIIDigits reports whether s is a non-empty run of ASCII digits.
-func isASCIIDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
 
 // describeJSONType names the expected JSON type of dst in Zulip's words.
 func describeJSONType(dst any) string {
