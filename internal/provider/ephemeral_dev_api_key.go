@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -130,7 +131,11 @@ func addDevAPIKeyError(diags *diag.Diagnostics, d *providerData, username string
 		msg = apiErr.Msg
 	}
 	switch {
-	case strings.Contains(msg, "not available in production"), strings.Contains(msg, "DevAuthBackend not enabled"):
+	// A production server does not route the endpoint at all (zproject/dev_urls.py
+	// is included only in development): Django's 404 page. A development server
+	// with the dev backend disabled says "DevAuthBackend not enabled.".
+	case apiErr != nil && apiErr.HTTPStatus == http.StatusNotFound,
+		strings.Contains(msg, "DevAuthBackend not enabled"):
 		diags.AddError(summary, fmt.Sprintf(
 			"The Zulip server at %s is not a development server with development login enabled, so it hands out "+
 				"no API keys without a password: zulip_dev_api_key works only against a Zulip development environment "+

@@ -116,7 +116,7 @@ ephemeral "zulip_dev_api_key" "aaron" {
 `,
 			PlanOnly: true,
 			ExpectError: expectErr("Unable to Fetch Development API Key", "is not a development server",
-				"works only against a Zulip development environment", "Endpoint not available in production"),
+				"works only against a Zulip development environment", "HTTP 404"),
 		}},
 	})
 }

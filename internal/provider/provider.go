@@ -346,13 +346,13 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			// Not an error: zulip_own_account_deactivation leaves its own
 			// credentials deactivated, and its state must still plan (its Read
 			// needs no server). Every operation that calls the server fails
-			// with the server's USER_DEACTIVATED, so any plan that reads does.
+			// with the server's "Account is deactivated", so any plan that reads does.
 			resp.Diagnostics.AddWarning("Zulip Account Deactivated",
 				fmt.Sprintf("The Zulip server at %s says the account %s is deactivated (%s). Every operation that calls "+
 					"the server will fail; only resources whose state needs no server, such as zulip_own_account_deactivation, "+
 					"still plan. An organization administrator can reactivate the account, or configure the provider with "+
 					"another account's e-mail and API key.\n\nThe provider used:\n%s",
-					client.BaseURL(), creds.Email, zulip.CodeUserDeactivated, describeCredentials(creds, sources)))
+					client.BaseURL(), creds.Email, err, describeCredentials(creds, sources)))
 		default:
 			addCredentialsError(&resp.Diagnostics, client.BaseURL(), creds, sources, err)
 			return
@@ -371,12 +371,10 @@ func addCredentialsError(diags *diag.Diagnostics, baseURL string, creds zulip.Cr
 		return
 	}
 	var reason string
-	var apiErr *zulip.APIError
-	errors.As(err, &apiErr)
-	switch {
-	case apiErr != nil && apiErr.Code == zulip.CodeRealmDeactivated:
+	switch zulip.AuthFailureOf(err) {
+	case zulip.AuthRealmDeactivated:
 		reason = "the organization is deactivated."
-	case apiErr != nil && apiErr.Code == zulip.CodeInvalidAPIKey:
+	case zulip.AuthInvalidAPIKey:
 		reason = "no account on this server has that e-mail address with that API key. Check both, and that " +
 			"the key is current (regenerating a key in Zulip's settings invalidates the old one)."
 	default:
@@ -388,10 +386,10 @@ func addCredentialsError(diags *diag.Diagnostics, baseURL string, creds zulip.Cr
 }
 
 // isDeactivatedAccount reports whether err is the server's answer for a
-// deactivated account (and not, say, a deactivated organization).
+// deactivated account (and not, say, a deactivated organization): 401
+// UNAUTHORIZED "Account is deactivated" on today's Zulip.
 func isDeactivatedAccount(err error) bool {
-	var apiErr *zulip.APIError
-	return errors.As(err, &apiErr) && apiErr.Code == zulip.CodeUserDeactivated
+	return zulip.AuthFailureOf(err) == zulip.AuthUserDeactivated
 }
 
 // describeCredentials lists the values the provider resolved and where each came

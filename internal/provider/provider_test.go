@@ -199,7 +199,7 @@ func TestAccProvider_wrongKeyIsRejectedClearly(t *testing.T) {
   email   = %q
   api_key = "not-the-right-key"
 }`, srv.URL, admin.Email) + testAccProviderLinkifier,
-			ExpectError: expectErr("rejected its credentials", "INVALID_API_KEY"),
+			ExpectError: expectErr("rejected its credentials", "Malformed API key"),
 		}},
 	})
 }
@@ -311,8 +311,9 @@ func TestAccProvider_credentialsCheckedAtPlan(t *testing.T) {
   email   = %q
   api_key = %q
 }`, srv.URL, admin.Email, wrongKey), expectErr("Invalid Zulip Credentials", "rejected its credentials",
+				"no account on this server has that e-mail address",
 				"url "+srv.URL+" from the `url` argument", "email "+admin.Email+" from the `email` argument",
-				"api_key (not shown) from the `api_key` argument", "INVALID_API_KEY")),
+				"api_key (not shown) from the `api_key` argument", "Invalid API key")),
 			// An unknown e-mail, with everything from a zuliprc file.
 			step(fmt.Sprintf(`provider "zulip" { zuliprc = %q }`, rc), expectErr("Invalid Zulip Credentials",
 				"email nobody@zulip.example.com from zuliprc file "+rc, "api_key (not shown) from zuliprc file "+rc)),
@@ -326,7 +327,7 @@ func TestAccProvider_credentialsCheckedAtPlan(t *testing.T) {
 }
 data "zulip_user" "me" { email = %q }`, srv.URL, gone.Email, gone.APIKey, gone.Email),
 				PlanOnly:    true,
-				ExpectError: expectErr("rejected its credentials", "USER_DEACTIVATED"),
+				ExpectError: expectErr("rejected its credentials", "Account is deactivated"),
 			},
 			step(`provider "zulip" {
   url         = "http://127.0.0.1:1"
@@ -553,7 +554,7 @@ func TestProvider_configureErrorsNameSourcesNotKeys(t *testing.T) {
 		{
 			name:   "wrong key",
 			args:   map[string]any{"url": srv.URL, "email": admin.Email, "api_key": wrongKey},
-			want:   []string{"Invalid Zulip Credentials", "INVALID_API_KEY", "api_key (not shown) from the `api_key` argument"},
+			want:   []string{"Invalid Zulip Credentials", "no account on this server has that e-mail address", "Invalid API key", "api_key (not shown) from the `api_key` argument"},
 			secret: wrongKey,
 		},
 		{
@@ -565,7 +566,7 @@ func TestProvider_configureErrorsNameSourcesNotKeys(t *testing.T) {
 		{
 			name: "deactivated account",
 			env:  map[string]string{"ZULIP_SITE": srv.URL, "ZULIP_EMAIL": gone.Email, "ZULIP_API_KEY": gone.APIKey},
-			want: []string{"WARNING: Zulip Account Deactivated", "account " + gone.Email + " is deactivated", "USER_DEACTIVATED",
+			want: []string{"WARNING: Zulip Account Deactivated", "account " + gone.Email + " is deactivated", "401 UNAUTHORIZED", "Account is deactivated",
 				"from environment variable ZULIP_API_KEY"},
 			secret: gone.APIKey,
 		},

@@ -78,7 +78,7 @@ func TestAccOwnAccountDeactivation_performsOnce(t *testing.T) {
 				// Without reactivation, performing it again fails: the account's
 				// key no longer works. Nothing is sent.
 				Config:      cfg + testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "3"),
-				ExpectError: expectErr("rejected its credentials", "USER_DEACTIVATED"),
+				ExpectError: expectErr("rejected its credentials", "Account is deactivated"),
 			},
 			{
 				Config:            cfg,

@@ -596,7 +596,7 @@ func confSuite(t *testing.T, featureLevel int, allowances bool) *confStats {
 			}
 			// Every authenticated operation: a wrong API key is a 401.
 			bad := *template
-			bad.name, bad.user, bad.status, bad.code, bad.capture, bad.before = "wrong API key", confBadKey, 401, "INVALID_API_KEY", nil, nil
+			bad.name, bad.user, bad.status, bad.code, bad.capture, bad.before = "wrong API key", confBadKey, 401, "UNAUTHORIZED", nil, nil
 			t.Run(fmt.Sprintf("%02d_401_%s", len(g.steps)+1, bad.name), func(t *testing.T) {
 				confRun(t, spec, srv, ts.URL, &bad, vars, stats)
 			})
@@ -975,7 +975,7 @@ func TestOpenAPIConformanceValidator(t *testing.T) {
 		{"validation failure", "POST", "/realm/filters", 400, `{"result":"error","msg":"Invalid URL template.","code":"BAD_REQUEST","errors":{"url_template":["Invalid URL template."]}}`, true},
 		{"error with an unknown field", "POST", "/realm/filters", 400, `{"result":"error","msg":"x","code":"BAD_REQUEST","hint":"y"}`, false},
 		{"error without code", "POST", "/realm/filters", 400, `{"result":"error","msg":"x"}`, false},
-		{"401", "GET", "/users/me", 401, `{"result":"error","msg":"Invalid API key","code":"INVALID_API_KEY"}`, true},
+		{"401", "GET", "/users/me", 401, `{"result":"error","msg":"Invalid API key","code":"UNAUTHORIZED"}`, true},
 		{"fractional retry-after", "GET", "/users/me", 429, `{"result":"error","msg":"API usage exceeded rate limit","code":"RATE_LIMIT_HIT","retry-after":0.25}`, true},
 		{"undocumented status", "GET", "/users/me", 418, `{"result":"error","msg":"teapot","code":"BAD_REQUEST"}`, false},
 	}

@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver/smsserver"
 )
@@ -175,29 +177,74 @@ func withHeaders(resp *response, h http.Header) *response {
 }
 
 // authenticate checks HTTP Basic credentials: the user's e-mail address (the
-// delivery address, case-insensitively) and API key, as Zulip's
-// validate_api_key does.
+// delivery address, case-insensitively) and API key.
+//
+// It follows Zulip's REST path (zerver/lib/rest.py rest_dispatch, then
+// zerver/decorator.py get_basic_credentials, authenticated_rest_api_view and
+// validate_api_key / access_user_by_api_key / validate_account_and_subdomain):
+//   - no Authorization header: MissingAuthenticationError, 401 UNAUTHORIZED;
+//   - a header that does not split into a scheme and one value, or whose value
+//     is not base64 of "email:key": 401 "Invalid authorization header for basic
+//     auth" (the ValueError branch);
+//   - another scheme: JsonableError, 400 BAD_REQUEST "This endpoint requires HTTP
+//     basic authentication.";
+//   - every failure of validate_api_key is turned into json_unauthorized(e.msg):
+//     401 with code UNAUTHORIZED and Zulip's message ("Malformed API key",
+//     "Invalid API key", "This organization has been deactivated", "Account is
+//     deactivated"). The specific codes INVALID_API_KEY, USER_DEACTIVATED and
+//     REALM_DEACTIVATED appear only on the fetch_api_key views.
+//
+// Every 401 carries WWW-Authenticate: Basic realm="zulip" (errorResponse).
 func (s *Server) authenticate(r *http.Request) (*User, *apiError) {
-	email, key, ok := r.BasicAuth()
-	if !ok {
+	header, present := r.Header["Authorization"]
+	if !present {
 		return nil, errCode(http.StatusUnauthorized, "UNAUTHORIZED",
 			"Not logged in: API authentication or user session required", nil)
 	}
+	email, key, aerr := basicCredentials(strings.Join(header, ","))
+	if aerr != nil {
+		return nil, aerr
+	}
+	unauthorized := func(msg string) *apiError { return errCode(http.StatusUnauthorized, "UNAUTHORIZED", msg, nil) }
 	email, key = strings.TrimSpace(email), strings.TrimSpace(key)
 	if !validAPIKeyFormat(key) {
-		return nil, errCode(http.StatusUnauthorized, "INVALID_API_KEY", "Malformed API key", nil)
+		return nil, unauthorized("Malformed API key")
 	}
 	u := s.realm.userByEmail(email)
 	if u == nil || u.APIKey != key {
-		return nil, errCode(http.StatusUnauthorized, "INVALID_API_KEY", "Invalid API key", nil)
+		return nil, unauthorized("Invalid API key")
 	}
 	if s.realm.Deactivated {
-		return nil, errCode(http.StatusUnauthorized, "REALM_DEACTIVATED", "This organization has been deactivated", nil)
+		return nil, unauthorized("This organization has been deactivated")
 	}
 	if !u.IsActive {
-		return nil, errCode(http.StatusUnauthorized, "USER_DEACTIVATED", "Account is deactivated", nil)
+		return nil, unauthorized("Account is deactivated")
 	}
 	return u, nil
+}
+
+// basicCredentials decodes an Authorization header value as Zulip's
+// get_basic_credentials does: Python's str.split() into exactly a scheme and
+// one value, the scheme "basic" in any case, and the value base64 of UTF-8
+// text with exactly one colon.
+func basicCredentials(value string) (email, key string, aerr *apiError) {
+	invalid := errCode(http.StatusUnauthorized, "UNAUTHORIZED", "Invalid authorization header for basic auth", nil)
+	parts := strings.Fields(value)
+	if len(parts) != 2 {
+		return "", "", invalid
+	}
+	if !strings.EqualFold(parts[0], "basic") {
+		return "", "", errBadRequest("This endpoint requires HTTP basic authentication.")
+	}
+	raw, err := base64.StdEncoding.DecodeString(parts[1])
+	if err != nil || !utf8.Valid(raw) {
+		return "", "", invalid
+	}
+	fields := strings.Split(string(raw), ":")
+	if len(fields) != 2 {
+		return "", "", invalid
+	}
+	return fields[0], fields[1], nil
 }
 
 // validAPIKeyFormat reports whether key looks like a Zulip API key: 32 letters

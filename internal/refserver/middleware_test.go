@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -166,17 +167,35 @@ func TestAuthentication(t *testing.T) {
 		{"no credentials", func(*http.Request) {}, 401, "UNAUTHORIZED",
 			"Not logged in: API authentication or user session required", true},
 		{"wrong key", func(r *http.Request) { r.SetBasicAuth(owner.Email, strings.Repeat("x", 32)) }, 401,
-			"INVALID_API_KEY", "Invalid API key", true},
+			"UNAUTHORIZED", "Invalid API key", true},
 		{"malformed key", func(r *http.Request) { r.SetBasicAuth(owner.Email, "short") }, 401,
-			"INVALID_API_KEY", "Malformed API key", true},
+			"UNAUTHORIZED", "Malformed API key", true},
 		{"unknown user", func(r *http.Request) { r.SetBasicAuth("nobody@zulip.example.com", owner.APIKey) }, 401,
-			"INVALID_API_KEY", "Invalid API key", true},
+			"UNAUTHORIZED", "Invalid API key", true},
 		{"another user's key", func(r *http.Request) {
 			m, _ := e.srv.User(SeedMemberID)
 			r.SetBasicAuth(owner.Email, m.APIKey)
-		}, 401, "INVALID_API_KEY", "Invalid API key", true},
+		}, 401, "UNAUTHORIZED", "Invalid API key", true},
 		{"deactivated user", func(r *http.Request) { r.SetBasicAuth(dan.Email, dan.APIKey) }, 401,
-			"USER_DEACTIVATED", "Account is deactivated", true},
+			"UNAUTHORIZED", "Account is deactivated", true},
+		// get_basic_credentials: a value that does not split in two, is not
+		// base64, or does not hold exactly one colon is the ValueError branch.
+		{"scheme without value", func(r *http.Request) { r.Header.Set("Authorization", "Basic") }, 401,
+			"UNAUTHORIZED", "Invalid authorization header for basic auth", true},
+		{"undecodable value", func(r *http.Request) { r.Header.Set("Authorization", "Basic %%%") }, 401,
+			"UNAUTHORIZED", "Invalid authorization header for basic auth", true},
+		{"no colon", func(r *http.Request) {
+			r.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(owner.Email)))
+		}, 401, "UNAUTHORIZED", "Invalid authorization header for basic auth", true},
+		{"two colons", func(r *http.Request) {
+			r.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey+":x")))
+		}, 401, "UNAUTHORIZED", "Invalid authorization header for basic auth", true},
+		// Another scheme is a plain JsonableError: 400, no challenge.
+		{"bearer scheme", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+owner.APIKey) }, 400,
+			"BAD_REQUEST", "This endpoint requires HTTP basic authentication.", false},
+		{"scheme in lower case", func(r *http.Request) {
+			r.Header.Set("Authorization", "basic "+base64.StdEncoding.EncodeToString([]byte(owner.Email+":"+owner.APIKey)))
+		}, 200, "", "", false},
 		{"e-mail in another case", func(r *http.Request) { r.SetBasicAuth(strings.ToUpper(owner.Email), owner.APIKey) }, 200, "", "", false},
 	}
 	for _, tc := range cases {
@@ -198,7 +217,7 @@ func TestAuthentication(t *testing.T) {
 		e := coreStart(t, Options{})
 		e.srv.Do(func(r *Realm) { r.Deactivated = true })
 		a := e.coreRequest(SeedOwnerID, http.MethodGet, "/users/me", nil)
-		coreWantError(t, a, 401, "REALM_DEACTIVATED", "This organization has been deactivated")
+		coreWantError(t, a, 401, "UNAUTHORIZED", "This organization has been deactivated")
 	})
 	t.Run("json prefix", func(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, e.ts.URL+"/json/users/me", nil)

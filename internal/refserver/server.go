@@ -32,7 +32,8 @@ type Options struct {
 	FeatureLevel int
 	// Version advertised as zulip_version; default DefaultVersion.
 	Version string
-	// Production makes /dev_fetch_api_key fail as on a production server.
+	// Production serves as a production server: the development-only endpoints
+	// (/dev_fetch_api_key) are not routed and server_settings offers no dev login.
 	Production bool
 	// RateLimit is the number of API requests a user may make per minute;
 	// 0 disables rate limiting. Zulip's default is 200.

@@ -704,7 +704,7 @@ func TestDeactivateUser(t *testing.T) {
 			t.Error("the owned bot is still active")
 		}
 		a := e.coreRequest(SeedMemberID, http.MethodGet, "/users/me", nil)
-		coreWantError(t, a, 401, "USER_DEACTIVATED", "Account is deactivated")
+		coreWantError(t, a, 401, "UNAUTHORIZED", "Account is deactivated")
 		u := usersGet(t, e, SeedOwnerID, "11", url.Values{"include_custom_profile_fields": {"true"}})
 		if u["is_active"] != false || len(u["profile_data"].(map[string]any)) != 0 {
 			t.Errorf("%v", u)

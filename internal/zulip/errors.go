@@ -183,6 +183,60 @@ func (e *APIError) isUnauthorized() bool {
 	return e.HTTPStatus == http.StatusUnauthorized || unauthorizedCodes[e.Code]
 }
 
+// AuthFailure says why the server refused the credentials of a request.
+type AuthFailure int
+
+// The reasons an authentication failure can have.
+const (
+	AuthOK               AuthFailure = iota // not an authentication failure
+	AuthOther                               // refused for a reason not told apart below
+	AuthInvalidAPIKey                       // no account has that e-mail address with that key (or the key is malformed)
+	AuthUserDeactivated                     // the account is deactivated
+	AuthRealmDeactivated                    // the organization is deactivated
+)
+
+// authMessages are validate_api_key's messages (zerver/decorator.py,
+// zerver/lib/exceptions.py). On the REST API authenticated_rest_api_view turns
+// each into json_unauthorized(e.msg): 401 with code UNAUTHORIZED, so only the
+// message tells them apart; the client sends no Accept-Language, so Zulip
+// answers in English. The fetch_api_key views keep the specific codes.
+var authMessages = map[string]AuthFailure{
+	"Invalid API key":                        AuthInvalidAPIKey,
+	"Malformed API key":                      AuthInvalidAPIKey,
+	"Account is deactivated":                 AuthUserDeactivated,
+	"This organization has been deactivated": AuthRealmDeactivated,
+}
+
+// AuthFailure classifies an authentication failure by its code (the fetch_api_key
+// views and servers before feature level 76) or, for the REST API's UNAUTHORIZED,
+// by its message.
+func (e *APIError) AuthFailure() AuthFailure {
+	switch {
+	case !e.isUnauthorized():
+		return AuthOK
+	case e.Code == CodeInvalidAPIKey:
+		return AuthInvalidAPIKey
+	case e.Code == CodeUserDeactivated:
+		return AuthUserDeactivated
+	case e.Code == CodeRealmDeactivated:
+		return AuthRealmDeactivated
+	case e.Code == CodeUnauthorized || e.Code == "":
+		if reason, ok := authMessages[e.Msg]; ok {
+			return reason
+		}
+	}
+	return AuthOther
+}
+
+// AuthFailureOf classifies err as APIError.AuthFailure does; AuthOK when err is
+// not an API error.
+func AuthFailureOf(err error) AuthFailure {
+	if e, ok := AsAPIError(err); ok {
+		return e.AuthFailure()
+	}
+	return AuthOK
+}
+
 // QueueID returns the queue_id of a BAD_EVENT_QUEUE_ID error.
 func (e *APIError) QueueID() string { return e.extraString("queue_id") }
 

@@ -128,6 +128,17 @@ func TestAPIError_shapes(t *testing.T) {
 			code:   "INVALID_API_KEY", msg: "Invalid API key", helpers: helpers{unauthorized: true},
 		},
 		{
+			name: "401 UNAUTHORIZED deactivated account", status: 401,
+			header: map[string]string{"WWW-Authenticate": `Basic realm="zulip"`},
+			body:   `{"result":"error","msg":"Account is deactivated","code":"UNAUTHORIZED"}`,
+			code:   "UNAUTHORIZED", msg: "Account is deactivated", helpers: helpers{unauthorized: true},
+			check: func(t *testing.T, e *APIError) {
+				if e.AuthFailure() != AuthUserDeactivated {
+					t.Errorf("AuthFailure = %v", e.AuthFailure())
+				}
+			},
+		},
+		{
 			name: "401 UNAUTHORIZED", status: 401,
 			header: map[string]string{"WWW-Authenticate": `Basic realm="zulip"`},
 			body:   `{"result":"error","msg":"Not logged in: API authentication or user session required","code":"UNAUTHORIZED"}`,
@@ -283,5 +294,43 @@ func TestExcerptBody(t *testing.T) {
 		if got := excerptBody([]byte(tt.in)); got != tt.want {
 			t.Errorf("excerptBody(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestAuthFailure pins how authentication failures are told apart: on the REST
+// API Zulip answers every validate_api_key failure with 401 UNAUTHORIZED and
+// the exception's message (zerver/decorator.py authenticated_rest_api_view:
+// json_unauthorized(e.msg)); the fetch_api_key views and servers before
+// feature level 76 (403) use the specific codes.
+func TestAuthFailure(t *testing.T) {
+	cases := []struct {
+		status    int
+		code, msg string
+		want      AuthFailure
+	}{
+		{401, "UNAUTHORIZED", "Invalid API key", AuthInvalidAPIKey},
+		{401, "UNAUTHORIZED", "Malformed API key", AuthInvalidAPIKey},
+		{401, "UNAUTHORIZED", "Account is deactivated", AuthUserDeactivated},
+		{401, "UNAUTHORIZED", "This organization has been deactivated", AuthRealmDeactivated},
+		{401, "UNAUTHORIZED", "Not logged in: API authentication or user session required", AuthOther},
+		{401, "UNAUTHORIZED", "Invalid authorization header for basic auth", AuthOther},
+		{401, "INVALID_API_KEY", "Invalid API key", AuthInvalidAPIKey},
+		{401, "USER_DEACTIVATED", "Account is deactivated", AuthUserDeactivated},
+		{403, "USER_DEACTIVATED", "Account is deactivated", AuthUserDeactivated},
+		{401, "REALM_DEACTIVATED", "This organization has been deactivated", AuthRealmDeactivated},
+		{400, "BAD_REQUEST", "Account is deactivated", AuthOK},
+		{400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator", AuthOK},
+	}
+	for _, tc := range cases {
+		e := &APIError{HTTPStatus: tc.status, Code: tc.code, Msg: tc.msg}
+		if got := e.AuthFailure(); got != tc.want {
+			t.Errorf("%d %s %q: AuthFailure = %v, want %v", tc.status, tc.code, tc.msg, got, tc.want)
+		}
+		if got := AuthFailureOf(fmt.Errorf("wrapped: %w", e)); got != tc.want {
+			t.Errorf("%d %s %q: AuthFailureOf = %v, want %v", tc.status, tc.code, tc.msg, got, tc.want)
+		}
+	}
+	if AuthFailureOf(errors.New("x")) != AuthOK {
+		t.Error("a plain error is an authentication failure")
 	}
 }
