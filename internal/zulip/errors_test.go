@@ -323,11 +323,10 @@ func TestAuthFailure(t *testing.T) {
 	}
 	for _, tc := range cases {
 		e := &APIError{HTTPStatus: tc.status, Code: tc.code, Msg: tc.msg}
-		if got := e.AuthFailure(); got != tc.want {
-			t.Errorf("%d %s %q: AuthFailure = %v, want %v", tc.status, tc.code, tc.msg, got, tc.want)
-		}
-		if got := AuthFailureOf(fmt.Errorf("wrapped: %w", e)); got != tc.want {
-			t.Errorf("%d %s %q: AuthFailureOf = %v, want %v", tc.status, tc.code, tc.msg, got, tc.want)
+		for how, got := range map[string]AuthFailure{"AuthFailure": e.AuthFailure(), "AuthFailureOf": AuthFailureOf(fmt.Errorf("wrapped: %w", e))} {
+			if got != tc.want {
+				t.Errorf("%d %s %q: %s = %v, want %v", tc.status, tc.code, tc.msg, how, got, tc.want)
+			}
 		}
 	}
 	if AuthFailureOf(errors.New("x")) != AuthOK {
