@@ -91,7 +91,15 @@ func canAccessDeliveryEmail(viewer, target *User) bool {
 	if viewer == nil {
 		return false
 	}
-	if viewer.ID == target.ID || target.IsBot {
+	return viewer.ID == target.ID || roleMaySeeEmail(viewer, target)
+}
+
+// roleMaySeeEmail reports whether the viewer's role may see the target's real
+// address under the target's email_address_visibility
+// (ROLE_TO_ACCESSIBLE_EMAIL_ADDRESS_VISIBILITY_IDS), the viewer's own address
+// being no exception.
+func roleMaySeeEmail(viewer, target *User) bool {
+	if target.IsBot {
 		return true // bots always have visibility "everyone"
 	}
 	switch target.EmailVisibility {
@@ -258,21 +266,47 @@ func errNoSuchUser() *apiError { return errBadRequest("No such user") }
 // errInsufficientPermission is access_user_common's answer to a non-admin.
 func errInsufficientPermission() *apiError { return errBadRequest("Insufficient permission") }
 
-// userByAPIEmail finds a user by e-mail as GET /users/{email} does: the real
-// address when the viewer may see it (FL302), or the API e-mail (the dummy
-// user{id}@host for users whose address is not public), case-insensitively.
+// userByAPIEmail finds a user by e-mail as zerver/lib/users.py
+// access_user_by_email does (GET /users/{email}, PATCH /users/{email}/...):
+//  1. an address of the dummy form user{id}@{realm host} (matched
+//     case-sensitively, as re.match does) is a lookup by id, whatever the
+//     user's email_address_visibility;
+//  2. any other address is the real (delivery) address, case-insensitively and
+//     stripped, of a user whose email_address_visibility the viewer's role may
+//     see (ROLE_TO_ACCESSIBLE_EMAIL_ADDRESS_VISIBILITY_IDS; there is no
+//     exception for the viewer's own address here, unlike
+//     can_access_delivery_email).
 func (s *Server) userByAPIEmail(viewer *User, email string) *User {
 	r := s.realm
-	if u := r.userByEmail(email); u != nil && canAccessDeliveryEmail(viewer, u) {
-		return u
+	if id, ok := r.dummyEmailID(email); ok {
+		return r.Users[id]
 	}
+	email = strings.TrimSpace(email)
 	for _, id := range r.userIDs() {
 		u := r.Users[id]
-		if equalFoldASCII(r.apiEmail(u), email) {
+		if equalFoldASCII(u.Email, email) && roleMaySeeEmail(viewer, u) {
 			return u
 		}
 	}
 	return nil
+}
+
+// dummyEmailID returns the id in an address of the form user{id}@{realm host}
+// (get_dummy_email_address_for_display_regex).
+func (r *Realm) dummyEmailID(email string) (int, bool) {
+	local, ok := strings.CutSuffix(email, "@"+r.Host)
+	if !ok {
+		return 0, false
+	}
+	digits, ok := strings.CutPrefix(local, "user")
+	if !ok || !isAllDigits(digits) {
+		return 0, false
+	}
+	id, err := strconv.Atoi(digits)
+	if err != nil {
+		return -1, true // digits beyond any id: the lookup by id finds no one
+	}
+	return id, true
 }
 
 // isAllDigits reports whether s is a non-empty run of ASCII digits.

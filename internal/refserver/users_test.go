@@ -215,9 +215,20 @@ func TestGetUserByIDAndEmail(t *testing.T) {
 		{"dummy address, as member", SeedMember3ID, "user5@zulip.example.com", 5},
 		{"hidden from everyone, real", SeedOwnerID, "maria@zulip.example.com", 0},
 		{"hidden from everyone, dummy", SeedGuestID, "user6@zulip.example.com", 6},
-		{"own hidden address", SeedMember2ID, "maria@zulip.example.com", 6},
+		// access_user_by_email has no exception for the viewer's own address:
+		// visibility "nobody" is accessible to no role.
+		{"own hidden address", SeedMember2ID, "maria@zulip.example.com", 0},
+		{"own hidden address, dummy", SeedMember2ID, "user6@zulip.example.com", 6},
 		{"unknown address", SeedOwnerID, "ghost@zulip.example.com", 0},
-		{"dummy of a public address", SeedOwnerID, "user1@zulip.example.com", 0},
+		// A dummy-shaped address is a lookup by id (zerver/lib/users.py
+		// access_user_by_email), even for a user whose address is public; the
+		// match is case-sensitive (re.match) and needs the realm's host.
+		{"dummy of a public address", SeedOwnerID, "user1@zulip.example.com", 1},
+		{"dummy of a bot", SeedGuestID, "user8@zulip.example.com", 8},
+		{"dummy in capitals", SeedOwnerID, "USER5@zulip.example.com", 0},
+		{"dummy of another host", SeedOwnerID, "user5@example.org", 0},
+		{"dummy of an unknown id", SeedOwnerID, "user999@zulip.example.com", 0},
+		{"dummy of a huge id", SeedOwnerID, "user99999999999999999999999@zulip.example.com", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
