@@ -365,7 +365,7 @@ func confGroups() []confGroup {
 	add(confGroup{op: "update-profile-data", steps: []confStep{
 		confOK("set values", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data",
 			`[{"id":1,"value":"+49 30 1234"},{"id":3,"value":"2"},{"id":4,"value":"1991-02-03"},{"id":6,"value":[1,2]}]`)),
-		confOK("remove a value", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data", `[{"id":1,"value":null}]`)),
+		confOK("empty a value", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data", `[{"id":1,"value":""}]`)),
 		confBad("unknown field", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data", `[{"id":999,"value":"x"}]`), 400, "BAD_REQUEST"),
 		confBad("field not editable by users", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data", `[{"id":9,"value":"E-1"}]`), 400, "BAD_REQUEST"),
 		confBad("bad date", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data", `[{"id":4,"value":"03/02/1991"}]`), 400, "BAD_REQUEST"),

@@ -544,7 +544,8 @@ type profileDataItem struct {
 }
 
 // profileParseData decodes the data parameter of PATCH /users/me/profile_data:
-// a JSON list of {"id": int, "value": string | int[] | null}, with no other keys.
+// a JSON list of {"id": int, "value": string | int[]}, with no other keys,
+// checked item by item in order as pydantic does.
 func profileParseData(c *call) ([]profileDataItem, error) {
 	raw, ok := c.raw("data")
 	if !ok {
@@ -580,6 +581,10 @@ func profileParseData(c *call) ([]profileDataItem, error) {
 		if !ok {
 			return nil, errBadRequest("data[%d][\"id\"] is not an integer", i)
 		}
+		if !profileValueShape(m["value"]) {
+			// pydantic reports the union's first member: loc (i, "value", "str").
+			return nil, errBadRequest(`data[%d]["value"]["str"] is not a string`, i)
+		}
 		items = append(items, profileDataItem{id: id, value: m["value"]})
 	}
 	return items, nil
@@ -593,9 +598,14 @@ func (s *Server) profileCheckEditable(u *User, f *ProfileField) error {
 	return nil
 }
 
-// updateOwnProfileData serves PATCH /users/me/profile_data (human users). Every
-// item is checked (field exists, editable, value valid) before anything is
-// written; an empty value (null, "" or []) removes the field's value.
+// updateOwnProfileData serves PATCH /users/me/profile_data (human users), as
+// zerver/views/custom_profile_fields.py update_user_custom_profile_data: data is
+// Json[list[ProfileDataElementUpdateDict]], whose value is str | list[int], so
+// null is a type error; every item is checked (field exists, editable, value
+// valid for the field type, "" and [] included) before anything is written,
+// and do_update_user_custom_profile_data_if_changed stores each value as given
+// ("" stays an empty value, a list is stored as its JSON, so [] is "[]"). Only
+// the administrators' PATCH /users/{id} treats empty values as removals.
 func (s *Server) updateOwnProfileData(c *call) (obj, error) {
 	if err := c.requireHuman(); err != nil {
 		return nil, err
@@ -614,18 +624,31 @@ func (s *Server) updateOwnProfileData(c *call) (obj, error) {
 		if err := s.profileCheckEditable(c.user, f); err != nil {
 			return nil, err
 		}
-		if stored[i], err = validateProfileValue(r, f, it.value); err != nil {
+		if stored[i], err = checkProfileValue(r, f, it.value); err != nil {
 			return nil, err
 		}
 	}
 	for i, it := range items {
-		if stored[i] == "" {
-			delete(c.user.ProfileData, it.id)
-		} else {
-			c.user.ProfileData[it.id] = stored[i]
-		}
+		c.user.ProfileData[it.id] = stored[i]
 	}
 	return nil, nil
+}
+
+// profileValueShape reports whether a decoded value is str | list[int] in
+// pydantic's strict mode (a JSON number with a fraction or exponent is not an int).
+func profileValueShape(value any) bool {
+	switch v := value.(type) {
+	case string:
+		return true
+	case []any:
+		for _, x := range v {
+			if _, ok := profileInt(x); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // removeOwnProfileData serves DELETE /users/me/profile_data (human users): data
@@ -679,6 +702,14 @@ func validateProfileValue(r *Realm, field *ProfileField, value any) (stored stri
 	if profileValueEmpty(value) {
 		return "", nil
 	}
+	return checkProfileValue(r, field, value)
+}
+
+// checkProfileValue is validate_user_custom_profile_field for a value that is
+// a string or a list: the field type's validator, with no shortcut for empty
+// values (PATCH /users/me/profile_data stores "" and [] as given). It returns
+// the string Zulip stores: the string itself, or a list as JSON.
+func checkProfileValue(r *Realm, field *ProfileField, value any) (stored string, err error) {
 	name := field.Name
 	switch field.Type {
 	case FieldShortText, FieldExternalAccount, FieldPronouns:

@@ -368,10 +368,31 @@ func TestProfileDataUpdate(t *testing.T) {
 	if got := profileTestData(srv, SeedMemberID); got != "1=+1 555 0199 2=Backend engineer. 3=2 4=1990-04-01 5=https://mark.example.org 6=[11,1] 7=markm 8=he/him" {
 		t.Fatalf("data = %s", got)
 	}
-	// null, "" and [] remove values.
-	status, body = patch(SeedMemberID, `[{"id":1,"value":null},{"id":2,"value":""},{"id":6,"value":[]},{"id":9,"value":null}]`)
+	// This endpoint stores values as given (zerver/views/custom_profile_fields.py
+	// update_user_custom_profile_data: data is Json[list[ProfileDataElementUpdateDict]],
+	// value str | list[int]; do_update_user_custom_profile_data_if_changed):
+	// null is a type error, "" is validated by the field type and kept as an
+	// empty value, a list is stored as JSON ([] as "[]"). Only DELETE
+	// /users/me/profile_data and an administrator's PATCH /users/{id} remove.
+	status, body = patch(SeedMemberID, `[{"id":1,"value":"x"},{"id":2,"value":null}]`)
+	cfgWantError(t, status, body, 400, "BAD_REQUEST", `data[1]["value"]["str"] is not a string`)
+	status, body = patch(SeedMemberID, `[{"id":1,"value":""},{"id":2,"value":""},{"id":6,"value":[]},{"id":9,"value":""}]`)
 	cfgWantError(t, status, body, 400, "BAD_REQUEST", msgProfileNotEditable)
-	status, body = patch(SeedMemberID, `[{"id":1,"value":null},{"id":2,"value":""},{"id":6,"value":[]}]`)
+	status, body = patch(SeedMemberID, `[{"id":1,"value":""},{"id":2,"value":""},{"id":6,"value":[]}]`)
+	cfgWantOK(t, status, body)
+	if got := profileTestData(srv, SeedMemberID); got != "1= 2= 3=2 4=1990-04-01 5=https://mark.example.org 6=[] 7=markm 8=he/him" {
+		t.Fatalf("data = %s", got)
+	}
+	// The empty values are values: listed with the user.
+	_, body = cfgDo(t, srv, ts, SeedOwnerID, "GET", fmt.Sprintf("/users/%d?include_custom_profile_fields=true", SeedMemberID), nil)
+	pd := body["user"].(map[string]any)["profile_data"].(map[string]any)
+	if v, ok := pd["1"].(map[string]any); !ok || v["value"] != "" {
+		t.Fatalf("profile_data[1] = %v", pd["1"])
+	}
+	if v, ok := pd["6"].(map[string]any); !ok || v["value"] != "[]" {
+		t.Fatalf("profile_data[6] = %v", pd["6"])
+	}
+	status, body = cfgDo(t, srv, ts, SeedMemberID, "DELETE", "/users/me/profile_data", cfgForm("data", "[1,2,6]"))
 	cfgWantOK(t, status, body)
 	if got := profileTestData(srv, SeedMemberID); got != "3=2 4=1990-04-01 5=https://mark.example.org 7=markm 8=he/him" {
 		t.Fatalf("data = %s", got)
@@ -391,6 +412,15 @@ func TestProfileDataUpdate(t *testing.T) {
 		code, msg  string
 	}{
 		{"not editable", `[{"id":9,"value":"E-1"}]`, "BAD_REQUEST", msgProfileNotEditable},
+		{"null", `[{"id":1,"value":null}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+		{"number", `[{"id":1,"value":5}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+		{"list of strings", `[{"id":6,"value":["a"]}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+		{"null before a missing key", `[{"id":1,"value":null},{"id":2}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+		{"empty date", `[{"id":4,"value":""}]`, "BAD_REQUEST", "Birthday is not a date"},
+		{"empty URL", `[{"id":5,"value":""}]`, "BAD_REQUEST", "Website is not a URL"},
+		{"empty choice", `[{"id":3,"value":""}]`, "BAD_REQUEST", "'' is not a valid choice for 'Team'."},
+		{"empty string for users", `[{"id":6,"value":""}]`, "BAD_REQUEST", "User IDs is not a list"},
+		{"empty list for text", `[{"id":1,"value":[]}]`, "BAD_REQUEST", "Phone number is not a string"},
 		{"unknown field", `[{"id":1,"value":"x"},{"id":99,"value":"x"}]`, "BAD_REQUEST", "Field id 99 not found."},
 		{"invalid value after a valid one", `[{"id":1,"value":"ok"},{"id":4,"value":"1990-13-01"}]`, "BAD_REQUEST", "Birthday is not a date"},
 		{"bad choice", `[{"id":3,"value":"7"}]`, "BAD_REQUEST", "'7' is not a valid choice for 'Team'."},

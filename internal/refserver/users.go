@@ -205,8 +205,10 @@ func (s *Server) userWire(viewer, target *User, clientGravatar, includeProfile b
 func (s *Server) profileDataWire(u *User) obj {
 	out := obj{}
 	for _, f := range s.realm.ProfileFields {
+		// A stored empty value is a value (PATCH /users/me/profile_data keeps
+		// ""), listed as Zulip's get_custom_profile_field_values lists every row.
 		v, ok := u.ProfileData[f.ID]
-		if !ok || v == "" {
+		if !ok {
 			continue
 		}
 		item := obj{"value": v}

@@ -107,7 +107,10 @@ type ProfileDataItem struct {
 }
 
 // ProfileDataValue is a profile value on input: a string for most types, a list of user ids
-// for Users fields, or null (the zero value) to clear the field where the endpoint allows it.
+// for Users fields, or null (the zero value). Only UpdateUser (an administrator's
+// PATCH /users/{id}) takes null, "" or [] as "remove the value"; UpdateOwnProfileData
+// refuses null and stores "" and [] as empty values, so clear one's own values with
+// RemoveOwnProfileData.
 type ProfileDataValue struct {
 	text    *string
 	userIDs []int64
@@ -176,7 +179,9 @@ func (c *Client) ListCustomProfileFields(ctx context.Context) ([]CustomProfileFi
 }
 
 // UpdateOwnProfileData sets the caller's values of the given fields
-// (PATCH /users/me/profile_data; human users only). Idempotent.
+// (PATCH /users/me/profile_data; human users only). Values are stored as given:
+// the server refuses null, and keeps "" (where the field type allows it) and [] as
+// empty values; RemoveOwnProfileData removes values. Idempotent.
 func (c *Client) UpdateOwnProfileData(ctx context.Context, data []ProfileDataItem) error {
 	if data == nil {
 		data = []ProfileDataItem{}
