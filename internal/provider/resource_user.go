@@ -106,8 +106,9 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 				Required: true,
 				MarkdownDescription: "The user's real (delivery) e-mail address, unique in the organization. Changing it " +
 					"updates the account in place, which Zulip allows only to an organization administrator holding the " +
-					"`can_change_user_emails` special permission (Zulip feature level 285); other credentials get an " +
-					"error naming that permission. Compared case-insensitively, as Zulip does.",
+					"`can_change_user_emails` special permission (Zulip feature level 285). The plan fails for credentials " +
+					"below administrator and for older servers; an administrator without the permission (which the API " +
+					"does not show) gets the server's refusal, naming it. Compared case-insensitively, as Zulip does.",
 				Validators: []validator.String{validators.Email()},
 			},
 			"full_name": schema.StringAttribute{
@@ -372,6 +373,7 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	if checks {
 		if state != nil {
 			r.checkProtectedChange(ctx, plan, *state, &resp.Diagnostics)
+			r.checkEmailChange(ctx, plan, *state, &resp.Diagnostics)
 		}
 		r.checkOwnerRoleChange(ctx, plan, fromRole, &resp.Diagnostics)
 		r.checkProfileData(ctx, plan, &resp.Diagnostics)
@@ -908,6 +910,29 @@ func (r *userResource) checkProtectedChange(ctx context.Context, plan, state use
 		fmt.Sprintf("This plan would %s %s, which is %s. If that is intended (for example because this run makes "+
 			"another user an owner first), set `allow_self_or_last_owner_change = true` on this resource.",
 			change, userDescribe(u), strings.Join(reasons, ", and ")))
+}
+
+// featureChangeUserEmail is the feature level at which PATCH /users/{id} takes
+// new_email (digest §4.4).
+const featureChangeUserEmail = 285
+
+// checkEmailChange reports at plan time an address change the server will
+// refuse: before feature level 285 Zulip has no way to change another user's
+// address, and since then it needs an organization administrator
+// (zerver/views/users.py update_user_backend reaches the target with
+// access_user_by_id(for_admin=True)). The can_change_user_emails special
+// permission that Zulip also requires is not visible through the API, so the
+// server's answer reports its absence (addUserAPIError names it).
+func (r *userResource) checkEmailChange(ctx context.Context, plan, state userResourceModel, diags *diag.Diagnostics) {
+	if !known(plan.Email) || !known(state.Email) || strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
+		return
+	}
+	if err := r.data.requireFeatureLevel(featureChangeUserEmail, "changing a user's e-mail address"); err != nil {
+		diags.AddAttributeError(path.Root("email"), "Zulip Server Too Old", err.Error()+
+			". Change the address in Zulip's own settings (the user can change it in theirs), then update the configuration.")
+		return
+	}
+	r.data.requireRole(ctx, roleAdministrator, "Changing a user's e-mail address", path.Root("email"), diags)
 }
 
 // checkOwnerRoleChange reports at plan time a change to or from the owner role

@@ -524,6 +524,7 @@ func TestAccUser_changeEmail(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	moderator := srv.ProviderConfig(t, refserver.SeedModeratorID)
 	mei := func(email string) string {
 		return fmt.Sprintf(`
 resource "zulip_user" "mei" {
@@ -562,6 +563,12 @@ resource "zulip_user" "mei" {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
+			},
+			{
+				// Below administrator the plan refuses, naming the role.
+				Config:      moderator + mei("mei.member@zulip.example.com"),
+				PlanOnly:    true,
+				ExpectError: expectErrRE(`(?s)Insufficient Role.*email.*Changing a user's e-mail address needs an\s+organization administrator`),
 			},
 			{
 				Config:      admin + mei("mei.member@zulip.example.com"),
