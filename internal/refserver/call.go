@@ -11,6 +11,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,16 +86,19 @@ func errMissing(name string) *apiError {
 		Msg: fmt.Sprintf("Missing '%s' argument", name), Extra: obj{"var_name": name}}
 }
 
-// errInvalid is a typed-parameter validation failure for the named parameter.
-func errInvalid(name, msg string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: "REQUEST_VARIABLE_INVALID", Msg: msg,
-		Extra: obj{"var_name": name}}
+// errInvalid is a typed-parameter validation failure for the named
+// parameter: zerver/lib/typed_endpoint.py parse_value_for_parameter raises
+// ApiParamValidationError, a plain JsonableError (400 BAD_REQUEST) whose message
+// comes from ERROR_TEMPLATES and which carries no var_name.
+func errInvalid(msg string) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Code: "BAD_REQUEST", Msg: msg}
 }
 
-// errInvalidJSON is answered when a JSON-encoded parameter is not valid JSON.
+// errInvalidJSON is answered when a Json[...] parameter is not valid JSON:
+// pydantic's json_invalid, "{var_name} is not valid JSON" (typed_endpoint's
+// ERROR_TEMPLATES), a plain 400 BAD_REQUEST.
 func errInvalidJSON(name string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: "INVALID_JSON",
-		Msg: fmt.Sprintf("Argument \"%s\" is not valid JSON.", name), Extra: obj{"var_name": name}}
+	return errInvalid(name + " is not valid JSON")
 }
 
 // errPrincipal is Organization{Member,Administrator,Owner}RequiredError; role is
@@ -294,9 +298,79 @@ func (c *call) optJSON(name string, dst any) (bool, error) {
 		return true, errInvalidJSON(name)
 	}
 	if err := json.Unmarshal([]byte(v), dst); err != nil {
-		return true, errInvalid(name, fmt.Sprintf("%s is not %s", name, describeJSONType(dst)))
+		return true, errInvalid(typeErrorMessage(name, v, dst))
 	}
 	return true, nil
+}
+
+// typeErrorMessage words the first mismatch between a JSON text and the Go
+// type dst points to as pydantic's strict validation and typed_endpoint do:
+// the location appended to the parameter's name as [0] or ["key"], then
+// "is not a boolean", "is not an integer", "is not a string", "is not a list"
+// or "is not a dict" (ERROR_TEMPLATES: bool_type, int_type, string_type,
+// list_type, dict_type). A JSON number with a fraction or an exponent is a
+// float, never an int, in strict mode.
+func typeErrorMessage(name, text string, dst any) string {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return name + " is not valid JSON"
+	}
+	if msg := firstTypeError(name, v, reflect.TypeOf(dst).Elem()); msg != "" {
+		return msg
+	}
+	return "Invalid " + name // a value of the right shape Go still refused (e.g. out of range)
+}
+
+// firstTypeError walks v against t depth-first, in order, and words the first
+// mismatch; "" when v fits t.
+func firstTypeError(at string, v any, t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return at + " is not a boolean"
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := v.(json.Number)
+		if !ok || strings.ContainsAny(n.String(), ".eE") {
+			return at + " is not an integer"
+		}
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return at + " is not a string"
+		}
+	case reflect.Slice:
+		list, ok := v.([]any)
+		if !ok {
+			return at + " is not a list"
+		}
+		for i, el := range list {
+			if msg := firstTypeError(fmt.Sprintf("%s[%d]", at, i), el, t.Elem()); msg != "" {
+				return msg
+			}
+		}
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return at + " is not a dict"
+		}
+		// pydantic takes the keys in the text's order, which the decoded map
+		// has lost; sorted order is the stand-in.
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			key, _ := json.Marshal(k)
+			if msg := firstTypeError(fmt.Sprintf("%s[%s]", at, key), m[k], t.Elem()); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }
 
 // reqJSON decodes a required JSON-encoded parameter into dst.
@@ -351,24 +425,6 @@ func (c *call) pathInt(name string) (int, error) {
 // errNoRoute is returned by a handler for a request that Zulip's URL patterns
 // would not have routed to it; the core answers Django's 404 page.
 var errNoRoute = errors.New("no route matches the path")
-
-// describeJSONType names the expected JSON type of dst in Zulip's words.
-func describeJSONType(dst any) string {
-	switch dst.(type) {
-	case *bool:
-		return "a boolean"
-	case *int, *int64:
-		return "an integer"
-	case *string:
-		return "a string"
-	case *[]int, *[]string, *[]any:
-		return "a list"
-	case *map[string]any, *map[string]bool:
-		return "a dict"
-	default:
-		return "valid"
-	}
-}
 
 // unusedParams lists the parameters no handler read, sorted.
 func (c *call) unusedParams() []string {

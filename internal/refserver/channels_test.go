@@ -201,8 +201,8 @@ func TestChatStreamsFilters(t *testing.T) {
 
 func TestChatStreamsErrors(t *testing.T) {
 	e := chatNew(t)
-	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_public", "yes"), 400, "INVALID_JSON", `Argument "include_public" is not valid JSON.`)
-	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_all", "1"), 400, "REQUEST_VARIABLE_INVALID", "include_all is not a boolean")
+	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_public", "yes"), 400, "BAD_REQUEST", "include_public is not valid JSON")
+	e.chatFail(SeedMemberID, http.MethodGet, "/streams", chatForm("include_all", "1"), 400, "BAD_REQUEST", "include_all is not a boolean")
 }
 
 // Before FL356, include_all_active was for administrators only (do_get_streams

@@ -138,7 +138,7 @@ func confGroups() []confGroup {
 			"presence_history_limit_days", "7", "event_types", `["realm","stream"]`, "all_public_streams", "false",
 			"client_capabilities", `{"notification_settings_null":true}`, "fetch_event_types", `["realm","stream","realm_user"]`,
 			"narrow", `[["channel","general"]]`)),
-		confBad("malformed JSON", "register-queue", confOwner, confPOST, "/register", confP("event_types", `["realm"`), 400, "INVALID_JSON"),
+		confBad("malformed JSON", "register-queue", confOwner, confPOST, "/register", confP("event_types", `["realm"`), 400, "BAD_REQUEST"),
 	}})
 	add(confGroup{op: "get-events", steps: []confStep{
 		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["message"]`)), "queue_id", "queue_id"),

@@ -69,8 +69,8 @@ func TestDomainAddErrors(t *testing.T) {
 	}{
 		{"missing domain", cfgForm("allow_subdomains", "true"), "REQUEST_VARIABLE_MISSING", "Missing 'domain' argument"},
 		{"missing allow_subdomains", cfgForm("domain", "a.org"), "REQUEST_VARIABLE_MISSING", "Missing 'allow_subdomains' argument"},
-		{"allow_subdomains not JSON", cfgForm("domain", "a.org", "allow_subdomains", "yes"), "INVALID_JSON", `Argument "allow_subdomains" is not valid JSON.`},
-		{"allow_subdomains not a boolean", cfgForm("domain", "a.org", "allow_subdomains", "1"), "REQUEST_VARIABLE_INVALID", "allow_subdomains is not a boolean"},
+		{"allow_subdomains not JSON", cfgForm("domain", "a.org", "allow_subdomains", "yes"), "BAD_REQUEST", "allow_subdomains is not valid JSON"},
+		{"allow_subdomains not a boolean", cfgForm("domain", "a.org", "allow_subdomains", "1"), "BAD_REQUEST", "allow_subdomains is not a boolean"},
 		{"empty", cfgForm("domain", "  ", "allow_subdomains", "true"), "BAD_REQUEST", "Invalid domain: Domain can't be empty."},
 		{"no dot", cfgForm("domain", "localhost", "allow_subdomains", "true"), "BAD_REQUEST", "Invalid domain: Domain must have at least one dot (.)"},
 		{"too long", cfgForm("domain", strings.Repeat("a.", 128), "allow_subdomains", "true"), "BAD_REQUEST", "Invalid domain: Domain is too long"},

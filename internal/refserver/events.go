@@ -134,7 +134,7 @@ func (s *Server) register(c *call) (obj, error) {
 		return nil, err
 	}
 	if v, ok := c.optString("include_subscribers"); ok && v != "true" && v != "false" && v != "partial" {
-		return nil, errInvalid("include_subscribers", "Invalid include_subscribers")
+		return nil, errInvalid("Invalid include_subscribers")
 	}
 
 	want := map[string]bool{}

@@ -191,11 +191,11 @@ func TestRegisterStreamsPerRole(t *testing.T) {
 func TestRegisterParameterErrors(t *testing.T) {
 	e := coreStart(t, Options{})
 	a := e.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{"event_types": {`realm`}})
-	coreWantError(t, a, 400, "INVALID_JSON", `Argument "event_types" is not valid JSON.`)
+	coreWantError(t, a, 400, "BAD_REQUEST", "event_types is not valid JSON")
 	a = e.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{"fetch_event_types": {`"realm"`}})
-	coreWantError(t, a, 400, "REQUEST_VARIABLE_INVALID", "fetch_event_types is not a list")
+	coreWantError(t, a, 400, "BAD_REQUEST", "fetch_event_types is not a list")
 	a = e.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{"client_gravatar": {`"yes"`}})
-	coreWantError(t, a, 400, "REQUEST_VARIABLE_INVALID", "client_gravatar is not a boolean")
+	coreWantError(t, a, 400, "BAD_REQUEST", "client_gravatar is not a boolean")
 }
 
 func TestRegisterFeatureLevelGates(t *testing.T) {

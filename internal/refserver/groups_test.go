@@ -63,8 +63,8 @@ func TestChatUserGroupsWire(t *testing.T) {
 	if retired == nil || retired["deactivated"] != true || chatJSON(retired["members"]) != "[]" {
 		t.Errorf("retired-team: %v", retired)
 	}
-	e.chatFail(SeedMemberID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "maybe"), 400, "INVALID_JSON",
-		`Argument "include_deactivated_groups" is not valid JSON.`)
+	e.chatFail(SeedMemberID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "maybe"), 400, "BAD_REQUEST",
+		"include_deactivated_groups is not valid JSON")
 }
 
 func TestChatUserGroupsFeatureLevels(t *testing.T) {

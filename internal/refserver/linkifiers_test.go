@@ -346,9 +346,9 @@ func TestLinkifierValidation(t *testing.T) {
 		{"alternative unknown group", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `["https://x/{id}/{page}"]`), "BAD_REQUEST",
 			"Group 'page' in alternative URL template is not present in linkifier pattern.",
 			errs("alternative_url_templates", l("Group 'page' in alternative URL template is not present in linkifier pattern."))},
-		{"alternative not JSON", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `https://x/{id}`), "INVALID_JSON",
-			`Argument "alternative_url_templates" is not valid JSON.`, nil},
-		{"alternative not a list", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `"https://x/{id}"`), "REQUEST_VARIABLE_INVALID",
+		{"alternative not JSON", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `https://x/{id}`), "BAD_REQUEST",
+			"alternative_url_templates is not valid JSON", nil},
+		{"alternative not a list", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `"https://x/{id}"`), "BAD_REQUEST",
 			"alternative_url_templates is not a list", nil},
 	}
 	for _, tc := range cases {

@@ -325,9 +325,9 @@ func TestIgnoredParametersAndBadJSON(t *testing.T) {
 		t.Errorf("ignored_parameters_unsupported = %s", got)
 	}
 	a = e.coreRequest(SeedOwnerID, http.MethodGet, "/users", url.Values{"client_gravatar": {"yes"}})
-	coreWantError(t, a, 400, "INVALID_JSON", `Argument "client_gravatar" is not valid JSON.`)
+	coreWantError(t, a, 400, "BAD_REQUEST", "client_gravatar is not valid JSON")
 	a = e.coreRequest(SeedOwnerID, http.MethodGet, "/users", url.Values{"client_gravatar": {"1"}})
-	coreWantError(t, a, 400, "REQUEST_VARIABLE_INVALID", "client_gravatar is not a boolean")
+	coreWantError(t, a, 400, "BAD_REQUEST", "client_gravatar is not a boolean")
 }
 
 // TestRateLimiting pins zerver/lib/rate_limiter.py (RedisRateLimiterBackend)

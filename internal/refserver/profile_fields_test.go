@@ -217,7 +217,7 @@ func TestProfileFieldCreateErrors(t *testing.T) {
 		code, msg string
 	}{
 		{"missing type", cfgForm("name", "X"), "REQUEST_VARIABLE_MISSING", "Missing 'field_type' argument"},
-		{"type not an integer", cfgForm("name", "X", "field_type", `"1"`), "REQUEST_VARIABLE_INVALID", "field_type is not an integer"},
+		{"type not an integer", cfgForm("name", "X", "field_type", `"1"`), "BAD_REQUEST", "field_type is not an integer"},
 		{"blank label", cfgForm("name", "   ", "field_type", "1"), "BAD_REQUEST", "Label cannot be blank."},
 		{"no label", cfgForm("field_type", "1"), "BAD_REQUEST", "Label cannot be blank."},
 		{"long label", cfgForm("name", strings.Repeat("n", 41), "field_type", "1"), "BAD_REQUEST", "name is too long (limit: 40 characters)"},
@@ -232,7 +232,7 @@ func TestProfileFieldCreateErrors(t *testing.T) {
 		{"select missing order", cfgForm("name", "X", "field_type", "3", "field_data", `{"a":{"text":"A"}}`), "BAD_REQUEST", "order key is missing from field_data"},
 		{"select extra key", cfgForm("name", "X", "field_type", "3", "field_data", `{"a":{"text":"A","order":"1","color":"red"}}`), "BAD_REQUEST", "Unexpected arguments: color"},
 		{"select blank key", cfgForm("name", "X", "field_type", "3", "field_data", `{" ":{"text":"A","order":"1"}}`), "BAD_REQUEST", "'value' cannot be blank."},
-		{"field_data not JSON", cfgForm("name", "X", "field_type", "3", "field_data", `{a}`), "INVALID_JSON", `Argument "field_data" is not valid JSON.`},
+		{"field_data not JSON", cfgForm("name", "X", "field_type", "3", "field_data", `{a}`), "BAD_REQUEST", "field_data is not valid JSON"},
 		{"field_data not a dict", cfgForm("name", "X", "field_type", "3", "field_data", `["a"]`), "BAD_REQUEST", "field_data is not a dict"},
 		{"external without subtype", cfgForm("name", "X", "field_type", "7", "field_data", `{}`), "BAD_REQUEST", "subtype key is missing from field_data"},
 		{"external unknown subtype", cfgForm("name", "X", "field_type", "7", "field_data", `{"subtype":"myspace"}`), "BAD_REQUEST", "Invalid external account type"},
@@ -240,7 +240,7 @@ func TestProfileFieldCreateErrors(t *testing.T) {
 		{"external pattern not a URL", cfgForm("name", "X", "field_type", "7", "field_data", `{"subtype":"custom","url_pattern":"x/%(username)s"}`), "BAD_REQUEST", `field_data["url_pattern"] is not a URL`},
 		{"summary for users", cfgForm("name", "X", "field_type", "6", "display_in_profile_summary", "true"), "BAD_REQUEST", "Field type not supported for display in profile summary."},
 		{"user matching for dates", cfgForm("name", "X", "field_type", "4", "use_for_user_matching", "true"), "BAD_REQUEST", msgProfileUserMatching},
-		{"summary not a boolean", cfgForm("name", "X", "field_type", "1", "display_in_profile_summary", `"yes"`), "REQUEST_VARIABLE_INVALID", "display_in_profile_summary is not a boolean"},
+		{"summary not a boolean", cfgForm("name", "X", "field_type", "1", "display_in_profile_summary", `"yes"`), "BAD_REQUEST", "display_in_profile_summary is not a boolean"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -433,7 +433,7 @@ func TestProfileDataUpdate(t *testing.T) {
 		{"id not an integer", `[{"id":"1","value":"x"}]`, "BAD_REQUEST", `data[0]["id"] is not an integer`},
 		{"item not a dict", `[{"id":1,"value":"x"},[1,"x"]]`, "BAD_REQUEST", "data[1] is not a dict"},
 		{"not a list", `{"id":1,"value":"x"}`, "BAD_REQUEST", "data is not a list"},
-		{"not JSON", `[{id:1}]`, "INVALID_JSON", `Argument "data" is not valid JSON.`},
+		{"not JSON", `[{id:1}]`, "BAD_REQUEST", "data is not valid JSON"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -473,8 +473,13 @@ func TestProfileDataRemove(t *testing.T) {
 	if got := profileTestData(srv, SeedMemberID); !strings.Contains(got, "7=markm") || !strings.Contains(got, "9=E-7") {
 		t.Fatalf("data = %s", got)
 	}
+	// pydantic's strict list[int]: the first element's error, located.
 	status, body = del(SeedMemberID, `["7"]`)
-	cfgWantError(t, status, body, 400, "REQUEST_VARIABLE_INVALID", "data is not a list")
+	cfgWantError(t, status, body, 400, "BAD_REQUEST", "data[0] is not an integer")
+	status, body = del(SeedMemberID, `[7, 1.0]`)
+	cfgWantError(t, status, body, 400, "BAD_REQUEST", "data[1] is not an integer")
+	status, body = del(SeedMemberID, `{"7": 1}`)
+	cfgWantError(t, status, body, 400, "BAD_REQUEST", "data is not a list")
 	status, body = del(SeedBotID, "[1]")
 	cfgWantError(t, status, body, 400, "BAD_REQUEST", "This endpoint does not accept bot requests.")
 }

@@ -192,7 +192,7 @@ func TestChatE2EETestNotification(t *testing.T) {
 	} {
 		e.chatFail(tc.user, http.MethodPost, path, chatForm(tc.form...), 400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device")
 	}
-	e.chatFail(SeedOwnerID, http.MethodPost, path, chatForm("device_id", "two"), 400, "INVALID_JSON", `Argument "device_id" is not valid JSON.`)
+	e.chatFail(SeedOwnerID, http.MethodPost, path, chatForm("device_id", "two"), 400, "BAD_REQUEST", "device_id is not valid JSON")
 	e.chatFail(SeedBotID, http.MethodPost, path, nil, 400, "BAD_REQUEST", "This endpoint does not accept bot requests.")
 
 	for code, want := range map[string]struct {

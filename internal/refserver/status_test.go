@@ -52,7 +52,7 @@ func TestChatUpdateOwnStatus(t *testing.T) {
 	for _, tc := range errs {
 		e.chatFail(SeedMemberID, http.MethodPost, path, chatForm(tc.form...), 400, "BAD_REQUEST", tc.msg)
 	}
-	e.chatFail(SeedMemberID, http.MethodPost, path, chatForm("away", "yes"), 400, "INVALID_JSON", `Argument "away" is not valid JSON.`)
+	e.chatFail(SeedMemberID, http.MethodPost, path, chatForm("away", "yes"), 400, "BAD_REQUEST", "away is not valid JSON")
 	e.chatFail(SeedBotID, http.MethodPost, path, chatForm("status_text", "x"), 400, "BAD_REQUEST", "This endpoint does not accept bot requests.")
 
 	// Sixty characters after stripping are fine; the emoji code is looked up by name.

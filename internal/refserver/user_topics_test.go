@@ -74,7 +74,7 @@ func TestUserTopicErrors(t *testing.T) {
 		{"missing stream_id", "", "t", "1", "stream_id", "REQUEST_VARIABLE_MISSING", "Missing 'stream_id' argument"},
 		{"missing topic", "1", "", "1", "topic", "REQUEST_VARIABLE_MISSING", "Missing 'topic' argument"},
 		{"missing policy", "1", "t", "", "visibility_policy", "REQUEST_VARIABLE_MISSING", "Missing 'visibility_policy' argument"},
-		{"stream_id not an integer", `"general"`, "t", "1", "", "REQUEST_VARIABLE_INVALID", "stream_id is not an integer"},
+		{"stream_id not an integer", `"general"`, "t", "1", "", "BAD_REQUEST", "stream_id is not an integer"},
 		{"policy too large", "1", "t", "4", "", "BAD_REQUEST", "Invalid visibility_policy"},
 		{"policy negative", "1", "t", "-1", "", "BAD_REQUEST", "Invalid visibility_policy"},
 		{"topic too long", "1", strings.Repeat("x", 61), "1", "", "BAD_REQUEST", "topic is too long (limit: 60 characters)"},

@@ -340,7 +340,7 @@ func (s *Server) pathUser(c *call, byEmail bool) (*User, error) {
 		return u, nil
 	}
 	if !byEmail {
-		return nil, errInvalid("user_id", "user_id is not an integer")
+		return nil, errInvalid("user_id is not an integer")
 	}
 	u := s.userByAPIEmail(c.user, v)
 	if u == nil {
@@ -749,7 +749,7 @@ func (s *Server) updateUser(c *call) (obj, error) {
 		switch roleVal {
 		case RoleOwner, RoleAdministrator, RoleModerator, RoleMember, RoleGuest:
 		default:
-			return nil, errInvalid("role", "Invalid role")
+			return nil, errInvalid("Invalid role")
 		}
 		role = &roleVal
 	}

@@ -245,7 +245,7 @@ func TestGetUserByIDAndEmail(t *testing.T) {
 	}
 	old := coreStart(t, Options{FeatureLevel: 30})
 	a := old.coreRequest(SeedOwnerID, http.MethodGet, "/users/olivia@zulip.example.com", nil)
-	coreWantError(t, a, 400, "REQUEST_VARIABLE_INVALID", "user_id is not an integer")
+	coreWantError(t, a, 400, "BAD_REQUEST", "user_id is not an integer")
 }
 
 func TestGetOwnUser(t *testing.T) {
@@ -472,9 +472,9 @@ func TestUpdateUserRoles(t *testing.T) {
 		{"guest to administrator", SeedAdminID, SeedGuestID, "200", nil, "", "", RoleAdministrator},
 		{"guest to owner", SeedOwnerID, SeedGuestID, "100", nil, "", "", RoleOwner},
 		{"guest to moderator", SeedAdminID, SeedGuestID, "300", nil, "", "", RoleModerator},
-		{"invalid role", SeedOwnerID, SeedMember3ID, "500", nil, "REQUEST_VARIABLE_INVALID", "Invalid role", RoleMember},
-		{"role not JSON", SeedOwnerID, SeedMember3ID, "member", nil, "INVALID_JSON", `Argument "role" is not valid JSON.`, RoleMember},
-		{"role a string", SeedOwnerID, SeedMember3ID, `"400"`, nil, "REQUEST_VARIABLE_INVALID", "role is not an integer", RoleMember},
+		{"invalid role", SeedOwnerID, SeedMember3ID, "500", nil, "BAD_REQUEST", "Invalid role", RoleMember},
+		{"role not JSON", SeedOwnerID, SeedMember3ID, "member", nil, "BAD_REQUEST", "role is not valid JSON", RoleMember},
+		{"role a string", SeedOwnerID, SeedMember3ID, `"400"`, nil, "BAD_REQUEST", "role is not an integer", RoleMember},
 		{"deactivated target", SeedAdminID, SeedDeactivatedID, "300", nil, "", "", RoleModerator},
 		{"unknown target", SeedAdminID, 999, "300", nil, "BAD_REQUEST", "No such user", 0},
 	}
@@ -578,7 +578,7 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 		{"profile data: number value", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":1,"value":5}]`}},
 			"BAD_REQUEST", `profile_data[0]["value"] is not an allowed_type`, nil},
 		{"profile data: not a list", SeedAdminID, "11", url.Values{"profile_data": {`{"id":1}`}},
-			"REQUEST_VARIABLE_INVALID", "profile_data is not a list", nil},
+			"BAD_REQUEST", "profile_data is not a list", nil},
 		{"new_email by the owner with the permission", SeedOwnerID, "11", url.Values{"new_email": {"mei.new@zulip.example.com"}}, "", "",
 			func(t *testing.T, u *User) {
 				if u.Email != "mei.new@zulip.example.com" {
@@ -641,7 +641,7 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 			t.Errorf("new_email (FL285) at FL280: %v", a.body)
 		}
 		a = e.coreRequest(SeedOwnerID, http.MethodPatch, "/users/mei@zulip.example.com", url.Values{"full_name": {"X Y"}})
-		coreWantError(t, a, 400, "REQUEST_VARIABLE_INVALID", "user_id is not an integer")
+		coreWantError(t, a, 400, "BAD_REQUEST", "user_id is not an integer")
 	})
 }
 
