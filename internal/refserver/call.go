@@ -511,7 +511,7 @@ func (c *call) successResponse(payload obj) *response {
 	}
 	body["result"] = "success"
 	body["msg"] = ""
-	if unused := c.unusedParams(); len(unused) > 0 {
+	if unused := c.unusedParams(); len(unused) > 0 && reportsIgnoredParams(c.r.Pattern) {
 		body["ignored_parameters_unsupported"] = unused
 	}
 	resp := jsonResponse(http.StatusOK, body)

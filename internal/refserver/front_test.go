@@ -217,7 +217,7 @@ func TestLenientFormParsing(t *testing.T) {
 	if !found {
 		t.Errorf("snippet not stored as Django would parse it: %v", body["saved_snippets"])
 	}
-	a = e.frontSend(SeedMemberID, http.MethodGet, "/api/v1/users/me?x=%zz;y", "application/x-www-form-urlencoded",
+	a = e.frontSend(SeedMemberID, http.MethodGet, "/api/v1/users?x=%zz;y", "application/x-www-form-urlencoded",
 		strings.NewReader("bogus=1"))
 	coreWantOK(t, a)
 	if got := fmt.Sprint(a.body["ignored_parameters_unsupported"]); got != "[x]" {

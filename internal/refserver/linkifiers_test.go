@@ -171,10 +171,11 @@ func TestLinkifiersList(t *testing.T) {
 			}
 		})
 	}
+	// list_linkifiers is not a typed_endpoint: it never reports ignored parameters.
 	status, body := cfgDo(t, srv, ts, SeedMemberID, "GET", "/realm/linkifiers", cfgForm("bogus", "1"))
 	cfgWantOK(t, status, body)
-	if got := cfgJSON(body["ignored_parameters_unsupported"]); got != `["bogus"]` {
-		t.Fatalf("ignored_parameters_unsupported = %s", got)
+	if got, ok := body["ignored_parameters_unsupported"]; ok {
+		t.Fatalf("ignored_parameters_unsupported = %v", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -319,10 +320,30 @@ func TestMethodNotAllowedFromHandler(t *testing.T) {
 
 func TestIgnoredParametersAndBadJSON(t *testing.T) {
 	e := coreStart(t, Options{})
-	a := e.coreRequest(SeedOwnerID, http.MethodGet, "/users/me", url.Values{"bogus": {"1"}, "also": {"2"}})
+	a := e.coreRequest(SeedOwnerID, http.MethodGet, "/users", url.Values{"bogus": {"1"}, "also": {"2"}})
 	coreWantOK(t, a)
 	if got := fmt.Sprint(a.body["ignored_parameters_unsupported"]); got != "[also bogus]" {
 		t.Errorf("ignored_parameters_unsupported = %s", got)
+	}
+	// Only typed_endpoint views report them (zerver/lib/typed_endpoint.py):
+	// each route of untypedViews answers without, a typed one with.
+	for route := range untypedViews {
+		method, path, _ := strings.Cut(route, " ")
+		if method != http.MethodGet {
+			continue // the writes are covered through their handlers' own tests
+		}
+		path = strings.NewReplacer("{user_id}", strconv.Itoa(SeedMemberID)).Replace(path)
+		a := e.coreRequest(SeedOwnerID, method, path, url.Values{"bogus": {"1"}})
+		coreWantOK(t, a)
+		if got, ok := a.body["ignored_parameters_unsupported"]; ok {
+			t.Errorf("%s reports ignored_parameters_unsupported %v", route, got)
+		}
+	}
+	coreWantOK(t, e.coreRequest(SeedOwnerID, http.MethodPost, "/realm/domains", url.Values{"domain": {"example.org"}, "allow_subdomains": {"false"}}))
+	a = e.coreRequest(SeedOwnerID, http.MethodDelete, "/realm/domains/example.org", url.Values{"bogus": {"1"}})
+	coreWantOK(t, a)
+	if got := fmt.Sprint(a.body["ignored_parameters_unsupported"]); got != "[bogus]" {
+		t.Errorf("DELETE /realm/domains/{domain} (a typed_endpoint): ignored_parameters_unsupported = %s", got)
 	}
 	a = e.coreRequest(SeedOwnerID, http.MethodGet, "/users", url.Values{"client_gravatar": {"yes"}})
 	coreWantError(t, a, 400, "BAD_REQUEST", "client_gravatar is not valid JSON")
