@@ -143,9 +143,26 @@ func confGroups() []confGroup {
 	add(confGroup{op: "get-events", steps: []confStep{
 		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["message"]`)), "queue_id", "queue_id"),
 		confOK("poll without blocking", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
-		confBad("unknown queue", "get-events", confMember, confGET, "/events", confP("queue_id", "1375801870:2942", "dont_block", "true"), 400, "BAD_EVENT_QUEUE_ID"),
-		confBad("someone else's queue", "get-events", confOwner, confGET, "/events", confP("queue_id", "${queue_id}", "dont_block", "true"), 400, "BAD_EVENT_QUEUE_ID"),
-		confBad("missing queue_id", "get-events", confMember, confGET, "/events", nil, 400, "REQUEST_VARIABLE_MISSING"),
+		confBad("unknown queue", "get-events", confMember, confGET, "/events", confP("queue_id", "1375801870:2942", "last_event_id", "-1", "dont_block", "true"), 400, "BAD_EVENT_QUEUE_ID"),
+		confBad("someone else's queue", "get-events", confOwner, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true"), 400, "BAD_EVENT_QUEUE_ID"),
+		// fetch_events: a blocking call without a queue is a plain JsonableError.
+		confBad("missing queue_id", "get-events", confMember, confGET, "/events", nil, 400, "BAD_REQUEST"),
+		confOK("register through events", "get-events", confMember, confGET, "/events", confP("dont_block", "true")),
+	}})
+	// The events the server sends, validated against the description's event
+	// schemas, at the description's own feature level (the events carry the
+	// objects whole, newer fields included, which the allowances do not reach).
+	add(confGroup{op: "register-queue", name: "get-events (events of each area)", opts: refserver.Options{FeatureLevel: 420}, steps: []confStep{
+		confCapture(confOK("register for every type", "register-queue", confMember, confPOST, "/register", nil), "queue_id", "queue_id"),
+		confOK("a linkifier", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", `EV-(?P<id>[0-9]+)`, "url_template", "https://ev.example.com/{id}")),
+		confOK("a domain", "create-realm-domain", confOwner, confPOST, "/realm/domains", confP("domain", "events.example.org", "allow_subdomains", "false")),
+		confOK("a snippet", "create-saved-snippet", confMember, confPOST, "/saved_snippets", confP("title", "T", "content", "C")),
+		confOK("a flag", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[2]", "op", "add", "flag", "starred")),
+		confOK("unread", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1]", "op", "remove", "flag", "read")),
+		confOK("a profile value", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data", `[{"id":1,"value":"x"}]`)),
+		confOK("a name", "update-user", confOwner, confPATCH, "/users/11", confP("full_name", "Mia Member")),
+		confOK("a topic", "update-user-topic", confMember, confPOST, "/user_topics", confP("stream_id", "1", "topic", "events", "visibility_policy", "1")),
+		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 	}})
 	add(confGroup{op: "delete-queue", steps: []confStep{
 		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", nil), "queue_id", "queue_id"),

@@ -7,9 +7,9 @@ import (
 // routesDomains registers the realm domain endpoints.
 func (s *Server) routesDomains() {
 	s.handle("GET /realm/domains", authUser, s.listDomains)
-	s.handle("POST /realm/domains", authUser, s.createDomain)
-	s.handle("PATCH /realm/domains/{domain}", authUser, s.updateDomain)
-	s.handle("DELETE /realm/domains/{domain}", authUser, s.deleteDomain)
+	s.handle("POST /realm/domains", authUser, withEvents(s.createDomain, s.emitDomainAdded))
+	s.handle("PATCH /realm/domains/{domain}", authUser, withEvents(s.updateDomain, s.emitDomainChanged))
+	s.handle("DELETE /realm/domains/{domain}", authUser, s.withDomainRemovalEvents(s.deleteDomain))
 }
 
 // domainsWire renders the realm domains (RealmDomain objects, in creation order).

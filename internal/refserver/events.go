@@ -10,9 +10,8 @@ import (
 	"time"
 )
 
-// POST /register, GET /events and DELETE /events (digest §8). Queues hold no
-// events: the reference server's state is read through register's initial
-// state, and a queue exists so that clients can open, poll and close it.
+// POST /register, GET /events and DELETE /events (digest §8). The queues and
+// their events are in event_queue.go.
 
 // queueIdleTimeout is how long an unused queue survives, as in Zulip.
 const queueIdleTimeout = 10 * time.Minute
@@ -50,10 +49,14 @@ func (s *Server) newQueueID() string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
-// gcQueuesLocked forgets queues idle for longer than queueIdleTimeout.
+// gcQueuesLocked forgets queues idle for longer than queueIdleTimeout; a queue
+// with a request connected to it is in use, however long it waits.
 func (s *Server) gcQueuesLocked() {
 	cutoff := s.now().Add(-queueIdleTimeout).Unix()
 	for id, q := range s.realm.Queues {
+		if _, connected := s.waiters[id]; connected {
+			continue
+		}
 		last := q.LastAccess
 		if last == 0 {
 			last = q.Created
@@ -68,7 +71,7 @@ func (s *Server) gcQueuesLocked() {
 func (s *Server) dropQueuesOf(userID int) {
 	for id, q := range s.realm.Queues {
 		if q.UserID == userID {
-			delete(s.realm.Queues, id)
+			s.dropQueue(id)
 		}
 	}
 }
@@ -91,6 +94,16 @@ func (s *Server) callerQueue(c *call) (*Queue, error) {
 		return nil, errBadQueue(id)
 	}
 	return q, nil
+}
+
+// newQueue registers an event queue for the user; nil eventTypes takes every type.
+func (s *Server) newQueue(userID int, eventTypes []string) *Queue {
+	s.gcQueuesLocked()
+	now := s.now().Unix()
+	q := &Queue{ID: s.newQueueID(), UserID: userID, EventTypes: eventTypes, LastEventID: -1,
+		Created: now, LastAccess: now}
+	s.realm.Queues[q.ID] = q
+	return q
 }
 
 // registerFetchTypes are the fetch types this server computes, in answer order.
@@ -154,14 +167,10 @@ func (s *Server) register(c *call) (obj, error) {
 	}
 
 	r := c.realm()
-	s.gcQueuesLocked()
-	now := s.now().Unix()
-	q := &Queue{ID: s.newQueueID(), UserID: c.user.ID, EventTypes: eventTypes, LastEventID: -1,
-		Created: now, LastAccess: now}
 	if !hasEvents {
-		q.EventTypes = nil // every event type
+		eventTypes = nil // every event type
 	}
-	r.Queues[q.ID] = q
+	q := s.newQueue(c.user.ID, eventTypes)
 
 	fl := s.opts.FeatureLevel
 	out := obj{
@@ -349,34 +358,6 @@ func profileFieldTypesWire(fl int) obj {
 		out[t.key] = obj{"id": t.id, "name": t.name}
 	}
 	return out
-}
-
-// getEvents is GET /events. Queues hold no events, so it answers at once with
-// none (as a real server would after a long poll with nothing new).
-func (s *Server) getEvents(c *call) (obj, error) {
-	var lastEventID int
-	if _, err := c.optJSON("last_event_id", &lastEventID); err != nil {
-		return nil, err
-	}
-	if _, err := c.optBool("dont_block", false); err != nil {
-		return nil, err
-	}
-	q, err := s.callerQueue(c)
-	if err != nil {
-		return nil, err
-	}
-	q.LastAccess = s.now().Unix()
-	return obj{"events": []obj{}, "queue_id": q.ID}, nil
-}
-
-// deleteQueue is DELETE /events.
-func (s *Server) deleteQueue(c *call) (obj, error) {
-	q, err := s.callerQueue(c)
-	if err != nil {
-		return nil, err
-	}
-	delete(c.realm().Queues, q.ID)
-	return nil, nil
 }
 
 // QueueIDs lists the ids of the event queues a user holds, sorted (for tests).

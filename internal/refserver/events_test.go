@@ -230,7 +230,7 @@ func TestEventQueueLifecycle(t *testing.T) {
 	}
 	// Another user's queue is as unknown as a missing one, for GET and DELETE.
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {
-		a = e.coreRequest(SeedOwnerID, method, "/events", url.Values{"queue_id": {id}})
+		a = e.coreRequest(SeedOwnerID, method, "/events", url.Values{"queue_id": {id}, "last_event_id": {"-1"}})
 		coreWantError(t, a, 400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+id)
 		if a.body["queue_id"] != id {
 			t.Errorf("queue_id %v", a.body["queue_id"])
@@ -238,7 +238,7 @@ func TestEventQueueLifecycle(t *testing.T) {
 	}
 	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodDelete, "/events", url.Values{"queue_id": {id}}))
 	for _, method := range []string{http.MethodDelete, http.MethodGet} {
-		a = e.coreRequest(SeedMemberID, method, "/events", url.Values{"queue_id": {id}})
+		a = e.coreRequest(SeedMemberID, method, "/events", url.Values{"queue_id": {id}, "last_event_id": {"-1"}})
 		coreWantError(t, a, 400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+id)
 	}
 	a = e.coreRequest(SeedMemberID, http.MethodDelete, "/events", url.Values{})
@@ -250,9 +250,10 @@ func TestEventQueueLifecycle(t *testing.T) {
 	kept := e.coreRequest(SeedMemberID, http.MethodPost, "/register", nil).body["queue_id"].(string)
 	idle := e.coreRequest(SeedMemberID, http.MethodPost, "/register", nil).body["queue_id"].(string)
 	clock.Advance(6 * time.Minute)
-	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodGet, "/events", url.Values{"queue_id": {kept}}))
+	poll := url.Values{"queue_id": {kept}, "last_event_id": {"-1"}, "dont_block": {"true"}}
+	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodGet, "/events", poll))
 	clock.Advance(6 * time.Minute)
-	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodGet, "/events", url.Values{"queue_id": {kept}}))
+	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodGet, "/events", poll))
 	coreWantError(t, e.coreRequest(SeedMemberID, http.MethodDelete, "/events", url.Values{"queue_id": {idle}}),
 		400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+idle)
 

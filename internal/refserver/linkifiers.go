@@ -45,13 +45,13 @@ func (s *Server) routesLinkifiers() {
 		s.handle("GET /realm/linkifiers", authUser, s.listLinkifiers)
 	}
 	if fl >= 202 {
-		s.handle("PATCH /realm/linkifiers", authUser, s.reorderLinkifiers)
+		s.handle("PATCH /realm/linkifiers", authUser, withEvents(s.reorderLinkifiers, s.emitLinkifiers))
 	}
-	s.handle("POST /realm/filters", authUser, s.createLinkifier)
+	s.handle("POST /realm/filters", authUser, withEvents(s.createLinkifier, s.emitLinkifiers))
 	if fl >= 57 {
-		s.handle("PATCH /realm/filters/{filter_id}", authUser, s.updateLinkifier)
+		s.handle("PATCH /realm/filters/{filter_id}", authUser, withEvents(s.updateLinkifier, s.emitLinkifiers))
 	}
-	s.handle("DELETE /realm/filters/{filter_id}", authUser, s.deleteLinkifier)
+	s.handle("DELETE /realm/filters/{filter_id}", authUser, withEvents(s.deleteLinkifier, s.emitLinkifiers))
 }
 
 // linkifiersWire renders the ordered linkifier list.

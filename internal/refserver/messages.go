@@ -168,6 +168,7 @@ func (s *Server) applyMessageFlags(u *User, op, flag string, ids []int) (modifie
 		ignored = append(ignored, id)
 	}
 	sort.Ints(ignored)
+	s.emitMessageFlags(u, op, flag, modified)
 	return modified, ignored, nil
 }
 

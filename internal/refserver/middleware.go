@@ -103,23 +103,51 @@ func (s *Server) wrap(auth authMode, h handlerFunc) http.Handler {
 			s.writeError(w, errBadRequest("Malformed request body"))
 			return
 		}
-		s.send(w, s.serveLocked(r, auth, h, params))
+		if resp := s.serveLocked(r, auth, h, params); resp != nil {
+			s.send(w, resp)
+		}
 	})
 }
 
-// serveLocked runs one API request under the server lock and returns its answer.
+// serveLocked runs one API request under the server lock and returns its
+// answer; nil when the client went away while the request waited.
+//
+// A handler that has nothing to answer yet (a long poll of GET /events) returns
+// a *waitError: the lock is released while the request waits, then the handler
+// runs again with the same parameters, caller and rate-limit headers.
 func (s *Server) serveLocked(r *http.Request, auth authMode, h handlerFunc, params url.Values) *response {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := &call{s: s, r: r, params: params, used: map[string]bool{}, header: http.Header{}}
-	var limitHeaders http.Header
+	c, limitHeaders, resp := s.admit(r, auth, params)
+	for resp == nil {
+		payload, err := h(c)
+		var wait *waitError
+		if errors.As(err, &wait) {
+			s.mu.Unlock()
+			woke := wait.wait(r.Context())
+			s.mu.Lock()
+			if !woke {
+				s.mu.Unlock()
+				return nil
+			}
+			continue
+		}
+		resp = s.answer(c, limitHeaders, payload, err)
+	}
+	s.mu.Unlock()
+	return resp
+}
+
+// admit authenticates and rate-limits a request (with the lock held); resp is
+// the refusal, if any.
+func (s *Server) admit(r *http.Request, auth authMode, params url.Values) (c *call, limitHeaders http.Header, resp *response) {
+	c = &call{s: s, r: r, params: params, used: map[string]bool{}, header: http.Header{}}
 	if auth == authUser {
 		user, aerr := s.authenticate(r)
 		if aerr != nil {
 			// No rate limit applies to a request that failed authentication:
 			// rate_limit_user runs only after validate_api_key succeeded
 			// (zerver/decorator.py), so the answer has no X-RateLimit headers.
-			return errorResponse(aerr)
+			return nil, nil, errorResponse(aerr)
 		}
 		c.user = user
 		// Zulip rate-limits authenticated API requests per user (domain
@@ -133,11 +161,17 @@ func (s *Server) serveLocked(r *http.Request, auth authMode, h handlerFunc, para
 			limitHeaders = http.Header{}
 			d.setHeaders(limitHeaders)
 			if !d.allowed {
-				return withHeaders(rateLimitedResponse(d.retryAfter), limitHeaders)
+				return nil, nil, withHeaders(rateLimitedResponse(d.retryAfter), limitHeaders)
 			}
 		}
 	}
-	payload, err := h(c)
+	return c, limitHeaders, nil
+}
+
+// answer turns a handler's result into the response (with the lock held),
+// persisting the realm after a change.
+func (s *Server) answer(c *call, limitHeaders http.Header, payload obj, err error) *response {
+	r := c.r
 	mutating := r.Method != http.MethodGet && r.Method != http.MethodHead
 	if err != nil {
 		if errors.Is(err, errNoRoute) {

@@ -273,6 +273,12 @@ type Queue struct {
 	// LastAccess is when the queue was last registered or polled (UNIX
 	// seconds); queues idle for 10 minutes are garbage-collected, as in Zulip.
 	LastAccess int64 `json:"last_access,omitempty"`
+	// Events are the events not yet acknowledged, ids ascending; NextEventID
+	// is the id the next one gets.
+	Events      []obj `json:"events,omitempty"`
+	NextEventID int   `json:"next_event_id,omitempty"`
+	// NewestPrunedID is the id of the newest acknowledged event, if any.
+	NewestPrunedID *int `json:"newest_pruned_id,omitempty"`
 }
 
 // Push device kinds.

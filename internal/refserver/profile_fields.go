@@ -47,12 +47,12 @@ var profileExternalAccounts = map[string][2]string{
 // routesProfileFields registers the custom profile field and profile data endpoints.
 func (s *Server) routesProfileFields() {
 	s.handle("GET /realm/profile_fields", authUser, s.listProfileFields)
-	s.handle("POST /realm/profile_fields", authUser, s.createProfileField)
-	s.handle("PATCH /realm/profile_fields", authUser, s.reorderProfileFields)
-	s.handle("PATCH /realm/profile_fields/{field_id}", authUser, s.updateProfileField)
-	s.handle("DELETE /realm/profile_fields/{field_id}", authUser, s.deleteProfileField)
-	s.handle("PATCH /users/me/profile_data", authUser, s.updateOwnProfileData)
-	s.handle("DELETE /users/me/profile_data", authUser, s.removeOwnProfileData)
+	s.handle("POST /realm/profile_fields", authUser, withEvents(s.createProfileField, s.emitProfileFields))
+	s.handle("PATCH /realm/profile_fields", authUser, withEvents(s.reorderProfileFields, s.emitProfileFields))
+	s.handle("PATCH /realm/profile_fields/{field_id}", authUser, withEvents(s.updateProfileField, s.emitProfileFields))
+	s.handle("DELETE /realm/profile_fields/{field_id}", authUser, withEvents(s.deleteProfileField, s.emitProfileFields))
+	s.handle("PATCH /users/me/profile_data", authUser, s.withUserEvents(s.updateOwnProfileData))
+	s.handle("DELETE /users/me/profile_data", authUser, s.withUserEvents(s.removeOwnProfileData))
 }
 
 // profileFieldsWire renders the custom profile fields, sorted by order

@@ -32,6 +32,10 @@ type Options struct {
 	FeatureLevel int
 	// Version advertised as zulip_version; default DefaultVersion.
 	Version string
+	// EventHeartbeat is how long a connected GET /events waits for an event
+	// before the queue gets a heartbeat (default 45 s, Zulip's
+	// HEARTBEAT_MIN_FREQ_SECS; tests shorten it).
+	EventHeartbeat time.Duration
 	// Production serves as a production server: the development-only endpoints
 	// (/dev_fetch_api_key) are not routed and server_settings offers no dev login.
 	Production bool
@@ -101,6 +105,9 @@ type Server struct {
 	maxBodyBytes int64
 	// sendTimeout bounds the writing of one answer (defaultSendTimeout; tests lower it).
 	sendTimeout time.Duration
+	// waiters holds, per queue id, the channel a connected GET /events waits
+	// on (guarded by mu); pushEvent and dropQueue close it.
+	waiters map[string]chan struct{}
 }
 
 // New returns a server over a freshly seeded realm (or the realm in
@@ -128,7 +135,7 @@ func New(opts Options) (*Server, error) {
 		opts.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), plainViews: map[string]bool{},
-		maxBodyBytes: maxBodyBytes, sendTimeout: defaultSendTimeout}
+		maxBodyBytes: maxBodyBytes, sendTimeout: defaultSendTimeout, waiters: map[string]chan struct{}{}}
 	if err := s.init(); err != nil {
 		return nil, err
 	}

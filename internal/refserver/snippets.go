@@ -23,10 +23,10 @@ func (s *Server) routesSnippets() {
 		return
 	}
 	s.handle("GET /saved_snippets", authUser, s.listSnippets)
-	s.handle("POST /saved_snippets", authUser, s.createSnippet)
-	s.handle("DELETE /saved_snippets/{saved_snippet_id}", authUser, s.deleteSnippet)
+	s.handle("POST /saved_snippets", authUser, withEvents(s.createSnippet, s.emitSnippetAdded))
+	s.handle("DELETE /saved_snippets/{saved_snippet_id}", authUser, withEvents(s.deleteSnippet, s.emitSnippetRemoved))
 	if s.opts.FeatureLevel >= snippetEditFL {
-		s.handle("PATCH /saved_snippets/{saved_snippet_id}", authUser, s.editSnippet)
+		s.handle("PATCH /saved_snippets/{saved_snippet_id}", authUser, withEvents(s.editSnippet, s.emitSnippetUpdated))
 	}
 }
 

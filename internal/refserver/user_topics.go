@@ -16,7 +16,7 @@ const (
 // routesUserTopics registers POST /user_topics (FL170).
 func (s *Server) routesUserTopics() {
 	if s.opts.FeatureLevel >= 170 {
-		s.handle("POST /user_topics", authUser, s.updateUserTopic)
+		s.handle("POST /user_topics", authUser, withEvents(s.updateUserTopic, s.emitUserTopic))
 	}
 }
 

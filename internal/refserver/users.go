@@ -74,13 +74,13 @@ func seedCoreArea(r *Realm) {
 // routesUsers registers the /users endpoints.
 func (s *Server) routesUsers() {
 	s.handle("GET /users", authUser, s.getUsers)
-	s.handle("POST /users", authUser, s.createUser)
+	s.handle("POST /users", authUser, s.withUserEvents(s.createUser))
 	s.handle("GET /users/me", authUser, s.getOwnUser)
-	s.handle("DELETE /users/me", authUser, s.deactivateOwnUser)
+	s.handle("DELETE /users/me", authUser, s.withUserEvents(s.deactivateOwnUser))
 	s.handle("GET /users/{user_id}", authUser, s.getUser)
-	s.handle("PATCH /users/{user_id}", authUser, s.updateUser)
-	s.handle("DELETE /users/{user_id}", authUser, s.deactivateUser)
-	s.handle("POST /users/{user_id}/reactivate", authUser, s.reactivateUser)
+	s.handle("PATCH /users/{user_id}", authUser, s.withUserEvents(s.updateUser))
+	s.handle("DELETE /users/{user_id}", authUser, s.withUserEvents(s.deactivateUser))
+	s.handle("POST /users/{user_id}/reactivate", authUser, s.withUserEvents(s.reactivateUser))
 }
 
 // ---------------------------------------------------------------------------
