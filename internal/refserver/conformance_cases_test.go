@@ -137,7 +137,7 @@ func confGroups() []confGroup {
 			"apply_markdown", "true", "client_gravatar", "false", "include_subscribers", "false", "slim_presence", "true",
 			"presence_history_limit_days", "7", "event_types", `["realm","stream"]`, "all_public_streams", "false",
 			"client_capabilities", `{"notification_settings_null":true}`, "fetch_event_types", `["realm","stream","realm_user"]`,
-			"narrow", `[["channel","general"]]`)),
+			"narrow", `[["channel","general"]]`, "idle_queue_timeout", "3600")),
 		confBad("malformed JSON", "register-queue", confOwner, confPOST, "/register", confP("event_types", `["realm"`), 400, "BAD_REQUEST"),
 	}})
 	add(confGroup{op: "get-events", steps: []confStep{
@@ -155,7 +155,7 @@ func confGroups() []confGroup {
 	add(confGroup{op: "register-queue", name: "get-events (events of each area)", opts: refserver.Options{FeatureLevel: 420}, steps: []confStep{
 		confCapture(confOK("register for every type", "register-queue", confMember, confPOST, "/register", nil), "queue_id", "queue_id"),
 		confOK("a linkifier", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", `EV-(?P<id>[0-9]+)`, "url_template", "https://ev.example.com/{id}")),
-		confOK("a domain", "create-realm-domain", confOwner, confPOST, "/realm/domains", confP("domain", "events.example.org", "allow_subdomains", "false")),
+		confOK("a domain", "add-realm-domain", confOwner, confPOST, "/realm/domains", confP("domain", "events.example.org", "allow_subdomains", "false")),
 		confOK("a snippet", "create-saved-snippet", confMember, confPOST, "/saved_snippets", confP("title", "T", "content", "C")),
 		confOK("a flag", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[2]", "op", "add", "flag", "starred")),
 		confOK("unread", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[1]", "op", "remove", "flag", "read")),
@@ -283,6 +283,9 @@ func confGroups() []confGroup {
 	}})
 	add(confGroup{op: "update-linkifier", steps: []confStep{
 		confOK("admin", "update-linkifier", confAdmin, confPATCH, "/realm/filters/1", confP("pattern", "#(?P<id>[0-9]+)", "url_template", "https://github.com/zulip/zulip/pull/{id}")),
+		confOK("admin, reverse linkification", "update-linkifier", confAdmin, confPATCH, "/realm/filters/1", confP("pattern", "#(?P<id>[0-9]+)",
+			"url_template", "https://github.com/zulip/zulip/pull/{id}", "example_input", "#123", "reverse_template", "#{id}",
+			"alternative_url_templates", `["https://github.com/zulip/zulip/issues/{id}"]`)),
 		confBad("member", "update-linkifier", confMember, confPATCH, "/realm/filters/1", confP("pattern", "#(?P<id>[0-9]+)", "url_template", "https://x/{id}"), 400, "UNAUTHORIZED_PRINCIPAL"),
 		confBad("unknown id", "update-linkifier", confAdmin, confPATCH, "/realm/filters/999", confP("pattern", "#(?P<id>[0-9]+)", "url_template", "https://x/{id}"), 400, "BAD_REQUEST"),
 		confBad("missing pattern", "update-linkifier", confAdmin, confPATCH, "/realm/filters/1", confP("url_template", "https://x/{id}"), 400, "REQUEST_VARIABLE_MISSING"),
@@ -357,6 +360,8 @@ func confGroups() []confGroup {
 	add(confGroup{op: "create-custom-profile-field", steps: []confStep{
 		confOK("short text", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Office", "hint", "Where you sit", "field_type", "1",
 			"display_in_profile_summary", "false", "required", "true", "editable_by_user", "false")),
+		confOK("used for user matching", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Chat handle",
+			"field_type", "1", "use_for_user_matching", "true")),
 		confOK("select", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Shirt size", "field_type", "3",
 			"field_data", `{"s":{"text":"S","order":"1"},"m":{"text":"M","order":"2"}}`)),
 		confBad("member", "create-custom-profile-field", confMember, confPOST, "/realm/profile_fields", confP("name", "X", "field_type", "1"), 400, "UNAUTHORIZED_PRINCIPAL"),
@@ -374,6 +379,9 @@ func confGroups() []confGroup {
 	// FL420 description (digest §6.3, §6.4): envelope only.
 	add(confGroup{op: "update-custom-profile-field", name: "profile-field-admin", steps: []confStep{
 		confOK("update a field", "update-custom-profile-field", confAdmin, confPATCH, "/realm/profile_fields/1", confP("hint", "With the country code")),
+		confOK("update every property", "update-custom-profile-field", confAdmin, confPATCH, "/realm/profile_fields/9", confP("name", "Employee number",
+			"hint", "Set by HR", "field_data", "{}", "display_in_profile_summary", "true",
+			"required", "true", "editable_by_user", "false", "use_for_user_matching", "true")),
 		confBad("update an unknown field", "update-custom-profile-field", confAdmin, confPATCH, "/realm/profile_fields/999", confP("hint", "x"), 400, "BAD_REQUEST"),
 		confBad("update as member", "update-custom-profile-field", confMember, confPATCH, "/realm/profile_fields/1", confP("hint", "x"), 400, "UNAUTHORIZED_PRINCIPAL"),
 		confOK("delete a field", "delete-custom-profile-field", confAdmin, confDELETE, "/realm/profile_fields/2", nil),

@@ -323,3 +323,40 @@ func TestEventsPerArea(t *testing.T) {
 		})
 	}
 }
+
+// TestEventsIdleQueueTimeout pins register's idle_queue_timeout (FL481): the
+// answer's idle_queue_timeout_secs, "mobile" as 12 hours, the 7-day cap, and
+// the queue outliving the default 10 minutes when asked.
+func TestEventsIdleQueueTimeout(t *testing.T) {
+	clock := newCoreFakeClock()
+	e := coreStart(t, Options{Clock: clock.Now})
+	for in, want := range map[string]float64{"": 600, "3600": 3600, `"mobile"`: 43200, "99999999": 604800} {
+		form := url.Values{}
+		if in != "" {
+			form.Set("idle_queue_timeout", in)
+		}
+		a := e.coreRequest(SeedMemberID, http.MethodPost, "/register", form)
+		coreWantOK(t, a)
+		if a.body["idle_queue_timeout_secs"] != want {
+			t.Errorf("idle_queue_timeout %s: idle_queue_timeout_secs %v, want %v", in, a.body["idle_queue_timeout_secs"], want)
+		}
+	}
+	for _, in := range []string{"0", `"desktop"`, "1.5"} {
+		coreWantError(t, e.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{"idle_queue_timeout": {in}}),
+			400, "BAD_REQUEST", "Invalid idle_queue_timeout")
+	}
+	long := eventsRegister(t, e, SeedMemberID, url.Values{"idle_queue_timeout": {"3600"}})
+	short := eventsRegister(t, e, SeedMemberID, nil)
+	clock.Advance(30 * time.Minute)
+	poll := func(q string) coreAnswer {
+		return e.coreRequest(SeedMemberID, http.MethodGet, "/events", url.Values{"queue_id": {q}, "last_event_id": {"-1"}, "dont_block": {"true"}})
+	}
+	coreWantOK(t, poll(long))
+	coreWantError(t, poll(short), 400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+short)
+	old := coreStart(t, Options{FeatureLevel: 480})
+	a := old.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{"idle_queue_timeout": {"3600"}})
+	coreWantOK(t, a)
+	if _, ok := a.body["idle_queue_timeout_secs"]; ok || fmt.Sprint(a.body["ignored_parameters_unsupported"]) != "[idle_queue_timeout]" {
+		t.Errorf("FL480: %v", a.body)
+	}
+}

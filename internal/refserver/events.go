@@ -49,20 +49,22 @@ func (s *Server) newQueueID() string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
-// gcQueuesLocked forgets queues idle for longer than queueIdleTimeout; a queue
-// with a request connected to it is in use, however long it waits.
+// gcQueuesLocked forgets queues idle for longer than their timeout
+// (queueIdleTimeout unless register's idle_queue_timeout set one); a queue with
+// a request connected to it is in use, however long it waits.
 func (s *Server) gcQueuesLocked() {
-	cutoff := s.now().Add(-queueIdleTimeout).Unix()
+	now := s.now().Unix()
 	for id, q := range s.realm.Queues {
 		if _, connected := s.waiters[id]; connected {
 			continue
 		}
+		cutoff := now - q.idleTimeout()
 		last := q.LastAccess
 		if last == 0 {
 			last = q.Created
 		}
 		if last < cutoff {
-			delete(s.realm.Queues, id)
+			s.dropQueue(id)
 		}
 	}
 }
@@ -94,6 +96,36 @@ func (s *Server) callerQueue(c *call) (*Queue, error) {
 		return nil, errBadQueue(id)
 	}
 	return q, nil
+}
+
+// Idle queue timeouts (FL481): the default, the "mobile" value and the maximum.
+const (
+	idleQueueTimeoutFL      = 481
+	idleQueueTimeoutMobile  = 12 * 60 * 60
+	idleQueueTimeoutMaximum = 7 * 24 * 60 * 60
+)
+
+// idleQueueTimeout reads register's idle_queue_timeout (FL481): a positive
+// number of seconds or "mobile", capped at 7 days; 0 means the default.
+func (s *Server) idleQueueTimeout(c *call) (int64, error) {
+	if s.opts.FeatureLevel < idleQueueTimeoutFL {
+		return 0, nil
+	}
+	var v any
+	if ok, err := c.optJSON("idle_queue_timeout", &v); err != nil || !ok {
+		return 0, err
+	}
+	switch x := v.(type) {
+	case string:
+		if x == "mobile" {
+			return idleQueueTimeoutMobile, nil
+		}
+	case float64:
+		if x >= 1 && x == float64(int64(x)) {
+			return min(int64(x), idleQueueTimeoutMaximum), nil
+		}
+	}
+	return 0, errInvalid("Invalid idle_queue_timeout")
 }
 
 // newQueue registers an event queue for the user; nil eventTypes takes every type.
@@ -166,11 +198,16 @@ func (s *Server) register(c *call) (obj, error) {
 		}
 	}
 
+	idle, err := s.idleQueueTimeout(c)
+	if err != nil {
+		return nil, err
+	}
 	r := c.realm()
 	if !hasEvents {
 		eventTypes = nil // every event type
 	}
 	q := s.newQueue(c.user.ID, eventTypes)
+	q.IdleTimeout = idle
 
 	fl := s.opts.FeatureLevel
 	out := obj{
@@ -179,6 +216,9 @@ func (s *Server) register(c *call) (obj, error) {
 		"zulip_feature_level": fl,
 		"zulip_version":       s.opts.Version,
 		"zulip_merge_base":    s.opts.Version,
+	}
+	if fl >= idleQueueTimeoutFL {
+		out["idle_queue_timeout_secs"] = q.idleTimeout()
 	}
 	if want["realm"] {
 		maxTopic := r.Settings.MaxTopicLength

@@ -16,7 +16,8 @@ func eventsKeys(body map[string]any) string {
 	var keys []string
 	for k := range body {
 		switch k {
-		case "result", "msg", "queue_id", "last_event_id", "zulip_feature_level", "zulip_version", "zulip_merge_base":
+		case "result", "msg", "queue_id", "last_event_id", "zulip_feature_level", "zulip_version", "zulip_merge_base",
+			"idle_queue_timeout_secs": // with the queue, whatever the fetch types (FL481)
 			continue
 		}
 		keys = append(keys, k)

@@ -3,6 +3,7 @@ package refserver
 import (
 	"encoding/json"
 	"sort"
+	"time"
 )
 
 // Roles, as Zulip numbers them.
@@ -279,6 +280,17 @@ type Queue struct {
 	NextEventID int   `json:"next_event_id,omitempty"`
 	// NewestPrunedID is the id of the newest acknowledged event, if any.
 	NewestPrunedID *int `json:"newest_pruned_id,omitempty"`
+	// IdleTimeout is register's idle_queue_timeout in seconds (FL481); 0 is
+	// the default, queueIdleTimeout.
+	IdleTimeout int64 `json:"idle_timeout,omitempty"`
+}
+
+// idleTimeout is how long the queue survives without a poll, in seconds.
+func (q *Queue) idleTimeout() int64 {
+	if q.IdleTimeout > 0 {
+		return q.IdleTimeout
+	}
+	return int64(queueIdleTimeout / time.Second)
 }
 
 // Push device kinds.
