@@ -121,11 +121,6 @@ func (s *Server) emitToUser(userID int, ev obj) {
 	s.emit(ev, func(u *User) bool { return u.ID == userID })
 }
 
-// emitToAdmins sends ev to the organization administrators' queues.
-func (s *Server) emitToAdmins(ev obj) {
-	s.emit(ev, (*User).IsAdmin)
-}
-
 // getEvents is GET /events (zerver/tornado/views.py get_events_backend and
 // zerver/tornado/event_queue.py fetch_events).
 func (s *Server) getEvents(c *call) (obj, error) {

@@ -34,8 +34,10 @@ func eventsPoll(ctx context.Context, e *coreEnv, userID int, form url.Values) (i
 	if err != nil {
 		return 0, nil, err
 	}
-	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	if err := resp.Body.Close(); err != nil {
+		return resp.StatusCode, nil, err
+	}
 	var body map[string]any
 	if err := json.Unmarshal(raw, &body); err != nil {
 		return resp.StatusCode, nil, fmt.Errorf("bad JSON %q", raw)
