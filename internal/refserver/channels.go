@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+func init() {
+	registerArea("channels", area{routes: (*Server).routesChannels, sections: map[string]registerSection{"stream": (*Server).registerStreams}})
+}
+
 // Channels added to the seed by the chat area, so that every GET /streams filter
 // changes the answer for some seeded user.
 const (
@@ -498,4 +502,21 @@ func (s *Server) canAccessMessage(u *User, m *Message) bool {
 		return false
 	}
 	return s.canAccessChannelContent(u, ch)
+}
+
+// registerStreams is register's stream section.
+func (s *Server) registerStreams(rr *registerRequest, out obj) {
+	r := s.realm
+	fl := rr.fl
+	var streams []obj
+	for _, id := range r.channelIDs() {
+		ch := r.Channels[id]
+		if ch.IsArchived && (fl < 315 || !rr.capability("archived_channels")) {
+			continue
+		}
+		if registerCanSeeChannel(rr.c.user, ch) {
+			streams = append(streams, s.channelWire(ch, false))
+		}
+	}
+	out["streams"] = nonNilObjs(streams)
 }

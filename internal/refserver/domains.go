@@ -4,6 +4,10 @@ import (
 	"strings"
 )
 
+func init() {
+	registerArea("domains", area{routes: (*Server).routesDomains, sections: map[string]registerSection{"realm_domains": (*Server).registerRealmDomains}})
+}
+
 // routesDomains registers the realm domain endpoints.
 func (s *Server) routesDomains() {
 	s.handle("GET /realm/domains", authUser, s.listDomains)
@@ -128,4 +132,9 @@ func domainInvalidReason(domain string) string {
 		}
 	}
 	return ""
+}
+
+// registerRealmDomains is register's realm_domains section.
+func (s *Server) registerRealmDomains(rr *registerRequest, out obj) {
+	out["realm_domains"] = nonNilObjs(s.domainsWire())
 }

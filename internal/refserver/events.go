@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strconv"
 	"time"
 )
+
+func init() {
+	registerArea("events", area{routes: (*Server).routesEvents, sections: map[string]registerSection{"realm": (*Server).registerRealm}})
+}
 
 // POST /register, GET /events and DELETE /events (digest §8). The queues and
 // their events are in event_queue.go.
@@ -138,12 +141,6 @@ func (s *Server) newQueue(userID int, eventTypes []string) *Queue {
 	return q
 }
 
-// registerFetchTypes are the fetch types this server computes, in answer order.
-var registerFetchTypes = []string{
-	"realm", "realm_user", "realm_domains", "realm_linkifiers", "realm_filters", "user_topic",
-	"custom_profile_fields", "realm_user_groups", "user_status", "saved_snippets", "stream",
-}
-
 // register is POST /register.
 func (s *Server) register(c *call) (obj, error) {
 	var eventTypes, fetchTypes []string
@@ -193,7 +190,7 @@ func (s *Server) register(c *call) (obj, error) {
 			want[t] = true
 		}
 	default:
-		for _, t := range registerFetchTypes {
+		for _, t := range registerFetchTypes() {
 			want[t] = true
 		}
 	}
@@ -202,7 +199,6 @@ func (s *Server) register(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := c.realm()
 	if !hasEvents {
 		eventTypes = nil // every event type
 	}
@@ -220,124 +216,11 @@ func (s *Server) register(c *call) (obj, error) {
 	if fl >= idleQueueTimeoutFL {
 		out["idle_queue_timeout_secs"] = q.idleTimeout()
 	}
-	if want["realm"] {
-		maxTopic := r.Settings.MaxTopicLength
-		if maxTopic <= 0 {
-			maxTopic = 60
+	rr := &registerRequest{c: c, fl: fl, capability: capability, clientGravatar: clientGravatar}
+	for _, sec := range registerSections() {
+		if want[sec.fetchType] {
+			sec.fill(s, rr, out)
 		}
-		url := realmURL(c.r)
-		out["realm_name"] = r.Name
-		out["realm_description"] = realmDescriptionHTML
-		out["realm_uri"] = url
-		if fl >= 257 {
-			out["realm_url"] = url
-		}
-		out["max_topic_length"] = maxTopic
-		out["max_stream_name_length"] = 60
-		out["max_stream_description_length"] = 1024
-		out["max_message_length"] = 10000
-		out["realm_emails_restricted_to_domains"] = r.Settings.EmailsRestrictedToDomains
-		out["realm_disallow_disposable_email_addresses"] = r.Settings.DisallowDisposableEmail
-		out["realm_email_auth_enabled"] = true
-		out["realm_password_auth_enabled"] = true
-		out["realm_push_notifications_enabled"] = true
-		out["realm_enable_spectator_access"] = true
-		if fl >= 74 {
-			out["event_queue_longpoll_timeout_seconds"] = longpollTimeoutSeconds
-		}
-		if fl >= 331 {
-			out["realm_moderation_request_channel_id"] = r.ModerationRequestChannelID
-		}
-		if fl >= 334 {
-			out["realm_empty_topic_display_name"] = r.Settings.EmptyTopicDisplayName
-		}
-		if fl >= 435 {
-			types := make([]obj, 0, len(r.ReportTypes))
-			for _, t := range r.ReportTypes {
-				types = append(types, obj{"key": t.Key, "name": t.Name})
-			}
-			out["server_report_message_types"] = types
-		}
-	}
-	if want["realm_user"] {
-		var active, inactive []obj
-		for _, id := range r.userIDs() {
-			u := r.Users[id]
-			w := s.userWire(c.user, u, clientGravatar, true)
-			if u.IsActive {
-				active = append(active, w)
-			} else {
-				inactive = append(inactive, w)
-			}
-		}
-		out["realm_users"] = nonNilObjs(active)
-		out["realm_non_active_users"] = nonNilObjs(inactive)
-		out["cross_realm_bots"] = []obj{}
-		me := c.user
-		out["user_id"] = me.ID
-		out["email"] = r.apiEmail(me)
-		out["delivery_email"] = me.Email
-		out["full_name"] = me.FullName
-		out["is_owner"] = me.Role == RoleOwner
-		out["is_admin"] = me.IsAdmin()
-		out["is_moderator"] = me.Role == RoleModerator
-		out["is_guest"] = me.IsGuest()
-		out["avatar_source"] = avatarSource(me)
-		out["avatar_url"] = avatarURL(me, false)
-		out["avatar_url_medium"] = avatarURL(me, false)
-	}
-	if want["realm_domains"] {
-		out["realm_domains"] = nonNilObjs(s.domainsWire())
-	}
-	if want["realm_linkifiers"] {
-		if capability("linkifier_url_template") {
-			out["realm_linkifiers"] = nonNilObjs(s.linkifiersWire())
-		} else {
-			out["realm_linkifiers"] = []obj{}
-		}
-	}
-	if want["realm_filters"] {
-		out["realm_filters"] = []any{}
-	}
-	if want["user_topic"] && fl >= 134 {
-		out["user_topics"] = nonNilObjs(s.userTopicsWire(c.user.ID))
-	}
-	if want["custom_profile_fields"] {
-		out["custom_profile_fields"] = nonNilObjs(s.profileFieldsWire())
-		out["custom_profile_field_types"] = profileFieldTypesWire(fl)
-	}
-	if want["realm_user_groups"] {
-		out["realm_user_groups"] = nonNilObjs(s.groupsWire(fl >= 294 && capability("include_deactivated_groups")))
-	}
-	if want["user_status"] {
-		statuses := obj{}
-		for _, id := range r.userIDs() {
-			u := r.Users[id]
-			if u.IsActive && u.Status != nil && *u.Status != (UserStatus{}) {
-				w := s.userStatusWire(u)
-				if w == nil {
-					w = obj{}
-				}
-				statuses[strconv.Itoa(id)] = w
-			}
-		}
-		out["user_status"] = statuses
-	}
-	if want["saved_snippets"] && fl >= 297 {
-		out["saved_snippets"] = nonNilObjs(s.snippetsWire(c.user.ID))
-	}
-	if want["stream"] {
-		var streams []obj
-		for _, id := range r.channelIDs() {
-			ch := r.Channels[id]
-			if ch.IsArchived && (fl < 315 || !capability("archived_channels")) {
-				continue
-			}
-			if registerCanSeeChannel(c.user, ch) {
-				streams = append(streams, s.channelWire(ch, false))
-			}
-		}
-		out["streams"] = nonNilObjs(streams)
 	}
 	return out, nil
 }
@@ -413,4 +296,47 @@ func (s *Server) QueueIDs(userID int) []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// registerRealm is register's realm section.
+func (s *Server) registerRealm(rr *registerRequest, out obj) {
+	r := s.realm
+	fl := rr.fl
+	maxTopic := r.Settings.MaxTopicLength
+	if maxTopic <= 0 {
+		maxTopic = 60
+	}
+	url := realmURL(rr.c.r)
+	out["realm_name"] = r.Name
+	out["realm_description"] = realmDescriptionHTML
+	out["realm_uri"] = url
+	if fl >= 257 {
+		out["realm_url"] = url
+	}
+	out["max_topic_length"] = maxTopic
+	out["max_stream_name_length"] = 60
+	out["max_stream_description_length"] = 1024
+	out["max_message_length"] = 10000
+	out["realm_emails_restricted_to_domains"] = r.Settings.EmailsRestrictedToDomains
+	out["realm_disallow_disposable_email_addresses"] = r.Settings.DisallowDisposableEmail
+	out["realm_email_auth_enabled"] = true
+	out["realm_password_auth_enabled"] = true
+	out["realm_push_notifications_enabled"] = true
+	out["realm_enable_spectator_access"] = true
+	if fl >= 74 {
+		out["event_queue_longpoll_timeout_seconds"] = longpollTimeoutSeconds
+	}
+	if fl >= 331 {
+		out["realm_moderation_request_channel_id"] = r.ModerationRequestChannelID
+	}
+	if fl >= 334 {
+		out["realm_empty_topic_display_name"] = r.Settings.EmptyTopicDisplayName
+	}
+	if fl >= 435 {
+		types := make([]obj, 0, len(r.ReportTypes))
+		for _, t := range r.ReportTypes {
+			types = append(types, obj{"key": t.Key, "name": t.Name})
+		}
+		out["server_report_message_types"] = types
+	}
 }

@@ -2,6 +2,10 @@ package refserver
 
 import "sort"
 
+func init() {
+	registerArea("groups", area{routes: (*Server).routesGroups, sections: map[string]registerSection{"realm_user_groups": (*Server).registerUserGroups}})
+}
+
 // userGroupSettings are the group settings of a user group with the feature
 // level that added each and the default for a group that lacks one.
 var userGroupSettings = []struct {
@@ -223,4 +227,10 @@ func (s *Server) groupsWire(includeDeactivated bool) []obj {
 		out = append(out, o)
 	}
 	return out
+}
+
+// registerUserGroups is register's realm_user_groups section.
+func (s *Server) registerUserGroups(rr *registerRequest, out obj) {
+	fl := rr.fl
+	out["realm_user_groups"] = nonNilObjs(s.groupsWire(fl >= 294 && rr.capability("include_deactivated_groups")))
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 )
 
+func init() {
+	registerArea("linkifiers", area{routes: (*Server).routesLinkifiers, sections: map[string]registerSection{"realm_linkifiers": (*Server).registerLinkifiers, "realm_filters": (*Server).registerLegacyFilters}})
+}
+
 // Feature levels of the linkifier fields newer than the endpoints themselves.
 const (
 	linkifierReverseFL      = 471 // example_input, reverse_template
@@ -525,4 +529,18 @@ func cfgFirstMissing(a, b map[string]bool) string {
 	}
 	sort.Strings(out)
 	return out[0]
+}
+
+// registerLinkifiers is register's realm_linkifiers section.
+func (s *Server) registerLinkifiers(rr *registerRequest, out obj) {
+	if rr.capability("linkifier_url_template") {
+		out["realm_linkifiers"] = nonNilObjs(s.linkifiersWire())
+	} else {
+		out["realm_linkifiers"] = []obj{}
+	}
+}
+
+// registerLegacyFilters is register's realm_filters section.
+func (s *Server) registerLegacyFilters(rr *registerRequest, out obj) {
+	out["realm_filters"] = []any{}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 )
 
+func init() { registerArea("messages", area{routes: (*Server).routesMessages}) }
+
 // messageFlagOrder is Zulip's UserMessage.ALL_FLAGS minus the flags the API
 // never shows (is_private, active_mobile_push_notification), in bit order.
 var messageFlagOrder = []string{

@@ -14,6 +14,10 @@ import (
 	"unicode/utf8"
 )
 
+func init() {
+	registerArea("profile_fields", area{routes: (*Server).routesProfileFields, sections: map[string]registerSection{"custom_profile_fields": (*Server).registerProfileFields}})
+}
+
 // Feature levels of custom profile field features (digest §6, §10).
 const (
 	profileSummaryFL       = 146 // display_in_profile_summary
@@ -980,4 +984,11 @@ func profileIsIPv4(s string) bool {
 // profileFieldNotFound is the error for an unknown field id.
 func profileFieldNotFound(id int) error {
 	return errBadRequest("Field id %s not found.", fmt.Sprint(id))
+}
+
+// registerProfileFields is register's custom_profile_fields section.
+func (s *Server) registerProfileFields(rr *registerRequest, out obj) {
+	fl := rr.fl
+	out["custom_profile_fields"] = nonNilObjs(s.profileFieldsWire())
+	out["custom_profile_field_types"] = profileFieldTypesWire(fl)
 }

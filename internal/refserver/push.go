@@ -5,6 +5,8 @@ import (
 	"regexp"
 )
 
+func init() { registerArea("push", area{routes: (*Server).routesPush}) }
+
 // reAppID is the format of an iOS app id (Zulip's ApnsAppId).
 var reAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
 

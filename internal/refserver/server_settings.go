@@ -6,6 +6,8 @@ import (
 	"net/http"
 )
 
+func init() { registerArea("server", area{routes: (*Server).routesServer}) }
+
 // GET /server_settings (digest §9.7), POST /dev_fetch_api_key (§9.6) and
 // POST /fetch_api_key: the unauthenticated endpoints.
 

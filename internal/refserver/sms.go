@@ -2,6 +2,8 @@ package refserver
 
 import "github.com/zulip-terraform/terraform-provider-zulip/internal/refserver/smsserver"
 
+func init() { registerArea("sms", area{routes: (*Server).routesSMS}) }
+
 // routesSMS mounts the SMS conversations API (package smsserver) under /a1/,
 // with the server's SMS credentials and clock. Its state is persisted with the
 // realm (Realm.SMS): the SMS server reports every change through OnChange

@@ -6,6 +6,10 @@ import (
 	"unicode/utf8"
 )
 
+func init() {
+	registerArea("snippets", area{routes: (*Server).routesSnippets, sections: map[string]registerSection{"saved_snippets": (*Server).registerSnippets}})
+}
+
 // Saved snippet limits and feature levels (digest §2).
 const (
 	snippetsFL           = 297   // the saved snippet endpoints
@@ -154,4 +158,12 @@ func snippetField(name, v string) (string, error) {
 		return "", errBadRequest("%s is too long (limit: %d characters)", name, limit)
 	}
 	return v, nil
+}
+
+// registerSnippets is register's saved_snippets section.
+func (s *Server) registerSnippets(rr *registerRequest, out obj) {
+	if rr.fl < 297 {
+		return
+	}
+	out["saved_snippets"] = nonNilObjs(s.snippetsWire(rr.c.user.ID))
 }

@@ -1,9 +1,14 @@
 package refserver
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
+
+func init() {
+	registerArea("status", area{routes: (*Server).routesStatus, sections: map[string]registerSection{"user_status": (*Server).registerUserStatus}})
+}
 
 // maxStatusTextLength is Zulip's UserStatus.MAX_STATUS_TEXT_LENGTH.
 const maxStatusTextLength = 60
@@ -234,4 +239,21 @@ func (s *Server) userStatusWire(u *User) obj {
 		out["reaction_type"] = st.ReactionType
 	}
 	return out
+}
+
+// registerUserStatus is register's user_status section.
+func (s *Server) registerUserStatus(rr *registerRequest, out obj) {
+	r := s.realm
+	statuses := obj{}
+	for _, id := range r.userIDs() {
+		u := r.Users[id]
+		if u.IsActive && u.Status != nil && *u.Status != (UserStatus{}) {
+			w := s.userStatusWire(u)
+			if w == nil {
+				w = obj{}
+			}
+			statuses[strconv.Itoa(id)] = w
+		}
+	}
+	out["user_status"] = statuses
 }

@@ -5,6 +5,10 @@ import (
 	"unicode/utf8"
 )
 
+func init() {
+	registerArea("user_topics", area{routes: (*Server).routesUserTopics, sections: map[string]registerSection{"user_topic": (*Server).registerUserTopics}})
+}
+
 // Topic visibility policies (UserTopic.VisibilityPolicy).
 const (
 	PolicyInherit  = 0 // "none": the row is removed
@@ -156,4 +160,12 @@ func userTopicInGroup(r *Realm, userID, groupID int, seen map[int]bool) bool {
 		}
 	}
 	return false
+}
+
+// registerUserTopics is register's user_topic section.
+func (s *Server) registerUserTopics(rr *registerRequest, out obj) {
+	if rr.fl < 134 {
+		return
+	}
+	out["user_topics"] = nonNilObjs(s.userTopicsWire(rr.c.user.ID))
 }

@@ -16,6 +16,10 @@ import (
 	"unicode/utf8"
 )
 
+func init() {
+	registerArea("users", area{routes: (*Server).routesUsers, sections: map[string]registerSection{"realm_user": (*Server).registerRealmUser}})
+}
+
 // The users area (digest §4): GET /users, GET /users/{user_id|email},
 // GET /users/me, POST /users, PATCH /users/{user_id|email},
 // DELETE /users/{user_id}, POST /users/{user_id}/reactivate, DELETE /users/me.
@@ -990,4 +994,35 @@ func (s *Server) deactivateOwnUser(c *call) (obj, error) {
 	}
 	s.deactivateLocked(c.user)
 	return nil, nil
+}
+
+// registerRealmUser is register's realm_user section.
+func (s *Server) registerRealmUser(rr *registerRequest, out obj) {
+	r := s.realm
+	clientGravatar := rr.clientGravatar
+	var active, inactive []obj
+	for _, id := range r.userIDs() {
+		u := r.Users[id]
+		w := s.userWire(rr.c.user, u, clientGravatar, true)
+		if u.IsActive {
+			active = append(active, w)
+		} else {
+			inactive = append(inactive, w)
+		}
+	}
+	out["realm_users"] = nonNilObjs(active)
+	out["realm_non_active_users"] = nonNilObjs(inactive)
+	out["cross_realm_bots"] = []obj{}
+	me := rr.c.user
+	out["user_id"] = me.ID
+	out["email"] = r.apiEmail(me)
+	out["delivery_email"] = me.Email
+	out["full_name"] = me.FullName
+	out["is_owner"] = me.Role == RoleOwner
+	out["is_admin"] = me.IsAdmin()
+	out["is_moderator"] = me.Role == RoleModerator
+	out["is_guest"] = me.IsGuest()
+	out["avatar_source"] = avatarSource(me)
+	out["avatar_url"] = avatarURL(me, false)
+	out["avatar_url_medium"] = avatarURL(me, false)
 }
