@@ -7,9 +7,14 @@ import "sort"
 // register sections it serves, and register it with registerArea from an init
 // function; the core (routes, register) only iterates the areas. Adding an area
 // is adding its files. (The realm's state stays one struct, Realm in model.go,
-// because it is persisted as one JSON document; seed.go builds the seeded
-// realm whose cross-area ids the tests rely on.)
+// because it is persisted as one JSON document; seed.go names the seeded ids
+// every area and test relies on.)
 type area struct {
+	// seed adds the area's part of the seeded realm (may be nil); areas seed
+	// in seedStep order (then name), so an area can refer to what an earlier
+	// step seeded (users before groups before channels before messages).
+	seed     func(r *Realm, base, day int64)
+	seedStep int
 	// routes registers the area's routes with s.handle.
 	routes func(s *Server)
 	// sections fill register's answer, by the fetch type each serves.
@@ -48,6 +53,17 @@ func areaNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// areasBySeedStep lists the areas in seeding order.
+func areasBySeedStep() []area {
+	names := areaNames()
+	sort.SliceStable(names, func(i, j int) bool { return areas[names[i]].seedStep < areas[names[j]].seedStep })
+	out := make([]area, len(names))
+	for i, name := range names {
+		out[i] = areas[name]
+	}
+	return out
 }
 
 // routes registers every area's routes.

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	registerArea("channels", area{routes: (*Server).routesChannels, sections: map[string]registerSection{"stream": (*Server).registerStreams}})
+	registerArea("channels", area{seed: seedChannelsArea, seedStep: 30, routes: (*Server).routesChannels, sections: map[string]registerSection{"stream": (*Server).registerStreams}})
 }
 
 // Channels added to the seed by the chat area, so that every GET /streams filter
@@ -519,4 +519,73 @@ func (s *Server) registerStreams(rr *registerRequest, out obj) {
 		}
 	}
 	out["streams"] = nonNilObjs(streams)
+}
+
+// seedChannels creates channels of every kind with their subscribers.
+func seedChannels(r *Realm, base, day int64) {
+	add := func(id int, name, desc string, private, webPublic, historyPublic bool, subs ...int) *Channel {
+		ch := &Channel{
+			ID: id, Name: name, Description: desc, DateCreated: base + int64(id)*day, CreatorID: SeedOwnerID,
+			InviteOnly: private, IsWebPublic: webPublic, HistoryPublicToSubscribers: historyPublic,
+			StreamPostPolicy: 1, TopicsPolicy: "inherit", Subscribers: map[int]int{},
+			GroupSettings: map[string]GroupSetting{
+				"can_add_subscribers_group":    {GroupID: GroupAdministrators},
+				"can_remove_subscribers_group": {GroupID: GroupAdministrators},
+				"can_administer_channel_group": {DirectMembers: []int{SeedOwnerID}, DirectSubgroups: []int{}},
+				"can_send_message_group":       {GroupID: GroupEveryone},
+				"can_subscribe_group":          {GroupID: GroupNobody},
+				"can_create_topic_group":       {GroupID: GroupEveryone},
+			},
+		}
+		for _, u := range subs {
+			ch.Subscribers[u] = 0
+		}
+		r.Channels[id] = ch
+		return ch
+	}
+	everyone := []int{SeedOwnerID, SeedAdminID, SeedAdmin2ID, SeedModeratorID, SeedMemberID, SeedMember2ID, SeedGuestID, SeedBotID, SeedOwner2ID, SeedMember3ID}
+	add(SeedChannelGeneral, "general", "Everyone is here.", false, false, true, everyone...).IsDefault = true
+	ann := add(SeedChannelAnnounce, "announce", "Announcements, **readable on the web**.", false, true, true, SeedOwnerID, SeedAdminID, SeedMemberID, SeedMember3ID)
+	ann.GroupSettings["can_send_message_group"] = GroupSetting{GroupID: GroupAdministrators}
+	ann.StreamPostPolicy = 2
+	ann.IsDefault = true
+	add(SeedChannelDesign, "design", "Design reviews (private, protected history).", true, false, false, SeedOwnerID, SeedAdminID, SeedMemberID)
+	add(SeedChannelLeaders, "leadership", "Leads only; history shared with new subscribers.", true, false, true, SeedOwnerID, SeedOwner2ID, SeedAdminID)
+	arch := add(SeedChannelArchived, "old-projects", "Archived.", false, false, true, SeedOwnerID, SeedMemberID)
+	arch.IsArchived = true
+	forever := -1
+	arch.MessageRetentionDays = &forever
+	add(SeedChannelModReqs, "moderation-requests", "Reports of messages, for moderators.", true, false, true, SeedOwnerID, SeedAdminID, SeedModeratorID)
+	add(SeedChannelRandom, "random", "Anything goes.", false, false, true, SeedMemberID, SeedMember2ID, SeedMember3ID, SeedGuestID)
+	r.NextID["channel"] = SeedChannelRandom
+}
+
+// seedChannelsArea seeds the channels, then the chat area's extra ones.
+func seedChannelsArea(r *Realm, base, day int64) {
+	seedChannels(r, base, day)
+	seedChatArea(r, base, day)
+}
+
+// Channel is a stream.
+type Channel struct {
+	ID                         int    `json:"id"`
+	Name                       string `json:"name"`
+	Description                string `json:"description"`
+	DateCreated                int64  `json:"date_created"`
+	CreatorID                  int    `json:"creator_id,omitempty"` // 0 = null
+	InviteOnly                 bool   `json:"invite_only"`
+	IsWebPublic                bool   `json:"is_web_public"`
+	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
+	IsArchived                 bool   `json:"is_archived"`
+	IsDefault                  bool   `json:"is_default"`
+	// MessageRetentionDays: nil = inherit the realm's policy, -1 = forever.
+	MessageRetentionDays *int   `json:"message_retention_days,omitempty"`
+	StreamPostPolicy     int    `json:"stream_post_policy"`
+	TopicsPolicy         string `json:"topics_policy"`
+	// Group settings, keyed by the wire name (can_add_subscribers_group, ...).
+	GroupSettings map[string]GroupSetting `json:"group_settings"`
+	// Subscribers maps a subscribed user id to the id of the newest message that
+	// existed when they subscribed (0 = subscribed from the start). With protected
+	// history, a subscriber sees only messages with a greater id.
+	Subscribers map[int]int `json:"subscribers"`
 }

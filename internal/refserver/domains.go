@@ -5,7 +5,7 @@ import (
 )
 
 func init() {
-	registerArea("domains", area{routes: (*Server).routesDomains, sections: map[string]registerSection{"realm_domains": (*Server).registerRealmDomains}})
+	registerArea("domains", area{seed: seedDomains, seedStep: 60, routes: (*Server).routesDomains, sections: map[string]registerSection{"realm_domains": (*Server).registerRealmDomains}})
 }
 
 // routesDomains registers the realm domain endpoints.
@@ -137,4 +137,18 @@ func domainInvalidReason(domain string) string {
 // registerRealmDomains is register's realm_domains section.
 func (s *Server) registerRealmDomains(rr *registerRequest, out obj) {
 	out["realm_domains"] = nonNilObjs(s.domainsWire())
+}
+
+// seedDomains allows the realm's own domain.
+func seedDomains(r *Realm, _, _ int64) {
+	host := r.Host
+	r.Domains = []*RealmDomain{{ID: 1, Domain: host, AllowSubdomains: false}}
+	r.NextID["realm_domain"] = 1
+}
+
+// RealmDomain is an allowed e-mail domain.
+type RealmDomain struct {
+	ID              int    `json:"id"`
+	Domain          string `json:"domain"`
+	AllowSubdomains bool   `json:"allow_subdomains"`
 }

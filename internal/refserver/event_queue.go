@@ -248,3 +248,32 @@ func eventID(e obj) int {
 	}
 	return -1
 }
+
+// Queue is a registered event queue.
+type Queue struct {
+	ID          string   `json:"id"`
+	UserID      int      `json:"user_id"`
+	EventTypes  []string `json:"event_types"`
+	LastEventID int      `json:"last_event_id"`
+	Created     int64    `json:"created"`
+	// LastAccess is when the queue was last registered or polled (UNIX
+	// seconds); queues idle for 10 minutes are garbage-collected, as in Zulip.
+	LastAccess int64 `json:"last_access,omitempty"`
+	// Events are the events not yet acknowledged, ids ascending; NextEventID
+	// is the id the next one gets.
+	Events      []obj `json:"events,omitempty"`
+	NextEventID int   `json:"next_event_id,omitempty"`
+	// NewestPrunedID is the id of the newest acknowledged event, if any.
+	NewestPrunedID *int `json:"newest_pruned_id,omitempty"`
+	// IdleTimeout is register's idle_queue_timeout in seconds (FL481); 0 is
+	// the default, queueIdleTimeout.
+	IdleTimeout int64 `json:"idle_timeout,omitempty"`
+}
+
+// idleTimeout is how long the queue survives without a poll, in seconds.
+func (q *Queue) idleTimeout() int64 {
+	if q.IdleTimeout > 0 {
+		return q.IdleTimeout
+	}
+	return int64(queueIdleTimeout / time.Second)
+}

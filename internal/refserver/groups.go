@@ -3,7 +3,7 @@ package refserver
 import "sort"
 
 func init() {
-	registerArea("groups", area{routes: (*Server).routesGroups, sections: map[string]registerSection{"realm_user_groups": (*Server).registerUserGroups}})
+	registerArea("groups", area{seed: seedGroups, seedStep: 20, routes: (*Server).routesGroups, sections: map[string]registerSection{"realm_user_groups": (*Server).registerUserGroups}})
 }
 
 // userGroupSettings are the group settings of a user group with the feature
@@ -233,4 +233,71 @@ func (s *Server) groupsWire(includeDeactivated bool) []obj {
 func (s *Server) registerUserGroups(rr *registerRequest, out obj) {
 	fl := rr.fl
 	out["realm_user_groups"] = nonNilObjs(s.groupsWire(fl >= 294 && rr.capability("include_deactivated_groups")))
+}
+
+// seedGroups creates the system groups and a few custom ones.
+func seedGroups(r *Realm, base, _ int64) {
+	sys := func(id int, name, desc string, subgroups ...int) {
+		g := &UserGroup{ID: id, Name: name, Description: desc, Members: []int{}, DirectSubgroupIDs: subgroups,
+			IsSystemGroup: true, Settings: map[string]GroupSetting{}}
+		if g.DirectSubgroupIDs == nil {
+			g.DirectSubgroupIDs = []int{}
+		}
+		r.Groups[id] = g
+	}
+	sys(GroupOwners, "role:owners", "Owners of this organization")
+	sys(GroupAdministrators, "role:administrators", "Administrators of this organization, including owners", GroupOwners)
+	sys(GroupModerators, "role:moderators", "Moderators of this organization, including administrators", GroupAdministrators)
+	sys(GroupFullMembers, "role:fullmembers", "Members of this organization, not including new accounts and guests", GroupModerators)
+	sys(GroupMembers, "role:members", "Members of this organization, not including guests", GroupFullMembers)
+	sys(GroupEveryone, "role:everyone", "Everyone in this organization, including guests", GroupMembers)
+	sys(GroupInternet, "role:internet", "Everyone on the internet", GroupEveryone)
+	sys(GroupNobody, "role:nobody", "Nobody")
+	// Each user is a direct member only of the system group for their role.
+	for _, id := range r.userIDs() {
+		u := r.Users[id]
+		var gid int
+		switch u.Role {
+		case RoleOwner:
+			gid = GroupOwners
+		case RoleAdministrator:
+			gid = GroupAdministrators
+		case RoleModerator:
+			gid = GroupModerators
+		case RoleMember:
+			gid = GroupFullMembers
+		case RoleGuest:
+			gid = GroupEveryone
+		}
+		r.Groups[gid].Members = append(r.Groups[gid].Members, id)
+	}
+	for _, g := range r.Groups {
+		g.Settings = defaultGroupSettings(GroupAdministrators)
+	}
+	custom := func(id int, name, desc string, creator int, members, subgroups []int) *UserGroup {
+		g := &UserGroup{ID: id, Name: name, Description: desc, Members: members, DirectSubgroupIDs: subgroups,
+			DateCreated: base + int64(id)*3600, CreatorID: creator, Settings: defaultGroupSettings(GroupAdministrators)}
+		r.Groups[id] = g
+		return g
+	}
+	custom(GroupBackend, "backend", "Backend engineers", SeedAdminID, []int{SeedMemberID, SeedMember3ID}, []int{})
+	custom(GroupFrontend, "frontend", "Frontend engineers", SeedAdminID, []int{SeedMember2ID}, []int{})
+	custom(GroupRetired, "retired-team", "A team that no longer exists", SeedOwnerID, []int{SeedDeactivatedID}, []int{}).Deactivated = true
+	leads := custom(GroupLeads, "leads", "Team leads, and all of backend", SeedOwnerID, []int{SeedOwnerID}, []int{GroupBackend})
+	leads.Settings["can_manage_group"] = GroupSetting{DirectMembers: []int{SeedOwnerID}, DirectSubgroups: []int{GroupAdministrators}}
+	r.NextID["group"] = seedGroupsNextID
+}
+
+// UserGroup is a system or custom user group.
+type UserGroup struct {
+	ID                int                     `json:"id"`
+	Name              string                  `json:"name"`
+	Description       string                  `json:"description"`
+	Members           []int                   `json:"members"` // direct members
+	DirectSubgroupIDs []int                   `json:"direct_subgroup_ids"`
+	IsSystemGroup     bool                    `json:"is_system_group"`
+	DateCreated       int64                   `json:"date_created,omitempty"` // 0 = null
+	CreatorID         int                     `json:"creator_id,omitempty"`   // 0 = null
+	Deactivated       bool                    `json:"deactivated"`
+	Settings          map[string]GroupSetting `json:"settings"` // can_manage_group, ...
 }

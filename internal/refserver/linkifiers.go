@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	registerArea("linkifiers", area{routes: (*Server).routesLinkifiers, sections: map[string]registerSection{"realm_linkifiers": (*Server).registerLinkifiers, "realm_filters": (*Server).registerLegacyFilters}})
+	registerArea("linkifiers", area{seed: seedLinkifiers, seedStep: 60, routes: (*Server).routesLinkifiers, sections: map[string]registerSection{"realm_linkifiers": (*Server).registerLinkifiers, "realm_filters": (*Server).registerLegacyFilters}})
 }
 
 // Feature levels of the linkifier fields newer than the endpoints themselves.
@@ -543,4 +543,23 @@ func (s *Server) registerLinkifiers(rr *registerRequest, out obj) {
 // registerLegacyFilters is register's realm_filters section.
 func (s *Server) registerLegacyFilters(rr *registerRequest, out obj) {
 	out["realm_filters"] = []any{}
+}
+
+// seedLinkifiers adds the seeded linkifier.
+func seedLinkifiers(r *Realm, _, _ int64) {
+	r.Linkifiers = []*Linkifier{{
+		ID: 1, Pattern: "#(?P<id>[0-9]+)", URLTemplate: "https://github.com/zulip/zulip/issues/{id}",
+		AlternativeURLTemplates: []string{},
+	}}
+	r.NextID["linkifier"] = 1
+}
+
+// Linkifier is a realm filter.
+type Linkifier struct {
+	ID                      int      `json:"id"`
+	Pattern                 string   `json:"pattern"`
+	URLTemplate             string   `json:"url_template"`
+	ExampleInput            *string  `json:"example_input"`
+	ReverseTemplate         *string  `json:"reverse_template"`
+	AlternativeURLTemplates []string `json:"alternative_url_templates"`
 }

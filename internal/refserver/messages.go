@@ -12,7 +12,9 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 )
 
-func init() { registerArea("messages", area{routes: (*Server).routesMessages}) }
+func init() {
+	registerArea("messages", area{seed: seedMessages, seedStep: 40, routes: (*Server).routesMessages})
+}
 
 // messageFlagOrder is Zulip's UserMessage.ALL_FLAGS minus the flags the API
 // never shows (is_private, active_mobile_push_notification), in bit order.
@@ -913,4 +915,85 @@ func truncateTopic(r *Realm, topic string) string {
 		return topic
 	}
 	return string(runes[:limit-1]) + "…"
+}
+
+// seedMessages creates topics with messages, flags and mentions.
+func seedMessages(r *Realm, base, _ int64) {
+	type msg struct {
+		ch     int
+		topic  string
+		sender int
+		text   string
+	}
+	msgs := []msg{
+		{SeedChannelGeneral, "welcome", SeedOwnerID, "Welcome to the organization!"},
+		{SeedChannelGeneral, "welcome", SeedMemberID, "Thanks, glad to be here."},
+		{SeedChannelGeneral, "lunch", SeedMember3ID, "Pizza on Friday?"},
+		{SeedChannelGeneral, "releases", SeedAdminID, "Release 1.0 is out. @**Mark Member** please check the deploy."},
+		{SeedChannelAnnounce, "news", SeedOwnerID, "Our new office opens in March."},
+		{SeedChannelDesign, "logo", SeedOwnerID, "First logo drafts are in."},
+		{SeedChannelDesign, "logo", SeedAdminID, "I like the blue one."},
+		{SeedChannelLeaders, "planning", SeedOwnerID, "Q3 planning starts next week."},
+		{SeedChannelArchived, "project x", SeedMemberID, "Project X is wound down."},
+		{SeedChannelRandom, "cats", SeedMember2ID, "Look at this cat picture."},
+		{SeedChannelRandom, "cats", SeedGuestID, "So cute! @**Maria Member**"},
+		{SeedChannelDesign, "colors", SeedMemberID, "Which palette do we use for the website?"},
+		{SeedChannelGeneral, "releases", SeedMember3ID, "Release notes are in the wiki."},
+		{SeedChannelRandom, "", SeedMember3ID, "A message in the empty topic."},
+	}
+	for i, m := range msgs {
+		id := i + 1
+		message := &Message{ID: id, ChannelID: m.ch, Topic: m.topic, SenderID: m.sender, Content: m.text,
+			Timestamp: base + int64(id)*3600, Flags: map[int][]string{}}
+		for uid := range r.Channels[m.ch].Subscribers {
+			var flags []string
+			if uid == m.sender {
+				flags = append(flags, "read")
+			}
+			message.Flags[uid] = flags
+		}
+		r.Messages = append(r.Messages, message)
+	}
+	// Mentions, a star, and messages read by some users.
+	r.Messages[3].Flags[SeedMemberID] = []string{"mentioned"}
+	r.Messages[10].Flags[SeedMember2ID] = []string{"mentioned"}
+	r.Messages[0].Flags[SeedMemberID] = []string{"read", "starred"}
+	r.Messages[0].Flags[SeedOwnerID] = []string{"read", "starred"}
+	r.Messages[1].Flags[SeedOwnerID] = []string{"read"}
+	// Mark joined "design" after its first two messages: with protected history
+	// he sees only later ones.
+	r.Channels[SeedChannelDesign].Subscribers[SeedMemberID] = 7
+	delete(r.Messages[5].Flags, SeedMemberID)
+	delete(r.Messages[6].Flags, SeedMemberID)
+	r.NextID["message"] = len(msgs)
+}
+
+// Message is a channel message (direct messages are not modelled).
+type Message struct {
+	ID        int    `json:"id"`
+	ChannelID int    `json:"channel_id"`
+	Topic     string `json:"topic"`
+	SenderID  int    `json:"sender_id"`
+	Content   string `json:"content"` // Markdown source
+	Timestamp int64  `json:"timestamp"`
+	// Flags maps a user id to that user's flags on the message (read, starred,
+	// collapsed, mentioned, has_alert_word, historical, ...). A user who received
+	// the message has an entry, possibly empty.
+	Flags map[int][]string `json:"flags"`
+}
+
+// HasFlag reports whether user has flag on the message.
+func (m *Message) HasFlag(userID int, flag string) bool {
+	for _, f := range m.Flags[userID] {
+		if f == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// ReportType is an entry of server_report_message_types.
+type ReportType struct {
+	Key  string `json:"key"`
+	Name string `json:"name"`
 }

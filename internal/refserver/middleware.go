@@ -63,7 +63,6 @@ func (s *Server) init() error {
 	}
 	if realm == nil {
 		realm = seedRealm(s.opts.Host, s.now())
-		seedCoreArea(realm)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

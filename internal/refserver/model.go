@@ -3,7 +3,6 @@ package refserver
 import (
 	"encoding/json"
 	"sort"
-	"time"
 )
 
 // Roles, as Zulip numbers them.
@@ -37,7 +36,8 @@ const (
 )
 
 // Realm is the whole state of the fake organization. Every field is exported and
-// JSON-serializable so that the optional state file can hold it verbatim.
+// JSON-serializable so that the optional state file can hold it verbatim; the
+// types of each area's fields are declared in the area's own file.
 type Realm struct {
 	Name string `json:"name"`
 	Host string `json:"host"`
@@ -121,15 +121,6 @@ func (u *User) IsModeratorOrAbove() bool { return u.Role <= RoleModerator }
 // IsGuest reports whether the user is a guest.
 func (u *User) IsGuest() bool { return u.Role == RoleGuest }
 
-// UserStatus is a user's status; empty fields are omitted on the wire.
-type UserStatus struct {
-	StatusText   string `json:"status_text,omitempty"`
-	EmojiName    string `json:"emoji_name,omitempty"`
-	EmojiCode    string `json:"emoji_code,omitempty"`
-	ReactionType string `json:"reaction_type,omitempty"`
-	Away         bool   `json:"away,omitempty"`
-}
-
 // GroupSetting is a group-setting value: a named group id, or an anonymous group.
 type GroupSetting struct {
 	GroupID         int   `json:"group_id,omitempty"`
@@ -151,178 +142,6 @@ func (g GroupSetting) Wire() any {
 		s = []int{}
 	}
 	return map[string][]int{"direct_members": m, "direct_subgroups": s}
-}
-
-// Channel is a stream.
-type Channel struct {
-	ID                         int    `json:"id"`
-	Name                       string `json:"name"`
-	Description                string `json:"description"`
-	DateCreated                int64  `json:"date_created"`
-	CreatorID                  int    `json:"creator_id,omitempty"` // 0 = null
-	InviteOnly                 bool   `json:"invite_only"`
-	IsWebPublic                bool   `json:"is_web_public"`
-	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
-	IsArchived                 bool   `json:"is_archived"`
-	IsDefault                  bool   `json:"is_default"`
-	// MessageRetentionDays: nil = inherit the realm's policy, -1 = forever.
-	MessageRetentionDays *int   `json:"message_retention_days,omitempty"`
-	StreamPostPolicy     int    `json:"stream_post_policy"`
-	TopicsPolicy         string `json:"topics_policy"`
-	// Group settings, keyed by the wire name (can_add_subscribers_group, ...).
-	GroupSettings map[string]GroupSetting `json:"group_settings"`
-	// Subscribers maps a subscribed user id to the id of the newest message that
-	// existed when they subscribed (0 = subscribed from the start). With protected
-	// history, a subscriber sees only messages with a greater id.
-	Subscribers map[int]int `json:"subscribers"`
-}
-
-// Message is a channel message (direct messages are not modelled).
-type Message struct {
-	ID        int    `json:"id"`
-	ChannelID int    `json:"channel_id"`
-	Topic     string `json:"topic"`
-	SenderID  int    `json:"sender_id"`
-	Content   string `json:"content"` // Markdown source
-	Timestamp int64  `json:"timestamp"`
-	// Flags maps a user id to that user's flags on the message (read, starred,
-	// collapsed, mentioned, has_alert_word, historical, ...). A user who received
-	// the message has an entry, possibly empty.
-	Flags map[int][]string `json:"flags"`
-}
-
-// HasFlag reports whether user has flag on the message.
-func (m *Message) HasFlag(userID int, flag string) bool {
-	for _, f := range m.Flags[userID] {
-		if f == flag {
-			return true
-		}
-	}
-	return false
-}
-
-// Linkifier is a realm filter.
-type Linkifier struct {
-	ID                      int      `json:"id"`
-	Pattern                 string   `json:"pattern"`
-	URLTemplate             string   `json:"url_template"`
-	ExampleInput            *string  `json:"example_input"`
-	ReverseTemplate         *string  `json:"reverse_template"`
-	AlternativeURLTemplates []string `json:"alternative_url_templates"`
-}
-
-// Snippet is a saved snippet, private to its owner.
-type Snippet struct {
-	ID          int    `json:"id"`
-	OwnerID     int    `json:"owner_id"`
-	Title       string `json:"title"`
-	Content     string `json:"content"`
-	DateCreated int64  `json:"date_created"`
-}
-
-// RealmDomain is an allowed e-mail domain.
-type RealmDomain struct {
-	ID              int    `json:"id"`
-	Domain          string `json:"domain"`
-	AllowSubdomains bool   `json:"allow_subdomains"`
-}
-
-// UserTopic is a non-default visibility policy of one user for one topic.
-type UserTopic struct {
-	UserID           int    `json:"user_id"`
-	StreamID         int    `json:"stream_id"`
-	TopicName        string `json:"topic_name"`
-	LastUpdated      int64  `json:"last_updated"`
-	VisibilityPolicy int    `json:"visibility_policy"`
-}
-
-// ProfileField is a custom profile field.
-type ProfileField struct {
-	ID                      int    `json:"id"`
-	Type                    int    `json:"type"`
-	Order                   int    `json:"order"`
-	Name                    string `json:"name"`
-	Hint                    string `json:"hint"`
-	FieldData               string `json:"field_data"` // "" or JSON text
-	Required                bool   `json:"required"`
-	EditableByUser          bool   `json:"editable_by_user"`
-	DisplayInProfileSummary bool   `json:"display_in_profile_summary"`
-	UseForUserMatching      bool   `json:"use_for_user_matching"`
-}
-
-// UserGroup is a system or custom user group.
-type UserGroup struct {
-	ID                int                     `json:"id"`
-	Name              string                  `json:"name"`
-	Description       string                  `json:"description"`
-	Members           []int                   `json:"members"` // direct members
-	DirectSubgroupIDs []int                   `json:"direct_subgroup_ids"`
-	IsSystemGroup     bool                    `json:"is_system_group"`
-	DateCreated       int64                   `json:"date_created,omitempty"` // 0 = null
-	CreatorID         int                     `json:"creator_id,omitempty"`   // 0 = null
-	Deactivated       bool                    `json:"deactivated"`
-	Settings          map[string]GroupSetting `json:"settings"` // can_manage_group, ...
-}
-
-// Queue is a registered event queue.
-type Queue struct {
-	ID          string   `json:"id"`
-	UserID      int      `json:"user_id"`
-	EventTypes  []string `json:"event_types"`
-	LastEventID int      `json:"last_event_id"`
-	Created     int64    `json:"created"`
-	// LastAccess is when the queue was last registered or polled (UNIX
-	// seconds); queues idle for 10 minutes are garbage-collected, as in Zulip.
-	LastAccess int64 `json:"last_access,omitempty"`
-	// Events are the events not yet acknowledged, ids ascending; NextEventID
-	// is the id the next one gets.
-	Events      []obj `json:"events,omitempty"`
-	NextEventID int   `json:"next_event_id,omitempty"`
-	// NewestPrunedID is the id of the newest acknowledged event, if any.
-	NewestPrunedID *int `json:"newest_pruned_id,omitempty"`
-	// IdleTimeout is register's idle_queue_timeout in seconds (FL481); 0 is
-	// the default, queueIdleTimeout.
-	IdleTimeout int64 `json:"idle_timeout,omitempty"`
-}
-
-// idleTimeout is how long the queue survives without a poll, in seconds.
-func (q *Queue) idleTimeout() int64 {
-	if q.IdleTimeout > 0 {
-		return q.IdleTimeout
-	}
-	return int64(queueIdleTimeout / time.Second)
-}
-
-// Push device kinds.
-const (
-	PushKindAPNs = "apns"
-	PushKindFCM  = "fcm"
-	PushKindE2EE = "e2ee"
-)
-
-// PushDevice is a registered mobile device: a legacy APNs/FCM token, or an
-// end-to-end-encrypted push device identified by its device id.
-type PushDevice struct {
-	ID     int    `json:"id"`
-	UserID int    `json:"user_id"`
-	Kind   string `json:"kind"`
-	Token  string `json:"token,omitempty"`
-	AppID  string `json:"app_id,omitempty"`
-}
-
-// PushNotification is what a test notification would have sent to a device.
-type PushNotification struct {
-	UserID   int            `json:"user_id"`
-	DeviceID int            `json:"device_id"`
-	Kind     string         `json:"kind"`
-	Payload  map[string]any `json:"payload"`
-	Sent     int64          `json:"sent"`
-}
-
-// ReportType is an entry of server_report_message_types.
-type ReportType struct {
-	Key  string `json:"key"`
-	Name string `json:"name"`
 }
 
 // newID hands out the next id of a kind.

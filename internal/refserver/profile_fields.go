@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	registerArea("profile_fields", area{routes: (*Server).routesProfileFields, sections: map[string]registerSection{"custom_profile_fields": (*Server).registerProfileFields}})
+	registerArea("profile_fields", area{seed: seedProfileFields, seedStep: 50, routes: (*Server).routesProfileFields, sections: map[string]registerSection{"custom_profile_fields": (*Server).registerProfileFields}})
 }
 
 // Feature levels of custom profile field features (digest §6, §10).
@@ -991,4 +991,52 @@ func (s *Server) registerProfileFields(rr *registerRequest, out obj) {
 	fl := rr.fl
 	out["custom_profile_fields"] = nonNilObjs(s.profileFieldsWire())
 	out["custom_profile_field_types"] = profileFieldTypesWire(fl)
+}
+
+// seedProfileFields creates a custom profile field of every type, with data.
+func seedProfileFields(r *Realm, _, _ int64) {
+	fields := []*ProfileField{
+		{ID: FieldIDPhone, Type: FieldShortText, Name: "Phone number", Hint: "Including the country code"},
+		{ID: FieldIDBiography, Type: FieldLongText, Name: "Biography", Hint: "What do you do?"},
+		{ID: FieldIDTeam, Type: FieldSelect, Name: "Team", Hint: "Your team",
+			FieldData: `{"0":{"text":"Engineering","order":"1"},"1":{"text":"Design","order":"2"},"2":{"text":"Sales","order":"3"}}`},
+		{ID: FieldIDBirthday, Type: FieldDate, Name: "Birthday", Hint: ""},
+		{ID: FieldIDWebsite, Type: FieldURL, Name: "Website", Hint: "Or your blog"},
+		{ID: FieldIDMentor, Type: FieldUser, Name: "Mentor", Hint: "Who helps you"},
+		{ID: FieldIDGitHub, Type: FieldExternalAccount, Name: "GitHub username", Hint: "Your GitHub username", FieldData: `{"subtype":"github"}`},
+		{ID: FieldIDPronouns, Type: FieldPronouns, Name: "Pronouns", Hint: "What pronouns should people use for you?"},
+		{ID: FieldIDEmployeeID, Type: FieldShortText, Name: "Employee ID", Hint: "Set by HR", Required: true},
+	}
+	for i, f := range fields {
+		f.Order = i + 1
+		f.EditableByUser = f.ID != FieldIDEmployeeID
+	}
+	fields[FieldIDPhone-1].DisplayInProfileSummary = true
+	fields[FieldIDGitHub-1].UseForUserMatching = true
+	r.ProfileFields = fields
+	r.NextID["profile_field"] = len(fields)
+
+	set := func(uid int, values map[int]string) {
+		for k, v := range values {
+			r.Users[uid].ProfileData[k] = v
+		}
+	}
+	set(SeedOwnerID, map[int]string{FieldIDPhone: "+1-555-0100", FieldIDTeam: "0", FieldIDPronouns: "she/her", FieldIDEmployeeID: "E-0001"})
+	set(SeedMemberID, map[int]string{FieldIDBiography: "Backend engineer.", FieldIDBirthday: "1990-04-01",
+		FieldIDWebsite: "https://mark.example.org", FieldIDMentor: fmt.Sprintf("[%d]", SeedAdminID), FieldIDGitHub: "markm"})
+	set(SeedMember3ID, map[int]string{FieldIDTeam: "1", FieldIDMentor: fmt.Sprintf("[%d,%d]", SeedOwnerID, SeedMemberID)})
+}
+
+// ProfileField is a custom profile field.
+type ProfileField struct {
+	ID                      int    `json:"id"`
+	Type                    int    `json:"type"`
+	Order                   int    `json:"order"`
+	Name                    string `json:"name"`
+	Hint                    string `json:"hint"`
+	FieldData               string `json:"field_data"` // "" or JSON text
+	Required                bool   `json:"required"`
+	EditableByUser          bool   `json:"editable_by_user"`
+	DisplayInProfileSummary bool   `json:"display_in_profile_summary"`
+	UseForUserMatching      bool   `json:"use_for_user_matching"`
 }

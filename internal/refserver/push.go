@@ -3,9 +3,12 @@ package refserver
 import (
 	"net/http"
 	"regexp"
+	"strings"
 )
 
-func init() { registerArea("push", area{routes: (*Server).routesPush}) }
+func init() {
+	registerArea("push", area{seed: seedPushDevices, seedStep: 60, routes: (*Server).routesPush})
+}
 
 // reAppID is the format of an iOS app id (Zulip's ApnsAppId).
 var reAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
@@ -322,4 +325,40 @@ func (s *Server) recordPush(c *call, d *PushDevice) {
 	r.SentNotifications = append(r.SentNotifications, &PushNotification{
 		UserID: c.user.ID, DeviceID: d.ID, Kind: d.Kind, Payload: payload, Sent: now,
 	})
+}
+
+// seedPushDevices registers an APNs, an end-to-end-encrypted and an FCM device.
+func seedPushDevices(r *Realm, _, _ int64) {
+	r.PushDevices = []*PushDevice{
+		{ID: 1, UserID: SeedOwnerID, Kind: PushKindAPNs, Token: strings.Repeat("ab12", 16), AppID: "org.zulip.Zulip"},
+		{ID: 2, UserID: SeedOwnerID, Kind: PushKindE2EE},
+		{ID: 3, UserID: SeedMemberID, Kind: PushKindFCM, Token: "fcm-token-mark-0001", AppID: "com.zulipmobile"},
+	}
+	r.NextID["push_device"] = 3
+}
+
+// Push device kinds.
+const (
+	PushKindAPNs = "apns"
+	PushKindFCM  = "fcm"
+	PushKindE2EE = "e2ee"
+)
+
+// PushDevice is a registered mobile device: a legacy APNs/FCM token, or an
+// end-to-end-encrypted push device identified by its device id.
+type PushDevice struct {
+	ID     int    `json:"id"`
+	UserID int    `json:"user_id"`
+	Kind   string `json:"kind"`
+	Token  string `json:"token,omitempty"`
+	AppID  string `json:"app_id,omitempty"`
+}
+
+// PushNotification is what a test notification would have sent to a device.
+type PushNotification struct {
+	UserID   int            `json:"user_id"`
+	DeviceID int            `json:"device_id"`
+	Kind     string         `json:"kind"`
+	Payload  map[string]any `json:"payload"`
+	Sent     int64          `json:"sent"`
 }

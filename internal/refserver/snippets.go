@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	registerArea("snippets", area{routes: (*Server).routesSnippets, sections: map[string]registerSection{"saved_snippets": (*Server).registerSnippets}})
+	registerArea("snippets", area{seed: seedSnippets, seedStep: 60, routes: (*Server).routesSnippets, sections: map[string]registerSection{"saved_snippets": (*Server).registerSnippets}})
 }
 
 // Saved snippet limits and feature levels (digest §2).
@@ -166,4 +166,20 @@ func (s *Server) registerSnippets(rr *registerRequest, out obj) {
 		return
 	}
 	out["saved_snippets"] = nonNilObjs(s.snippetsWire(rr.c.user.ID))
+}
+
+// seedSnippets adds a saved snippet for the owner and one for the member.
+func seedSnippets(r *Realm, base, day int64) {
+	r.Snippets[1] = &Snippet{ID: 1, OwnerID: SeedOwnerID, Title: "Welcome", Content: "Welcome to the team! Please read #**general>rules**.", DateCreated: base + 3*day}
+	r.Snippets[2] = &Snippet{ID: 2, OwnerID: SeedMemberID, Title: "Standup", Content: "Yesterday / Today / Blockers", DateCreated: base + 4*day}
+	r.NextID["snippet"] = 2
+}
+
+// Snippet is a saved snippet, private to its owner.
+type Snippet struct {
+	ID          int    `json:"id"`
+	OwnerID     int    `json:"owner_id"`
+	Title       string `json:"title"`
+	Content     string `json:"content"`
+	DateCreated int64  `json:"date_created"`
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	registerArea("status", area{routes: (*Server).routesStatus, sections: map[string]registerSection{"user_status": (*Server).registerUserStatus}})
+	registerArea("status", area{seed: seedStatuses, seedStep: 20, routes: (*Server).routesStatus, sections: map[string]registerSection{"user_status": (*Server).registerUserStatus}})
 }
 
 // maxStatusTextLength is Zulip's UserStatus.MAX_STATUS_TEXT_LENGTH.
@@ -256,4 +256,21 @@ func (s *Server) registerUserStatus(rr *registerRequest, out obj) {
 		}
 	}
 	out["user_status"] = statuses
+}
+
+// seedStatuses gives three seeded users a status.
+func seedStatuses(r *Realm, _, _ int64) {
+	r.Users[SeedMemberID].Status = &UserStatus{StatusText: "In a meeting", EmojiName: "calendar", EmojiCode: "1f4c5", ReactionType: "unicode_emoji"}
+	r.Users[SeedMember3ID].Status = &UserStatus{Away: true}
+	r.Users[SeedOwnerID].Status = &UserStatus{StatusText: "Working remotely"}
+
+}
+
+// UserStatus is a user's status; empty fields are omitted on the wire.
+type UserStatus struct {
+	StatusText   string `json:"status_text,omitempty"`
+	EmojiName    string `json:"emoji_name,omitempty"`
+	EmojiCode    string `json:"emoji_code,omitempty"`
+	ReactionType string `json:"reaction_type,omitempty"`
+	Away         bool   `json:"away,omitempty"`
 }

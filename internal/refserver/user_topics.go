@@ -6,7 +6,7 @@ import (
 )
 
 func init() {
-	registerArea("user_topics", area{routes: (*Server).routesUserTopics, sections: map[string]registerSection{"user_topic": (*Server).registerUserTopics}})
+	registerArea("user_topics", area{seed: seedUserTopics, seedStep: 60, routes: (*Server).routesUserTopics, sections: map[string]registerSection{"user_topic": (*Server).registerUserTopics}})
 }
 
 // Topic visibility policies (UserTopic.VisibilityPolicy).
@@ -168,4 +168,21 @@ func (s *Server) registerUserTopics(rr *registerRequest, out obj) {
 		return
 	}
 	out["user_topics"] = nonNilObjs(s.userTopicsWire(rr.c.user.ID))
+}
+
+// seedUserTopics adds a followed and a muted topic.
+func seedUserTopics(r *Realm, base, day int64) {
+	r.UserTopics = []*UserTopic{
+		{UserID: SeedOwnerID, StreamID: SeedChannelGeneral, TopicName: "lunch", LastUpdated: base + 10*day, VisibilityPolicy: 1},
+		{UserID: SeedMemberID, StreamID: SeedChannelGeneral, TopicName: "releases", LastUpdated: base + 11*day, VisibilityPolicy: 3},
+	}
+}
+
+// UserTopic is a non-default visibility policy of one user for one topic.
+type UserTopic struct {
+	UserID           int    `json:"user_id"`
+	StreamID         int    `json:"stream_id"`
+	TopicName        string `json:"topic_name"`
+	LastUpdated      int64  `json:"last_updated"`
+	VisibilityPolicy int    `json:"visibility_policy"`
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	registerArea("users", area{routes: (*Server).routesUsers, sections: map[string]registerSection{"realm_user": (*Server).registerRealmUser}})
+	registerArea("users", area{seed: seedUsers, seedStep: 10, routes: (*Server).routesUsers, sections: map[string]registerSection{"realm_user": (*Server).registerRealmUser}})
 }
 
 // The users area (digest §4): GET /users, GET /users/{user_id|email},
@@ -63,17 +63,6 @@ const nameInvalidChars = "*`\\>\"@"
 
 // nameEndsWithMentionID matches names like "Alice|15", refused as "Invalid format!".
 var nameEndsWithMentionID = regexp.MustCompile(`\|\d+$`)
-
-// seedCoreArea adds what the core area's rules need to the seeded realm:
-// Zulip's default refusal of disposable addresses, and one user with an
-// uploaded avatar (so client_gravatar has something to leave alone).
-func seedCoreArea(r *Realm) {
-	r.Settings.DisallowDisposableEmail = true
-	if u := r.Users[SeedMember3ID]; u != nil {
-		u.AvatarSource = "U"
-		u.AvatarVersion = 2
-	}
-}
 
 // routesUsers registers the /users endpoints.
 func (s *Server) routesUsers() {
@@ -1025,4 +1014,41 @@ func (s *Server) registerRealmUser(rr *registerRequest, out obj) {
 	out["avatar_source"] = avatarSource(me)
 	out["avatar_url"] = avatarURL(me, false)
 	out["avatar_url_medium"] = avatarURL(me, false)
+}
+
+// seedUsers adds the seeded accounts (SeedOwnerID ...).
+func seedUsers(r *Realm, base, day int64) {
+	host := r.Host
+	addUser := func(id int, name, local string, role, visibility int) *User {
+		u := &User{
+			ID: id, Email: local + "@" + host, FullName: name, APIKey: seedAPIKey(local),
+			Password: "password-" + local, Role: role, IsActive: true, Timezone: "Europe/Berlin",
+			DateJoined: base + int64(id)*day, AvatarVersion: 1, EmailVisibility: visibility,
+			ProfileData: map[int]string{},
+		}
+		r.Users[id] = u
+		return u
+	}
+	addUser(SeedOwnerID, "Olivia Owner", "olivia", RoleOwner, EmailVisibleEveryone).CanChangeUserEmails = true
+	addUser(SeedAdminID, "Aaron Admin", "aaron", RoleAdministrator, EmailVisibleEveryone).CanCreateUsers = true
+	addUser(SeedAdmin2ID, "Alice Admin", "alice", RoleAdministrator, EmailVisibleMembers)
+	addUser(SeedModeratorID, "Mona Moderator", "mona", RoleModerator, EmailVisibleModerators)
+	addUser(SeedMemberID, "Mark Member", "mark", RoleMember, EmailVisibleAdmins)
+	addUser(SeedMember2ID, "Maria Member", "maria", RoleMember, EmailVisibleNobody).Timezone = ""
+	addUser(SeedGuestID, "Gus Guest", "gus", RoleGuest, EmailVisibleMembers)
+	bot := addUser(SeedBotID, "Build Bot", "build-bot", RoleMember, EmailVisibleEveryone)
+	bot.IsBot, bot.BotType, bot.BotOwnerID, bot.Timezone = true, 1, SeedMemberID, ""
+	addUser(SeedOwner2ID, "Oscar Owner", "oscar", RoleOwner, EmailVisibleAdmins)
+	addUser(SeedDeactivatedID, "Dan Departed", "dan", RoleMember, EmailVisibleEveryone).IsActive = false
+	addUser(SeedMember3ID, "Mei Member", "mei", RoleMember, EmailVisibleEveryone).Timezone = "Asia/Tokyo"
+	hook := addUser(SeedIncomingBotID, "Alerts Hook", "alerts-bot", RoleMember, EmailVisibleEveryone)
+	hook.IsBot, hook.BotType, hook.BotOwnerID, hook.Timezone = true, 2, SeedAdminID, ""
+	r.NextID["user"] = SeedIncomingBotID
+
+	// What the core area's rules need: Zulip's default refusal of disposable
+	// addresses, and one user with an uploaded avatar (so client_gravatar has
+	// something to leave alone).
+	r.Settings.DisallowDisposableEmail = true
+	r.Users[SeedMember3ID].AvatarSource = "U"
+	r.Users[SeedMember3ID].AvatarVersion = 2
 }
