@@ -4,6 +4,7 @@ package main
 import (
 	"flag"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -27,6 +28,12 @@ func main() {
 	// is started by hand and outlives any one Terraform on purpose.
 	if !debug {
 		exitWithParent()
+	}
+
+	// The SDK's loggers default to TRACE; when nobody asked for logs, Terraform
+	// would parse and drop every line (see provider.QuietUnrequestedLogs).
+	if err := provider.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
+		log.Fatal(err.Error())
 	}
 
 	var opts []tf6server.ServeOpt

@@ -1,0 +1,108 @@
+//go:build unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// TestLogsOnlyWhenAsked runs a real `terraform plan` with the built provider
+// (through dev_overrides), capturing the provider's stderr, where its log lines
+// go: without any TF_LOG* variable the SDK and the provider produce none (only
+// go-plugin's handshake lines remain); with TF_LOG=debug the framework's, the
+// protocol's and the provider's own lines are all there.
+func TestLogsOnlyWhenAsked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the provider binary and runs terraform")
+	}
+	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if tf == "" {
+		var err error
+		if tf, err = exec.LookPath("terraform"); err != nil {
+			t.Skip("no terraform binary (TF_ACC_TERRAFORM_PATH or PATH)")
+		}
+	}
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real", "terraform-provider-zulip")
+	if out, err := exec.Command("go", "build", "-o", real, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	stderrLog := filepath.Join(dir, "provider-stderr.log")
+	wrapper := filepath.Join(dir, "bin", "terraform-provider-zulip")
+	writeFile(t, wrapper, fmt.Sprintf("#!/bin/sh\nexec %q \"$@\" 2>>%q\n", real, stderrLog), 0o755)
+	rc := filepath.Join(dir, "terraformrc")
+	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n",
+		filepath.Dir(wrapper)), 0o644)
+	srv := acctest.NewServer(t)
+	cfg := filepath.Join(dir, "cfg")
+	writeFile(t, filepath.Join(cfg, "main.tf"), `terraform {
+  required_providers {
+    zulip = { source = "zulip-terraform/zulip" }
+  }
+}
+`+srv.ProviderConfig(t, refserver.SeedOwnerID)+`
+resource "zulip_linkifier" "a" {
+  pattern      = "LOG-(?P<id>[0-9]+)"
+  url_template = "https://log.example.com/{id}"
+}
+`, 0o644)
+
+	plan := func(extra ...string) map[string]int {
+		t.Helper()
+		if err := os.WriteFile(stderrLog, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(tf, "plan", "-no-color", "-input=false")
+		cmd.Dir = cfg
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "TF_LOG") {
+				env = append(env, kv)
+			}
+		}
+		cmd.Env = append(env, append([]string{"TF_CLI_CONFIG_FILE=" + rc, "TF_IN_AUTOMATION=1"}, extra...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("terraform plan %v: %v\n%s", extra, err, out)
+		}
+		raw, err := os.ReadFile(stderrLog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modules := map[string]int{}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if _, rest, ok := strings.Cut(line, `"@module":"`); ok {
+				module, _, _ := strings.Cut(rest, `"`)
+				modules[module]++
+			}
+		}
+		return modules
+	}
+	if quiet := plan(); len(quiet) != 0 {
+		t.Errorf("without TF_LOG the provider logged %v", quiet)
+	}
+	loud := plan("TF_LOG=debug")
+	for _, module := range []string{"sdk.framework", "sdk.proto", "zulip"} {
+		if loud[module] == 0 {
+			t.Errorf("with TF_LOG=debug no %s lines: %v", module, loud)
+		}
+	}
+}
+
+// writeFile writes a file, creating its directory.
+func writeFile(t *testing.T, path, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+}
