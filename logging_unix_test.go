@@ -20,9 +20,6 @@ import (
 // go-plugin's handshake lines remain); with TF_LOG=debug the framework's, the
 // protocol's and the provider's own lines are all there.
 func TestLogsOnlyWhenAsked(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the provider binary and runs terraform")
-	}
 	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
 	if tf == "" {
 		var err error
@@ -31,13 +28,10 @@ func TestLogsOnlyWhenAsked(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	real := filepath.Join(dir, "real", "terraform-provider-zulip")
-	if out, err := exec.Command("go", "build", "-o", real, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	binary := buildProvider(t, filepath.Join(dir, "real", "terraform-provider-zulip"))
 	stderrLog := filepath.Join(dir, "provider-stderr.log")
 	wrapper := filepath.Join(dir, "bin", "terraform-provider-zulip")
-	writeFile(t, wrapper, fmt.Sprintf("#!/bin/sh\nexec %q \"$@\" 2>>%q\n", real, stderrLog), 0o755)
+	writeFile(t, wrapper, fmt.Sprintf("#!/bin/sh\nexec %q \"$@\" 2>>%q\n", binary, stderrLog), 0o755)
 	rc := filepath.Join(dir, "terraformrc")
 	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n",
 		filepath.Dir(wrapper)), 0o644)

@@ -21,18 +21,7 @@ import (
 // stand-in for Terraform, kills that parent with SIGKILL, and checks that the provider
 // exits within a few seconds instead of serving its socket forever.
 func TestProviderExitsWhenTerraformIsKilled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the provider binary")
-	}
-	binary := filepath.Join(t.TempDir(), "terraform-provider-zulip")
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH to build the provider with")
-	}
-	build := exec.Command(goTool, "build", "-o", binary, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	binary := buildProvider(t, filepath.Join(t.TempDir(), "terraform-provider-zulip"))
 
 	// The parent prints the provider's process id, then becomes a long sleep: the
 	// provider's parent is then a process that can be killed without any cleanup.
@@ -117,4 +106,21 @@ func gone(pid int) bool {
 func dirExists(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.IsDir()
+}
+
+// buildProvider builds the provider binary at path, skipping the test in -short
+// mode or without a go command.
+func buildProvider(t *testing.T, path string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the provider binary")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH to build the provider with")
+	}
+	if out, err := exec.Command(goTool, "build", "-o", path, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return path
 }
