@@ -83,3 +83,73 @@ func TestCollectionCacheCancelledReaderReturnsAtOnce(t *testing.T) {
 		t.Fatalf("the other reader got %v", err)
 	}
 }
+
+// TestCollectionCacheReadsBackOnceAfterParallelWrites: creates running in
+// parallel each write, then read the collection back; the reads wait for the
+// writes in flight and share one fetch that sees every write (issue 13: N
+// creates cost N full lists before).
+func TestCollectionCacheReadsBackOnceAfterParallelWrites(t *testing.T) {
+	d := &providerData{cache: newCollectionCache()}
+	var fetches, stored atomic.Int32
+	c := newCollection(d, "things", func(context.Context) ([]int32, error) {
+		fetches.Add(1)
+		return []int32{stored.Load()}, nil
+	})
+	const writers = 8
+	var started, wg sync.WaitGroup
+	started.Add(writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := c.write(t.Context(), func(context.Context) error {
+				started.Done()
+				started.Wait() // every write is in flight before any ends
+				time.Sleep(time.Duration(i) * 5 * time.Millisecond)
+				stored.Add(1)
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got, err := c.list(t.Context())
+			if err != nil || len(got) != 1 || got[0] != writers {
+				t.Errorf("read back %v, %v: want every write (%d) seen", got, err, writers)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := fetches.Load(); n != 1 {
+		t.Errorf("%d fetches to read back %d parallel writes, want 1", n, writers)
+	}
+}
+
+// TestCollectionCacheWriteWaitIsBounded: a read does not wait for a write that
+// takes longer than writeSettleMax, and a cancelled reader returns at once.
+func TestCollectionCacheWriteWaitIsBounded(t *testing.T) {
+	d := &providerData{cache: newCollectionCache()}
+	c := newCollection(d, "things", func(context.Context) ([]int, error) { return []int{1}, nil })
+	release := make(chan struct{})
+	go func() {
+		_ = c.write(context.Background(), func(context.Context) error { <-release; return nil })
+	}()
+	defer close(release)
+	time.Sleep(20 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := c.list(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("cancelled read: %v", err)
+	}
+	if d := time.Since(start); d >= writeSettleMax {
+		t.Errorf("the cancelled read took %s", d)
+	}
+	start = time.Now()
+	if got, err := c.list(t.Context()); err != nil || len(got) != 1 {
+		t.Errorf("read = %v, %v", got, err)
+	}
+	if d := time.Since(start); d < writeSettleMax {
+		t.Errorf("the read fetched after %s, before the write in flight ended or %s passed", d, writeSettleMax)
+	}
+}

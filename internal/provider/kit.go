@@ -86,11 +86,13 @@ func (c *collection[T]) find(ctx context.Context, match func(T) bool) (T, bool, 
 }
 
 // write performs a change to the collection. The cached copy is forgotten
-// whatever the outcome: even a request that failed may have changed it.
+// whatever the outcome: even a request that failed may have changed it. While
+// writes are in flight, reads of the collection wait for them (see
+// collectionCache), so parallel creates read it back once.
 func (c *collection[T]) write(ctx context.Context, send func(context.Context) error) error {
-	err := send(ctx)
-	c.cache.invalidate(c.name)
-	return err
+	done := c.cache.beginWrite(c.name)
+	defer done()
+	return send(ctx)
 }
 
 // objects is the skeleton of a resource whose objects live in a collection.

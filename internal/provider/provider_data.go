@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"golang.org/x/sync/singleflight"
@@ -105,7 +106,17 @@ type collectionCache struct {
 	entries map[string]cacheEntry
 	gen     map[string]uint64
 	flight  singleflight.Group
+	// writing counts the writes in flight per key; settled[key] is closed when
+	// that count drops to zero. A read that finds the collection stale waits
+	// (at most writeSettleMax) for the writes in flight, so that the creates
+	// Terraform runs in parallel read the collection back once, not once each.
+	writing map[string]int
+	settled map[string]chan struct{}
 }
+
+// writeSettleMax bounds how long a read waits for other writes to the same
+// collection to finish before it fetches anyway.
+const writeSettleMax = 2 * time.Second
 
 // cacheEntry is a fetched collection and the generation it belongs to.
 type cacheEntry struct {
@@ -115,11 +126,30 @@ type cacheEntry struct {
 
 // newCollectionCache returns an empty cache.
 func newCollectionCache() *collectionCache {
-	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{}}
+	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{},
+		writing: map[string]int{}, settled: map[string]chan struct{}{}}
 }
 
 // get returns the cached collection, or fetches it once for all concurrent callers.
 func (c *collectionCache) get(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
+	c.mu.Lock()
+	if e, ok := c.entries[key]; ok && e.gen == c.gen[key] {
+		c.mu.Unlock()
+		return e.value, nil
+	}
+	settled, writing := c.settled[key], c.writing[key] > 0
+	c.mu.Unlock()
+	if writing {
+		timer := time.NewTimer(writeSettleMax)
+		select {
+		case <-settled:
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		}
+		timer.Stop()
+	}
 	c.mu.Lock()
 	gen := c.gen[key]
 	if e, ok := c.entries[key]; ok && e.gen == gen {
@@ -168,6 +198,31 @@ func cachedAs[T any](ctx context.Context, c *collectionCache, key string, fetch 
 		return zero, fmt.Errorf("internal error: the cache holds a %T under %q, not a %T", v, key, zero)
 	}
 	return t, nil
+}
+
+// beginWrite marks a write to key as in flight; done ends it and forgets the
+// collection (whatever the outcome: even a failed request may have changed it).
+func (c *collectionCache) beginWrite(key string) (done func()) {
+	c.mu.Lock()
+	if c.writing[key] == 0 {
+		c.settled[key] = make(chan struct{})
+	}
+	c.writing[key]++
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			c.gen[key]++
+			delete(c.entries, key)
+			c.writing[key]--
+			if c.writing[key] == 0 {
+				close(c.settled[key])
+				delete(c.settled, key)
+			}
+			c.mu.Unlock()
+		})
+	}
 }
 
 // invalidate forgets a collection after a write to it.

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -259,4 +260,39 @@ resource "zulip_linkifier" "test" {
   alternative_url_templates = ["https://github.com/{org}/{repo}/pull/{id}"]
 }
 `)
+}
+
+// TestAccLinkifier_createsReadBackOnce: the creates Terraform runs in parallel
+// read the linkifiers back together, not one full list each (issue 13). Eight
+// new linkifiers cost eight POSTs and a handful of lists: the plan's, the
+// apply's first, the read-backs (shared while writes are in flight), the
+// refresh after the apply.
+func TestAccLinkifier_createsReadBackOnce(t *testing.T) {
+	srv := acctest.NewServer(t)
+	var cfg strings.Builder
+	cfg.WriteString(srv.ProviderConfig(t, refserver.SeedAdminID))
+	const n = 8
+	for i := range n {
+		fmt.Fprintf(&cfg, "resource \"zulip_linkifier\" \"l%d\" {\n  pattern      = \"RB%d-(?P<id>[0-9]+)\"\n  url_template = \"https://rb%d.example.com/{id}\"\n}\n", i, i, i)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: srv.ResetRequests,
+			Config:    cfg.String(),
+			Check: func(*terraform.State) error {
+				posts := srv.Requests("POST", "/api/v1/realm/filters")
+				lists := srv.Requests("GET", "/api/v1/realm/linkifiers")
+				t.Logf("%d creates: %d POST, %d GET /realm/linkifiers", n, posts, lists)
+				if posts != n {
+					return fmt.Errorf("%d POST /realm/filters for %d linkifiers", posts, n)
+				}
+				if lists > n/2 {
+					return fmt.Errorf("%d GET /realm/linkifiers for %d creates: each create read the list back alone", lists, n)
+				}
+				return nil
+			},
+		}},
+	})
 }
