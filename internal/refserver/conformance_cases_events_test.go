@@ -49,6 +49,7 @@ func confCasesEvents(add func(confGroup)) {
 		confOK("a profile value", "update-profile-data", confMember, confPATCH, "/users/me/profile_data", confP("data", `[{"id":1,"value":"x"}]`)),
 		confOK("a name", "update-user", confOwner, confPATCH, "/users/11", confP("full_name", "Mia Member")),
 		confOK("a topic", "update-user-topic", confMember, confPOST, "/user_topics", confP("stream_id", "1", "topic", "events", "visibility_policy", "1")),
+		confOK("a status", "update-status", confMember, confPOST, "/users/me/status", confP("status_text", "Lunch", "emoji_name", "car", "away", "true")),
 		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 	}})
 	add(confGroup{op: "delete-queue", steps: []confStep{

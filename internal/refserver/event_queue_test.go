@@ -294,6 +294,9 @@ func TestEventsPerArea(t *testing.T) {
 		}, `{"op":"update","person":{"is_active":false,"user_id":7},"type":"realm_user"}`,
 			`{"op":"update","person":{"is_active":false,"user_id":7},"type":"realm_user"}`,
 			`{"op":"update","person":{"is_active":false,"user_id":7},"type":"realm_user"}`},
+		{"status", func() {
+			coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodPost, "/users/me/status", url.Values{"status_text": {" Lunch "}}))
+		}, `{"status_text":"Lunch","type":"user_status","user_id":5}`, `{"status_text":"Lunch","type":"user_status","user_id":5}`, ""},
 		{"a refused change sends nothing", func() {
 			a := e.coreRequest(SeedMemberID, http.MethodPost, "/realm/filters", url.Values{"pattern": {"x"}, "url_template": {"https://x"}})
 			coreWantError(t, a, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")

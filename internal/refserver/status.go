@@ -187,6 +187,18 @@ func (s *Server) updateStatus(c *call, target *User, away *bool) (obj, error) {
 	} else {
 		target.Status = &st
 	}
+	// do_update_user_status's event, to everyone: the fields the request set.
+	ev := obj{"type": "user_status", "user_id": target.ID}
+	if away != nil {
+		ev["away"] = *away
+	}
+	if text != nil {
+		ev["status_text"] = *text
+	}
+	if name != nil {
+		ev["emoji_name"], ev["emoji_code"], ev["reaction_type"] = *name, *code, *kind
+	}
+	s.emit(ev, nil)
 	return nil, nil
 }
 
