@@ -106,6 +106,18 @@ func (s *Server) Requests(method, path string) int {
 	return s.requests[method+" "+path]
 }
 
+// RequestCounts returns how many requests were made, by "METHOD /path", since
+// the last ResetRequests.
+func (s *Server) RequestCounts() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.requests))
+	for k, v := range s.requests {
+		out[k] = v
+	}
+	return out
+}
+
 // ResetRequests zeroes the request counters.
 func (s *Server) ResetRequests() {
 	s.mu.Lock()
