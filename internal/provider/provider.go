@@ -331,6 +331,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		serverVersion: settings.ZulipVersion,
 		version:       p.version,
 		cache:         newCollectionCache(),
+		flagReads:     newIDBatcher[map[int64]zulip.NarrowMatch](readBatchWindow),
 		sms:           p.smsConfig(cfg.SMS),
 	}
 	if data.hasCreds {

@@ -32,6 +32,8 @@ type providerData struct {
 	sms     smsSettings
 	// notes collects what one plan does that other resources' plans must know.
 	notes planNotes
+	// flagReads joins the flag lookups of zulip_message_flags refreshed together.
+	flagReads *idBatcher[map[int64]zulip.NarrowMatch]
 }
 
 // smsSettings are the resolved credentials of the SMS conversations API.

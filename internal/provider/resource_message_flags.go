@@ -272,7 +272,10 @@ func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResource
 	if diags.HasError() || len(ids) == 0 {
 		return
 	}
-	matches, err := r.data.client.MatchesNarrow(ctx, ids, []zulip.NarrowTerm{{Operator: "is", Operand: narrow.operand}})
+	// The resources Terraform refreshes together share one request per flag.
+	matches, err := r.data.flagReads.do(ctx, flag, ids, func(ctx context.Context, all []int64) (map[int64]zulip.NarrowMatch, error) {
+		return r.data.client.MatchesNarrow(ctx, all, []zulip.NarrowTerm{{Operator: "is", Operand: narrow.operand}})
+	})
 	if err != nil {
 		addAPIError(diags, "Unable to Read Message Flags", "read which messages have the "+flag+" flag", roleAny, err)
 		return

@@ -1,0 +1,70 @@
+package provider
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+)
+
+// readBatchWindow is how long the first of concurrent lookups waits for others
+// to join it. Terraform refreshes up to ten resources at once, so a window a
+// little longer than the time between their starts gathers them.
+const readBatchWindow = 20 * time.Millisecond
+
+// idBatcher joins lookups by message id that concurrent Reads make into one
+// request per key (for zulip_message_flags: one GET /messages/matches_narrow
+// per flag for all the resources refreshed together, instead of one each).
+// The first caller for a key opens a batch and, after readBatchWindow, sends
+// the union of the ids collected; callers arriving later join the next batch.
+type idBatcher[R any] struct {
+	mu      sync.Mutex
+	pending map[string]*idBatch[R]
+	window  time.Duration
+}
+
+// idBatch is one batch: its ids, then its result.
+type idBatch[R any] struct {
+	ids    []int64
+	done   chan struct{}
+	result R
+	err    error
+}
+
+// newIDBatcher returns a batcher with the given window.
+func newIDBatcher[R any](window time.Duration) *idBatcher[R] {
+	return &idBatcher[R]{pending: map[string]*idBatch[R]{}, window: window}
+}
+
+// do returns fetch's result for a batch holding at least ids. fetch gets the
+// batch's ids sorted and without duplicates. A cancelled caller returns at
+// once; the batch goes on for the others.
+func (b *idBatcher[R]) do(ctx context.Context, key string, ids []int64, fetch func(context.Context, []int64) (R, error)) (R, error) {
+	b.mu.Lock()
+	bt := b.pending[key]
+	if bt == nil {
+		bt = &idBatch[R]{done: make(chan struct{})}
+		b.pending[key] = bt
+		go b.send(context.WithoutCancel(ctx), key, bt, fetch)
+	}
+	bt.ids = append(bt.ids, ids...)
+	b.mu.Unlock()
+	select {
+	case <-bt.done:
+		return bt.result, bt.err
+	case <-ctx.Done():
+		var zero R
+		return zero, ctx.Err()
+	}
+}
+
+// send closes the batch to newcomers after the window and performs it.
+func (b *idBatcher[R]) send(ctx context.Context, key string, bt *idBatch[R], fetch func(context.Context, []int64) (R, error)) {
+	time.Sleep(b.window)
+	b.mu.Lock()
+	delete(b.pending, key)
+	ids := slices.Compact(slices.Sorted(slices.Values(bt.ids)))
+	b.mu.Unlock()
+	bt.result, bt.err = fetch(ctx, ids)
+	close(bt.done)
+}
