@@ -20,13 +20,7 @@ import (
 // go-plugin's handshake lines remain); with TF_LOG=debug the framework's, the
 // protocol's and the provider's own lines are all there.
 func TestLogsOnlyWhenAsked(t *testing.T) {
-	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if tf == "" {
-		var err error
-		if tf, err = exec.LookPath("terraform"); err != nil {
-			t.Skip("no terraform binary (TF_ACC_TERRAFORM_PATH or PATH)")
-		}
-	}
+	tf := terraformPath(t)
 	dir := t.TempDir()
 	binary := buildProvider(t, filepath.Join(dir, "real", "terraform-provider-zulip"))
 	stderrLog := filepath.Join(dir, "provider-stderr.log")
@@ -91,7 +85,7 @@ resource "zulip_linkifier" "a" {
 }
 
 // writeFile writes a file, creating its directory.
-func writeFile(t *testing.T, path, content string, mode os.FileMode) {
+func writeFile(t testing.TB, path, content string, mode os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -99,4 +93,18 @@ func writeFile(t *testing.T, path, content string, mode os.FileMode) {
 	if err := os.WriteFile(path, []byte(content), mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// terraformPath is the Terraform binary the tests run: TF_ACC_TERRAFORM_PATH,
+// or terraform on PATH; without either the test is skipped.
+func terraformPath(t testing.TB) string {
+	t.Helper()
+	if tf := os.Getenv("TF_ACC_TERRAFORM_PATH"); tf != "" {
+		return tf
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("no terraform binary (TF_ACC_TERRAFORM_PATH or PATH)")
+	}
+	return tf
 }

@@ -110,7 +110,7 @@ func dirExists(path string) bool {
 
 // buildProvider builds the provider binary at path, skipping the test in -short
 // mode or without a go command.
-func buildProvider(t *testing.T, path string) string {
+func buildProvider(t testing.TB, path string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the provider binary")
@@ -119,7 +119,13 @@ func buildProvider(t *testing.T, path string) string {
 	if err != nil {
 		t.Skip("no go command on PATH to build the provider with")
 	}
-	if out, err := exec.Command(goTool, "build", "-o", path, ".").CombinedOutput(); err != nil {
+	return buildPackage(t, goTool, path, ".")
+}
+
+// buildPackage builds the package at pkg into path.
+func buildPackage(t testing.TB, goTool, path, pkg string) string {
+	t.Helper()
+	if out, err := exec.Command(goTool, "build", "-o", path, pkg).CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return path

@@ -4,6 +4,7 @@ package acctest
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -111,11 +112,7 @@ func (s *Server) Requests(method, path string) int {
 func (s *Server) RequestCounts() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[string]int, len(s.requests))
-	for k, v := range s.requests {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.requests)
 }
 
 // ResetRequests zeroes the request counters.

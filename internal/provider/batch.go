@@ -20,7 +20,9 @@ const readBatchWindow = 20 * time.Millisecond
 type idBatcher[R any] struct {
 	mu      sync.Mutex
 	pending map[string]*idBatch[R]
-	window  time.Duration
+	// hold is how a batch waits for others to join: sleep for the window
+	// (tests replace it).
+	hold func(key string)
 }
 
 // idBatch is one batch: its ids, then its result.
@@ -33,7 +35,7 @@ type idBatch[R any] struct {
 
 // newIDBatcher returns a batcher with the given window.
 func newIDBatcher[R any](window time.Duration) *idBatcher[R] {
-	return &idBatcher[R]{pending: map[string]*idBatch[R]{}, window: window}
+	return &idBatcher[R]{pending: map[string]*idBatch[R]{}, hold: func(string) { time.Sleep(window) }}
 }
 
 // do returns fetch's result for a batch holding at least ids. fetch gets the
@@ -60,7 +62,7 @@ func (b *idBatcher[R]) do(ctx context.Context, key string, ids []int64, fetch fu
 
 // send closes the batch to newcomers after the window and performs it.
 func (b *idBatcher[R]) send(ctx context.Context, key string, bt *idBatch[R], fetch func(context.Context, []int64) (R, error)) {
-	time.Sleep(b.window)
+	b.hold(key)
 	b.mu.Lock()
 	delete(b.pending, key)
 	ids := slices.Compact(slices.Sorted(slices.Values(bt.ids)))

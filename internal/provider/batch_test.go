@@ -14,7 +14,24 @@ import (
 // of the union of their ids; a lookup after the batch was sent starts another;
 // keys do not mix.
 func TestIDBatcherJoinsConcurrentLookups(t *testing.T) {
-	b := newIDBatcher[string](300 * time.Millisecond) // long, so that all five join on a loaded machine
+	b := newIDBatcher[string](time.Hour)
+	// The first batch is held until all five lookups joined it (no timing).
+	first := true
+	b.hold = func(key string) {
+		if !first {
+			return
+		}
+		first = false
+		for {
+			b.mu.Lock()
+			joined := len(b.pending[key].ids)
+			b.mu.Unlock()
+			if joined == 10 {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 	var fetches atomic.Int32
 	fetch := func(_ context.Context, ids []int64) (string, error) {
 		fetches.Add(1)
