@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,7 +61,7 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 `, plugins, plugins), 0o644)
 
 	var planNoio, planData, applyNoio, reqPlan, reqApply []float64
-	var endpoints map[string]int
+	var endpoints, applyEndpoints map[string]int
 	b.ResetTimer()
 	for round := range b.N {
 		srv, err := refserver.New(refserver.Options{})
@@ -89,6 +88,7 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 			apply[kind] = benchTerraform(b, tf, rc, cfg, "apply", "-auto-approve", "-input=false", "-parallelism=10")
 			if kind == "zulip" {
 				reqApply = append(reqApply, float64(counter.total())/float64(n))
+				applyEndpoints = counter.snapshot()
 			}
 		}
 		for _, kind := range order {
@@ -119,13 +119,14 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 	if peak, ok := benchPeakMiB(memNoio); ok {
 		b.ReportMetric(peak, "MiB-peak-noio")
 	}
-	keys := make([]string, 0, len(endpoints))
-	for k := range endpoints {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		b.Logf("plan requests, N=%d: %s %d", n, k, endpoints[k])
+	benchLogCounts(b, fmt.Sprintf("plan requests, N=%d", n), endpoints)
+	benchLogCounts(b, fmt.Sprintf("apply requests, N=%d", n), applyEndpoints)
+}
+
+// benchLogCounts logs request counts by endpoint, sorted.
+func benchLogCounts(b *testing.B, what string, counts map[string]int) {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		b.Logf("%s: %s %d", what, k, counts[k])
 	}
 }
 
