@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -151,5 +152,85 @@ func TestCollectionCacheWriteWaitIsBounded(t *testing.T) {
 	}
 	if d := time.Since(start); d < writeSettleMax {
 		t.Errorf("the read fetched after %s, before the write in flight ended or %s passed", d, writeSettleMax)
+	}
+}
+
+// TestCollectionCreateAddsToTheCache: a create whose object is known is added
+// to the cached collection (no read-back request); a fetch that was in flight
+// while it was added does not replace the collection with one that lacks it;
+// without a cached collection, or when the create failed, the collection is
+// read again.
+func TestCollectionCreateAddsToTheCache(t *testing.T) {
+	d := &providerData{cache: newCollectionCache()}
+	var fetches atomic.Int32
+	var server []int
+	var mu sync.Mutex
+	inFetch, release := make(chan struct{}, 1), make(chan struct{})
+	slow := false
+	c := newCollection(d, "things", func(context.Context) ([]int, error) {
+		fetches.Add(1)
+		mu.Lock()
+		snapshot := slices.Clone(server)
+		block := slow
+		mu.Unlock()
+		if block {
+			inFetch <- struct{}{}
+			<-release
+		}
+		return snapshot, nil
+	})
+	create := func(v int, made bool) {
+		t.Helper()
+		err := c.create(t.Context(), func(context.Context) (int, bool, error) {
+			mu.Lock()
+			server = append(server, v)
+			mu.Unlock()
+			return v, made, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func() []int {
+		t.Helper()
+		got, err := c.list(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	// Nothing cached: the create forgets, the next list fetches.
+	create(1, true)
+	if got := list(); !slices.Equal(got, []int{1}) || fetches.Load() != 1 {
+		t.Fatalf("list %v after %d fetches", got, fetches.Load())
+	}
+	// Cached: the new object is added, no fetch.
+	create(2, true)
+	if got := list(); !slices.Equal(got, []int{1, 2}) || fetches.Load() != 1 {
+		t.Fatalf("list %v after %d fetches, want [1 2] from the cache", got, fetches.Load())
+	}
+	// Not made: forgotten, fetched again.
+	create(3, false)
+	if got := list(); !slices.Equal(got, []int{1, 2, 3}) || fetches.Load() != 2 {
+		t.Fatalf("list %v after %d fetches", got, fetches.Load())
+	}
+	// A fetch in flight (it started before the object existed) must not
+	// replace the collection the create added to.
+	d.cache.invalidate("things")
+	mu.Lock()
+	slow = true
+	mu.Unlock()
+	done := make(chan []int)
+	go func() { got, _ := c.list(context.Background()); done <- got }()
+	<-inFetch
+	mu.Lock()
+	slow = false
+	mu.Unlock()
+	// The cache is empty while the fetch runs, so this create forgets.
+	create(4, true)
+	close(release)
+	<-done
+	if got := list(); !slices.Equal(got, []int{1, 2, 3, 4}) {
+		t.Fatalf("list %v: the fetch that started before the create hid its object", got)
 	}
 }

@@ -16,6 +16,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -90,9 +91,29 @@ func (c *collection[T]) find(ctx context.Context, match func(T) bool) (T, bool, 
 // writes are in flight, reads of the collection wait for them (see
 // collectionCache), so parallel creates read it back once.
 func (c *collection[T]) write(ctx context.Context, send func(context.Context) error) error {
-	done := c.cache.beginWrite(c.name)
-	defer done()
+	w := c.cache.beginWrite(c.name)
+	defer w.end()
 	return send(ctx)
+}
+
+// create performs a write that creates one object. When send also returns the
+// object as the server now holds it (made true), it is added to the cached
+// collection, so that reading it back costs no request; otherwise the
+// collection is forgotten, as by write.
+func (c *collection[T]) create(ctx context.Context, send func(context.Context) (obj T, made bool, err error)) error {
+	w := c.cache.beginWrite(c.name)
+	defer w.end()
+	obj, made, err := send(ctx)
+	if err == nil && made {
+		w.endAdding(func(old any) (any, bool) {
+			list, ok := old.([]T)
+			if !ok {
+				return nil, false
+			}
+			return append(slices.Clip(list), obj), true
+		})
+	}
+	return err
 }
 
 // objects is the skeleton of a resource whose objects live in a collection.
@@ -233,6 +254,11 @@ type creation[M any, T any] struct {
 	// pattern of a linkifier, the domain of an allowed domain, the title and
 	// content of a snippet); matches whether it has every configured value.
 	sameKey, matches func(T) bool
+	// made, when set, returns the new object exactly as the server lists it,
+	// from the configuration and the key the create answered, so that it is
+	// added to the cached collection instead of the collection being read
+	// again. Only for types whose stored form the request fully determines.
+	made func(key string) T
 }
 
 // create performs the attempt and returns the new object's key. When the
@@ -254,10 +280,11 @@ func (c creation[M, T]) create(ctx context.Context, d *providerData, diags *diag
 		existed[o.key(v)] = true
 	}
 	var key string
-	err = coll.write(ctx, func(ctx context.Context) error {
-		var err error
-		key, err = c.send(ctx)
-		return err
+	err = coll.create(ctx, func(ctx context.Context) (obj T, made bool, err error) {
+		if key, err = c.send(ctx); err != nil || c.made == nil {
+			return obj, false, err
+		}
+		return c.made(key), true, nil
 	})
 	if err == nil {
 		return key, true

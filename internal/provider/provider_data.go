@@ -114,6 +114,10 @@ type collectionCache struct {
 	// Terraform runs in parallel read the collection back once, not once each.
 	writing map[string]int
 	settled map[string]chan struct{}
+	// version counts every change to a key's entry (an invalidation, or an
+	// object added from a create's answer); a fetch stores its result only if
+	// no change happened while it ran, so it never drops an added object.
+	version map[string]uint64
 }
 
 // writeSettleMax bounds how long a read waits for other writes to the same
@@ -129,7 +133,7 @@ type cacheEntry struct {
 // newCollectionCache returns an empty cache.
 func newCollectionCache() *collectionCache {
 	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{},
-		writing: map[string]int{}, settled: map[string]chan struct{}{}}
+		writing: map[string]int{}, settled: map[string]chan struct{}{}, version: map[string]uint64{}}
 }
 
 // get returns the cached collection, or fetches it once for all concurrent callers.
@@ -162,6 +166,9 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 	// The generation is part of the flight key: a caller arriving after an
 	// invalidation must not join a request that started before the write.
 	ch := c.flight.DoChan(fmt.Sprintf("%s#%d", key, gen), func() (any, error) {
+		c.mu.Lock()
+		version := c.version[key]
+		c.mu.Unlock()
 		// The shared request must not fail because the first caller's context
 		// ends while others still wait for it.
 		value, err := fetch(context.WithoutCancel(ctx))
@@ -169,7 +176,7 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 			return nil, err
 		}
 		c.mu.Lock()
-		if c.gen[key] == gen {
+		if c.gen[key] == gen && c.version[key] == version {
 			c.entries[key] = cacheEntry{gen: gen, value: value}
 		}
 		c.mu.Unlock()
@@ -202,34 +209,65 @@ func cachedAs[T any](ctx context.Context, c *collectionCache, key string, fetch 
 	return t, nil
 }
 
-// beginWrite marks a write to key as in flight; done ends it and forgets the
-// collection (whatever the outcome: even a failed request may have changed it).
-func (c *collectionCache) beginWrite(key string) (done func()) {
+// writeTicket is a write to a collection in flight (beginWrite).
+type writeTicket struct {
+	c    *collectionCache
+	key  string
+	once sync.Once
+}
+
+// beginWrite marks a write to key as in flight until the ticket ends.
+func (c *collectionCache) beginWrite(key string) *writeTicket {
 	c.mu.Lock()
 	if c.writing[key] == 0 {
 		c.settled[key] = make(chan struct{})
 	}
 	c.writing[key]++
 	c.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			c.mu.Lock()
+	return &writeTicket{c: c, key: key}
+}
+
+// end ends the write and forgets the collection (whatever the outcome: even a
+// failed request may have changed it).
+func (w *writeTicket) end() { w.finish(nil) }
+
+// endAdding ends a write that created one object: add returns the cached
+// collection with the object in it. When the cache holds the collection as it
+// was (no other change forgot it meanwhile), the object is added there and no
+// read-back is needed; otherwise the collection is forgotten, as by end.
+func (w *writeTicket) endAdding(add func(old any) (any, bool)) { w.finish(add) }
+
+func (w *writeTicket) finish(add func(old any) (any, bool)) {
+	w.once.Do(func() {
+		c, key := w.c, w.key
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.version[key]++
+		e, ok := c.entries[key]
+		var added any
+		if ok && e.gen == c.gen[key] && add != nil {
+			added, ok = add(e.value)
+		} else {
+			ok = false
+		}
+		if ok {
+			c.entries[key] = cacheEntry{gen: e.gen, value: added}
+		} else {
 			c.gen[key]++
 			delete(c.entries, key)
-			c.writing[key]--
-			if c.writing[key] == 0 {
-				close(c.settled[key])
-				delete(c.settled, key)
-			}
-			c.mu.Unlock()
-		})
-	}
+		}
+		c.writing[key]--
+		if c.writing[key] == 0 {
+			close(c.settled[key])
+			delete(c.settled, key)
+		}
+	})
 }
 
 // invalidate forgets a collection after a write to it.
 func (c *collectionCache) invalidate(key string) {
 	c.mu.Lock()
+	c.version[key]++
 	c.gen[key]++
 	delete(c.entries, key)
 	c.mu.Unlock()

@@ -172,6 +172,11 @@ func (r *allowedDomainResource) creation(domain string, allow bool) creation[all
 		},
 		sameKey: func(d zulip.RealmDomain) bool { return d.Domain == domain },
 		matches: func(d zulip.RealmDomain) bool { return d.Domain == domain && d.AllowSubdomains == allow },
+		// Zulip stores the domain stripped and lower-cased (create_realm_domain);
+		// the plan allows only that form, so the configuration is what is listed.
+		made: func(string) zulip.RealmDomain {
+			return zulip.RealmDomain{Domain: strings.ToLower(strings.TrimSpace(domain)), AllowSubdomains: allow}
+		},
 	}
 }
 

@@ -291,6 +291,26 @@ func (r *linkifierResource) creation(apiReq zulip.LinkifierRequest) creation[lin
 		},
 		sameKey: func(l zulip.Linkifier) bool { return l.Pattern == pattern },
 		matches: func(l zulip.Linkifier) bool { return linkifierMatches(l, apiReq) },
+		made:    func(key string) zulip.Linkifier { return linkifierMade(key, apiReq) },
+	}
+}
+
+// linkifierMade is the linkifier the server lists after creating apiReq with
+// the id key: the values as sent, stripped, "" optional values absent (Zulip's
+// RealmFilter.clean; linkifiers_for_realm lists them as stored).
+func linkifierMade(key string, apiReq zulip.LinkifierRequest) zulip.Linkifier {
+	id, _ := strconv.ParseInt(key, 10, 64)
+	optional := func(s *string) *string {
+		if s == nil || strings.TrimSpace(*s) == "" {
+			return nil
+		}
+		v := strings.TrimSpace(*s)
+		return &v
+	}
+	return zulip.Linkifier{
+		ID: id, Pattern: strings.TrimSpace(apiReq.Pattern), URLTemplate: strings.TrimSpace(apiReq.URLTemplate),
+		ExampleInput: optional(apiReq.ExampleInput), ReverseTemplate: optional(apiReq.ReverseTemplate),
+		AlternativeURLTemplates: slices.Clone(apiReq.AlternativeURLTemplates),
 	}
 }
 
