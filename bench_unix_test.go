@@ -208,14 +208,43 @@ func benchDataConfig(n int) string {
 	return c.String()
 }
 
-// benchCounter counts the requests the reference server receives, by endpoint.
+// benchCounter counts the requests the reference server receives, by
+// endpoint, and its answers by status.
 type benchCounter struct {
-	mu     sync.Mutex
-	counts map[string]int
+	mu       sync.Mutex
+	counts   map[string]int
+	statuses map[int]int
+}
+
+// statusWriter notes the status of an answer.
+type statusWriter struct {
+	http.ResponseWriter
+	c *benchCounter
+}
+
+func (w statusWriter) WriteHeader(code int) {
+	w.c.mu.Lock()
+	if w.c.statuses == nil {
+		w.c.statuses = map[int]int{}
+	}
+	w.c.statuses[code]++
+	w.c.mu.Unlock()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection (write deadlines, flushes).
+func (w statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// status is how many answers had the status.
+func (c *benchCounter) status(code int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.statuses[code]
 }
 
 func (c *benchCounter) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w = statusWriter{ResponseWriter: w, c: c}
 		c.mu.Lock()
 		path := r.URL.Path
 		// Per-object paths (…/filters/12) count under their endpoint.
@@ -272,4 +301,56 @@ func benchPeakMiB(file string) (float64, bool) {
 		}
 	}
 	return float64(peak) / 1024, peak > 0
+}
+
+// BenchmarkRateLimitedApply applies N saved snippets (ZULIP_BENCH_RATE_N,
+// default 300) against the reference server with Zulip's default limit of 200
+// requests a minute per account, with the provider's default settings. It
+// fails if the apply fails, and reports the 429 answers the provider met and
+// the apply's time as a ratio to the least the limit imposes for the requests
+// it sent: a sliding window of 200 a minute lets 200 go at once and each 200
+// more a minute later, so R requests need at least (R-200)/200 minutes.
+func BenchmarkRateLimitedApply(b *testing.B) {
+	n := 300
+	if v, err := strconv.Atoi(os.Getenv("ZULIP_BENCH_RATE_N")); err == nil && v > 0 {
+		n = v
+	}
+	const perMinute = 200
+	tf := terraformPath(b)
+	dir := b.TempDir()
+	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
+	plugins := filepath.Join(dir, "plugins")
+	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, filepath.Join(dir, "mem"))
+	rc := filepath.Join(dir, "terraformrc")
+	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n", plugins), 0o644)
+	var ratios, limited []float64
+	for round := range b.N {
+		srv, err := refserver.New(refserver.Options{RateLimit: perMinute})
+		if err != nil {
+			b.Fatal(err)
+		}
+		counter := &benchCounter{counts: map[string]int{}}
+		hs := httptest.NewServer(counter.wrap(srv))
+		owner, _ := srv.User(refserver.SeedOwnerID)
+		var c strings.Builder
+		fmt.Fprintf(&c, "terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
+			"provider \"zulip\" {\n  url     = %q\n  email   = %q\n  api_key = %q\n}\n", hs.URL, owner.Email, owner.APIKey)
+		for i := range n {
+			fmt.Fprintf(&c, "resource \"zulip_saved_snippet\" \"r%d\" {\n  title   = \"Limited %d\"\n  content = \"Content %d\"\n}\n", i, i, i)
+		}
+		cfg := filepath.Join(dir, "round"+strconv.Itoa(round))
+		writeFile(b, filepath.Join(cfg, "main.tf"), c.String(), 0o644)
+		took := benchTerraform(b, tf, rc, cfg, "apply", "-auto-approve", "-input=false")
+		hs.Close()
+		requests := counter.total()
+		least := time.Duration(max(requests-perMinute, 0)) * time.Minute / perMinute
+		if least > 0 {
+			ratios = append(ratios, took.Seconds()/least.Seconds())
+		}
+		limited = append(limited, float64(counter.status(http.StatusTooManyRequests)))
+		b.Logf("round %d: %d snippets, %d requests in %s (the limit imposes at least %s), %d answered 429",
+			round, n, requests, took.Round(time.Second), least, counter.status(http.StatusTooManyRequests))
+	}
+	b.ReportMetric(benchMedian(ratios), "time/limit")
+	b.ReportMetric(benchMedian(limited), "429s")
 }
