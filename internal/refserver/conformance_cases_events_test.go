@@ -52,6 +52,13 @@ func confCasesEvents(add func(confGroup)) {
 		confOK("a status", "update-status", confMember, confPOST, "/users/me/status", confP("status_text", "Lunch", "emoji_name", "car", "away", "true")),
 		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 	}})
+	// A message event, to a recipient (the owner is subscribed to the
+	// moderation request channel a report posts to).
+	add(confGroup{op: "register-queue", name: "get-events (a message)", opts: refserver.Options{FeatureLevel: 420}, steps: []confStep{
+		confCapture(confOK("register for messages", "register-queue", confOwner, confPOST, "/register", confP("event_types", `["message"]`, "apply_markdown", "true")), "queue_id", "queue_id"),
+		confOK("a report", "report-message", confMember, confPOST, "/messages/3/report", confP("report_type", "spam")),
+		confOK("the message event", "get-events", confOwner, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+	}})
 	add(confGroup{op: "delete-queue", steps: []confStep{
 		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", nil), "queue_id", "queue_id"),
 		confBad("someone else's queue", "delete-queue", confOwner, confDELETE, "/events", confP("queue_id", "${queue_id}"), 400, "BAD_EVENT_QUEUE_ID"),

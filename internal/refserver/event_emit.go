@@ -158,6 +158,25 @@ func (s *Server) emitMessageFlags(u *User, op, flag string, changed []int) {
 	s.emitToUser(u.ID, ev)
 }
 
+// emitMessage is a new message's event (do_send_messages, then
+// zerver/tornado/event_queue.py process_message_event): to the queues of the
+// users with a UserMessage row (the recipients), each with the user's flags
+// and the message rendered as the queue registered (apply_markdown,
+// client_gravatar). The message object carries no flags of its own.
+func (s *Server) emitMessage(m *Message) {
+	for _, id := range sortedQueueIDs(s.realm.Queues) {
+		q := s.realm.Queues[id]
+		u := s.realm.Users[q.UserID]
+		row, recipient := m.Flags[q.UserID]
+		if u == nil || !u.IsActive || !recipient || !q.accepts("message") {
+			continue
+		}
+		wire := s.messageWire(u, m, nil, q.ApplyMarkdown, q.ClientGravatar, false)
+		delete(wire, "flags")
+		s.pushEvent(q, obj{"type": "message", "message": wire, "flags": append([]string{}, row...)})
+	}
+}
+
 // userFacts is what realm_user update events report of a user.
 type userFacts struct {
 	fullName, email string

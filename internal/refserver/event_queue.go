@@ -268,6 +268,11 @@ type Queue struct {
 	// IdleTimeout is register's idle_queue_timeout in seconds (FL481); 0 is
 	// the default, queueIdleTimeout.
 	IdleTimeout int64 `json:"idle_timeout,omitempty"`
+	// ApplyMarkdown and ClientGravatar are register's apply_markdown and
+	// client_gravatar, which decide how message events render for the queue
+	// (ClientDescriptor.apply_markdown, client_gravatar).
+	ApplyMarkdown  bool `json:"apply_markdown,omitempty"`
+	ClientGravatar bool `json:"client_gravatar,omitempty"`
 }
 
 // idleTimeout is how long the queue survives without a poll, in seconds.

@@ -365,3 +365,53 @@ func TestEventsIdleQueueTimeout(t *testing.T) {
 		t.Errorf("FL480: %v", a.body)
 	}
 }
+
+// TestEventsMessage: a message the server posts (a report, to the moderation
+// request channel) reaches, as a `message` event, the queues of its recipients
+// only, each with the user's flags beside the message and the message rendered
+// as the queue registered (zerver/tornado/event_queue.py
+// process_message_event: apply_markdown, client_gravatar; the flags come from
+// the user's UserMessage row).
+func TestEventsMessage(t *testing.T) {
+	e := coreStart(t, Options{})
+	owner := eventsRegister(t, e, SeedOwnerID, url.Values{"apply_markdown": {"true"}})
+	admin := eventsRegister(t, e, SeedAdminID, url.Values{"event_types": {`["message"]`}})
+	reporter := eventsRegister(t, e, SeedMemberID, nil)                                               // not subscribed
+	usersOnly := eventsRegister(t, e, SeedModeratorID, url.Values{"event_types": {`["realm_user"]`}}) // subscribed, other types
+	coreWantOK(t, e.coreRequest(SeedMemberID, http.MethodPost, "/messages/3/report", url.Values{"report_type": {"spam"}}))
+	poll := func(userID int, q string) []any {
+		t.Helper()
+		a := e.coreRequest(userID, http.MethodGet, "/events", url.Values{"queue_id": {q}, "last_event_id": {"-1"}, "dont_block": {"true"}})
+		coreWantOK(t, a)
+		return a.body["events"].([]any)
+	}
+	for _, tc := range []struct {
+		user        int
+		queue       string
+		contentType string
+	}{{SeedOwnerID, owner, "text/html"}, {SeedAdminID, admin, "text/x-markdown"}} {
+		events := poll(tc.user, tc.queue)
+		if len(events) != 1 {
+			t.Fatalf("user %d: events %v", tc.user, events)
+		}
+		ev := events[0].(map[string]any)
+		msg, _ := ev["message"].(map[string]any)
+		if ev["type"] != "message" || fmt.Sprint(ev["flags"]) != "[]" || msg == nil {
+			t.Fatalf("user %d: event %v", tc.user, ev)
+		}
+		if _, ok := msg["flags"]; ok {
+			t.Errorf("user %d: the message object carries flags: %v", tc.user, msg)
+		}
+		if msg["stream_id"] != float64(SeedChannelModReqs) || msg["subject"] != "Mei Member's moderation requests" || msg["content_type"] != tc.contentType {
+			t.Errorf("user %d: message %v", tc.user, msg)
+		}
+	}
+	for _, who := range []struct {
+		user  int
+		queue string
+	}{{SeedMemberID, reporter}, {SeedModeratorID, usersOnly}} {
+		if events := poll(who.user, who.queue); len(events) != 0 {
+			t.Errorf("user %d is no recipient or did not ask for messages, yet got %v", who.user, events)
+		}
+	}
+}

@@ -204,6 +204,8 @@ func (s *Server) register(c *call) (obj, error) {
 	}
 	q := s.newQueue(c.user.ID, eventTypes)
 	q.IdleTimeout = idle
+	q.ApplyMarkdown, _ = c.optBool("apply_markdown", false)
+	q.ClientGravatar = clientGravatar
 
 	fl := s.opts.FeatureLevel
 	out := obj{

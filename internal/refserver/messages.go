@@ -900,6 +900,7 @@ func (s *Server) postChannelMessage(ch *Channel, topic string, senderID int, con
 		m.Flags[uid] = flags
 	}
 	r.Messages = append(r.Messages, m)
+	s.emitMessage(m)
 	return m
 }
 
