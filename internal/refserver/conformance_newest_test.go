@@ -370,8 +370,8 @@ func TestOpenAPIConformanceRawQuirks(t *testing.T) {
 	}
 	// A path parameter the operation does not declare is no known quirk.
 	const undeclared = "  /users/{user_id}:\n    get:\n      operationId: get-user\n      responses: {'200': {description: ok}}\n"
-	if quirks, err := confCheckRawDocument(load(t, testServer, undeclared)); err == nil {
-		t.Errorf("an undeclared path parameter was tolerated (quirks %q)", quirks)
+	if quirks, err := confCheckRawDocument(load(t, testServer, undeclared)); err == nil || !strings.Contains(err.Error(), "user_id") {
+		t.Errorf("an undeclared path parameter: quirks %q, error %v; want an error naming user_id", quirks, err)
 	}
 	if quirks, err := confCheckRawDocument(load(t, "  - url: 'http://localhost:9991/api/v1'\n", ok)); err != nil || len(quirks) != 0 {
 		t.Errorf("a valid document: quirks %q, error %v", quirks, err)
