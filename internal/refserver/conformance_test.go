@@ -86,6 +86,16 @@ type confSpec struct {
 	base   string // the API base URL the router matches: <httptest URL>/api/v1
 	// byID maps an operationId to its method, path template and operation.
 	byID map[string]confOperation
+	// level, for a raw description, is the feature level the server under test
+	// advertises: properties documented as newer must not be sent (0: the
+	// normalized FL420 file, which has no feature-level notes to read).
+	level int
+	// quirks lists the ways the raw description fails a naive validator that
+	// the harness tolerates (confRawQuirks), with what kin-openapi reported.
+	quirks []string
+	// starts maps a Zulip version to the lowest feature level the raw file
+	// notes for it (confVersionStarts).
+	starts map[string]int
 	// common holds, per HTTP status, the error schemas Zulip documents as
 	// "common error to many endpoints" (/rest-error-handling), against which an
 	// error answer is validated when its operation does not describe it.
@@ -111,17 +121,20 @@ var confCache struct {
 }
 
 // confSource names a description to validate against: the environment
-// variable holding its path, and whether the allowances for fields newer than
-// feature level 420 apply (only to the normalized FL420 file).
+// variable holding its path, whether the allowances for fields newer than
+// feature level 420 apply (only to the normalized FL420 file), and, for the
+// raw file, the feature level whose notes it is read at (0: not raw).
 type confSource struct {
 	env        string
 	allowances bool
+	level      int
 }
 
 var (
-	confFL420        = confSource{confSpecEnv, true}
-	confFL420Exact   = confSource{confSpecEnv, false}
-	confNewestSource = confSource{confSpecNewestEnv, false}
+	confFL420        = confSource{confSpecEnv, true, 0}
+	confFL420Exact   = confSource{confSpecEnv, false, 0}
+	confNewestSource = confSource{confSpecNewestEnv, false, refserver.DefaultFeatureLevel}
+	confNewest420    = confSource{confSpecNewestEnv, false, 420}
 )
 
 // confSpecNewestEnv names the environment variable holding the path of
@@ -135,9 +148,12 @@ func confLoadSpec(t *testing.T, base string, src confSource) *confSpec {
 	allowances := src.allowances
 	path := os.Getenv(src.env)
 	if path == "" {
-		t.Skipf("set %s to the path of Zulip's OpenAPI description to run the conformance test "+
-			"(in this project: /work/shared/reference/zulip-openapi-fl420.yaml, or for %s "+
-			"zulip-openapi-newest.yaml)", src.env, confSpecNewestEnv)
+		file := "zulip-openapi-fl420.yaml (normalized, feature level 420)"
+		if src.env == confSpecNewestEnv {
+			file = "zulip-openapi-newest.yaml (Zulip's raw zulip.yaml, newest feature level)"
+		}
+		t.Skipf("set %s to the path of Zulip's OpenAPI description to run this conformance test "+
+			"(in this project: /work/shared/reference/%s)", src.env, file)
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("%s=%s: %v (the shared reference files are absent)", src.env, path, err)
@@ -151,7 +167,12 @@ func confLoadSpec(t *testing.T, base string, src confSource) *confSpec {
 		if err != nil {
 			t.Fatalf("loading %s: %v", path, err)
 		}
-		spec := &confSpec{doc: doc, byID: map[string]confOperation{}}
+		spec := &confSpec{doc: doc, byID: map[string]confOperation{}, level: src.level}
+		if src.level > 0 {
+			if spec.quirks, err = confCheckRawDocument(doc); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
 		for p, item := range doc.Paths.Map() {
 			for m, op := range item.Operations() {
 				if op.OperationID != "" {
@@ -159,7 +180,10 @@ func confLoadSpec(t *testing.T, base string, src confSource) *confSpec {
 				}
 			}
 		}
-		if err := confPatchSpec(doc, allowances, src == confNewestSource); err != nil {
+		if src.level > 0 {
+			spec.starts = confVersionStarts(doc)
+		}
+		if err := confPatchSpec(doc, allowances, src.level); err != nil {
 			t.Fatalf("patching %s: %v", path, err)
 		}
 		if spec.common, err = confCommonErrors(doc); err != nil {
@@ -172,8 +196,11 @@ func confLoadSpec(t *testing.T, base string, src confSource) *confSpec {
 	}
 	spec := *confCache.spec[src]
 	spec.base = base
-	// The description declares no servers (Zulip serves it under {server}/api/v1);
-	// declare the test server's so that the router matches its requests.
+	// The FL420 file declares no servers; the raw one declares Zulip's (a
+	// zulipchat.com subdomain, {server}/api/v1, chat.zulip.org, a development
+	// server and the test suite's /json, see confRawQuirks). Both are served
+	// under {server}/api/v1: declare the test server's alone, so that the
+	// router matches its requests and nothing else.
 	spec.doc.Servers = openapi3.Servers{&openapi3.Server{URL: base}}
 	var err error
 	spec.router, err = gorillamux.NewRouter(spec.doc)
@@ -203,7 +230,15 @@ func confLoadSpec(t *testing.T, base string, src confSource) *confSpec {
 //  4. RateLimitedError's retry-after is declared integer, but Zulip sends a
 //     fractional number of seconds (digest §0.4, Zulip's rate limiter returns a
 //     float); it is read as number.
-func confPatchSpec(doc *openapi3.T, allowances, raw bool) error {
+//  5. For the raw file (level > 0), its feature-level notes: a property
+//     documented as new above level is not required (confOptionalNewer); the
+//     other side, that such a property is not sent, is checked on each answer
+//     (confNewerSent).
+//  6. For the raw file, the deviations of confNewestDeviations, each with
+//     its reason and the Zulip code that justifies it.
+//
+// Before patching, the raw file is checked as a document (confRawQuirks).
+func confPatchSpec(doc *openapi3.T, allowances bool, level int) error {
 	schemas := doc.Components.Schemas
 	for _, a := range confAllowances {
 		if !allowances {
@@ -250,8 +285,8 @@ func confPatchSpec(doc *openapi3.T, allowances, raw bool) error {
 			}
 		}
 	}
-	if raw {
-		confOptionalNewer(doc, refserver.DefaultFeatureLevel)
+	if level > 0 {
+		confOptionalNewer(doc, level)
 		for _, d := range confNewestDeviations {
 			if err := d.patch(doc); err != nil {
 				return fmt.Errorf("deviation %q: %w", d.what, err)
@@ -356,16 +391,22 @@ func confOptionalNewer(doc *openapi3.T, serverLevel int) int {
 		}
 		s.Required = keep
 	}
+	confVisitAll(doc, relax)
+	return dropped
+}
+
+// confVisitAll calls fn once on every schema reachable from the components
+// and from the operations' answers.
+func confVisitAll(doc *openapi3.T, fn func(*openapi3.Schema)) {
 	seen := map[*openapi3.Schema]bool{}
 	for _, name := range confSortedKeys(doc.Components.Schemas) {
-		confVisit(doc.Components.Schemas[name].Value, seen, relax)
+		confVisit(doc.Components.Schemas[name].Value, seen, fn)
 	}
 	confEachResponseSchema(doc, func(r *openapi3.SchemaRef) {
 		if r != nil {
-			confVisit(r.Value, seen, relax)
+			confVisit(r.Value, seen, fn)
 		}
 	})
-	return dropped
 }
 
 // confEachResponseSchema calls fn on the schema of every answer of every operation.
@@ -649,6 +690,13 @@ type confStats struct {
 	responses int             // responses validated against the description
 	envOps    map[string]bool // operations absent from the description
 	envelope  int             // their responses, checked for the envelope only
+	// described counts the operations of the description (documentation-only
+	// entries aside); notImplemented lists those the server answers with 404 or
+	// 405, uncovered those it implements that no step exercises (each also
+	// fails the coverage subtest).
+	described                 int
+	notImplemented, uncovered []string
+	quirks                    []string // the raw file's tolerated quirks (confRawQuirks)
 }
 
 var confFixedNow = time.Date(2025, 6, 2, 12, 0, 0, 0, time.UTC)
@@ -695,7 +743,7 @@ func confSuite(t *testing.T, featureLevel int, src confSource) *confStats {
 	}))
 	defer ts.Close()
 	spec := confLoadSpec(t, ts.URL+"/api/v1", src)
-	stats := &confStats{ops: map[string]bool{}, envOps: map[string]bool{}}
+	stats := &confStats{ops: map[string]bool{}, envOps: map[string]bool{}, quirks: spec.quirks}
 
 	newServer := func(t *testing.T, opts refserver.Options) *refserver.Server {
 		t.Helper()
@@ -779,7 +827,7 @@ func confSuite(t *testing.T, featureLevel int, src confSource) *confStats {
 	}
 
 	t.Run("coverage", func(t *testing.T) {
-		confCheckCoverage(t, spec, newServer(t, refserver.Options{}), ts.URL, covered)
+		confCheckCoverage(t, spec, ts.URL, covered, stats)
 	})
 	t.Run("parameters", func(t *testing.T) {
 		confCheckParams(t, spec)
@@ -947,11 +995,18 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 	if note != "" {
 		t.Logf("%s: %s", what, note)
 	}
-	// A parameter the operation documents must not come back as unsupported.
+	// The raw file's notes: nothing newer than the advertised level is sent.
+	if spec.level > 0 && resp.StatusCode == 200 {
+		for _, f := range confNewerSent(spec, route.Operation, decoded) {
+			t.Errorf("%s: sends %s, documented as newer than the advertised feature level %d", what, f, spec.level)
+		}
+	}
+	// A parameter the operation documents must not come back as unsupported,
+	// unless the raw file documents it as newer than the advertised level.
 	if ignored, ok := decoded["ignored_parameters_unsupported"].([]any); ok {
 		documented := confDocumentedParams(route.Operation)
 		for _, p := range ignored {
-			if name, _ := p.(string); documented[name] {
+			if name, _ := p.(string); documented[name] && !confParamNewer(spec, route.Operation, name) {
 				t.Errorf("%s: the server ignores %q, a parameter %s documents", what, name, st.op)
 			}
 		}
@@ -1075,10 +1130,14 @@ func confShort(b []byte) string {
 // the description that no step exercises: an implemented route answers (401 for
 // authenticated ones), a missing one answers 404 "Invalid API endpoint" (or
 // Go's plain 404). An implemented operation the test does not cover fails.
-func confCheckCoverage(t *testing.T, spec *confSpec, _ *refserver.Server, baseURL string, covered map[string]bool) {
+func confCheckCoverage(t *testing.T, spec *confSpec, baseURL string, covered map[string]bool, stats *confStats) {
 	for _, id := range confSortedKeys(spec.byID) {
 		o := spec.byID[id]
-		if covered[id] || id == "rest-error-handling" || id == "zulip-outgoing-webhooks" {
+		if confDocOnly[id] {
+			continue
+		}
+		stats.described++
+		if covered[id] {
 			continue
 		}
 		path := confVarRE.ReplaceAllString(o.path, "1")
@@ -1098,11 +1157,20 @@ func confCheckCoverage(t *testing.T, spec *confSpec, _ *refserver.Server, baseUR
 		msg, _ := body["msg"].(string)
 		missing := resp.StatusCode == 404 && (body == nil || strings.Contains(msg, "Invalid API endpoint")) ||
 			resp.StatusCode == 405
-		if !missing {
+		if missing {
+			stats.notImplemented = append(stats.notImplemented, o.method+" "+o.path)
+		} else {
+			stats.uncovered = append(stats.uncovered, o.method+" "+o.path)
 			t.Errorf("%s %s (%s) is implemented (answered %d %s) but no conformance step covers it",
 				o.method, o.path, id, resp.StatusCode, confShort(raw))
 		}
 	}
+}
+
+// confDocOnly are the description's documentation-only entries: pages of the
+// API documentation written as operations, not endpoints a server has.
+var confDocOnly = map[string]bool{
+	"rest-error-handling": true, "zulip-outgoing-webhooks": true,
 }
 
 // TestOpenAPIConformanceValidator checks the checker: answers that break the
@@ -1223,8 +1291,17 @@ func confSummary(name string, stats *confStats) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "OpenAPI conformance (%s): %d operations covered, %d responses validated; "+
 		"%d responses of %d operations absent from the description checked for the envelope only; "+
-		"properties documented as newer than feature level %d are not required",
+		"properties documented as newer than feature level %d are neither required nor sent",
 		name, len(stats.ops), stats.responses, stats.envelope, len(stats.envOps), refserver.DefaultFeatureLevel)
+	fmt.Fprintf(&b, "\noperations of the description: %d (documentation-only entries aside); %d not implemented by the "+
+		"server; %d implemented but exercised by no step", stats.described, len(stats.notImplemented), len(stats.uncovered))
+	for _, op := range stats.uncovered {
+		fmt.Fprintf(&b, "\n  - not exercised: %s", op)
+	}
+	fmt.Fprintf(&b, "\nquirks of the raw file tolerated (%d):", len(stats.quirks))
+	for _, q := range stats.quirks {
+		fmt.Fprintf(&b, "\n  - %s", q)
+	}
 	fmt.Fprintf(&b, "\ndeviations allowed (%d):", len(confNewestDeviations))
 	for _, d := range confNewestDeviations {
 		fmt.Fprintf(&b, "\n  - %s: %s [%s]", d.what, d.reason, d.source)
