@@ -243,7 +243,10 @@ func (e *APIError) QueueID() string { return e.extraString("queue_id") }
 // Entity returns the entity ("organization owner" or "user") of CANNOT_DEACTIVATE_LAST_USER.
 func (e *APIError) Entity() string { return e.extraString("entity") }
 
-// VarName returns the parameter named by REQUEST_VARIABLE_MISSING or REQUEST_VARIABLE_INVALID.
+// VarName returns the parameter named by REQUEST_VARIABLE_MISSING or
+// REQUEST_VARIABLE_INVALID (which today's Zulip raises only for a few realm
+// time-limit settings). Typed-parameter errors are BAD_REQUEST and name the
+// parameter only in the message (zerver/lib/typed_endpoint.py).
 func (e *APIError) VarName() string { return e.extraString("var_name") }
 
 // IsLastOwner reports the is_last_owner flag of CANNOT_DEACTIVATE_LAST_USER.

@@ -171,6 +171,20 @@ func TestAPIError_shapes(t *testing.T) {
 			code: "BAD_REQUEST", msg: "Not Found",
 		},
 		{
+			// Typed-parameter errors are BAD_REQUEST like the not-found answers
+			// (zerver/lib/typed_endpoint.py ERROR_TEMPLATES: literal_error "Invalid
+			// {var_name}", int_type); a parameter's name has no space, so none
+			// reads as an object that is gone.
+			name: "typed-parameter error about a group id is not not-found", status: 400,
+			body: `{"result":"error","msg":"Invalid user_group_id","code":"BAD_REQUEST"}`,
+			code: "BAD_REQUEST", msg: "Invalid user_group_id",
+		},
+		{
+			name: "typed-parameter error about a channel id is not not-found", status: 400,
+			body: `{"result":"error","msg":"channel_id is not an integer","code":"BAD_REQUEST"}`,
+			code: "BAD_REQUEST", msg: "channel_id is not an integer",
+		},
+		{
 			name: "404 HTML page is not not-found", status: 404,
 			body: `<html><head><title>404 Not Found</title></head><body>nginx</body></html>`,
 			msg:  "404 Not Found",

@@ -113,11 +113,13 @@ func TestMethods_errorPath(t *testing.T) {
 			env.handle(mc.path, func(w http.ResponseWriter, r *http.Request) {
 				calls++
 				testMethod(t, r, mc.method)
-				writeJSON(w, http.StatusBadRequest, `{"result":"error","msg":"refused `+mc.name+`","code":"REQUEST_VARIABLE_INVALID","var_name":"x"}`)
+				// A typed-parameter error as today's Zulip words it (zerver/lib/typed_endpoint.py,
+				// parse_value_for_parameter): 400 BAD_REQUEST, the parameter named only in msg.
+				writeJSON(w, http.StatusBadRequest, `{"result":"error","msg":"x is not an integer (`+mc.name+`)","code":"BAD_REQUEST"}`)
 			})
 			err := mc.call(context.Background(), env.client)
-			apiErr := mustAPIError(t, err, http.StatusBadRequest, CodeRequestVariableInvalid)
-			if apiErr.Msg != "refused "+mc.name || apiErr.VarName() != "x" {
+			apiErr := mustAPIError(t, err, http.StatusBadRequest, CodeBadRequest)
+			if apiErr.Msg != "x is not an integer ("+mc.name+")" || apiErr.VarName() != "" {
 				t.Errorf("APIError = %+v", apiErr)
 			}
 			if apiErr.Method != mc.method {
