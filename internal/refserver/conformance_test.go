@@ -368,9 +368,8 @@ var confNewIn = regexp.MustCompile(`New in Zulip [0-9.]+ \(feature level ([^)]+)
 // confOptionalNewer reads the raw description's feature-level notes: a
 // property documented as new at a level above the server's (or at an
 // unnumbered, unreleased one) is not required of the server, as Zulip at the
-// server's level does not send it. It returns how many such requirements
-// were dropped.
-func confOptionalNewer(doc *openapi3.T, serverLevel int) int {
+// server's level does not send it.
+func confOptionalNewer(doc *openapi3.T, serverLevel int) {
 	newer := func(desc string) bool {
 		m := confNewIn.FindStringSubmatch(desc)
 		if m == nil {
@@ -379,12 +378,10 @@ func confOptionalNewer(doc *openapi3.T, serverLevel int) int {
 		level, err := strconv.Atoi(m[1])
 		return err != nil || level > serverLevel
 	}
-	dropped := 0
 	relax := func(s *openapi3.Schema) {
 		var keep []string
 		for _, name := range s.Required {
 			if p := s.Properties[name]; p != nil && p.Value != nil && newer(p.Value.Description) {
-				dropped++
 				continue
 			}
 			keep = append(keep, name)
@@ -392,7 +389,6 @@ func confOptionalNewer(doc *openapi3.T, serverLevel int) int {
 		s.Required = keep
 	}
 	confVisitAll(doc, relax)
-	return dropped
 }
 
 // confVisitAll calls fn once on every schema reachable from the components

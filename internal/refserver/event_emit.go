@@ -22,16 +22,17 @@ func withEvents(h handlerFunc, send func(c *call, payload obj)) handlerFunc {
 	}
 }
 
-// emitEach sends to each active user's queues the event built for that user
-// (nil: none), for events whose content depends on the recipient.
-func (s *Server) emitEach(eventType string, build func(u *User) obj) {
+// emitEach sends to each queue of an active user that accepts eventType the
+// event built for that queue and user (nil: none), for events whose content
+// depends on the recipient or on how the queue registered.
+func (s *Server) emitEach(eventType string, build func(q *Queue, u *User) obj) {
 	for _, id := range sortedQueueIDs(s.realm.Queues) {
 		q := s.realm.Queues[id]
 		u := s.realm.Users[q.UserID]
 		if u == nil || !u.IsActive || !q.accepts(eventType) {
 			continue
 		}
-		if ev := build(u); ev != nil {
+		if ev := build(q, u); ev != nil {
 			s.pushEvent(q, ev)
 		}
 	}
@@ -164,17 +165,15 @@ func (s *Server) emitMessageFlags(u *User, op, flag string, changed []int) {
 // and the message rendered as the queue registered (apply_markdown,
 // client_gravatar). The message object carries no flags of its own.
 func (s *Server) emitMessage(m *Message) {
-	for _, id := range sortedQueueIDs(s.realm.Queues) {
-		q := s.realm.Queues[id]
-		u := s.realm.Users[q.UserID]
-		row, recipient := m.Flags[q.UserID]
-		if u == nil || !u.IsActive || !recipient || !q.accepts("message") {
-			continue
+	s.emitEach("message", func(q *Queue, u *User) obj {
+		row, recipient := m.Flags[u.ID]
+		if !recipient {
+			return nil
 		}
 		wire := s.messageWire(u, m, nil, q.ApplyMarkdown, q.ClientGravatar, false)
 		delete(wire, "flags")
-		s.pushEvent(q, obj{"type": "message", "message": wire, "flags": append([]string{}, row...)})
-	}
+		return obj{"type": "message", "message": wire, "flags": append([]string{}, row...)}
+	})
 }
 
 // userFacts is what realm_user update events report of a user.
@@ -219,7 +218,7 @@ func (s *Server) emitUserChanges(before map[int]userFacts) {
 		u := s.realm.Users[id]
 		was, existed := before[id]
 		if !existed {
-			s.emitEach("realm_user", func(viewer *User) obj {
+			s.emitEach("realm_user", func(_ *Queue, viewer *User) obj {
 				return obj{"type": "realm_user", "op": "add", "person": s.userWire(viewer, u, false, true)}
 			})
 			continue
@@ -235,7 +234,7 @@ func (s *Server) emitUserChanges(before map[int]userFacts) {
 			update(obj{"role": u.Role})
 		}
 		if was.email != u.Email {
-			s.emitEach("realm_user", func(viewer *User) obj {
+			s.emitEach("realm_user", func(_ *Queue, viewer *User) obj {
 				if !canAccessDeliveryEmail(viewer, u) {
 					return nil
 				}
@@ -250,7 +249,7 @@ func (s *Server) emitUserChanges(before map[int]userFacts) {
 			case fl >= 222:
 				update(obj{"is_active": u.IsActive})
 			case u.IsActive:
-				s.emitEach("realm_user", func(viewer *User) obj {
+				s.emitEach("realm_user", func(_ *Queue, viewer *User) obj {
 					return obj{"type": "realm_user", "op": "add", "person": s.userWire(viewer, u, false, true)}
 				})
 			default:

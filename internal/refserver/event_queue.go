@@ -106,14 +106,12 @@ func (s *Server) pushEvent(q *Queue, ev obj) {
 // change succeeded, with the lock held.
 func (s *Server) emit(ev obj, to func(u *User) bool) {
 	eventType, _ := ev["type"].(string)
-	for _, id := range sortedQueueIDs(s.realm.Queues) {
-		q := s.realm.Queues[id]
-		u := s.realm.Users[q.UserID]
-		if u == nil || !u.IsActive || (to != nil && !to(u)) || !q.accepts(eventType) {
-			continue
+	s.emitEach(eventType, func(_ *Queue, u *User) obj {
+		if to != nil && !to(u) {
+			return nil
 		}
-		s.pushEvent(q, ev)
-	}
+		return ev
+	})
 }
 
 // emitToUser sends ev to one user's queues.
