@@ -20,9 +20,12 @@ const readBatchWindow = 20 * time.Millisecond
 type idBatcher[R any] struct {
 	mu      sync.Mutex
 	pending map[string]*idBatch[R]
-	// hold is how a batch waits for others to join: sleep for the window
-	// (tests replace it).
-	hold func(key string)
+	// window is how long a batch waits for others to join, unless its first
+	// caller asks for longer (doWithin).
+	window time.Duration
+	// hold is how a batch waits for others to join: sleep for d (tests
+	// replace it).
+	hold func(key string, d time.Duration)
 }
 
 // idBatch is one batch: its ids, then its result.
@@ -35,19 +38,27 @@ type idBatch[R any] struct {
 
 // newIDBatcher returns a batcher with the given window.
 func newIDBatcher[R any](window time.Duration) *idBatcher[R] {
-	return &idBatcher[R]{pending: map[string]*idBatch[R]{}, hold: func(string) { time.Sleep(window) }}
+	return &idBatcher[R]{pending: map[string]*idBatch[R]{}, window: window,
+		hold: func(_ string, d time.Duration) { time.Sleep(d) }}
 }
 
 // do returns fetch's result for a batch holding at least ids. fetch gets the
 // batch's ids sorted and without duplicates. A cancelled caller returns at
 // once; the batch goes on for the others.
 func (b *idBatcher[R]) do(ctx context.Context, key string, ids []int64, fetch func(context.Context, []int64) (R, error)) (R, error) {
+	return b.doWithin(ctx, key, ids, 0, fetch)
+}
+
+// doWithin is do, except that a batch this call opens waits for others for
+// window when that is longer than the batcher's own.
+func (b *idBatcher[R]) doWithin(ctx context.Context, key string, ids []int64, window time.Duration,
+	fetch func(context.Context, []int64) (R, error)) (R, error) {
 	b.mu.Lock()
 	bt := b.pending[key]
 	if bt == nil {
 		bt = &idBatch[R]{done: make(chan struct{})}
 		b.pending[key] = bt
-		go b.send(context.WithoutCancel(ctx), key, bt, fetch)
+		go b.send(context.WithoutCancel(ctx), key, max(window, b.window), bt, fetch)
 	}
 	bt.ids = append(bt.ids, ids...)
 	b.mu.Unlock()
@@ -61,8 +72,9 @@ func (b *idBatcher[R]) do(ctx context.Context, key string, ids []int64, fetch fu
 }
 
 // send closes the batch to newcomers after the window and performs it.
-func (b *idBatcher[R]) send(ctx context.Context, key string, bt *idBatch[R], fetch func(context.Context, []int64) (R, error)) {
-	b.hold(key)
+func (b *idBatcher[R]) send(ctx context.Context, key string, window time.Duration, bt *idBatch[R],
+	fetch func(context.Context, []int64) (R, error)) {
+	b.hold(key, window)
 	b.mu.Lock()
 	delete(b.pending, key)
 	ids := slices.Compact(slices.Sorted(slices.Values(bt.ids)))

@@ -17,7 +17,7 @@ func TestIDBatcherJoinsConcurrentLookups(t *testing.T) {
 	b := newIDBatcher[string](time.Hour)
 	// The first batch is held until all five lookups joined it (no timing).
 	first := true
-	b.hold = func(key string) {
+	b.hold = func(key string, _ time.Duration) {
 		if !first {
 			return
 		}

@@ -234,3 +234,80 @@ func TestCollectionCreateAddsToTheCache(t *testing.T) {
 		t.Fatalf("list %v: the fetch that started before the create hid its object", got)
 	}
 }
+
+// TestCollectionReadBackJoinsWritesEndingTogether: creates whose answers lack
+// what the state needs read the collection back once for all that end while
+// the first read-back gathers, and each sees its own object; a read-back after
+// that batch was sent reads again. lastSeen keeps the stale copy with what the
+// creates made, without a request.
+func TestCollectionReadBackJoinsWritesEndingTogether(t *testing.T) {
+	d := &providerData{cache: newCollectionCache()}
+	var fetches atomic.Int32
+	var mu sync.Mutex
+	server := []int{1}
+	c := newCollection(d, "snippets", func(context.Context) ([]int, error) {
+		fetches.Add(1)
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(server), nil
+	})
+	if _, err := c.list(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// The first batch is held until all five read-backs joined it (no timing).
+	first := true
+	d.cache.readBacks.hold = func(key string, _ time.Duration) {
+		if !first {
+			return
+		}
+		first = false
+		for {
+			d.cache.readBacks.mu.Lock()
+			joined := len(d.cache.readBacks.pending[key].ids)
+			d.cache.readBacks.mu.Unlock()
+			if joined == 5 {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range 5 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := 10 + i
+			err := c.write(t.Context(), func(context.Context) error {
+				mu.Lock()
+				server = append(server, id)
+				mu.Unlock()
+				return nil
+			})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			got, err := c.readBack(t.Context())
+			if err != nil || !slices.Contains(got, id) {
+				t.Errorf("read-back after creating %d = %v, %v", id, got, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := fetches.Load(); n != 2 {
+		t.Fatalf("%d fetches (one list, then read-backs of 5 parallel creates), want 2", n)
+	}
+	// The read-back's answer is cached: nothing changed while it ran.
+	if _, err := c.readBack(t.Context()); err != nil || fetches.Load() != 2 {
+		t.Fatalf("a read-back with a fresh cached copy fetched (%d fetches, err %v)", fetches.Load(), err)
+	}
+	if err := c.write(t.Context(), func(context.Context) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.lastSeen(t.Context()); err != nil || len(got) != 6 || fetches.Load() != 2 {
+		t.Fatalf("lastSeen after a write = %v, %v (%d fetches), want the stale copy of 6 and no fetch", got, err, fetches.Load())
+	}
+	if _, err := c.readBack(t.Context()); err != nil || fetches.Load() != 3 {
+		t.Fatalf("a read-back after a later write did not fetch (%d fetches, err %v)", fetches.Load(), err)
+	}
+}

@@ -71,21 +71,6 @@ func (c *collection[T]) list(ctx context.Context) ([]T, error) {
 	return cachedAs(ctx, c.cache, c.name, c.fetch)
 }
 
-// find returns the first element for which match is true.
-func (c *collection[T]) find(ctx context.Context, match func(T) bool) (T, bool, error) {
-	var zero T
-	all, err := c.list(ctx)
-	if err != nil {
-		return zero, false, err
-	}
-	for _, v := range all {
-		if match(v) {
-			return v, true, nil
-		}
-	}
-	return zero, false, nil
-}
-
 // write performs a change to the collection. The cached copy is forgotten
 // whatever the outcome: even a request that failed may have changed it. While
 // writes are in flight, reads of the collection wait for them (see
@@ -96,24 +81,65 @@ func (c *collection[T]) write(ctx context.Context, send func(context.Context) er
 	return send(ctx)
 }
 
-// create performs a write that creates one object. When send also returns the
-// object as the server now holds it (made true), it is added to the cached
-// collection, so that reading it back costs no request; otherwise the
+// writeKnown performs a write whose effect on the collection the provider
+// knows from the request and its answer: send returns apply, which gives the
+// collection as the server now holds it (nil when it cannot say), so that the
+// cached copy stays valid and reading it back costs no request; otherwise the
 // collection is forgotten, as by write.
-func (c *collection[T]) create(ctx context.Context, send func(context.Context) (obj T, made bool, err error)) error {
+func (c *collection[T]) writeKnown(ctx context.Context, send func(context.Context) (apply func([]T) []T, err error)) error {
 	w := c.cache.beginWrite(c.name)
 	defer w.end()
-	obj, made, err := send(ctx)
-	if err == nil && made {
-		w.endAdding(func(old any) (any, bool) {
+	apply, err := send(ctx)
+	if err == nil && apply != nil {
+		w.endKnown(func(old any) (any, bool) {
 			list, ok := old.([]T)
 			if !ok {
 				return nil, false
 			}
-			return append(slices.Clip(list), obj), true
+			return apply(slices.Clip(list)), true
 		})
 	}
 	return err
+}
+
+// create performs a write that creates one object. When send also returns the
+// object as the server now holds it (made true), it is added to the cached
+// collection (see writeKnown).
+func (c *collection[T]) create(ctx context.Context, send func(context.Context) (obj T, made bool, err error)) error {
+	return c.writeKnown(ctx, func(ctx context.Context) (func([]T) []T, error) {
+		obj, made, err := send(ctx)
+		if err != nil || !made {
+			return nil, err
+		}
+		return func(list []T) []T { return append(list, obj) }, nil
+	})
+}
+
+// lastSeen returns the newest copy of the collection this run has seen, with
+// the objects its own creates made, even when a write has made it stale; only
+// a run that has not read it yet reads it now.
+func (c *collection[T]) lastSeen(ctx context.Context) ([]T, error) {
+	if v, ok := c.cache.lastSeen(c.name); ok {
+		if list, ok := v.([]T); ok {
+			return list, nil
+		}
+	}
+	return c.list(ctx)
+}
+
+// readBack returns the collection as it is after the caller's own write
+// ended, sharing one request with the read-backs of the writes that end beside
+// it (collectionCache.readBack).
+func (c *collection[T]) readBack(ctx context.Context) ([]T, error) {
+	v, err := c.cache.readBack(ctx, c.name, func(ctx context.Context) (any, error) { return c.fetch(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	list, ok := v.([]T)
+	if !ok {
+		return nil, fmt.Errorf("internal error: the cache holds a %T under %q, not a %T", v, c.name, list)
+	}
+	return list, nil
 }
 
 // objects is the skeleton of a resource whose objects live in a collection.
@@ -137,26 +163,39 @@ type objects[M any, T any] struct {
 	importHint string
 }
 
-// byKey matches the object whose key is k.
-func (o objects[M, T]) byKey(k string) func(T) bool {
-	return func(v T) bool { return o.key(v) == k }
-}
-
 // title is what in Title Case, for diagnostic summaries.
 func (o objects[M, T]) title() string { return titleCase(o.what) }
 
 // read fills m from the collection and reports whether the object exists.
 func (o objects[M, T]) read(ctx context.Context, d *providerData, m *M, diags *diag.Diagnostics) bool {
 	c := o.coll(d)
-	v, ok, err := c.find(ctx, o.byKey(o.stateKey(m)))
+	return o.readFrom(ctx, c.name, c.list, m, diags)
+}
+
+// readAfterWrite is read for a create or update that has just ended: the
+// collection comes from the cache when the write kept it valid, else from a
+// read-back shared with the writes ending beside it.
+func (o objects[M, T]) readAfterWrite(ctx context.Context, d *providerData, m *M, diags *diag.Diagnostics) bool {
+	c := o.coll(d)
+	return o.readFrom(ctx, c.name, c.readBack, m, diags)
+}
+
+// readFrom fills m from the collection (name) that list returns.
+func (o objects[M, T]) readFrom(ctx context.Context, name string, list func(context.Context) ([]T, error), m *M,
+	diags *diag.Diagnostics) bool {
+	all, err := list(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read "+titleCase(c.name), "list the "+c.name, roleAny, err)
+		addAPIError(diags, "Unable to Read "+titleCase(name), "list the "+name, roleAny, err)
 		return false
 	}
-	if ok {
-		o.fromAPI(ctx, v, m, diags)
+	key := o.stateKey(m)
+	for _, v := range all {
+		if o.key(v) == key {
+			o.fromAPI(ctx, v, m, diags)
+			return true
+		}
 	}
-	return ok
+	return false
 }
 
 // Read refreshes a resource; an object that no longer exists is removed from
@@ -270,7 +309,13 @@ type creation[M any, T any] struct {
 func (c creation[M, T]) create(ctx context.Context, d *providerData, diags *diag.Diagnostics) (string, bool) {
 	o := c.o
 	coll := o.coll(d)
-	before, err := coll.list(ctx)
+	// What existed before the attempt is the newest copy this run has seen
+	// (with what its own creates made): an object missing from it was made
+	// since, by this attempt or by someone else at the same moment, and is
+	// adopted only if it is the only one and matches every configured value.
+	// Reading the collection afresh before every create would cost a request
+	// per object for a check that only an uncertain failure needs.
+	before, err := coll.lastSeen(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Create "+o.title(), "list the "+coll.name+" before creating one", roleAny, err)
 		return "", false
@@ -349,7 +394,7 @@ func (c creation[M, T]) create(ctx context.Context, d *providerData, diags *diag
 func (o objects[M, T]) finishCreate(ctx context.Context, d *providerData, plan *M, key string, resp *resource.CreateResponse) {
 	o.setKey(plan, key)
 	var readDiags diag.Diagnostics
-	found := o.read(ctx, d, plan, &readDiags)
+	found := o.readAfterWrite(ctx, d, plan, &readDiags)
 	switch {
 	case readDiags.HasError():
 		addIncomplete(&resp.Diagnostics, o.what, key, "reading it back failed", readDiags)
@@ -366,7 +411,7 @@ func (o objects[M, T]) finishCreate(ctx context.Context, d *providerData, plan *
 // meanwhile is an error (Terraform keeps the prior state, and the next plan
 // creates it again).
 func (o objects[M, T]) afterUpdate(ctx context.Context, d *providerData, plan *M, resp *resource.UpdateResponse) {
-	if !o.read(ctx, d, plan, &resp.Diagnostics) {
+	if !o.readAfterWrite(ctx, d, plan, &resp.Diagnostics) {
 		if !resp.Diagnostics.HasError() {
 			resp.Diagnostics.AddError(o.title()+" Disappeared",
 				fmt.Sprintf("The %s %s was deleted while it was being updated.", o.what, o.stateKey(plan)))
@@ -418,14 +463,19 @@ func (c creation[M, T]) checkKeyFree(ctx context.Context, d *providerData, attr 
 	}
 	o := c.o
 	coll := o.coll(d)
-	v, ok, err := coll.find(ctx, c.sameKey)
+	// The newest copy this run has seen is enough: the plan's first look reads
+	// the collection, and Terraform plans each resource again during apply,
+	// when a fresh read per resource would cost a request per object created.
+	all, err := coll.lastSeen(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Read "+titleCase(coll.name), "list the "+coll.name+" to check that "+describe+" is free", roleAny, err)
 		return
 	}
-	if !ok {
+	i := slices.IndexFunc(all, c.sameKey)
+	if i < 0 {
 		return
 	}
+	v := all[i]
 	diags.AddAttributeError(attr, o.title()+" Already Exists",
 		fmt.Sprintf("The organization already has %s with %s (import id %q), so creating another would fail or "+
 			"duplicate it. To manage the existing one with this resource, import it (with <name> this resource's name):"+

@@ -118,6 +118,16 @@ type collectionCache struct {
 	// object added from a create's answer); a fetch stores its result only if
 	// no change happened while it ran, so it never drops an added object.
 	version map[string]uint64
+	// last keeps the newest copy of each collection the run has seen, also
+	// after a write made it stale, with the objects the provider's own creates
+	// added: what a create compares the collection with, after an uncertain
+	// failure, to tell a new object from an old one (creation.create).
+	last map[string]any
+	// took is how long the last write to each collection took: how long a
+	// read-back waits for the creates running beside it (readBack).
+	took map[string]time.Duration
+	// readBacks joins the read-backs of writes that end together.
+	readBacks *idBatcher[any]
 }
 
 // writeSettleMax bounds how long a read waits for other writes to the same
@@ -133,7 +143,8 @@ type cacheEntry struct {
 // newCollectionCache returns an empty cache.
 func newCollectionCache() *collectionCache {
 	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{},
-		writing: map[string]int{}, settled: map[string]chan struct{}{}, version: map[string]uint64{}}
+		writing: map[string]int{}, settled: map[string]chan struct{}{}, version: map[string]uint64{},
+		last: map[string]any{}, took: map[string]time.Duration{}, readBacks: newIDBatcher[any](readBatchWindow)}
 }
 
 // get returns the cached collection, or fetches it once for all concurrent callers.
@@ -175,11 +186,7 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 		if err != nil {
 			return nil, err
 		}
-		c.mu.Lock()
-		if c.gen[key] == gen && c.version[key] == version {
-			c.entries[key] = cacheEntry{gen: gen, value: value}
-		}
-		c.mu.Unlock()
+		c.stored(key, value, gen, version)
 		return value, nil
 	})
 	// The request is shared, so it runs on when this caller is cancelled
@@ -209,11 +216,71 @@ func cachedAs[T any](ctx context.Context, c *collectionCache, key string, fetch 
 	return t, nil
 }
 
+// stored keeps a fetched collection: as the run's newest copy, and as the
+// cached one when nothing changed the collection while it was fetched (gen and
+// version are the key's when the fetch began).
+func (c *collectionCache) stored(key string, value any, gen, version uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last[key] = value
+	if c.gen[key] == gen && c.version[key] == version {
+		c.entries[key] = cacheEntry{gen: gen, value: value}
+	}
+}
+
+// lastSeen returns the newest copy of key the run has seen, fresh or stale.
+func (c *collectionCache) lastSeen(key string) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.last[key]
+	return v, ok
+}
+
+// readBackWindow is how long a read-back waits for others to join it, at
+// least: Terraform starts the creates of a large configuration a few
+// milliseconds apart, spread over every resource type, so a shorter window
+// would mostly gather one create of a type. It is paid once per batch (the
+// creates that join wait less), and only by types whose create answer lacks
+// what the state needs.
+const readBackWindow = 100 * time.Millisecond
+
+// maxReadBackWait bounds how long a read-back waits for others to join it.
+const maxReadBackWait = 2 * time.Second
+
+// readBack fetches key for a caller whose own write has ended and that needs
+// what the server made of it (a value its answer lacked). Callers that ask
+// while one read-back is gathering share its one request: the first waits as
+// long as the last write to key took (at least readBackWindow), so that the
+// writes running beside its own end and join, and N parallel creates cost
+// about N/parallelism reads instead of N. A fresh cached copy is used as is.
+func (c *collectionCache) readBack(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
+	c.mu.Lock()
+	if e, ok := c.entries[key]; ok && e.gen == c.gen[key] {
+		c.mu.Unlock()
+		return e.value, nil
+	}
+	wait := min(max(c.took[key], readBackWindow), maxReadBackWait)
+	c.mu.Unlock()
+	// The id is a count: a batch holds one per caller.
+	return c.readBacks.doWithin(ctx, key, []int64{0}, wait, func(ctx context.Context, _ []int64) (any, error) {
+		c.mu.Lock()
+		gen, version := c.gen[key], c.version[key]
+		c.mu.Unlock()
+		value, err := fetch(ctx)
+		if err != nil {
+			return nil, err
+		}
+		c.stored(key, value, gen, version)
+		return value, nil
+	})
+}
+
 // writeTicket is a write to a collection in flight (beginWrite).
 type writeTicket struct {
-	c    *collectionCache
-	key  string
-	once sync.Once
+	c     *collectionCache
+	key   string
+	begun time.Time
+	once  sync.Once
 }
 
 // beginWrite marks a write to key as in flight until the ticket ends.
@@ -224,34 +291,41 @@ func (c *collectionCache) beginWrite(key string) *writeTicket {
 	}
 	c.writing[key]++
 	c.mu.Unlock()
-	return &writeTicket{c: c, key: key}
+	return &writeTicket{c: c, key: key, begun: time.Now()}
 }
 
 // end ends the write and forgets the collection (whatever the outcome: even a
 // failed request may have changed it).
 func (w *writeTicket) end() { w.finish(nil) }
 
-// endAdding ends a write that created one object: add returns the cached
-// collection with the object in it. When the cache holds the collection as it
-// was (no other change forgot it meanwhile), the object is added there and no
-// read-back is needed; otherwise the collection is forgotten, as by end.
-func (w *writeTicket) endAdding(add func(old any) (any, bool)) { w.finish(add) }
+// endKnown ends a write whose effect the provider knows: apply returns a copy
+// of the collection as the server now holds it. When the cache holds the
+// collection as it was (no other change forgot it meanwhile), the copy
+// replaces it and no read-back is needed; otherwise the collection is
+// forgotten, as by end. The run's newest copy (lastSeen) gets the change too.
+func (w *writeTicket) endKnown(apply func(old any) (any, bool)) { w.finish(apply) }
 
-func (w *writeTicket) finish(add func(old any) (any, bool)) {
+func (w *writeTicket) finish(apply func(old any) (any, bool)) {
 	w.once.Do(func() {
 		c, key := w.c, w.key
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.version[key]++
+		c.took[key] = time.Since(w.begun)
+		if l, ok := c.last[key]; ok && apply != nil {
+			if changed, ok := apply(l); ok {
+				c.last[key] = changed
+			}
+		}
 		e, ok := c.entries[key]
-		var added any
-		if ok && e.gen == c.gen[key] && add != nil {
-			added, ok = add(e.value)
+		var changed any
+		if ok && e.gen == c.gen[key] && apply != nil {
+			changed, ok = apply(e.value)
 		} else {
 			ok = false
 		}
 		if ok {
-			c.entries[key] = cacheEntry{gen: e.gen, value: added}
+			c.entries[key] = cacheEntry{gen: e.gen, value: changed}
 		} else {
 			c.gen[key]++
 			delete(c.entries, key)

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -178,26 +180,24 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 
 // Create sets the visibility policy.
 func (r *userTopicResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.put(ctx, req.Plan, &resp.State, "Unable to Create User Topic", &resp.Diagnostics)
+}
+
+// put sets the planned policy and stores the plan as the new state. Zulip's
+// answer is only "success", and every value in state is the configuration's:
+// the policy is set, and nothing needs reading back.
+func (r *userTopicResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, summary string, diags *diag.Diagnostics) {
 	var plan userTopicResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	diags.Append(p.Get(ctx, &plan)...)
+	if diags.HasError() || !r.data.ready(diags) {
 		return
 	}
-	r.set(ctx, plan, "Unable to Create User Topic", &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	r.set(ctx, plan, summary, diags)
+	if diags.HasError() {
 		return
 	}
 	plan.ID = types.StringValue(userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))
-	r.read(ctx, &plan, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("User Topic Not Found After Create",
-			fmt.Sprintf("The server accepted visibility policy %q for topic %q in channel %d but does not list it among "+
-				"the account's user topics. This is a bug in the server or the provider.",
-				plan.VisibilityPolicy.ValueString(), plan.Topic.ValueString(), plan.ChannelID.ValueInt64()))
-	})
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	diags.Append(state.Set(ctx, &plan)...)
 }
 
 // Read refreshes the policy from the account's user topics.
@@ -224,25 +224,7 @@ func (r *userTopicResource) Read(ctx context.Context, req resource.ReadRequest, 
 
 // Update changes the policy, or only the recorded spelling of the topic.
 func (r *userTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan userTopicResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	r.set(ctx, plan, "Unable to Update User Topic", &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.ID = types.StringValue(userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))
-	r.read(ctx, &plan, &resp.Diagnostics, func() {
-		resp.Diagnostics.AddError("User Topic Disappeared",
-			fmt.Sprintf("The visibility policy of topic %q in channel %d was removed while it was being updated.",
-				plan.Topic.ValueString(), plan.ChannelID.ValueInt64()))
-	})
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.put(ctx, req.Plan, &resp.State, "Unable to Update User Topic", &resp.Diagnostics)
 }
 
 // Delete sets the policy back to none; a channel that is gone is not an error.
@@ -282,8 +264,24 @@ func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, s
 	tflog.Debug(ctx, "setting topic visibility policy", map[string]any{
 		"channel_id": m.ChannelID.ValueInt64(), "topic": m.Topic.ValueString(), "visibility_policy": policy,
 	})
-	err := userTopicCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.SetUserTopic(ctx, m.ChannelID.ValueInt64(), m.Topic.ValueString(), policy)
+	channel, topic := m.ChannelID.ValueInt64(), m.Topic.ValueString()
+	err := userTopicCollection(r.data).writeKnown(ctx, func(ctx context.Context) (func([]zulip.UserTopic) []zulip.UserTopic, error) {
+		if err := r.data.client.SetUserTopic(ctx, channel, topic, policy); err != nil {
+			return nil, err
+		}
+		// The answer is only "success": the server now holds this policy for
+		// the topic (matched case-insensitively, so an existing row keeps its
+		// spelling), which the cached list can say without reading it again.
+		return func(list []zulip.UserTopic) []zulip.UserTopic {
+			for i, t := range list {
+				if t.StreamID == channel && strings.EqualFold(t.TopicName, topic) {
+					list = slices.Clone(list)
+					list[i].VisibilityPolicy = policy
+					return list
+				}
+			}
+			return append(list, zulip.UserTopic{StreamID: channel, TopicName: topic, VisibilityPolicy: policy})
+		}, nil
 	})
 	switch {
 	case err == nil:

@@ -472,13 +472,13 @@ func (c *Client) pace(ctx context.Context, r request, turn *pacerTurn, waited *t
 			c.log(ctx, "zulip: not pacing: the wait for the rate limit would exceed max_retry_wait", map[string]any{
 				"method": r.method, "path": r.path, "wait_ms": wait.Milliseconds(),
 			})
-			return c.pacer.force(turn), nil
+			return c.pacer.force(turn, c.now()), nil
 		default:
-			c.logWait(ctx, wait, "zulip: rate limit budget spent; waiting for it to reset before sending", map[string]any{
+			c.logWait(ctx, wait, "zulip: rate limit budget spent; waiting for it to come back before sending", map[string]any{
 				"method": r.method, "path": r.path, "wait_ms": wait.Milliseconds(),
 			})
 			if err := c.sleep(ctx, wait); err != nil {
-				return 0, fmt.Errorf("zulip: %s /%s: waiting for the rate limit to reset: %w", r.method, r.path, err)
+				return 0, fmt.Errorf("zulip: %s /%s: waiting for the rate limit budget: %w", r.method, r.path, err)
 			}
 			*waited += wait
 		}

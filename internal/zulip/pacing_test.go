@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -75,7 +76,7 @@ func runBurst(t *testing.T, limit, n int) burstResult {
 			if fields["status"] == http.StatusTooManyRequests {
 				res.refused++
 			}
-			if strings.Contains(msg, "waiting for it to reset") {
+			if strings.Contains(msg, "waiting for it to come back") {
 				res.paced++
 			}
 		},
@@ -83,7 +84,7 @@ func runBurst(t *testing.T, limit, n int) burstResult {
 			mu.Lock()
 			defer mu.Unlock()
 			res.warned++
-			if strings.Contains(msg, "waiting for it to reset") {
+			if strings.Contains(msg, "waiting for it to come back") {
 				res.paced++
 			}
 		},
@@ -172,7 +173,7 @@ func TestPacing_waitersShareTheBudgetInOrder(t *testing.T) {
 	h.Set("X-RateLimit-Limit", "2")
 	h.Set("X-RateLimit-Remaining", "0")
 	h.Set("X-RateLimit-Reset", "1010")
-	p.finish(p.force(&pacerTurn{}), h, now)
+	p.finish(p.force(&pacerTurn{}, now), h, now)
 
 	a, b, c := &pacerTurn{}, &pacerTurn{}, &pacerTurn{}
 	for _, turn := range []*pacerTurn{a, b, c} {
@@ -222,7 +223,7 @@ func TestPacing_waitersShareTheBudgetInOrder(t *testing.T) {
 func TestPacing_afterRefusalOneRequestProbes(t *testing.T) {
 	var p pacer
 	now := time.Unix(1000, 0)
-	p.refused(p.force(&pacerTurn{}), 3*time.Second, now)
+	p.refused(p.force(&pacerTurn{}, now), 3*time.Second, now)
 	first := &pacerTurn{}
 	if _, d, _ := p.reserve(now, first); d != 3*time.Second {
 		t.Fatalf("reserve waits %s, want the 3s of Retry-After", d)
@@ -247,7 +248,7 @@ func TestPacing_afterRefusalOneRequestProbes(t *testing.T) {
 
 	// A server that sends no rate-limit headers (forced 429s from a proxy) ends the probing.
 	var q pacer
-	q.refused(q.force(&pacerTurn{}), time.Second, now)
+	q.refused(q.force(&pacerTurn{}, now), time.Second, now)
 	probe, _, _ = q.reserve(now.Add(time.Second), &pacerTurn{})
 	q.finish(probe, http.Header{}, now.Add(time.Second))
 	for range 3 {
@@ -419,5 +420,60 @@ func TestClient_fetchStateRetriedAfterDroppedConnection(t *testing.T) {
 	}
 	if registers.Load() != 2 || deletes.Load() != 1 {
 		t.Errorf("%d registers, %d queue deletions; want 2 and 1", registers.Load(), deletes.Load())
+	}
+}
+
+// TestPacing_unitsComeBackAsRequestsLeaveTheWindow: Zulip's window slides, so the unit of
+// each request comes back a window after it, not when the whole budget is back at Reset.
+// Units that another client spent (seen only in Remaining) wait for Reset.
+func TestPacing_unitsComeBackAsRequestsLeaveTheWindow(t *testing.T) {
+	var p pacer
+	start := time.Unix(1000, 0)
+	answer := func(at time.Duration, remaining int) {
+		t.Helper()
+		now := start.Add(at)
+		ticket, d, _ := p.reserve(now, &pacerTurn{})
+		if ticket == 0 || d != 0 {
+			t.Fatalf("request at +%s did not go: wait %s", at, d)
+		}
+		h := http.Header{}
+		h.Set("X-RateLimit-Limit", "3")
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+		h.Set("X-RateLimit-Reset", strconv.FormatInt(now.Add(time.Minute).Unix(), 10))
+		p.finish(ticket, h, now)
+	}
+	// A budget of 3 a minute, spent at +0s, +20s and +40s: Reset is at +100s.
+	answer(0, 2)
+	answer(20*time.Second, 1)
+	answer(40*time.Second, 0)
+	now := start.Add(40 * time.Second)
+	first, second, third := &pacerTurn{}, &pacerTurn{}, &pacerTurn{}
+	// The window's length is known within a second each way: the units come back at most a
+	// second late, at +61s and +81s; the third waiter's would come back after Reset.
+	for _, c := range []struct {
+		turn *pacerTurn
+		want time.Duration
+	}{{first, 21 * time.Second}, {second, 41 * time.Second}, {third, 60 * time.Second}} {
+		if _, d, _ := p.reserve(now, c.turn); d != c.want {
+			t.Errorf("waiter waits %s, want %s", d, c.want)
+		}
+	}
+	if ticket, d, _ := p.reserve(start.Add(61*time.Second), first); ticket == 0 || d != 0 {
+		t.Fatalf("the first unit did not come back at +61s: ticket %d, wait %s", ticket, d)
+	}
+	if ticket, d, _ := p.reserve(start.Add(61*time.Second), second); ticket != 0 || d != 20*time.Second {
+		t.Fatalf("the second waiter got ticket %d and wait %s at +61s, want to wait 20s", ticket, d)
+	}
+
+	// Another client spent two of the three units: only this client's own comes back early.
+	var q pacer
+	ticket, _, _ := q.reserve(start, &pacerTurn{})
+	h := http.Header{}
+	h.Set("X-RateLimit-Limit", "3")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(start.Add(90*time.Second).Unix(), 10))
+	q.finish(ticket, h, start)
+	if _, d, _ := q.reserve(start, &pacerTurn{}); d != 90*time.Second {
+		t.Errorf("with the budget spent by another client, the waiter waits %s, want Reset's 90s", d)
 	}
 }

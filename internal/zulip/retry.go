@@ -3,6 +3,7 @@ package zulip
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,11 +77,12 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 
 // pacer spreads requests so that the client slows down before Zulip's rate limit answers
 // 429, using the X-RateLimit-Limit, -Remaining and -Reset headers Zulip puts on every
-// authenticated answer. Zulip's limit is a window (200 requests a minute by default); its
-// Reset is when every counted request has left the window, so waiting until then brings the
-// whole budget back.
+// authenticated answer. Zulip's limit is a sliding window (200 requests in any minute by
+// default, zerver/lib/rate_limiter.py): each request counted gives its unit of budget back
+// when it leaves the window, a minute after it was counted, and Reset is when the newest
+// counted request leaves it, so the whole budget is back.
 //
-// Three things make it more than "wait when Remaining is 0":
+// Four things make it more than "wait when Remaining is 0":
 //   - With Terraform's parallelism several requests are in flight before any answer reports
 //     the new count, and the server counts them in whatever order they reach it, which is
 //     not the order they were sent or answered. So the pacer keeps its own estimate, a
@@ -88,9 +90,17 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 //     was in flight at some point while that one was (the server may have counted any of
 //     them after it), less each request sent since. Every answer gives such a bound, and
 //     the best one is kept.
+//   - The budget comes back one unit at a time, not all at Reset: the pacer learns bounds
+//     of the window's length from the answers (Reset is at least the window after the
+//     request was sent, and at most the window after it was answered), and gives back the
+//     unit of each of its own requests that its estimate counts once that request has
+//     surely left the window (answered + the window's upper bound). Requests are then
+//     spread over the window as slots free up, instead of waiting for the last request of
+//     a burst to leave it. The units that other clients of the same account spent are not
+//     given back before Reset.
 //   - Calls that must wait queue in order, and the budget that comes back is handed out in
-//     that order, so that when the window resets ten waiting calls do not race for the
-//     freed slots, the losers going back to wait a whole window (or meeting 429s).
+//     that order, so that ten waiting calls do not race for each freed slot, the losers
+//     going back to wait (or meeting 429s).
 //   - After the reset nothing is known until an answer arrives, so at most the remembered
 //     limit's worth of requests go, and calls beyond that wait for an answer instead of a
 //     clock. After a 429 (another client spending the same account's budget, which no
@@ -116,10 +126,10 @@ type pacer struct {
 
 	lastTicket uint64 // last ticket issued; tickets count up from 1
 	ended      uint64 // how many ticketed requests have ended
-	// inflight maps the tickets of requests not yet ended to the value of ended when they
-	// were sent: the requests that overlapped one are those issued before it ended, less
-	// those that had ended before it started.
-	inflight map[uint64]uint64
+	// inflight maps the tickets of requests not yet ended to when they were sent and the
+	// value of ended then: the requests that overlapped one are those issued before it
+	// ended, less those that had ended before it started.
+	inflight map[uint64]pacedFlight
 	// stale is the last ticket issued before a 429: answers to it and older ones describe a
 	// budget the 429 showed to be gone.
 	stale uint64
@@ -127,7 +137,29 @@ type pacer struct {
 	// answered is closed, and replaced, whenever a request in flight ends or a call leaves
 	// the queue: what calls that wait for an answer rather than a time wait on.
 	answered chan struct{}
+
+	// winLo and winUp bound the length of the server's window, as the answers show it
+	// (winUp zero: not known, and no unit comes back before reset).
+	winLo, winUp time.Duration
+	// recent holds this client's answered requests that may still be in the server's
+	// window, oldest first.
+	recent []pacedRequest
+	// returns holds, in order, when each unit of budget the estimate counts as spent by
+	// this client comes back: when its request has surely left the window.
+	returns []time.Time
 }
+
+// pacedFlight is a request in flight: when it was sent, and how many had ended then.
+type pacedFlight struct {
+	sent        time.Time
+	endedAtSend uint64
+}
+
+// pacedRequest is an answered request: when it was sent and answered.
+type pacedRequest struct{ sent, answered time.Time }
+
+// windowSlack covers the whole seconds of X-RateLimit-Reset and Date.
+const windowSlack = time.Second
 
 // pacerTurn identifies one call in the pacer's queue. It has a field because pointers to
 // distinct zero-size values may be equal.
@@ -161,16 +193,22 @@ func (p *pacer) reserve(now time.Time, turn *pacerTurn) (ticket uint64, wait tim
 		// counts now is learned from the next answer.
 		p.remaining = max(p.refill-len(p.inflight), 0)
 		p.reset = time.Time{}
+		p.returns = nil
 	}
+	p.takeReturnsLocked(now)
 	if !p.known {
 		p.removeLocked(turn)
-		return p.issueLocked(), 0, nil
+		return p.issueLocked(now), 0, nil
 	}
 	pos := p.positionLocked(turn)
 	if pos < p.remaining {
 		p.removeLocked(turn)
 		p.remaining--
-		return p.issueLocked(), 0, nil
+		return p.issueLocked(now), 0, nil
+	}
+	// The call goes when enough units have come back for the calls before it and itself.
+	if need := pos - p.remaining; need < len(p.returns) && (p.reset.IsZero() || p.returns[need].Before(p.reset)) {
+		return 0, p.returns[need].Sub(now), nil
 	}
 	if !p.reset.IsZero() {
 		return 0, p.reset.Sub(now), nil
@@ -178,18 +216,18 @@ func (p *pacer) reserve(now time.Time, turn *pacerTurn) (ticket uint64, wait tim
 	if len(p.inflight) == 0 && p.remaining == 0 {
 		// Nothing in flight will answer: let one request find out.
 		p.removeLocked(turn)
-		return p.issueLocked(), 0, nil
+		return p.issueLocked(now), 0, nil
 	}
 	return 0, 0, p.answeredLocked()
 }
 
 // force lets turn's request go without waiting (its call cannot wait as long as the pacer
 // asks), and returns its ticket.
-func (p *pacer) force(turn *pacerTurn) uint64 {
+func (p *pacer) force(turn *pacerTurn, now time.Time) uint64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.removeLocked(turn)
-	return p.issueLocked()
+	return p.issueLocked(now)
 }
 
 // leave takes turn out of the queue, if it is there.
@@ -211,9 +249,12 @@ func (p *pacer) finish(ticket uint64, h http.Header, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer p.notifyLocked()
-	endedAtSend, tracked := p.inflight[ticket]
+	flight, tracked := p.inflight[ticket]
 	delete(p.inflight, ticket)
 	p.ended++
+	if tracked {
+		p.recordAnswerLocked(flight.sent, now)
+	}
 	switch {
 	case h == nil || !tracked:
 	case !ok:
@@ -227,15 +268,94 @@ func (p *pacer) finish(ticket uint64, h http.Header, now time.Time) {
 		// A broken clock or header: better to let the server's 429s pace the client.
 		p.known, p.probing = false, false
 	default:
-		overlapping := int(p.lastTicket - 1 - endedAtSend)
+		p.learnWindowLocked(until, now.Sub(flight.sent))
+		overlapping := int(p.lastTicket - 1 - flight.endedAtSend)
 		bound := max(remaining-overlapping, 0)
 		reset := now.Add(until)
+		rebase := true
 		if p.known && !p.probing && !p.reset.IsZero() {
+			rebase = bound > p.remaining
 			bound = max(bound, p.remaining)
 			reset = later(reset, p.reset)
 		}
 		p.known, p.probing = true, false
 		p.remaining, p.reset, p.refill = bound, reset, max(limit, 1)
+		if rebase {
+			p.rebaseReturnsLocked(now)
+		}
+	}
+}
+
+// recordAnswerLocked records that a request sent at sent was answered (or failed) at now. If
+// the estimate counts its unit, the unit comes back once the request has surely left the
+// window.
+func (p *pacer) recordAnswerLocked(sent, now time.Time) {
+	if p.winUp > 0 {
+		for len(p.recent) > 0 && !p.recent[0].answered.Add(p.winUp).After(now) {
+			p.recent = p.recent[1:]
+		}
+	}
+	if len(p.recent) >= maxRecent {
+		p.recent = p.recent[1:]
+	}
+	p.recent = append(p.recent, pacedRequest{sent: sent, answered: now})
+	if p.known && !p.probing && p.winUp > 0 {
+		// In order: the window's bound may have narrowed since the last unit was listed.
+		at := now.Add(p.winUp)
+		i, _ := slices.BinarySearchFunc(p.returns, at, time.Time.Compare)
+		p.returns = slices.Insert(p.returns, i, at)
+	}
+}
+
+// maxRecent bounds the answered requests remembered: more than any real limit's budget.
+const maxRecent = 4096
+
+// learnWindowLocked narrows the bounds of the window's length with an answer that came
+// latency after its request was sent and said the budget is whole again in until. The
+// newest request counted is at most now, so the window is at least until; it is at least
+// this one, sent latency ago, so the window is at most until + latency. Bounds that
+// contradict (a server whose window changed, or a limit that is not a sliding window)
+// stop units from coming back before reset.
+func (p *pacer) learnWindowLocked(until, latency time.Duration) {
+	lo, up := until-windowSlack, until+latency+windowSlack
+	if p.winUp == 0 {
+		p.winLo, p.winUp = lo, up
+	} else {
+		p.winLo, p.winUp = max(p.winLo, lo), min(p.winUp, up)
+	}
+	if p.winLo > p.winUp {
+		p.winLo, p.winUp, p.returns = 0, 0, nil
+	}
+}
+
+// rebaseReturnsLocked lists again the units that come back, for an estimate based on an
+// answer received at now: the server counted its own requests that were still in the
+// window then (sent less than the window's lower bound before now); those that may have
+// left it before are not in the count and give nothing back.
+func (p *pacer) rebaseReturnsLocked(now time.Time) {
+	p.returns = p.returns[:0]
+	if p.winUp == 0 {
+		return
+	}
+	for _, r := range p.recent {
+		if r.sent.Add(p.winLo).After(now) {
+			p.returns = append(p.returns, r.answered.Add(p.winUp))
+		}
+	}
+}
+
+// takeReturnsLocked adds to the budget the units that have come back by now.
+func (p *pacer) takeReturnsLocked(now time.Time) {
+	n := 0
+	for n < len(p.returns) && !now.Before(p.returns[n]) {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	p.returns = p.returns[n:]
+	if p.known && !p.probing {
+		p.remaining = min(p.remaining+n, p.refill)
 	}
 }
 
@@ -255,6 +375,7 @@ func (p *pacer) refused(ticket uint64, retryAfter time.Duration, now time.Time) 
 	defer p.notifyLocked()
 	delete(p.inflight, ticket)
 	p.ended++
+	p.returns = nil
 	if retryAfter <= 0 {
 		// No time to wait for: the retry's backoff paces the client.
 		p.known, p.probing = false, false
@@ -266,12 +387,12 @@ func (p *pacer) refused(ticket uint64, retryAfter time.Duration, now time.Time) 
 }
 
 // issueLocked hands out a ticket for a request that goes now.
-func (p *pacer) issueLocked() uint64 {
+func (p *pacer) issueLocked(now time.Time) uint64 {
 	p.lastTicket++
 	if p.inflight == nil {
-		p.inflight = map[uint64]uint64{}
+		p.inflight = map[uint64]pacedFlight{}
 	}
-	p.inflight[p.lastTicket] = p.ended
+	p.inflight[p.lastTicket] = pacedFlight{sent: now, endedAtSend: p.ended}
 	return p.lastTicket
 }
 

@@ -395,7 +395,7 @@ func TestPacing_countsRequestsInFlight(t *testing.T) {
 	h.Set("X-RateLimit-Limit", "20")
 	h.Set("X-RateLimit-Remaining", "2")
 	h.Set("X-RateLimit-Reset", "1030")
-	p.finish(p.force(&pacerTurn{}), h, now)
+	p.finish(p.force(&pacerTurn{}, now), h, now)
 	first, d, _ := p.reserve(now, &pacerTurn{})
 	if d != 0 || first == 0 {
 		t.Errorf("first reserve waits %s", d)
@@ -429,7 +429,7 @@ func TestPacing_countsRequestsInFlight(t *testing.T) {
 		for k, v := range hdr {
 			h.Set(k, v)
 		}
-		q.finish(q.force(&pacerTurn{}), h, now)
+		q.finish(q.force(&pacerTurn{}, now), h, now)
 		if _, d, answered := q.reserve(now, &pacerTurn{}); d != 0 || answered != nil {
 			t.Errorf("headers %v: reserve waits %s", hdr, d)
 		}
