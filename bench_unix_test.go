@@ -21,18 +21,21 @@ import (
 )
 
 // BenchmarkTerraformVsFloor runs real `terraform apply` and `terraform plan`
-// over N objects with three providers, interleaved in every round on the same
+// over N objects with four providers, interleaved in every round on the same
 // machine: this provider against the reference server (a mix of linkifiers,
-// saved snippets, allowed domains and user topics), the no-I/O framework
-// provider of internal/cmd/noio-provider (the floor no provider can beat), and
+// saved snippets, allowed domains, user topics and users); the same
+// configuration with internal/cmd/mirror-provider, which has this provider's
+// schemas and does no I/O (the floor no provider with these schemas can beat:
+// the framework's work grows with a schema's attributes); the no-I/O provider
+// of internal/cmd/noio-provider, whose one resource has three attributes; and
 // Terraform's built-in terraform_data. Absolute times on a shared 2-core
 // machine mean little; the ratios measured side by side do. It reports, as
 // the median over rounds:
 //
-//	plan/noio, plan/terraform_data    time of a plan (refresh included) of N objects
-//	apply/noio                        time of an apply creating N objects
-//	req/plan, req/object-apply        requests this provider sent
-//	MiB-peak, MiB-peak-noio           peak resident memory of the provider processes
+//	plan/mirror, plan/noio, plan/terraform_data  time of a plan (refresh included) of N objects
+//	apply/mirror, apply/noio                     time of an apply creating N objects
+//	req/plan, req/object-apply                   requests this provider sent
+//	MiB-peak, MiB-peak-mirror, MiB-peak-noio     peak resident memory of the provider processes
 //
 // and logs the plan's requests by endpoint. ZULIP_BENCH_N sets N (default
 // 1000); `make bench` runs it with the other benchmarks.
@@ -46,21 +49,24 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
 	goTool, _ := exec.LookPath("go")
 	noioBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-noio"), "./internal/cmd/noio-provider")
+	mirrorBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-mirror"), "./internal/cmd/mirror-provider")
 	plugins := filepath.Join(dir, "plugins")
-	memZulip, memNoio := filepath.Join(dir, "mem-zulip"), filepath.Join(dir, "mem-noio")
+	memZulip, memNoio, memMirror := filepath.Join(dir, "mem-zulip"), filepath.Join(dir, "mem-noio"), filepath.Join(dir, "mem-mirror")
 	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, memZulip)
 	benchWrapper(b, filepath.Join(plugins, "terraform-provider-noio"), noioBin, memNoio)
+	benchWrapper(b, filepath.Join(plugins, "terraform-provider-mirror"), mirrorBin, memMirror)
 	rc := filepath.Join(dir, "terraformrc")
 	writeFile(b, rc, fmt.Sprintf(`provider_installation {
   dev_overrides {
     "registry.terraform.io/zulip-terraform/zulip" = %q
     "registry.terraform.io/zulip-terraform/noio"  = %q
+    "registry.terraform.io/zulip-terraform/mirror" = %q
   }
   direct {}
 }
-`, plugins, plugins), 0o644)
+`, plugins, plugins, plugins), 0o644)
 
-	var planNoio, planData, applyNoio, reqPlan, reqApply []float64
+	var planMirror, planNoio, planData, applyMirror, applyNoio, reqPlan, reqApply []float64
 	var endpoints, applyEndpoints map[string]int
 	b.ResetTimer()
 	for round := range b.N {
@@ -70,16 +76,18 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 		}
 		counter := &benchCounter{counts: map[string]int{}}
 		hs := httptest.NewServer(counter.wrap(srv))
-		owner, _ := srv.User(refserver.SeedOwnerID)
+		owner := benchOwner(srv)
 		roundDir := filepath.Join(dir, "round"+strconv.Itoa(round))
+		zulipConfig := benchZulipConfig(n, hs.URL, owner.Email, owner.APIKey)
 		configs := map[string]string{
-			"zulip": benchZulipConfig(n, hs.URL, owner.Email, owner.APIKey),
-			"noio":  benchNoioConfig(n),
-			"data":  benchDataConfig(n),
+			"zulip":  zulipConfig,
+			"mirror": strings.Replace(zulipConfig, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1),
+			"noio":   benchNoioConfig(n),
+			"data":   benchDataConfig(n),
 		}
-		order := []string{"zulip", "noio", "data"}
+		order := []string{"zulip", "mirror", "noio", "data"}
 		// Rotate who goes first, so that no provider always meets a warm or cold machine.
-		order = append(order[round%3:], order[:round%3]...)
+		order = append(order[round%4:], order[:round%4]...)
 		apply, plan := map[string]time.Duration{}, map[string]time.Duration{}
 		for _, kind := range order {
 			cfg := filepath.Join(roundDir, kind)
@@ -100,14 +108,19 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 			}
 		}
 		hs.Close()
+		planMirror = append(planMirror, plan["zulip"].Seconds()/plan["mirror"].Seconds())
+		applyMirror = append(applyMirror, apply["zulip"].Seconds()/apply["mirror"].Seconds())
 		planNoio = append(planNoio, plan["zulip"].Seconds()/plan["noio"].Seconds())
 		planData = append(planData, plan["zulip"].Seconds()/plan["data"].Seconds())
 		applyNoio = append(applyNoio, apply["zulip"].Seconds()/apply["noio"].Seconds())
-		b.Logf("round %d, N=%d: plan zulip %s, noio %s, terraform_data %s; apply zulip %s, noio %s, terraform_data %s",
-			round, n, plan["zulip"].Round(time.Millisecond), plan["noio"].Round(time.Millisecond), plan["data"].Round(time.Millisecond),
-			apply["zulip"].Round(time.Millisecond), apply["noio"].Round(time.Millisecond), apply["data"].Round(time.Millisecond))
+		ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+		b.Logf("round %d, N=%d: plan zulip %s, mirror %s, noio %s, terraform_data %s; apply zulip %s, mirror %s, noio %s, terraform_data %s",
+			round, n, ms(plan["zulip"]), ms(plan["mirror"]), ms(plan["noio"]), ms(plan["data"]),
+			ms(apply["zulip"]), ms(apply["mirror"]), ms(apply["noio"]), ms(apply["data"]))
 	}
 	b.StopTimer()
+	b.ReportMetric(benchMedian(planMirror), "plan/mirror")
+	b.ReportMetric(benchMedian(applyMirror), "apply/mirror")
 	b.ReportMetric(benchMedian(planNoio), "plan/noio")
 	b.ReportMetric(benchMedian(planData), "plan/terraform_data")
 	b.ReportMetric(benchMedian(applyNoio), "apply/noio")
@@ -115,6 +128,9 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 	b.ReportMetric(benchMedian(reqApply), "req/object-apply")
 	if peak, ok := benchPeakMiB(memZulip); ok {
 		b.ReportMetric(peak, "MiB-peak")
+	}
+	if peak, ok := benchPeakMiB(memMirror); ok {
+		b.ReportMetric(peak, "MiB-peak-mirror")
 	}
 	if peak, ok := benchPeakMiB(memNoio); ok {
 		b.ReportMetric(peak, "MiB-peak-noio")
@@ -169,21 +185,24 @@ func benchTail(out []byte) string {
 	return string(out)
 }
 
-// benchZulipConfig is n objects of four collection types, a quarter each.
+// benchZulipConfig is n objects of five types, a fifth each: users and four
+// collection types.
 func benchZulipConfig(n int, url, email, key string) string {
 	var c strings.Builder
 	fmt.Fprintf(&c, "terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
 		"provider \"zulip\" {\n  url     = %q\n  email   = %q\n  api_key = %q\n}\n", url, email, key)
 	for i := range n {
-		switch i % 4 {
+		switch i % 5 {
 		case 0:
 			fmt.Fprintf(&c, "resource \"zulip_linkifier\" \"r%d\" {\n  pattern      = \"B%d-(?P<id>[0-9]+)\"\n  url_template = \"https://b%d.example.com/{id}\"\n}\n", i, i, i)
 		case 1:
 			fmt.Fprintf(&c, "resource \"zulip_saved_snippet\" \"r%d\" {\n  title   = \"Snippet %d\"\n  content = \"Content %d\"\n}\n", i, i, i)
 		case 2:
 			fmt.Fprintf(&c, "resource \"zulip_allowed_domain\" \"r%d\" {\n  domain = \"b%d.example.org\"\n}\n", i, i)
-		default:
+		case 3:
 			fmt.Fprintf(&c, "resource \"zulip_user_topic\" \"r%d\" {\n  channel_id        = 1\n  topic             = \"bench %d\"\n  visibility_policy = \"muted\"\n}\n", i, i)
+		default:
+			fmt.Fprintf(&c, "resource \"zulip_user\" \"r%d\" {\n  email     = \"bench%d@example.com\"\n  full_name = \"Bench %d\"\n  password  = \"bench-password-%d\"\n}\n", i, i, i, i)
 		}
 	}
 	return c.String()
@@ -356,4 +375,96 @@ func BenchmarkRateLimitedApply(b *testing.B) {
 	}
 	b.ReportMetric(benchMedian(ratios), "time/limit")
 	b.ReportMetric(benchMedian(limited), "429s")
+}
+
+// BenchmarkRateLimitedPlan plans N objects (ZULIP_BENCH_PLAN_N, default 3000;
+// the mix of BenchmarkTerraformVsFloor) against two reference servers that hold
+// the same realm, one without a rate limit and one with Zulip's default of 200
+// requests a minute per account, interleaved in every round. It fails if a plan
+// is not empty, and reports the limited plan's time as a ratio to the unlimited
+// one's (the median of three pairs per iteration, so that `-benchtime 1x` makes
+// the realm of N objects once), its requests and the 429 answers it met.
+func BenchmarkRateLimitedPlan(b *testing.B) {
+	n := 3000
+	if v, err := strconv.Atoi(os.Getenv("ZULIP_BENCH_PLAN_N")); err == nil && v > 0 {
+		n = v
+	}
+	const perMinute = 200
+	tf := terraformPath(b)
+	dir := b.TempDir()
+	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
+	plugins := filepath.Join(dir, "plugins")
+	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, filepath.Join(dir, "mem"))
+	rc := filepath.Join(dir, "terraformrc")
+	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n", plugins), 0o644)
+
+	// The realm is made once, through an apply against the unlimited server, which
+	// keeps it in a state file; the limited server starts from a copy of that file.
+	realm := filepath.Join(dir, "realm.json")
+	free, err := refserver.New(refserver.Options{StateFile: realm})
+	if err != nil {
+		b.Fatal(err)
+	}
+	freeCounter := &benchCounter{counts: map[string]int{}}
+	hsFree := httptest.NewServer(freeCounter.wrap(free))
+	defer hsFree.Close()
+	owner := benchOwner(free)
+	freeDir, limitedDir := filepath.Join(dir, "free"), filepath.Join(dir, "limited")
+	writeFile(b, filepath.Join(freeDir, "main.tf"), benchZulipConfig(n, hsFree.URL, owner.Email, owner.APIKey), 0o644)
+	benchTerraform(b, tf, rc, freeDir, "apply", "-auto-approve", "-input=false", "-parallelism=10")
+
+	realmCopy := filepath.Join(dir, "realm-limited.json")
+	copyFile(b, realm, realmCopy)
+	limited, err := refserver.New(refserver.Options{StateFile: realmCopy, RateLimit: perMinute})
+	if err != nil {
+		b.Fatal(err)
+	}
+	limitedCounter := &benchCounter{counts: map[string]int{}}
+	hsLimited := httptest.NewServer(limitedCounter.wrap(limited))
+	defer hsLimited.Close()
+	writeFile(b, filepath.Join(limitedDir, "main.tf"), benchZulipConfig(n, hsLimited.URL, owner.Email, owner.APIKey), 0o644)
+	copyFile(b, filepath.Join(freeDir, "terraform.tfstate"), filepath.Join(limitedDir, "terraform.tfstate"))
+
+	var ratios, requests []float64
+	b.ResetTimer()
+	for round := range 3 * b.N {
+		limitedCounter.reset()
+		var tookFree, tookLimited time.Duration
+		plan := func(d string) time.Duration {
+			return benchTerraform(b, tf, rc, d, "plan", "-input=false", "-detailed-exitcode", "-parallelism=10")
+		}
+		// Alternate who goes first, so that neither always meets a warm or cold machine.
+		if round%2 == 0 {
+			tookFree, tookLimited = plan(freeDir), plan(limitedDir)
+		} else {
+			tookLimited, tookFree = plan(limitedDir), plan(freeDir)
+		}
+		ratios = append(ratios, tookLimited.Seconds()/tookFree.Seconds())
+		requests = append(requests, float64(limitedCounter.total()))
+		b.Logf("round %d, N=%d: plan at %d requests a minute %s (%d requests), without a limit %s",
+			round, n, perMinute, tookLimited.Round(time.Millisecond), limitedCounter.total(), tookFree.Round(time.Millisecond))
+	}
+	b.StopTimer()
+	b.ReportMetric(benchMedian(ratios), "limited/unlimited")
+	b.ReportMetric(benchMedian(requests), "req/plan")
+	b.ReportMetric(float64(limitedCounter.status(http.StatusTooManyRequests)), "429s")
+}
+
+// copyFile copies a file.
+func copyFile(b *testing.B, from, to string) {
+	b.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	writeFile(b, to, string(data), 0o600)
+}
+
+// benchOwner is the seeded owner, granted can_create_users (as a server's
+// administrator does with `manage.py change_user_role`), so that one account
+// may create every type of the mix.
+func benchOwner(srv *refserver.Server) refserver.SeedUser {
+	srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedOwnerID].CanCreateUsers = true })
+	owner, _ := srv.User(refserver.SeedOwnerID)
+	return owner
 }

@@ -92,18 +92,60 @@ func userProfileFields(ctx context.Context, d *providerData) (map[int64]zulip.Cu
 // request, not N: it carries what GET /users/{id} would (custom profile
 // fields, avatar URLs instead of the Gravatar shortcut).
 func userUsers(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
-	v, err := d.cache.get(ctx, cacheUserUsers, func(ctx context.Context) (any, error) {
-		noGravatarShortcut := false
-		list, err := d.client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &noGravatarShortcut, IncludeCustomProfileFields: true})
-		if err != nil {
-			return nil, err
-		}
-		byID := make(map[int64]zulip.User, len(list))
-		for _, u := range list {
-			byID[u.UserID] = u
-		}
-		return byID, nil
-	})
+	return usersFrom(d.cache.get(ctx, cacheUserUsers, d.fetchUsers))
+}
+
+// userUsersSeen is userUsers for plan-time checks: the newest list this run has
+// seen, even if a write made it stale since (Terraform plans every resource
+// again during apply, and a fresh list per resource would cost a request per
+// user created). Checks that a user exists use checkUsersSeen instead.
+func userUsersSeen(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
+	if v, ok := d.cache.lastSeen(cacheUserUsers); ok {
+		return usersFrom(v, nil)
+	}
+	return userUsers(ctx, d)
+}
+
+// checkUsersSeen runs check on the newest user list this run has seen and, if
+// it fails there, again on a fresh list, so that a plan-time check never fails
+// on a list that a write of this run made stale (a user created or reactivated
+// since). It returns check's verdict, or listErr when no list could be read.
+func checkUsersSeen(ctx context.Context, d *providerData, check func(map[int64]zulip.User) error) (verdict, listErr error) {
+	users, err := userUsersSeen(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	if check(users) == nil {
+		return nil, nil
+	}
+	if users, err = userUsers(ctx, d); err != nil {
+		return nil, err
+	}
+	return check(users), nil
+}
+
+// userUsersAfterWrite is userUsers for a create that has just ended: one read
+// shared with the creates ending beside it (collectionCache.readBack).
+func userUsersAfterWrite(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
+	return usersFrom(d.cache.readBack(ctx, cacheUserUsers, d.fetchUsers))
+}
+
+// fetchUsers lists the organization's users by id.
+func (d *providerData) fetchUsers(ctx context.Context) (any, error) {
+	noGravatarShortcut := false
+	list, err := d.client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &noGravatarShortcut, IncludeCustomProfileFields: true})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]zulip.User, len(list))
+	for _, u := range list {
+		byID[u.UserID] = u
+	}
+	return byID, nil
+}
+
+// usersFrom converts what the cache holds under cacheUserUsers.
+func usersFrom(v any, err error) (map[int64]zulip.User, error) {
 	if err != nil {
 		return nil, err
 	}

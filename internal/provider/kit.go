@@ -482,6 +482,14 @@ func (c creation[M, T]) checkKeyFree(ctx context.Context, d *providerData, attr 
 			"\n\n%s\n\nor remove it from the organization first.", article(o.what), describe, o.key(v), importBlock(o.typeName, o.key(v))))
 }
 
+// unchanged reports a plan that changes nothing: the prior state planned as
+// it is. ModifyPlan skips its checks then (they ran when the values were first
+// planned, and nothing will be sent), and so the cost of decoding the models,
+// which the framework's reflection makes the bulk of a large plan.
+func unchanged(req resource.ModifyPlanRequest) bool {
+	return !req.State.Raw.IsNull() && req.Plan.Raw.Equal(req.State.Raw)
+}
+
 // requireRole fails a plan whose change needs a role the provider's account
 // does not have, naming the role, instead of letting the apply fail with
 // Zulip's bare "Insufficient permission".

@@ -123,9 +123,11 @@ type collectionCache struct {
 	// added: what a create compares the collection with, after an uncertain
 	// failure, to tell a new object from an old one (creation.create).
 	last map[string]any
-	// took is how long the last write to each collection took: how long a
-	// read-back waits for the creates running beside it (readBack).
-	took map[string]time.Duration
+	// took is how long the last write to each collection took, interval the
+	// smoothed time between the starts of its writes, and begun when the last
+	// one started: how long a read-back waits for others to join (readBack).
+	took, interval map[string]time.Duration
+	begun          map[string]time.Time
 	// readBacks joins the read-backs of writes that end together.
 	readBacks *idBatcher[any]
 }
@@ -144,7 +146,8 @@ type cacheEntry struct {
 func newCollectionCache() *collectionCache {
 	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{},
 		writing: map[string]int{}, settled: map[string]chan struct{}{}, version: map[string]uint64{},
-		last: map[string]any{}, took: map[string]time.Duration{}, readBacks: newIDBatcher[any](readBatchWindow)}
+		last: map[string]any{}, took: map[string]time.Duration{}, interval: map[string]time.Duration{},
+		begun: map[string]time.Time{}, readBacks: newIDBatcher[any](readBatchWindow)}
 }
 
 // get returns the cached collection, or fetches it once for all concurrent callers.
@@ -237,12 +240,18 @@ func (c *collectionCache) lastSeen(key string) (any, bool) {
 }
 
 // readBackWindow is how long a read-back waits for others to join it, at
-// least: Terraform starts the creates of a large configuration a few
-// milliseconds apart, spread over every resource type, so a shorter window
-// would mostly gather one create of a type. It is paid once per batch (the
-// creates that join wait less), and only by types whose create answer lacks
-// what the state needs.
+// least. Terraform starts the creates of a large configuration a few to a few
+// hundred milliseconds apart (its own work per resource grows with the
+// configuration), spread over every resource type, so a read-back waits as long
+// as it takes, on average, for readBackJoiners more writes to the same
+// collection to start, and at least as long as a write takes. The wait is paid
+// once per batch (the creates that join wait less), and only by types whose
+// create answer lacks what the state needs; it holds no other resource back,
+// since Terraform runs ten at once.
 const readBackWindow = 100 * time.Millisecond
+
+// readBackJoiners is how many writes a read-back waits for, on average.
+const readBackJoiners = 3
 
 // maxReadBackWait bounds how long a read-back waits for others to join it.
 const maxReadBackWait = 2 * time.Second
@@ -250,16 +259,16 @@ const maxReadBackWait = 2 * time.Second
 // readBack fetches key for a caller whose own write has ended and that needs
 // what the server made of it (a value its answer lacked). Callers that ask
 // while one read-back is gathering share its one request: the first waits as
-// long as the last write to key took (at least readBackWindow), so that the
-// writes running beside its own end and join, and N parallel creates cost
-// about N/parallelism reads instead of N. A fresh cached copy is used as is.
+// long as readBackWindow says, so that the writes running beside its own end
+// and join, and N creates cost a fraction of N reads. A fresh cached copy is
+// used as is.
 func (c *collectionCache) readBack(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok && e.gen == c.gen[key] {
 		c.mu.Unlock()
 		return e.value, nil
 	}
-	wait := min(max(c.took[key], readBackWindow), maxReadBackWait)
+	wait := min(max(c.took[key], readBackJoiners*c.interval[key], readBackWindow), maxReadBackWait)
 	c.mu.Unlock()
 	// The id is a count: a batch holds one per caller.
 	return c.readBacks.doWithin(ctx, key, []int64{0}, wait, func(ctx context.Context, _ []int64) (any, error) {
@@ -290,8 +299,19 @@ func (c *collectionCache) beginWrite(key string) *writeTicket {
 		c.settled[key] = make(chan struct{})
 	}
 	c.writing[key]++
+	now := time.Now()
+	if last, ok := c.begun[key]; ok {
+		// A smoothed mean, so that one pause (a plan-time check, a slow
+		// answer) does not set the next wait alone.
+		if d := now.Sub(last); c.interval[key] == 0 {
+			c.interval[key] = d
+		} else {
+			c.interval[key] = (3*c.interval[key] + d) / 4
+		}
+	}
+	c.begun[key] = now
 	c.mu.Unlock()
-	return &writeTicket{c: c, key: key, begun: time.Now()}
+	return &writeTicket{c: c, key: key, begun: now}
 }
 
 // end ends the write and forgets the collection (whatever the outcome: even a

@@ -182,7 +182,7 @@ func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.V
 // applies the server's rules where they can be checked before apply: the field
 // exists, the account may edit it, and the value suits the field's type.
 func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() || unchanged(req) {
 		return
 	}
 	var plan, config profileDataResourceModel
@@ -529,13 +529,13 @@ func (r *profileDataResource) checkUsers(ctx context.Context, users types.List, 
 	}
 	var ids []int64
 	diags.Append(users.ElementsAs(ctx, &ids, true)...)
-	all, err := userUsers(ctx, r.data)
+	verdict, err := checkUsersSeen(ctx, r.data, func(all map[int64]zulip.User) error { return checkProfileUserIDs(all, ids) })
 	if err != nil {
 		tflog.Warn(ctx, "could not list users; the server will check the Users field", map[string]any{"error": err.Error()})
 		return
 	}
-	if err := checkProfileUserIDs(all, ids); err != nil {
-		diags.AddAttributeError(at, "Invalid Users Field Value", err.Error())
+	if verdict != nil {
+		diags.AddAttributeError(at, "Invalid Users Field Value", verdict.Error())
 	}
 }
 

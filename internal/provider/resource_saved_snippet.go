@@ -105,7 +105,7 @@ func (r *savedSnippetResource) Schema(_ context.Context, _ resource.SchemaReques
 // servers that cannot edit a snippet turns a change of title or content into a
 // replacement.
 func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || !r.data.knowsServer() || unchanged(req) {
 		return
 	}
 	if req.State.Raw.IsNull() {

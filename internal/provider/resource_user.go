@@ -299,6 +299,9 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 // reactivated, an active one must be imported), the protected accounts, the
 // role, password and profile field rules.
 func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if unchanged(req) {
+		return
+	}
 	checks := r.data.knowsServer() && r.data.hasCreds
 	if req.Plan.Raw.IsNull() {
 		// Destroy: the only plan that sees nothing but the state.
@@ -398,6 +401,10 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
+	// The create is a write to the users list: its end forgets the list, and
+	// the read-back below is shared with the creates ending beside it.
+	write := r.data.cache.beginWrite(cacheUserUsers)
+	defer write.end()
 	// existing is the account taken over; nil for a new one.
 	var existing *zulip.User
 	if known(plan.ID) {
@@ -417,7 +424,8 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 
 	var rest diag.Diagnostics
 	if r.finishCreate(ctx, plan, existing, &rest) {
-		r.readOne(ctx, &plan, &rest, func() {
+		write.end()
+		r.readBack(ctx, &plan, &rest, func() {
 			rest.AddError("User Disappeared", fmt.Sprintf("User %d was not found right after it was created.", id))
 		})
 	}
@@ -634,13 +642,27 @@ func (r *userResource) readOne(ctx context.Context, m *userResourceModel, diags 
 	userFromAPI(ctx, u, m, diags)
 }
 
+// readBack reads a user just created, from one list of the users shared with
+// the creates ending beside it (a request per user otherwise); a user missing
+// from it is looked up by id, as Read does.
+func (r *userResource) readBack(ctx context.Context, m *userResourceModel, diags *diag.Diagnostics, gone func()) {
+	users, err := userUsersAfterWrite(ctx, r.data)
+	if err == nil {
+		if u, ok := users[m.ID.ValueInt64()]; ok {
+			userFromAPI(ctx, &u, m, diags)
+			return
+		}
+	}
+	r.readOne(ctx, m, diags, gone)
+}
+
 // checkAddressTaken looks the planned address up in the organization's users
 // (one list per run, shared with the refreshes). It returns the deactivated
 // account the create will take over, and reports an active one, or a bot, as
 // an error: the plan says so rather than the apply.
 func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) *zulip.User {
 	email := plan.Email.ValueString()
-	users, err := userUsers(ctx, r.data)
+	users, err := userUsersSeen(ctx, r.data)
 	if err != nil {
 		tflog.Warn(ctx, "could not list users; the server will check the address when the user is created", map[string]any{"error": err.Error()})
 		return nil
@@ -844,7 +866,7 @@ func (r *userResource) setActive(ctx context.Context, id int64, active bool, rol
 // server keeps its own rule for the last owner).
 func (r *userResource) userProtection(ctx context.Context, id int64) (zulip.User, []string) {
 	var reasons []string
-	users, err := userUsers(ctx, r.data)
+	users, err := userUsersSeen(ctx, r.data)
 	if err != nil {
 		tflog.Warn(ctx, "could not list users; the last-owner check is left to the server", map[string]any{"error": err.Error()})
 	}
@@ -858,8 +880,18 @@ func (r *userResource) userProtection(ctx context.Context, id int64) (zulip.User
 		}
 	}
 	if found && userIsLastOwner(users, u) {
-		reasons = append(reasons, "the organization's last active owner: an organization needs an owner, and "+
-			"Zulip refuses to deactivate or demote the only one")
+		// Only a fresh list may say so: an owner made by this run may be missing
+		// from the copy seen before.
+		if fresh, err := userUsers(ctx, r.data); err == nil {
+			users = fresh
+			if fu, ok := users[id]; ok {
+				u = fu
+			}
+		}
+		if userIsLastOwner(users, u) {
+			reasons = append(reasons, "the organization's last active owner: an organization needs an owner, and "+
+				"Zulip refuses to deactivate or demote the only one")
+		}
 	}
 	return u, reasons
 }
@@ -999,13 +1031,15 @@ func (r *userResource) checkProfileData(ctx context.Context, plan userResourceMo
 		}
 		// A bad id would fail only after the user is created (profile data is
 		// a second request), leaving a tainted resource: check it now.
-		users, err := userUsers(ctx, r.data)
+		verdict, err := checkUsersSeen(ctx, r.data, func(users map[int64]zulip.User) error {
+			return checkUserProfileUsers(ctx, users, e, diags)
+		})
 		if err != nil {
 			tflog.Warn(ctx, "could not list users; the server will check user_ids", map[string]any{"error": err.Error()})
 			continue
 		}
-		if err := checkUserProfileUsers(ctx, users, e, diags); err != nil {
-			diags.AddAttributeError(at.AtName("user_ids"), "Invalid Profile Value", fmt.Sprintf("profile_data[%q].user_ids: %s", key, err))
+		if verdict != nil {
+			diags.AddAttributeError(at.AtName("user_ids"), "Invalid Profile Value", fmt.Sprintf("profile_data[%q].user_ids: %s", key, verdict))
 		}
 	}
 }

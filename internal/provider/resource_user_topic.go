@@ -118,7 +118,7 @@ func (r *userTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 // ModifyPlan computes the id and applies the server's limits: its feature
 // level, and the length of a topic name that is being set.
 func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() || unchanged(req) {
 		return
 	}
 	var plan userTopicResourceModel
