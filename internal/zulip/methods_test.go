@@ -77,6 +77,22 @@ func methodCases() []methodCase {
 		{"ListUserGroups", "GET", "/user_groups", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{}))
 		}},
+		{"CreateUserGroup", "POST", "/user_groups/create", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateUserGroup(ctx, CreateUserGroupRequest{Name: "g"}))
+		}},
+		{"UpdateUserGroup", "PATCH", "/user_groups/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateUserGroup(ctx, 1, UpdateUserGroupRequest{Name: ptr("g")})
+		}},
+		{"DeactivateUserGroup", "POST", "/user_groups/1/deactivate", func(ctx context.Context, c *Client) error { return c.DeactivateUserGroup(ctx, 1) }},
+		{"UpdateUserGroupMembers", "POST", "/user_groups/1/members", func(ctx context.Context, c *Client) error {
+			return c.UpdateUserGroupMembers(ctx, 1, UpdateUserGroupMembersRequest{Add: []int64{2}})
+		}},
+		{"UpdateUserGroupSubgroups", "POST", "/user_groups/1/subgroups", func(ctx context.Context, c *Client) error {
+			return c.UpdateUserGroupSubgroups(ctx, 1, UpdateUserGroupSubgroupsRequest{Add: []int64{2}})
+		}},
+		{"GetUserGroupMembers", "GET", "/user_groups/1/members", func(ctx context.Context, c *Client) error {
+			return ignore(c.GetUserGroupMembers(ctx, 1, GetUserGroupMembersOptions{}))
+		}},
 		{"GetUserStatus", "GET", "/users/1/status", func(ctx context.Context, c *Client) error { return ignore(c.GetUserStatus(ctx, 1)) }},
 		{"UpdateMessageFlags", "POST", "/messages/flags", func(ctx context.Context, c *Client) error {
 			return ignore(c.UpdateMessageFlags(ctx, UpdateMessageFlagsRequest{Messages: []int64{1}, Op: FlagOpAdd, Flag: FlagStarred}))
@@ -175,6 +191,7 @@ var nonIdempotent = map[string]bool{
 	"CreateLinkifier": true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
 	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
 	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
+	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
 }
 
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
