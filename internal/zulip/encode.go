@@ -68,6 +68,14 @@ func (p *params) optJSONBool(name string, value *bool) *params {
 	return p
 }
 
+// optJSONInt adds a JSON integer parameter when value is not nil.
+func (p *params) optJSONInt(name string, value *int64) *params {
+	if value != nil {
+		p.json(name, *value)
+	}
+	return p
+}
+
 // jsonList adds a JSON array of ids; nil is sent as [] (for parameters that must be present).
 func (p *params) jsonList(name string, ids []int64) *params {
 	if ids == nil {

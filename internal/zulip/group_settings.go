@@ -43,19 +43,17 @@ func (u *GroupSettingUpdate) UnmarshalJSON(data []byte) error {
 }
 
 // optGroupSetting adds a group-setting value (a JSON parameter) when value is not nil.
-func (p *params) optGroupSetting(name string, value *GroupSettingValue) *params {
+func (p *params) optGroupSetting(name string, value *GroupSettingValue) {
 	if value != nil {
 		p.json(name, *value)
 	}
-	return p
 }
 
 // optGroupSettingUpdate adds a group-setting update (a JSON parameter) when value is not nil.
-func (p *params) optGroupSettingUpdate(name string, value *GroupSettingUpdate) *params {
+func (p *params) optGroupSettingUpdate(name string, value *GroupSettingUpdate) {
 	if value != nil {
 		p.json(name, *value)
 	}
-	return p
 }
 
 // namedSetting pairs a permission setting's API name with its value in a request struct.

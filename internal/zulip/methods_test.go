@@ -74,6 +74,15 @@ func methodCases() []methodCase {
 		{"ListTopics", "GET", "/users/me/1/topics", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListTopics(ctx, 1, ListTopicsOptions{}))
 		}},
+		{"CreateChannel", "POST", "/channels/create", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateChannel(ctx, CreateChannelRequest{Name: "c"}))
+		}},
+		{"UpdateChannel", "PATCH", "/streams/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateChannel(ctx, 1, UpdateChannelRequest{Description: ptr("d")})
+		}},
+		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
+		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
+		{"RemoveDefaultChannel", "DELETE", "/default_streams", func(ctx context.Context, c *Client) error { return c.RemoveDefaultChannel(ctx, 1) }},
 		{"ListUserGroups", "GET", "/user_groups", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{}))
 		}},
@@ -191,6 +200,7 @@ var nonIdempotent = map[string]bool{
 	"CreateLinkifier": true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
 	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
 	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
+	"CreateChannel": true, "ArchiveChannel": true,
 	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
 }
 
