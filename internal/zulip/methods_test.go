@@ -83,6 +83,15 @@ func methodCases() []methodCase {
 		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
 		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
 		{"RemoveDefaultChannel", "DELETE", "/default_streams", func(ctx context.Context, c *Client) error { return c.RemoveDefaultChannel(ctx, 1) }},
+		{"Subscribe", "POST", "/users/me/subscriptions", func(ctx context.Context, c *Client) error {
+			return ignore(c.Subscribe(ctx, SubscribeRequest{Subscriptions: []ChannelByName{{Name: "c"}}}))
+		}},
+		{"Unsubscribe", "DELETE", "/users/me/subscriptions", func(ctx context.Context, c *Client) error {
+			return ignore(c.Unsubscribe(ctx, UnsubscribeRequest{Subscriptions: []string{"c"}}))
+		}},
+		{"GetChannelSubscribers", "GET", "/streams/1/members", func(ctx context.Context, c *Client) error {
+			return ignore(c.GetChannelSubscribers(ctx, 1))
+		}},
 		{"ListUserGroups", "GET", "/user_groups", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{}))
 		}},
