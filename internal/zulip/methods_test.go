@@ -92,6 +92,18 @@ func methodCases() []methodCase {
 		{"GetChannelSubscribers", "GET", "/streams/1/members", func(ctx context.Context, c *Client) error {
 			return ignore(c.GetChannelSubscribers(ctx, 1))
 		}},
+		{"ListChannelFolders", "GET", "/channel_folders", func(ctx context.Context, c *Client) error {
+			return ignore(c.ListChannelFolders(ctx, ListChannelFoldersOptions{}))
+		}},
+		{"CreateChannelFolder", "POST", "/channel_folders/create", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateChannelFolder(ctx, CreateChannelFolderRequest{Name: "f"}))
+		}},
+		{"UpdateChannelFolder", "PATCH", "/channel_folders/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateChannelFolder(ctx, 1, UpdateChannelFolderRequest{Name: ptr("f")})
+		}},
+		{"ReorderChannelFolders", "PATCH", "/channel_folders", func(ctx context.Context, c *Client) error {
+			return c.ReorderChannelFolders(ctx, []int64{1})
+		}},
 		{"ListUserGroups", "GET", "/user_groups", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{}))
 		}},
@@ -209,7 +221,7 @@ var nonIdempotent = map[string]bool{
 	"CreateLinkifier": true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
 	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
 	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
-	"CreateChannel": true, "ArchiveChannel": true,
+	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
 	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
 }
 
