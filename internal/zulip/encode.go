@@ -68,6 +68,31 @@ func (p *params) optJSONBool(name string, value *bool) *params {
 	return p
 }
 
+// optJSONInt adds a JSON integer parameter when value is not nil.
+func (p *params) optJSONInt(name string, value *int64) *params {
+	if value != nil {
+		p.json(name, *value)
+	}
+	return p
+}
+
+// jsonList adds a JSON array of ids; nil is sent as [] (for parameters that must be present).
+func (p *params) jsonList(name string, ids []int64) *params {
+	if ids == nil {
+		ids = []int64{}
+	}
+	return p.json(name, ids)
+}
+
+// optJSONList adds a JSON array of ids when ids is not nil; an empty, non-nil slice is
+// sent as [].
+func (p *params) optJSONList(name string, ids []int64) *params {
+	if ids != nil {
+		p.json(name, ids)
+	}
+	return p
+}
+
 // encode returns the parameters in application/x-www-form-urlencoded form, which is also the
 // query-string form.
 func (p *params) encode() (string, error) {

@@ -33,6 +33,14 @@ const (
 	CodePasswordResetRequired    = "PASSWORD_RESET_REQUIRED"
 	CodeNonexistentSubdomain     = "NONEXISTENT_SUBDOMAIN"
 	CodeRateLimitHit             = "RATE_LIMIT_HIT"
+	// CodeExpectationMismatch: the "old" of a group-setting update does not match the
+	// setting's current value; nothing was changed.
+	CodeExpectationMismatch = "EXPECTATION_MISMATCH"
+	// CodeCannotDeactivateGroupInUse: the user group is still used by a permission setting or
+	// as a subgroup (FL298; BAD_REQUEST before). APIError.GroupObjections says where.
+	CodeCannotDeactivateGroupInUse = "CANNOT_DEACTIVATE_GROUP_IN_USE"
+	// CodeChannelAlreadyExists: POST /channels/create with a name that is taken (HTTP 409).
+	CodeChannelAlreadyExists = "CHANNEL_ALREADY_EXISTS"
 )
 
 // Sentinel errors for errors.Is. An *APIError matches them through its Is method, so callers
@@ -50,6 +58,10 @@ var (
 	ErrBadEventQueue = errors.New("zulip: bad event queue id")
 	// ErrCannotDeactivateLastUser matches CANNOT_DEACTIVATE_LAST_USER.
 	ErrCannotDeactivateLastUser = errors.New("zulip: cannot deactivate the last user or owner")
+	// ErrExpectationMismatch matches EXPECTATION_MISMATCH (see IsExpectationMismatch).
+	ErrExpectationMismatch = errors.New("zulip: group setting changed since it was read")
+	// ErrGroupInUse matches CANNOT_DEACTIVATE_GROUP_IN_USE (see IsGroupInUse).
+	ErrGroupInUse = errors.New("zulip: user group in use")
 	// ErrRequestTimeout matches a request that got no complete answer within the client's
 	// RequestTimeout. Such a request is not retried; whether the server processed it is
 	// unknown.
@@ -118,6 +130,10 @@ func (e *APIError) Is(target error) bool {
 		return e.Code == CodeBadEventQueueID
 	case ErrCannotDeactivateLastUser:
 		return e.Code == CodeCannotDeactivateLastUser
+	case ErrExpectationMismatch:
+		return e.Code == CodeExpectationMismatch
+	case ErrGroupInUse:
+		return e.Code == CodeCannotDeactivateGroupInUse
 	}
 	return false
 }
@@ -313,6 +329,15 @@ func IsBadEventQueue(err error) bool { return errors.Is(err, ErrBadEventQueue) }
 
 // IsCannotDeactivateLastUser reports whether err is CANNOT_DEACTIVATE_LAST_USER.
 func IsCannotDeactivateLastUser(err error) bool { return errors.Is(err, ErrCannotDeactivateLastUser) }
+
+// IsExpectationMismatch reports whether err is EXPECTATION_MISMATCH: a GroupSettingUpdate
+// carried an Old value that is no longer the setting's value, so the server changed
+// nothing. The caller should read the object again rather than retry.
+func IsExpectationMismatch(err error) bool { return errors.Is(err, ErrExpectationMismatch) }
+
+// IsGroupInUse reports whether err is CANNOT_DEACTIVATE_GROUP_IN_USE; GroupObjectionsOf
+// returns the uses that prevent the deactivation.
+func IsGroupInUse(err error) bool { return errors.Is(err, ErrGroupInUse) }
 
 // AsAPIError returns the *APIError in err's chain, if any.
 func AsAPIError(err error) (*APIError, bool) {

@@ -74,8 +74,54 @@ func methodCases() []methodCase {
 		{"ListTopics", "GET", "/users/me/1/topics", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListTopics(ctx, 1, ListTopicsOptions{}))
 		}},
+		{"CreateChannel", "POST", "/channels/create", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateChannel(ctx, CreateChannelRequest{Name: "c"}))
+		}},
+		{"UpdateChannel", "PATCH", "/streams/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateChannel(ctx, 1, UpdateChannelRequest{Description: ptr("d")})
+		}},
+		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
+		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
+		{"RemoveDefaultChannel", "DELETE", "/default_streams", func(ctx context.Context, c *Client) error { return c.RemoveDefaultChannel(ctx, 1) }},
+		{"Subscribe", "POST", "/users/me/subscriptions", func(ctx context.Context, c *Client) error {
+			return ignore(c.Subscribe(ctx, SubscribeRequest{Subscriptions: []ChannelByName{{Name: "c"}}}))
+		}},
+		{"Unsubscribe", "DELETE", "/users/me/subscriptions", func(ctx context.Context, c *Client) error {
+			return ignore(c.Unsubscribe(ctx, UnsubscribeRequest{Subscriptions: []string{"c"}}))
+		}},
+		{"GetChannelSubscribers", "GET", "/streams/1/members", func(ctx context.Context, c *Client) error {
+			return ignore(c.GetChannelSubscribers(ctx, 1))
+		}},
+		{"ListChannelFolders", "GET", "/channel_folders", func(ctx context.Context, c *Client) error {
+			return ignore(c.ListChannelFolders(ctx, ListChannelFoldersOptions{}))
+		}},
+		{"CreateChannelFolder", "POST", "/channel_folders/create", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateChannelFolder(ctx, CreateChannelFolderRequest{Name: "f"}))
+		}},
+		{"UpdateChannelFolder", "PATCH", "/channel_folders/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateChannelFolder(ctx, 1, UpdateChannelFolderRequest{Name: ptr("f")})
+		}},
+		{"ReorderChannelFolders", "PATCH", "/channel_folders", func(ctx context.Context, c *Client) error {
+			return c.ReorderChannelFolders(ctx, []int64{1})
+		}},
 		{"ListUserGroups", "GET", "/user_groups", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{}))
+		}},
+		{"CreateUserGroup", "POST", "/user_groups/create", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateUserGroup(ctx, CreateUserGroupRequest{Name: "g"}))
+		}},
+		{"UpdateUserGroup", "PATCH", "/user_groups/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateUserGroup(ctx, 1, UpdateUserGroupRequest{Name: ptr("g")})
+		}},
+		{"DeactivateUserGroup", "POST", "/user_groups/1/deactivate", func(ctx context.Context, c *Client) error { return c.DeactivateUserGroup(ctx, 1) }},
+		{"UpdateUserGroupMembers", "POST", "/user_groups/1/members", func(ctx context.Context, c *Client) error {
+			return c.UpdateUserGroupMembers(ctx, 1, UpdateUserGroupMembersRequest{Add: []int64{2}})
+		}},
+		{"UpdateUserGroupSubgroups", "POST", "/user_groups/1/subgroups", func(ctx context.Context, c *Client) error {
+			return c.UpdateUserGroupSubgroups(ctx, 1, UpdateUserGroupSubgroupsRequest{Add: []int64{2}})
+		}},
+		{"GetUserGroupMembers", "GET", "/user_groups/1/members", func(ctx context.Context, c *Client) error {
+			return ignore(c.GetUserGroupMembers(ctx, 1, GetUserGroupMembersOptions{}))
 		}},
 		{"GetUserStatus", "GET", "/users/1/status", func(ctx context.Context, c *Client) error { return ignore(c.GetUserStatus(ctx, 1)) }},
 		{"UpdateMessageFlags", "POST", "/messages/flags", func(ctx context.Context, c *Client) error {
@@ -175,6 +221,8 @@ var nonIdempotent = map[string]bool{
 	"CreateLinkifier": true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
 	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
 	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
+	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
+	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
 }
 
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
