@@ -40,10 +40,7 @@ import (
 // and logs the plan's requests by endpoint. ZULIP_BENCH_N sets N (default
 // 1000); `make bench` runs it with the other benchmarks.
 func BenchmarkTerraformVsFloor(b *testing.B) {
-	n := 1000
-	if v, err := strconv.Atoi(os.Getenv("ZULIP_BENCH_N")); err == nil && v > 0 {
-		n = v
-	}
+	n := benchN("ZULIP_BENCH_N", 1000)
 	tf := terraformPath(b)
 	dir := b.TempDir()
 	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
@@ -330,18 +327,9 @@ func benchPeakMiB(file string) (float64, bool) {
 // it sent: a sliding window of 200 a minute lets 200 go at once and each 200
 // more a minute later, so R requests need at least floor((R-1)/200) minutes.
 func BenchmarkRateLimitedApply(b *testing.B) {
-	n := 300
-	if v, err := strconv.Atoi(os.Getenv("ZULIP_BENCH_RATE_N")); err == nil && v > 0 {
-		n = v
-	}
+	n := benchN("ZULIP_BENCH_RATE_N", 300)
 	const perMinute = 200
-	tf := terraformPath(b)
-	dir := b.TempDir()
-	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
-	plugins := filepath.Join(dir, "plugins")
-	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, filepath.Join(dir, "mem"))
-	rc := filepath.Join(dir, "terraformrc")
-	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n", plugins), 0o644)
+	tf, dir, rc := benchZulipOnly(b)
 	var ratios, limited []float64
 	for round := range b.N {
 		srv, err := refserver.New(refserver.Options{RateLimit: perMinute})
@@ -385,18 +373,9 @@ func BenchmarkRateLimitedApply(b *testing.B) {
 // one's (the median of three pairs per iteration, so that `-benchtime 1x` makes
 // the realm of N objects once), its requests and the 429 answers it met.
 func BenchmarkRateLimitedPlan(b *testing.B) {
-	n := 3000
-	if v, err := strconv.Atoi(os.Getenv("ZULIP_BENCH_PLAN_N")); err == nil && v > 0 {
-		n = v
-	}
+	n := benchN("ZULIP_BENCH_PLAN_N", 3000)
 	const perMinute = 200
-	tf := terraformPath(b)
-	dir := b.TempDir()
-	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
-	plugins := filepath.Join(dir, "plugins")
-	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, filepath.Join(dir, "mem"))
-	rc := filepath.Join(dir, "terraformrc")
-	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n", plugins), 0o644)
+	tf, dir, rc := benchZulipOnly(b)
 
 	// The realm is made once, through an apply against the unlimited server, which
 	// keeps it in a state file; the limited server starts from a copy of that file.
@@ -448,6 +427,27 @@ func BenchmarkRateLimitedPlan(b *testing.B) {
 	b.ReportMetric(benchMedian(ratios), "limited/unlimited")
 	b.ReportMetric(benchMedian(requests), "req/plan")
 	b.ReportMetric(float64(limitedCounter.status(http.StatusTooManyRequests)), "429s")
+}
+
+// benchN is the number of objects an environment variable sets, or def.
+func benchN(env string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(env)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// benchZulipOnly builds this provider and a Terraform CLI configuration that
+// uses it: the Terraform binary, a temporary directory and the configuration.
+func benchZulipOnly(b *testing.B) (tf, dir, rc string) {
+	tf = terraformPath(b)
+	dir = b.TempDir()
+	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
+	plugins := filepath.Join(dir, "plugins")
+	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, filepath.Join(dir, "mem"))
+	rc = filepath.Join(dir, "terraformrc")
+	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n", plugins), 0o644)
+	return tf, dir, rc
 }
 
 // copyFile copies a file.
