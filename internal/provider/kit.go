@@ -59,6 +59,24 @@ type collection[T any] struct {
 	name  string
 	cache *collectionCache
 	fetch func(context.Context) ([]T, error)
+	// filter, when set, keeps the elements this view of the collection shows
+	// (e.g. the active custom groups of the list of all groups); the cache
+	// holds the whole list.
+	filter func(T) bool
+}
+
+// shown applies the collection's filter to a list.
+func (c *collection[T]) shown(list []T) []T {
+	if c.filter == nil {
+		return list
+	}
+	out := make([]T, 0, len(list))
+	for _, v := range list {
+		if c.filter(v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // newCollection returns the collection name of d's cache, fetched by fetch.
@@ -68,7 +86,8 @@ func newCollection[T any](d *providerData, name string, fetch func(context.Conte
 
 // list returns the whole collection, from the cache when this run read it already.
 func (c *collection[T]) list(ctx context.Context) ([]T, error) {
-	return cachedAs(ctx, c.cache, c.name, c.fetch)
+	list, err := cachedAs(ctx, c.cache, c.name, c.fetch)
+	return c.shown(list), err
 }
 
 // write performs a change to the collection. The cached copy is forgotten
@@ -121,7 +140,7 @@ func (c *collection[T]) create(ctx context.Context, send func(context.Context) (
 func (c *collection[T]) lastSeen(ctx context.Context) ([]T, error) {
 	if v, ok := c.cache.lastSeen(c.name); ok {
 		if list, ok := v.([]T); ok {
-			return list, nil
+			return c.shown(list), nil
 		}
 	}
 	return c.list(ctx)
@@ -139,7 +158,7 @@ func (c *collection[T]) readBack(ctx context.Context) ([]T, error) {
 	if !ok {
 		return nil, fmt.Errorf("internal error: the cache holds a %T under %q, not a %T", v, c.name, list)
 	}
-	return list, nil
+	return c.shown(list), nil
 }
 
 // objects is the skeleton of a resource whose objects live in a collection.
@@ -156,8 +175,9 @@ type objects[M any, T any] struct {
 	key      func(T) string
 	stateKey func(*M) string
 	setKey   func(*M, string)
-	// fromAPI copies the server's view of an object into a model.
-	fromAPI func(context.Context, T, *M, *diag.Diagnostics)
+	// fromAPI copies the server's view of an object into a model (with the
+	// provider's data, for types that refer to others by name).
+	fromAPI func(context.Context, *providerData, T, *M, *diag.Diagnostics)
 	// importHint ends the error of an import id that matches nothing: what
 	// the id may be, and where the user can look it up.
 	importHint string
@@ -169,7 +189,7 @@ func (o objects[M, T]) title() string { return titleCase(o.what) }
 // read fills m from the collection and reports whether the object exists.
 func (o objects[M, T]) read(ctx context.Context, d *providerData, m *M, diags *diag.Diagnostics) bool {
 	c := o.coll(d)
-	return o.readFrom(ctx, c.name, c.list, m, diags)
+	return o.readFrom(ctx, d, c.name, c.list, m, diags)
 }
 
 // readAfterWrite is read for a create or update that has just ended: the
@@ -177,12 +197,12 @@ func (o objects[M, T]) read(ctx context.Context, d *providerData, m *M, diags *d
 // read-back shared with the writes ending beside it.
 func (o objects[M, T]) readAfterWrite(ctx context.Context, d *providerData, m *M, diags *diag.Diagnostics) bool {
 	c := o.coll(d)
-	return o.readFrom(ctx, c.name, c.readBack, m, diags)
+	return o.readFrom(ctx, d, c.name, c.readBack, m, diags)
 }
 
 // readFrom fills m from the collection (name) that list returns.
-func (o objects[M, T]) readFrom(ctx context.Context, name string, list func(context.Context) ([]T, error), m *M,
-	diags *diag.Diagnostics) bool {
+func (o objects[M, T]) readFrom(ctx context.Context, d *providerData, name string, list func(context.Context) ([]T, error),
+	m *M, diags *diag.Diagnostics) bool {
 	all, err := list(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Read "+titleCase(name), "list the "+name, roleAny, err)
@@ -191,7 +211,7 @@ func (o objects[M, T]) readFrom(ctx context.Context, name string, list func(cont
 	key := o.stateKey(m)
 	for _, v := range all {
 		if o.key(v) == key {
-			o.fromAPI(ctx, v, m, diags)
+			o.fromAPI(ctx, d, v, m, diags)
 			return true
 		}
 	}
@@ -274,7 +294,7 @@ func (o objects[M, T]) Import(ctx context.Context, d *providerData, req resource
 		return
 	}
 	var m M
-	o.fromAPI(ctx, found[0], &m, &resp.Diagnostics)
+	o.fromAPI(ctx, d, found[0], &m, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -482,6 +502,11 @@ func (c creation[M, T]) checkKeyFree(ctx context.Context, d *providerData, attr 
 			"\n\n%s\n\nor remove it from the organization first.", article(o.what), describe, o.key(v), importBlock(o.typeName, o.key(v))))
 }
 
+// withoutData adapts a fromAPI that needs nothing but the object.
+func withoutData[M any, T any](f func(context.Context, T, *M, *diag.Diagnostics)) func(context.Context, *providerData, T, *M, *diag.Diagnostics) {
+	return func(ctx context.Context, _ *providerData, v T, m *M, diags *diag.Diagnostics) { f(ctx, v, m, diags) }
+}
+
 // unchanged reports a plan that changes nothing: the prior state planned as
 // it is. ModifyPlan skips its checks then (they ran when the values were first
 // planned, and nothing will be sent), and so the cost of decoding the models,
@@ -539,6 +564,8 @@ type planNotes struct {
 	mu          sync.Mutex
 	ownerOnly   []string
 	stepsDownBy string
+	// groups are the group names zulip_user_group resources of this plan make.
+	groups map[string]bool
 }
 
 // noteOwnerOnly records a planned change that needs an owner, and warns when

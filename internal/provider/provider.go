@@ -515,6 +515,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewMessagesMatchingNarrowDataSource,
 		NewChannelsDataSource,
 		NewUserGroupsDataSource,
+		NewUserGroupDataSource,
 		NewUserStatusDataSource,
 		NewTopicsDataSource,
 	}

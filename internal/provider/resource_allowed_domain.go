@@ -156,7 +156,7 @@ var allowedDomains = objects[allowedDomainResourceModel, zulip.RealmDomain]{
 	key:      func(d zulip.RealmDomain) string { return d.Domain },
 	stateKey: func(m *allowedDomainResourceModel) string { return m.Domain.ValueString() },
 	setKey:   func(m *allowedDomainResourceModel, k string) { m.Domain = types.StringValue(k) },
-	fromAPI: func(_ context.Context, d zulip.RealmDomain, m *allowedDomainResourceModel, _ *diag.Diagnostics) {
+	fromAPI: func(_ context.Context, _ *providerData, d zulip.RealmDomain, m *allowedDomainResourceModel, _ *diag.Diagnostics) {
 		allowedDomainFromAPI(d, m)
 	},
 	importHint: "The organization's allowed domains are listed in its settings, under Organization permissions (GET /api/v1/realm/domains).",

@@ -275,7 +275,7 @@ var linkifiers = objects[linkifierResourceModel, zulip.Linkifier]{
 		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
 		m.ID = types.Int64Value(n)
 	},
-	fromAPI:    linkifierFromAPI,
+	fromAPI:    withoutData(linkifierFromAPI),
 	importHint: "A linkifier is imported by its numeric id or its pattern; Zulip's settings list them under Linkifiers (GET /api/v1/realm/linkifiers).",
 }
 

@@ -223,7 +223,7 @@ var savedSnippets = objects[savedSnippetResourceModel, zulip.SavedSnippet]{
 		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
 		m.ID = types.Int64Value(n)
 	},
-	fromAPI: func(_ context.Context, s zulip.SavedSnippet, m *savedSnippetResourceModel, _ *diag.Diagnostics) {
+	fromAPI: func(_ context.Context, _ *providerData, s zulip.SavedSnippet, m *savedSnippetResourceModel, _ *diag.Diagnostics) {
 		savedSnippetFromAPI(s, m)
 	},
 	importHint: "A snippet is imported by its numeric id or its title. Saved snippets are private to the user who saved " +

@@ -1,0 +1,150 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ datasource.DataSource                     = (*userGroupDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*userGroupDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*userGroupDataSource)(nil)
+)
+
+// NewUserGroupDataSource returns the zulip_user_group data source.
+func NewUserGroupDataSource() datasource.DataSource { return &userGroupDataSource{} }
+
+// userGroupDataSource reads one user group, system and deactivated groups
+// included, from the list of groups the run reads once.
+type userGroupDataSource struct {
+	data *providerData
+}
+
+// userGroupDataSourceModel is the zulip_user_group data source.
+type userGroupDataSourceModel struct {
+	ID                    types.Int64  `tfsdk:"id"`
+	Name                  types.String `tfsdk:"name"`
+	Description           types.String `tfsdk:"description"`
+	Members               types.Set    `tfsdk:"members"`
+	Subgroups             types.Set    `tfsdk:"subgroups"`
+	IsSystemGroup         types.Bool   `tfsdk:"is_system_group"`
+	Deactivated           types.Bool   `tfsdk:"deactivated"`
+	DateCreated           types.Int64  `tfsdk:"date_created"`
+	CreatorID             types.Int64  `tfsdk:"creator_id"`
+	CanAddMembersGroup    types.Object `tfsdk:"can_add_members_group"`
+	CanJoinGroup          types.Object `tfsdk:"can_join_group"`
+	CanLeaveGroup         types.Object `tfsdk:"can_leave_group"`
+	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
+	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
+	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
+}
+
+// Metadata names the data source.
+func (d *userGroupDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_user_group"
+}
+
+// Schema describes the data source.
+func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := map[string]schema.Attribute{
+		"id": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "The group's id. Give the id or the name.",
+		},
+		"name": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "The group's name (exact); system groups are named `role:members`, `role:administrators`, ...",
+		},
+		"description": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's description."},
+		"members": schema.SetAttribute{ElementType: types.Int64Type, Computed: true,
+			MarkdownDescription: "The ids of the group's direct members (members of subgroups are not repeated)."},
+		"subgroups": schema.SetAttribute{ElementType: types.StringType, Computed: true,
+			MarkdownDescription: "The names of the group's direct subgroups, whose members are members of this group too."},
+		"is_system_group": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Zulip manages the group itself (`role:...`)."},
+		"deactivated":     schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
+		"date_created": schema.Int64Attribute{Computed: true,
+			MarkdownDescription: "When the group was created (UNIX seconds); null when Zulip has no record of it."},
+		"creator_id": schema.Int64Attribute{Computed: true, MarkdownDescription: "Who created the group; null when unknown."},
+	}
+	for _, s := range userGroupSettings {
+		attrs[s.name] = permissionDataAttribute(s.permissionSetting)
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One user group, by name or id: system groups (`role:...`) and deactivated groups " +
+			"included. Needs the credentials of a member or administrator: Zulip refuses to list user groups to " +
+			"guests and bots.",
+		Attributes: attrs,
+	}
+}
+
+// ConfigValidators require the id or the name, not both.
+func (d *userGroupDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
+}
+
+// Configure receives the provider's client.
+func (d *userGroupDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read finds the group.
+func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m userGroupDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := userGroupCollection(d.data).list(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read User Group", "list the user groups", roleAny, err)
+		return
+	}
+	dir := newGroupDirectory(list)
+	var g zulip.UserGroup
+	var ok bool
+	if known(m.ID) {
+		g, ok = dir.byID[m.ID.ValueInt64()]
+	} else {
+		g, ok = dir.byName[m.Name.ValueString()]
+	}
+	if !ok {
+		what := "named " + strconv.Quote(m.Name.ValueString())
+		if known(m.ID) {
+			what = fmt.Sprintf("with id %d", m.ID.ValueInt64())
+		}
+		resp.Diagnostics.AddError("User Group Not Found",
+			fmt.Sprintf("The organization has no user group %s (deactivated groups included).", what))
+		return
+	}
+	m.ID, m.Name = types.Int64Value(g.ID), types.StringValue(g.Name)
+	m.Description = types.StringValue(g.Description)
+	m.IsSystemGroup, m.Deactivated = types.BoolValue(g.IsSystemGroup), types.BoolValue(g.Deactivated)
+	m.DateCreated, m.CreatorID = types.Int64PointerValue(g.DateCreated), types.Int64PointerValue(g.CreatorID)
+	members := make([]attr.Value, len(g.Members))
+	for i, id := range g.Members {
+		members[i] = types.Int64Value(id)
+	}
+	subgroups := make([]attr.Value, len(g.DirectSubgroupIDs))
+	for i, id := range g.DirectSubgroupIDs {
+		subgroups[i] = types.StringValue(dir.name(id))
+	}
+	m.Members = types.SetValueMust(types.Int64Type, members)
+	m.Subgroups = types.SetValueMust(types.StringType, subgroups)
+	m.CanAddMembersGroup = permissionFromAPI(g.CanAddMembersGroup, dir)
+	m.CanJoinGroup = permissionFromAPI(g.CanJoinGroup, dir)
+	m.CanLeaveGroup = permissionFromAPI(g.CanLeaveGroup, dir)
+	m.CanManageGroup = permissionFromAPI(g.CanManageGroup, dir)
+	m.CanMentionGroup = permissionFromAPI(g.CanMentionGroup, dir)
+	m.CanRemoveMembersGroup = permissionFromAPI(g.CanRemoveMembersGroup, dir)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

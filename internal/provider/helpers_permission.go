@@ -1,0 +1,395 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// A permission is one of Zulip's group-setting values (can_send_message_group,
+// can_manage_group, ...), in the one Terraform shape every such attribute
+// shares: { groups = [names], users = [ids] }, both sets. Zulip's value is a
+// group id, or an anonymous group {direct_members, direct_subgroups}; the
+// server turns an anonymous group of exactly one subgroup and no members into
+// that group's id, so both forms read as the same Terraform value, and a
+// configuration never diffs against its own canonical form.
+
+// permissionModel is a permission's Terraform value.
+type permissionModel struct {
+	Groups types.Set `tfsdk:"groups"`
+	Users  types.Set `tfsdk:"users"`
+}
+
+// permissionAttrTypes are the attribute types of a permission object.
+var permissionAttrTypes = map[string]attr.Type{
+	"groups": types.SetType{ElemType: types.StringType},
+	"users":  types.SetType{ElemType: types.Int64Type},
+}
+
+// permissionGuide is the documentation section every permission attribute
+// links to.
+const permissionGuide = "[Permissions](../guides/permissions.md)"
+
+// permissionSetting describes one permission attribute of a resource: its
+// name (Zulip's, which is also the attribute's), what completes "Who may ...",
+// and the feature level that introduced it (0: every supported server).
+type permissionSetting struct {
+	name  string
+	what  string
+	level int
+}
+
+// permissionAttribute is the schema of a managed permission: set, it is
+// managed; left out, the server's value is kept and only shown.
+func permissionAttribute(s permissionSetting) schema.SingleNestedAttribute {
+	desc := "Who may " + s.what + ": `{ groups = [group names], users = [user ids] }` (see " + permissionGuide +
+		"). Managed only when set; left out, the organization's current value is kept."
+	if s.level > 0 {
+		desc += fmt.Sprintf(" Needs Zulip feature level %d (%s) or newer.", s.level, zulipVersionOf(s.level))
+	}
+	empty := func(t attr.Type) types.Set { return types.SetValueMust(t, []attr.Value{}) }
+	return schema.SingleNestedAttribute{
+		Optional:            true,
+		Computed:            true,
+		MarkdownDescription: desc,
+		PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+		Attributes: map[string]schema.Attribute{
+			"groups": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Default:     setdefault.StaticValue(empty(types.StringType)),
+				MarkdownDescription: "User groups by name; system groups by their `role:` names (`role:everyone`, " +
+					"`role:members`, `role:fullmembers`, `role:moderators`, `role:administrators`, `role:owners`, " +
+					"`role:nobody`, `role:internet`).",
+			},
+			"users": schema.SetAttribute{
+				ElementType:         types.Int64Type,
+				Optional:            true,
+				Computed:            true,
+				Default:             setdefault.StaticValue(empty(types.Int64Type)),
+				MarkdownDescription: "Users by id, e.g. `zulip_user.ann.id`.",
+			},
+		},
+	}
+}
+
+// groupDirectory resolves group names and ids: the organization's groups,
+// deactivated ones included, read once per run.
+type groupDirectory struct {
+	byID   map[int64]zulip.UserGroup
+	byName map[string]zulip.UserGroup
+}
+
+// cacheUserGroups is the cache key of the organization's groups.
+const cacheUserGroups = "user groups"
+
+// userGroupCollection is the organization's groups, deactivated included.
+func userGroupCollection(d *providerData) *collection[zulip.UserGroup] {
+	return newCollection(d, cacheUserGroups, func(ctx context.Context) ([]zulip.UserGroup, error) {
+		all := true
+		return d.client.ListUserGroups(ctx, zulip.ListUserGroupsOptions{IncludeDeactivatedGroups: &all})
+	})
+}
+
+// newGroupDirectory indexes a list of groups.
+func newGroupDirectory(groups []zulip.UserGroup) groupDirectory {
+	dir := groupDirectory{byID: make(map[int64]zulip.UserGroup, len(groups)), byName: make(map[string]zulip.UserGroup, len(groups))}
+	for _, g := range groups {
+		dir.byID[g.ID] = g
+		dir.byName[g.Name] = g
+	}
+	return dir
+}
+
+// groups returns the directory of the organization's groups as this run
+// last saw them.
+func (d *providerData) groups(ctx context.Context) (groupDirectory, error) {
+	list, err := userGroupCollection(d).lastSeen(ctx)
+	if err != nil {
+		return groupDirectory{}, err
+	}
+	return newGroupDirectory(list), nil
+}
+
+// name returns a group's name; a group the directory lacks (made since it was
+// read) shows as its id, so that the value still says something true.
+func (dir groupDirectory) name(id int64) string {
+	if g, ok := dir.byID[id]; ok {
+		return g.Name
+	}
+	return "id:" + strconv.FormatInt(id, 10)
+}
+
+// id returns the id of a group named in a configuration; "id:N" names a group
+// by id (what name writes for a group it lacks).
+func (dir groupDirectory) id(name string) (int64, bool) {
+	if g, ok := dir.byName[name]; ok {
+		return g.ID, true
+	}
+	if rest, ok := strings.CutPrefix(name, "id:"); ok {
+		if id, err := strconv.ParseInt(rest, 10, 64); err == nil {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// permissionFromAPI is the Terraform value of a group-setting value; nil (a
+// server too old for the setting) is null.
+func permissionFromAPI(v *zulip.GroupSettingValue, dir groupDirectory) types.Object {
+	if v == nil {
+		return types.ObjectNull(permissionAttrTypes)
+	}
+	var groups []attr.Value
+	var users []attr.Value
+	if v.GroupID != nil {
+		groups = append(groups, types.StringValue(dir.name(*v.GroupID)))
+	} else {
+		for _, id := range v.DirectSubgroups {
+			groups = append(groups, types.StringValue(dir.name(id)))
+		}
+		for _, id := range v.DirectMembers {
+			users = append(users, types.Int64Value(id))
+		}
+	}
+	return types.ObjectValueMust(permissionAttrTypes, map[string]attr.Value{
+		"groups": types.SetValueMust(types.StringType, nonNilValues(groups)),
+		"users":  types.SetValueMust(types.Int64Type, nonNilValues(users)),
+	})
+}
+
+// nonNilValues is vs, as an empty slice rather than nil.
+func nonNilValues(vs []attr.Value) []attr.Value {
+	if vs == nil {
+		return []attr.Value{}
+	}
+	return vs
+}
+
+// permissionParts reads a known permission value's group names and user ids.
+func permissionParts(ctx context.Context, o types.Object) (groups []string, users []int64, diags diag.Diagnostics) {
+	var m permissionModel
+	diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...)
+	if diags.HasError() {
+		return nil, nil, diags
+	}
+	if !m.Groups.IsNull() && !m.Groups.IsUnknown() {
+		diags.Append(m.Groups.ElementsAs(ctx, &groups, false)...)
+	}
+	if !m.Users.IsNull() && !m.Users.IsUnknown() {
+		diags.Append(m.Users.ElementsAs(ctx, &users, false)...)
+	}
+	return groups, users, diags
+}
+
+// permissionToAPI is the group-setting value of a known permission, in the
+// form Zulip itself answers with: a group's id when the value is exactly one
+// group, else an anonymous group with sorted members and subgroups.
+func permissionToAPI(ctx context.Context, o types.Object, dir groupDirectory) (zulip.GroupSettingValue, error) {
+	groups, users, diags := permissionParts(ctx, o)
+	if diags.HasError() {
+		return zulip.GroupSettingValue{}, fmt.Errorf("reading the value: %v", diags)
+	}
+	ids := make([]int64, 0, len(groups))
+	for _, name := range groups {
+		id, ok := dir.id(name)
+		if !ok {
+			return zulip.GroupSettingValue{}, fmt.Errorf("the organization has no user group named %q", name)
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 1 && len(users) == 0 {
+		return zulip.GroupSettingValue{GroupID: &ids[0]}, nil
+	}
+	slices.Sort(ids)
+	users = slices.Clone(users)
+	slices.Sort(users)
+	return zulip.GroupSettingValue{DirectMembers: nonNilIDs(users), DirectSubgroups: nonNilIDs(ids)}, nil
+}
+
+// nonNilIDs is ids, as an empty slice rather than nil.
+func nonNilIDs(ids []int64) []int64 {
+	if ids == nil {
+		return []int64{}
+	}
+	return ids
+}
+
+// permissionChange returns the update of one permission from its prior value
+// to its planned one, or nil when the plan leaves it as it is (not configured,
+// or equal). The prior value is sent as "old", so that Zulip refuses the change
+// (EXPECTATION_MISMATCH) when someone changed the setting since the plan was
+// made, rather than silently overwriting their change.
+func permissionChange(ctx context.Context, plan, prior types.Object, dir groupDirectory) (*zulip.GroupSettingUpdate, error) {
+	if plan.IsNull() || plan.IsUnknown() || plan.Equal(prior) {
+		return nil, nil
+	}
+	planned, err := permissionToAPI(ctx, plan, dir)
+	if err != nil {
+		return nil, err
+	}
+	u := &zulip.GroupSettingUpdate{New: planned}
+	if !prior.IsNull() && !prior.IsUnknown() {
+		old, err := permissionToAPI(ctx, prior, dir)
+		if err != nil {
+			return nil, err
+		}
+		u.Old = &old
+	}
+	return u, nil
+}
+
+// permissionValue is a planned permission's value for a create, or nil when
+// the configuration leaves it to the server's default.
+func permissionValue(ctx context.Context, plan types.Object, dir groupDirectory) (*zulip.GroupSettingValue, error) {
+	if plan.IsNull() || plan.IsUnknown() {
+		return nil, nil
+	}
+	v, err := permissionToAPI(ctx, plan, dir)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// checkPermission fails a plan whose permission names a group or a user the
+// organization does not have (and this configuration does not create: groups
+// planned by zulip_user_group in the same run are known to the plan notes).
+// Unknown parts (references to objects created in the same apply) are
+// checked when they are known.
+func (d *providerData) checkPermission(ctx context.Context, at path.Path, o types.Object, diags *diag.Diagnostics) {
+	if o.IsNull() || o.IsUnknown() || !d.knowsServer() || !d.hasCreds {
+		return
+	}
+	groups, users, parts := permissionParts(ctx, o)
+	diags.Append(parts...)
+	if parts.HasError() {
+		return
+	}
+	if len(groups) > 0 {
+		dir, err := d.groups(ctx)
+		if err != nil {
+			addAPIError(diags, "Unable to Read User Groups", "list the user groups to check "+at.String(), roleAny, err)
+			return
+		}
+		var missing []string
+		for _, name := range groups {
+			if _, ok := dir.id(name); !ok && !d.plannedGroup(name) {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) > 0 {
+			sort.Strings(missing)
+			diags.AddAttributeError(at.AtName("groups"), "Unknown User Group",
+				fmt.Sprintf("%s names %s the organization does not have: %s. System groups are named role:everyone, "+
+					"role:members, role:fullmembers, role:moderators, role:administrators, role:owners, role:nobody and "+
+					"role:internet. If this configuration creates the group, refer to it as zulip_user_group.<name>.name, "+
+					"so that Terraform plans the group first.", at, pluralize("a user group", len(missing)), quoteAll(missing)))
+		}
+	}
+	if len(users) > 0 {
+		verdict, err := checkUsersSeen(ctx, d, func(all map[int64]zulip.User) error {
+			var bad []string
+			for _, id := range users {
+				if u, ok := all[id]; !ok || !u.IsActive {
+					bad = append(bad, strconv.FormatInt(id, 10))
+				}
+			}
+			if len(bad) > 0 {
+				return fmt.Errorf("no active user has the id %s", strings.Join(bad, ", "))
+			}
+			return nil
+		})
+		switch {
+		case err != nil:
+			addAPIError(diags, "Unable to Read Users", "list the users to check "+at.String(), roleAny, err)
+		case verdict != nil:
+			diags.AddAttributeError(at.AtName("users"), "Unknown User", fmt.Sprintf("%s: %s.", at, verdict))
+		}
+	}
+}
+
+// quoteAll quotes each name and joins them.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// notePlannedGroup records a group name that a zulip_user_group in this plan
+// creates or renames to, so that permissions may name it before it exists.
+func (d *providerData) notePlannedGroup(name string) {
+	if d == nil {
+		return
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	if d.notes.groups == nil {
+		d.notes.groups = map[string]bool{}
+	}
+	d.notes.groups[name] = true
+}
+
+// plannedGroup reports whether a zulip_user_group in this plan makes name.
+func (d *providerData) plannedGroup(name string) bool {
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	return d.notes.groups[name]
+}
+
+// zulipMajors are the first feature level of each Zulip major version, newest
+// first (from the "New in Zulip X (feature level N)" notes of Zulip's API
+// description).
+var zulipMajors = []struct {
+	level   int
+	version string
+}{
+	{498, "Zulip 13.0"}, {421, "Zulip 12.0"}, {378, "Zulip 11.0"}, {279, "Zulip 10.0"}, {238, "Zulip 9.0"},
+	{186, "Zulip 8.0"}, {155, "Zulip 7.0"}, {115, "Zulip 6.0"}, {65, "Zulip 5.0"}, {27, "Zulip 4.0"},
+}
+
+// zulipVersionOf names the Zulip version that introduced a feature level.
+func zulipVersionOf(level int) string {
+	for _, m := range zulipMajors {
+		if level >= m.level {
+			return m.version
+		}
+	}
+	return "Zulip 3.0"
+}
+
+// permissionDataAttribute is the computed schema of a permission in a data
+// source: the same shape as the resources' attribute.
+func permissionDataAttribute(s permissionSetting) dschema.SingleNestedAttribute {
+	desc := "Who may " + s.what + ": `{ groups = [group names], users = [user ids] }` (see " + permissionGuide + ")."
+	if s.level > 0 {
+		desc += fmt.Sprintf(" Null on servers older than feature level %d (%s).", s.level, zulipVersionOf(s.level))
+	}
+	return dschema.SingleNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: desc,
+		Attributes: map[string]dschema.Attribute{
+			"groups": dschema.SetAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "User groups by name."},
+			"users":  dschema.SetAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Users by id."},
+		},
+	}
+}

@@ -1,0 +1,555 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*userGroupResource)(nil)
+	_ resource.ResourceWithConfigure   = (*userGroupResource)(nil)
+	_ resource.ResourceWithImportState = (*userGroupResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*userGroupResource)(nil)
+)
+
+// Feature levels of user group management.
+const (
+	// featureUserGroupCreateID: POST /user_groups/create answers the new
+	// group's id (FL317), and deactivated groups are listed (FL294) and
+	// deactivated through POST /user_groups/{id}/deactivate (FL290).
+	featureUserGroupCreateID = 317
+	// featureUserGroupReactivate: PATCH /user_groups/{id} deactivated=false.
+	featureUserGroupReactivate = 386
+)
+
+// maxUserGroupNameLength is Zulip's UserGroup.MAX_NAME_LENGTH.
+const maxUserGroupNameLength = 100
+
+// userGroupReservedPrefixes are the name prefixes Zulip keeps for system
+// groups and mention syntax (UserGroup.INVALID_NAME_PREFIXES, "role:" for
+// system groups).
+var userGroupReservedPrefixes = []string{"role:", "@", "user:", "stream:", "channel:"}
+
+// NewUserGroupResource returns the zulip_user_group resource.
+func NewUserGroupResource() resource.Resource {
+	return &userGroupResource{resourceBase: resourceBase{name: "user_group"}}
+}
+
+// userGroupResource manages one custom user group (not its members: see
+// zulip_user_group_members and zulip_user_group_membership).
+type userGroupResource struct {
+	resourceBase
+}
+
+// userGroupResourceModel is the zulip_user_group state.
+type userGroupResourceModel struct {
+	ID                    types.Int64  `tfsdk:"id"`
+	Name                  types.String `tfsdk:"name"`
+	Description           types.String `tfsdk:"description"`
+	CanAddMembersGroup    types.Object `tfsdk:"can_add_members_group"`
+	CanJoinGroup          types.Object `tfsdk:"can_join_group"`
+	CanLeaveGroup         types.Object `tfsdk:"can_leave_group"`
+	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
+	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
+	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
+	DateCreated           types.Int64  `tfsdk:"date_created"`
+	CreatorID             types.Int64  `tfsdk:"creator_id"`
+}
+
+// userGroupSetting is one of a group's permission settings: where the model,
+// the server's group and the client's requests keep it.
+type userGroupSetting struct {
+	permissionSetting
+	model  func(*userGroupResourceModel) *types.Object
+	api    func(*zulip.UserGroup) *zulip.GroupSettingValue
+	create func(*zulip.UserGroupPermissions) **zulip.GroupSettingValue
+	update func(*zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate
+}
+
+// userGroupSettings are the six permission settings of a user group.
+var userGroupSettings = []userGroupSetting{
+	{permissionSetting{"can_add_members_group", "add members to the group", 305},
+		func(m *userGroupResourceModel) *types.Object { return &m.CanAddMembersGroup },
+		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanAddMembersGroup },
+		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanAddMembersGroup },
+		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddMembersGroup }},
+	{permissionSetting{"can_join_group", "join the group", 301},
+		func(m *userGroupResourceModel) *types.Object { return &m.CanJoinGroup },
+		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanJoinGroup },
+		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanJoinGroup },
+		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanJoinGroup }},
+	{permissionSetting{"can_leave_group", "leave the group", 308},
+		func(m *userGroupResourceModel) *types.Object { return &m.CanLeaveGroup },
+		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanLeaveGroup },
+		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanLeaveGroup },
+		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanLeaveGroup }},
+	{permissionSetting{"can_manage_group", "manage the group (its name, description, settings and members)", 283},
+		func(m *userGroupResourceModel) *types.Object { return &m.CanManageGroup },
+		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanManageGroup },
+		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanManageGroup },
+		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanManageGroup }},
+	{permissionSetting{"can_mention_group", "mention the group (notifying its members)", 258},
+		func(m *userGroupResourceModel) *types.Object { return &m.CanMentionGroup },
+		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanMentionGroup },
+		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanMentionGroup },
+		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanMentionGroup }},
+	{permissionSetting{"can_remove_members_group", "remove members from the group", 324},
+		func(m *userGroupResourceModel) *types.Object { return &m.CanRemoveMembersGroup },
+		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanRemoveMembersGroup },
+		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanRemoveMembersGroup },
+		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanRemoveMembersGroup }},
+}
+
+// Schema describes the resource.
+func (r *userGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := map[string]schema.Attribute{
+		"id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "The group's id.",
+			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
+		"name": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: fmt.Sprintf("The group's name, unique in the organization (deactivated groups "+
+				"included), at most %d characters, not starting with `role:`, `@`, `user:`, `stream:` or `channel:`. "+
+				"Permissions refer to the group by it.", maxUserGroupNameLength),
+			Validators: []validator.String{
+				stringvalidator.LengthBetween(1, maxUserGroupNameLength),
+				noReservedGroupPrefix{},
+			},
+		},
+		"description": schema.StringAttribute{
+			Optional:            true,
+			Computed:            true,
+			Default:             stringdefault.StaticString(""),
+			MarkdownDescription: "What the group is for. Default empty.",
+		},
+		"date_created": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "When the group was created (UNIX seconds).",
+			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
+		"creator_id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "The id of the user who created the group.",
+			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
+	}
+	for _, s := range userGroupSettings {
+		attrs[s.name] = permissionAttribute(s.permissionSetting)
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A custom user group: its name, description and who may use and manage it. Members " +
+			"are managed by `zulip_user_group_members` (all of them) or `zulip_user_group_membership` (one each). " +
+			"Zulip never deletes a group: destroying this resource **deactivates** it (its name stays taken), and " +
+			"Zulip refuses while a permission setting still uses the group, naming each use. Declaring a group " +
+			"whose name belongs to a deactivated group reactivates that group. System groups (`role:...`) cannot " +
+			"be managed. Needs Zulip feature level 317 (Zulip 10.0) or newer.",
+		Attributes: attrs,
+	}
+}
+
+// noReservedGroupPrefix refuses names Zulip keeps for system groups and
+// mention syntax.
+type noReservedGroupPrefix struct{}
+
+func (noReservedGroupPrefix) Description(context.Context) string {
+	return "must not start with a reserved prefix"
+}
+
+func (v noReservedGroupPrefix) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (noReservedGroupPrefix) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	name := req.ConfigValue.ValueString()
+	for _, p := range userGroupReservedPrefixes {
+		if strings.HasPrefix(name, p) {
+			what := "is reserved"
+			if p == "role:" {
+				what = "is reserved for system groups, which Zulip manages itself and this provider cannot"
+			}
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid User Group Name",
+				fmt.Sprintf("The name %q starts with %q, which %s (Zulip refuses it: \"User group name cannot start "+
+					"with '%s'.\").", name, p, what, p))
+			return
+		}
+	}
+}
+
+// ModifyPlan checks at plan time what the apply would fail on: the server's
+// feature level, a name in use by an active group (with an import block), the
+// groups and users the permissions name; it warns when the create will
+// reactivate a deactivated group.
+func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	var plan userGroupResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if known(plan.Name) {
+		r.data.notePlannedGroup(plan.Name.ValueString())
+	}
+	if err := r.data.requireFeatureLevel(featureUserGroupCreateID, "zulip_user_group"); err != nil {
+		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
+		return
+	}
+	for _, s := range userGroupSettings {
+		v := *s.model(&plan)
+		if v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		at := path.Root(s.name)
+		if err := r.data.requireFeatureLevel(s.level, s.name); err != nil {
+			resp.Diagnostics.AddAttributeError(at, "Zulip Server Too Old", err.Error())
+			continue
+		}
+		r.data.checkPermission(ctx, at, v, &resp.Diagnostics)
+	}
+	if !req.State.Raw.IsNull() || !known(plan.Name) || !r.data.hasCreds || resp.Diagnostics.HasError() {
+		return
+	}
+	// A new group: its name must be free, or belong to a deactivated group,
+	// which the create reactivates.
+	dir, err := r.data.groups(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read User Groups", "list the user groups to check the name", roleAny, err)
+		return
+	}
+	g, ok := dir.byName[plan.Name.ValueString()]
+	switch {
+	case !ok:
+	case g.IsSystemGroup:
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
+			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
+				"Refer to it in permissions by its name instead.", g.Name))
+	case g.Deactivated:
+		if err := r.data.requireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Zulip Server Too Old", err.Error())
+			return
+		}
+		resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Deactivated User Group Will Be Reactivated",
+			fmt.Sprintf("The organization has a deactivated user group named %q (id %d). Zulip keeps the names of "+
+				"deactivated groups, so this apply reactivates that group and manages it, with its past members "+
+				"and the description and permissions configured here.", g.Name, g.ID))
+	default:
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "User Group Already Exists",
+			fmt.Sprintf("The organization already has a user group named %q (id %d). To manage it with this "+
+				"resource, import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
+				g.Name, g.ID, importBlock("zulip_user_group", g.Name)))
+	}
+}
+
+// Create makes the group, or reactivates the deactivated group of that name.
+func (r *userGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan userGroupResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	dir, err := r.data.groups(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Create User Group", "list the user groups", roleAny, err)
+		return
+	}
+	name := plan.Name.ValueString()
+	if g, ok := dir.byName[name]; ok && g.Deactivated && !g.IsSystemGroup {
+		r.reactivate(ctx, plan, g, dir, resp)
+		return
+	}
+	perms, err := r.createPermissions(ctx, plan, dir)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Create User Group", err.Error())
+		return
+	}
+	description := plan.Description.ValueString()
+	key, ok := userGroupCreation(r.data, name, description, perms).create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	userGroups.finishCreate(ctx, r.data, &plan, key, resp)
+}
+
+// createPermissions are the configured settings of a new group.
+func (r *userGroupResource) createPermissions(ctx context.Context, plan userGroupResourceModel, dir groupDirectory) (zulip.UserGroupPermissions, error) {
+	var perms zulip.UserGroupPermissions
+	for _, s := range userGroupSettings {
+		v, err := permissionValue(ctx, *s.model(&plan), dir)
+		if err != nil {
+			return perms, fmt.Errorf("%s: %w", s.name, err)
+		}
+		*s.create(&perms) = v
+	}
+	return perms, nil
+}
+
+// reactivate takes over the deactivated group g: reactivates it and sets the
+// configured description and settings, in one request.
+func (r *userGroupResource) reactivate(ctx context.Context, plan userGroupResourceModel, g zulip.UserGroup, dir groupDirectory, resp *resource.CreateResponse) {
+	var prior userGroupResourceModel
+	userGroupResourceFromAPI(ctx, r.data, g, &prior, &resp.Diagnostics)
+	update, err := r.update(ctx, plan, prior, dir)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Reactivate User Group", err.Error())
+		return
+	}
+	update.Name = nil // the same name
+	update.Reactivate = true
+	err = userGroupCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateUserGroup(ctx, g.ID, update)
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Reactivate User Group",
+			fmt.Sprintf("reactivate the deactivated user group %q (id %d)", g.Name, g.ID), roleAny, err)
+		return
+	}
+	tflog.Info(ctx, "reactivated a deactivated user group of the configured name", map[string]any{"id": g.ID, "name": g.Name})
+	userGroups.finishCreate(ctx, r.data, &plan, strconv.FormatInt(g.ID, 10), resp)
+}
+
+// update is the request that takes a group from prior to plan: changed name
+// and description, and each setting the plan changes as {new, old}.
+func (r *userGroupResource) update(ctx context.Context, plan, prior userGroupResourceModel, dir groupDirectory) (zulip.UpdateUserGroupRequest, error) {
+	var req zulip.UpdateUserGroupRequest
+	if !plan.Name.Equal(prior.Name) {
+		name := plan.Name.ValueString()
+		req.Name = &name
+	}
+	if known(plan.Description) && !plan.Description.Equal(prior.Description) {
+		d := plan.Description.ValueString()
+		req.Description = &d
+	}
+	for _, s := range userGroupSettings {
+		u, err := permissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
+		if err != nil {
+			return req, fmt.Errorf("%s: %w", s.name, err)
+		}
+		*s.update(&req.Permissions) = u
+	}
+	return req, nil
+}
+
+// Read refreshes the group from the organization's list; a deactivated group
+// is gone (the next plan reactivates it).
+func (r *userGroupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	userGroups.Read(ctx, r.data, req, resp)
+}
+
+// Update changes the name, description and settings in place.
+func (r *userGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state userGroupResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	dir, err := r.data.groups(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Update User Group", "list the user groups", roleAny, err)
+		return
+	}
+	update, err := r.update(ctx, plan, state, dir)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Update User Group", err.Error())
+		return
+	}
+	err = userGroupCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateUserGroup(ctx, state.ID.ValueInt64(), update)
+	})
+	switch {
+	case err == nil:
+	case zulip.IsExpectationMismatch(err):
+		resp.Diagnostics.AddError("User Group Changed Since the Plan",
+			fmt.Sprintf("A permission setting of user group %q changed after Terraform read it, so Zulip refused to "+
+				"overwrite it (the provider sends the value it planned from as the expected old value). Run "+
+				"terraform plan again to see the change, then apply. Server said: %s", state.Name.ValueString(), err))
+		return
+	default:
+		addAPIError(&resp.Diagnostics, "Unable to Update User Group", "update the user group", roleAny, err)
+		return
+	}
+	plan.ID = state.ID
+	userGroups.afterUpdate(ctx, r.data, &plan, resp)
+}
+
+// Delete deactivates the group. While a permission uses it Zulip refuses;
+// the error names each use.
+func (r *userGroupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state userGroupResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	id := state.ID.ValueInt64()
+	err := userGroupCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.DeactivateUserGroup(ctx, id)
+	})
+	switch {
+	case err == nil:
+		tflog.Info(ctx, "deactivated the user group (Zulip keeps deactivated groups)", map[string]any{"id": id})
+	case zulip.IsNotFound(err):
+	case zulip.IsGroupInUse(err):
+		resp.Diagnostics.AddError("User Group In Use",
+			fmt.Sprintf("Zulip cannot deactivate user group %q (id %d) while it is used:\n\n%s\n\nChange those "+
+				"settings to another group first (in this configuration: make them refer to another group, or "+
+				"remove the subgroup, and apply), then destroy the group. Server said: %s",
+				state.Name.ValueString(), id, r.describeObjections(ctx, zulip.GroupObjectionsOf(err)), err))
+	default:
+		// A repeat of a deactivation that succeeded unseen answers that the group is deactivated.
+		if g, ok, lerr := r.find(ctx, id); lerr == nil && ok && g.Deactivated {
+			return
+		}
+		addAPIError(&resp.Diagnostics, "Unable to Deactivate User Group", "deactivate the user group", roleAny, err)
+	}
+}
+
+// find reads a group from a fresh list.
+func (r *userGroupResource) find(ctx context.Context, id int64) (zulip.UserGroup, bool, error) {
+	list, err := userGroupCollection(r.data).list(ctx)
+	if err != nil {
+		return zulip.UserGroup{}, false, err
+	}
+	i := slices.IndexFunc(list, func(g zulip.UserGroup) bool { return g.ID == id })
+	if i < 0 {
+		return zulip.UserGroup{}, false, nil
+	}
+	return list[i], true, nil
+}
+
+// describeObjections says, one line each, where the group is used.
+func (r *userGroupResource) describeObjections(ctx context.Context, objections []zulip.GroupObjection) string {
+	if len(objections) == 0 {
+		return "- (the server did not say where)"
+	}
+	dir, _ := r.data.groups(ctx)
+	channelName := func(id int64) string {
+		if channels, err := r.data.client.ListChannels(ctx, zulip.ListChannelsOptions{}); err == nil {
+			for _, c := range channels {
+				if c.StreamID == id {
+					return fmt.Sprintf("channel #%s (id %d)", c.Name, id)
+				}
+			}
+		}
+		return fmt.Sprintf("channel %d", id)
+	}
+	var lines []string
+	for _, o := range objections {
+		settings := strings.Join(o.Settings, ", ")
+		switch o.Type {
+		case "realm":
+			lines = append(lines, "- the organization's settings: "+settings)
+		case "channel":
+			lines = append(lines, fmt.Sprintf("- %s: %s", channelName(o.ChannelID), settings))
+		case "user_group":
+			lines = append(lines, fmt.Sprintf("- user group %q (id %d): %s", dir.name(o.GroupID), o.GroupID, settings))
+		case "subgroup":
+			names := make([]string, len(o.SupergroupIDs))
+			for i, id := range o.SupergroupIDs {
+				names[i] = strconv.Quote(dir.name(id))
+			}
+			lines = append(lines, "- a subgroup of the user groups "+strings.Join(names, ", "))
+		default:
+			lines = append(lines, fmt.Sprintf("- %s: %s", o.Type, settings))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ImportState adopts a custom group by name or id.
+func (r *userGroupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	userGroups.Import(ctx, r.data, req, resp, func(id string) (func(zulip.UserGroup) bool, error) {
+		if id == "" {
+			return nil, errors.New("a zulip_user_group is imported by its name or its numeric id, got an empty id")
+		}
+		if strings.HasPrefix(id, "role:") {
+			return nil, fmt.Errorf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform", id)
+		}
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
+			return func(g zulip.UserGroup) bool { return g.ID == n && !g.IsSystemGroup && !g.Deactivated }, nil
+		}
+		return func(g zulip.UserGroup) bool { return g.Name == id && !g.IsSystemGroup && !g.Deactivated }, nil
+	})
+}
+
+// userGroups is the kit's skeleton for zulip_user_group. A deactivated group
+// is not listed as the resource's object: its resource is gone from state, and
+// the next plan reactivates it.
+var userGroups = objects[userGroupResourceModel, zulip.UserGroup]{
+	typeName: "zulip_user_group", what: "user group", role: roleAny,
+	coll:     activeUserGroups,
+	key:      func(g zulip.UserGroup) string { return strconv.FormatInt(g.ID, 10) },
+	stateKey: func(m *userGroupResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	setKey: func(m *userGroupResourceModel, k string) {
+		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
+		m.ID = types.Int64Value(n)
+	},
+	fromAPI: userGroupResourceFromAPI,
+	importHint: "A user group is imported by its name or its numeric id; the organization's groups are listed in " +
+		"its settings under User groups (GET /api/v1/user_groups). Deactivated groups are reactivated by declaring " +
+		"them, not imported.",
+}
+
+// activeUserGroups is the organization's custom groups that are active, from
+// the one list of groups the run reads.
+func activeUserGroups(d *providerData) *collection[zulip.UserGroup] {
+	all := userGroupCollection(d)
+	return &collection[zulip.UserGroup]{name: all.name, cache: all.cache, fetch: all.fetch, filter: func(g zulip.UserGroup) bool {
+		return !g.Deactivated && !g.IsSystemGroup
+	}}
+}
+
+// userGroupCreation is the create of a group; its natural key is its name.
+func userGroupCreation(d *providerData, name, description string, perms zulip.UserGroupPermissions) creation[userGroupResourceModel, zulip.UserGroup] {
+	return creation[userGroupResourceModel, zulip.UserGroup]{
+		o: userGroups,
+		send: func(ctx context.Context) (string, error) {
+			id, err := d.client.CreateUserGroup(ctx, zulip.CreateUserGroupRequest{
+				Name: name, Description: description, Members: []int64{}, Permissions: perms,
+			})
+			return strconv.FormatInt(id, 10), err
+		},
+		sameKey: func(g zulip.UserGroup) bool { return g.Name == name },
+		matches: func(g zulip.UserGroup) bool { return g.Name == name && g.Description == description },
+	}
+}
+
+// userGroupResourceFromAPI copies a group into the resource model.
+func userGroupResourceFromAPI(ctx context.Context, d *providerData, g zulip.UserGroup, m *userGroupResourceModel, diags *diag.Diagnostics) {
+	m.ID = types.Int64Value(g.ID)
+	m.Name = types.StringValue(g.Name)
+	m.Description = types.StringValue(g.Description)
+	m.DateCreated = types.Int64PointerValue(g.DateCreated)
+	m.CreatorID = types.Int64PointerValue(g.CreatorID)
+	dir, err := d.groups(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", roleAny, err)
+		return
+	}
+	for _, s := range userGroupSettings {
+		*s.model(m) = permissionFromAPI(s.api(&g), dir)
+	}
+}
