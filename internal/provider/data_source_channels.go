@@ -52,30 +52,30 @@ type channelsDataSourceModel struct {
 
 // channelModel is one channel of the result.
 type channelModel struct {
-	ID                         types.Int64        `tfsdk:"id"`
-	Name                       types.String       `tfsdk:"name"`
-	Description                types.String       `tfsdk:"description"`
-	RenderedDescription        types.String       `tfsdk:"rendered_description"`
-	DateCreated                types.Int64        `tfsdk:"date_created"`
-	CreatorID                  types.Int64        `tfsdk:"creator_id"`
-	InviteOnly                 types.Bool         `tfsdk:"invite_only"`
-	IsWebPublic                types.Bool         `tfsdk:"is_web_public"`
-	HistoryPublicToSubscribers types.Bool         `tfsdk:"history_public_to_subscribers"`
-	IsArchived                 types.Bool         `tfsdk:"is_archived"`
-	FirstMessageID             types.Int64        `tfsdk:"first_message_id"`
-	MessageRetentionDays       types.Int64        `tfsdk:"message_retention_days"`
-	IsRecentlyActive           types.Bool         `tfsdk:"is_recently_active"`
-	StreamWeeklyTraffic        types.Int64        `tfsdk:"stream_weekly_traffic"`
-	StreamPostPolicy           types.Int64        `tfsdk:"stream_post_policy"`
-	IsAnnouncementOnly         types.Bool         `tfsdk:"is_announcement_only"`
-	TopicsPolicy               types.String       `tfsdk:"topics_policy"`
-	IsDefault                  types.Bool         `tfsdk:"is_default"`
-	CanAddSubscribersGroup     *groupSettingModel `tfsdk:"can_add_subscribers_group"`
-	CanRemoveSubscribersGroup  *groupSettingModel `tfsdk:"can_remove_subscribers_group"`
-	CanAdministerChannelGroup  *groupSettingModel `tfsdk:"can_administer_channel_group"`
-	CanSendMessageGroup        *groupSettingModel `tfsdk:"can_send_message_group"`
-	CanSubscribeGroup          *groupSettingModel `tfsdk:"can_subscribe_group"`
-	CanCreateTopicGroup        *groupSettingModel `tfsdk:"can_create_topic_group"`
+	ID                         types.Int64  `tfsdk:"id"`
+	Name                       types.String `tfsdk:"name"`
+	Description                types.String `tfsdk:"description"`
+	RenderedDescription        types.String `tfsdk:"rendered_description"`
+	DateCreated                types.Int64  `tfsdk:"date_created"`
+	CreatorID                  types.Int64  `tfsdk:"creator_id"`
+	InviteOnly                 types.Bool   `tfsdk:"invite_only"`
+	IsWebPublic                types.Bool   `tfsdk:"is_web_public"`
+	HistoryPublicToSubscribers types.Bool   `tfsdk:"history_public_to_subscribers"`
+	IsArchived                 types.Bool   `tfsdk:"is_archived"`
+	FirstMessageID             types.Int64  `tfsdk:"first_message_id"`
+	MessageRetentionDays       types.Int64  `tfsdk:"message_retention_days"`
+	IsRecentlyActive           types.Bool   `tfsdk:"is_recently_active"`
+	StreamWeeklyTraffic        types.Int64  `tfsdk:"stream_weekly_traffic"`
+	StreamPostPolicy           types.Int64  `tfsdk:"stream_post_policy"`
+	IsAnnouncementOnly         types.Bool   `tfsdk:"is_announcement_only"`
+	TopicsPolicy               types.String `tfsdk:"topics_policy"`
+	IsDefault                  types.Bool   `tfsdk:"is_default"`
+	CanAddSubscribersGroup     types.Object `tfsdk:"can_add_subscribers_group"`
+	CanRemoveSubscribersGroup  types.Object `tfsdk:"can_remove_subscribers_group"`
+	CanAdministerChannelGroup  types.Object `tfsdk:"can_administer_channel_group"`
+	CanSendMessageGroup        types.Object `tfsdk:"can_send_message_group"`
+	CanSubscribeGroup          types.Object `tfsdk:"can_subscribe_group"`
+	CanCreateTopicGroup        types.Object `tfsdk:"can_create_topic_group"`
 }
 
 // Metadata names the data source.
@@ -170,12 +170,12 @@ func channelAttributes() map[string]schema.Attribute {
 		"is_announcement_only":         flag("Deprecated by Zulip: whether only administrators may post (`stream_post_policy` 2)."),
 		"topics_policy":                str("Whether messages may use the empty topic: `inherit`, `allow_empty_topic` or `disable_empty_topic`; null on servers that lack it."),
 		"is_default":                   flag("Whether new users join the channel by default; set only with `include_default = true`, null otherwise."),
-		"can_add_subscribers_group":    groupSettingAttribute("may add other users to the channel", 342),
-		"can_remove_subscribers_group": groupSettingAttribute("may remove other users from the channel", 142),
-		"can_administer_channel_group": groupSettingAttribute("may administer the channel", 325),
-		"can_send_message_group":       groupSettingAttribute("may post in the channel", 333),
-		"can_subscribe_group":          groupSettingAttribute("may subscribe themselves to the channel", 357),
-		"can_create_topic_group":       groupSettingAttribute("may start new topics in the channel", 441),
+		"can_add_subscribers_group":    permissionDataAttribute(permissionSetting{"", "add other users to the channel", 342}),
+		"can_remove_subscribers_group": permissionDataAttribute(permissionSetting{"", "remove other users from the channel", 142}),
+		"can_administer_channel_group": permissionDataAttribute(permissionSetting{"", "administer the channel", 325}),
+		"can_send_message_group":       permissionDataAttribute(permissionSetting{"", "post in the channel", 333}),
+		"can_subscribe_group":          permissionDataAttribute(permissionSetting{"", "subscribe themselves to the channel", 357}),
+		"can_create_topic_group":       permissionDataAttribute(permissionSetting{"", "start new topics in the channel", 441}),
 	}
 }
 
@@ -207,12 +207,18 @@ func (d *channelsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addAPIError(&resp.Diagnostics, "Unable to List Channels", "list the channels", roleAny, err)
 		return
 	}
+	// Permissions name their groups; an account that may not list groups (a
+	// guest) sees them as "id:N".
+	dir, err := d.data.groups(ctx)
+	if err != nil {
+		tflog.Warn(ctx, "could not list user groups; permissions name groups by id", map[string]any{"error": err.Error()})
+	}
 	m.Channels = make([]channelModel, 0, len(list))
 	for _, c := range list {
 		if known(m.Name) && !strings.EqualFold(c.Name, m.Name.ValueString()) {
 			continue
 		}
-		m.Channels = append(m.Channels, channelFromAPI(c))
+		m.Channels = append(m.Channels, channelFromAPI(c, dir))
 	}
 	channelsFillDefaults(&m)
 	tflog.Debug(ctx, "listed channels", map[string]any{"received": len(list), "kept": len(m.Channels)})
@@ -272,7 +278,7 @@ func channelsFillDefaults(m *channelsDataSourceModel) {
 
 // channelFromAPI converts a channel. Values the API gives as null (or an
 // older server leaves out) stay null.
-func channelFromAPI(c zulip.Channel) channelModel {
+func channelFromAPI(c zulip.Channel, dir groupDirectory) channelModel {
 	return channelModel{
 		ID:                         types.Int64Value(c.StreamID),
 		Name:                       types.StringValue(c.Name),
@@ -292,11 +298,11 @@ func channelFromAPI(c zulip.Channel) channelModel {
 		IsAnnouncementOnly:         types.BoolValue(c.IsAnnouncementOnly),
 		TopicsPolicy:               stringOrNull(&c.TopicsPolicy),
 		IsDefault:                  types.BoolPointerValue(c.IsDefault),
-		CanAddSubscribersGroup:     groupSettingFromAPI(c.CanAddSubscribersGroup),
-		CanRemoveSubscribersGroup:  groupSettingFromAPI(c.CanRemoveSubscribersGroup),
-		CanAdministerChannelGroup:  groupSettingFromAPI(c.CanAdministerChannelGroup),
-		CanSendMessageGroup:        groupSettingFromAPI(c.CanSendMessageGroup),
-		CanSubscribeGroup:          groupSettingFromAPI(c.CanSubscribeGroup),
-		CanCreateTopicGroup:        groupSettingFromAPI(c.CanCreateTopicGroup),
+		CanAddSubscribersGroup:     permissionFromAPI(c.CanAddSubscribersGroup, dir),
+		CanRemoveSubscribersGroup:  permissionFromAPI(c.CanRemoveSubscribersGroup, dir),
+		CanAdministerChannelGroup:  permissionFromAPI(c.CanAdministerChannelGroup, dir),
+		CanSendMessageGroup:        permissionFromAPI(c.CanSendMessageGroup, dir),
+		CanSubscribeGroup:          permissionFromAPI(c.CanSubscribeGroup, dir),
+		CanCreateTopicGroup:        permissionFromAPI(c.CanCreateTopicGroup, dir),
 	}
 }

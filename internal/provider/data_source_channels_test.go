@@ -100,12 +100,12 @@ data "zulip_channels" "hidden_archive" {
 							"is_announcement_only":         knownvalue.Bool(false),
 							"topics_policy":                knownvalue.StringExact("inherit"),
 							"is_default":                   knownvalue.Bool(true),
-							"can_add_subscribers_group":    namedGroup(refserver.GroupAdministrators),
-							"can_remove_subscribers_group": namedGroup(refserver.GroupAdministrators),
-							"can_administer_channel_group": anonymousGroup([]int64{refserver.SeedOwnerID}, nil),
-							"can_send_message_group":       namedGroup(refserver.GroupEveryone),
-							"can_subscribe_group":          namedGroup(refserver.GroupNobody),
-							"can_create_topic_group":       namedGroup(refserver.GroupEveryone),
+							"can_add_subscribers_group":    permissionOf([]string{"role:administrators"}),
+							"can_remove_subscribers_group": permissionOf([]string{"role:administrators"}),
+							"can_administer_channel_group": permissionOf(nil, refserver.SeedOwnerID),
+							"can_send_message_group":       permissionOf([]string{"role:everyone"}),
+							"can_subscribe_group":          permissionOf([]string{"role:nobody"}),
+							"can_create_topic_group":       permissionOf([]string{"role:everyone"}),
 						}),
 					})),
 					statecheck.ExpectKnownValue("data.zulip_channels.old", tfjsonpath.New("channels"), knownvalue.ListExact([]knownvalue.Check{
@@ -123,7 +123,7 @@ data "zulip_channels" "hidden_archive" {
 						"stream_post_policy":     knownvalue.Int64Exact(2),
 						"is_announcement_only":   knownvalue.Bool(true),
 						"rendered_description":   knownvalue.StringExact("<p>Announcements, <strong>readable on the web</strong>.</p>"),
-						"can_send_message_group": namedGroup(refserver.GroupAdministrators),
+						"can_send_message_group": permissionOf([]string{"role:administrators"}),
 					})),
 					// design: private with protected history.
 					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
@@ -300,7 +300,7 @@ func TestAccChannels_serverTooOld(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.zulip_channels.x", tfjsonpath.New("channels").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"name":                         knownvalue.StringExact("general"),
-						"can_remove_subscribers_group": namedGroup(refserver.GroupAdministrators),
+						"can_remove_subscribers_group": permissionOf([]string{"role:administrators"}),
 						"can_send_message_group":       knownvalue.Null(),
 						"topics_policy":                knownvalue.Null(),
 					})),
@@ -327,7 +327,7 @@ func TestAccChannels_example(t *testing.T) {
 					knownvalue.StringExact("backend-internal"), knownvalue.StringExact("design"), knownvalue.StringExact("frontend-ops"),
 					knownvalue.StringExact("leadership"), knownvalue.StringExact("moderation-requests"),
 				})),
-				statecheck.ExpectKnownOutputValue("general_posting_group_id", knownvalue.Int64Exact(refserver.GroupEveryone)),
+				statecheck.ExpectKnownOutputValue("general_posting_groups", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:everyone")})),
 			},
 		}},
 	})
@@ -404,27 +404,15 @@ func expectNames(addr, attr string, names ...string) statecheck.StateCheck {
 	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.ListExact(checks))
 }
 
-// namedGroup checks a group-setting value that names a group.
-func namedGroup(id int64) knownvalue.Check {
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"group_id":         knownvalue.Int64Exact(id),
-		"direct_members":   knownvalue.ListSizeExact(0),
-		"direct_subgroups": knownvalue.ListSizeExact(0),
-	})
-}
-
-// anonymousGroup checks an anonymous group-setting value.
-func anonymousGroup(members, subgroups []int64) knownvalue.Check {
-	ids := func(v []int64) knownvalue.Check {
-		checks := make([]knownvalue.Check, 0, len(v))
-		for _, id := range v {
-			checks = append(checks, knownvalue.Int64Exact(id))
-		}
-		return knownvalue.ListExact(checks)
+// permissionOf checks a permission: these groups by name and users by id.
+func permissionOf(groups []string, users ...int64) knownvalue.Check {
+	g := make([]knownvalue.Check, 0, len(groups))
+	for _, name := range groups {
+		g = append(g, knownvalue.StringExact(name))
 	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"group_id":         knownvalue.Null(),
-		"direct_members":   ids(members),
-		"direct_subgroups": ids(subgroups),
-	})
+	u := make([]knownvalue.Check, 0, len(users))
+	for _, id := range users {
+		u = append(u, knownvalue.Int64Exact(id))
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{"groups": knownvalue.SetExact(g), "users": knownvalue.SetExact(u)})
 }

@@ -41,21 +41,21 @@ type userGroupsDataSourceModel struct {
 
 // userGroupModel is one user group of the result.
 type userGroupModel struct {
-	ID                    types.Int64        `tfsdk:"id"`
-	Name                  types.String       `tfsdk:"name"`
-	Description           types.String       `tfsdk:"description"`
-	Members               []int64            `tfsdk:"members"`
-	DirectSubgroupIDs     []int64            `tfsdk:"direct_subgroup_ids"`
-	IsSystemGroup         types.Bool         `tfsdk:"is_system_group"`
-	DateCreated           types.Int64        `tfsdk:"date_created"`
-	CreatorID             types.Int64        `tfsdk:"creator_id"`
-	Deactivated           types.Bool         `tfsdk:"deactivated"`
-	CanAddMembersGroup    *groupSettingModel `tfsdk:"can_add_members_group"`
-	CanJoinGroup          *groupSettingModel `tfsdk:"can_join_group"`
-	CanLeaveGroup         *groupSettingModel `tfsdk:"can_leave_group"`
-	CanManageGroup        *groupSettingModel `tfsdk:"can_manage_group"`
-	CanMentionGroup       *groupSettingModel `tfsdk:"can_mention_group"`
-	CanRemoveMembersGroup *groupSettingModel `tfsdk:"can_remove_members_group"`
+	ID                    types.Int64  `tfsdk:"id"`
+	Name                  types.String `tfsdk:"name"`
+	Description           types.String `tfsdk:"description"`
+	Members               []int64      `tfsdk:"members"`
+	DirectSubgroupIDs     []int64      `tfsdk:"direct_subgroup_ids"`
+	IsSystemGroup         types.Bool   `tfsdk:"is_system_group"`
+	DateCreated           types.Int64  `tfsdk:"date_created"`
+	CreatorID             types.Int64  `tfsdk:"creator_id"`
+	Deactivated           types.Bool   `tfsdk:"deactivated"`
+	CanAddMembersGroup    types.Object `tfsdk:"can_add_members_group"`
+	CanJoinGroup          types.Object `tfsdk:"can_join_group"`
+	CanLeaveGroup         types.Object `tfsdk:"can_leave_group"`
+	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
+	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
+	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
 }
 
 // Metadata names the data source.
@@ -101,12 +101,12 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 						"date_created":             num("When the group was created, in UNIX seconds; null when Zulip has no record of it (groups older than feature level 292, and usually system groups)."),
 						"creator_id":               num("The id of the user who created the group; null when unknown, and for system groups."),
 						"deactivated":              schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
-						"can_add_members_group":    groupSettingAttribute("may add members to the group", 305),
-						"can_join_group":           groupSettingAttribute("may join the group", 301),
-						"can_leave_group":          groupSettingAttribute("may leave the group", 308),
-						"can_manage_group":         groupSettingAttribute("may manage the group (name, description, settings, members)", 283),
-						"can_mention_group":        groupSettingAttribute("may mention the group", 191),
-						"can_remove_members_group": groupSettingAttribute("may remove members from the group", 324),
+						"can_add_members_group":    permissionDataAttribute(permissionSetting{"", "add members to the group", 305}),
+						"can_join_group":           permissionDataAttribute(permissionSetting{"", "join the group", 301}),
+						"can_leave_group":          permissionDataAttribute(permissionSetting{"", "leave the group", 308}),
+						"can_manage_group":         permissionDataAttribute(permissionSetting{"", "manage the group (name, description, settings, members)", 283}),
+						"can_mention_group":        permissionDataAttribute(permissionSetting{"", "mention the group", 191}),
+						"can_remove_members_group": permissionDataAttribute(permissionSetting{"", "remove members from the group", 324}),
 					},
 				},
 			},
@@ -132,9 +132,9 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			return
 		}
 	}
-	list, err := d.data.client.ListUserGroups(ctx, zulip.ListUserGroupsOptions{
-		IncludeDeactivatedGroups: m.IncludeDeactivatedGroups.ValueBoolPointer(),
-	})
+	// One list of every group per run, shared with the permissions that name
+	// groups (deactivated ones included).
+	list, err := userGroupCollection(d.data).list(ctx)
 	if err != nil {
 		// Zulip refuses guests ("Not allowed for guest users") and bots with a
 		// plain BAD_REQUEST, not UNAUTHORIZED_PRINCIPAL; this endpoint takes no
@@ -149,12 +149,13 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		addAPIError(&resp.Diagnostics, "Unable to List User Groups", "list the user groups", roleAny, err)
 		return
 	}
+	dir := newGroupDirectory(list)
 	m.UserGroups = make([]userGroupModel, 0, len(list))
 	for _, g := range list {
-		if known(m.Name) && !strings.EqualFold(g.Name, m.Name.ValueString()) {
+		if (known(m.Name) && !strings.EqualFold(g.Name, m.Name.ValueString())) || (g.Deactivated && !m.IncludeDeactivatedGroups.ValueBool()) {
 			continue
 		}
-		m.UserGroups = append(m.UserGroups, userGroupFromAPI(g))
+		m.UserGroups = append(m.UserGroups, userGroupFromAPI(g, dir))
 	}
 	if !known(m.IncludeDeactivatedGroups) {
 		m.IncludeDeactivatedGroups = types.BoolValue(false)
@@ -164,7 +165,7 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 }
 
 // userGroupFromAPI converts a user group.
-func userGroupFromAPI(g zulip.UserGroup) userGroupModel {
+func userGroupFromAPI(g zulip.UserGroup, dir groupDirectory) userGroupModel {
 	return userGroupModel{
 		ID:                    types.Int64Value(g.ID),
 		Name:                  types.StringValue(g.Name),
@@ -175,11 +176,11 @@ func userGroupFromAPI(g zulip.UserGroup) userGroupModel {
 		DateCreated:           types.Int64PointerValue(g.DateCreated),
 		CreatorID:             types.Int64PointerValue(g.CreatorID),
 		Deactivated:           types.BoolValue(g.Deactivated),
-		CanAddMembersGroup:    groupSettingFromAPI(g.CanAddMembersGroup),
-		CanJoinGroup:          groupSettingFromAPI(g.CanJoinGroup),
-		CanLeaveGroup:         groupSettingFromAPI(g.CanLeaveGroup),
-		CanManageGroup:        groupSettingFromAPI(g.CanManageGroup),
-		CanMentionGroup:       groupSettingFromAPI(g.CanMentionGroup),
-		CanRemoveMembersGroup: groupSettingFromAPI(g.CanRemoveMembersGroup),
+		CanAddMembersGroup:    permissionFromAPI(g.CanAddMembersGroup, dir),
+		CanJoinGroup:          permissionFromAPI(g.CanJoinGroup, dir),
+		CanLeaveGroup:         permissionFromAPI(g.CanLeaveGroup, dir),
+		CanManageGroup:        permissionFromAPI(g.CanManageGroup, dir),
+		CanMentionGroup:       permissionFromAPI(g.CanMentionGroup, dir),
+		CanRemoveMembersGroup: permissionFromAPI(g.CanRemoveMembersGroup, dir),
 	}
 }

@@ -84,19 +84,19 @@ data "zulip_user_groups" "retired_included" {
 							"date_created":             knownvalue.Int64Exact(seedTime.Add(refserver.GroupBackend * time.Hour).Unix()),
 							"creator_id":               knownvalue.Int64Exact(refserver.SeedAdminID),
 							"deactivated":              knownvalue.Bool(false),
-							"can_add_members_group":    namedGroup(refserver.GroupAdministrators),
-							"can_join_group":           namedGroup(refserver.GroupNobody),
-							"can_leave_group":          namedGroup(refserver.GroupEveryone),
-							"can_manage_group":         namedGroup(refserver.GroupNobody),
-							"can_mention_group":        namedGroup(refserver.GroupEveryone),
-							"can_remove_members_group": namedGroup(refserver.GroupAdministrators),
+							"can_add_members_group":    permissionOf([]string{"role:administrators"}),
+							"can_join_group":           permissionOf([]string{"role:nobody"}),
+							"can_leave_group":          permissionOf([]string{"role:everyone"}),
+							"can_manage_group":         permissionOf([]string{"role:nobody"}),
+							"can_mention_group":        permissionOf([]string{"role:everyone"}),
+							"can_remove_members_group": permissionOf([]string{"role:administrators"}),
 						}),
 					})),
 					// leads: a subgroup, and an anonymous group may manage it.
 					statecheck.ExpectKnownValue("data.zulip_user_groups.leads", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"members":             int64List(refserver.SeedOwnerID),
 						"direct_subgroup_ids": int64List(refserver.GroupBackend),
-						"can_manage_group":    anonymousGroup([]int64{refserver.SeedOwnerID}, []int64{refserver.GroupAdministrators}),
+						"can_manage_group":    permissionOf([]string{"role:administrators"}, refserver.SeedOwnerID),
 					})),
 					statecheck.ExpectKnownValue("data.zulip_user_groups.administrators", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"id":                  knownvalue.Int64Exact(refserver.GroupAdministrators),
@@ -167,8 +167,8 @@ func TestAccUserGroups_serverTooOld(t *testing.T) {
 				Config: member + `data "zulip_user_groups" "x" { name = "backend" }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.zulip_user_groups.x", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"can_mention_group":        namedGroup(refserver.GroupEveryone),
-						"can_manage_group":         namedGroup(refserver.GroupNobody),
+						"can_mention_group":        permissionOf([]string{"role:everyone"}),
+						"can_manage_group":         permissionOf([]string{"role:nobody"}),
 						"can_join_group":           knownvalue.Null(),
 						"can_remove_members_group": knownvalue.Null(),
 						"date_created":             knownvalue.Null(),

@@ -18,8 +18,7 @@ output "private_channels" {
   value = sort([for c in data.zulip_channels.all.channels : c.name if c.invite_only])
 }
 
-# Group settings come as an object that serves both of Zulip's forms: a named
-# group (group_id) or an anonymous group (direct_members, direct_subgroups).
-output "general_posting_group_id" {
-  value = one(data.zulip_channels.general.channels).can_send_message_group.group_id
+# Permissions read as { groups = [names], users = [ids] }.
+output "general_posting_groups" {
+  value = one(data.zulip_channels.general.channels).can_send_message_group.groups
 }
