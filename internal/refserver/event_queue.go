@@ -271,6 +271,10 @@ type Queue struct {
 	// (ClientDescriptor.apply_markdown, client_gravatar).
 	ApplyMarkdown  bool `json:"apply_markdown,omitempty"`
 	ClientGravatar bool `json:"client_gravatar,omitempty"`
+	// IncludeDeactivatedGroups is the include_deactivated_groups client
+	// capability (FL294): such a queue hears of a deactivated group as an
+	// update, others as its removal.
+	IncludeDeactivatedGroups bool `json:"include_deactivated_groups,omitempty"`
 }
 
 // idleTimeout is how long the queue survives without a poll, in seconds.

@@ -206,6 +206,7 @@ func (s *Server) register(c *call) (obj, error) {
 	q.IdleTimeout = idle
 	q.ApplyMarkdown, _ = c.optBool("apply_markdown", false)
 	q.ClientGravatar = clientGravatar
+	q.IncludeDeactivatedGroups = s.opts.FeatureLevel >= 294 && capability("include_deactivated_groups")
 
 	fl := s.opts.FeatureLevel
 	out := obj{

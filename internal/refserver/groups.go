@@ -27,6 +27,7 @@ func (s *Server) routesGroups() {
 	s.handle("GET /user_groups/{user_group_id}/members", authUser, s.getUserGroupMembers)
 	s.handle("GET /user_groups/{user_group_id}/members/{user_id}", authUser, s.getIsUserGroupMember)
 	s.handle("GET /user_groups/{user_group_id}/subgroups", authUser, s.getUserGroupSubgroups)
+	s.routesGroupWrites()
 }
 
 // requireMemberOrAdmin is Zulip's require_member_or_admin decorator: guests and
@@ -286,6 +287,7 @@ func seedGroups(r *Realm, base, _ int64) {
 	leads := custom(GroupLeads, "leads", "Team leads, and all of backend", SeedOwnerID, []int{SeedOwnerID}, []int{GroupBackend})
 	leads.Settings["can_manage_group"] = GroupSetting{DirectMembers: []int{SeedOwnerID}, DirectSubgroups: []int{GroupAdministrators}}
 	r.NextID["group"] = seedGroupsNextID
+	seedRealmPermissions(r)
 }
 
 // UserGroup is a system or custom user group.

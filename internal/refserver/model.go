@@ -80,6 +80,9 @@ type RealmSettings struct {
 	// DisallowDisposableEmail is realm_disallow_disposable_email_addresses
 	// (Zulip's default: true); it applies when e-mails are not restricted to domains.
 	DisallowDisposableEmail bool `json:"disallow_disposable_email"`
+	// GroupSettings are the organization's group-setting permissions, by
+	// name (can_create_groups, ...; see realm_permissions.go).
+	GroupSettings map[string]GroupSetting `json:"group_settings"`
 }
 
 // User is a human or bot account.

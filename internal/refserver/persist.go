@@ -92,6 +92,7 @@ func (r *Realm) fillNil() {
 			u.ProfileData = map[int]string{}
 		}
 	}
+	seedRealmPermissions(r) // state files written before they were modelled
 }
 
 // persistLocked writes the state file, if any. The caller holds s.mu.

@@ -1,0 +1,510 @@
+package refserver
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// The user group write endpoints, after zerver/views/user_groups.py,
+// zerver/lib/user_groups.py and zerver/actions/user_groups.py of newest Zulip.
+
+// Feature levels of the group write endpoints.
+const (
+	groupDeactivateFL = 290 // POST /user_groups/{id}/deactivate
+	groupCreateIDFL   = 317 // POST /user_groups/create answers group_id
+	groupReactivateFL = 386 // PATCH deactivated=false
+	groupSubgroupsFL  = 311 // subgroups on create; add_subgroups on members
+)
+
+// maxGroupNameLength is NamedUserGroup.MAX_NAME_LENGTH.
+const maxGroupNameLength = 100
+
+// groupNameReservedPrefixes is NamedUserGroup.INVALID_NAME_PREFIXES.
+var groupNameReservedPrefixes = []string{"@", "role:", "user:", "stream:", "channel:"}
+
+// routesGroupWrites registers the group write endpoints that exist at the
+// advertised feature level.
+func (s *Server) routesGroupWrites() {
+	fl := s.opts.FeatureLevel
+	s.handle("POST /user_groups/create", authUser, s.withGroupEvents(s.createUserGroup))
+	s.handle("PATCH /user_groups/{user_group_id}", authUser, s.withGroupEvents(s.updateUserGroup))
+	s.handle("POST /user_groups/{user_group_id}/members", authUser, s.withGroupEvents(s.updateUserGroupMembers))
+	s.handle("POST /user_groups/{user_group_id}/subgroups", authUser, s.withGroupEvents(s.updateUserGroupSubgroups))
+	if fl >= groupDeactivateFL {
+		s.handle("POST /user_groups/{user_group_id}/deactivate", authUser, s.withGroupEvents(s.deactivateUserGroup))
+	}
+}
+
+// checkGroupName is check_user_group_name.
+func checkGroupName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return errBadRequest("User group name can't be empty!")
+	}
+	if len([]rune(name)) > maxGroupNameLength {
+		return errBadRequest("User group name cannot exceed %d characters.", maxGroupNameLength)
+	}
+	for _, p := range groupNameReservedPrefixes {
+		if strings.HasPrefix(name, p) {
+			return errBadRequest("User group name cannot start with '%s'.", p)
+		}
+	}
+	return nil
+}
+
+// groupNameTaken reports whether a group (deactivated ones included) has the
+// name: names are unique per realm (unique_together realm, name), so the
+// IntegrityError becomes "User group 'X' already exists.".
+func (r *Realm) groupNameTaken(name string, except int) bool {
+	for _, g := range r.Groups {
+		if g.ID != except && g.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// activeUsers is user_ids_to_users(allow_deactivated=False).
+func (r *Realm) activeUsers(ids []int) error {
+	for _, id := range ids {
+		if u := r.user(id); u == nil || !u.IsActive {
+			return errBadRequest("Invalid user ID: %d", id)
+		}
+	}
+	return nil
+}
+
+// createUserGroup is add_user_group: the caller needs can_create_groups.
+func (s *Server) createUserGroup(c *call) (obj, error) {
+	r := c.realm()
+	if !r.hasRealmPermission("can_create_groups", c.user) {
+		return nil, errInsufficientPermission()
+	}
+	var members []int
+	if err := c.reqJSON("members", &members); err != nil {
+		return nil, err
+	}
+	description, err := c.reqString("description")
+	if err != nil {
+		return nil, err
+	}
+	name, err := c.reqString("name")
+	if err != nil {
+		return nil, err
+	}
+	var subgroups []int
+	if _, err := c.optJSON("subgroups", &subgroups); err != nil {
+		return nil, err
+	}
+	if err := r.activeUsers(members); err != nil {
+		return nil, err
+	}
+	if err := checkGroupName(name); err != nil {
+		return nil, err
+	}
+	settings := map[string]GroupSetting{}
+	for _, setting := range sortedGroupSettingNames() {
+		v, err := c.optSettingValue(setting)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			continue
+		}
+		canon := r.canonicalSetting(*v)
+		if err := c.checkSettingValue(setting, groupPermissionConfigs[setting], canon); err != nil {
+			return nil, err
+		}
+		settings[setting] = r.storedSetting(canon)
+	}
+	if r.groupNameTaken(name, 0) {
+		return nil, errBadRequest("User group '%s' already exists.", name)
+	}
+	if err := c.checkNewSubgroups(subgroups, 0); err != nil {
+		return nil, err
+	}
+	for setting, cfg := range groupPermissionConfigs {
+		if _, ok := settings[setting]; !ok {
+			settings[setting] = r.defaultSetting(cfg, c.user.ID)
+		}
+	}
+	g := &UserGroup{
+		ID: r.newID("group"), Name: name, Description: description,
+		Members: uniqueSorted(members), DirectSubgroupIDs: uniqueSorted(subgroups),
+		DateCreated: s.now().Unix(), CreatorID: c.user.ID, Settings: settings,
+	}
+	r.Groups[g.ID] = g
+	if c.s.opts.FeatureLevel < groupCreateIDFL {
+		return obj{}, nil
+	}
+	return obj{"group_id": g.ID}, nil
+}
+
+// sortedGroupSettingNames lists the group settings in name order.
+func sortedGroupSettingNames() []string {
+	names := make([]string, 0, len(groupPermissionConfigs))
+	for n := range groupPermissionConfigs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// checkNewSubgroups is lock_subgroups_with_respect_to_supergroup's checks of
+// the groups to become subgroups of group id (0: a group being created):
+// each exists and is active, and none has the group among its own subgroups.
+func (c *call) checkNewSubgroups(ids []int, id int) error {
+	r := c.realm()
+	for _, sg := range ids {
+		g := r.Groups[sg]
+		if g == nil {
+			return errBadRequest("Invalid user group ID: %d", sg)
+		}
+		if g.Deactivated {
+			return errBadRequest("User group is deactivated.")
+		}
+	}
+	if id != 0 {
+		for _, sg := range ids {
+			if sg == id || r.isRecursiveSubgroup(sg, id, map[int]bool{}) {
+				return errBadRequest("User group %d is already a subgroup of one of the passed subgroups.", id)
+			}
+		}
+	}
+	return nil
+}
+
+// isRecursiveSubgroup reports whether want is group id's subgroup, directly
+// or through other subgroups.
+func (r *Realm) isRecursiveSubgroup(id, want int, seen map[int]bool) bool {
+	g := r.Groups[id]
+	if g == nil || seen[id] {
+		return false
+	}
+	seen[id] = true
+	for _, sg := range g.DirectSubgroupIDs {
+		if sg == want || r.isRecursiveSubgroup(sg, want, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// accessGroupForUpdate is access_user_group_for_update: the group exists,
+// is active unless allowDeactivated, is not a system group, and the caller
+// may manage all groups, manage this one, or has the given setting of it.
+func (c *call) accessGroupForUpdate(setting string, allowDeactivated bool) (*UserGroup, error) {
+	id, err := c.pathInt("user_group_id")
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	g := r.Groups[id]
+	if g == nil {
+		return nil, errBadRequest("Invalid user group")
+	}
+	if g.Deactivated && !allowDeactivated {
+		return nil, errBadRequest("User group is deactivated.")
+	}
+	if g.IsSystemGroup {
+		return nil, errInsufficientPermission()
+	}
+	if r.hasRealmPermission("can_manage_all_groups", c.user) {
+		return g, nil
+	}
+	if r.userHasPermission(g.setting("can_manage_group"), groupPermissionConfigs["can_manage_group"], c.user) {
+		return g, nil
+	}
+	if setting != "can_manage_group" && r.userHasPermission(g.setting(setting), groupPermissionConfigs[setting], c.user) {
+		return g, nil
+	}
+	return nil, errInsufficientPermission()
+}
+
+// setting is the group's value of a setting (its default when unset).
+func (g *UserGroup) setting(name string) GroupSetting {
+	if v, ok := g.Settings[name]; ok {
+		return v
+	}
+	for _, s := range userGroupSettings {
+		if s.name == name {
+			return GroupSetting{GroupID: s.def}
+		}
+	}
+	return GroupSetting{}
+}
+
+// updateUserGroup is edit_user_group.
+func (s *Server) updateUserGroup(c *call) (obj, error) {
+	if err := c.requireMemberOrAdmin(); err != nil {
+		return nil, err
+	}
+	changes := map[string]*settingChange{}
+	for _, setting := range sortedGroupSettingNames() {
+		ch, err := c.optSettingChange(setting)
+		if err != nil {
+			return nil, err
+		}
+		if ch != nil {
+			changes[setting] = ch
+		}
+	}
+	var deactivated *bool
+	if c.params.Has("deactivated") {
+		var b bool
+		if err := c.reqJSON("deactivated", &b); err != nil {
+			return nil, err
+		}
+		deactivated = &b
+	}
+	description, hasDescription := c.optString("description")
+	name, hasName := c.optString("name")
+	if !hasName && !hasDescription && len(changes) == 0 && deactivated == nil {
+		return nil, errBadRequest("No new data supplied")
+	}
+	g, err := c.accessGroupForUpdate("can_manage_group", true)
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	if hasName && name != g.Name {
+		if err := checkGroupName(name); err != nil {
+			return nil, err
+		}
+		if r.groupNameTaken(name, g.ID) {
+			return nil, errBadRequest("User group '%s' already exists.", name)
+		}
+		g.Name = name
+	}
+	if hasDescription && description != g.Description {
+		g.Description = description
+	}
+	if deactivated != nil && !*deactivated && g.Deactivated && c.s.opts.FeatureLevel >= groupReactivateFL {
+		g.Deactivated = false
+	}
+	for _, setting := range sortedGroupSettingNames() {
+		ch := changes[setting]
+		if ch == nil {
+			continue
+		}
+		changed, err := r.changedSetting(g.setting(setting), *ch)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			continue
+		}
+		canon := r.canonicalSetting(ch.New)
+		if err := c.checkSettingValue(setting, groupPermissionConfigs[setting], canon); err != nil {
+			return nil, err
+		}
+		g.Settings[setting] = r.storedSetting(canon)
+	}
+	return obj{}, nil
+}
+
+// deactivateUserGroup is deactivate_user_group with
+// access_user_group_for_deactivation: refused while the group is used.
+func (s *Server) deactivateUserGroup(c *call) (obj, error) {
+	g, err := c.accessGroupForUpdate("can_manage_group", false)
+	if err != nil {
+		return nil, err
+	}
+	if objections := c.realm().groupObjections(g.ID); len(objections) > 0 {
+		return nil, errCode(400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.",
+			obj{"objections": objections})
+	}
+	g.Deactivated = true
+	return obj{}, nil
+}
+
+// groupObjections lists where group id is in use: as a subgroup of an active
+// named group, and as the value (or a subgroup of the anonymous value) of a
+// setting of an active channel, an active group or the organization.
+func (r *Realm) groupObjections(id int) []obj {
+	uses := func(v GroupSetting) bool { return v.GroupID == id || slices.Contains(v.DirectSubgroups, id) }
+	var out []obj
+	var supergroups []int
+	for _, gid := range r.groupIDs() {
+		if g := r.Groups[gid]; !g.Deactivated && slices.Contains(g.DirectSubgroupIDs, id) {
+			supergroups = append(supergroups, gid)
+		}
+	}
+	if len(supergroups) > 0 {
+		out = append(out, obj{"type": "subgroup", "supergroup_ids": supergroups})
+	}
+	for _, cid := range r.channelIDs() {
+		ch := r.Channels[cid]
+		if ch.IsArchived {
+			continue
+		}
+		var settings []string
+		for _, name := range sortedKeys(ch.GroupSettings) {
+			if uses(ch.GroupSettings[name]) {
+				settings = append(settings, name)
+			}
+		}
+		if len(settings) > 0 {
+			out = append(out, obj{"type": "channel", "channel_id": cid, "settings": settings})
+		}
+	}
+	for _, gid := range r.groupIDs() {
+		g := r.Groups[gid]
+		if g.Deactivated {
+			continue
+		}
+		var settings []string
+		for _, name := range sortedGroupSettingNames() {
+			if uses(g.setting(name)) {
+				settings = append(settings, name)
+			}
+		}
+		if len(settings) > 0 {
+			out = append(out, obj{"type": "user_group", "group_id": gid, "settings": settings})
+		}
+	}
+	var settings []string
+	for _, name := range sortedKeys(r.Settings.GroupSettings) {
+		if uses(r.Settings.GroupSettings[name]) {
+			settings = append(settings, name)
+		}
+	}
+	if len(settings) > 0 {
+		out = append(out, obj{"type": "realm", "settings": settings})
+	}
+	return out
+}
+
+// sortedKeys lists a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// updateUserGroupMembers is update_user_group_backend: members and, since
+// FL311, subgroups, added and removed.
+func (s *Server) updateUserGroupMembers(c *call) (obj, error) {
+	if err := c.requireMemberOrAdmin(); err != nil {
+		return nil, err
+	}
+	var add, del, addSub, delSub []int
+	for _, p := range []struct {
+		name string
+		dst  *[]int
+	}{{"add", &add}, {"add_subgroups", &addSub}, {"delete", &del}, {"delete_subgroups", &delSub}} {
+		if _, err := c.optJSON(p.name, p.dst); err != nil {
+			return nil, err
+		}
+	}
+	if c.s.opts.FeatureLevel < groupSubgroupsFL {
+		addSub, delSub = nil, nil
+	}
+	if len(add) == 0 && len(del) == 0 && len(addSub) == 0 && len(delSub) == 0 {
+		return nil, errBadRequest(`Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".`)
+	}
+	return c.changeGroupMembership(add, del, addSub, delSub)
+}
+
+// updateUserGroupSubgroups is update_subgroups_of_user_group.
+func (s *Server) updateUserGroupSubgroups(c *call) (obj, error) {
+	if err := c.requireMemberOrAdmin(); err != nil {
+		return nil, err
+	}
+	var add, del []int
+	if _, err := c.optJSON("add", &add); err != nil {
+		return nil, err
+	}
+	if _, err := c.optJSON("delete", &del); err != nil {
+		return nil, err
+	}
+	if len(add) == 0 && len(del) == 0 {
+		return nil, errBadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
+	}
+	return c.changeGroupMembership(nil, nil, add, del)
+}
+
+// changeGroupMembership performs the four parts in Zulip's order (add,
+// delete, add subgroups, delete subgroups), each with its own permission
+// check: joining or leaving oneself needs can_join_group / can_leave_group,
+// anyone else can_add_members_group / can_remove_members_group (or managing
+// the group); subgroups need can_manage_group. compose_views runs them in one
+// transaction, so a refusal of any part changes nothing.
+func (c *call) changeGroupMembership(add, del, addSub, delSub []int) (obj, error) {
+	r := c.realm()
+	self := func(ids []int) bool { return len(ids) == 1 && ids[0] == c.user.ID }
+	access := func(ids []int, selfSetting, setting string) (*UserGroup, error) {
+		if self(ids) {
+			if g, err := c.accessGroupForUpdate(selfSetting, true); err == nil {
+				return g, nil
+			}
+		}
+		return c.accessGroupForUpdate(setting, true)
+	}
+	var g *UserGroup
+	var err error
+	if len(add) > 0 {
+		if g, err = access(add, "can_join_group", "can_add_members_group"); err != nil {
+			return nil, err
+		}
+		if err := r.activeUsers(add); err != nil {
+			return nil, err
+		}
+		for _, id := range add {
+			if slices.Contains(g.Members, id) {
+				return nil, errBadRequest("User %d is already a member of this group", id)
+			}
+		}
+	}
+	if len(del) > 0 {
+		if err := r.activeUsers(del); err != nil {
+			return nil, err
+		}
+		if g, err = access(del, "can_leave_group", "can_remove_members_group"); err != nil {
+			return nil, err
+		}
+		direct := r.groupMembers(g, true)
+		for _, id := range del {
+			if !slices.Contains(direct, id) {
+				return nil, errBadRequest("There is no member '%d' in this user group", id)
+			}
+		}
+	}
+	if len(addSub) > 0 || len(delSub) > 0 {
+		if g, err = c.accessGroupForUpdate("can_manage_group", true); err != nil {
+			return nil, err
+		}
+		if err := c.checkSubgroupChange(g, addSub, delSub); err != nil {
+			return nil, err
+		}
+	}
+	g.Members = uniqueSorted(slices.DeleteFunc(append(slices.Clone(g.Members), add...), func(id int) bool { return slices.Contains(del, id) }))
+	g.DirectSubgroupIDs = uniqueSorted(slices.DeleteFunc(append(slices.Clone(g.DirectSubgroupIDs), addSub...),
+		func(id int) bool { return slices.Contains(delSub, id) }))
+	return obj{}, nil
+}
+
+// checkSubgroupChange is add_subgroups_to_group_backend's and
+// remove_subgroups_from_group_backend's checks.
+func (c *call) checkSubgroupChange(g *UserGroup, add, del []int) error {
+	if err := c.checkNewSubgroups(add, g.ID); err != nil {
+		return err
+	}
+	for _, id := range add {
+		if slices.Contains(g.DirectSubgroupIDs, id) {
+			return errBadRequest("User group %d is already a subgroup of this group.", id)
+		}
+	}
+	if err := c.checkNewSubgroups(del, 0); err != nil {
+		return err
+	}
+	for _, id := range del {
+		if !slices.Contains(g.DirectSubgroupIDs, id) {
+			return errBadRequest("User group %d is not a subgroup of this group.", id)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package refserver
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+)
+
+// TestGroupCreate: a member creates a group; unset settings take Zulip's
+// defaults (the creator manages it and adds members); settings are stored
+// canonically; names are unique among all groups, deactivated ones included.
+func TestGroupCreate(t *testing.T) {
+	e := chatNew(t)
+	body := e.chatOK(SeedMemberID, http.MethodPost, "/user_groups/create", chatForm(
+		"name", "designers", "description", "Design", "members", "[5, 11, 5]", "subgroups", "[10]",
+		"can_mention_group", `{"direct_members": [], "direct_subgroups": [2]}`,
+		"can_join_group", `{"direct_members": [], "direct_subgroups": []}`))
+	id := int(body["group_id"].(float64))
+	g := chatGroups(e.chatOK(SeedMemberID, http.MethodGet, "/user_groups", nil))[id]
+	for key, want := range map[string]string{
+		"members": "[5,11]", "direct_subgroup_ids": "[10]", "creator_id": "5",
+		// One subgroup and no members is that group; an empty group is role:nobody.
+		"can_mention_group": "2", "can_join_group": "8",
+		// group_creator defaults.
+		"can_manage_group": `{"direct_members":[5],"direct_subgroups":[]}`, "can_add_members_group": `{"direct_members":[5],"direct_subgroups":[]}`,
+		"can_leave_group": "6", "can_remove_members_group": "8",
+	} {
+		if got := chatJSON(g[key]); got != want {
+			t.Errorf("%s = %s, want %s", key, got, want)
+		}
+	}
+	form := func(name string) url.Values {
+		return chatForm("name", name, "description", "", "members", "[]")
+	}
+	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form("designers"), 400, "BAD_REQUEST", "User group 'designers' already exists.")
+	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form("retired-team"), 400, "BAD_REQUEST", "User group 'retired-team' already exists.")
+	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form("role:x"), 400, "BAD_REQUEST", "User group name cannot start with 'role:'.")
+	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form(" "), 400, "BAD_REQUEST", "User group name can't be empty!")
+	e.chatFail(SeedGuestID, http.MethodPost, "/user_groups/create", form("g"), 400, "BAD_REQUEST", "Insufficient permission")
+	bad := func(setting, value, msg string) {
+		t.Helper()
+		f := form("x")
+		f.Set(setting, value)
+		e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", f, 400, "BAD_REQUEST", msg)
+	}
+	bad("can_manage_group", "6", "'can_manage_group' setting cannot be set to 'role:everyone' group.")
+	bad("can_mention_group", "7", "'can_mention_group' setting cannot be set to 'role:internet' group.")
+	bad("can_mention_group", "999", "Invalid user group")
+	bad("can_mention_group", "11", "User group is deactivated.")
+	bad("can_mention_group", `{"direct_members": [10], "direct_subgroups": []}`, "Invalid user ID: 10")
+	bad("can_mention_group", `{"direct_members": [], "direct_subgroups": [999, 1]}`, "Invalid user group ID: 999")
+	bad("can_mention_group", `{"direct_members": []}`, "can_mention_group.direct_subgroups field required")
+	bad("subgroups", "[999]", "Invalid user group ID: 999")
+}
+
+// TestGroupUpdate: who may edit, {new, old} with old checked against the
+// current value in either of its forms, and reactivation.
+func TestGroupUpdate(t *testing.T) {
+	e := chatNew(t)
+	path := "/user_groups/12" // leads: managed by the owner and administrators
+	e.chatOK(SeedAdminID, http.MethodPatch, path, chatForm("description", "Leads"))
+	e.chatFail(SeedMemberID, http.MethodPatch, path, chatForm("description", "x"), 400, "BAD_REQUEST", "Insufficient permission")
+	e.chatFail(SeedOwnerID, http.MethodPatch, "/user_groups/5", chatForm("description", "x"), 400, "BAD_REQUEST", "Insufficient permission")
+	e.chatFail(SeedOwnerID, http.MethodPatch, path, nil, 400, "BAD_REQUEST", "No new data supplied")
+	e.chatFail(SeedOwnerID, http.MethodPatch, path, chatForm("name", "backend"), 400, "BAD_REQUEST", "User group 'backend' already exists.")
+	// The current value is {[1], [2]}; an old value must match it as a set.
+	e.chatFail(SeedOwnerID, http.MethodPatch, path, chatForm("can_manage_group", `{"new": 2, "old": 2}`),
+		400, "EXPECTATION_MISMATCH", "'old' value does not match the expected value.")
+	e.chatOK(SeedOwnerID, http.MethodPatch, path, chatForm("can_manage_group",
+		`{"new": {"direct_members": [], "direct_subgroups": [2]}, "old": {"direct_members": [1], "direct_subgroups": [2]}}`))
+	g := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupLeads]
+	if chatJSON(g["can_manage_group"]) != "2" || g["description"] != "Leads" {
+		t.Errorf("leads after the updates: %v", g)
+	}
+	// A named group as old matches the canonical current value.
+	e.chatOK(SeedOwnerID, http.MethodPatch, path, chatForm("can_manage_group", `{"new": 1, "old": {"direct_members": [], "direct_subgroups": [2]}}`))
+	// Reactivation.
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/user_groups/11", chatForm("deactivated", "false"))
+	if _, ok := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupRetired]; !ok {
+		t.Error("the reactivated group is not listed")
+	}
+}
+
+// TestGroupDeactivate: refused with each use named, as Zulip's objections do.
+func TestGroupDeactivate(t *testing.T) {
+	e := chatNew(t)
+	// backend (9) is a subgroup of leads (12), and may subscribe to channel 8.
+	body := e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/deactivate", nil, 400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.")
+	if got := chatJSON(body["objections"]); got != `[{"supergroup_ids":[12],"type":"subgroup"},{"channel_id":8,"settings":["can_subscribe_group"],"type":"channel"}]` {
+		t.Errorf("objections = %s", got)
+	}
+	e.chatOK(SeedOwnerID, http.MethodPost, "/user_groups/12/members", chatForm("delete_subgroups", "[9]"))
+	e.srv.Do(func(r *Realm) {
+		r.Channels[8].GroupSettings["can_subscribe_group"] = GroupSetting{GroupID: GroupNobody}
+	})
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/user_groups/10", chatForm("can_mention_group", `{"new": {"direct_members": [1], "direct_subgroups": [9]}}`))
+	body = e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/deactivate", nil, 400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.")
+	if got := chatJSON(body["objections"]); got != `[{"group_id":10,"settings":["can_mention_group"],"type":"user_group"}]` {
+		t.Errorf("objections = %s", got)
+	}
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/user_groups/10", chatForm("can_mention_group", `{"new": 6}`))
+	e.chatOK(SeedOwnerID, http.MethodPost, "/user_groups/9/deactivate", nil)
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/deactivate", nil, 400, "BAD_REQUEST", "User group is deactivated.")
+}
+
+// TestGroupMembers: self-join needs can_join_group, others need
+// can_add_members_group; subgroups refuse cycles; nothing changes on a refusal.
+func TestGroupMembers(t *testing.T) {
+	e := chatNew(t)
+	e.chatFail(SeedMember2ID, http.MethodPost, "/user_groups/9/members", chatForm("add", "[6]"), 400, "BAD_REQUEST", "Insufficient permission")
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/user_groups/9", chatForm("can_join_group", `{"new": 5}`))
+	e.chatOK(SeedMember2ID, http.MethodPost, "/user_groups/9/members", chatForm("add", "[6]"))
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/members", chatForm("add", "[6]"), 400, "BAD_REQUEST", "User 6 is already a member of this group")
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/members", chatForm("delete", "[1]"), 400, "BAD_REQUEST", "There is no member '1' in this user group")
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/members", chatForm("add_subgroups", "[12]"), 400, "BAD_REQUEST",
+		"User group 9 is already a subgroup of one of the passed subgroups.")
+	// A refused part leaves the others undone.
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/members", chatForm("add", "[7]", "delete", "[1]"), 400, "BAD_REQUEST",
+		"There is no member '1' in this user group")
+	g := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupBackend]
+	if got := chatJSON(g["members"]); got != "[5,6,11]" {
+		t.Errorf("members = %s", got)
+	}
+}
+
+// TestGroupEvents: each change reaches a queue as Zulip's user_group event.
+func TestGroupEvents(t *testing.T) {
+	e := chatNew(t)
+	q := e.chatOK(SeedMemberID, http.MethodPost, "/register", chatForm("event_types", `["user_group"]`))["queue_id"].(string)
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/user_groups/9", chatForm("name", "b2", "can_mention_group", `{"new": 5}`))
+	e.chatOK(SeedOwnerID, http.MethodPost, "/user_groups/9/members", chatForm("add", "[6]", "add_subgroups", "[10]"))
+	e.chatOK(SeedOwnerID, http.MethodPost, "/user_groups/12/deactivate", nil)
+	events := e.chatOK(SeedMemberID, http.MethodGet, "/events", chatForm("queue_id", q, "last_event_id", "-1", "dont_block", "true"))["events"]
+	want := `[{"data":{"can_mention_group":5,"name":"b2"},"group_id":9,"id":0,"op":"update","type":"user_group"},` +
+		`{"group_id":9,"id":1,"op":"add_members","type":"user_group","user_ids":[6]},` +
+		`{"direct_subgroup_ids":[10],"group_id":9,"id":2,"op":"add_subgroups","type":"user_group"},` +
+		`{"group_id":12,"id":3,"op":"remove","type":"user_group"}]`
+	if got := chatJSON(events); got != want {
+		t.Errorf("events\n got %s\nwant %s", got, want)
+	}
+}
