@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
@@ -69,6 +70,7 @@ func permissionAttribute(s permissionSetting) schema.SingleNestedAttribute {
 		Computed:            true,
 		MarkdownDescription: desc,
 		PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+		Validators:          []validator.Object{notEmptyPermission{}},
 		Attributes: map[string]schema.Attribute{
 			"groups": schema.SetAttribute{
 				ElementType: types.StringType,
@@ -87,6 +89,35 @@ func permissionAttribute(s permissionSetting) schema.SingleNestedAttribute {
 				MarkdownDescription: "Users by id, e.g. `zulip_user.ann.id`.",
 			},
 		},
+	}
+}
+
+// notEmptyPermission refuses a permission of no groups and no users: Zulip
+// stores it as the role:nobody group, so it would read back as that and never
+// match the configuration.
+type notEmptyPermission struct{}
+
+func (notEmptyPermission) Description(context.Context) string {
+	return "must name at least one group or user (role:nobody for nobody)"
+}
+
+func (v notEmptyPermission) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (notEmptyPermission) ValidateObject(ctx context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	attrs := req.ConfigValue.Attributes()
+	empty := func(name string) bool {
+		set, ok := attrs[name].(types.Set)
+		return ok && !set.IsUnknown() && len(set.Elements()) == 0
+	}
+	if empty("groups") && empty("users") {
+		resp.Diagnostics.AddAttributeError(req.Path, "Empty Permission",
+			`A permission must name at least one group or user. For nobody, write { groups = ["role:nobody"] }: `+
+				"Zulip stores an empty value as that group.")
 	}
 }
 

@@ -74,6 +74,7 @@ var contracts = map[string]struct {
 	"zulip_push_test_notification":   {kindInvocation, "PushTestNotification", false},
 	"zulip_own_account_deactivation": {kindInvocation, "OwnAccountDeactivation", false},
 	"zulip_sms_question":             {kindInvocation, "SMSQuestion", false},
+	"zulip_user_group":               {kindCollection, "UserGroup", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.
@@ -167,6 +168,22 @@ var kitCases = map[string]kitCase{
 			r.Domains = append(r.Domains, &refserver.RealmDomain{ID: r.NextID["realm_domain"], Domain: "kit.example.org"})
 		},
 		made: true,
+	},
+	"zulip_user_group": {
+		user:   refserver.SeedOwnerID,
+		config: testAccUserGroupConfig("kit-group", "Made by the kit's tests.", ""), importID: "kit-group",
+		create: "POST /api/v1/user_groups/create", list: "GET /api/v1/user_groups",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, g := range r.Groups {
+				if g.Name == "kit-group" && g.Description == "Made by the kit's tests." && !g.Deactivated {
+					n++
+				}
+			}
+			return n
+		},
+		twin:     func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Someone else's group.") },
 	},
 }
 
@@ -462,6 +479,11 @@ resource "zulip_user_topic" "releases" {
   topic             = "releases"
   visibility_policy = "followed"
 }`, refserver.SeedMemberID},
+		{"examples/resources/zulip_user_group/import-by-string-id.tf", `
+resource "zulip_user_group" "backend" {
+  name        = "backend"
+  description = "Backend engineers"
+}`, refserver.SeedOwnerID},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"

@@ -504,6 +504,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewMessageReportResource,
 		NewOwnAccountDeactivationResource,
 		NewSMSQuestionResource,
+		NewUserGroupResource,
 	}
 }
 

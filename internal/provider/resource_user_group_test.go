@@ -1,0 +1,238 @@
+package provider_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// testAccUserGroupConfig is a zulip_user_group "test" with extra attributes.
+func testAccUserGroupConfig(name, description, extra string) string {
+	return fmt.Sprintf("resource \"zulip_user_group\" \"test\" {\n  name        = %q\n  description = %q\n%s}\n", name, description, extra)
+}
+
+// testAccAddGroup adds a custom group behind the provider's back.
+func testAccAddGroup(r *refserver.Realm, name, description string) *refserver.UserGroup {
+	r.NextID["group"]++
+	id := r.NextID["group"]
+	g := &refserver.UserGroup{ID: id, Name: name, Description: description, Members: []int{}, DirectSubgroupIDs: []int{},
+		Settings: map[string]refserver.GroupSetting{"can_manage_group": {GroupID: refserver.GroupAdministrators}}}
+	r.Groups[id] = g
+	return g
+}
+
+// groupByName finds a group on the server.
+func groupByName(srv *acctest.Server, name string) (g refserver.UserGroup, ok bool) {
+	srv.Do(func(r *refserver.Realm) {
+		for _, v := range r.Groups {
+			if v.Name == name {
+				g, ok = *v, true
+			}
+		}
+	})
+	return g, ok
+}
+
+func TestAccUserGroup_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	addr := "zulip_user_group.test"
+	managers := `  can_manage_group  = { groups = ["role:administrators", "leads"], users = [5] }
+  can_mention_group = { groups = ["role:members"] }
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: owner + testAccUserGroupConfig("platform", "The platform team", managers),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), permissionOf([]string{"role:administrators", "leads"}, 5)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), permissionOf([]string{"role:members"})),
+					// Not configured: Zulip's defaults, shown.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_join_group"), permissionOf([]string{"role:nobody"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_add_members_group"), permissionOf(nil, refserver.SeedOwnerID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedOwnerID)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					g, ok := groupByName(srv, "platform")
+					if !ok || g.Description != "The platform team" || g.Deactivated {
+						return fmt.Errorf("on the server: %+v", g)
+					}
+					return nil
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: "platform", ImportStateVerify: true},
+			{
+				// In place: renamed, a permission changed, another now unmanaged.
+				Config: owner + testAccUserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), permissionOf([]string{"leads"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), permissionOf([]string{"role:members"})),
+				},
+			},
+			{
+				// A managed permission changed outside Terraform is put back (the
+				// update's old value is the refreshed one, so Zulip accepts it).
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, g := range r.Groups {
+							if g.Name == "platform-team" {
+								g.Settings["can_manage_group"] = refserver.GroupSetting{DirectMembers: []int{refserver.SeedMemberID}}
+							}
+						}
+					})
+				},
+				Config: owner + testAccUserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error {
+					g, _ := groupByName(srv, "platform-team")
+					if g.Settings["can_manage_group"].GroupID != refserver.GroupLeads {
+						return fmt.Errorf("can_manage_group on the server: %+v", g.Settings["can_manage_group"])
+					}
+					return nil
+				},
+			},
+			{
+				// Deactivated outside Terraform: the plan creates it again, which
+				// reactivates the group of that name, and says so.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, g := range r.Groups {
+							if g.Name == "platform-team" {
+								g.Deactivated = true
+							}
+						}
+					})
+				},
+				Config: owner + testAccUserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if g, _ := groupByName(srv, "platform-team"); g.Deactivated {
+						return fmt.Errorf("not reactivated: %+v", g)
+					}
+					return nil
+				},
+			},
+			{
+				// In use by a setting outside this configuration: destroy is
+				// refused, naming the use.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, g := range r.Groups {
+							if g.Name == "platform-team" {
+								r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: g.ID}
+							}
+						}
+					})
+				},
+				Config:      owner,
+				ExpectError: expectErr("User Group In Use", `user group "frontend"`, "can_mention_group"),
+			},
+			{
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: refserver.GroupEveryone}
+					})
+				},
+				Config: owner,
+				Check: func(*terraform.State) error {
+					if g, ok := groupByName(srv, "platform-team"); !ok || !g.Deactivated {
+						return fmt.Errorf("destroy did not deactivate the group: %+v", g)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccUserGroup_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	step := func(hcl string, want ...string) resource.TestStep {
+		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(testAccUserGroupConfig("role:x", "", ""), "Invalid User Group Name", "reserved for system groups"),
+			step(testAccUserGroupConfig("@x", "", ""), "Invalid User Group Name"),
+			step(testAccUserGroupConfig(strings.Repeat("g", 101), "", ""), "name", "101"),
+			step(testAccUserGroupConfig("x", "", "  can_join_group = { groups = [] }\n"), "Empty Permission", "role:nobody"),
+			step(testAccUserGroupConfig("x", "", "  can_join_group = { groups = [\"no-such-group\"] }\n"),
+				"Unknown User Group", `"no-such-group"`),
+			step(testAccUserGroupConfig("x", "", "  can_join_group = { users = [10, 999] }\n"), "Unknown User", "10, 999"),
+			step(testAccUserGroupConfig("backend", "", ""), "User Group Already Exists", "import {"),
+		},
+	})
+}
+
+// TestAccUserGroup_serverTooOld: before feature level 317 the resource is
+// refused at plan, naming the level.
+func TestAccUserGroup_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 300 })
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccUserGroupConfig("x", "", ""),
+			PlanOnly:    true,
+			ExpectError: expectErr("Zulip Server Too Old", "317"),
+		}},
+	})
+}
+
+// TestAccUserGroup_example applies the documentation's example; a group named
+// in a permission before it exists is known to the plan through the reference.
+func TestAccUserGroup_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				// The example's names are new in this organization.
+				srv.Do(func(r *refserver.Realm) {
+					r.Groups[refserver.GroupBackend].Name = "backend-old"
+					r.Groups[refserver.GroupLeads].Name = "leads-old"
+				})
+			},
+			Config:          srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_user_group/resource.tf"),
+			ConfigVariables: config.Variables{"head_of_engineering_id": config.IntegerVariable(refserver.SeedMemberID)},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_user_group.backend", tfjsonpath.New("can_manage_group"), permissionOf([]string{"leads"})),
+			},
+		}},
+	})
+}
