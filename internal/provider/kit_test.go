@@ -458,41 +458,51 @@ func TestAccExamples_importBlocks(t *testing.T) {
 	cases := []struct {
 		example, config string
 		user            int
+		// setup prepares the seeded organization (nil: as seeded).
+		setup func(*refserver.Realm)
 	}{
 		{"examples/resources/zulip_linkifier/import-by-string-id.tf", `
 resource "zulip_linkifier" "issues" {
   pattern      = "#(?P<id>[0-9]+)"
   url_template = "https://github.com/zulip/zulip/issues/{id}"
-}`, refserver.SeedAdminID},
+}`, refserver.SeedAdminID, nil},
 		{"examples/resources/zulip_saved_snippet/import-by-string-id.tf", `
 resource "zulip_saved_snippet" "welcome" {
   title   = "Welcome"
   content = "Welcome to the team! Please read #**general>rules**."
-}`, refserver.SeedOwnerID},
+}`, refserver.SeedOwnerID, nil},
 		{"examples/resources/zulip_allowed_domain/import-by-string-id.tf", `
 resource "zulip_allowed_domain" "company" {
   domain = "zulip.example.com"
-}`, refserver.SeedOwnerID},
+}`, refserver.SeedOwnerID, nil},
 		{"examples/resources/zulip_user_topic/import-by-string-id.tf", `
 resource "zulip_user_topic" "releases" {
   channel_id        = 1
   topic             = "releases"
   visibility_policy = "followed"
-}`, refserver.SeedMemberID},
+}`, refserver.SeedMemberID, nil},
 		{"examples/resources/zulip_user_group/import-by-string-id.tf", `
 resource "zulip_user_group" "backend" {
   name        = "backend"
   description = "Backend engineers"
-}`, refserver.SeedOwnerID},
+}`, refserver.SeedOwnerID, func(r *refserver.Realm) {
+			// The seeded backend group is in use, which would refuse the
+			// test's final destroy: an unused one takes its name.
+			r.Groups[refserver.GroupBackend].Name = "backend-seeded"
+			testAccAddGroup(r, "backend", "Backend engineers")
+		}},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"
   message_ids = [1]
-}`, refserver.SeedMemberID},
+}`, refserver.SeedMemberID, nil},
 	}
 	for _, c := range cases {
 		t.Run(filepath.Base(filepath.Dir(c.example)), func(t *testing.T) {
 			srv := acctest.NewServer(t)
+			if c.setup != nil {
+				srv.Do(c.setup)
+			}
 			cfg := srv.ProviderConfig(t, c.user) + readExample(t, c.example) + c.config
 			resource.ParallelTest(t, resource.TestCase{
 				PreCheck:                 func() { acctest.PreCheck(t) },

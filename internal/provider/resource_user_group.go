@@ -447,7 +447,8 @@ func (r *userGroupResource) describeObjections(ctx context.Context, objections [
 	}
 	dir, _ := r.data.groups(ctx)
 	channelName := func(id int64) string {
-		if channels, err := r.data.client.ListChannels(ctx, zulip.ListChannelsOptions{}); err == nil {
+		all, archived := true, false
+		if channels, err := r.data.client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived}); err == nil {
 			for _, c := range channels {
 				if c.StreamID == id {
 					return fmt.Sprintf("channel #%s (id %d)", c.Name, id)
