@@ -566,6 +566,9 @@ type planNotes struct {
 	stepsDownBy string
 	// groups are the group names zulip_user_group resources of this plan make.
 	groups map[string]bool
+	// memberships are the groups whose members resources of this plan manage:
+	// [authoritative, additive].
+	memberships map[int64][2]bool
 }
 
 // noteOwnerOnly records a planned change that needs an owner, and warns when

@@ -75,6 +75,8 @@ var contracts = map[string]struct {
 	"zulip_own_account_deactivation": {kindInvocation, "OwnAccountDeactivation", false},
 	"zulip_sms_question":             {kindInvocation, "SMSQuestion", false},
 	"zulip_user_group":               {kindCollection, "UserGroup", true},
+	"zulip_user_group_members":       {kindManaged, "UserGroupMembers", true},
+	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.
@@ -491,6 +493,17 @@ resource "zulip_user_group" "backend" {
 			r.Groups[refserver.GroupBackend].Name = "backend-seeded"
 			testAccAddGroup(r, "backend", "Backend engineers")
 		}},
+		{"examples/resources/zulip_user_group_members/import-by-string-id.tf", `
+resource "zulip_user_group_members" "backend" {
+  group_id  = 9
+  members   = [5, 11]
+  subgroups = []
+}`, refserver.SeedOwnerID, nil},
+		{"examples/resources/zulip_user_group_membership/import-by-string-id.tf", `
+resource "zulip_user_group_membership" "mia_in_backend" {
+  group_id = 9
+  user_id  = 11
+}`, refserver.SeedOwnerID, nil},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"

@@ -505,6 +505,8 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewOwnAccountDeactivationResource,
 		NewSMSQuestionResource,
 		NewUserGroupResource,
+		NewUserGroupMembersResource,
+		NewUserGroupMembershipResource,
 	}
 }
 

@@ -1,0 +1,454 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*userGroupMembersResource)(nil)
+	_ resource.ResourceWithConfigure   = (*userGroupMembersResource)(nil)
+	_ resource.ResourceWithImportState = (*userGroupMembersResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*userGroupMembersResource)(nil)
+)
+
+// featureGroupSubgroupsOnMembers: POST /user_groups/{id}/members takes
+// add_subgroups and delete_subgroups (FL311).
+const featureGroupSubgroupsOnMembers = 311
+
+// NewUserGroupMembersResource returns the zulip_user_group_members resource.
+func NewUserGroupMembersResource() resource.Resource {
+	return &userGroupMembersResource{resourceBase: resourceBase{name: "user_group_members"}}
+}
+
+// userGroupMembersResource manages all of a group's direct members, and its
+// direct subgroups when they are configured.
+type userGroupMembersResource struct {
+	resourceBase
+}
+
+// userGroupMembersModel is the zulip_user_group_members state.
+type userGroupMembersModel struct {
+	ID        types.String `tfsdk:"id"`
+	GroupID   types.Int64  `tfsdk:"group_id"`
+	Members   types.Set    `tfsdk:"members"`
+	Subgroups types.Set    `tfsdk:"subgroups"`
+}
+
+// Schema describes the resource.
+func (r *userGroupMembersResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "All the direct members of a user group (**authoritative**: members not listed are " +
+			"removed), and its direct subgroups when `subgroups` is set. For adding one user without touching the " +
+			"others, use `zulip_user_group_membership`; do not use both for one group. Zulip's Notification Bot " +
+			"tells each user added or removed, in a direct message; Zulip has no way to turn that off. Destroying " +
+			"the resource removes the members and subgroups it manages. Changes need permission to add and remove " +
+			"members (`can_add_members_group`, `can_remove_members_group` or `can_manage_group` of the group, or " +
+			"`can_manage_all_groups` of the organization); subgroups need `can_manage_group`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The group's id, as a string.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"group_id": schema.Int64Attribute{
+				Required:            true,
+				MarkdownDescription: "The group's id, e.g. `zulip_user_group.backend.id`. Changing it replaces the resource.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"members": schema.SetAttribute{
+				ElementType:         types.Int64Type,
+				Required:            true,
+				MarkdownDescription: "The ids of the group's direct members, exactly (active users; Zulip hides deactivated ones).",
+			},
+			"subgroups": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				MarkdownDescription: "The names of the group's direct subgroups, exactly, whose members are members of " +
+					"this group too. Left out, subgroups are not managed. Needs Zulip feature level 311 (Zulip 10.0).",
+				PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+// ModifyPlan checks the users and groups named, and notes the group so that
+// an additive membership of the same group warns.
+func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	var plan userGroupMembersModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if known(plan.GroupID) {
+		r.data.noteMembership(plan.GroupID.ValueInt64(), true, &resp.Diagnostics)
+		r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics)
+	}
+	if known(plan.Subgroups) && !plan.Subgroups.IsNull() {
+		if err := r.data.requireFeatureLevel(featureGroupSubgroupsOnMembers, "subgroups"); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("subgroups"), "Zulip Server Too Old", err.Error())
+			return
+		}
+	}
+	if !r.data.hasCreds {
+		return
+	}
+	var groups []string
+	if known(plan.Subgroups) {
+		resp.Diagnostics.Append(plan.Subgroups.ElementsAs(ctx, &groups, false)...)
+	}
+	var users []int64
+	if known(plan.Members) {
+		resp.Diagnostics.Append(plan.Members.ElementsAs(ctx, &users, false)...)
+	}
+	r.data.checkGroupsAndUsers(ctx, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
+}
+
+// Create sets the members.
+func (r *userGroupMembersResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan userGroupMembersModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	r.apply(ctx, &plan, "Unable to Set User Group Members", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Update sets the members.
+func (r *userGroupMembersResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan userGroupMembersModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	r.apply(ctx, &plan, "Unable to Update User Group Members", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// apply makes the server's members (and subgroups, when planned) those of
+// plan, with one request for the difference from a fresh read, and fills the
+// computed values.
+func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMembersModel, summary string, diags *diag.Diagnostics) {
+	id := plan.GroupID.ValueInt64()
+	g, dir, ok := r.data.readGroup(ctx, id, summary, diags)
+	if !ok {
+		return
+	}
+	var want []int64
+	diags.Append(plan.Members.ElementsAs(ctx, &want, false)...)
+	change := zulip.UpdateUserGroupMembersRequest{Add: missingFrom(want, g.Members), Delete: missingFrom(g.Members, want)}
+	if known(plan.Subgroups) {
+		var names []string
+		diags.Append(plan.Subgroups.ElementsAs(ctx, &names, false)...)
+		wantSub := make([]int64, 0, len(names))
+		for _, n := range names {
+			sid, ok := dir.id(n)
+			if !ok {
+				diags.AddAttributeError(path.Root("subgroups"), summary, fmt.Sprintf("The organization has no user group named %q.", n))
+				return
+			}
+			wantSub = append(wantSub, sid)
+		}
+		change.AddSubgroups, change.DeleteSubgroups = missingFrom(wantSub, g.DirectSubgroupIDs), missingFrom(g.DirectSubgroupIDs, wantSub)
+	}
+	if diags.HasError() {
+		return
+	}
+	if err := r.data.changeMembers(ctx, g, change); err != nil {
+		addAPIError(diags, summary, fmt.Sprintf("change the members of user group %q", g.Name), roleAny, err)
+		return
+	}
+	plan.ID = types.StringValue(strconv.FormatInt(id, 10))
+	if !known(plan.Subgroups) {
+		plan.Subgroups = groupNames(g.DirectSubgroupIDs, dir)
+	}
+}
+
+// Read refreshes the members; a group that is gone or deactivated removes
+// the resource from state.
+func (r *userGroupMembersResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state userGroupMembersModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := userGroupCollection(r.data).list(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read User Group Members", "list the user groups", roleAny, err)
+		return
+	}
+	dir := newGroupDirectory(list)
+	g, ok := dir.byID[state.GroupID.ValueInt64()]
+	if !ok || g.Deactivated {
+		tflog.Info(ctx, "user group is gone or deactivated; removing its members from state", map[string]any{"group_id": state.GroupID.ValueInt64()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.Members = int64Set(g.Members)
+	state.Subgroups = groupNames(g.DirectSubgroupIDs, dir)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Delete removes the members and subgroups the resource manages.
+func (r *userGroupMembersResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state userGroupMembersModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := userGroupCollection(r.data).readBack(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Remove User Group Members", "list the user groups", roleAny, err)
+		return
+	}
+	dir := newGroupDirectory(list)
+	g, ok := dir.byID[state.GroupID.ValueInt64()]
+	if !ok {
+		return // the group is gone: nothing to remove
+	}
+	var members []int64
+	resp.Diagnostics.Append(state.Members.ElementsAs(ctx, &members, false)...)
+	var subgroups []string
+	resp.Diagnostics.Append(state.Subgroups.ElementsAs(ctx, &subgroups, false)...)
+	change := zulip.UpdateUserGroupMembersRequest{Delete: intersect(members, g.Members)}
+	for _, n := range subgroups {
+		if sid, ok := dir.id(n); ok && slices.Contains(g.DirectSubgroupIDs, sid) {
+			change.DeleteSubgroups = append(change.DeleteSubgroups, sid)
+		}
+	}
+	if err := r.data.changeMembers(ctx, g, change); err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Remove User Group Members", fmt.Sprintf("remove the members of user group %q", g.Name), roleAny, err)
+	}
+}
+
+// ImportState adopts a group's members by the group's name or id.
+func (r *userGroupMembersResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	g, ok := r.data.groupByNameOrID(ctx, req.ID, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), strconv.FormatInt(g.ID, 10))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("group_id"), g.ID)...)
+}
+
+// readGroup reads a group afresh (after this run's writes), with the
+// directory of groups; a missing or deactivated group is an error.
+func (d *providerData) readGroup(ctx context.Context, id int64, summary string, diags *diag.Diagnostics) (zulip.UserGroup, groupDirectory, bool) {
+	list, err := userGroupCollection(d).readBack(ctx)
+	if err != nil {
+		addAPIError(diags, summary, "list the user groups", roleAny, err)
+		return zulip.UserGroup{}, groupDirectory{}, false
+	}
+	dir := newGroupDirectory(list)
+	g, ok := dir.byID[id]
+	switch {
+	case !ok:
+		diags.AddAttributeError(path.Root("group_id"), summary, fmt.Sprintf("The organization has no user group with id %d.", id))
+	case g.IsSystemGroup:
+		diags.AddAttributeError(path.Root("group_id"), summary,
+			fmt.Sprintf("%q is a system group: Zulip manages its members by the users' roles.", g.Name))
+	default:
+		return g, dir, true
+	}
+	return zulip.UserGroup{}, groupDirectory{}, false
+}
+
+// checkMembershipGroup fails a plan whose group the organization does not
+// have, or that is a system group (whose members follow the users' roles).
+func (d *providerData) checkMembershipGroup(ctx context.Context, id int64, diags *diag.Diagnostics) {
+	if !d.hasCreds {
+		return
+	}
+	dir, err := d.groups(ctx)
+	if err != nil {
+		return // the apply will say
+	}
+	g, ok := dir.byID[id]
+	switch {
+	case !ok: // a group this plan creates has no id yet: its reference is unknown, not checked
+		diags.AddAttributeError(path.Root("group_id"), "Unknown User Group", fmt.Sprintf("The organization has no user group with id %d.", id))
+	case ok && g.IsSystemGroup:
+		diags.AddAttributeError(path.Root("group_id"), "System Group",
+			fmt.Sprintf("%q is a system group: Zulip manages its members by the users' roles.", g.Name))
+	}
+}
+
+// changeMembers sends one membership change of group g, if there is one, and
+// records its effect in the cached list of groups.
+func (d *providerData) changeMembers(ctx context.Context, g zulip.UserGroup, change zulip.UpdateUserGroupMembersRequest) error {
+	if len(change.Add)+len(change.Delete)+len(change.AddSubgroups)+len(change.DeleteSubgroups) == 0 {
+		return nil
+	}
+	return userGroupCollection(d).writeKnown(ctx, func(ctx context.Context) (func([]zulip.UserGroup) []zulip.UserGroup, error) {
+		if err := d.client.UpdateUserGroupMembers(ctx, g.ID, change); err != nil {
+			return nil, err
+		}
+		return func(list []zulip.UserGroup) []zulip.UserGroup {
+			for i, v := range list {
+				if v.ID == g.ID {
+					v.Members = sortedUnion(missingFrom(v.Members, change.Delete), change.Add)
+					v.DirectSubgroupIDs = sortedUnion(missingFrom(v.DirectSubgroupIDs, change.DeleteSubgroups), change.AddSubgroups)
+					list = slices.Clone(list)
+					list[i] = v
+				}
+			}
+			return list
+		}, nil
+	})
+}
+
+// groupByNameOrID finds a custom, active group by import id.
+func (d *providerData) groupByNameOrID(ctx context.Context, id string, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
+	list, err := userGroupCollection(d).list(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Import", "list the user groups", roleAny, err)
+		return zulip.UserGroup{}, false
+	}
+	for _, g := range list {
+		if g.Name == id || strconv.FormatInt(g.ID, 10) == id {
+			if g.IsSystemGroup || g.Deactivated {
+				diags.AddError("Unable to Import", fmt.Sprintf("%q is a system or deactivated group, whose members cannot be managed.", g.Name))
+				return zulip.UserGroup{}, false
+			}
+			return g, true
+		}
+	}
+	diags.AddError("User Group Not Found", fmt.Sprintf("No user group is named %q or has that id (GET /api/v1/user_groups lists them).", id))
+	return zulip.UserGroup{}, false
+}
+
+// checkGroupsAndUsers fails a plan that names a group or a user the
+// organization does not have.
+func (d *providerData) checkGroupsAndUsers(ctx context.Context, groupsAt, usersAt path.Path, groups []string, users []int64, diags *diag.Diagnostics) {
+	g := make([]attr.Value, len(groups))
+	for i, n := range groups {
+		g[i] = types.StringValue(n)
+	}
+	u := make([]attr.Value, len(users))
+	for i, id := range users {
+		u[i] = types.Int64Value(id)
+	}
+	var parts diag.Diagnostics
+	if len(groups) > 0 {
+		d.checkPermission(ctx, groupsAt, types.ObjectValueMust(permissionAttrTypes, map[string]attr.Value{
+			"groups": types.SetValueMust(types.StringType, g), "users": types.SetValueMust(types.Int64Type, []attr.Value{}),
+		}), &parts)
+	}
+	if len(users) > 0 {
+		d.checkPermission(ctx, usersAt, types.ObjectValueMust(permissionAttrTypes, map[string]attr.Value{
+			"groups": types.SetValueMust(types.StringType, []attr.Value{}), "users": types.SetValueMust(types.Int64Type, u),
+		}), &parts)
+	}
+	// The check words its errors for a permission's groups and users; here
+	// they belong to the resource's own attributes.
+	for _, e := range parts.Errors() {
+		at := usersAt
+		if e.Summary() == "Unknown User Group" {
+			at = groupsAt
+		}
+		diags.AddAttributeError(at, e.Summary(), e.Detail())
+	}
+}
+
+// noteMembership records a group whose membership a resource of this plan
+// manages, and warns when an authoritative and an additive resource manage
+// the same group (each apply would undo the other's work).
+func (d *providerData) noteMembership(groupID int64, authoritative bool, diags *diag.Diagnostics) {
+	if d == nil {
+		return
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	if d.notes.memberships == nil {
+		d.notes.memberships = map[int64][2]bool{}
+	}
+	kinds := d.notes.memberships[groupID]
+	if authoritative {
+		kinds[0] = true
+	} else {
+		kinds[1] = true
+	}
+	d.notes.memberships[groupID] = kinds
+	if kinds[0] && kinds[1] {
+		diags.AddWarning("Group Managed Twice",
+			fmt.Sprintf("User group %d has both a zulip_user_group_members resource (all members) and "+
+				"zulip_user_group_membership resources (one member each) in this configuration. The authoritative "+
+				"one removes every member it does not list, so a member added only by a membership resource is "+
+				"removed again on the next apply. Use one kind per group.", groupID))
+	}
+}
+
+// missingFrom lists the ids of a that b lacks.
+func missingFrom(a, b []int64) []int64 {
+	var out []int64
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// intersect lists the ids of a that b has.
+func intersect(a, b []int64) []int64 {
+	var out []int64
+	for _, v := range a {
+		if slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// sortedUnion is a and b, sorted, without repeats.
+func sortedUnion(a, b []int64) []int64 {
+	return append([]int64{}, slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a), b...))))...)
+}
+
+// int64Set is a set of ids.
+func int64Set(ids []int64) types.Set {
+	v := make([]attr.Value, len(ids))
+	for i, id := range ids {
+		v[i] = types.Int64Value(id)
+	}
+	return types.SetValueMust(types.Int64Type, v)
+}
+
+// groupNames is a set of group names.
+func groupNames(ids []int64, dir groupDirectory) types.Set {
+	v := make([]attr.Value, len(ids))
+	for i, id := range ids {
+		v[i] = types.StringValue(dir.name(id))
+	}
+	return types.SetValueMust(types.StringType, v)
+}

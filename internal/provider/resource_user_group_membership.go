@@ -1,0 +1,187 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*userGroupMembershipResource)(nil)
+	_ resource.ResourceWithConfigure   = (*userGroupMembershipResource)(nil)
+	_ resource.ResourceWithImportState = (*userGroupMembershipResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*userGroupMembershipResource)(nil)
+)
+
+// NewUserGroupMembershipResource returns the zulip_user_group_membership resource.
+func NewUserGroupMembershipResource() resource.Resource {
+	return &userGroupMembershipResource{resourceBase: resourceBase{name: "user_group_membership"}}
+}
+
+// userGroupMembershipResource manages one user's direct membership of one
+// group, leaving the group's other members alone.
+type userGroupMembershipResource struct {
+	resourceBase
+}
+
+// userGroupMembershipModel is the zulip_user_group_membership state.
+type userGroupMembershipModel struct {
+	ID      types.String `tfsdk:"id"`
+	GroupID types.Int64  `tfsdk:"group_id"`
+	UserID  types.Int64  `tfsdk:"user_id"`
+}
+
+// Schema describes the resource.
+func (r *userGroupMembershipResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.Int64{int64planmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One user's direct membership of a user group (**additive**: the group's other members " +
+			"are left alone). To manage all of a group's members, use `zulip_user_group_members`; do not use both for " +
+			"one group. Destroying the resource removes the user from the group. Zulip's Notification Bot tells the " +
+			"user, in a direct message, when they are added or removed.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<group_id>:<user_id>`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"group_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
+				MarkdownDescription: "The group's id, e.g. `zulip_user_group.backend.id`."},
+			"user_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
+				MarkdownDescription: "The user's id, e.g. `zulip_user.ann.id`."},
+		},
+	}
+}
+
+// ModifyPlan checks the user and notes the group (see noteMembership).
+func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	var plan userGroupMembershipModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if known(plan.GroupID) {
+		r.data.noteMembership(plan.GroupID.ValueInt64(), false, &resp.Diagnostics)
+		r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics)
+	}
+	if known(plan.UserID) && r.data.hasCreds {
+		r.data.checkGroupsAndUsers(ctx, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+	}
+}
+
+// Create adds the user; one who is a member already (added by someone else,
+// or by an attempt whose answer was lost) is adopted.
+func (r *userGroupMembershipResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan userGroupMembershipModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	g, _, ok := r.data.readGroup(ctx, plan.GroupID.ValueInt64(), "Unable to Add Group Member", &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	user := plan.UserID.ValueInt64()
+	if !slices.Contains(g.Members, user) {
+		if err := r.data.changeMembers(ctx, g, zulip.UpdateUserGroupMembersRequest{Add: []int64{user}}); err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to Add Group Member", fmt.Sprintf("add user %d to user group %q", user, g.Name), roleAny, err)
+			return
+		}
+	}
+	plan.ID = types.StringValue(membershipID(g.ID, user))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read removes the resource from state when the user is no longer a direct
+// member (or the group is gone or deactivated).
+func (r *userGroupMembershipResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state userGroupMembershipModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := userGroupCollection(r.data).list(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Group Membership", "list the user groups", roleAny, err)
+		return
+	}
+	i := slices.IndexFunc(list, func(g zulip.UserGroup) bool { return g.ID == state.GroupID.ValueInt64() })
+	if i < 0 || list[i].Deactivated || !slices.Contains(list[i].Members, state.UserID.ValueInt64()) {
+		tflog.Info(ctx, "the user is no longer a member of the group; removing the membership from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is never called: every attribute replaces the resource.
+func (r *userGroupMembershipResource) Update(context.Context, resource.UpdateRequest, *resource.UpdateResponse) {
+}
+
+// Delete removes the user from the group; one who is not a member is not an error.
+func (r *userGroupMembershipResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state userGroupMembershipModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := userGroupCollection(r.data).readBack(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Remove Group Member", "list the user groups", roleAny, err)
+		return
+	}
+	user := state.UserID.ValueInt64()
+	i := slices.IndexFunc(list, func(g zulip.UserGroup) bool { return g.ID == state.GroupID.ValueInt64() })
+	if i < 0 || !slices.Contains(list[i].Members, user) {
+		return
+	}
+	if err := r.data.changeMembers(ctx, list[i], zulip.UpdateUserGroupMembersRequest{Delete: []int64{user}}); err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Remove Group Member", fmt.Sprintf("remove user %d from user group %q", user, list[i].Name), roleAny, err)
+	}
+}
+
+// ImportState adopts a membership by `<group name or id>:<user id>`.
+func (r *userGroupMembershipResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	i := strings.LastIndexByte(req.ID, ':')
+	user, err := strconv.ParseInt(req.ID[i+1:], 10, 64)
+	if i <= 0 || err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("A zulip_user_group_membership is imported by <group name or id>:<user id>, e.g. backend:12; got %q.", req.ID))
+		return
+	}
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	g, ok := r.data.groupByNameOrID(ctx, req.ID[:i], &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if !slices.Contains(g.Members, user) {
+		resp.Diagnostics.AddError("Membership Not Found", fmt.Sprintf("User %d is not a direct member of user group %q.", user, g.Name))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &userGroupMembershipModel{
+		ID: types.StringValue(membershipID(g.ID, user)), GroupID: types.Int64Value(g.ID), UserID: types.Int64Value(user),
+	})...)
+}
+
+// membershipID is the resource id.
+func membershipID(group, user int64) string {
+	return strconv.FormatInt(group, 10) + ":" + strconv.FormatInt(user, 10)
+}
