@@ -1,5 +1,7 @@
 package refserver_test
 
+import "github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+
 func init() { confAreas["channels"] = confCasesChannels }
 
 // confCasesChannels are the conformance requests of channels and topics.
@@ -36,5 +38,53 @@ func confCasesChannels(add func(confGroup)) {
 		confOK("protected history", "get-stream-topics", confMember, confGET, "/users/me/3/topics", nil),
 		confBad("private, not subscribed", "get-stream-topics", confGuest, confGET, "/users/me/3/topics", nil, 400, "BAD_REQUEST"),
 		confBad("unknown", "get-stream-topics", confMember, confGET, "/users/me/999/topics", nil, 400, "BAD_REQUEST"),
+	}})
+	add(confGroup{op: "create-channel", steps: []confStep{
+		confOK("every parameter", "create-channel", confOwner, confPOST, "/channels/create", confP(
+			"name", "ops", "description", "Operations", "subscribers", "[1, 5]", "announce", "false", "invite_only", "true",
+			"is_web_public", "false", "is_default_stream", "false", "history_public_to_subscribers", "false",
+			"message_retention_days", `"unlimited"`, "topics_policy", `"allow_empty_topic"`, "default_push_notifications", "false",
+			"can_add_subscribers_group", "2", "can_create_topic_group", "6", "can_delete_any_message_group", "2",
+			"can_delete_own_message_group", "6", "can_remove_subscribers_group", "2", "can_administer_channel_group", `{"direct_members": [5], "direct_subgroups": [2]}`,
+			"can_move_messages_out_of_channel_group", "4", "can_move_messages_within_channel_group", "4", "can_send_message_group", "5",
+			"can_subscribe_group", "8", "can_resolve_topics_group", "4", "folder_id", "null", "send_new_subscription_messages", "false")),
+		confOK("a member's public channel", "create-channel", confMember, confPOST, "/channels/create", confP("name", "lunch", "subscribers", "[]")),
+		confBad("name taken (an archived channel's)", "create-channel", confOwner, confPOST, "/channels/create", confP("name", "OLD-PROJECTS", "subscribers", "[]"), 409, "CHANNEL_ALREADY_EXISTS"),
+		confBad("public without shared history", "create-channel", confOwner, confPOST, "/channels/create", confP(
+			"name", "x", "subscribers", "[]", "history_public_to_subscribers", "false"), 400, "BAD_REQUEST"),
+		confBad("retention by an administrator", "create-channel", confAdmin, confPOST, "/channels/create", confP(
+			"name", "x", "subscribers", "[]", "message_retention_days", "30"), 400, "UNAUTHORIZED_PRINCIPAL"),
+		confBad("missing subscribers", "create-channel", confOwner, confPOST, "/channels/create", confP("name", "x"), 400, "REQUEST_VARIABLE_MISSING"),
+		confBad("guest", "create-channel", confGuest, confPOST, "/channels/create", confP("name", "x", "subscribers", "[]"), 400, "BAD_REQUEST"),
+	}})
+	add(confGroup{op: "update-stream", steps: []confStep{
+		confOK("rename and describe", "update-stream", confAdmin, confPATCH, "/streams/7", confP("new_name", "off-topic", "description", "Anything")),
+		confOK("make private", "update-stream", confAdmin, confPATCH, "/streams/7", confP("is_private", "true", "history_public_to_subscribers", "true")),
+		confOK("settings", "update-stream", confAdmin, confPATCH, "/streams/7", confP(
+			"can_send_message_group", `{"new": 5, "old": 6}`, "can_add_subscribers_group", `{"new": 2}`,
+			"can_administer_channel_group", `{"new": {"direct_members": [5], "direct_subgroups": []}}`,
+			"can_move_messages_within_channel_group", `{"new": 4}`, "can_remove_subscribers_group", `{"new": 2}`,
+			"can_subscribe_group", `{"new": 8}`, "topics_policy", "disable_empty_topic", "is_default_stream", "false",
+			"is_web_public", "false", "folder_id", "null", "default_push_notifications", "true")),
+		confOK("the other settings", "update-stream", confOwner, confPATCH, "/streams/7", confP(
+			"can_create_topic_group", `{"new": 5}`, "can_delete_any_message_group", `{"new": 2}`, "can_delete_own_message_group", `{"new": 6}`,
+			"can_move_messages_out_of_channel_group", `{"new": 4}`, "can_resolve_topics_group", `{"new": {"direct_members": [5], "direct_subgroups": [4]}}`)),
+		confOK("retention", "update-stream", confOwner, confPATCH, "/streams/7", confP("message_retention_days", `"realm_default"`)),
+		confBad("stale old", "update-stream", confAdmin, confPATCH, "/streams/7", confP("can_send_message_group", `{"new": 6, "old": 8}`), 400, "EXPECTATION_MISMATCH"),
+		confBad("name taken", "update-stream", confAdmin, confPATCH, "/streams/7", confP("new_name", "General"), 409, "CHANNEL_ALREADY_EXISTS"),
+		confBad("not an administrator", "update-stream", confMember, confPATCH, "/streams/1", confP("description", "x"), 400, "BAD_REQUEST"),
+		confOK("unarchive", "update-stream", confOwner, confPATCH, "/streams/5", confP("is_archived", "false")),
+	}})
+	add(confGroup{op: "archive-stream", steps: []confStep{
+		confOK("archive", "archive-stream", confAdmin, confDELETE, "/streams/7", nil),
+		confBad("again", "archive-stream", confAdmin, confDELETE, "/streams/7", nil, 400, "BAD_REQUEST"),
+		confBad("unknown", "archive-stream", confAdmin, confDELETE, "/streams/999", nil, 400, "BAD_REQUEST"),
+	}})
+	add(confGroup{op: "register-queue", name: "get-events (channels)", opts: refserver.Options{FeatureLevel: 420}, steps: []confStep{
+		confCapture(confOK("register", "register-queue", confAdmin, confPOST, "/register", confP("event_types", `["stream"]`)), "queue_id", "queue_id"),
+		confOK("create", "create-channel", confAdmin, confPOST, "/channels/create", confP("name", "ev", "subscribers", "[2]")),
+		confOK("update", "update-stream", confAdmin, confPATCH, "/streams/7", confP("description", "d", "can_send_message_group", `{"new": 5}`, "is_private", "true")),
+		confOK("archive", "archive-stream", confAdmin, confDELETE, "/streams/1", nil),
+		confOK("the events", "get-events", confAdmin, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 	}})
 }

@@ -121,6 +121,9 @@ func (u *User) IsAdmin() bool { return u.Role <= RoleAdministrator }
 // IsModeratorOrAbove reports whether the user is a moderator, administrator or owner.
 func (u *User) IsModeratorOrAbove() bool { return u.Role <= RoleModerator }
 
+// IsOwner reports whether the user is an organization owner.
+func (u *User) IsOwner() bool { return u.Role == RoleOwner }
+
 // IsGuest reports whether the user is a guest.
 func (u *User) IsGuest() bool { return u.Role == RoleGuest }
 
