@@ -76,6 +76,7 @@ var contracts = map[string]struct {
 	"zulip_sms_question":             {kindInvocation, "SMSQuestion", false},
 	"zulip_user_group":               {kindCollection, "UserGroup", true},
 	"zulip_user_group_members":       {kindManaged, "UserGroupMembers", true},
+	"zulip_channel":                  {kindCollection, "Channel", true},
 	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},
 }
 
@@ -186,6 +187,22 @@ var kitCases = map[string]kitCase{
 		},
 		twin:     func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Made by the kit's tests.") },
 		stranger: func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Someone else's group.") },
+	},
+	"zulip_channel": {
+		user:   refserver.SeedAdminID,
+		config: testAccChannelConfig("kit-channel", "Made by the kit's tests.", ""), importID: "kit-channel",
+		create: "POST /api/v1/channels/create", list: "GET /api/v1/streams",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, c := range r.Channels {
+				if c.Name == "kit-channel" && c.Description == "Made by the kit's tests." && !c.IsArchived {
+					n++
+				}
+			}
+			return n
+		},
+		twin:     func(r *refserver.Realm) { testAccAddChannel(r, "kit-channel", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { testAccAddChannel(r, "kit-channel", "Someone else's channel.") },
 	},
 }
 
@@ -504,6 +521,11 @@ resource "zulip_user_group_membership" "mia_in_backend" {
   group_id = 9
   user_id  = 11
 }`, refserver.SeedOwnerID, nil},
+		{"examples/resources/zulip_channel/import-by-string-id.tf", `
+resource "zulip_channel" "general" {
+  name        = "general"
+  description = "Everyone is here."
+}`, refserver.SeedAdminID, nil},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"

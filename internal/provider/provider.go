@@ -507,6 +507,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewUserGroupResource,
 		NewUserGroupMembersResource,
 		NewUserGroupMembershipResource,
+		NewChannelResource,
 	}
 }
 

@@ -1,0 +1,623 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*channelResource)(nil)
+	_ resource.ResourceWithConfigure   = (*channelResource)(nil)
+	_ resource.ResourceWithImportState = (*channelResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*channelResource)(nil)
+)
+
+// featureChannelCreate is POST /channels/create. Older servers create
+// channels only through the subscription endpoint, which the provider does
+// not use for it yet.
+const featureChannelCreate = 417
+
+// maxChannelNameLength is Zulip's Stream.MAX_NAME_LENGTH.
+const maxChannelNameLength = 60
+
+var (
+	// noNewline matches a one-line value.
+	noNewline = regexp.MustCompile(`^[^\n]*$`)
+	// retentionPattern matches message_retention_days' values.
+	retentionPattern = regexp.MustCompile(`^(realm_default|unlimited|[1-9][0-9]*)$`)
+)
+
+// NewChannelResource returns the zulip_channel resource.
+func NewChannelResource() resource.Resource {
+	return &channelResource{resourceBase: resourceBase{name: "channel"}}
+}
+
+// channelResource manages one channel's properties and permissions (not its
+// subscribers).
+type channelResource struct {
+	resourceBase
+}
+
+// channelResourceModel is the zulip_channel state.
+type channelResourceModel struct {
+	ID                                types.Int64  `tfsdk:"id"`
+	Name                              types.String `tfsdk:"name"`
+	Description                       types.String `tfsdk:"description"`
+	Privacy                           types.String `tfsdk:"privacy"`
+	HistoryPublicToSubscribers        types.Bool   `tfsdk:"history_public_to_subscribers"`
+	MessageRetentionDays              types.String `tfsdk:"message_retention_days"`
+	TopicsPolicy                      types.String `tfsdk:"topics_policy"`
+	Announce                          types.Bool   `tfsdk:"announce"`
+	DateCreated                       types.Int64  `tfsdk:"date_created"`
+	CreatorID                         types.Int64  `tfsdk:"creator_id"`
+	CanAddSubscribersGroup            types.Object `tfsdk:"can_add_subscribers_group"`
+	CanAdministerChannelGroup         types.Object `tfsdk:"can_administer_channel_group"`
+	CanCreateTopicGroup               types.Object `tfsdk:"can_create_topic_group"`
+	CanDeleteAnyMessageGroup          types.Object `tfsdk:"can_delete_any_message_group"`
+	CanDeleteOwnMessageGroup          types.Object `tfsdk:"can_delete_own_message_group"`
+	CanMoveMessagesOutOfChannelGroup  types.Object `tfsdk:"can_move_messages_out_of_channel_group"`
+	CanMoveMessagesWithinChannelGroup types.Object `tfsdk:"can_move_messages_within_channel_group"`
+	CanRemoveSubscribersGroup         types.Object `tfsdk:"can_remove_subscribers_group"`
+	CanResolveTopicsGroup             types.Object `tfsdk:"can_resolve_topics_group"`
+	CanSendMessageGroup               types.Object `tfsdk:"can_send_message_group"`
+	CanSubscribeGroup                 types.Object `tfsdk:"can_subscribe_group"`
+}
+
+// channelSetting is one channel permission: where the model, the server's
+// channel and the client's requests keep it.
+type channelSetting struct {
+	permissionSetting
+	model  func(*channelResourceModel) *types.Object
+	api    func(*zulip.Channel) *zulip.GroupSettingValue
+	create func(*zulip.ChannelPermissions) **zulip.GroupSettingValue
+	update func(*zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate
+}
+
+// channelSettings are the eleven channel permissions.
+var channelSettings = []channelSetting{
+	{permissionSetting{"can_add_subscribers_group", "subscribe other users to the channel", 342},
+		func(m *channelResourceModel) *types.Object { return &m.CanAddSubscribersGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanAddSubscribersGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAddSubscribersGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddSubscribersGroup }},
+	{permissionSetting{"can_administer_channel_group", "administer the channel (its name, description, privacy and permissions)", 325},
+		func(m *channelResourceModel) *types.Object { return &m.CanAdministerChannelGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanAdministerChannelGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAdministerChannelGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+			return &p.CanAdministerChannelGroup
+		}},
+	{permissionSetting{"can_create_topic_group", "start new topics in the channel", 441},
+		func(m *channelResourceModel) *types.Object { return &m.CanCreateTopicGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanCreateTopicGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanCreateTopicGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanCreateTopicGroup }},
+	{permissionSetting{"can_delete_any_message_group", "delete any message in the channel (changing it needs the organization's can_set_delete_message_policy_group)", 407},
+		func(m *channelResourceModel) *types.Object { return &m.CanDeleteAnyMessageGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanDeleteAnyMessageGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteAnyMessageGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteAnyMessageGroup }},
+	{permissionSetting{"can_delete_own_message_group", "delete their own messages in the channel (changing it needs the organization's can_set_delete_message_policy_group)", 407},
+		func(m *channelResourceModel) *types.Object { return &m.CanDeleteOwnMessageGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanDeleteOwnMessageGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteOwnMessageGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteOwnMessageGroup }},
+	{permissionSetting{"can_move_messages_out_of_channel_group", "move messages out of the channel", 396},
+		func(m *channelResourceModel) *types.Object { return &m.CanMoveMessagesOutOfChannelGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanMoveMessagesOutOfChannelGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
+			return &p.CanMoveMessagesOutOfChannelGroup
+		},
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+			return &p.CanMoveMessagesOutOfChannelGroup
+		}},
+	{permissionSetting{"can_move_messages_within_channel_group", "move messages between the channel's topics", 396},
+		func(m *channelResourceModel) *types.Object { return &m.CanMoveMessagesWithinChannelGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanMoveMessagesWithinChannelGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
+			return &p.CanMoveMessagesWithinChannelGroup
+		},
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+			return &p.CanMoveMessagesWithinChannelGroup
+		}},
+	{permissionSetting{"can_remove_subscribers_group", "unsubscribe other users from the channel", 142},
+		func(m *channelResourceModel) *types.Object { return &m.CanRemoveSubscribersGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanRemoveSubscribersGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanRemoveSubscribersGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+			return &p.CanRemoveSubscribersGroup
+		}},
+	{permissionSetting{"can_resolve_topics_group", "mark the channel's topics resolved", 402},
+		func(m *channelResourceModel) *types.Object { return &m.CanResolveTopicsGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanResolveTopicsGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanResolveTopicsGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanResolveTopicsGroup }},
+	{permissionSetting{"can_send_message_group", "post in the channel", 333},
+		func(m *channelResourceModel) *types.Object { return &m.CanSendMessageGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanSendMessageGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSendMessageGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSendMessageGroup }},
+	{permissionSetting{"can_subscribe_group", "subscribe themselves to the channel", 357},
+		func(m *channelResourceModel) *types.Object { return &m.CanSubscribeGroup },
+		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanSubscribeGroup },
+		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSubscribeGroup },
+		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSubscribeGroup }},
+}
+
+// Channel privacy values.
+const (
+	privacyPublic    = "public"
+	privacyPrivate   = "private"
+	privacyWebPublic = "web_public"
+)
+
+// Schema describes the resource.
+func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computedInt := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc,
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}}
+	}
+	attrs := map[string]schema.Attribute{
+		"id": computedInt("The channel's id."),
+		"name": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: fmt.Sprintf("The channel's name, unique in the organization regardless of case "+
+				"(archived channels included), at most %d characters. Renaming keeps the channel.", maxChannelNameLength),
+			Validators: []validator.String{stringvalidator.LengthBetween(1, maxChannelNameLength),
+				validators.String("must not start or end with whitespace (Zulip strips it)", checkNoOuterSpace)},
+		},
+		"description": schema.StringAttribute{
+			Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+			MarkdownDescription: "What the channel is for (Zulip markdown, one line). Default empty.",
+			Validators:          []validator.String{stringvalidator.LengthAtMost(1024), stringvalidator.RegexMatches(noNewline, "must be one line (Zulip turns line breaks into spaces)")},
+		},
+		"privacy": schema.StringAttribute{
+			Optional: true, Computed: true, Default: stringdefault.StaticString(privacyPublic),
+			MarkdownDescription: "`public` (default: every member can find and join it), `private` (invitation " +
+				"only) or `web_public` (readable by anyone on the internet, where the organization allows it).",
+			Validators: []validator.String{stringvalidator.OneOf(privacyPublic, privacyPrivate, privacyWebPublic)},
+		},
+		"history_public_to_subscribers": schema.BoolAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Whether new subscribers can read the messages sent before they joined. Public " +
+				"and web-public channels always share their history; for a private channel the default is `false`.",
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+		},
+		"message_retention_days": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "How long messages are kept: `realm_default` (the organization's policy), " +
+				"`unlimited`, or a number of days such as `\"365\"`. Changing it needs an organization owner and a " +
+				"Zulip plan with message retention.",
+			Validators:    []validator.String{stringvalidator.RegexMatches(retentionPattern, "must be realm_default, unlimited or a positive number of days")},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"topics_policy": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "Whether messages may go to the empty topic: `inherit` (the organization's " +
+				"setting), `allow_empty_topic`, `disable_empty_topic` or `empty_topic_only`.",
+			Validators:    []validator.String{stringvalidator.OneOf("inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only")},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"announce": schema.BoolAttribute{
+			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			MarkdownDescription: "Whether Notification Bot announces the new channel (in the organization's " +
+				"new-channel announcements channel) when Terraform creates it. Default `false`: creating is quiet.",
+		},
+		"date_created": computedInt("When the channel was created (UNIX seconds)."),
+		"creator_id":   computedInt("The id of the user who created the channel; null when unknown."),
+	}
+	for _, s := range channelSettings {
+		attrs[s.name] = permissionAttribute(s.permissionSetting)
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A channel: its name, description, privacy, history, retention and who may do what " +
+			"in it. Subscribers are managed separately. Zulip never deletes a channel: destroying this resource " +
+			"**archives** it, and its name stays taken; declaring the name of an archived channel unarchives that " +
+			"channel (with a plan warning). Creating needs Zulip feature level 417 (Zulip 11.0) and the " +
+			"organization's permission to create channels of that kind; changing one needs an administrator or " +
+			"`can_administer_channel_group`.",
+		Attributes: attrs,
+	}
+}
+
+// ModifyPlan fills what follows from the configuration, and checks at plan
+// time what the apply would fail on.
+func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) {
+		return
+	}
+	var plan, config channelResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// History: shared for public channels; Zulip's default for a new private one.
+	if config.HistoryPublicToSubscribers.IsNull() && known(plan.Privacy) {
+		var prior channelResourceModel
+		if !req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+		}
+		switch {
+		case plan.Privacy.ValueString() != privacyPrivate:
+			plan.HistoryPublicToSubscribers = types.BoolValue(true)
+		case !req.State.Raw.IsNull() && prior.Privacy.ValueString() == privacyPrivate:
+			plan.HistoryPublicToSubscribers = prior.HistoryPublicToSubscribers
+		default:
+			plan.HistoryPublicToSubscribers = types.BoolValue(false)
+		}
+	}
+	if known(plan.Privacy) && plan.Privacy.ValueString() != privacyPrivate && known(plan.HistoryPublicToSubscribers) && !plan.HistoryPublicToSubscribers.ValueBool() {
+		resp.Diagnostics.AddAttributeError(path.Root("history_public_to_subscribers"), "Invalid Channel History",
+			"A public or web-public channel shares its history with new subscribers; only a private channel can hide it.")
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	if !r.data.knowsServer() || resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.data.requireFeatureLevel(featureChannelCreate, "zulip_channel"); err != nil {
+		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
+		return
+	}
+	for _, s := range channelSettings {
+		v := *s.model(&plan)
+		if v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		if err := r.data.requireFeatureLevel(s.level, s.name); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(s.name), "Zulip Server Too Old", err.Error())
+			continue
+		}
+		r.data.checkPermission(ctx, path.Root(s.name), v, &resp.Diagnostics)
+	}
+	if !config.MessageRetentionDays.IsNull() && r.data.hasCreds {
+		var prior types.String
+		if !req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("message_retention_days"), &prior)...)
+		}
+		if !prior.Equal(plan.MessageRetentionDays) {
+			r.data.requireRole(ctx, roleOwner, "Setting a channel's message retention", path.Root("message_retention_days"), &resp.Diagnostics)
+		}
+	}
+	if req.State.Raw.IsNull() && known(plan.Name) && r.data.hasCreds && !resp.Diagnostics.HasError() {
+		r.checkName(ctx, plan.Name.ValueString(), &resp.Diagnostics)
+	}
+}
+
+// checkName fails the plan of a new channel whose name an active channel
+// has (with an import block), and warns when it belongs to an archived one,
+// which the apply unarchives.
+func (r *channelResource) checkName(ctx context.Context, name string, diags *diag.Diagnostics) {
+	all, err := channelCollection(r.data).lastSeen(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Channels", "list the channels to check the name", roleAny, err)
+		return
+	}
+	for _, c := range all {
+		if !strings.EqualFold(c.Name, name) {
+			continue
+		}
+		if c.IsArchived {
+			diags.AddAttributeWarning(path.Root("name"), "Archived Channel Will Be Unarchived",
+				fmt.Sprintf("The organization has an archived channel named %q (id %d). Zulip keeps the names of "+
+					"archived channels, so this apply unarchives that channel, with its subscribers and history, and "+
+					"gives it the configuration here.", c.Name, c.StreamID))
+			return
+		}
+		diags.AddAttributeError(path.Root("name"), "Channel Already Exists",
+			fmt.Sprintf("The organization already has a channel named %q (id %d). To manage it with this resource, "+
+				"import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
+				c.Name, c.StreamID, importBlock("zulip_channel", c.Name)))
+		return
+	}
+}
+
+// Create makes the channel, or unarchives the archived channel of that name.
+func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan channelResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	dir, err := r.data.groups(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the user groups", roleAny, err)
+		return
+	}
+	all, err := channelCollection(r.data).lastSeen(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the channels", roleAny, err)
+		return
+	}
+	for _, c := range all {
+		if c.IsArchived && strings.EqualFold(c.Name, plan.Name.ValueString()) {
+			r.unarchive(ctx, plan, c, dir, resp)
+			return
+		}
+	}
+	apiReq, err := channelCreateRequest(ctx, plan, dir)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Create Channel", err.Error())
+		return
+	}
+	key, ok := channelCreation(r.data, apiReq).create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	channels.finishCreate(ctx, r.data, &plan, key, resp)
+}
+
+// channelCreateRequest is the request that creates the planned channel.
+func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir groupDirectory) (zulip.CreateChannelRequest, error) {
+	description := plan.Description.ValueString()
+	privacy := plan.Privacy.ValueString()
+	private, webPublic := privacy == privacyPrivate, privacy == privacyWebPublic
+	req := zulip.CreateChannelRequest{
+		Name: plan.Name.ValueString(), Description: &description, Subscribers: []int64{},
+		Announce: plan.Announce.ValueBoolPointer(), InviteOnly: &private, IsWebPublic: &webPublic,
+		HistoryPublicToSubscribers: plan.HistoryPublicToSubscribers.ValueBoolPointer(),
+	}
+	if known(plan.MessageRetentionDays) {
+		ret, err := retentionFromString(plan.MessageRetentionDays.ValueString())
+		if err != nil {
+			return req, err
+		}
+		req.MessageRetentionDays = &ret
+	}
+	if known(plan.TopicsPolicy) {
+		req.TopicsPolicy = plan.TopicsPolicy.ValueStringPointer()
+	}
+	for _, s := range channelSettings {
+		v, err := permissionValue(ctx, *s.model(&plan), dir)
+		if err != nil {
+			return req, fmt.Errorf("%s: %w", s.name, err)
+		}
+		*s.create(&req.Permissions) = v
+	}
+	return req, nil
+}
+
+// unarchive takes over the archived channel c: unarchives it and applies the
+// configuration, in one request.
+func (r *channelResource) unarchive(ctx context.Context, plan channelResourceModel, c zulip.Channel, dir groupDirectory, resp *resource.CreateResponse) {
+	var prior channelResourceModel
+	channelFromAPI2(ctx, r.data, c, &prior, &resp.Diagnostics)
+	update, err := channelUpdateRequest(ctx, plan, prior, dir)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Unarchive Channel", err.Error())
+		return
+	}
+	update.Unarchive = true
+	err = channelCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateChannel(ctx, c.StreamID, update)
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Unarchive Channel",
+			fmt.Sprintf("unarchive the archived channel %q (id %d)", c.Name, c.StreamID), roleAdministrator, err)
+		return
+	}
+	tflog.Info(ctx, "unarchived the archived channel of the configured name", map[string]any{"id": c.StreamID, "name": c.Name})
+	channels.finishCreate(ctx, r.data, &plan, strconv.FormatInt(c.StreamID, 10), resp)
+}
+
+// channelUpdateRequest is the request that takes a channel from prior to plan.
+func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel, dir groupDirectory) (zulip.UpdateChannelRequest, error) {
+	var req zulip.UpdateChannelRequest
+	if !plan.Name.Equal(prior.Name) {
+		req.NewName = plan.Name.ValueStringPointer()
+	}
+	if known(plan.Description) && !plan.Description.Equal(prior.Description) {
+		req.Description = plan.Description.ValueStringPointer()
+	}
+	if known(plan.Privacy) && !plan.Privacy.Equal(prior.Privacy) {
+		private, webPublic := plan.Privacy.ValueString() == privacyPrivate, plan.Privacy.ValueString() == privacyWebPublic
+		req.IsPrivate, req.IsWebPublic = &private, &webPublic
+	}
+	if known(plan.HistoryPublicToSubscribers) && (!plan.HistoryPublicToSubscribers.Equal(prior.HistoryPublicToSubscribers) || req.IsPrivate != nil) {
+		req.HistoryPublicToSubscribers = plan.HistoryPublicToSubscribers.ValueBoolPointer()
+	}
+	if known(plan.MessageRetentionDays) && !plan.MessageRetentionDays.Equal(prior.MessageRetentionDays) {
+		ret, err := retentionFromString(plan.MessageRetentionDays.ValueString())
+		if err != nil {
+			return req, err
+		}
+		req.MessageRetentionDays = &ret
+	}
+	if known(plan.TopicsPolicy) && !plan.TopicsPolicy.Equal(prior.TopicsPolicy) {
+		req.TopicsPolicy = plan.TopicsPolicy.ValueStringPointer()
+	}
+	for _, s := range channelSettings {
+		u, err := permissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
+		if err != nil {
+			return req, fmt.Errorf("%s: %w", s.name, err)
+		}
+		*s.update(&req.Permissions) = u
+	}
+	return req, nil
+}
+
+// Read refreshes the channel; an archived one is gone (the next plan
+// unarchives it).
+func (r *channelResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	channels.Read(ctx, r.data, req, resp)
+}
+
+// Update changes the channel in place.
+func (r *channelResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state channelResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	dir, err := r.data.groups(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Update Channel", "list the user groups", roleAny, err)
+		return
+	}
+	update, err := channelUpdateRequest(ctx, plan, state, dir)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Update Channel", err.Error())
+		return
+	}
+	err = channelCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateChannel(ctx, state.ID.ValueInt64(), update)
+	})
+	switch {
+	case err == nil:
+	case zulip.IsExpectationMismatch(err):
+		resp.Diagnostics.AddError("Channel Changed Since the Plan",
+			fmt.Sprintf("A permission of channel %q changed after Terraform read it, so Zulip refused to overwrite it. "+
+				"Run terraform plan again to see the change, then apply. Server said: %s", state.Name.ValueString(), err))
+		return
+	default:
+		addAPIError(&resp.Diagnostics, "Unable to Update Channel", "update the channel", roleAdministrator, err)
+		return
+	}
+	plan.ID = state.ID
+	channels.afterUpdate(ctx, r.data, &plan, resp)
+}
+
+// Delete archives the channel: Zulip has no way to delete one.
+func (r *channelResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	channels.Delete(ctx, r.data, req, resp, func(ctx context.Context, id string) error {
+		n, _ := strconv.ParseInt(id, 10, 64)
+		err := r.data.client.ArchiveChannel(ctx, n)
+		if err == nil {
+			tflog.Info(ctx, "archived the channel (Zulip keeps archived channels and their names)", map[string]any{"id": n})
+		}
+		return err
+	})
+}
+
+// ImportState adopts an active channel by name (case-insensitively) or id.
+func (r *channelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	channels.Import(ctx, r.data, req, resp, func(id string) (func(zulip.Channel) bool, error) {
+		if id == "" {
+			return nil, errors.New("a zulip_channel is imported by its name or its numeric id, got an empty id")
+		}
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
+			return func(c zulip.Channel) bool { return c.StreamID == n }, nil
+		}
+		return func(c zulip.Channel) bool { return strings.EqualFold(c.Name, id) }, nil
+	})
+}
+
+// cacheChannels is the cache key of every channel the account can see.
+const cacheChannels = "channels"
+
+// channelCollection is every channel the account can see, archived ones
+// included, read once per run.
+func channelCollection(d *providerData) *collection[zulip.Channel] {
+	return newCollection(d, cacheChannels, func(ctx context.Context) ([]zulip.Channel, error) {
+		all, archived := true, false
+		return d.client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived})
+	})
+}
+
+// channels is the kit's skeleton for zulip_channel: an archived channel is
+// not the resource's object.
+var channels = objects[channelResourceModel, zulip.Channel]{
+	typeName: "zulip_channel", what: "channel", role: roleAdministrator,
+	coll: func(d *providerData) *collection[zulip.Channel] {
+		c := channelCollection(d)
+		c.filter = func(ch zulip.Channel) bool { return !ch.IsArchived }
+		return c
+	},
+	key:      func(c zulip.Channel) string { return strconv.FormatInt(c.StreamID, 10) },
+	stateKey: func(m *channelResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	setKey: func(m *channelResourceModel, k string) {
+		n, _ := strconv.ParseInt(k, 10, 64)
+		m.ID = types.Int64Value(n)
+	},
+	fromAPI: channelFromAPI2,
+	importHint: "A channel is imported by its name or its numeric id (GET /api/v1/streams lists them). Archived " +
+		"channels are unarchived by declaring them, not imported.",
+}
+
+// channelCreation is the create of a channel; its natural key is its name.
+func channelCreation(d *providerData, req zulip.CreateChannelRequest) creation[channelResourceModel, zulip.Channel] {
+	return creation[channelResourceModel, zulip.Channel]{
+		o: channels,
+		send: func(ctx context.Context) (string, error) {
+			id, err := d.client.CreateChannel(ctx, req)
+			return strconv.FormatInt(id, 10), err
+		},
+		sameKey: func(c zulip.Channel) bool { return strings.EqualFold(c.Name, req.Name) },
+		matches: func(c zulip.Channel) bool {
+			return c.Name == req.Name && c.Description == *req.Description && c.InviteOnly == *req.InviteOnly
+		},
+	}
+}
+
+// channelFromAPI2 copies a channel into the resource model (channelFromAPI
+// is the data source's).
+func channelFromAPI2(ctx context.Context, d *providerData, c zulip.Channel, m *channelResourceModel, diags *diag.Diagnostics) {
+	m.ID = types.Int64Value(c.StreamID)
+	m.Name = types.StringValue(c.Name)
+	m.Description = types.StringValue(c.Description)
+	switch {
+	case c.IsWebPublic:
+		m.Privacy = types.StringValue(privacyWebPublic)
+	case c.InviteOnly:
+		m.Privacy = types.StringValue(privacyPrivate)
+	default:
+		m.Privacy = types.StringValue(privacyPublic)
+	}
+	m.HistoryPublicToSubscribers = types.BoolValue(c.HistoryPublicToSubscribers)
+	m.MessageRetentionDays = types.StringValue(c.Retention().String())
+	m.TopicsPolicy = types.StringValue(c.TopicsPolicy)
+	if c.TopicsPolicy == "" {
+		m.TopicsPolicy = types.StringNull()
+	}
+	if m.Announce.IsNull() || m.Announce.IsUnknown() {
+		m.Announce = types.BoolValue(false)
+	}
+	m.DateCreated = types.Int64Value(c.DateCreated)
+	m.CreatorID = types.Int64PointerValue(c.CreatorID)
+	dir, err := d.groups(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", roleAny, err)
+		return
+	}
+	for _, s := range channelSettings {
+		*s.model(m) = permissionFromAPI(s.api(&c), dir)
+	}
+}
+
+// retentionFromString is the retention the resource's value names.
+func retentionFromString(s string) (zulip.MessageRetention, error) {
+	switch s {
+	case "realm_default":
+		return zulip.RetentionRealmDefault, nil
+	case "unlimited":
+		return zulip.RetentionUnlimited, nil
+	}
+	days, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || days <= 0 {
+		return zulip.MessageRetention{}, fmt.Errorf("message_retention_days %q is not realm_default, unlimited or a positive number of days", s)
+	}
+	return zulip.RetentionDays(days), nil
+}
