@@ -101,6 +101,7 @@ func (s *Server) routesChannels() {
 	s.handle("GET /get_stream_id", authUser, s.getStreamID)
 	s.handle("GET /users/me/{stream_id}/topics", authUser, s.getStreamTopics)
 	s.routesChannelWrites()
+	s.routesSubscriptions()
 }
 
 // getStreams serves GET /streams (digest §7.1), following Zulip's

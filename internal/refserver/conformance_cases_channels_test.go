@@ -87,4 +87,29 @@ func confCasesChannels(add func(confGroup)) {
 		confOK("archive", "archive-stream", confAdmin, confDELETE, "/streams/1", nil),
 		confOK("the events", "get-events", confAdmin, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 	}})
+	add(confGroup{op: "subscribe", steps: []confStep{
+		confOK("others, to an existing and a new channel", "subscribe", confAdmin, confPOST, "/users/me/subscriptions", confP(
+			"subscriptions", `[{"name": "random"}, {"name": "new-one", "description": "New"}]`, "principals", "[5, 6]",
+			"authorization_errors_fatal", "false", "announce", "false", "invite_only", "false", "is_web_public", "false",
+			"is_default_stream", "false", "history_public_to_subscribers", "true", "message_retention_days", `"realm_default"`,
+			"default_push_notifications", "false", "topics_policy", `"inherit"`, "can_add_subscribers_group", "2",
+			"can_remove_subscribers_group", "2", "can_administer_channel_group", "2", "can_delete_any_message_group", "2",
+			"can_delete_own_message_group", "6", "can_move_messages_out_of_channel_group", "2", "can_move_messages_within_channel_group", "2",
+			"can_send_message_group", "6", "can_subscribe_group", "8", "can_resolve_topics_group", "2", "can_create_topic_group", "6",
+			"folder_id", "null", "send_new_subscription_messages", "false")),
+		confOK("oneself, already subscribed", "subscribe", confMember, confPOST, "/users/me/subscriptions", confP("subscriptions", `[{"name": "general"}]`)),
+		confOK("a private channel, not fatal", "subscribe", confMember2, confPOST, "/users/me/subscriptions", confP(
+			"subscriptions", `[{"name": "leadership"}]`, "authorization_errors_fatal", "false")),
+		confBad("a private channel", "subscribe", confMember2, confPOST, "/users/me/subscriptions", confP("subscriptions", `[{"name": "leadership"}]`), 400, "BAD_REQUEST"),
+		confBad("guest", "subscribe", confGuest, confPOST, "/users/me/subscriptions", confP("subscriptions", `[{"name": "general"}]`), 400, "BAD_REQUEST"),
+	}})
+	add(confGroup{op: "unsubscribe", steps: []confStep{
+		confOK("others", "unsubscribe", confAdmin, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["random"]`, "principals", "[5, 1]")),
+		confOK("oneself", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["general"]`)),
+		confBad("unknown channel", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["nope"]`), 400, "BAD_REQUEST"),
+	}})
+	add(confGroup{op: "get-subscribers", steps: []confStep{
+		confOK("public", "get-subscribers", confMember, confGET, "/streams/1/members", nil),
+		confBad("unknown", "get-subscribers", confMember, confGET, "/streams/999/members", nil, 400, "BAD_REQUEST"),
+	}})
 }

@@ -1,0 +1,330 @@
+package refserver
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The subscription endpoints (POST and DELETE /users/me/subscriptions, GET
+// /streams/{id}/members), after newest Zulip's add_subscriptions_backend,
+// remove_subscriptions_backend and list_to_streams. They address channels by
+// name, and subscribing to a name no channel has creates the channel.
+
+// routesSubscriptions registers the subscription endpoints.
+func (s *Server) routesSubscriptions() {
+	s.handle("POST /users/me/subscriptions", authUser, s.withSubscriberEvents(s.subscribe))
+	s.handle("DELETE /users/me/subscriptions", authUser, s.withSubscriberEvents(s.unsubscribe))
+	s.handle("GET /streams/{stream_id}/members", authUser, s.getSubscribers)
+}
+
+// subscriptionRequest is one entry of subscriptions: a channel by name, with
+// the description a channel created for it gets.
+type subscriptionRequest struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+	Color       *string `json:"color"`
+}
+
+// principalsParam reads principals: user ids, or e-mail addresses (the
+// older form); empty means the caller.
+func (c *call) principalsParam() ([]*User, error) {
+	text, ok := c.raw("principals")
+	if !ok {
+		return []*User{c.user}, nil
+	}
+	var raw []any
+	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		return nil, errInvalid("principals is not a list")
+	}
+	if len(raw) == 0 {
+		return []*User{c.user}, nil
+	}
+	r := c.realm()
+	var out []*User
+	for _, p := range raw {
+		var u *User
+		switch v := p.(type) {
+		case float64:
+			u = r.user(int(v))
+		case string:
+			u = r.userByEmail(v)
+		}
+		if u == nil || !u.IsActive {
+			return nil, errBadRequest("No such user")
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// subscribe is add_subscriptions_backend.
+func (s *Server) subscribe(c *call) (obj, error) {
+	if c.user.IsGuest() {
+		return nil, errBadRequest("Not allowed for guest users")
+	}
+	r := c.realm()
+	var wanted []subscriptionRequest
+	if err := c.reqJSON("subscriptions", &wanted); err != nil {
+		return nil, err
+	}
+	principals, err := c.principalsParam()
+	if err != nil {
+		return nil, err
+	}
+	fatal, err := c.optBool("authorization_errors_fatal", true)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range []string{"announce", "is_default_stream", "send_new_subscription_messages", "default_push_notifications"} {
+		if _, err := c.optBool(f, false); err != nil {
+			return nil, err
+		}
+	}
+	private, err := c.optBool("invite_only", false)
+	if err != nil {
+		return nil, err
+	}
+	webPublic, err := c.optBool("is_web_public", false)
+	if err != nil {
+		return nil, err
+	}
+	history := !private
+	if c.params.Has("history_public_to_subscribers") {
+		if history, err = c.optBool("history_public_to_subscribers", history); err != nil {
+			return nil, err
+		}
+	}
+	_, retention, err := c.retentionParam()
+	if err != nil {
+		return nil, err
+	}
+	policy, err := c.topicsPolicyParam(true)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.folderParam(); err != nil {
+		return nil, err
+	}
+	settings, err := c.channelSettingValues()
+	if err != nil {
+		return nil, err
+	}
+	others := false
+	for _, u := range principals {
+		others = others || u.ID != c.user.ID
+	}
+
+	// list_to_streams: existing channels by name (archived ones included), and
+	// the names to create.
+	var existing []*Channel
+	var create []subscriptionRequest
+	var unauthorized []string
+	for _, w := range wanted {
+		name := strings.TrimSpace(w.Name)
+		if name == "" {
+			return nil, errBadRequest("Channel name can't be empty.")
+		}
+		ch := r.channelByName(name)
+		switch {
+		case ch == nil:
+			create = append(create, subscriptionRequest{Name: name, Description: w.Description})
+		case ch.IsArchived:
+			return nil, errBadRequest("Channel '%s' is archived.", ch.Name)
+		case !s.canSubscribeTo(c.user, ch, others):
+			if fatal {
+				return nil, errBadRequest("Unable to access channel (%s).", ch.Name)
+			}
+			unauthorized = append(unauthorized, ch.Name)
+		default:
+			existing = append(existing, ch)
+		}
+	}
+	if len(create) > 0 {
+		if err := checkChannelPrivacy(private, webPublic, history, false); err != nil {
+			return nil, err
+		}
+		if err := c.checkChannelCreation(private, webPublic); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range create {
+		if err := r.checkChannelName(w.Name, 0); err != nil {
+			return nil, err
+		}
+		description := ""
+		if w.Description != nil {
+			description = strings.ReplaceAll(*w.Description, "\n", " ")
+		}
+		chSettings := map[string]GroupSetting{}
+		for setting, cfg := range channelPermissionConfigs {
+			chSettings[setting] = r.defaultSetting(cfg, c.user.ID)
+		}
+		for k, v := range settings {
+			chSettings[k] = v
+		}
+		ch := &Channel{ID: r.newID("channel"), Name: w.Name, Description: description, DateCreated: s.now().Unix(),
+			CreatorID: c.user.ID, InviteOnly: private, IsWebPublic: webPublic, HistoryPublicToSubscribers: history,
+			MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: chSettings,
+			Subscribers: map[int]int{}}
+		if ch.TopicsPolicy == "" {
+			ch.TopicsPolicy = "inherit"
+		}
+		r.Channels[ch.ID] = ch
+		existing = append(existing, ch)
+	}
+	subscribed, already := map[string][]string{}, map[string][]string{}
+	key := func(u *User) string {
+		if c.s.opts.FeatureLevel >= 289 {
+			return strconv.Itoa(u.ID)
+		}
+		return u.Email
+	}
+	for _, u := range principals {
+		for _, ch := range existing {
+			if _, ok := ch.Subscribers[u.ID]; ok {
+				already[key(u)] = append(already[key(u)], ch.Name)
+				continue
+			}
+			ch.Subscribers[u.ID] = r.newestMessageID()
+			subscribed[key(u)] = append(subscribed[key(u)], ch.Name)
+		}
+	}
+	out := obj{"subscribed": subscribed, "already_subscribed": already}
+	if len(unauthorized) > 0 {
+		out["unauthorized"] = unauthorized
+	}
+	return out, nil
+}
+
+// canSubscribeTo is the access rule of list_to_streams for existing
+// channels: a public channel for every member; a private one for
+// administrators and those with content access (subscribed, or in a group
+// setting granting it); subscribing others also needs permission to add
+// subscribers (the realm's can_add_subscribers_group or the channel's).
+func (s *Server) canSubscribeTo(u *User, ch *Channel, others bool) bool {
+	if ch.InviteOnly && !u.IsAdmin() && !s.canAccessChannelContent(u, ch) {
+		return false
+	}
+	if !others || u.IsAdmin() {
+		return true
+	}
+	return s.realm.hasRealmPermission("can_add_subscribers_group", u) || s.channelSettingHas(ch, "can_add_subscribers_group", u)
+}
+
+// unsubscribe is remove_subscriptions_backend: removing others needs an
+// administrator or the channel's can_remove_subscribers_group.
+func (s *Server) unsubscribe(c *call) (obj, error) {
+	r := c.realm()
+	var names []string
+	if err := c.reqJSON("subscriptions", &names); err != nil {
+		return nil, err
+	}
+	principals, err := c.principalsParam()
+	if err != nil {
+		return nil, err
+	}
+	others := false
+	for _, u := range principals {
+		others = others || u.ID != c.user.ID
+	}
+	var channels []*Channel
+	var missing []string
+	for _, n := range names {
+		ch := r.channelByName(strings.TrimSpace(n))
+		if ch == nil || !s.canAccessChannelMetadata(c.user, ch) {
+			missing = append(missing, strings.TrimSpace(n))
+			continue
+		}
+		if others && !c.user.IsAdmin() && !s.channelSettingHas(ch, "can_remove_subscribers_group", c.user) {
+			return nil, errInsufficientPermission()
+		}
+		channels = append(channels, ch)
+	}
+	if len(missing) > 0 {
+		return nil, errBadRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
+	}
+	removed, notRemoved := []string{}, []string{}
+	for _, u := range principals {
+		for _, ch := range channels {
+			if _, ok := ch.Subscribers[u.ID]; ok {
+				delete(ch.Subscribers, u.ID)
+				removed = append(removed, ch.Name)
+			} else {
+				notRemoved = append(notRemoved, ch.Name)
+			}
+		}
+	}
+	return obj{"removed": removed, "not_removed": notRemoved}, nil
+}
+
+// getSubscribers is get_subscribers_backend: the active subscribers of a
+// channel the caller has content access to (administrators: any).
+func (s *Server) getSubscribers(c *call) (obj, error) {
+	id, err := c.pathInt("stream_id")
+	if err != nil {
+		return nil, err
+	}
+	ch := c.realm().Channels[id]
+	if ch == nil || !(c.user.IsAdmin() || s.canAccessChannelMetadata(c.user, ch)) {
+		return nil, errBadRequest("Invalid channel ID")
+	}
+	out := []int{}
+	for uid := range ch.Subscribers {
+		if u := c.realm().user(uid); u != nil && u.IsActive {
+			out = append(out, uid)
+		}
+	}
+	sort.Ints(out)
+	return obj{"subscribers": out}, nil
+}
+
+// withSubscriberEvents wraps a handler that changes subscriptions: a created
+// channel is announced (stream create), and other users hear of the
+// subscribers that came and went (peer_add, peer_remove), as
+// bulk_add_subscriptions and bulk_remove_subscriptions send. The subscriber's
+// own subscription add and remove events, which carry the whole subscription
+// object, are not modelled yet.
+func (s *Server) withSubscriberEvents(h handlerFunc) handlerFunc {
+	return func(c *call) (obj, error) {
+		before := map[int]map[int]bool{}
+		for id, ch := range s.realm.Channels {
+			subs := map[int]bool{}
+			for uid := range ch.Subscribers {
+				subs[uid] = true
+			}
+			before[id] = subs
+		}
+		payload, err := h(c)
+		if err != nil {
+			return payload, err
+		}
+		for _, id := range s.realm.channelIDs() {
+			ch := s.realm.Channels[id]
+			was, existed := before[id]
+			if !existed {
+				s.emitChannelCreated(c, obj{"id": id})
+			}
+			var added, removed []int
+			for uid := range ch.Subscribers {
+				if !was[uid] {
+					added = append(added, uid)
+				}
+			}
+			for uid := range was {
+				if _, ok := ch.Subscribers[uid]; !ok {
+					removed = append(removed, uid)
+				}
+			}
+			visible := func(u *User) bool { return s.canAccessChannelMetadata(u, ch) }
+			for op, ids := range map[string][]int{"peer_add": added, "peer_remove": removed} {
+				if len(ids) > 0 {
+					sort.Ints(ids)
+					s.emit(obj{"type": "subscription", "op": op, "stream_ids": []int{id}, "user_ids": ids}, visible)
+				}
+			}
+		}
+		return payload, nil
+	}
+}
