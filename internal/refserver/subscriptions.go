@@ -267,7 +267,7 @@ func (s *Server) getSubscribers(c *call) (obj, error) {
 		return nil, err
 	}
 	ch := c.realm().Channels[id]
-	if ch == nil || !(c.user.IsAdmin() || s.canAccessChannelMetadata(c.user, ch)) {
+	if ch == nil || (!c.user.IsAdmin() && !s.canAccessChannelMetadata(c.user, ch)) {
 		return nil, errBadRequest("Invalid channel ID")
 	}
 	out := []int{}

@@ -24,7 +24,9 @@ func TestSubscriptions(t *testing.T) {
 	e.chatFail(SeedMember2ID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "leadership"}]`),
 		400, "BAD_REQUEST", "Unable to access channel (leadership).")
 	// The realm lets members add others by default; role:nobody stops them.
-	e.srv.Do(func(r *Realm) { r.Settings.GroupSettings["can_add_subscribers_group"] = GroupSetting{GroupID: GroupNobody} })
+	e.srv.Do(func(r *Realm) {
+		r.Settings.GroupSettings["can_add_subscribers_group"] = GroupSetting{GroupID: GroupNobody}
+	})
 	body = e.chatOK(SeedMemberID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "general"}]`,
 		"principals", "[6]", "authorization_errors_fatal", "false"))
 	if chatJSON(body["unauthorized"]) != `["general"]` {
