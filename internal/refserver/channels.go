@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	registerArea("channels", area{seed: seedChannelsArea, seedStep: 30, routes: (*Server).routesChannels, sections: map[string]registerSection{"stream": (*Server).registerStreams}})
+	registerArea("channels", area{seed: seedChannelsArea, seedStep: 30, routes: (*Server).routesChannels, sections: map[string]registerSection{"stream": (*Server).registerStreams, "subscription": (*Server).registerSubscriptions}})
 }
 
 // Channels added to the seed by the chat area, so that every GET /streams filter

@@ -108,6 +108,11 @@ func confCasesChannels(add func(confGroup)) {
 		confOK("oneself", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["general"]`)),
 		confBad("unknown channel", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["nope"]`), 400, "BAD_REQUEST"),
 	}})
+	add(confGroup{op: "register-queue", name: "register-queue (subscriptions)", steps: []confStep{
+		confOK("with subscribers", "register-queue", confAdmin, confPOST, "/register", confP(
+			"fetch_event_types", `["subscription"]`, "include_subscribers", "true", "client_capabilities", `{"archived_channels": true}`)),
+		confOK("without", "register-queue", confGuest, confPOST, "/register", confP("fetch_event_types", `["subscription"]`)),
+	}})
 	add(confGroup{op: "get-subscribers", steps: []confStep{
 		confOK("public", "get-subscribers", confMember, confGET, "/streams/1/members", nil),
 		confBad("unknown", "get-subscribers", confMember, confGET, "/streams/999/members", nil, 400, "BAD_REQUEST"),

@@ -72,6 +72,7 @@ var confAllowances = []confAllowance{
 	{"CustomProfileField", "use_for_user_matching", 455, `{"type":"boolean"}`},
 	// Channels (digest §7.1).
 	{"BasicChannelBase", "can_create_topic_group", 441, "GroupSettingValue"},
+	{"Subscription", "can_create_topic_group", 441, "GroupSettingValue"},
 	// Register, fetch type realm (digest §8).
 	{"register_queue_200_response", "idle_queue_timeout_secs", 481, `{"type":"integer"}`},
 	{"register_queue_200_response", "server_report_message_types", 435,

@@ -328,3 +328,54 @@ func (s *Server) withSubscriberEvents(h handlerFunc) handlerFunc {
 		return payload, nil
 	}
 }
+
+// registerSubscriptions is register's subscription section (fetch type
+// "subscription"): the caller's subscriptions, the channels it left
+// (unsubscribed: not recorded by this server, so always empty) and the
+// channels it can see without being subscribed (never_subscribed), each with
+// its subscribers when include_subscribers is true ("partial" lists none:
+// this server's realm is small). Archived channels come only with the
+// archived_channels capability.
+func (s *Server) registerSubscriptions(rr *registerRequest, out obj) {
+	r := s.realm
+	include, _ := rr.c.raw("include_subscribers")
+	subscribers := func(ch *Channel) []int {
+		ids := []int{}
+		for uid := range ch.Subscribers {
+			if u := r.user(uid); u != nil && u.IsActive {
+				ids = append(ids, uid)
+			}
+		}
+		sort.Ints(ids)
+		return ids
+	}
+	subscribed, never := []obj{}, []obj{}
+	for _, id := range r.channelIDs() {
+		ch := r.Channels[id]
+		if ch.IsArchived && (rr.fl < 315 || !rr.capability("archived_channels")) {
+			continue
+		}
+		u := rr.c.user
+		switch {
+		case isSubscribed(ch, u):
+			w := s.channelWire(ch, false)
+			props := obj{"color": "#c2c2c2", "is_muted": false, "in_home_view": true, "pin_to_top": false,
+				"desktop_notifications": nil, "audible_notifications": nil, "push_notifications": nil,
+				"email_notifications": nil, "wildcard_mentions_notify": nil}
+			for k, v := range props {
+				w[k] = v
+			}
+			if include == "true" {
+				w["subscribers"] = subscribers(ch)
+			}
+			subscribed = append(subscribed, w)
+		case s.canAccessChannelMetadata(u, ch):
+			w := s.channelWire(ch, false)
+			if include == "true" {
+				w["subscribers"] = subscribers(ch)
+			}
+			never = append(never, w)
+		}
+	}
+	out["subscriptions"], out["unsubscribed"], out["never_subscribed"] = subscribed, []obj{}, never
+}
