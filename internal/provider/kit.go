@@ -569,6 +569,8 @@ type planNotes struct {
 	// memberships are the groups whose members resources of this plan manage:
 	// [authoritative, additive].
 	memberships map[int64][2]bool
+	// subscriptions are the same for channels and their subscribers.
+	subscriptions map[int64][2]bool
 }
 
 // noteOwnerOnly records a planned change that needs an owner, and warns when

@@ -77,6 +77,8 @@ var contracts = map[string]struct {
 	"zulip_user_group":               {kindCollection, "UserGroup", true},
 	"zulip_user_group_members":       {kindManaged, "UserGroupMembers", true},
 	"zulip_channel":                  {kindCollection, "Channel", true},
+	"zulip_channel_subscribers":      {kindManaged, "ChannelSubscribers", true},
+	"zulip_channel_subscription":     {kindManaged, "ChannelSubscription", true},
 	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},
 }
 
@@ -525,6 +527,16 @@ resource "zulip_user_group_membership" "mia_in_backend" {
 resource "zulip_channel" "general" {
   name        = "general"
   description = "Everyone is here."
+}`, refserver.SeedAdminID, nil},
+		{"examples/resources/zulip_channel_subscribers/import-by-string-id.tf", `
+resource "zulip_channel_subscribers" "design" {
+  channel_id  = 3
+  subscribers = [1, 2, 5]
+}`, refserver.SeedAdminID, nil},
+		{"examples/resources/zulip_channel_subscription/import-by-string-id.tf", `
+resource "zulip_channel_subscription" "mia_in_random" {
+  channel_id = 7
+  user_id    = 11
 }`, refserver.SeedAdminID, nil},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {

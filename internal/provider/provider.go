@@ -508,6 +508,8 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewUserGroupMembersResource,
 		NewUserGroupMembershipResource,
 		NewChannelResource,
+		NewChannelSubscribersResource,
+		NewChannelSubscriptionResource,
 	}
 }
 

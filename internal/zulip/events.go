@@ -58,6 +58,11 @@ type RegisterResponse struct {
 	EventQueueLongpollTimeoutSeconds int                 `json:"event_queue_longpoll_timeout_seconds"`
 	RealmEmptyTopicDisplayName       string              `json:"realm_empty_topic_display_name"`
 	ServerReportMessageTypes         []ReportMessageType `json:"server_report_message_types"`
+	// Subscriptions and NeverSubscribed are the fetch type "subscription": the channels
+	// the account is subscribed to and those it can see without being subscribed, with
+	// their subscribers when IncludeSubscribers was true.
+	Subscriptions   []ChannelSubscribers `json:"subscriptions"`
+	NeverSubscribed []ChannelSubscribers `json:"never_subscribed"`
 	// RealmModerationRequestChannelID is -1 when moderation requests are disabled; nil
 	// when not fetched (fetch type "realm").
 	RealmModerationRequestChannelID *int64               `json:"realm_moderation_request_channel_id"`
@@ -126,7 +131,7 @@ const (
 // through POST /register, without leaving an event queue behind. Unlike Register it is
 // retried like a read: see fetchState.
 func (c *Client) FetchState(ctx context.Context, fetchTypes ...string) (*RegisterResponse, error) {
-	return c.fetchState(ctx, fetchTypes, nil)
+	return c.fetchState(ctx, RegisterRequest{FetchEventTypes: fetchTypes})
 }
 
 // fetchState registers a queue for no events, to read the initial state of fetchTypes, and
@@ -139,12 +144,9 @@ func (c *Client) FetchState(ctx context.Context, fetchTypes ...string) (*Registe
 //
 // The deletion uses a context detached from the caller's cancellation, so that a read that
 // was cancelled right after registering still cleans up; its failure is only logged.
-func (c *Client) fetchState(ctx context.Context, fetchTypes []string, capabilities map[string]bool) (*RegisterResponse, error) {
-	resp, err := c.register(ctx, RegisterRequest{
-		EventTypes:         []string{},
-		FetchEventTypes:    fetchTypes,
-		ClientCapabilities: capabilities,
-	}, true)
+func (c *Client) fetchState(ctx context.Context, req RegisterRequest) (*RegisterResponse, error) {
+	req.EventTypes = []string{}
+	resp, err := c.register(ctx, req, true)
 	if err != nil {
 		return nil, err
 	}

@@ -121,3 +121,29 @@ func TestGetChannelSubscribers_notFound(t *testing.T) {
 		t.Errorf("IsNotFound(%v) = false", err)
 	}
 }
+
+func TestListAllSubscribers(t *testing.T) {
+	env := setup(t)
+	env.handle("/register", func(w http.ResponseWriter, r *http.Request) {
+		testMethod(t, r, http.MethodPost)
+		if err := r.ParseForm(); err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range map[string]string{"fetch_event_types": `["subscription"]`, "include_subscribers": "true",
+			"client_capabilities": `{"archived_channels":true}`, "event_types": "[]"} {
+			if got := r.PostForm.Get(k); got != want {
+				t.Errorf("%s = %q, want %q", k, got, want)
+			}
+		}
+		success(w, `"queue_id":"q","subscriptions":[{"stream_id":1,"name":"a","subscribers":[5,6]}],`+
+			`"never_subscribed":[{"stream_id":2,"name":"b","is_archived":true,"subscribers":[]}],"unsubscribed":[]`)
+	})
+	env.handle("/events", func(w http.ResponseWriter, r *http.Request) { success(w, "") })
+	got, err := env.client.ListAllSubscribers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[int64][]int64{1: {5, 6}, 2: {}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

@@ -42,7 +42,7 @@ func (c *Client) SetUserTopic(ctx context.Context, streamID int64, topic string,
 // user_topics), so this registers a queue for no events, reads the state and deletes the
 // queue again (best effort). Idempotent.
 func (c *Client) ListUserTopics(ctx context.Context) ([]UserTopic, error) {
-	resp, err := c.fetchState(ctx, []string{EventTypeUserTopic}, nil)
+	resp, err := c.fetchState(ctx, RegisterRequest{FetchEventTypes: []string{EventTypeUserTopic}})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,509 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*channelSubscribersResource)(nil)
+	_ resource.ResourceWithImportState = (*channelSubscribersResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*channelSubscribersResource)(nil)
+	_ resource.Resource                = (*channelSubscriptionResource)(nil)
+	_ resource.ResourceWithImportState = (*channelSubscriptionResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*channelSubscriptionResource)(nil)
+)
+
+// featureQuietSubscriptions: send_new_subscription_messages (FL397). Before
+// it, Notification Bot sent every new subscriber a direct message.
+const featureQuietSubscriptions = 397
+
+// cacheSubscribers is the cache key of every visible channel's subscribers.
+const cacheSubscribers = "channel subscribers"
+
+// subscribers returns the subscribers of every channel the account can see,
+// read once per run (one register request for all channels).
+func (d *providerData) subscribers(ctx context.Context) (map[int64][]int64, error) {
+	return cachedAs(ctx, d.cache, cacheSubscribers, d.client.ListAllSubscribers)
+}
+
+// subscribersAfterWrite is subscribers for a write that has just ended.
+func (d *providerData) subscribersAfterWrite(ctx context.Context) (map[int64][]int64, error) {
+	v, err := d.cache.readBack(ctx, cacheSubscribers, func(ctx context.Context) (any, error) { return d.client.ListAllSubscribers(ctx) })
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[int64][]int64)
+	if !ok {
+		return nil, fmt.Errorf("internal error: the cache holds a %T under %q", v, cacheSubscribers)
+	}
+	return m, nil
+}
+
+// activeChannel finds a channel by id for a subscription change, by its
+// current name: Zulip's subscription endpoints address channels by name and
+// create missing ones, so a channel that is gone or archived is an error,
+// never a name to subscribe to.
+func (d *providerData) activeChannel(ctx context.Context, id int64, diags *diag.Diagnostics, summary string) (zulip.Channel, bool) {
+	list, err := channelCollection(d).readBack(ctx)
+	if err != nil {
+		addAPIError(diags, summary, "list the channels", roleAny, err)
+		return zulip.Channel{}, false
+	}
+	i := slices.IndexFunc(list, func(c zulip.Channel) bool { return c.StreamID == id })
+	switch {
+	case i < 0:
+		diags.AddAttributeError(path.Root("channel_id"), summary,
+			fmt.Sprintf("The organization has no channel with id %d that the provider's account can see. Subscribing "+
+				"by name would create a new channel, so the provider does not.", id))
+	case list[i].IsArchived:
+		diags.AddAttributeError(path.Root("channel_id"), summary,
+			fmt.Sprintf("Channel %q (id %d) is archived: unarchive it first (declare it with zulip_channel).", list[i].Name, id))
+	default:
+		return list[i], true
+	}
+	return zulip.Channel{}, false
+}
+
+// changeSubscribers subscribes add to and unsubscribes remove from channel
+// ch, quietly where the server allows, and records the change in the cached
+// subscribers.
+func (d *providerData) changeSubscribers(ctx context.Context, ch zulip.Channel, add, remove []int64, notify bool) error {
+	w := d.cache.beginWrite(cacheSubscribers)
+	defer w.end()
+	if len(add) > 0 {
+		req := zulip.SubscribeRequest{Subscriptions: []zulip.ChannelByName{{Name: ch.Name}}, Principals: add}
+		if d.featureLevel >= featureQuietSubscriptions {
+			req.SendNewSubscriptionMessages = &notify
+		}
+		res, err := d.client.Subscribe(ctx, req)
+		if err != nil {
+			return err
+		}
+		if len(res.Unauthorized) > 0 {
+			return fmt.Errorf("the server refused to subscribe users to %s", strings.Join(res.Unauthorized, ", "))
+		}
+	}
+	if len(remove) > 0 {
+		if _, err := d.client.Unsubscribe(ctx, zulip.UnsubscribeRequest{Subscriptions: []string{ch.Name}, Principals: remove}); err != nil {
+			return err
+		}
+	}
+	w.endKnown(func(old any) (any, bool) {
+		m, ok := old.(map[int64][]int64)
+		if !ok {
+			return nil, false
+		}
+		m = maps.Clone(m)
+		m[ch.StreamID] = sortedUnion(missingFrom(m[ch.StreamID], remove), add)
+		return m, true
+	})
+	return nil
+}
+
+// NewChannelSubscribersResource returns the zulip_channel_subscribers resource.
+func NewChannelSubscribersResource() resource.Resource {
+	return &channelSubscribersResource{resourceBase: resourceBase{name: "channel_subscribers"}}
+}
+
+// channelSubscribersResource manages all the subscribers of one channel.
+type channelSubscribersResource struct {
+	resourceBase
+}
+
+// channelSubscribersModel is the zulip_channel_subscribers state.
+type channelSubscribersModel struct {
+	ID          types.String `tfsdk:"id"`
+	ChannelID   types.Int64  `tfsdk:"channel_id"`
+	Subscribers types.Set    `tfsdk:"subscribers"`
+	Notify      types.Bool   `tfsdk:"notify"`
+}
+
+// Schema describes the resource.
+func (r *channelSubscribersResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "All the subscribers of a channel (**authoritative**: users not listed are " +
+			"unsubscribed). For one user without touching the others, use `zulip_channel_subscription`; do not use " +
+			"both for one channel. The channel is addressed by id: Zulip's subscription endpoints take names and " +
+			"create a channel whose name is missing, so the provider reads the current name first and refuses a " +
+			"channel that is gone or archived. Destroying the resource unsubscribes the users it manages. " +
+			"Subscribing others needs the channel's or the organization's `can_add_subscribers_group`; " +
+			"unsubscribing them, an administrator or `can_remove_subscribers_group`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "The channel's id, as a string.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"channel_id": schema.Int64Attribute{
+				Required: true, MarkdownDescription: "The channel's id, e.g. `zulip_channel.ops.id`. Changing it replaces the resource.",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"subscribers": schema.SetAttribute{
+				ElementType: types.Int64Type, Required: true,
+				MarkdownDescription: "The ids of the channel's subscribers, exactly (active users).",
+			},
+			"notify": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether Notification Bot tells each new subscriber, in a direct message. " +
+					"Default `false` (Zulip feature level 397 or newer; older servers always send it).",
+			},
+		},
+	}
+}
+
+// ModifyPlan checks the users and notes the channel (see noteSubscription).
+func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	var plan channelSubscribersModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if known(plan.ChannelID) {
+		r.data.noteSubscription(plan.ChannelID.ValueInt64(), true, &resp.Diagnostics)
+	}
+	if known(plan.Subscribers) && r.data.hasCreds {
+		var users []int64
+		resp.Diagnostics.Append(plan.Subscribers.ElementsAs(ctx, &users, false)...)
+		r.data.checkGroupsAndUsers(ctx, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
+	}
+}
+
+// Create sets the subscribers.
+func (r *channelSubscribersResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.put(ctx, req.Plan, &resp.State, "Unable to Set Channel Subscribers", &resp.Diagnostics)
+}
+
+// Update sets the subscribers.
+func (r *channelSubscribersResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.put(ctx, req.Plan, &resp.State, "Unable to Update Channel Subscribers", &resp.Diagnostics)
+}
+
+// put makes the subscribers those planned, with one subscribe and one
+// unsubscribe request for the difference from a fresh read.
+func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, summary string, diags *diag.Diagnostics) {
+	var plan channelSubscribersModel
+	diags.Append(p.Get(ctx, &plan)...)
+	if diags.HasError() || !r.data.ready(diags) {
+		return
+	}
+	ch, ok := r.data.activeChannel(ctx, plan.ChannelID.ValueInt64(), diags, summary)
+	if !ok {
+		return
+	}
+	current, err := r.data.subscribersAfterWrite(ctx)
+	if err != nil {
+		addAPIError(diags, summary, "list the channels' subscribers through POST /register", roleAny, err)
+		return
+	}
+	var want []int64
+	diags.Append(plan.Subscribers.ElementsAs(ctx, &want, false)...)
+	have := current[ch.StreamID]
+	if err := r.data.changeSubscribers(ctx, ch, missingFrom(want, have), missingFrom(have, want), plan.Notify.ValueBool()); err != nil {
+		addAPIError(diags, summary, fmt.Sprintf("change the subscribers of channel %q", ch.Name), roleAny, err)
+		return
+	}
+	plan.ID = types.StringValue(strconv.FormatInt(ch.StreamID, 10))
+	diags.Append(state.Set(ctx, &plan)...)
+}
+
+// Read refreshes the subscribers; a channel that is gone or archived removes
+// the resource from state.
+func (r *channelSubscribersResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state channelSubscribersModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	subs, ok := r.data.readSubscribers(ctx, state.ChannelID.ValueInt64(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !ok {
+		tflog.Info(ctx, "channel is gone or archived; removing its subscribers from state", map[string]any{"channel_id": state.ChannelID.ValueInt64()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.Subscribers = int64Set(subs)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// readSubscribers is a channel's subscribers from the run's one read, and
+// whether the channel is there and active.
+func (d *providerData) readSubscribers(ctx context.Context, id int64, diags *diag.Diagnostics) ([]int64, bool) {
+	channels, err := channelCollection(d).list(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Channel Subscribers", "list the channels", roleAny, err)
+		return nil, false
+	}
+	i := slices.IndexFunc(channels, func(c zulip.Channel) bool { return c.StreamID == id })
+	if i < 0 || channels[i].IsArchived {
+		return nil, false
+	}
+	all, err := d.subscribers(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Channel Subscribers", "list the channels' subscribers through POST /register", roleAny, err)
+		return nil, false
+	}
+	return all[id], true
+}
+
+// Delete unsubscribes the users the resource manages.
+func (r *channelSubscribersResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state channelSubscribersModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	var users []int64
+	resp.Diagnostics.Append(state.Subscribers.ElementsAs(ctx, &users, false)...)
+	r.data.unsubscribeManaged(ctx, state.ChannelID.ValueInt64(), users, &resp.Diagnostics)
+}
+
+// unsubscribeManaged unsubscribes users from a channel on destroy; a channel
+// that is gone or archived has nothing to undo.
+func (d *providerData) unsubscribeManaged(ctx context.Context, id int64, users []int64, diags *diag.Diagnostics) {
+	var probe diag.Diagnostics
+	ch, ok := d.activeChannel(ctx, id, &probe, "Unable to Unsubscribe")
+	if !ok {
+		return
+	}
+	current, err := d.subscribersAfterWrite(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Unsubscribe", "list the channels' subscribers", roleAny, err)
+		return
+	}
+	if err := d.changeSubscribers(ctx, ch, nil, intersect(users, current[id]), false); err != nil {
+		addAPIError(diags, "Unable to Unsubscribe", fmt.Sprintf("unsubscribe users from channel %q", ch.Name), roleAny, err)
+	}
+}
+
+// ImportState adopts a channel's subscribers by the channel's name or id.
+func (r *channelSubscribersResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	ch, ok := r.data.channelByNameOrID(ctx, req.ID, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), strconv.FormatInt(ch.StreamID, 10))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel_id"), ch.StreamID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("notify"), false)...)
+}
+
+// channelByNameOrID finds an active channel by import id.
+func (d *providerData) channelByNameOrID(ctx context.Context, id string, diags *diag.Diagnostics) (zulip.Channel, bool) {
+	list, err := channelCollection(d).list(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Import", "list the channels", roleAny, err)
+		return zulip.Channel{}, false
+	}
+	for _, c := range list {
+		if !c.IsArchived && (strings.EqualFold(c.Name, id) || strconv.FormatInt(c.StreamID, 10) == id) {
+			return c, true
+		}
+	}
+	diags.AddError("Channel Not Found", fmt.Sprintf("No active channel is named %q or has that id (GET /api/v1/streams lists them).", id))
+	return zulip.Channel{}, false
+}
+
+// noteSubscription records a channel whose subscribers resources of this plan
+// manage, and warns when both kinds manage one channel.
+func (d *providerData) noteSubscription(channelID int64, authoritative bool, diags *diag.Diagnostics) {
+	if d == nil {
+		return
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	if d.notes.subscriptions == nil {
+		d.notes.subscriptions = map[int64][2]bool{}
+	}
+	kinds := d.notes.subscriptions[channelID]
+	if authoritative {
+		kinds[0] = true
+	} else {
+		kinds[1] = true
+	}
+	d.notes.subscriptions[channelID] = kinds
+	if kinds[0] && kinds[1] {
+		diags.AddWarning("Channel Managed Twice",
+			fmt.Sprintf("Channel %d has both a zulip_channel_subscribers resource (all subscribers) and "+
+				"zulip_channel_subscription resources (one subscriber each) in this configuration. The authoritative "+
+				"one unsubscribes everyone it does not list, so a subscriber added only by a subscription resource "+
+				"is removed again on the next apply. Use one kind per channel.", channelID))
+	}
+}
+
+// NewChannelSubscriptionResource returns the zulip_channel_subscription resource.
+func NewChannelSubscriptionResource() resource.Resource {
+	return &channelSubscriptionResource{resourceBase: resourceBase{name: "channel_subscription"}}
+}
+
+// channelSubscriptionResource manages one user's subscription to one channel.
+type channelSubscriptionResource struct {
+	resourceBase
+}
+
+// channelSubscriptionModel is the zulip_channel_subscription state.
+type channelSubscriptionModel struct {
+	ID        types.String `tfsdk:"id"`
+	ChannelID types.Int64  `tfsdk:"channel_id"`
+	UserID    types.Int64  `tfsdk:"user_id"`
+	Notify    types.Bool   `tfsdk:"notify"`
+}
+
+// Schema describes the resource.
+func (r *channelSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.Int64{int64planmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One user's subscription to a channel (**additive**: the channel's other subscribers " +
+			"are left alone). For all of a channel's subscribers, use `zulip_channel_subscribers`; do not use both for " +
+			"one channel. Destroying the resource unsubscribes the user. A channel that is gone or archived is " +
+			"refused, never recreated by name.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "`<channel_id>:<user_id>`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"channel_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
+				MarkdownDescription: "The channel's id, e.g. `zulip_channel.ops.id`."},
+			"user_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
+				MarkdownDescription: "The user's id, e.g. `zulip_user.ann.id`."},
+			"notify": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether Notification Bot tells the user, in a direct message. Default `false`.",
+			},
+		},
+	}
+}
+
+// ModifyPlan checks the user and notes the channel.
+func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	var plan channelSubscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if known(plan.ChannelID) {
+		r.data.noteSubscription(plan.ChannelID.ValueInt64(), false, &resp.Diagnostics)
+	}
+	if known(plan.UserID) && r.data.hasCreds {
+		r.data.checkGroupsAndUsers(ctx, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+	}
+}
+
+// Create subscribes the user; one subscribed already is adopted.
+func (r *channelSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan channelSubscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	ch, ok := r.data.activeChannel(ctx, plan.ChannelID.ValueInt64(), &resp.Diagnostics, "Unable to Subscribe")
+	if !ok {
+		return
+	}
+	current, err := r.data.subscribersAfterWrite(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Subscribe", "list the channels' subscribers", roleAny, err)
+		return
+	}
+	user := plan.UserID.ValueInt64()
+	if !slices.Contains(current[ch.StreamID], user) {
+		if err := r.data.changeSubscribers(ctx, ch, []int64{user}, nil, plan.Notify.ValueBool()); err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to Subscribe", fmt.Sprintf("subscribe user %d to channel %q", user, ch.Name), roleAny, err)
+			return
+		}
+	}
+	plan.ID = types.StringValue(strconv.FormatInt(ch.StreamID, 10) + ":" + strconv.FormatInt(user, 10))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read removes the resource from state when the user is no longer subscribed.
+func (r *channelSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state channelSubscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	subs, ok := r.data.readSubscribers(ctx, state.ChannelID.ValueInt64(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !ok || !slices.Contains(subs, state.UserID.ValueInt64()) {
+		tflog.Info(ctx, "the user is no longer subscribed; removing the subscription from state", map[string]any{"id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is never called: every attribute but notify replaces the resource,
+// and notify matters only when subscribing.
+func (r *channelSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.Diagnostics.Append(resp.State.Set(ctx, req.Plan)...)
+}
+
+// Delete unsubscribes the user.
+func (r *channelSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state channelSubscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	r.data.unsubscribeManaged(ctx, state.ChannelID.ValueInt64(), []int64{state.UserID.ValueInt64()}, &resp.Diagnostics)
+}
+
+// ImportState adopts a subscription by `<channel name or id>:<user id>`.
+func (r *channelSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	i := strings.LastIndexByte(req.ID, ':')
+	user, err := strconv.ParseInt(req.ID[i+1:], 10, 64)
+	if i <= 0 || err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("A zulip_channel_subscription is imported by <channel name or id>:<user id>, e.g. general:12; got %q.", req.ID))
+		return
+	}
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	ch, ok := r.data.channelByNameOrID(ctx, req.ID[:i], &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	subs, _ := r.data.readSubscribers(ctx, ch.StreamID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !slices.Contains(subs, user) {
+		resp.Diagnostics.AddError("Subscription Not Found", fmt.Sprintf("User %d is not subscribed to channel %q.", user, ch.Name))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &channelSubscriptionModel{
+		ID:        types.StringValue(strconv.FormatInt(ch.StreamID, 10) + ":" + strconv.FormatInt(user, 10)),
+		ChannelID: types.Int64Value(ch.StreamID), UserID: types.Int64Value(user), Notify: types.BoolValue(false),
+	})...)
+}
