@@ -142,8 +142,10 @@ func TestAccChannelSubscription_lifecycle(t *testing.T) {
 			{ResourceName: addr, ImportState: true, ImportStateId: "design:5", ImportStateVerify: true},
 			{
 				// Unsubscribed outside Terraform: subscribed again.
-				PreConfig: func() { srv.Do(func(r *refserver.Realm) { delete(r.Channels[refserver.SeedChannelDesign].Subscribers, 5) }) },
-				Config:    cfg,
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) { delete(r.Channels[refserver.SeedChannelDesign].Subscribers, 5) })
+				},
+				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
