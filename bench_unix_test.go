@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
@@ -467,4 +468,51 @@ func benchOwner(srv *refserver.Server) refserver.SeedUser {
 	srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedOwnerID].CanCreateUsers = true })
 	owner, _ := srv.User(refserver.SeedOwnerID)
 	return owner
+}
+
+// BenchmarkRealmPlan applies the organization of issue 14 (acctest's scale
+// realm: 50 channels and their subscribers, 20 nested groups and their 500
+// memberships, permissions that refer to the groups) and plans it again,
+// reporting the requests the plan sent (the same whatever the size: one read
+// per collection) and the plan's time as a ratio to the same configuration
+// with the no-I/O mirror provider.
+func BenchmarkRealmPlan(b *testing.B) {
+	tf, dir, rc := benchZulipOnly(b)
+	goTool, _ := exec.LookPath("go")
+	mirrorBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-mirror"), "./internal/cmd/mirror-provider")
+	benchWrapper(b, filepath.Join(dir, "plugins", "terraform-provider-mirror"), mirrorBin, filepath.Join(dir, "mem-mirror"))
+	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n"+
+		"    \"registry.terraform.io/zulip-terraform/mirror\" = %q\n  }\n  direct {}\n}\n", filepath.Join(dir, "plugins"), filepath.Join(dir, "plugins")), 0o644)
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv.Do(acctest.ScaleRealmSeed)
+	counter := &benchCounter{counts: map[string]int{}}
+	hs := httptest.NewServer(counter.wrap(srv))
+	defer hs.Close()
+	owner := benchOwner(srv)
+	provider := fmt.Sprintf("terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
+		"provider \"zulip\" {\n  url     = %q\n  email   = %q\n  api_key = %q\n}\n", hs.URL, owner.Email, owner.APIKey)
+	zulipDir, mirrorDir := filepath.Join(dir, "realm"), filepath.Join(dir, "realm-mirror")
+	config := provider + acctest.ScaleRealmConfig(false)
+	writeFile(b, filepath.Join(zulipDir, "main.tf"), config, 0o644)
+	writeFile(b, filepath.Join(mirrorDir, "main.tf"), strings.Replace(config, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1), 0o644)
+	for _, d := range []string{zulipDir, mirrorDir} {
+		benchTerraform(b, tf, rc, d, "apply", "-auto-approve", "-input=false")
+	}
+	var ratios, requests []float64
+	b.ResetTimer()
+	for round := range 3 * b.N {
+		counter.reset()
+		took := benchTerraform(b, tf, rc, zulipDir, "plan", "-input=false", "-detailed-exitcode")
+		requests = append(requests, float64(counter.total()))
+		floor := benchTerraform(b, tf, rc, mirrorDir, "plan", "-input=false", "-detailed-exitcode")
+		ratios = append(ratios, took.Seconds()/floor.Seconds())
+		b.Logf("round %d: plan %s (%d requests), mirror %s", round, took.Round(time.Millisecond), counter.total(), floor.Round(time.Millisecond))
+	}
+	b.StopTimer()
+	b.ReportMetric(benchMedian(requests), "req/plan")
+	b.ReportMetric(benchMedian(ratios), "plan/mirror")
+	benchLogCounts(b, "realm plan requests", counter.snapshot())
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // TestAccPlanRequestsDoNotGrow: a plan (refresh included) of a configuration
-// with n objects of each collection type sends the same requests, endpoint by
+// with n objects of each collection type (groups, their members, channels and
+// their subscribers included) sends the same requests, endpoint by
 // endpoint, for n = 3 and n = 9: one read per collection per run, no per-object
 // reads (issue 13; the rule of ARCHITECTURE.md's "reads at scale"). The counts
 // are exact, so they are asserted, except for zulip_message_flags: the
@@ -34,6 +35,10 @@ func TestAccPlanRequestsDoNotGrow(t *testing.T) {
 			fmt.Fprintf(&cfg, "resource \"zulip_allowed_domain\" \"d%d\" {\n  domain = \"pr%d.example.org\"\n}\n", i, i)
 			fmt.Fprintf(&cfg, "resource \"zulip_user_topic\" \"t%d\" {\n  channel_id        = 1\n  topic             = \"plan %d\"\n  visibility_policy = \"muted\"\n}\n", i, i)
 			fmt.Fprintf(&cfg, "resource \"zulip_message_flags\" \"f%d\" {\n  message_ids = [%d]\n  flag        = \"starred\"\n}\n", i, i+2)
+			fmt.Fprintf(&cfg, "resource \"zulip_user_group\" \"g%d\" {\n  name = \"pr-g%d\"\n  can_mention_group = { groups = [\"backend\"] }\n}\n", i, i)
+			fmt.Fprintf(&cfg, "resource \"zulip_user_group_members\" \"g%d\" {\n  group_id = zulip_user_group.g%d.id\n  members  = [5, 11]\n}\n", i, i)
+			fmt.Fprintf(&cfg, "resource \"zulip_channel\" \"c%d\" {\n  name = \"pr-c%d\"\n  can_send_message_group = { groups = [zulip_user_group.g%d.name] }\n}\n", i, i, i)
+			fmt.Fprintf(&cfg, "resource \"zulip_channel_subscribers\" \"c%d\" {\n  channel_id  = zulip_channel.c%d.id\n  subscribers = [5, 6]\n}\n", i, i)
 		}
 		measured := requestsAtPlan{srv: srv}
 		resource.Test(t, resource.TestCase{

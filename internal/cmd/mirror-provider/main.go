@@ -1,7 +1,8 @@
 // Command mirror-provider is the second floor the benchmarks measure the Zulip
 // provider against: a terraform-plugin-framework provider with the Zulip
 // provider's own provider and resource schemas that does no I/O (create and
-// update store the plan, unknown values as null; read keeps the state). The
+// update store the plan, with values made up for what was unknown; read keeps
+// the state). The
 // framework's work grows with a schema's attributes, so this is what planning
 // or applying the same configuration costs without the Zulip provider's
 // requests, caches and checks: the floor no provider with these schemas can
@@ -12,7 +13,10 @@ package main
 import (
 	"context"
 	"log"
+	"math/big"
 	"os"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -96,16 +100,30 @@ func (*object) Update(_ context.Context, req resource.UpdateRequest, resp *resou
 func (*object) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
 
 // settled is a planned value with its unknown parts (computed values a real
-// provider would learn from the server) null.
+// provider would learn from the server) known: a number counts up (ids that
+// other resources refer to stay distinct), a string is made from it, a bool is
+// false, anything else is null.
 func settled(v tftypes.Value) tftypes.Value {
 	out, err := tftypes.Transform(v, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-		if !v.IsKnown() {
-			return tftypes.NewValue(v.Type(), nil), nil
+		if v.IsKnown() {
+			return v, nil
 		}
-		return v, nil
+		n := next.Add(1)
+		switch {
+		case v.Type().Is(tftypes.Number):
+			return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n)), nil
+		case v.Type().Is(tftypes.String):
+			return tftypes.NewValue(tftypes.String, "mirror-"+strconv.FormatInt(n, 10)), nil
+		case v.Type().Is(tftypes.Bool):
+			return tftypes.NewValue(tftypes.Bool, false), nil
+		}
+		return tftypes.NewValue(v.Type(), nil), nil
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
 	return out
 }
+
+// next numbers the values settled makes up.
+var next atomic.Int64
