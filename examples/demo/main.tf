@@ -102,6 +102,34 @@ resource "zulip_user" "new_hire" {
   depends_on = [zulip_allowed_domain.company]
 }
 
+# --- Teams and channels ------------------------------------------------------------
+
+resource "zulip_user_group" "platform" {
+  name        = "platform"
+  description = "The platform team"
+
+  can_mention_group = { groups = ["role:members"] }
+  can_manage_group  = { groups = ["role:administrators"], users = [data.zulip_user.mentor.user_id] }
+}
+
+resource "zulip_user_group_members" "platform" {
+  group_id = zulip_user_group.platform.id
+  members  = [data.zulip_user.mentor.user_id, zulip_user.new_hire.id]
+}
+
+resource "zulip_channel" "platform" {
+  name        = "platform"
+  description = "Platform engineering"
+
+  # Everyone reads; the team posts.
+  can_send_message_group = { groups = [zulip_user_group.platform.name, "role:administrators"] }
+}
+
+resource "zulip_channel_subscribers" "platform" {
+  channel_id  = zulip_channel.platform.id
+  subscribers = zulip_user_group_members.platform.members
+}
+
 # --- The owner's own account ------------------------------------------------------
 
 resource "zulip_profile_data" "me" {
@@ -174,8 +202,14 @@ output "general_topics" {
   value = data.zulip_topics.general.topics[*].name
 }
 
+output "platform_channel" {
+  value = { id = zulip_channel.platform.id, can_send = zulip_channel.platform.can_send_message_group.groups }
+}
+
+# The groups that existed before (the data source is read before the apply
+# creates the platform group, so the output leaves it out to stay stable).
 output "groups" {
-  value = sort([for g in data.zulip_user_groups.all.user_groups : g.name])
+  value = sort([for g in data.zulip_user_groups.all.user_groups : g.name if g.name != zulip_user_group.platform.name])
 }
 
 output "mentor_status" {

@@ -222,10 +222,10 @@ func permissionParts(ctx context.Context, o types.Object) (groups []string, user
 		return nil, nil, diags
 	}
 	if !m.Groups.IsNull() && !m.Groups.IsUnknown() {
-		diags.Append(m.Groups.ElementsAs(ctx, &groups, false)...)
+		groups = knownStrings(m.Groups)
 	}
 	if !m.Users.IsNull() && !m.Users.IsUnknown() {
-		diags.Append(m.Users.ElementsAs(ctx, &users, false)...)
+		users = knownInt64s(m.Users)
 	}
 	return groups, users, diags
 }
@@ -423,4 +423,27 @@ func permissionDataAttribute(s permissionSetting) dschema.SingleNestedAttribute 
 			"users":  dschema.SetAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Users by id."},
 		},
 	}
+}
+
+// knownInt64s is the known elements of a set of numbers: at plan time some may
+// be references to objects not created yet, which are checked when known.
+func knownInt64s(s types.Set) []int64 {
+	var out []int64
+	for _, v := range s.Elements() {
+		if n, ok := v.(types.Int64); ok && known(n) {
+			out = append(out, n.ValueInt64())
+		}
+	}
+	return out
+}
+
+// knownStrings is the known elements of a set of strings (see knownInt64s).
+func knownStrings(s types.Set) []string {
+	var out []string
+	for _, v := range s.Elements() {
+		if str, ok := v.(types.String); ok && known(str) {
+			out = append(out, str.ValueString())
+		}
+	}
+	return out
 }

@@ -107,9 +107,9 @@ func userUsersSeen(ctx context.Context, d *providerData) (map[int64]zulip.User, 
 }
 
 // checkUsersSeen runs check on the newest user list this run has seen and, if
-// it fails there, again on a fresh list, so that a plan-time check never fails
-// on a list that a write of this run made stale (a user created or reactivated
-// since). It returns check's verdict, or listErr when no list could be read.
+// it fails there, again on a list read afresh, so that a plan-time check never
+// fails on a stale list (a user created or reactivated since, by this provider
+// or another configuration of it). It returns check's verdict, or listErr when no list could be read.
 func checkUsersSeen(ctx context.Context, d *providerData, check func(map[int64]zulip.User) error) (verdict, listErr error) {
 	users, err := userUsersSeen(ctx, d)
 	if err != nil {
@@ -118,6 +118,9 @@ func checkUsersSeen(ctx context.Context, d *providerData, check func(map[int64]z
 	if check(users) == nil {
 		return nil, nil
 	}
+	// Read afresh: even a list this process holds as fresh may miss a user
+	// another provider configuration (an alias) created in this run.
+	d.cache.invalidate(cacheUserUsers)
 	if users, err = userUsers(ctx, d); err != nil {
 		return nil, err
 	}

@@ -183,8 +183,7 @@ func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resourc
 		r.data.noteSubscription(plan.ChannelID.ValueInt64(), true, &resp.Diagnostics)
 	}
 	if known(plan.Subscribers) && r.data.hasCreds {
-		var users []int64
-		resp.Diagnostics.Append(plan.Subscribers.ElementsAs(ctx, &users, false)...)
+		users := knownInt64s(plan.Subscribers)
 		r.data.checkGroupsAndUsers(ctx, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
 	}
 }

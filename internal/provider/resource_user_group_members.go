@@ -115,11 +115,11 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 	}
 	var groups []string
 	if known(plan.Subgroups) {
-		resp.Diagnostics.Append(plan.Subgroups.ElementsAs(ctx, &groups, false)...)
+		groups = knownStrings(plan.Subgroups)
 	}
 	var users []int64
 	if known(plan.Members) {
-		resp.Diagnostics.Append(plan.Members.ElementsAs(ctx, &users, false)...)
+		users = knownInt64s(plan.Members)
 	}
 	r.data.checkGroupsAndUsers(ctx, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
 }
