@@ -522,6 +522,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewChannelsDataSource,
 		NewUserGroupsDataSource,
 		NewUserGroupDataSource,
+		NewChannelDataSource,
 		NewUserStatusDataSource,
 		NewTopicsDataSource,
 	}

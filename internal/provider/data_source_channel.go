@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ datasource.DataSource                     = (*channelDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*channelDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*channelDataSource)(nil)
+)
+
+// NewChannelDataSource returns the zulip_channel data source.
+func NewChannelDataSource() datasource.DataSource { return &channelDataSource{} }
+
+// channelDataSource reads one channel, archived ones included, from the list
+// of channels the run reads once.
+type channelDataSource struct {
+	data *providerData
+}
+
+// channelDataSourceModel is the zulip_channel data source: the resource's
+// attributes (announce aside), whether the channel is archived, and its
+// subscribers.
+type channelDataSourceModel struct {
+	ID                                types.Int64  `tfsdk:"id"`
+	Name                              types.String `tfsdk:"name"`
+	Description                       types.String `tfsdk:"description"`
+	Privacy                           types.String `tfsdk:"privacy"`
+	HistoryPublicToSubscribers        types.Bool   `tfsdk:"history_public_to_subscribers"`
+	MessageRetentionDays              types.String `tfsdk:"message_retention_days"`
+	TopicsPolicy                      types.String `tfsdk:"topics_policy"`
+	DateCreated                       types.Int64  `tfsdk:"date_created"`
+	CreatorID                         types.Int64  `tfsdk:"creator_id"`
+	IsArchived                        types.Bool   `tfsdk:"is_archived"`
+	Subscribers                       types.Set    `tfsdk:"subscribers"`
+	CanAddSubscribersGroup            types.Object `tfsdk:"can_add_subscribers_group"`
+	CanAdministerChannelGroup         types.Object `tfsdk:"can_administer_channel_group"`
+	CanCreateTopicGroup               types.Object `tfsdk:"can_create_topic_group"`
+	CanDeleteAnyMessageGroup          types.Object `tfsdk:"can_delete_any_message_group"`
+	CanDeleteOwnMessageGroup          types.Object `tfsdk:"can_delete_own_message_group"`
+	CanMoveMessagesOutOfChannelGroup  types.Object `tfsdk:"can_move_messages_out_of_channel_group"`
+	CanMoveMessagesWithinChannelGroup types.Object `tfsdk:"can_move_messages_within_channel_group"`
+	CanRemoveSubscribersGroup         types.Object `tfsdk:"can_remove_subscribers_group"`
+	CanResolveTopicsGroup             types.Object `tfsdk:"can_resolve_topics_group"`
+	CanSendMessageGroup               types.Object `tfsdk:"can_send_message_group"`
+	CanSubscribeGroup                 types.Object `tfsdk:"can_subscribe_group"`
+}
+
+// channelDataFromResource copies the resource model's values.
+func channelDataFromResource(r channelResourceModel) channelDataSourceModel {
+	return channelDataSourceModel{
+		ID: r.ID, Name: r.Name, Description: r.Description, Privacy: r.Privacy,
+		HistoryPublicToSubscribers: r.HistoryPublicToSubscribers, MessageRetentionDays: r.MessageRetentionDays,
+		TopicsPolicy: r.TopicsPolicy, DateCreated: r.DateCreated, CreatorID: r.CreatorID,
+		CanAddSubscribersGroup: r.CanAddSubscribersGroup, CanAdministerChannelGroup: r.CanAdministerChannelGroup,
+		CanCreateTopicGroup: r.CanCreateTopicGroup, CanDeleteAnyMessageGroup: r.CanDeleteAnyMessageGroup,
+		CanDeleteOwnMessageGroup: r.CanDeleteOwnMessageGroup, CanMoveMessagesOutOfChannelGroup: r.CanMoveMessagesOutOfChannelGroup,
+		CanMoveMessagesWithinChannelGroup: r.CanMoveMessagesWithinChannelGroup, CanRemoveSubscribersGroup: r.CanRemoveSubscribersGroup,
+		CanResolveTopicsGroup: r.CanResolveTopicsGroup, CanSendMessageGroup: r.CanSendMessageGroup, CanSubscribeGroup: r.CanSubscribeGroup,
+	}
+}
+
+// Metadata names the data source.
+func (d *channelDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_channel"
+}
+
+// Schema describes the data source.
+func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	attrs := map[string]schema.Attribute{
+		"id":          schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "The channel's id. Give the id or the name."},
+		"name":        schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: "The channel's name (any case)."},
+		"description": computed("The channel's description."),
+		"privacy":     computed("`public`, `private` or `web_public`."),
+		"history_public_to_subscribers": schema.BoolAttribute{Computed: true,
+			MarkdownDescription: "Whether new subscribers can read the messages sent before they joined."},
+		"message_retention_days": computed("`realm_default`, `unlimited` or a number of days."),
+		"topics_policy":          computed("Whether messages may go to the empty topic."),
+		"date_created":           schema.Int64Attribute{Computed: true, MarkdownDescription: "When the channel was created (UNIX seconds)."},
+		"creator_id":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Who created the channel; null when unknown."},
+		"is_archived":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the channel is archived."},
+		"subscribers": schema.SetAttribute{ElementType: types.Int64Type, Computed: true,
+			MarkdownDescription: "The ids of the channel's subscribers, as far as the provider's account may see them."},
+	}
+	for _, s := range channelSettings {
+		attrs[s.name] = permissionDataAttribute(s.permissionSetting)
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One channel, by name or id, archived channels included, with its permissions in the " +
+			"shared `{ groups, users }` shape and its subscribers.",
+		Attributes: attrs,
+	}
+}
+
+// ConfigValidators require the id or the name, not both.
+func (d *channelDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
+}
+
+// Configure receives the provider's client.
+func (d *channelDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read finds the channel.
+func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var id types.Int64
+	var name types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &id)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := channelCollection(d.data).list(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels", roleAny, err)
+		return
+	}
+	var found *zulip.Channel
+	for i, c := range list {
+		if (known(id) && c.StreamID == id.ValueInt64()) || (known(name) && strings.EqualFold(c.Name, name.ValueString())) {
+			found = &list[i]
+		}
+	}
+	if found == nil {
+		resp.Diagnostics.AddError("Channel Not Found", fmt.Sprintf("No channel the provider's account can see is named %q or has id %s.",
+			name.ValueString(), id.String()))
+		return
+	}
+	var r channelResourceModel
+	channelFromAPI2(ctx, d.data, *found, &r, &resp.Diagnostics)
+	m := channelDataFromResource(r)
+	m.IsArchived = types.BoolValue(found.IsArchived)
+	subs, err := d.data.subscribers(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels' subscribers", roleAny, err)
+		return
+	}
+	m.Subscribers = int64Set(subs[found.StreamID])
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
