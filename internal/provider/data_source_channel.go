@@ -40,6 +40,7 @@ type channelDataSourceModel struct {
 	HistoryPublicToSubscribers        types.Bool   `tfsdk:"history_public_to_subscribers"`
 	MessageRetentionDays              types.String `tfsdk:"message_retention_days"`
 	TopicsPolicy                      types.String `tfsdk:"topics_policy"`
+	FolderID                          types.Int64  `tfsdk:"folder_id"`
 	DateCreated                       types.Int64  `tfsdk:"date_created"`
 	CreatorID                         types.Int64  `tfsdk:"creator_id"`
 	IsArchived                        types.Bool   `tfsdk:"is_archived"`
@@ -62,7 +63,7 @@ func channelDataFromResource(r channelResourceModel) channelDataSourceModel {
 	return channelDataSourceModel{
 		ID: r.ID, Name: r.Name, Description: r.Description, Privacy: r.Privacy,
 		HistoryPublicToSubscribers: r.HistoryPublicToSubscribers, MessageRetentionDays: r.MessageRetentionDays,
-		TopicsPolicy: r.TopicsPolicy, DateCreated: r.DateCreated, CreatorID: r.CreatorID,
+		TopicsPolicy: r.TopicsPolicy, FolderID: r.FolderID, DateCreated: r.DateCreated, CreatorID: r.CreatorID,
 		CanAddSubscribersGroup: r.CanAddSubscribersGroup, CanAdministerChannelGroup: r.CanAdministerChannelGroup,
 		CanCreateTopicGroup: r.CanCreateTopicGroup, CanDeleteAnyMessageGroup: r.CanDeleteAnyMessageGroup,
 		CanDeleteOwnMessageGroup: r.CanDeleteOwnMessageGroup, CanMoveMessagesOutOfChannelGroup: r.CanMoveMessagesOutOfChannelGroup,
@@ -90,6 +91,7 @@ func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			MarkdownDescription: "Whether new subscribers can read the messages sent before they joined."},
 		"message_retention_days": computed("`realm_default`, `unlimited` or a number of days."),
 		"topics_policy":          computed("Whether messages may go to the empty topic."),
+		"folder_id":              schema.Int64Attribute{Computed: true, MarkdownDescription: "The channel folder the channel is in; 0 for none."},
 		"date_created":           schema.Int64Attribute{Computed: true, MarkdownDescription: "When the channel was created (UNIX seconds)."},
 		"creator_id":             schema.Int64Attribute{Computed: true, MarkdownDescription: "Who created the channel; null when unknown."},
 		"is_archived":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the channel is archived."},

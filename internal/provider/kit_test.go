@@ -77,6 +77,7 @@ var contracts = map[string]struct {
 	"zulip_user_group":               {kindCollection, "UserGroup", true},
 	"zulip_user_group_members":       {kindManaged, "UserGroupMembers", true},
 	"zulip_channel":                  {kindCollection, "Channel", true},
+	"zulip_channel_folder":           {kindCollection, "ChannelFolder", true},
 	"zulip_channel_subscribers":      {kindManaged, "ChannelSubscribers", true},
 	"zulip_channel_subscription":     {kindManaged, "ChannelSubscription", true},
 	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},
@@ -189,6 +190,22 @@ var kitCases = map[string]kitCase{
 		},
 		twin:     func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Made by the kit's tests.") },
 		stranger: func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Someone else's group.") },
+	},
+	"zulip_channel_folder": {
+		user:   refserver.SeedAdminID,
+		config: "resource \"zulip_channel_folder\" \"test\" {\n  name        = \"Kit\"\n  description = \"Made by the kit's tests.\"\n}\n",
+		create: "POST /api/v1/channel_folders/create", list: "GET /api/v1/channel_folders", importID: "Kit",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, f := range r.ChannelFolders {
+				if f.Name == "Kit" && f.Description == "Made by the kit's tests." && !f.IsArchived {
+					n++
+				}
+			}
+			return n
+		},
+		twin:     func(r *refserver.Realm) { testAccAddFolder(r, "Kit", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { testAccAddFolder(r, "KIT", "Someone else's folder.") },
 	},
 	"zulip_channel": {
 		user:   refserver.SeedAdminID,
@@ -538,6 +555,10 @@ resource "zulip_channel_subscription" "mia_in_random" {
   channel_id = 7
   user_id    = 11
 }`, refserver.SeedAdminID, nil},
+		{"examples/resources/zulip_channel_folder/import-by-string-id.tf", `
+resource "zulip_channel_folder" "engineering" {
+  name = "Engineering"
+}`, refserver.SeedAdminID, func(r *refserver.Realm) { testAccAddFolder(r, "Engineering", "") }},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"

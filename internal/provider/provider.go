@@ -510,6 +510,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewChannelResource,
 		NewChannelSubscribersResource,
 		NewChannelSubscriptionResource,
+		NewChannelFolderResource,
 	}
 }
 

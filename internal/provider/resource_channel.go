@@ -69,6 +69,7 @@ type channelResourceModel struct {
 	HistoryPublicToSubscribers        types.Bool   `tfsdk:"history_public_to_subscribers"`
 	MessageRetentionDays              types.String `tfsdk:"message_retention_days"`
 	TopicsPolicy                      types.String `tfsdk:"topics_policy"`
+	FolderID                          types.Int64  `tfsdk:"folder_id"`
 	Announce                          types.Bool   `tfsdk:"announce"`
 	DateCreated                       types.Int64  `tfsdk:"date_created"`
 	CreatorID                         types.Int64  `tfsdk:"creator_id"`
@@ -220,6 +221,12 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			Validators:    []validator.String{stringvalidator.OneOf("inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only")},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
+		"folder_id": schema.Int64Attribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: "The channel folder the channel is in, e.g. `zulip_channel_folder.teams.id`; `0` for " +
+				"none. Left out, the channel stays where it is. Needs Zulip feature level 389 (Zulip 11.0).",
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+		},
 		"announce": schema.BoolAttribute{
 			Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 			MarkdownDescription: "Whether Notification Bot announces the new channel (in the organization's " +
@@ -234,7 +241,8 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A channel: its name, description, privacy, history, retention and who may do what " +
 			"in it. Subscribers are managed separately. Zulip never deletes a channel: destroying this resource " +
-			"**archives** it, and its name stays taken; declaring the name of an archived channel unarchives that " +
+			"**archives** it (taking it out of its folder first, since Zulip keeps counting archived channels in " +
+			"their folder), and its name stays taken; declaring the name of an archived channel unarchives that " +
 			"channel (with a plan warning). Creating needs Zulip feature level 417 (Zulip 11.0) and the " +
 			"organization's permission to create channels of that kind; changing one needs an administrator or " +
 			"`can_administer_channel_group`.",
@@ -291,6 +299,11 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			continue
 		}
 		r.data.checkPermission(ctx, path.Root(s.name), v, &resp.Diagnostics)
+	}
+	if !config.FolderID.IsNull() {
+		if err := r.data.requireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("folder_id"), "Zulip Server Too Old", err.Error())
+		}
 	}
 	if !config.MessageRetentionDays.IsNull() && r.data.hasCreds {
 		var prior types.String
@@ -389,6 +402,9 @@ func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir gr
 	if known(plan.TopicsPolicy) {
 		req.TopicsPolicy = plan.TopicsPolicy.ValueStringPointer()
 	}
+	if known(plan.FolderID) && plan.FolderID.ValueInt64() > 0 {
+		req.FolderID = plan.FolderID.ValueInt64Pointer()
+	}
 	for _, s := range channelSettings {
 		v, err := permissionValue(ctx, *s.model(&plan), dir)
 		if err != nil {
@@ -448,6 +464,13 @@ func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel,
 	if known(plan.TopicsPolicy) && !plan.TopicsPolicy.Equal(prior.TopicsPolicy) {
 		req.TopicsPolicy = plan.TopicsPolicy.ValueStringPointer()
 	}
+	if known(plan.FolderID) && !plan.FolderID.Equal(prior.FolderID) {
+		if plan.FolderID.ValueInt64() > 0 {
+			req.FolderID = plan.FolderID.ValueInt64Pointer()
+		} else {
+			req.ClearFolder = true
+		}
+	}
 	for _, s := range channelSettings {
 		u, err := permissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
 		if err != nil {
@@ -502,8 +525,17 @@ func (r *channelResource) Update(ctx context.Context, req resource.UpdateRequest
 
 // Delete archives the channel: Zulip has no way to delete one.
 func (r *channelResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var folder types.Int64
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("folder_id"), &folder)...)
 	channels.Delete(ctx, r.data, req, resp, func(ctx context.Context, id string) error {
 		n, _ := strconv.ParseInt(id, 10, 64)
+		// Zulip counts archived channels as in their folder, so a folder could
+		// never be archived after its channels: take the channel out first.
+		if folder.ValueInt64() > 0 {
+			if err := r.data.client.UpdateChannel(ctx, n, zulip.UpdateChannelRequest{ClearFolder: true}); err != nil {
+				return err
+			}
+		}
 		err := r.data.client.ArchiveChannel(ctx, n)
 		if err == nil {
 			tflog.Info(ctx, "archived the channel (Zulip keeps archived channels and their names)", map[string]any{"id": n})
@@ -597,6 +629,10 @@ func channelFromAPI2(ctx context.Context, d *providerData, c zulip.Channel, m *c
 	}
 	m.DateCreated = types.Int64Value(c.DateCreated)
 	m.CreatorID = types.Int64PointerValue(c.CreatorID)
+	m.FolderID = types.Int64Value(0)
+	if c.FolderID != nil {
+		m.FolderID = types.Int64Value(*c.FolderID)
+	}
 	dir, err := d.groups(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", roleAny, err)

@@ -322,6 +322,9 @@ func (s *Server) channelWire(ch *Channel, includeDefault bool) obj {
 	if ch.MessageRetentionDays != nil {
 		out["message_retention_days"] = *ch.MessageRetentionDays
 	}
+	if ch.FolderID != nil {
+		out["folder_id"] = *ch.FolderID
+	}
 	if out["topics_policy"] == "" {
 		out["topics_policy"] = "inherit"
 	}
@@ -586,6 +589,8 @@ type Channel struct {
 	TopicsPolicy         string `json:"topics_policy"`
 	// Group settings, keyed by the wire name (can_add_subscribers_group, ...).
 	GroupSettings map[string]GroupSetting `json:"group_settings"`
+	// FolderID is the channel folder the channel is in; nil for none.
+	FolderID *int `json:"folder_id,omitempty"`
 	// Subscribers maps a subscribed user id to the id of the newest message that
 	// existed when they subscribed (0 = subscribed from the start). With protected
 	// history, a subscriber sees only messages with a greater id.

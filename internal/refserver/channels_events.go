@@ -19,6 +19,10 @@ func (s *Server) channelEventFacts(ch *Channel) channelFacts {
 	if ch.MessageRetentionDays != nil {
 		f["message_retention_days"] = *ch.MessageRetentionDays
 	}
+	f["folder_id"] = nil
+	if ch.FolderID != nil {
+		f["folder_id"] = *ch.FolderID
+	}
 	for _, gs := range channelGroupSettings {
 		if s.opts.FeatureLevel >= gs.fl {
 			f[gs.name] = settingText(s.realm.settingForAPI(s.channelSetting(ch, gs.name)))

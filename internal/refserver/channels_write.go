@@ -163,7 +163,8 @@ func (s *Server) createChannel(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.folderParam(); err != nil {
+	_, folder, err := c.folderParam()
+	if err != nil {
 		return nil, err
 	}
 	if _, err := c.optBool("send_new_subscription_messages", true); err != nil {
@@ -198,7 +199,7 @@ func (s *Server) createChannel(c *call) (obj, error) {
 		DateCreated: s.now().Unix(), CreatorID: c.user.ID, InviteOnly: flags["invite_only"],
 		IsWebPublic: flags["is_web_public"], HistoryPublicToSubscribers: history, IsDefault: flags["is_default_stream"],
 		MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: settings,
-		Subscribers: map[int]int{},
+		Subscribers: map[int]int{}, FolderID: folder,
 	}
 	if ch.TopicsPolicy == "" {
 		ch.TopicsPolicy = "inherit"
@@ -210,21 +211,20 @@ func (s *Server) createChannel(c *call) (obj, error) {
 	return obj{"id": ch.ID}, nil
 }
 
-// folderParam reads folder_id: null (no folder) is the only value this server
-// accepts, since it models no channel folders yet; an id is refused as Zulip
-// refuses one that names no folder.
-func (c *call) folderParam() error {
+// folderParam reads folder_id: set reports whether it was given, folder is
+// the folder (nil: none, with null). An id that names no folder of the realm
+// is refused.
+func (c *call) folderParam() (set bool, folder *int, err error) {
 	if !c.params.Has("folder_id") {
-		return nil
+		return false, nil, nil
 	}
-	var folder *int
 	if _, err := c.optJSON("folder_id", &folder); err != nil {
-		return err
+		return true, nil, err
 	}
-	if folder != nil {
-		return errBadRequest("Invalid channel folder ID")
+	if folder != nil && c.realm().folder(*folder) == nil {
+		return true, nil, errBadRequest("Invalid channel folder ID")
 	}
-	return nil
+	return true, folder, nil
 }
 
 // newestMessageID is the id of the newest message (0: none): a new
@@ -350,7 +350,8 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 	}
 	description, hasDescription := c.optString("description")
 	newName, hasName := c.optString("new_name")
-	if err := c.folderParam(); err != nil {
+	folderSet, folder, err := c.folderParam()
+	if err != nil {
 		return nil, err
 	}
 	if _, err := c.optBool("default_push_notifications", false); err != nil {
@@ -447,6 +448,9 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 	}
 	if hasName {
 		ch.Name = newName
+	}
+	if folderSet {
+		ch.FolderID = folder
 	}
 	for setting, change := range changes {
 		ch.GroupSettings[setting] = r.storedSetting(r.canonicalSetting(change.New))

@@ -53,8 +53,10 @@ type Realm struct {
 	UserTopics    []*UserTopic       `json:"user_topics"`
 	ProfileFields []*ProfileField    `json:"profile_fields"` // sorted by Order
 	Groups        map[int]*UserGroup `json:"groups"`
-	Queues        map[string]*Queue  `json:"queues"`
-	PushDevices   []*PushDevice      `json:"push_devices"`
+	// ChannelFolders are the channel folders in display order.
+	ChannelFolders []*ChannelFolder  `json:"channel_folders"`
+	Queues         map[string]*Queue `json:"queues"`
+	PushDevices    []*PushDevice     `json:"push_devices"`
 	// SentNotifications records every test push notification "sent", for tests.
 	SentNotifications []*PushNotification `json:"sent_notifications"`
 

@@ -104,7 +104,8 @@ func (s *Server) subscribe(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.folderParam(); err != nil {
+	_, folder, err := c.folderParam()
+	if err != nil {
 		return nil, err
 	}
 	settings, err := c.channelSettingValues()
@@ -167,7 +168,7 @@ func (s *Server) subscribe(c *call) (obj, error) {
 		ch := &Channel{ID: r.newID("channel"), Name: w.Name, Description: description, DateCreated: s.now().Unix(),
 			CreatorID: c.user.ID, InviteOnly: private, IsWebPublic: webPublic, HistoryPublicToSubscribers: history,
 			MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: chSettings,
-			Subscribers: map[int]int{}}
+			Subscribers: map[int]int{}, FolderID: folder}
 		if ch.TopicsPolicy == "" {
 			ch.TopicsPolicy = "inherit"
 		}

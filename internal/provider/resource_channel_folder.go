@@ -1,0 +1,269 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*channelFolderResource)(nil)
+	_ resource.ResourceWithImportState = (*channelFolderResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*channelFolderResource)(nil)
+)
+
+// featureChannelFolders is the feature level of channel folders.
+const featureChannelFolders = 389
+
+// NewChannelFolderResource returns the zulip_channel_folder resource.
+func NewChannelFolderResource() resource.Resource {
+	return &channelFolderResource{resourceBase: resourceBase{name: "channel_folder"}}
+}
+
+// channelFolderResource manages one channel folder.
+type channelFolderResource struct {
+	resourceBase
+}
+
+// channelFolderModel is the zulip_channel_folder state.
+type channelFolderModel struct {
+	ID          types.Int64  `tfsdk:"id"`
+	Name        types.String `tfsdk:"name"`
+	Description types.String `tfsdk:"description"`
+}
+
+// Schema describes the resource.
+func (r *channelFolderResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A channel folder, which groups channels in Zulip's left sidebar; a channel joins it " +
+			"through `folder_id` of `zulip_channel`. Needs an organization administrator and Zulip feature level " +
+			"389 (Zulip 11.0). Zulip never deletes a folder: destroying this resource **archives** it (its name stays " +
+			"taken), and Zulip refuses while channels are in it: the error names them. Declaring the name of an " +
+			"archived folder unarchives it.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.Int64Attribute{Computed: true, MarkdownDescription: "The folder's id.",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+			"name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "The folder's name, unique in the organization regardless of case (archived folders included).",
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 60)}},
+			"description": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+				MarkdownDescription: "What the folder holds (Zulip markdown). Default empty.",
+				Validators:          []validator.String{stringvalidator.LengthAtMost(1024)}},
+		},
+	}
+}
+
+// ModifyPlan checks the level, the role, and a new folder's name.
+func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	if err := r.data.requireFeatureLevel(featureChannelFolders, "zulip_channel_folder"); err != nil {
+		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
+		return
+	}
+	r.data.requireRole(ctx, roleAdministrator, "Changing channel folders", path.Empty(), &resp.Diagnostics)
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || resp.Diagnostics.HasError() || !r.data.hasCreds {
+		return
+	}
+	var plan channelFolderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if !known(plan.Name) {
+		return
+	}
+	all, err := channelFolderCollection(r.data).lastSeen(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Channel Folders", "list the channel folders", roleAny, err)
+		return
+	}
+	for _, f := range all {
+		if !strings.EqualFold(f.Name, plan.Name.ValueString()) {
+			continue
+		}
+		if f.IsArchived {
+			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Archived Channel Folder Will Be Unarchived",
+				fmt.Sprintf("The organization has an archived channel folder named %q (id %d); this apply unarchives it.", f.Name, f.ID))
+			return
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Channel Folder Already Exists",
+			fmt.Sprintf("The organization already has a channel folder named %q (id %d). To manage it with this resource, "+
+				"import it (with <name> this resource's name):\n\n%s", f.Name, f.ID, importBlock("zulip_channel_folder", f.Name)))
+		return
+	}
+}
+
+// Create makes the folder, or unarchives the archived folder of that name.
+func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan channelFolderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	name, description := plan.Name.ValueString(), plan.Description.ValueString()
+	all, err := channelFolderCollection(r.data).lastSeen(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Create Channel Folder", "list the channel folders", roleAny, err)
+		return
+	}
+	for _, f := range all {
+		if f.IsArchived && strings.EqualFold(f.Name, name) {
+			unarchive := false
+			err := channelFolderCollection(r.data).write(ctx, func(ctx context.Context) error {
+				return r.data.client.UpdateChannelFolder(ctx, f.ID, zulip.UpdateChannelFolderRequest{
+					Name: &name, Description: &description, IsArchived: &unarchive})
+			})
+			if err != nil {
+				addAPIError(&resp.Diagnostics, "Unable to Unarchive Channel Folder", "unarchive the channel folder", roleAdministrator, err)
+				return
+			}
+			tflog.Info(ctx, "unarchived the archived channel folder of the configured name", map[string]any{"id": f.ID})
+			channelFolders.finishCreate(ctx, r.data, &plan, strconv.FormatInt(f.ID, 10), resp)
+			return
+		}
+	}
+	key, ok := creation[channelFolderModel, zulip.ChannelFolder]{
+		o: channelFolders,
+		send: func(ctx context.Context) (string, error) {
+			id, err := r.data.client.CreateChannelFolder(ctx, zulip.CreateChannelFolderRequest{Name: name, Description: description})
+			return strconv.FormatInt(id, 10), err
+		},
+		sameKey: func(f zulip.ChannelFolder) bool { return strings.EqualFold(f.Name, name) },
+		matches: func(f zulip.ChannelFolder) bool { return f.Name == name && f.Description == description },
+	}.create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	channelFolders.finishCreate(ctx, r.data, &plan, key, resp)
+}
+
+// Read refreshes the folder; an archived one is gone (the next plan unarchives it).
+func (r *channelFolderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	channelFolders.Read(ctx, r.data, req, resp)
+}
+
+// Update renames the folder or changes its description.
+func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state channelFolderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	var update zulip.UpdateChannelFolderRequest
+	if !plan.Name.Equal(state.Name) {
+		update.Name = plan.Name.ValueStringPointer()
+	}
+	if !plan.Description.Equal(state.Description) {
+		update.Description = plan.Description.ValueStringPointer()
+	}
+	err := channelFolderCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateChannelFolder(ctx, state.ID.ValueInt64(), update)
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Update Channel Folder", "update the channel folder", roleAdministrator, err)
+		return
+	}
+	plan.ID = state.ID
+	channelFolders.afterUpdate(ctx, r.data, &plan, resp)
+}
+
+// Delete archives the folder; while channels are in it Zulip refuses, and
+// the error names them.
+func (r *channelFolderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state channelFolderModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	id := state.ID.ValueInt64()
+	archive := true
+	err := channelFolderCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateChannelFolder(ctx, id, zulip.UpdateChannelFolderRequest{IsArchived: &archive})
+	})
+	if err == nil || zulip.IsNotFound(err) {
+		return
+	}
+	if in := r.channelsIn(ctx, id); len(in) > 0 {
+		resp.Diagnostics.AddError("Channel Folder In Use",
+			fmt.Sprintf("Zulip cannot archive channel folder %q while channels are in it: %s. Move them out first "+
+				"(folder_id of their zulip_channel), then destroy the folder. Server said: %s",
+				state.Name.ValueString(), strings.Join(in, ", "), err))
+		return
+	}
+	addAPIError(&resp.Diagnostics, "Unable to Archive Channel Folder", "archive the channel folder", roleAdministrator, err)
+}
+
+// channelsIn names the channels in a folder, from a fresh read.
+func (r *channelFolderResource) channelsIn(ctx context.Context, folder int64) []string {
+	list, err := channelCollection(r.data).readBack(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range list {
+		if c.FolderID != nil && *c.FolderID == folder {
+			out = append(out, fmt.Sprintf("#%s (id %d)", c.Name, c.StreamID))
+		}
+	}
+	return out
+}
+
+// ImportState adopts an active folder by name (any case) or id.
+func (r *channelFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	channelFolders.Import(ctx, r.data, req, resp, func(id string) (func(zulip.ChannelFolder) bool, error) {
+		if id == "" {
+			return nil, errors.New("a zulip_channel_folder is imported by its name or its numeric id, got an empty id")
+		}
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
+			return func(f zulip.ChannelFolder) bool { return f.ID == n }, nil
+		}
+		return func(f zulip.ChannelFolder) bool { return strings.EqualFold(f.Name, id) }, nil
+	})
+}
+
+// cacheChannelFolders is the cache key of the organization's folders.
+const cacheChannelFolders = "channel folders"
+
+// channelFolderCollection is every folder, archived ones included.
+func channelFolderCollection(d *providerData) *collection[zulip.ChannelFolder] {
+	return newCollection(d, cacheChannelFolders, func(ctx context.Context) ([]zulip.ChannelFolder, error) {
+		all := true
+		return d.client.ListChannelFolders(ctx, zulip.ListChannelFoldersOptions{IncludeArchived: &all})
+	})
+}
+
+// channelFolders is the kit's skeleton for zulip_channel_folder.
+var channelFolders = objects[channelFolderModel, zulip.ChannelFolder]{
+	typeName: "zulip_channel_folder", what: "channel folder", role: roleAdministrator,
+	coll: func(d *providerData) *collection[zulip.ChannelFolder] {
+		c := channelFolderCollection(d)
+		c.filter = func(f zulip.ChannelFolder) bool { return !f.IsArchived }
+		return c
+	},
+	key:      func(f zulip.ChannelFolder) string { return strconv.FormatInt(f.ID, 10) },
+	stateKey: func(m *channelFolderModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	setKey: func(m *channelFolderModel, k string) {
+		n, _ := strconv.ParseInt(k, 10, 64)
+		m.ID = types.Int64Value(n)
+	},
+	fromAPI: withoutData(func(_ context.Context, f zulip.ChannelFolder, m *channelFolderModel, _ *diag.Diagnostics) {
+		m.ID, m.Name, m.Description = types.Int64Value(f.ID), types.StringValue(f.Name), types.StringValue(f.Description)
+	}),
+	importHint: "A channel folder is imported by its name or its numeric id (GET /api/v1/channel_folders lists them).",
+}
