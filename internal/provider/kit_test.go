@@ -78,6 +78,7 @@ var contracts = map[string]struct {
 	"zulip_user_group_members":       {kindManaged, "UserGroupMembers", true},
 	"zulip_channel":                  {kindCollection, "Channel", true},
 	"zulip_channel_folder":           {kindCollection, "ChannelFolder", true},
+	"zulip_channel_folder_order":     {kindManaged, "ChannelFolderOrder", true},
 	"zulip_channel_subscribers":      {kindManaged, "ChannelSubscribers", true},
 	"zulip_channel_subscription":     {kindManaged, "ChannelSubscription", true},
 	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},

@@ -511,6 +511,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewChannelSubscribersResource,
 		NewChannelSubscriptionResource,
 		NewChannelFolderResource,
+		NewChannelFolderOrderResource,
 	}
 }
 

@@ -1,0 +1,107 @@
+package provider_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// folderNames lists the server's folders in order.
+func folderNames(srv *acctest.Server) []string {
+	var out []string
+	srv.Do(func(r *refserver.Realm) {
+		for _, f := range r.ChannelFolders {
+			out = append(out, f.Name)
+		}
+	})
+	return out
+}
+
+func TestAccChannelFolderOrder_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	folders := "resource \"zulip_channel_folder\" \"a\" {\n  name = \"A\"\n}\nresource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
+	order := func(list string) string {
+		return admin + folders + fmt.Sprintf("resource \"zulip_channel_folder_order\" \"test\" {\n  folders = %s\n}\n", list)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:           order("[zulip_channel_folder.b.id, zulip_channel_folder.a.id]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					if got := fmt.Sprint(folderNames(srv)); got != "[B A]" {
+						return fmt.Errorf("order on the server: %s", got)
+					}
+					return nil
+				},
+			},
+			{ResourceName: "zulip_channel_folder_order.test", ImportState: true, ImportStateId: "channel_folders", ImportStateVerify: true},
+			{
+				// Reordered outside Terraform: put back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.ChannelFolders[0], r.ChannelFolders[1] = r.ChannelFolders[1], r.ChannelFolders[0]
+					})
+				},
+				Config: order("[zulip_channel_folder.b.id, zulip_channel_folder.a.id]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_channel_folder_order.test", plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error {
+					if got := fmt.Sprint(folderNames(srv)); got != "[B A]" {
+						return fmt.Errorf("order on the server: %s", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccChannelFolderOrder_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	srv.Do(func(r *refserver.Realm) {
+		testAccAddFolder(r, "X", "")
+		testAccAddFolder(r, "Y", "")
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + "resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
+			PlanOnly:    true,
+			ExpectError: expectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7"),
+		}},
+	})
+}
+
+func TestAccChannelFolderOrder_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_folder_order/resource.tf"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	srv.Do(func(r *refserver.Realm) { testAccAddFolder(r, "X", "") })
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
+	})
+}
