@@ -181,6 +181,12 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 	// invalidation must not join a request that started before the write.
 	ch := c.flight.DoChan(fmt.Sprintf("%s#%d", key, gen), func() (any, error) {
 		c.mu.Lock()
+		// A flight of this generation may have ended, and stored its answer,
+		// between this caller's look at the cache and its joining: use it.
+		if e, ok := c.entries[key]; ok && e.gen == c.gen[key] {
+			c.mu.Unlock()
+			return e.value, nil
+		}
 		version := c.version[key]
 		c.mu.Unlock()
 		// The shared request must not fail because the first caller's context
