@@ -259,8 +259,10 @@ const readBackWindow = 100 * time.Millisecond
 // readBackJoiners is how many writes a read-back waits for, on average.
 const readBackJoiners = 3
 
-// maxReadBackWait bounds how long a read-back waits for others to join it.
-const maxReadBackWait = 2 * time.Second
+// maxReadBackWait bounds how long a read-back waits for others to join it:
+// the wait holds one of Terraform's parallel slots, and when writes are slow
+// to come (a rate limit pacing them) waiting longer gathers no more of them.
+const maxReadBackWait = 500 * time.Millisecond
 
 // readBack fetches key for a caller whose own write has ended and that needs
 // what the server made of it (a value its answer lacked). Callers that ask
@@ -309,7 +311,8 @@ func (c *collectionCache) beginWrite(key string) *writeTicket {
 	if last, ok := c.begun[key]; ok {
 		// A smoothed mean, so that one pause (a plan-time check, a slow
 		// answer) does not set the next wait alone.
-		if d := now.Sub(last); c.interval[key] == 0 {
+		// A pause (the rate limit's pacing, a slow plan) is not the pace.
+		if d := min(now.Sub(last), maxReadBackWait); c.interval[key] == 0 {
 			c.interval[key] = d
 		} else {
 			c.interval[key] = (3*c.interval[key] + d) / 4
