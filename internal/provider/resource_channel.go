@@ -298,7 +298,7 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			resp.Diagnostics.AddAttributeError(path.Root(s.name), "Zulip Server Too Old", err.Error())
 			continue
 		}
-		r.data.checkPermission(ctx, path.Root(s.name), v, &resp.Diagnostics)
+		r.data.checkPermissionSetting(ctx, path.Root(s.name), permissionOfChannel, s.name, v, &resp.Diagnostics)
 	}
 	if !config.FolderID.IsNull() {
 		if err := r.data.requireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
@@ -315,18 +315,40 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 	}
 	if req.State.Raw.IsNull() && known(plan.Name) && r.data.hasCreds && !resp.Diagnostics.HasError() {
-		r.checkName(ctx, plan.Name.ValueString(), &resp.Diagnostics)
+		if r.checkName(ctx, plan.Name.ValueString(), &resp.Diagnostics) && known(plan.Privacy) {
+			r.requireCreation(ctx, plan.Privacy.ValueString(), &resp.Diagnostics)
+		}
+	}
+}
+
+// requireCreation fails the plan of a new channel that the provider's account
+// may not create: the organization's can_create_public_channel_group or
+// can_create_private_channel_group, and for a web-public channel also
+// can_create_web_public_channel_group.
+func (r *channelResource) requireCreation(ctx context.Context, privacy string, diags *diag.Diagnostics) {
+	at := path.Root("privacy")
+	if privacy == privacyPrivate {
+		r.data.requirePermission(ctx, "Creating a private channel", at, diags,
+			r.data.realmPermission(ctx, "can_create_private_channel_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreatePrivateChannelGroup }))
+		return
+	}
+	r.data.requirePermission(ctx, "Creating a public channel", at, diags,
+		r.data.realmPermission(ctx, "can_create_public_channel_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreatePublicChannelGroup }))
+	if privacy == privacyWebPublic {
+		r.data.requirePermission(ctx, "Creating a web-public channel", at, diags,
+			r.data.realmPermission(ctx, "can_create_web_public_channel_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreateWebPublicChannelGroup }))
 	}
 }
 
 // checkName fails the plan of a new channel whose name an active channel
 // has (with an import block), and warns when it belongs to an archived one,
-// which the apply unarchives.
-func (r *channelResource) checkName(ctx context.Context, name string, diags *diag.Diagnostics) {
+// which the apply unarchives. It reports whether the apply creates a new
+// channel.
+func (r *channelResource) checkName(ctx context.Context, name string, diags *diag.Diagnostics) bool {
 	all, err := channelCollection(r.data).lastSeen(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Read Channels", "list the channels to check the name", roleAny, err)
-		return
+		return false
 	}
 	for _, c := range all {
 		if !strings.EqualFold(c.Name, name) {
@@ -337,14 +359,15 @@ func (r *channelResource) checkName(ctx context.Context, name string, diags *dia
 				fmt.Sprintf("The organization has an archived channel named %q (id %d). Zulip keeps the names of "+
 					"archived channels, so this apply unarchives that channel, with its subscribers and history, and "+
 					"gives it the configuration here.", c.Name, c.StreamID))
-			return
+			return false
 		}
 		diags.AddAttributeError(path.Root("name"), "Channel Already Exists",
 			fmt.Sprintf("The organization already has a channel named %q (id %d). To manage it with this resource, "+
 				"import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
 				c.Name, c.StreamID, importBlock("zulip_channel", c.Name)))
-		return
+		return false
 	}
+	return true
 }
 
 // Create makes the channel, or unarchives the archived channel of that name.

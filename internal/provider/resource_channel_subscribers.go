@@ -185,6 +185,16 @@ func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resourc
 	if known(plan.Subscribers) && r.data.hasCreds {
 		users := knownInt64s(plan.Subscribers)
 		r.data.checkGroupsAndUsers(ctx, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
+		if known(plan.ChannelID) && !resp.Diagnostics.HasError() {
+			var prior []int64
+			if !req.State.Raw.IsNull() {
+				var state channelSubscribersModel
+				resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+				prior = knownInt64s(state.Subscribers)
+			}
+			add, remove := missingFrom(users, prior), missingFrom(prior, users)
+			r.data.requireSubscriberChange(ctx, plan.ChannelID.ValueInt64(), add, remove, path.Root("subscribers"), &resp.Diagnostics)
+		}
 	}
 }
 
@@ -412,6 +422,9 @@ func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 	}
 	if known(plan.UserID) && r.data.hasCreds {
 		r.data.checkGroupsAndUsers(ctx, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+		if known(plan.ChannelID) && req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
+			r.data.requireSubscriberChange(ctx, plan.ChannelID.ValueInt64(), []int64{plan.UserID.ValueInt64()}, nil, path.Root("user_id"), &resp.Diagnostics)
+		}
 	}
 }
 

@@ -228,9 +228,20 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddAttributeError(at, "Zulip Server Too Old", err.Error())
 			continue
 		}
-		r.data.checkPermission(ctx, at, v, &resp.Diagnostics)
+		r.data.checkPermissionSetting(ctx, at, permissionOfGroup, s.name, v, &resp.Diagnostics)
 	}
-	if !req.State.Raw.IsNull() || !known(plan.Name) || !r.data.hasCreds || resp.Diagnostics.HasError() {
+	if !r.data.hasCreds || resp.Diagnostics.HasError() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		if dir, err := r.data.groups(ctx); err == nil && known(plan.ID) {
+			if g, ok := dir.byID[plan.ID.ValueInt64()]; ok {
+				r.requireManage(ctx, g, &resp.Diagnostics)
+			}
+		}
+		return
+	}
+	if !known(plan.Name) {
 		return
 	}
 	// A new group: its name must be free, or belong to a deactivated group,
@@ -243,6 +254,8 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	g, ok := dir.byName[plan.Name.ValueString()]
 	switch {
 	case !ok:
+		r.data.requirePermission(ctx, "Creating a user group", path.Empty(), &resp.Diagnostics,
+			r.data.realmPermission(ctx, "can_create_groups", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreateGroups }))
 	case g.IsSystemGroup:
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
@@ -252,6 +265,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "Zulip Server Too Old", err.Error())
 			return
 		}
+		r.requireManage(ctx, g, &resp.Diagnostics)
 		resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Deactivated User Group Will Be Reactivated",
 			fmt.Sprintf("The organization has a deactivated user group named %q (id %d). Zulip keeps the names of "+
 				"deactivated groups, so this apply reactivates that group and manages it, with its past members "+
@@ -262,6 +276,15 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 				"resource, import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
 				g.Name, g.ID, importBlock("zulip_user_group", g.Name)))
 	}
+}
+
+// requireManage fails the plan of a change to the group g that the
+// provider's account may not make: it needs the organization's
+// can_manage_all_groups or the group's can_manage_group.
+func (r *userGroupResource) requireManage(ctx context.Context, g zulip.UserGroup, diags *diag.Diagnostics) {
+	r.data.requirePermission(ctx, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags,
+		r.data.realmPermission(ctx, "can_manage_all_groups", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanManageAllGroups }),
+		heldBy{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup})
 }
 
 // Create makes the group, or reactivates the deactivated group of that name.

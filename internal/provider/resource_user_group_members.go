@@ -102,7 +102,10 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 	}
 	if known(plan.GroupID) {
 		r.data.noteMembership(plan.GroupID.ValueInt64(), true, &resp.Diagnostics)
-		r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics)
+		if g, ok := r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && known(plan.Members) {
+			want := knownInt64s(plan.Members)
+			r.data.requireMemberChange(ctx, g, missingFrom(want, g.Members), missingFrom(g.Members, want), &resp.Diagnostics)
+		}
 	}
 	if known(plan.Subgroups) && !plan.Subgroups.IsNull() {
 		if err := r.data.requireFeatureLevel(featureGroupSubgroupsOnMembers, "subgroups"); err != nil {
@@ -285,22 +288,26 @@ func (d *providerData) readGroup(ctx context.Context, id int64, summary string, 
 
 // checkMembershipGroup fails a plan whose group the organization does not
 // have, or that is a system group (whose members follow the users' roles).
-func (d *providerData) checkMembershipGroup(ctx context.Context, id int64, diags *diag.Diagnostics) {
+// It returns the group as this run saw it, when there is one to manage.
+func (d *providerData) checkMembershipGroup(ctx context.Context, id int64, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
 	if !d.hasCreds {
-		return
+		return zulip.UserGroup{}, false
 	}
 	dir, err := d.groups(ctx)
 	if err != nil {
-		return // the apply will say
+		return zulip.UserGroup{}, false // the apply will say
 	}
 	g, ok := dir.byID[id]
 	switch {
 	case !ok: // a group this plan creates has no id yet: its reference is unknown, not checked
 		diags.AddAttributeError(path.Root("group_id"), "Unknown User Group", fmt.Sprintf("The organization has no user group with id %d.", id))
-	case ok && g.IsSystemGroup:
+	case g.IsSystemGroup:
 		diags.AddAttributeError(path.Root("group_id"), "System Group",
 			fmt.Sprintf("%q is a system group: Zulip manages its members by the users' roles.", g.Name))
+	default:
+		return g, true
 	}
+	return zulip.UserGroup{}, false
 }
 
 // changeMembers sends one membership change of group g, if there is one, and

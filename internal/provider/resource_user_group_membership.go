@@ -78,7 +78,10 @@ func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resour
 	}
 	if known(plan.GroupID) {
 		r.data.noteMembership(plan.GroupID.ValueInt64(), false, &resp.Diagnostics)
-		r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics)
+		if g, ok := r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && req.State.Raw.IsNull() &&
+			known(plan.UserID) && !slices.Contains(g.Members, plan.UserID.ValueInt64()) {
+			r.data.requireMemberChange(ctx, g, []int64{plan.UserID.ValueInt64()}, nil, &resp.Diagnostics)
+		}
 	}
 	if known(plan.UserID) && r.data.hasCreds {
 		r.data.checkGroupsAndUsers(ctx, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)

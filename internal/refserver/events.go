@@ -342,4 +342,5 @@ func (s *Server) registerRealm(rr *registerRequest, out obj) {
 		}
 		out["server_report_message_types"] = types
 	}
+	s.registerRealmPermissions(fl, out)
 }

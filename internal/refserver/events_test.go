@@ -57,10 +57,14 @@ func TestRegisterFetchTypes(t *testing.T) {
 		keys  string
 	}{
 		{`["realm"]`, "event_queue_longpoll_timeout_seconds max_message_length max_stream_description_length " +
-			"max_stream_name_length max_topic_length realm_description realm_disallow_disposable_email_addresses " +
+			"max_stream_name_length max_topic_length realm_can_add_subscribers_group realm_can_create_groups " +
+			"realm_can_create_private_channel_group realm_can_create_public_channel_group " +
+			"realm_can_create_web_public_channel_group realm_can_manage_all_groups " +
+			"realm_can_set_delete_message_policy_group realm_description realm_disallow_disposable_email_addresses " +
 			"realm_email_auth_enabled realm_emails_restricted_to_domains realm_empty_topic_display_name " +
 			"realm_enable_spectator_access realm_moderation_request_channel_id realm_name realm_password_auth_enabled " +
-			"realm_push_notifications_enabled realm_uri realm_url server_report_message_types"},
+			"realm_push_notifications_enabled realm_uri realm_url server_report_message_types " +
+			"server_supported_permission_settings"},
 		{`["realm_domains"]`, "realm_domains"},
 		{`["realm_linkifiers"]`, "realm_linkifiers"},
 		{`["realm_filters"]`, "realm_filters"},

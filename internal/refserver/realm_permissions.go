@@ -32,3 +32,82 @@ func seedRealmPermissions(r *Realm) {
 func (r *Realm) hasRealmPermission(name string, u *User) bool {
 	return r.userHasPermission(r.Settings.GroupSettings[name], realmPermissionConfigs[name], u)
 }
+
+// realmPermissionLevels are the feature levels that added each modelled realm
+// permission to the register snapshot (realm_<name>).
+var realmPermissionLevels = map[string]int{
+	"can_add_subscribers_group":           341,
+	"can_create_groups":                   299,
+	"can_create_private_channel_group":    266,
+	"can_create_public_channel_group":     264,
+	"can_create_web_public_channel_group": 280,
+	"can_manage_all_groups":               299,
+	"can_set_delete_message_policy_group": 407,
+}
+
+// supportedPermissionSettingsFL is the level from which
+// server_supported_permission_settings has its stable format (it appeared at
+// 221, documented as unstable until 326; the server serves only the stable one).
+const supportedPermissionSettingsFL = 326
+
+// channelCreatorFL renamed the channel settings' creator default from
+// "stream_creator_or_nobody" to "channel_creator".
+const channelCreatorFL = 427
+
+// registerRealmPermissions adds the modelled realm permissions (realm_<name>,
+// each a group-setting value) and server_supported_permission_settings to the
+// register snapshot's realm section.
+func (s *Server) registerRealmPermissions(fl int, out obj) {
+	r := s.realm
+	for name, level := range realmPermissionLevels {
+		if fl >= level {
+			out["realm_"+name] = r.Settings.GroupSettings[name].Wire()
+		}
+	}
+	if fl < supportedPermissionSettingsFL {
+		return
+	}
+	realm := obj{}
+	for name, cfg := range realmPermissionConfigs {
+		if fl >= realmPermissionLevels[name] {
+			realm[name] = cfg.wire(cfg.defaultGroup, nil)
+		}
+	}
+	stream := obj{}
+	for _, gs := range channelGroupSettings {
+		if fl < gs.fl {
+			continue
+		}
+		cfg := channelPermissionConfigs[gs.name]
+		def := cfg.defaultGroup
+		if def == groupCreator {
+			def = "stream_creator_or_nobody"
+			if fl >= channelCreatorFL {
+				def = "channel_creator"
+			}
+		}
+		stream[gs.name] = cfg.wire(def, nil)
+	}
+	group := obj{}
+	for _, gs := range userGroupSettings {
+		if fl >= gs.fl {
+			nobody := sysNobody
+			group[gs.name] = groupPermissionConfigs[gs.name].wire(groupPermissionConfigs[gs.name].defaultGroup, &nobody)
+		}
+	}
+	out["server_supported_permission_settings"] = obj{"realm": realm, "stream": stream, "group": group}
+}
+
+// wire is the setting's GroupPermissionSetting in the register snapshot.
+func (cfg permissionConfig) wire(defaultName string, forSystemGroups *string) obj {
+	allowed := cfg.allowedSystemGroups
+	if allowed == nil {
+		allowed = []string{}
+	}
+	return obj{
+		"require_system_group": cfg.requireSystemGroup, "allow_internet_group": cfg.allowInternetGroup,
+		"allow_nobody_group": cfg.allowNobodyGroup, "allow_everyone_group": cfg.allowEveryoneGroup,
+		"default_group_name": defaultName, "default_for_system_groups": forSystemGroups,
+		"allowed_system_groups": allowed,
+	}
+}

@@ -2,6 +2,7 @@ package zulip
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 )
@@ -74,6 +75,59 @@ type RegisterResponse struct {
 	// UserStatus is keyed by user id as a string and covers users who set a status.
 	UserStatus    map[string]UserStatus `json:"user_status"`
 	SavedSnippets []SavedSnippet        `json:"saved_snippets"`
+	RealmPermissions
+	// ServerSupportedPermissionSettings is fetch type "realm"'s rules for every
+	// group-setting permission; PermissionRules decodes it.
+	ServerSupportedPermissionSettings json.RawMessage `json:"server_supported_permission_settings"`
+}
+
+// RealmPermissions are the organization's permissions that decide, before
+// anything is sent, whether the provider's account may create or manage
+// channels and groups (fetch type "realm"). Each is nil on a server before its
+// feature level.
+type RealmPermissions struct {
+	CanAddSubscribersGroup         *GroupSettingValue `json:"realm_can_add_subscribers_group"`           // FL341
+	CanCreateGroups                *GroupSettingValue `json:"realm_can_create_groups"`                   // FL299
+	CanCreatePrivateChannelGroup   *GroupSettingValue `json:"realm_can_create_private_channel_group"`    // FL266
+	CanCreatePublicChannelGroup    *GroupSettingValue `json:"realm_can_create_public_channel_group"`     // FL264
+	CanCreateWebPublicChannelGroup *GroupSettingValue `json:"realm_can_create_web_public_channel_group"` // FL280
+	CanManageAllGroups             *GroupSettingValue `json:"realm_can_manage_all_groups"`               // FL299
+}
+
+// GroupPermissionSetting is the rule of one group-setting permission: which
+// values it accepts (server_supported_permission_settings).
+type GroupPermissionSetting struct {
+	RequireSystemGroup  bool     `json:"require_system_group"`
+	AllowInternetGroup  bool     `json:"allow_internet_group"`
+	AllowNobodyGroup    bool     `json:"allow_nobody_group"`
+	AllowEveryoneGroup  bool     `json:"allow_everyone_group"`
+	DefaultGroupName    string   `json:"default_group_name"`
+	AllowedSystemGroups []string `json:"allowed_system_groups"`
+}
+
+// SupportedPermissionSettings are the rules of the realm's, channels' and
+// groups' permission settings, by setting name.
+type SupportedPermissionSettings struct {
+	Realm  map[string]GroupPermissionSetting `json:"realm"`
+	Stream map[string]GroupPermissionSetting `json:"stream"`
+	Group  map[string]GroupPermissionSetting `json:"group"`
+}
+
+// permissionRulesFL is the level from which server_supported_permission_settings
+// has a stable format (before it, Zulip documents it as unstable, not for clients).
+const permissionRulesFL = 326
+
+// PermissionRules decodes server_supported_permission_settings; false when the
+// server sent none or sent the older, unstable format.
+func (r *RegisterResponse) PermissionRules() (*SupportedPermissionSettings, bool) {
+	if r.ZulipFeatureLevel < permissionRulesFL || len(r.ServerSupportedPermissionSettings) == 0 {
+		return nil, false
+	}
+	var out SupportedPermissionSettings
+	if json.Unmarshal(r.ServerSupportedPermissionSettings, &out) != nil {
+		return nil, false
+	}
+	return &out, true
 }
 
 // Register registers an event queue and fetches the initial state of the requested types

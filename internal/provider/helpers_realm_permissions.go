@@ -1,0 +1,356 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// Plan-time permission checks from what the server says about itself: the
+// rules of each group-setting permission (server_supported_permission_settings)
+// and the organization's own permissions (realm_can_*_group), both read once
+// per run with the rest of the register snapshot's realm section
+// (realmSettings). Where the server does not say (an older server, or the
+// read failed) the plan says nothing and the server decides at apply.
+
+// permissionKind is the object a permission setting belongs to, as
+// server_supported_permission_settings keys them.
+type permissionKind string
+
+const (
+	permissionOfRealm   permissionKind = "realm"
+	permissionOfChannel permissionKind = "stream"
+	permissionOfGroup   permissionKind = "group"
+)
+
+// permissionRule returns the server's rule for a setting.
+func (d *providerData) permissionRule(ctx context.Context, kind permissionKind, setting string) (zulip.GroupPermissionSetting, bool) {
+	realm, err := d.realmSettings(ctx)
+	if err != nil {
+		tflog.Warn(ctx, "could not read the organization's settings; permission values are left to the server to check", map[string]any{"error": err.Error()})
+		return zulip.GroupPermissionSetting{}, false
+	}
+	rules, ok := realm.PermissionRules()
+	if !ok {
+		return zulip.GroupPermissionSetting{}, false
+	}
+	var byName map[string]zulip.GroupPermissionSetting
+	switch kind {
+	case permissionOfRealm:
+		byName = rules.Realm
+	case permissionOfChannel:
+		byName = rules.Stream
+	case permissionOfGroup:
+		byName = rules.Group
+	}
+	rule, ok := byName[setting]
+	return rule, ok
+}
+
+// checkPermissionRule fails a plan whose value the setting does not accept,
+// with the words Zulip's own refusal uses (check_setting_configuration_for_system_groups).
+// A value of one group and no users is that group (Zulip's canonical form);
+// anything else is an anonymous group.
+func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissionSetting, groups []string, users []int64, dir groupDirectory, diags *diag.Diagnostics) {
+	isSystem := func(name string) bool {
+		if g, ok := dir.byName[name]; ok {
+			return g.IsSystemGroup
+		}
+		return strings.HasPrefix(name, "role:")
+	}
+	var problem string
+	switch {
+	case len(groups) == 1 && len(users) == 0:
+		g := groups[0]
+		switch {
+		case rule.RequireSystemGroup && !isSystem(g):
+			problem = fmt.Sprintf("'%s' must be a system user group.", setting)
+		case g == "role:internet" && !rule.AllowInternetGroup,
+			g == "role:nobody" && !rule.AllowNobodyGroup,
+			g == "role:everyone" && !rule.AllowEveryoneGroup,
+			isSystem(g) && len(rule.AllowedSystemGroups) > 0 && !slices.Contains(rule.AllowedSystemGroups, g):
+			problem = fmt.Sprintf("'%s' setting cannot be set to '%s' group.", setting, g)
+		}
+	case rule.RequireSystemGroup:
+		problem = fmt.Sprintf("'%s' must be a system user group.", setting)
+	}
+	if problem == "" {
+		return
+	}
+	detail := "Zulip refuses this value: " + problem
+	if rule.RequireSystemGroup {
+		allowed := rule.AllowedSystemGroups
+		if len(allowed) == 0 {
+			allowed = []string{"a role: group"}
+		}
+		detail += " Give exactly one of " + strings.Join(allowed, ", ") + " in groups, and no users."
+	}
+	diags.AddAttributeError(at, "Permission Value Not Allowed", detail)
+}
+
+// holds reports whether the user is in a group-setting value: a direct
+// member, or a member of a group it names or of any of their subgroups.
+func (dir groupDirectory) holds(v *zulip.GroupSettingValue, user int64) bool {
+	if v == nil {
+		return false
+	}
+	if slices.Contains(v.DirectMembers, user) {
+		return true
+	}
+	queue := slices.Clone(v.DirectSubgroups)
+	if v.GroupID != nil {
+		queue = append(queue, *v.GroupID)
+	}
+	seen := map[int64]bool{}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		g, ok := dir.byID[id]
+		if !ok {
+			continue
+		}
+		if slices.Contains(g.Members, user) {
+			return true
+		}
+		queue = append(queue, g.DirectSubgroupIDs...)
+	}
+	return false
+}
+
+// describe renders a group-setting value for a message: its groups by name
+// and its users by id.
+func (dir groupDirectory) describe(v *zulip.GroupSettingValue) string {
+	if v == nil {
+		return "unknown"
+	}
+	if v.GroupID != nil {
+		return dir.name(*v.GroupID)
+	}
+	var parts []string
+	for _, id := range v.DirectSubgroups {
+		parts = append(parts, dir.name(id))
+	}
+	sort.Strings(parts)
+	for _, id := range v.DirectMembers {
+		parts = append(parts, "user "+strconv.FormatInt(id, 10))
+	}
+	if len(parts) == 0 {
+		return "nobody"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// callerHolds reports whether the provider's account holds a permission
+// value; known is false when the plan cannot tell (no credentials, a read
+// failed, or the server predates the permission: v is nil).
+func (d *providerData) callerHolds(ctx context.Context, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
+	if v == nil || !d.knowsServer() || !d.hasCreds {
+		return false, false
+	}
+	me, err := d.caller(ctx)
+	if err != nil {
+		return false, false
+	}
+	dir, err := d.groups(ctx)
+	if err != nil {
+		return false, false
+	}
+	// A guest never holds a permission that role:everyone may not have.
+	if me.Role == zulip.RoleGuest {
+		if rule, ok := d.permissionRule(ctx, kind, setting); !ok || !rule.AllowEveryoneGroup {
+			return false, true
+		}
+	}
+	return dir.holds(v, me.UserID), true
+}
+
+// heldBy is one permission that allows a change: what names it for a
+// message ("the organization's can_create_groups"), value is its value now
+// (nil: the server predates it, or it could not be read).
+type heldBy struct {
+	what    string
+	kind    permissionKind
+	setting string
+	value   *zulip.GroupSettingValue
+}
+
+// realmPermission is one of the organization's permissions, for requirePermission.
+func (d *providerData) realmPermission(ctx context.Context, setting string, pick func(*zulip.RealmPermissions) *zulip.GroupSettingValue) heldBy {
+	p := heldBy{what: "the organization's " + setting, kind: permissionOfRealm, setting: setting}
+	if realm, err := d.realmSettings(ctx); err == nil {
+		p.value = pick(&realm.RealmPermissions)
+	} else {
+		tflog.Warn(ctx, "could not read the organization's settings; the permission check is left to the server", map[string]any{"error": err.Error()})
+	}
+	return p
+}
+
+// requirePermission fails a plan whose change needs a permission that the
+// provider's account does not hold (any one of options allows it), naming
+// each and who holds it, instead of letting the apply fail with Zulip's bare
+// "Insufficient permission". When the plan cannot tell for any of them, the
+// server decides at apply.
+func (d *providerData) requirePermission(ctx context.Context, action string, attr path.Path, diags *diag.Diagnostics, options ...heldBy) {
+	if !d.knowsServer() || !d.hasCreds {
+		return
+	}
+	for _, o := range options {
+		holds, known := d.callerHolds(ctx, o.kind, o.setting, o.value)
+		if !known || holds {
+			return
+		}
+	}
+	me, err := d.caller(ctx)
+	if err != nil {
+		return
+	}
+	dir, err := d.groups(ctx)
+	if err != nil {
+		return
+	}
+	held := make([]string, len(options))
+	for i, o := range options {
+		held[i] = fmt.Sprintf("%s permission (given to %s)", o.what, dir.describe(o.value))
+	}
+	detail := fmt.Sprintf("%s needs %s, which the provider's account (%s) does not hold. An administrator can "+
+		"change who holds it in Zulip, or configure the provider with an account that holds it.",
+		action, strings.Join(held, " or "), me.Email)
+	if attr.Equal(path.Empty()) {
+		diags.AddError("Insufficient Permission", detail)
+		return
+	}
+	diags.AddAttributeError(attr, "Insufficient Permission", detail)
+}
+
+// checkPermissionSetting is checkPermission for the value of a permission
+// setting, with the setting's own rule: a value Zulip would refuse for it
+// (role:everyone where guests may not hold it, an anonymous group where it
+// needs a system group, ...) fails the plan. A value with unknown parts is
+// checked once they are known.
+func (d *providerData) checkPermissionSetting(ctx context.Context, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
+	d.checkPermission(ctx, at, o, diags)
+	if o.IsNull() || o.IsUnknown() || !d.knowsServer() || !d.hasCreds || diags.HasError() {
+		return
+	}
+	var m permissionModel
+	if diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...); diags.HasError() {
+		return
+	}
+	if !fullyKnown(m.Groups) || !fullyKnown(m.Users) {
+		return
+	}
+	rule, ok := d.permissionRule(ctx, kind, setting)
+	if !ok {
+		return
+	}
+	dir, err := d.groups(ctx)
+	if err != nil {
+		return
+	}
+	checkPermissionRule(at, setting, rule, knownStrings(m.Groups), knownInt64s(m.Users), dir, diags)
+}
+
+// fullyKnown reports a set that is known with every element known (null
+// counts as known: empty).
+func fullyKnown(s types.Set) bool {
+	if s.IsUnknown() {
+		return false
+	}
+	for _, e := range s.Elements() {
+		if e.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
+// requireSubscriberChange fails the plan of subscribing or unsubscribing other
+// users where the provider's account may not (add_subscriptions_backend and
+// remove_subscriptions_backend): an administrator may; otherwise adding needs
+// the organization's or the channel's can_add_subscribers_group, and removing
+// the channel's can_remove_subscribers_group. A channel this run has not seen
+// (created by the same apply) is left to the server.
+func (d *providerData) requireSubscriberChange(ctx context.Context, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
+	if !d.knowsServer() || !d.hasCreds {
+		return
+	}
+	me, err := d.caller(ctx)
+	if err != nil || me.Role <= zulip.RoleAdministrator {
+		return
+	}
+	others := func(ids []int64) bool {
+		return slices.ContainsFunc(ids, func(id int64) bool { return id != me.UserID })
+	}
+	if !others(add) && !others(remove) {
+		return
+	}
+	all, err := channelCollection(d).lastSeen(ctx)
+	if err != nil {
+		return
+	}
+	i := slices.IndexFunc(all, func(c zulip.Channel) bool { return c.StreamID == channelID })
+	if i < 0 {
+		return
+	}
+	ch := all[i]
+	if others(add) {
+		d.requirePermission(ctx, fmt.Sprintf("Subscribing other users to the channel %q", ch.Name), at, diags,
+			d.realmPermission(ctx, "can_add_subscribers_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanAddSubscribersGroup }),
+			heldBy{what: "the channel's can_add_subscribers_group", kind: permissionOfChannel, setting: "can_add_subscribers_group", value: ch.CanAddSubscribersGroup})
+	}
+	if others(remove) {
+		d.requirePermission(ctx, fmt.Sprintf("Unsubscribing other users from the channel %q", ch.Name), at, diags,
+			heldBy{what: "the channel's can_remove_subscribers_group", kind: permissionOfChannel, setting: "can_remove_subscribers_group", value: ch.CanRemoveSubscribersGroup})
+	}
+}
+
+// requireMemberChange fails the plan of adding users to the group g, or
+// removing users from it, where the provider's account may not
+// (changeGroupMembership's rules): either needs the organization's
+// can_manage_all_groups or the group's can_manage_group, or the group's
+// can_add_members_group (adding) or can_remove_members_group (removing); an
+// account that adds or removes only itself may also use can_join_group or
+// can_leave_group.
+func (d *providerData) requireMemberChange(ctx context.Context, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
+	if len(add) == 0 && len(remove) == 0 || !d.knowsServer() || !d.hasCreds {
+		return
+	}
+	me, err := d.caller(ctx)
+	if err != nil {
+		return
+	}
+	options := func(others string, otherValue *zulip.GroupSettingValue, self string, selfValue *zulip.GroupSettingValue, ids []int64) []heldBy {
+		out := []heldBy{
+			d.realmPermission(ctx, "can_manage_all_groups", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanManageAllGroups }),
+			{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup},
+			{what: "the group's " + others, kind: permissionOfGroup, setting: others, value: otherValue},
+		}
+		if len(ids) == 1 && ids[0] == me.UserID {
+			out = append(out, heldBy{what: "the group's " + self, kind: permissionOfGroup, setting: self, value: selfValue})
+		}
+		return out
+	}
+	if len(add) > 0 {
+		d.requirePermission(ctx, fmt.Sprintf("Adding members to the user group %q", g.Name), path.Root("group_id"), diags,
+			options("can_add_members_group", g.CanAddMembersGroup, "can_join_group", g.CanJoinGroup, add)...)
+	}
+	if len(remove) > 0 {
+		d.requirePermission(ctx, fmt.Sprintf("Removing members from the user group %q", g.Name), path.Root("group_id"), diags,
+			options("can_remove_members_group", g.CanRemoveMembersGroup, "can_leave_group", g.CanLeaveGroup, remove)...)
+	}
+}
