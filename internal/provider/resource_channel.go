@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,9 +36,11 @@ var (
 )
 
 // featureChannelCreate is POST /channels/create. Older servers create
-// channels only through the subscription endpoint, which the provider does
-// not use for it yet.
+// channels only through the subscription endpoint (createBySubscribing).
 const featureChannelCreate = 417
+
+// featureChannelCreator is the channels' creator_id.
+const featureChannelCreator = 254
 
 // maxChannelNameLength is Zulip's Stream.MAX_NAME_LENGTH.
 const maxChannelNameLength = 60
@@ -243,8 +246,9 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"in it. Subscribers are managed separately. Zulip never deletes a channel: destroying this resource " +
 			"**archives** it (taking it out of its folder first, since Zulip keeps counting archived channels in " +
 			"their folder), and its name stays taken; declaring the name of an archived channel unarchives that " +
-			"channel (with a plan warning). Creating needs Zulip feature level 417 (Zulip 11.0) and the " +
-			"organization's permission to create channels of that kind; changing one needs an administrator or " +
+			"channel (with a plan warning). Servers before feature level 417 (Zulip 11.0) create channels through " +
+			"the subscription endpoint, which leaves the provider's account subscribed (with a plan warning). " +
+			"Creating needs the organization's permission to create channels of that kind; changing one needs an administrator or " +
 			"`can_administer_channel_group`.",
 		Attributes: attrs,
 	}
@@ -285,10 +289,6 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if !r.data.knowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.data.requireFeatureLevel(featureChannelCreate, "zulip_channel"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
-		return
-	}
 	for _, s := range channelSettings {
 		v := *s.model(&plan)
 		if v.IsNull() || v.IsUnknown() {
@@ -316,6 +316,13 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	if req.State.Raw.IsNull() && known(plan.Name) && r.data.hasCreds && !resp.Diagnostics.HasError() {
 		if r.checkName(ctx, plan.Name.ValueString(), &resp.Diagnostics) && known(plan.Privacy) {
+			if r.data.featureLevel < featureChannelCreate {
+				resp.Diagnostics.AddWarning("Channel Created Through the Subscription Endpoint",
+					fmt.Sprintf("This server (Zulip %s, feature level %d) predates POST /channels/create (feature level %d), so "+
+						"the channel is created by subscribing the provider's account to it, and that account stays subscribed. "+
+						"Declare zulip_channel_subscribers to manage who is subscribed.", r.data.serverVersion, r.data.featureLevel,
+						featureChannelCreate))
+			}
 			r.requireCreation(ctx, plan.Privacy.ValueString(), &resp.Diagnostics)
 		}
 	}
@@ -398,11 +405,77 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 		resp.Diagnostics.AddError("Unable to Create Channel", err.Error())
 		return
 	}
-	key, ok := channelCreation(r.data, apiReq).create(ctx, r.data, &resp.Diagnostics)
+	var key string
+	var ok bool
+	if r.data.featureLevel >= featureChannelCreate {
+		key, ok = channelCreation(r.data, apiReq).create(ctx, r.data, &resp.Diagnostics)
+	} else {
+		key, ok = r.createBySubscribing(ctx, apiReq, all, &resp.Diagnostics)
+	}
 	if !ok {
 		return
 	}
 	channels.finishCreate(ctx, r.data, &plan, key, resp)
+}
+
+// createBySubscribing creates a channel the way servers before POST
+// /channels/create do: by subscribing the provider's account to a name no
+// channel has (POST /users/me/subscriptions creates it, with the channel
+// settings of the request). The answer names no channel id, so the channel
+// is found by name in the list read afterwards; one that was in the list
+// seen before (made by someone else since the plan) is not adopted, since the
+// request only subscribed the account to it.
+func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.CreateChannelRequest, before []zulip.Channel, diags *diag.Diagnostics) (string, bool) {
+	coll := channelCollection(r.data)
+	sub := zulip.SubscribeRequest{
+		Subscriptions: []zulip.ChannelByName{{Name: req.Name, Description: req.Description}},
+		Announce:      req.Announce, InviteOnly: req.InviteOnly, IsWebPublic: req.IsWebPublic,
+		HistoryPublicToSubscribers: req.HistoryPublicToSubscribers, MessageRetentionDays: req.MessageRetentionDays,
+		TopicsPolicy: req.TopicsPolicy, FolderID: req.FolderID, Permissions: req.Permissions,
+	}
+	err := coll.write(ctx, func(ctx context.Context) error {
+		_, err := r.data.client.Subscribe(ctx, sub)
+		return err
+	})
+	if isClientError(err) { // a refusal: nothing was created
+		addAPIError(diags, "Unable to Create Channel", "create the channel through the subscription endpoint", roleAny, err)
+		return "", false
+	}
+	// Also after an uncertain failure: the list says whether the channel exists.
+	after, lerr := coll.readBack(ctx)
+	if lerr != nil {
+		addAPIError(diags, "Unable to Create Channel", "list the channels to find the channel just created", roleAny, lerr)
+		return "", false
+	}
+	i := slices.IndexFunc(after, func(c zulip.Channel) bool { return !c.IsArchived && strings.EqualFold(c.Name, req.Name) })
+	switch {
+	case i < 0 && err != nil:
+		addAPIError(diags, "Unable to Create Channel", "create the channel through the subscription endpoint (no channel "+
+			"of that name exists afterwards)", roleAny, err)
+		return "", false
+	case i < 0:
+		diags.AddError("Unable to Create Channel", fmt.Sprintf("The server accepted the subscription that creates the "+
+			"channel %q, but no channel of that name is listed afterwards.", req.Name))
+		return "", false
+	}
+	ch := after[i]
+	// Someone else's: listed before, or made by another account (creator_id,
+	// FL254; a channel made by this very request has the account as creator).
+	me, merr := r.data.caller(ctx)
+	othersCreator := merr == nil && ch.CreatorID != nil && *ch.CreatorID != me.UserID
+	if slices.ContainsFunc(before, func(c zulip.Channel) bool { return c.StreamID == ch.StreamID }) || othersCreator ||
+		(r.data.featureLevel >= featureChannelCreator && ch.CreatorID == nil) {
+		diags.AddAttributeError(path.Root("name"), "Channel Already Exists",
+			fmt.Sprintf("A channel named %q (id %d) was made by someone else after this plan, so the request only "+
+				"subscribed the provider's account to it. To manage it with this resource, import it (with <name> this "+
+				"resource's name):\n\n%s\n\nor choose another name.", ch.Name, ch.StreamID, importBlock("zulip_channel", ch.Name)))
+		return "", false
+	}
+	if err != nil {
+		tflog.Warn(ctx, "the server did not confirm the subscription, but a new channel of the configured name exists; adopting it",
+			map[string]any{"id": ch.StreamID, "error": err.Error()})
+	}
+	return strconv.FormatInt(ch.StreamID, 10), true
 }
 
 // channelCreateRequest is the request that creates the planned channel.

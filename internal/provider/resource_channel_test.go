@@ -2,6 +2,8 @@ package provider_test
 
 import (
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -166,18 +168,65 @@ func TestAccChannel_validation(t *testing.T) {
 	})
 }
 
-// TestAccChannel_serverTooOld: before POST /channels/create the resource is
-// refused at plan, naming the level.
-func TestAccChannel_serverTooOld(t *testing.T) {
+// TestAccChannel_beforeChannelCreate: a server older than POST
+// /channels/create gets its channels through the subscription endpoint, with
+// every setting, a plan warning, the provider's account subscribed, and an
+// empty second plan; a lost answer is adopted, and a channel someone else
+// made between plan and apply is not.
+func TestAccChannel_beforeChannelCreate(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 400 })
+	cfg := srv.ProviderConfig(t, refserver.SeedAdminID)
+	extra := "  privacy = \"private\"\n  topics_policy = \"disable_empty_topic\"\n" +
+		"  can_send_message_group = { groups = [\"role:administrators\"], users = [5] }\n"
+	subscribed := func(name string, user int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			var ok bool
+			srv.Do(func(r *refserver.Realm) {
+				for _, ch := range r.Channels {
+					if ch.Name == name {
+						_, ok = ch.Subscribers[user]
+					}
+				}
+			})
+			if !ok {
+				return fmt.Errorf("user %d is not subscribed to %q", user, name)
+			}
+			return nil
+		}
+	}
+	lost := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
+		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/users/me/subscriptions" {
+			return acctest.Fault{Status: http.StatusBadGateway, Process: true}
+		}
+		return acctest.Fault{}
+	})
+	raced := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
+		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/users/me/subscriptions" {
+			return acctest.Fault{Before: func() { srv.Do(func(r *refserver.Realm) { testAccAddChannel(r, "raced", "") }) }}
+		}
+		return acctest.Fault{}
+	})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccChannelConfig("x", "", ""),
-			PlanOnly:    true,
-			ExpectError: expectErr("Zulip Server Too Old", "417"),
-		}},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg + testAccChannelConfig("old-server", "Made by subscribing", extra),
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr("zulip_channel.test", "privacy", "private"),
+					resource.TestCheckResourceAttr("zulip_channel.test", "history_public_to_subscribers", "false"),
+					resource.TestCheckResourceAttr("zulip_channel.test", "topics_policy", "disable_empty_topic"),
+					subscribed("old-server", refserver.SeedAdminID),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), permissionOf([]string{"role:administrators"}, 5)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: lost + testAccChannelConfig("lost-answer", "", ""), Check: subscribed("lost-answer", refserver.SeedAdminID),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: raced + strings.Replace(testAccChannelConfig("raced", "", ""), `"test"`, `"raced"`, 1), ExpectError: expectErr("Channel Already Exists", "after this plan", "import {")},
+		},
 	})
 }
 
