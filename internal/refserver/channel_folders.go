@@ -44,11 +44,11 @@ func (s *Server) routesChannelFolders() {
 	if fl < channelFoldersFL {
 		return
 	}
-	s.handle("POST /channel_folders/create", authUser, s.createChannelFolder)
+	s.handle("POST /channel_folders/create", authUser, s.withChannelFolderEvents(s.createChannelFolder))
 	s.handle("GET /channel_folders", authUser, s.getChannelFolders)
-	s.handle("PATCH /channel_folders/{channel_folder_id}", authUser, s.updateChannelFolder)
+	s.handle("PATCH /channel_folders/{channel_folder_id}", authUser, s.withChannelFolderEvents(s.updateChannelFolder))
 	if fl >= channelFolderOrderFL {
-		s.handle("PATCH /channel_folders", authUser, s.reorderChannelFolders)
+		s.handle("PATCH /channel_folders", authUser, s.withChannelFolderEvents(s.reorderChannelFolders))
 	}
 }
 

@@ -56,17 +56,37 @@ func (s *Server) withChannelEvents(h handlerFunc) handlerFunc {
 	}
 }
 
+// Feature levels of archived channels in events: the archived_channels
+// capability (315), and the is_archived update its queues get (378; before,
+// every queue got the channel's delete and create).
+const (
+	archivedChannelsFL      = 315
+	archivedChannelUpdateFL = 378
+)
+
 // emitChannelChanges sends the update events that take a client from was to
-// the channel as it is; archiving is a delete event, as for clients without
-// the archived_channels capability.
+// the channel as it is. Archiving and unarchiving are an is_archived update
+// for queues with the archived_channels capability (from 378), and the
+// channel's delete and create for the others.
 func (s *Server) emitChannelChanges(ch *Channel, was channelFacts) {
 	now := s.channelEventFacts(ch)
 	visible := func(u *User) bool { return s.canAccessChannelMetadata(u, ch) }
-	if now["is_archived"] == true && was["is_archived"] != true {
-		// Sent as to clients without the archived_channels capability (the
-		// queues do not record it); the streams entries carry only their ids.
-		s.emit(obj{"type": "stream", "op": "delete", "streams": []obj{{"stream_id": ch.ID}}, "stream_ids": []int{ch.ID}}, visible)
-		return
+	if archived := now["is_archived"] == true; archived != (was["is_archived"] == true) {
+		update := s.opts.FeatureLevel >= archivedChannelUpdateFL
+		s.emitEach("stream", func(q *Queue, u *User) obj {
+			switch {
+			case !visible(u):
+				return nil
+			case update && q.ArchivedChannels:
+				return obj{"type": "stream", "op": "update", "stream_id": ch.ID, "name": ch.Name, "property": "is_archived", "value": archived}
+			case archived: // the streams entries carry only their ids
+				return obj{"type": "stream", "op": "delete", "streams": []obj{{"stream_id": ch.ID}}, "stream_ids": []int{ch.ID}}
+			}
+			return obj{"type": "stream", "op": "create", "streams": []obj{s.channelWire(ch, false)}}
+		})
+		if archived {
+			return
+		}
 	}
 	for _, prop := range sortedKeys(now) {
 		if now[prop] == was[prop] || prop == "is_archived" {

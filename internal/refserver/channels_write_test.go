@@ -88,3 +88,30 @@ func TestChannelEvents(t *testing.T) {
 		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestChannelArchiveEvents: a queue with the archived_channels capability
+// hears of archiving and unarchiving as an is_archived update; others as the
+// channel's delete and create.
+func TestChannelArchiveEvents(t *testing.T) {
+	e := chatNew(t)
+	capable := e.chatOK(SeedAdminID, http.MethodPost, "/register", chatForm("event_types", `["stream"]`,
+		"client_capabilities", `{"archived_channels": true}`))["queue_id"].(string)
+	plain := e.chatOK(SeedAdminID, http.MethodPost, "/register", chatForm("event_types", `["stream"]`))["queue_id"].(string)
+	e.chatOK(SeedAdminID, http.MethodDelete, "/streams/7", nil)
+	e.chatOK(SeedAdminID, http.MethodPatch, "/streams/7", chatForm("is_archived", "false"))
+	events := func(q string) []any {
+		return e.chatOK(SeedAdminID, http.MethodGet, "/events", chatForm("queue_id", q, "last_event_id", "-1", "dont_block", "true"))["events"].([]any)
+	}
+	want := `[{"id":0,"name":"random","op":"update","property":"is_archived","stream_id":7,"type":"stream","value":true},` +
+		`{"id":1,"name":"random","op":"update","property":"is_archived","stream_id":7,"type":"stream","value":false}]`
+	if got := chatJSON(events(capable)); got != want {
+		t.Errorf("capable queue\n got %s\nwant %s", got, want)
+	}
+	var ops []string
+	for _, ev := range events(plain) {
+		ops = append(ops, ev.(map[string]any)["op"].(string))
+	}
+	if chatJSON(ops) != `["delete","create"]` {
+		t.Errorf("plain queue: %v", ops)
+	}
+}

@@ -30,4 +30,12 @@ func confCasesChannelFolders(add func(confGroup)) {
 		confOK("reorder", "patch-channel-folders", confAdmin, confPATCH, "/channel_folders", confP("order", "[2, 1]")),
 		confBad("partial", "patch-channel-folders", confAdmin, confPATCH, "/channel_folders", confP("order", "[2]"), 400, "BAD_REQUEST"),
 	}})
+	add(confGroup{op: "register-queue", name: "get-events (channel folders)", steps: []confStep{
+		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["channel_folder"]`)), "queue_id", "queue_id"),
+		confOK("create", "create-channel-folder", confAdmin, confPOST, "/channel_folders/create", confP("name", "A", "description", "")),
+		confOK("create another", "create-channel-folder", confAdmin, confPOST, "/channel_folders/create", confP("name", "B", "description", "")),
+		confOK("rename, redescribe, archive", "update-channel-folder", confAdmin, confPATCH, "/channel_folders/1", confP("name", "C", "description", "*d*", "is_archived", "true")),
+		confOK("reorder", "patch-channel-folders", confAdmin, confPATCH, "/channel_folders", confP("order", "[2, 1]")),
+		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+	}})
 }

@@ -108,6 +108,20 @@ func confCasesChannels(add func(confGroup)) {
 		confOK("oneself", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["general"]`)),
 		confBad("unknown channel", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["nope"]`), 400, "BAD_REQUEST"),
 	}})
+	add(confGroup{op: "register-queue", name: "get-events (archived channels)", steps: []confStep{
+		confCapture(confOK("register", "register-queue", confAdmin, confPOST, "/register", confP("event_types", `["stream"]`,
+			"client_capabilities", `{"archived_channels": true}`)), "queue_id", "queue_id"),
+		confOK("archive", "archive-stream", confAdmin, confDELETE, "/streams/7", nil),
+		confOK("unarchive", "update-stream", confAdmin, confPATCH, "/streams/7", confP("is_archived", "false")),
+		confOK("the events", "get-events", confAdmin, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+	}})
+	add(confGroup{op: "register-queue", name: "get-events (subscriptions)", steps: []confStep{
+		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["subscription", "stream"]`)), "queue_id", "queue_id"),
+		confOK("subscribed by an administrator", "subscribe", confAdmin, confPOST, "/users/me/subscriptions", confP(
+			"subscriptions", `[{"name": "ev-subs"}]`, "principals", "[5, 2]")),
+		confOK("unsubscribed", "unsubscribe", confAdmin, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["ev-subs"]`, "principals", "[5]")),
+		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+	}})
 	add(confGroup{op: "register-queue", name: "register-queue (subscriptions)", steps: []confStep{
 		confOK("with subscribers", "register-queue", confAdmin, confPOST, "/register", confP(
 			"fetch_event_types", `["subscription"]`, "include_subscribers", "true", "client_capabilities", `{"archived_channels": true}`)),

@@ -275,6 +275,10 @@ type Queue struct {
 	// capability (FL294): such a queue hears of a deactivated group as an
 	// update, others as its removal.
 	IncludeDeactivatedGroups bool `json:"include_deactivated_groups,omitempty"`
+	// ArchivedChannels is the archived_channels client capability (FL315):
+	// from FL378 such a queue hears of archiving and unarchiving as an
+	// is_archived update, others as the channel's delete and create.
+	ArchivedChannels bool `json:"archived_channels,omitempty"`
 }
 
 // idleTimeout is how long the queue survives without a poll, in seconds.

@@ -207,6 +207,7 @@ func (s *Server) register(c *call) (obj, error) {
 	q.ApplyMarkdown, _ = c.optBool("apply_markdown", false)
 	q.ClientGravatar = clientGravatar
 	q.IncludeDeactivatedGroups = s.opts.FeatureLevel >= 294 && capability("include_deactivated_groups")
+	q.ArchivedChannels = s.opts.FeatureLevel >= archivedChannelsFL && capability("archived_channels")
 
 	fl := s.opts.FeatureLevel
 	out := obj{

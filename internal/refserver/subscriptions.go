@@ -318,6 +318,19 @@ func (s *Server) withSubscriberEvents(h handlerFunc) handlerFunc {
 					removed = append(removed, uid)
 				}
 			}
+			// The users themselves learn of their own subscriptions (op add,
+			// with the subscription, and op remove); the others who can see the
+			// channel get the peer events.
+			sort.Ints(added)
+			sort.Ints(removed)
+			for _, uid := range added {
+				sub := s.subscriptionWire(ch, true)
+				s.emit(obj{"type": "subscription", "op": "add", "subscriptions": []obj{sub}}, func(u *User) bool { return u.ID == uid })
+			}
+			for _, uid := range removed {
+				s.emit(obj{"type": "subscription", "op": "remove", "subscriptions": []obj{{"name": ch.Name, "stream_id": id}}},
+					func(u *User) bool { return u.ID == uid })
+			}
 			visible := func(u *User) bool { return s.canAccessChannelMetadata(u, ch) }
 			for op, ids := range map[string][]int{"peer_add": added, "peer_remove": removed} {
 				if len(ids) > 0 {
@@ -330,6 +343,35 @@ func (s *Server) withSubscriberEvents(h handlerFunc) handlerFunc {
 	}
 }
 
+// subscriptionWire is a subscription as Zulip sends it: the channel with the
+// subscriber's personal properties (this server keeps Zulip's defaults), and
+// its active subscribers when asked.
+func (s *Server) subscriptionWire(ch *Channel, withSubscribers bool) obj {
+	w := s.channelWire(ch, false)
+	props := obj{"color": "#c2c2c2", "is_muted": false, "in_home_view": true, "pin_to_top": false,
+		"desktop_notifications": nil, "audible_notifications": nil, "push_notifications": nil,
+		"email_notifications": nil, "wildcard_mentions_notify": nil}
+	for k, v := range props {
+		w[k] = v
+	}
+	if withSubscribers {
+		w["subscribers"] = s.realm.activeSubscribers(ch)
+	}
+	return w
+}
+
+// activeSubscribers are a channel's active subscribers, sorted.
+func (r *Realm) activeSubscribers(ch *Channel) []int {
+	ids := []int{}
+	for uid := range ch.Subscribers {
+		if u := r.user(uid); u != nil && u.IsActive {
+			ids = append(ids, uid)
+		}
+	}
+	sort.Ints(ids)
+	return ids
+}
+
 // registerSubscriptions is register's subscription section (fetch type
 // "subscription"): the caller's subscriptions, the channels it left
 // (unsubscribed: not recorded by this server, so always empty) and the
@@ -340,16 +382,6 @@ func (s *Server) withSubscriberEvents(h handlerFunc) handlerFunc {
 func (s *Server) registerSubscriptions(rr *registerRequest, out obj) {
 	r := s.realm
 	include, _ := rr.c.raw("include_subscribers")
-	subscribers := func(ch *Channel) []int {
-		ids := []int{}
-		for uid := range ch.Subscribers {
-			if u := r.user(uid); u != nil && u.IsActive {
-				ids = append(ids, uid)
-			}
-		}
-		sort.Ints(ids)
-		return ids
-	}
 	subscribed, never := []obj{}, []obj{}
 	for _, id := range r.channelIDs() {
 		ch := r.Channels[id]
@@ -359,21 +391,11 @@ func (s *Server) registerSubscriptions(rr *registerRequest, out obj) {
 		u := rr.c.user
 		switch {
 		case isSubscribed(ch, u):
-			w := s.channelWire(ch, false)
-			props := obj{"color": "#c2c2c2", "is_muted": false, "in_home_view": true, "pin_to_top": false,
-				"desktop_notifications": nil, "audible_notifications": nil, "push_notifications": nil,
-				"email_notifications": nil, "wildcard_mentions_notify": nil}
-			for k, v := range props {
-				w[k] = v
-			}
-			if include == "true" {
-				w["subscribers"] = subscribers(ch)
-			}
-			subscribed = append(subscribed, w)
+			subscribed = append(subscribed, s.subscriptionWire(ch, include == "true"))
 		case s.canAccessChannelMetadata(u, ch):
 			w := s.channelWire(ch, false)
 			if include == "true" {
-				w["subscribers"] = subscribers(ch)
+				w["subscribers"] = r.activeSubscribers(ch)
 			}
 			never = append(never, w)
 		}

@@ -48,3 +48,41 @@ func TestSubscriptions(t *testing.T) {
 		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestSubscriptionOwnEvents: users learn of their own subscriptions (op add,
+// with the subscription and its subscribers) and unsubscriptions (op remove),
+// while the others who can see the channel get the peer events.
+func TestSubscriptionOwnEvents(t *testing.T) {
+	e := chatNew(t)
+	register := func(user int) string {
+		return e.chatOK(user, http.MethodPost, "/register", chatForm("event_types", `["subscription"]`))["queue_id"].(string)
+	}
+	mine, theirs := register(SeedModeratorID), register(SeedOwnerID)
+	e.chatOK(SeedAdminID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "random"}]`, "principals", "[4]"))
+	e.chatOK(SeedAdminID, http.MethodDelete, "/users/me/subscriptions", chatForm("subscriptions", `["random"]`, "principals", "[4]"))
+	events := func(user int, q string) []any {
+		return e.chatOK(user, http.MethodGet, "/events", chatForm("queue_id", q, "last_event_id", "-1", "dont_block", "true"))["events"].([]any)
+	}
+	got := events(SeedModeratorID, mine)
+	var ops []string
+	for _, ev := range got {
+		ops = append(ops, ev.(map[string]any)["op"].(string))
+	}
+	if chatJSON(ops) != `["add","peer_add","remove","peer_remove"]` {
+		t.Fatalf("the subscriber's events: %s", chatJSON(got))
+	}
+	sub := got[0].(map[string]any)["subscriptions"].([]any)[0].(map[string]any)
+	if sub["stream_id"] != float64(SeedChannelRandom) || sub["color"] == nil || chatJSON(sub["subscribers"]) != "[4,5,6,7,11]" {
+		t.Errorf("the added subscription: %s", chatJSON(sub))
+	}
+	if want := `[{"name":"random","stream_id":7}]`; chatJSON(got[2].(map[string]any)["subscriptions"]) != want {
+		t.Errorf("the removed subscription: %s", chatJSON(got[2]))
+	}
+	ops = nil
+	for _, ev := range events(SeedOwnerID, theirs) {
+		ops = append(ops, ev.(map[string]any)["op"].(string))
+	}
+	if chatJSON(ops) != `["peer_add","peer_remove"]` {
+		t.Errorf("another user's events: %v", ops)
+	}
+}
