@@ -99,7 +99,7 @@ func (r *Realm) checkFolderName(name string) error {
 		return errInvalid("name is too long (limit: 60 characters)")
 	}
 	for i, c := range []rune(name) {
-		if c < 0x20 || c == 0x7f {
+		if !isPrintable(c) {
 			return errBadRequest("Invalid character in channel folder name, at position %d.", i+1)
 		}
 	}

@@ -63,9 +63,9 @@ func (r *Realm) checkChannelName(name string, except int) error {
 	if len([]rune(name)) > maxChannelNameLength {
 		return errBadRequest("Channel name too long (limit: %d characters).", maxChannelNameLength)
 	}
-	for _, c := range name {
-		if c < 0x20 || c == 0x7f {
-			return errBadRequest("Invalid character in channel name, at position %d.", strings.IndexRune(name, c)+1)
+	for i, c := range []rune(name) {
+		if !isPrintable(c) {
+			return errBadRequest("Invalid character in channel name, at position %d.", i+1)
 		}
 	}
 	if ch := r.channelByName(name); ch != nil && ch.ID != except {

@@ -77,10 +77,14 @@ func (s *Server) subscribe(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range []string{"announce", "is_default_stream", "send_new_subscription_messages", "default_push_notifications"} {
+	for _, f := range []string{"announce", "send_new_subscription_messages", "default_push_notifications"} {
 		if _, err := c.optBool(f, false); err != nil {
 			return nil, err
 		}
+	}
+	isDefault, err := c.optBool("is_default_stream", false)
+	if err != nil {
+		return nil, err
 	}
 	private, err := c.optBool("invite_only", false)
 	if err != nil {
@@ -96,7 +100,7 @@ func (s *Server) subscribe(c *call) (obj, error) {
 			return nil, err
 		}
 	}
-	_, retention, err := c.retentionParam()
+	retentionSet, retention, err := c.retentionParam()
 	if err != nil {
 		return nil, err
 	}
@@ -131,9 +135,9 @@ func (s *Server) subscribe(c *call) (obj, error) {
 		switch {
 		case ch == nil:
 			create = append(create, subscriptionRequest{Name: name, Description: w.Description})
-		case ch.IsArchived:
-			return nil, errBadRequest("Channel '%s' is archived.", ch.Name)
-		case !s.canSubscribeTo(c.user, ch, others):
+		// filter_stream_authorization: an archived channel is one the caller
+		// cannot access.
+		case ch.IsArchived || !s.canSubscribeTo(c.user, ch, others):
 			if fatal {
 				return nil, errBadRequest("Unable to access channel (%s).", ch.Name)
 			}
@@ -142,12 +146,22 @@ func (s *Server) subscribe(c *call) (obj, error) {
 			existing = append(existing, ch)
 		}
 	}
+	// list_to_streams' autocreate checks, in its order.
 	if len(create) > 0 {
-		if err := checkChannelPrivacy(private, webPublic, history, false); err != nil {
+		if err := c.checkChannelCreation(private, false); err != nil {
+			return nil, err
+		}
+		if isDefault && !c.user.IsAdmin() {
+			return nil, errInsufficientPermission()
+		}
+		if err := checkChannelPrivacy(private, webPublic, history, isDefault); err != nil {
 			return nil, err
 		}
 		if err := c.checkChannelCreation(private, webPublic); err != nil {
 			return nil, err
+		}
+		if retentionSet && retention != nil && !c.user.IsOwner() {
+			return nil, errPrincipal("owner")
 		}
 	}
 	for _, w := range create {
@@ -168,7 +182,7 @@ func (s *Server) subscribe(c *call) (obj, error) {
 		ch := &Channel{ID: r.newID("channel"), Name: w.Name, Description: description, DateCreated: s.now().Unix(),
 			CreatorID: c.user.ID, InviteOnly: private, IsWebPublic: webPublic, HistoryPublicToSubscribers: history,
 			MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: chSettings,
-			Subscribers: map[int]int{}, FolderID: folder}
+			Subscribers: map[int]int{}, FolderID: folder, IsDefault: isDefault}
 		if ch.TopicsPolicy == "" {
 			ch.TopicsPolicy = "inherit"
 		}

@@ -20,7 +20,7 @@ func TestSubscriptions(t *testing.T) {
 		t.Fatalf("the channel subscribing created: %+v", created)
 	}
 	e.chatFail(SeedMemberID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "old-projects"}]`),
-		400, "BAD_REQUEST", "Channel 'old-projects' is archived.")
+		400, "BAD_REQUEST", "Unable to access channel (old-projects).")
 	e.chatFail(SeedMember2ID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "leadership"}]`),
 		400, "BAD_REQUEST", "Unable to access channel (leadership).")
 	// The realm lets members add others by default; role:nobody stops them.
@@ -84,5 +84,24 @@ func TestSubscriptionOwnEvents(t *testing.T) {
 	}
 	if chatJSON(ops) != `["peer_add","peer_remove"]` {
 		t.Errorf("another user's events: %v", ops)
+	}
+}
+
+// TestSubscribeCreates: creating through the subscription endpoint follows
+// list_to_streams' autocreate rules: a default channel needs an
+// administrator and cannot be private, a retention needs an owner.
+func TestSubscribeCreates(t *testing.T) {
+	e := chatNew(t)
+	e.chatFail(SeedMemberID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "d1"}]`, "is_default_stream", "true"),
+		400, "BAD_REQUEST", "Insufficient permission")
+	e.chatFail(SeedAdminID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "d1"}]`, "is_default_stream", "true",
+		"invite_only", "true"), 400, "BAD_REQUEST", "A default channel cannot be private.")
+	e.chatFail(SeedAdminID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "d1"}]`,
+		"message_retention_days", "30"), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner")
+	e.chatOK(SeedAdminID, http.MethodPost, "/users/me/subscriptions", chatForm("subscriptions", `[{"name": "d1"}]`, "is_default_stream", "true"))
+	var ch *Channel
+	e.srv.Do(func(r *Realm) { ch = r.channelByName("d1") })
+	if ch == nil || !ch.IsDefault {
+		t.Fatalf("d1 = %+v, want a default channel", ch)
 	}
 }
