@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -249,6 +250,66 @@ func (o objects[M, T]) Delete(ctx context.Context, d *providerData, req resource
 	err := o.coll(d).write(ctx, func(ctx context.Context) error { return send(ctx, k) })
 	if err != nil && !zulip.IsNotFound(err) {
 		addAPIError(&resp.Diagnostics, "Unable to Delete "+o.title(), "delete the "+o.what, o.role, err)
+	}
+}
+
+// updateWithPermissions is the Update of a resource with permission
+// settings: build turns plan and state (with the run's directory of groups)
+// into the request, which send makes as a write to the collection. The
+// permissions go as {new, old} with the state's value as old, so a change
+// made by someone else since the plan is refused (EXPECTATION_MISMATCH) and
+// explained, not overwritten.
+func updateWithPermissions[M any, T any, R any](ctx context.Context, o objects[M, T], d *providerData, req resource.UpdateRequest, resp *resource.UpdateResponse,
+	name func(*M) string, build func(ctx context.Context, plan, state M, dir groupDirectory) (R, error), send func(ctx context.Context, state M, r R) error) {
+	var plan, state M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !d.ready(&resp.Diagnostics) {
+		return
+	}
+	summary := "Unable to Update " + o.title()
+	dir, err := d.groups(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, summary, "list the user groups", roleAny, err)
+		return
+	}
+	update, err := build(ctx, plan, state, dir)
+	if err != nil {
+		resp.Diagnostics.AddError(summary, err.Error())
+		return
+	}
+	err = o.coll(d).write(ctx, func(ctx context.Context) error { return send(ctx, state, update) })
+	switch {
+	case err == nil:
+	case zulip.IsExpectationMismatch(err):
+		resp.Diagnostics.AddError(o.title()+" Changed Since the Plan",
+			fmt.Sprintf("A permission of %s %q changed after Terraform read it, so Zulip refused to overwrite it (the "+
+				"provider sends the value it planned from as the expected old value). Run terraform plan again to see "+
+				"the change, then apply. Server said: %s", o.what, name(&state), err))
+		return
+	default:
+		addAPIError(&resp.Diagnostics, summary, "update the "+o.what, o.role, err)
+		return
+	}
+	o.setKey(&plan, o.stateKey(&state))
+	o.afterUpdate(ctx, d, &plan, resp)
+}
+
+// byNameOrID is the import lookup of a type whose objects are imported by
+// their name (compared as Zulip does: case-insensitively when fold) or their
+// numeric id.
+func byNameOrID[T any](typeName string, id func(T) int64, name func(T) string, fold bool) func(string) (func(T) bool, error) {
+	return func(key string) (func(T) bool, error) {
+		if key == "" {
+			return nil, fmt.Errorf("a %s is imported by its name or its numeric id, got an empty id", typeName)
+		}
+		if n, err := strconv.ParseInt(key, 10, 64); err == nil && n > 0 {
+			return func(v T) bool { return id(v) == n }, nil
+		}
+		if fold {
+			return func(v T) bool { return strings.EqualFold(name(v), key) }, nil
+		}
+		return func(v T) bool { return name(v) == key }, nil
 	}
 }
 

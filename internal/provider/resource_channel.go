@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -585,38 +584,10 @@ func (r *channelResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 // Update changes the channel in place.
 func (r *channelResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state channelResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	dir, err := r.data.groups(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Update Channel", "list the user groups", roleAny, err)
-		return
-	}
-	update, err := channelUpdateRequest(ctx, plan, state, dir)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Update Channel", err.Error())
-		return
-	}
-	err = channelCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateChannel(ctx, state.ID.ValueInt64(), update)
-	})
-	switch {
-	case err == nil:
-	case zulip.IsExpectationMismatch(err):
-		resp.Diagnostics.AddError("Channel Changed Since the Plan",
-			fmt.Sprintf("A permission of channel %q changed after Terraform read it, so Zulip refused to overwrite it. "+
-				"Run terraform plan again to see the change, then apply. Server said: %s", state.Name.ValueString(), err))
-		return
-	default:
-		addAPIError(&resp.Diagnostics, "Unable to Update Channel", "update the channel", roleAdministrator, err)
-		return
-	}
-	plan.ID = state.ID
-	channels.afterUpdate(ctx, r.data, &plan, resp)
+	updateWithPermissions(ctx, channels, r.data, req, resp, func(m *channelResourceModel) string { return m.Name.ValueString() },
+		channelUpdateRequest, func(ctx context.Context, state channelResourceModel, update zulip.UpdateChannelRequest) error {
+			return r.data.client.UpdateChannel(ctx, state.ID.ValueInt64(), update)
+		})
 }
 
 // Delete archives the channel: Zulip has no way to delete one.
@@ -642,15 +613,8 @@ func (r *channelResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 // ImportState adopts an active channel by name (case-insensitively) or id.
 func (r *channelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	channels.Import(ctx, r.data, req, resp, func(id string) (func(zulip.Channel) bool, error) {
-		if id == "" {
-			return nil, errors.New("a zulip_channel is imported by its name or its numeric id, got an empty id")
-		}
-		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
-			return func(c zulip.Channel) bool { return c.StreamID == n }, nil
-		}
-		return func(c zulip.Channel) bool { return strings.EqualFold(c.Name, id) }, nil
-	})
+	channels.Import(ctx, r.data, req, resp, byNameOrID("zulip_channel", func(c zulip.Channel) int64 { return c.StreamID },
+		func(c zulip.Channel) string { return c.Name }, true))
 }
 
 // cacheChannels is the cache key of every channel the account can see.

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -226,15 +225,8 @@ func (r *channelFolderResource) channelsIn(ctx context.Context, folder int64) []
 
 // ImportState adopts an active folder by name (any case) or id.
 func (r *channelFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	channelFolders.Import(ctx, r.data, req, resp, func(id string) (func(zulip.ChannelFolder) bool, error) {
-		if id == "" {
-			return nil, errors.New("a zulip_channel_folder is imported by its name or its numeric id, got an empty id")
-		}
-		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
-			return func(f zulip.ChannelFolder) bool { return f.ID == n }, nil
-		}
-		return func(f zulip.ChannelFolder) bool { return strings.EqualFold(f.Name, id) }, nil
-	})
+	channelFolders.Import(ctx, r.data, req, resp, byNameOrID("zulip_channel_folder", func(f zulip.ChannelFolder) int64 { return f.ID },
+		func(f zulip.ChannelFolder) string { return f.Name }, true))
 }
 
 // cacheChannelFolders is the cache key of the organization's folders.

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -384,39 +383,10 @@ func (r *userGroupResource) Read(ctx context.Context, req resource.ReadRequest, 
 
 // Update changes the name, description and settings in place.
 func (r *userGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state userGroupResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
-		return
-	}
-	dir, err := r.data.groups(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Update User Group", "list the user groups", roleAny, err)
-		return
-	}
-	update, err := r.update(ctx, plan, state, dir)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Update User Group", err.Error())
-		return
-	}
-	err = userGroupCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateUserGroup(ctx, state.ID.ValueInt64(), update)
-	})
-	switch {
-	case err == nil:
-	case zulip.IsExpectationMismatch(err):
-		resp.Diagnostics.AddError("User Group Changed Since the Plan",
-			fmt.Sprintf("A permission setting of user group %q changed after Terraform read it, so Zulip refused to "+
-				"overwrite it (the provider sends the value it planned from as the expected old value). Run "+
-				"terraform plan again to see the change, then apply. Server said: %s", state.Name.ValueString(), err))
-		return
-	default:
-		addAPIError(&resp.Diagnostics, "Unable to Update User Group", "update the user group", roleAny, err)
-		return
-	}
-	plan.ID = state.ID
-	userGroups.afterUpdate(ctx, r.data, &plan, resp)
+	updateWithPermissions(ctx, userGroups, r.data, req, resp, func(m *userGroupResourceModel) string { return m.Name.ValueString() },
+		r.update, func(ctx context.Context, state userGroupResourceModel, update zulip.UpdateUserGroupRequest) error {
+			return r.data.client.UpdateUserGroup(ctx, state.ID.ValueInt64(), update)
+		})
 }
 
 // Delete deactivates the group. While a permission uses it Zulip refuses;
@@ -505,17 +475,16 @@ func (r *userGroupResource) describeObjections(ctx context.Context, objections [
 
 // ImportState adopts a custom group by name or id.
 func (r *userGroupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	byKey := byNameOrID("zulip_user_group", func(g zulip.UserGroup) int64 { return g.ID }, func(g zulip.UserGroup) string { return g.Name }, false)
 	userGroups.Import(ctx, r.data, req, resp, func(id string) (func(zulip.UserGroup) bool, error) {
-		if id == "" {
-			return nil, errors.New("a zulip_user_group is imported by its name or its numeric id, got an empty id")
-		}
 		if strings.HasPrefix(id, "role:") {
 			return nil, fmt.Errorf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform", id)
 		}
-		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
-			return func(g zulip.UserGroup) bool { return g.ID == n && !g.IsSystemGroup && !g.Deactivated }, nil
+		match, err := byKey(id)
+		if err != nil {
+			return nil, err
 		}
-		return func(g zulip.UserGroup) bool { return g.Name == id && !g.IsSystemGroup && !g.Deactivated }, nil
+		return func(g zulip.UserGroup) bool { return match(g) && !g.IsSystemGroup && !g.Deactivated }, nil
 	})
 }
 
