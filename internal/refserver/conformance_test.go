@@ -75,6 +75,7 @@ var confAllowances = []confAllowance{
 	{"Subscription", "can_create_topic_group", 441, "GroupSettingValue"},
 	// Register, fetch type realm (digest §8).
 	{"register_queue_200_response", "idle_queue_timeout_secs", 481, `{"type":"integer"}`},
+	{"register_queue_200_response", "realm_send_channel_events_messages", 434, `{"type":"boolean"}`},
 	{"register_queue_200_response", "server_report_message_types", 435,
 		`{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","name"],` +
 			`"properties":{"key":{"type":"string"},"name":{"type":"string"}}}}`},

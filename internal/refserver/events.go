@@ -311,8 +311,6 @@ func (s *Server) registerRealm(rr *registerRequest, out obj) {
 		maxTopic = 60
 	}
 	url := realmURL(rr.c.r)
-	out["realm_name"] = r.Name
-	out["realm_description"] = realmDescriptionHTML
 	out["realm_uri"] = url
 	if fl >= 257 {
 		out["realm_url"] = url
@@ -321,17 +319,12 @@ func (s *Server) registerRealm(rr *registerRequest, out obj) {
 	out["max_stream_name_length"] = 60
 	out["max_stream_description_length"] = 1024
 	out["max_message_length"] = 10000
-	out["realm_emails_restricted_to_domains"] = r.Settings.EmailsRestrictedToDomains
-	out["realm_disallow_disposable_email_addresses"] = r.Settings.DisallowDisposableEmail
 	out["realm_email_auth_enabled"] = true
 	out["realm_password_auth_enabled"] = true
 	out["realm_push_notifications_enabled"] = true
 	out["realm_enable_spectator_access"] = true
 	if fl >= 74 {
 		out["event_queue_longpoll_timeout_seconds"] = longpollTimeoutSeconds
-	}
-	if fl >= 331 {
-		out["realm_moderation_request_channel_id"] = r.ModerationRequestChannelID
 	}
 	if fl >= 334 {
 		out["realm_empty_topic_display_name"] = r.Settings.EmptyTopicDisplayName
@@ -343,5 +336,6 @@ func (s *Server) registerRealm(rr *registerRequest, out obj) {
 		}
 		out["server_report_message_types"] = types
 	}
+	s.registerRealmSettings(fl, out)
 	s.registerRealmPermissions(fl, out)
 }

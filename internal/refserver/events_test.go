@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // eventsKeys lists an answer's keys without the envelope and the always-present ones.
@@ -50,21 +52,27 @@ func TestRegisterAlwaysPresent(t *testing.T) {
 	}
 }
 
+// realmSectionKeys are the keys of the realm section at the default level:
+// the fixed ones and every setting of internal/realmspec.
+func realmSectionKeys() string {
+	keys := []string{"event_queue_longpoll_timeout_seconds", "max_message_length", "max_stream_description_length",
+		"max_stream_name_length", "max_topic_length", "realm_email_auth_enabled", "realm_empty_topic_display_name",
+		"realm_password_auth_enabled", "realm_push_notifications_enabled", "realm_uri", "realm_url",
+		"server_report_message_types", "server_supported_permission_settings"}
+	for _, sp := range realmspec.Settings {
+		keys = append(keys, sp.Register())
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, " ")
+}
+
 func TestRegisterFetchTypes(t *testing.T) {
 	e := coreStart(t, Options{})
 	cases := []struct {
 		types string
 		keys  string
 	}{
-		{`["realm"]`, "event_queue_longpoll_timeout_seconds max_message_length max_stream_description_length " +
-			"max_stream_name_length max_topic_length realm_can_add_subscribers_group realm_can_create_groups " +
-			"realm_can_create_private_channel_group realm_can_create_public_channel_group " +
-			"realm_can_create_web_public_channel_group realm_can_manage_all_groups " +
-			"realm_can_set_delete_message_policy_group realm_description realm_disallow_disposable_email_addresses " +
-			"realm_email_auth_enabled realm_emails_restricted_to_domains realm_empty_topic_display_name " +
-			"realm_enable_spectator_access realm_moderation_request_channel_id realm_name realm_password_auth_enabled " +
-			"realm_push_notifications_enabled realm_uri realm_url server_report_message_types " +
-			"server_supported_permission_settings"},
+		{`["realm"]`, realmSectionKeys()},
 		{`["realm_domains"]`, "realm_domains"},
 		{`["realm_linkifiers"]`, "realm_linkifiers"},
 		{`["realm_filters"]`, "realm_filters"},

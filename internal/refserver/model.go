@@ -85,6 +85,10 @@ type RealmSettings struct {
 	// GroupSettings are the organization's group-setting permissions, by
 	// name (can_create_groups, ...; see realm_permissions.go).
 	GroupSettings map[string]GroupSetting `json:"group_settings"`
+	// Values are the other settings of internal/realmspec, by name, in the
+	// register snapshot's form; a setting missing here has its default
+	// (realm_settings.go).
+	Values map[string]any `json:"values,omitempty"`
 }
 
 // User is a human or bot account.

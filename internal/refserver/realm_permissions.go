@@ -1,19 +1,41 @@
 package refserver
 
+import "github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
+
 // The organization's group-setting permissions (Realm.REALM_PERMISSION_GROUP_SETTINGS,
 // zerver/models/realms.py). Only those that the served endpoints consult are
 // modelled so far; the rest of the realm settings come with PATCH /realm.
 
-// realmPermissionConfigs are the modelled realm permissions and their rules.
+// realmPermissionConfigs are the organization's permissions and their rules
+// (Realm.REALM_PERMISSION_GROUP_SETTINGS); internal/realmspec has their
+// feature levels and who may change them.
 var realmPermissionConfigs = map[string]permissionConfig{
+	"can_access_all_users_group": {requireSystemGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone,
+		allowedSystemGroups: []string{sysEveryone, sysMembers}},
+	"can_add_custom_emoji_group":       {allowNobodyGroup: true, defaultGroup: sysMembers},
 	"can_add_subscribers_group":        {allowNobodyGroup: true, defaultGroup: sysMembers},
+	"can_create_bots_group":            {allowNobodyGroup: true, defaultGroup: sysMembers},
 	"can_create_groups":                {allowNobodyGroup: true, defaultGroup: sysMembers},
 	"can_create_private_channel_group": {allowNobodyGroup: true, defaultGroup: sysMembers},
 	"can_create_public_channel_group":  {allowNobodyGroup: true, defaultGroup: sysMembers},
 	"can_create_web_public_channel_group": {requireSystemGroup: true, allowNobodyGroup: true, defaultGroup: sysOwners,
 		allowedSystemGroups: []string{sysModerators, sysAdministrators, sysOwners, sysNobody}},
-	"can_manage_all_groups":               {defaultGroup: sysOwners},
-	"can_set_delete_message_policy_group": {defaultGroup: sysModerators},
+	"can_create_write_only_bots_group":         {allowNobodyGroup: true, defaultGroup: sysMembers},
+	"can_delete_any_message_group":             {allowNobodyGroup: true, defaultGroup: sysAdministrators},
+	"can_delete_own_message_group":             {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone},
+	"can_invite_users_group":                   {allowNobodyGroup: true, defaultGroup: sysMembers},
+	"can_manage_all_groups":                    {defaultGroup: sysOwners},
+	"can_manage_billing_group":                 {defaultGroup: sysAdministrators},
+	"can_mention_many_users_group":             {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysAdministrators},
+	"can_move_messages_between_channels_group": {allowNobodyGroup: true, defaultGroup: sysMembers},
+	"can_move_messages_between_topics_group":   {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone},
+	"can_resolve_topics_group":                 {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone},
+	"can_set_delete_message_policy_group":      {allowNobodyGroup: true, defaultGroup: sysModerators},
+	"can_set_topics_policy_group":              {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysMembers},
+	"can_summarize_topics_group":               {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone},
+	"create_multiuse_invite_group":             {allowNobodyGroup: true, defaultGroup: sysAdministrators},
+	"direct_message_initiator_group":           {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone},
+	"direct_message_permission_group":          {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone},
 }
 
 // seedRealmPermissions gives the organization its default permissions.
@@ -33,16 +55,11 @@ func (r *Realm) hasRealmPermission(name string, u *User) bool {
 	return r.userHasPermission(r.Settings.GroupSettings[name], realmPermissionConfigs[name], u)
 }
 
-// realmPermissionLevels are the feature levels that added each modelled realm
-// permission to the register snapshot (realm_<name>).
-var realmPermissionLevels = map[string]int{
-	"can_add_subscribers_group":           341,
-	"can_create_groups":                   299,
-	"can_create_private_channel_group":    266,
-	"can_create_public_channel_group":     264,
-	"can_create_web_public_channel_group": 280,
-	"can_manage_all_groups":               299,
-	"can_set_delete_message_policy_group": 407,
+// realmPermissionLevel is the feature level that added a realm permission
+// to the register snapshot (realm_<name>).
+func realmPermissionLevel(name string) int {
+	sp, _ := realmspec.ByName(name)
+	return sp.FL
 }
 
 // supportedPermissionSettingsFL is the level from which
@@ -59,9 +76,9 @@ const channelCreatorFL = 427
 // register snapshot's realm section.
 func (s *Server) registerRealmPermissions(fl int, out obj) {
 	r := s.realm
-	for name, level := range realmPermissionLevels {
-		if fl >= level {
-			out["realm_"+name] = r.Settings.GroupSettings[name].Wire()
+	for name := range realmPermissionConfigs {
+		if fl >= realmPermissionLevel(name) {
+			out["realm_"+name] = r.settingForAPI(r.Settings.GroupSettings[name]).Wire()
 		}
 	}
 	if fl < supportedPermissionSettingsFL {
@@ -69,7 +86,7 @@ func (s *Server) registerRealmPermissions(fl int, out obj) {
 	}
 	realm := obj{}
 	for name, cfg := range realmPermissionConfigs {
-		if fl >= realmPermissionLevels[name] {
+		if fl >= realmPermissionLevel(name) {
 			realm[name] = cfg.wire(cfg.defaultGroup, nil)
 		}
 	}

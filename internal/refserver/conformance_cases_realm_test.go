@@ -1,0 +1,28 @@
+package refserver_test
+
+func init() { confAreas["realm_settings"] = confCasesRealmSettings }
+
+// confCasesRealmSettings are the conformance requests of the organization's
+// settings. PATCH /realm is not in the descriptions (it is still among Zulip's
+// pending endpoints): its answers are checked for the envelope only, and the
+// events it causes against the realm event schemas of get-events.
+func confCasesRealmSettings(add func(confGroup)) {
+	add(confGroup{op: "update-realm", name: "update-realm", steps: []confStep{
+		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["realm"]`)), "queue_id", "queue_id"),
+		confOK("one of each kind", "update-realm", confOwner, confPATCH, "/realm", confP(
+			"name", "Renamed", "description", "**New**", "org_type", "20", "default_language", `de`, "invite_required", "false",
+			"waiting_period_threshold", "3", "message_content_edit_limit_seconds", `"unlimited"`,
+			"message_content_delete_limit_seconds", "3600", "topics_policy", `"disable_empty_topic"`,
+			"message_retention_days", "30", "digest_weekday", "4", "jitsi_server_url", `"https://meet.example.com"`,
+			"new_stream_announcements_stream_id", "-1", "can_create_groups", `{"new": 2, "old": 5}`,
+			"direct_message_permission_group", `{"new": {"direct_members": [1], "direct_subgroups": [3]}}`)),
+		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+		confOK("the settings", "register-queue", confMember, confPOST, "/register", confP("fetch_event_types", `["realm"]`)),
+		confBad("an owner's setting as an administrator", "update-realm", confAdmin, confPATCH, "/realm", confP("invite_required", "true"), 400, "UNAUTHORIZED_PRINCIPAL"),
+		confBad("a member", "update-realm", confMember, confPATCH, "/realm", confP("name", "x"), 400, "UNAUTHORIZED_PRINCIPAL"),
+		confBad("a bad language", "update-realm", confAdmin, confPATCH, "/realm", confP("default_language", "xx"), 400, "BAD_REQUEST"),
+		confBad("a bad limit", "update-realm", confAdmin, confPATCH, "/realm", confP("message_content_edit_limit_seconds", "0"), 400, "BAD_REQUEST"),
+		confBad("a stale permission", "update-realm", confOwner, confPATCH, "/realm", confP("can_create_groups", `{"new": 5, "old": 5}`), 400, "EXPECTATION_MISMATCH"),
+		confBad("a public moderation channel", "update-realm", confAdmin, confPATCH, "/realm", confP("moderation_request_channel_id", "1"), 400, "BAD_REQUEST"),
+	}})
+}

@@ -1,0 +1,348 @@
+package refserver
+
+import (
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
+)
+
+// The organization's settings: PATCH /realm (newest Zulip's
+// zerver/views/realm.py update_realm) and the register snapshot's realm_*
+// keys, both driven by internal/realmspec's table. The permissions among them
+// are the group settings of realm_permissions.go.
+
+func init() {
+	registerArea("realm_settings", area{routes: (*Server).routesRealmSettings})
+}
+
+// routesRealmSettings registers PATCH /realm.
+func (s *Server) routesRealmSettings() {
+	s.handle("PATCH /realm", authUser, s.withRealmEvents(s.updateRealm))
+}
+
+// realmLanguages are the language codes this server knows
+// (get_available_language_codes: Zulip's translations).
+var realmLanguages = []string{"ar", "be", "bg", "bn", "ca", "cs", "cy", "da", "de", "el", "en", "en_GB", "eo", "es",
+	"fa", "fi", "fr", "gl", "gu", "hi", "hu", "id", "it", "ja", "ko", "lt", "lzh", "ml", "mn", "nl", "no", "pl", "pt",
+	"pt_BR", "pt_PT", "ro", "ru", "si", "sr", "sv", "ta", "tl", "tr", "uk", "ur", "vi", "zh_Hans", "zh_Hant"}
+
+// maxJitsiURLLength is JITSI_SERVER_URL_MAX_LENGTH.
+const maxJitsiURLLength = 200
+
+// realmValue is a setting's value in the register snapshot's form.
+func (r *Realm) realmValue(sp realmspec.Setting) any {
+	switch sp.Name {
+	case "name":
+		return r.Name
+	case "emails_restricted_to_domains":
+		return r.Settings.EmailsRestrictedToDomains
+	case "disallow_disposable_email_addresses":
+		return r.Settings.DisallowDisposableEmail
+	case "moderation_request_channel_id":
+		return r.ModerationRequestChannelID
+	}
+	if v, ok := r.Settings.Values[sp.Name]; ok {
+		return v
+	}
+	return sp.Default
+}
+
+// setRealmValue stores a setting's value, in the register snapshot's form.
+func (r *Realm) setRealmValue(sp realmspec.Setting, v any) {
+	s, isString := v.(string)
+	b, isBool := v.(bool)
+	n, isInt := v.(int)
+	switch {
+	case sp.Name == "name" && isString:
+		r.Name = s
+	case sp.Name == "emails_restricted_to_domains" && isBool:
+		r.Settings.EmailsRestrictedToDomains = b
+	case sp.Name == "disallow_disposable_email_addresses" && isBool:
+		r.Settings.DisallowDisposableEmail = b
+	case sp.Name == "moderation_request_channel_id" && isInt:
+		r.ModerationRequestChannelID = n
+	default:
+		if r.Settings.Values == nil {
+			r.Settings.Values = map[string]any{}
+		}
+		r.Settings.Values[sp.Name] = v
+	}
+}
+
+// sameRealmValue compares two values as their JSON (a state file turns
+// integers into floats).
+func sameRealmValue(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// registerRealmSettings adds every table setting the level has to the
+// register snapshot's realm section (the permissions are
+// registerRealmPermissions').
+func (s *Server) registerRealmSettings(fl int, out obj) {
+	for _, sp := range realmspec.Settings {
+		if sp.Kind != realmspec.Permission && fl >= sp.FL {
+			out[sp.Register()] = s.realm.realmValue(sp)
+		}
+	}
+}
+
+// realmChange is one parsed parameter of PATCH /realm.
+type realmChange struct {
+	sp      realmspec.Setting
+	value   any           // register form (not for permissions)
+	setting settingChange // permissions
+}
+
+// updateRealm is update_realm: an administrator's change to the
+// organization's settings. Every parameter is read and checked before any is
+// applied, in the view's order, so that a refused request changes nothing.
+func (s *Server) updateRealm(c *call) (obj, error) {
+	if !c.user.IsAdmin() {
+		return nil, errPrincipal("administrator")
+	}
+	r := c.realm()
+	fl := s.opts.FeatureLevel
+	var changes []realmChange
+	for _, sp := range realmspec.Settings {
+		if sp.FL > fl {
+			continue // an older server does not know it: ignored_parameters_unsupported
+		}
+		ch, ok, err := c.realmParam(sp)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			changes = append(changes, ch)
+		}
+	}
+	for _, ch := range changes {
+		if err := c.checkRealmChange(ch); err != nil {
+			return nil, err
+		}
+	}
+	for _, ch := range changes {
+		if ch.sp.Owner && !c.user.IsOwner() {
+			return nil, errPrincipal("owner")
+		}
+	}
+	// The permissions: each checked against its expected old value and rules.
+	for _, ch := range changes {
+		if ch.sp.Kind != realmspec.Permission {
+			continue
+		}
+		if _, err := r.changedSetting(r.Settings.GroupSettings[ch.sp.Name], ch.setting); err != nil {
+			return nil, err
+		}
+		if err := c.checkSettingValue(ch.sp.Name, realmPermissionConfigs[ch.sp.Name], r.canonicalSetting(ch.setting.New)); err != nil {
+			return nil, err
+		}
+	}
+	for _, ch := range changes {
+		if ch.sp.Kind == realmspec.Permission {
+			r.Settings.GroupSettings[ch.sp.Name] = r.storedSetting(r.canonicalSetting(ch.setting.New))
+			continue
+		}
+		r.setRealmValue(ch.sp, registerForm(ch.sp, ch.value))
+	}
+	return obj{}, nil
+}
+
+// realmParam reads one setting's parameter, typed as the view declares it.
+func (c *call) realmParam(sp realmspec.Setting) (realmChange, bool, error) {
+	ch := realmChange{sp: sp}
+	text, ok := c.raw(sp.Name)
+	if !ok {
+		return ch, false, nil
+	}
+	decode := func(dst any) error {
+		if !json.Valid([]byte(text)) {
+			return errInvalidJSON(sp.Name)
+		}
+		if json.Unmarshal([]byte(text), dst) != nil {
+			return errInvalid(sp.Name + " is not valid")
+		}
+		return nil
+	}
+	switch sp.Kind {
+	case realmspec.Bool:
+		var b bool
+		if err := decode(&b); err != nil {
+			return ch, true, errInvalid(sp.Name + " is not a boolean")
+		}
+		ch.value = b
+	case realmspec.Text, realmspec.Language:
+		if sp.MaxLength > 0 && len([]rune(text)) > sp.MaxLength {
+			return ch, true, errInvalid(sp.Name + " is too long (limit: " + strconv.Itoa(sp.MaxLength) + " characters)")
+		}
+		ch.value = text
+	case realmspec.IntEnum, realmspec.Count, realmspec.Channel:
+		var n int
+		if err := decode(&n); err != nil {
+			return ch, true, errInvalid(sp.Name + " is not an integer")
+		}
+		ch.value = n
+	case realmspec.StringEnum, realmspec.JitsiURL:
+		var v string
+		if err := decode(&v); err != nil {
+			return ch, true, errInvalid(sp.Name + " is not a string")
+		}
+		ch.value = v
+	case realmspec.Limit, realmspec.Retention:
+		var v any
+		if err := decode(&v); err != nil {
+			return ch, true, err
+		}
+		ch.value = v
+	case realmspec.Permission:
+		change, err := c.optSettingChange(sp.Name)
+		if err != nil {
+			return ch, true, err
+		}
+		ch.setting = *change
+	}
+	return ch, true, nil
+}
+
+// checkRealmChange checks a value against its setting and turns it into the
+// register snapshot's form.
+func (c *call) checkRealmChange(ch realmChange) error {
+	sp := ch.sp
+	r := c.realm()
+	// realmParam stored the value with the kind's Go type.
+	n, _ := ch.value.(int)
+	text, _ := ch.value.(string)
+	switch sp.Kind {
+	case realmspec.Language:
+		if !slices.Contains(realmLanguages, text) {
+			return errBadRequest("Invalid language '%s'", ch.value)
+		}
+	case realmspec.IntEnum:
+		if !slices.ContainsFunc(sp.Values, func(v realmspec.Value) bool { return v.Code == n }) {
+			if sp.Name == "video_chat_provider" {
+				return errBadRequest("Invalid video_chat_provider %d", n)
+			}
+			return errInvalid("Invalid " + sp.Name)
+		}
+	case realmspec.StringEnum:
+		if !slices.ContainsFunc(sp.Values, func(x realmspec.Value) bool { return x.WireString() == text }) {
+			return errInvalid("Invalid " + sp.Name)
+		}
+	case realmspec.Count:
+		if n < 0 {
+			return errInvalid(sp.Name + " is too small")
+		}
+	case realmspec.Limit:
+		if _, err := limitValue(sp.Name, ch.value); err != nil {
+			return err
+		}
+	case realmspec.Retention:
+		if !c.user.IsOwner() {
+			return errPrincipal("owner")
+		}
+		if _, err := limitValue(sp.Name, ch.value); err != nil {
+			return err
+		}
+	case realmspec.Channel:
+		if n == -1 {
+			return nil
+		}
+		channel := r.Channels[n]
+		if channel == nil || channel.IsArchived || !c.s.canAccessChannelMetadata(c.user, channel) {
+			return errBadRequest("Invalid channel ID")
+		}
+		if sp.Name == "moderation_request_channel_id" && !channel.InviteOnly {
+			return errBadRequest("Moderation request channel must be private.")
+		}
+	case realmspec.JitsiURL:
+		if text == "server_default" {
+			return nil
+		}
+		if u, err := url.Parse(text); err != nil || len(text) > maxJitsiURLLength || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return errInvalid("jitsi_server_url is not an allowed_type")
+		}
+	}
+	return nil
+}
+
+// limitValue reads a limit in seconds or days: a positive integer, or
+// "unlimited" (returned as -1); anything else is refused as
+// parse_and_set_setting_value_if_required and parse_message_retention_days do.
+func limitValue(name string, v any) (int, error) {
+	switch x := v.(type) {
+	case string:
+		if x == "unlimited" {
+			return -1, nil
+		}
+		return 0, errBadRequest("Bad value for '%s': %s", name, x)
+	case float64:
+		if x == float64(int(x)) && x > 0 {
+			return int(x), nil
+		}
+		return 0, errBadRequest("Bad value for '%s': %s", name, strconv.FormatFloat(x, 'f', -1, 64))
+	}
+	return 0, errInvalid(name + " is not valid")
+}
+
+// registerForm turns a parsed value into the register snapshot's form.
+func registerForm(sp realmspec.Setting, v any) any {
+	switch sp.Kind {
+	case realmspec.Limit:
+		n, _ := limitValue(sp.Name, v)
+		if n < 0 {
+			return nil
+		}
+		return n
+	case realmspec.Retention:
+		n, _ := limitValue(sp.Name, v)
+		return n
+	case realmspec.JitsiURL:
+		if v == "server_default" {
+			return nil
+		}
+	}
+	return v
+}
+
+// withRealmEvents sends the realm events of a settings change, from the
+// values before and after the handler: realm update for a plain value, and
+// update_dict (property "default") for the limits, the Jitsi server and the
+// permissions, as do_set_realm_property and
+// do_change_realm_permission_group_setting do.
+func (s *Server) withRealmEvents(h handlerFunc) handlerFunc {
+	return func(c *call) (obj, error) {
+		r := s.realm
+		before := map[string]any{}
+		for _, sp := range realmspec.Settings {
+			if sp.Kind == realmspec.Permission {
+				before[sp.Name] = r.settingForAPI(r.Settings.GroupSettings[sp.Name]).Wire()
+			} else {
+				before[sp.Name] = r.realmValue(sp)
+			}
+		}
+		payload, err := h(c)
+		if err != nil {
+			return payload, err
+		}
+		for _, sp := range realmspec.Settings {
+			now := r.realmValue(sp)
+			if sp.Kind == realmspec.Permission {
+				now = r.settingForAPI(r.Settings.GroupSettings[sp.Name]).Wire()
+			}
+			if sameRealmValue(before[sp.Name], now) {
+				continue
+			}
+			switch sp.Kind {
+			case realmspec.Limit, realmspec.JitsiURL, realmspec.Permission:
+				s.emit(obj{"type": "realm", "op": "update_dict", "property": "default", "data": obj{sp.Name: now}}, nil)
+			default:
+				s.emit(obj{"type": "realm", "op": "update", "property": sp.Name, "value": now}, nil)
+			}
+		}
+		return payload, nil
+	}
+}
