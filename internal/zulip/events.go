@@ -79,6 +79,9 @@ type RegisterResponse struct {
 	// ServerSupportedPermissionSettings is fetch type "realm"'s rules for every
 	// group-setting permission; PermissionRules decodes it.
 	ServerSupportedPermissionSettings json.RawMessage `json:"server_supported_permission_settings"`
+	// RealmRaw are the organization's settings of internal/realmspec, by register key,
+	// as the server sent them (see RealmSetting).
+	RealmRaw map[string]json.RawMessage `json:"-"`
 }
 
 // RealmPermissions are the organization's permissions that decide, before

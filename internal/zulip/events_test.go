@@ -2,6 +2,7 @@ package zulip
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -65,6 +66,7 @@ func TestRegister(t *testing.T) {
 			CanMentionGroup: &GroupSettingValue{GroupID: ptr(int64(2))}}},
 		UserStatus:    map[string]UserStatus{"12": {StatusText: "away"}},
 		SavedSnippets: []SavedSnippet{{ID: 3, Title: "t", Content: "c", DateCreated: 9}},
+		RealmRaw:      map[string]json.RawMessage{"realm_moderation_request_channel_id": json.RawMessage("-1")},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)

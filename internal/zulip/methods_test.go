@@ -80,6 +80,9 @@ func methodCases() []methodCase {
 		{"UpdateChannel", "PATCH", "/streams/1", func(ctx context.Context, c *Client) error {
 			return c.UpdateChannel(ctx, 1, UpdateChannelRequest{Description: ptr("d")})
 		}},
+		{"UpdateRealm", "PATCH", "/realm", func(ctx context.Context, c *Client) error {
+			return c.UpdateRealm(ctx, map[string]any{"name": "n"})
+		}},
 		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
 		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
 		{"RemoveDefaultChannel", "DELETE", "/default_streams", func(ctx context.Context, c *Client) error { return c.RemoveDefaultChannel(ctx, 1) }},

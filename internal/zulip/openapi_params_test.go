@@ -220,6 +220,9 @@ func TestMethods_parametersDocumented(t *testing.T) {
 			call = f
 		}
 		t.Run(mc.name, func(t *testing.T) {
+			if why, ok := undocumentedOperations[mc.name]; ok {
+				t.Skip(why)
+			}
 			env := setup(t)
 			var mu sync.Mutex
 			var sent []sentRequest
@@ -257,6 +260,13 @@ func TestMethods_parametersDocumented(t *testing.T) {
 			}
 		})
 	}
+}
+
+// undocumentedOperations are the methods whose endpoint no description has,
+// and what checks them instead.
+var undocumentedOperations = map[string]string{
+	"UpdateRealm": "PATCH /realm is still among Zulip's pending endpoints; its parameters are internal/realmspec's, " +
+		"which TestRealmSpec_documented checks against the register snapshot's realm_* keys",
 }
 
 func hasMethodCase(name string) bool {

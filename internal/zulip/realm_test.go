@@ -1,0 +1,103 @@
+package zulip
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
+)
+
+// TestUpdateRealm: each setting is encoded as update_realm declares it:
+// names and languages as plain text, everything else as JSON, permissions as
+// {new, old}.
+func TestUpdateRealm(t *testing.T) {
+	env := setup(t)
+	env.handle("/realm", func(w http.ResponseWriter, r *http.Request) {
+		testMethod(t, r, http.MethodPatch)
+		if err := r.ParseForm(); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"name": "Acme", "default_language": "de", "invite_required": "false",
+			"message_retention_days": `"unlimited"`, "waiting_period_threshold": "3", "topics_policy": `"disable_empty_topic"`,
+			"can_create_groups": `{"new":2,"old":5}`}
+		for k, v := range want {
+			if got := r.PostForm.Get(k); got != v {
+				t.Errorf("%s = %q, want %q", k, got, v)
+			}
+		}
+		if len(r.PostForm) != len(want) {
+			t.Errorf("sent %v", r.PostForm)
+		}
+		writeJSON(w, http.StatusOK, `{"result":"success","msg":""}`)
+	})
+	err := env.client.UpdateRealm(context.Background(), map[string]any{
+		"name": "Acme", "default_language": "de", "invite_required": false, "message_retention_days": "unlimited",
+		"waiting_period_threshold": int64(3), "topics_policy": "disable_empty_topic", "not_a_setting": 1,
+		"can_create_groups": &GroupSettingUpdate{New: GroupSettingValue{GroupID: ptr(int64(2))}, Old: &GroupSettingValue{GroupID: ptr(int64(5))}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.client.UpdateRealm(context.Background(), map[string]any{"name": 3}); err == nil {
+		t.Error("a name that is not a string was sent")
+	}
+}
+
+// TestRealmSpec_documented checks internal/realmspec against the newest
+// description: every setting is a realm_* key of the register answer, with
+// the type its kind implies and, where the description lists them, the same
+// values; and the level the table gives is not older than the one the
+// description's text names.
+func TestRealmSpec_documented(t *testing.T) {
+	doc := loadOpenAPINewest(t)
+	op := doc.Paths.Find("/register").Post
+	props := map[string]*openapi3.Schema{}
+	var walk func(s *openapi3.SchemaRef)
+	walk = func(s *openapi3.SchemaRef) {
+		if s == nil || s.Value == nil {
+			return
+		}
+		for k, p := range s.Value.Properties {
+			if strings.HasPrefix(k, "realm_") && props[k] == nil && p.Value != nil {
+				props[k] = p.Value
+			}
+		}
+		for _, x := range append(append(append([]*openapi3.SchemaRef{}, s.Value.AllOf...), s.Value.OneOf...), s.Value.AnyOf...) {
+			walk(x)
+		}
+	}
+	walk(op.Responses.Status(200).Value.Content.Get("application/json").Schema)
+	wantType := map[realmspec.Kind]string{realmspec.Bool: "boolean", realmspec.Text: "string", realmspec.Language: "string",
+		realmspec.IntEnum: "integer", realmspec.StringEnum: "string", realmspec.Count: "integer", realmspec.Limit: "integer",
+		realmspec.Retention: "integer", realmspec.Channel: "integer", realmspec.JitsiURL: "string"}
+	levels := regexp.MustCompile(`New in Zulip [0-9.]+ \(feature level (\d+)\)`)
+	for _, sp := range realmspec.Settings {
+		p := props[sp.Register()]
+		if p == nil {
+			t.Errorf("%s: the register answer documents no %s", sp.Name, sp.Register())
+			continue
+		}
+		if want, ok := wantType[sp.Kind]; ok && p.Type != nil && !p.Type.Is(want) {
+			t.Errorf("%s: documented as %v, the table's kind means %s", sp.Name, p.Type, want)
+		}
+		if sp.Kind == realmspec.StringEnum && len(p.Enum) > 0 {
+			for _, v := range sp.Values {
+				if !slices.Contains(p.Enum, any(v.WireString())) {
+					t.Errorf("%s: value %q is not among the documented %v", sp.Name, v.WireString(), p.Enum)
+				}
+			}
+		}
+		if m := levels.FindStringSubmatch(p.Description); m != nil {
+			if fl, _ := strconv.Atoi(m[1]); fl > sp.FL {
+				t.Errorf("%s: the description says feature level %d, the table %d", sp.Name, fl, sp.FL)
+			}
+		}
+	}
+}
