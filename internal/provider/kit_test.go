@@ -82,6 +82,7 @@ var contracts = map[string]struct {
 	"zulip_channel_subscribers":      {kindManaged, "ChannelSubscribers", true},
 	"zulip_channel_subscription":     {kindManaged, "ChannelSubscription", true},
 	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},
+	"zulip_realm":                    {kindManaged, "RealmSettings", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.
@@ -560,6 +561,10 @@ resource "zulip_channel_subscription" "mia_in_random" {
 resource "zulip_channel_folder" "engineering" {
   name = "Engineering"
 }`, refserver.SeedAdminID, func(r *refserver.Realm) { testAccAddFolder(r, "Engineering", "") }},
+		{"examples/resources/zulip_realm/import-by-string-id.tf", `
+resource "zulip_realm" "this" {
+  name = "Zulip Reference Realm"
+}`, refserver.SeedAdminID, nil},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"

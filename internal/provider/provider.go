@@ -512,6 +512,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewChannelSubscriptionResource,
 		NewChannelFolderResource,
 		NewChannelFolderOrderResource,
+		NewRealmResource,
 	}
 }
 
@@ -527,6 +528,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewChannelDataSource,
 		NewUserStatusDataSource,
 		NewTopicsDataSource,
+		NewRealmDataSource,
 	}
 }
 

@@ -88,7 +88,7 @@ func (s Setting) Register() string { return "realm_" + s.Name }
 // permissions.
 var Settings = []Setting{
 	// Profile.
-	{Name: "name", Kind: Text, MaxLength: 40, Default: "Zulip Dev", Description: "The organization's name."},
+	{Name: "name", Kind: Text, MaxLength: 40, Description: "The organization's name."},
 	{Name: "description", Kind: Text, MaxLength: 1000, Default: "", Description: "The organization's description (Zulip Markdown), shown on its login and registration pages."},
 	{Name: "org_type", Kind: IntEnum, FL: 128, Default: 0, Description: "The organization type.", Values: []Value{
 		{"unspecified", 0, ""}, {"business", 10, ""}, {"open_source", 20, ""}, {"education_nonprofit", 30, ""},

@@ -72,6 +72,23 @@ func (r *Realm) setRealmValue(sp realmspec.Setting, v any) {
 	}
 }
 
+// SetSetting changes an organization setting of internal/realmspec behind the
+// API's back (for tests of drift), in the register snapshot's form; it
+// reports whether the setting exists.
+func (r *Realm) SetSetting(name string, value any) bool {
+	sp, ok := realmspec.ByName(name)
+	if ok {
+		r.setRealmValue(sp, value)
+	}
+	return ok
+}
+
+// Setting returns an organization setting in the register snapshot's form.
+func (r *Realm) Setting(name string) any {
+	sp, _ := realmspec.ByName(name)
+	return r.realmValue(sp)
+}
+
 // sameRealmValue compares two values as their JSON (a state file turns
 // integers into floats).
 func sameRealmValue(a, b any) bool {

@@ -1,0 +1,4 @@
+import {
+  to = zulip_realm.this
+  id = "https://example.zulipchat.com"
+}
