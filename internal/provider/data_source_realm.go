@@ -62,7 +62,7 @@ func (d *realmDataSource) Read(ctx context.Context, _ datasource.ReadRequest, re
 	if !d.data.ready(&resp.Diagnostics) {
 		return
 	}
-	current, ok := readRealm(ctx, d.data, &resp.Diagnostics)
+	current, ok := readSettings(ctx, d.data, realmTable, &resp.Diagnostics)
 	if !ok {
 		return
 	}

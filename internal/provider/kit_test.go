@@ -83,6 +83,7 @@ var contracts = map[string]struct {
 	"zulip_channel_subscription":     {kindManaged, "ChannelSubscription", true},
 	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},
 	"zulip_realm":                    {kindManaged, "RealmSettings", true},
+	"zulip_realm_user_defaults":      {kindManaged, "RealmUserDefaults", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.
@@ -564,6 +565,10 @@ resource "zulip_channel_folder" "engineering" {
 		{"examples/resources/zulip_realm/import-by-string-id.tf", `
 resource "zulip_realm" "this" {
   name = "Zulip Reference Realm"
+}`, refserver.SeedAdminID, nil},
+		{"examples/resources/zulip_realm_user_defaults/import-by-string-id.tf", `
+resource "zulip_realm_user_defaults" "this" {
+  enter_sends = false
 }`, refserver.SeedAdminID, nil},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {

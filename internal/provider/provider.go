@@ -513,6 +513,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewChannelFolderResource,
 		NewChannelFolderOrderResource,
 		NewRealmResource,
+		NewRealmUserDefaultsResource,
 	}
 }
 

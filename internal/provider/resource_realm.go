@@ -37,14 +37,76 @@ var (
 
 // NewRealmResource returns the zulip_realm resource.
 func NewRealmResource() resource.Resource {
-	return &realmResource{resourceBase: resourceBase{name: "realm"}}
+	return &realmResource{resourceBase: resourceBase{name: "realm"}, table: realmTable}
 }
 
-// realmResource manages the organization's settings: the ones its
+// NewRealmUserDefaultsResource returns the zulip_realm_user_defaults resource.
+func NewRealmUserDefaultsResource() resource.Resource {
+	return &realmResource{resourceBase: resourceBase{name: "realm_user_defaults"}, table: userDefaultsTable}
+}
+
+// realmResource manages a table of the organization's settings: the ones its
 // configuration sets, and no others. Its schema, reading and writing are
-// loops over internal/realmspec's table, which describes each setting once.
+// loops over one of internal/realmspec's tables, which describe each setting
+// once.
 type realmResource struct {
 	resourceBase
+	table *settingsTable
+}
+
+// settingsTable is one of internal/realmspec's tables with the endpoints
+// that read and change it.
+type settingsTable struct {
+	specs []realmspec.Setting
+	// what names the settings in messages ("Organization Settings").
+	what        string
+	description string
+	// cacheKey is the cache key of the register snapshot holding them.
+	cacheKey  string
+	fetchType string
+	// value finds a setting in the snapshot.
+	value func(snap *zulip.RegisterResponse, name string) (json.RawMessage, bool)
+	// update sends changed settings.
+	update func(c *zulip.Client, ctx context.Context, values map[string]any) error
+	// level is the feature level of the endpoint (0: every supported server).
+	level int
+}
+
+// realmTable is the organization's settings (PATCH /realm).
+var realmTable = &settingsTable{
+	specs: realmspec.Settings, what: "Organization Settings", cacheKey: cacheRealm, fetchType: zulip.EventTypeRealm,
+	value:  (*zulip.RegisterResponse).RealmSetting,
+	update: (*zulip.Client).UpdateRealm,
+	description: "The organization's own settings (`PATCH /realm`). Only the attributes set in the " +
+		"configuration are managed: the others show the organization's current values and are never changed, " +
+		"so a configuration may set three settings or all of them. Changing settings needs an administrator; " +
+		"some need an owner, as each says, and the plan refuses them for another role. There is one organization " +
+		"per provider: declare this resource once. Destroying it leaves the organization's settings as they are " +
+		"(Zulip has no defaults to go back to).",
+}
+
+// cacheUserDefaults is the cache key of the defaults for new users.
+const cacheUserDefaults = "realm_user_settings_defaults"
+
+// userDefaultsTable is the settings new users get (PATCH /realm/user_settings_defaults).
+var userDefaultsTable = &settingsTable{
+	specs: realmspec.UserDefaults, what: "Default Settings for New Users", cacheKey: cacheUserDefaults,
+	fetchType: zulip.EventTypeRealmUserSettingsDefaults, level: 95,
+	value:  (*zulip.RegisterResponse).UserDefault,
+	update: (*zulip.Client).UpdateRealmUserDefaults,
+	description: "The settings new users of the organization get (`PATCH /realm/user_settings_defaults`): " +
+		"display, notifications and privacy. They apply **to new users only**; existing users keep their own. " +
+		"Only the attributes set in the configuration are managed: the others show the organization's current " +
+		"defaults and are never changed. Changing them needs an administrator. Declare this resource once. " +
+		"Destroying it leaves the defaults as they are. Needs Zulip feature level 95 (Zulip 5.0) or newer.",
+}
+
+// snapshot reads the table's register snapshot, once per run (a change
+// forgets it).
+func (t *settingsTable) snapshot(ctx context.Context, d *providerData) (*zulip.RegisterResponse, error) {
+	return cachedAs(ctx, d.cache, t.cacheKey, func(ctx context.Context) (*zulip.RegisterResponse, error) {
+		return d.client.FetchState(ctx, t.fetchType)
+	})
 }
 
 var (
@@ -65,18 +127,10 @@ func (r *realmResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
 	}
-	for _, sp := range realmspec.Settings {
+	for _, sp := range r.table.specs {
 		attrs[sp.Name] = realmAttribute(sp)
 	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "The organization's own settings (`PATCH /realm`). Only the attributes set in the " +
-			"configuration are managed: the others show the organization's current values and are never changed, " +
-			"so a configuration may set three settings or all of them. Changing settings needs an administrator; " +
-			"some need an owner, as each says, and the plan refuses them for another role. There is one organization " +
-			"per provider: declare this resource once. Destroying it leaves the organization's settings as they are " +
-			"(Zulip has no defaults to go back to).",
-		Attributes: attrs,
-	}
+	resp.Schema = schema.Schema{MarkdownDescription: r.table.description, Attributes: attrs}
 }
 
 // realmAttribute is the schema of one setting: optional and computed, so that
@@ -304,15 +358,19 @@ func realmToAPI(ctx context.Context, sp realmspec.Setting, planned, prior attr.V
 // organization keeps its settings.
 func (r *realmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("Organization Settings Are Kept",
-			"Destroying zulip_realm only stops managing the organization's settings: Zulip keeps them as they are.")
+		resp.Diagnostics.AddWarning(r.table.what+" Are Kept",
+			"Destroying this resource only stops managing the settings: Zulip keeps them as they are.")
 		return
 	}
 	if unchanged(req) || !r.data.knowsServer() {
 		return
 	}
+	if err := r.data.requireFeatureLevel(r.table.level, "zulip_"+r.name); err != nil {
+		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
+		return
+	}
 	changing := false
-	for _, sp := range realmspec.Settings {
+	for _, sp := range r.table.specs {
 		cfg, d := realmGet(ctx, req.Config.GetAttribute, sp)
 		resp.Diagnostics.Append(d...)
 		if cfg.IsNull() {
@@ -342,7 +400,7 @@ func (r *realmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		}
 	}
 	if changing {
-		r.data.requireRole(ctx, roleAdministrator, "Changing the organization's settings", path.Empty(), &resp.Diagnostics)
+		r.data.requireRole(ctx, roleAdministrator, "Changing the "+strings.ToLower(r.table.what), path.Empty(), &resp.Diagnostics)
 	}
 }
 
@@ -374,14 +432,15 @@ func (r *realmResource) Update(ctx context.Context, req resource.UpdateRequest, 
 // apply sends one PATCH /realm with every configured setting whose plan
 // differs from prior, then stores the organization's settings as read back.
 func (r *realmResource) apply(ctx context.Context, config tfsdk.Config, plan tfsdk.Plan, prior func(realmspec.Setting) (attr.Value, diag.Diagnostics), state *tfsdk.State, diags *diag.Diagnostics) {
+	summary := "Unable to Change " + r.table.what
 	dir, err := r.data.groups(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Change Organization Settings", "list the user groups", roleAny, err)
+		addAPIError(diags, summary, "list the user groups", roleAny, err)
 		return
 	}
 	values := map[string]any{}
 	var names []string
-	for _, sp := range realmspec.Settings {
+	for _, sp := range r.table.specs {
 		cfg, d := realmGet(ctx, config.GetAttribute, sp)
 		diags.Append(d...)
 		if cfg.IsNull() {
@@ -396,7 +455,7 @@ func (r *realmResource) apply(ctx context.Context, config tfsdk.Config, plan tfs
 		}
 		v, err := realmToAPI(ctx, sp, planned, before, dir)
 		if err != nil {
-			diags.AddAttributeError(path.Root(sp.Name), "Unable to Change Organization Settings", err.Error())
+			diags.AddAttributeError(path.Root(sp.Name), summary, err.Error())
 			return
 		}
 		if v != nil {
@@ -408,17 +467,17 @@ func (r *realmResource) apply(ctx context.Context, config tfsdk.Config, plan tfs
 		return
 	}
 	if len(values) > 0 {
-		err := r.data.client.UpdateRealm(ctx, values)
-		r.data.cache.invalidate(cacheRealm)
+		err := r.table.update(r.data.client, ctx, values)
+		r.data.cache.invalidate(r.table.cacheKey)
 		switch {
 		case zulip.IsExpectationMismatch(err):
-			diags.AddError("Organization Settings Changed Since the Plan",
+			diags.AddError(r.table.what+" Changed Since the Plan",
 				"A permission of the organization changed after Terraform read it, so Zulip refused to overwrite it (the "+
 					"provider sends the value it planned from as the expected old value). Run terraform plan again to see "+
 					"the change, then apply. Server said: "+err.Error())
 			return
 		case err != nil:
-			addAPIError(diags, "Unable to Change Organization Settings", "change "+strings.Join(names, ", "), roleAdministrator, err)
+			addAPIError(diags, summary, "change "+strings.Join(names, ", "), roleAdministrator, err)
 			return
 		}
 	}
@@ -429,30 +488,31 @@ func (r *realmResource) apply(ctx context.Context, config tfsdk.Config, plan tfs
 	r.store(ctx, current, state, diags)
 }
 
-// read returns the organization's settings as Terraform values, by name.
+// read returns the table's settings as Terraform values, by name.
 func (r *realmResource) read(ctx context.Context, diags *diag.Diagnostics) (map[string]attr.Value, bool) {
-	return readRealm(ctx, r.data, diags)
+	return readSettings(ctx, r.data, r.table, diags)
 }
 
-// readRealm returns the organization's settings as Terraform values, by name,
-// from the register snapshot the run reads once.
-func readRealm(ctx context.Context, d *providerData, diags *diag.Diagnostics) (map[string]attr.Value, bool) {
-	snap, err := d.realmSettings(ctx)
+// readSettings returns a table's settings as Terraform values, by name, from
+// the register snapshot the run reads once.
+func readSettings(ctx context.Context, d *providerData, t *settingsTable, diags *diag.Diagnostics) (map[string]attr.Value, bool) {
+	summary := "Unable to Read " + t.what
+	snap, err := t.snapshot(ctx, d)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Organization Settings", "read the organization's settings through POST /register", roleAny, err)
+		addAPIError(diags, summary, "read the settings through POST /register", roleAny, err)
 		return nil, false
 	}
 	dir, err := d.groups(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Organization Settings", "list the user groups", roleAny, err)
+		addAPIError(diags, summary, "list the user groups", roleAny, err)
 		return nil, false
 	}
-	out := make(map[string]attr.Value, len(realmspec.Settings))
-	for _, sp := range realmspec.Settings {
-		raw, ok := snap.RealmSetting(sp.Name)
+	out := make(map[string]attr.Value, len(t.specs))
+	for _, sp := range t.specs {
+		raw, ok := t.value(snap, sp.Name)
 		v, err := realmFromAPI(sp, raw, ok, dir)
 		if err != nil {
-			diags.AddError("Unable to Read Organization Settings", fmt.Sprintf("%s: the server's value %s: %v", sp.Name, raw, err))
+			diags.AddError(summary, fmt.Sprintf("%s: the server's value %s: %v", sp.Name, raw, err))
 			return nil, false
 		}
 		out[sp.Name] = v

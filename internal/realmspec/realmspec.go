@@ -68,6 +68,9 @@ type Setting struct {
 	// PlanLimited settings are refused on a limited (Zulip Cloud Free) plan
 	// (Realm.ensure_not_on_limited_plan).
 	PlanLimited bool
+	// Plain settings of kind StringEnum go as plain text, not JSON (the
+	// defaults' view declares them str).
+	Plain bool
 	// Values are an enumerated setting's values.
 	Values []Value
 	// MaxLength bounds a Text setting, in characters.
@@ -179,4 +182,94 @@ func ByName(name string) (Setting, bool) {
 		}
 	}
 	return Setting{}, false
+}
+
+// UserDefaults are the settings of PATCH /realm/user_settings_defaults: what
+// new users get (RealmUserDefault.property_types, zerver/views/realm.py
+// update_realm_user_settings_defaults). Zulip keeps enable_login_emails and
+// enable_marketing_emails out of them on purpose, and default_language and
+// allow_private_data_export are shown but cannot be set through it; the
+// reaction notification settings are left out until Zulip 13.0 gives them a
+// feature level. The register snapshot has
+// them in realm_user_settings_defaults, by these names.
+var UserDefaults = []Setting{
+	// Display.
+	{Name: "web_home_view", Kind: StringEnum, Plain: true, FL: 219, Default: "inbox", Description: "The view the web app opens with.",
+		Values: []Value{{Name: "recent"}, {Name: "inbox"}, {Name: "all_messages"}}},
+	{Name: "color_scheme", Kind: IntEnum, Default: 1, Description: "The color theme.",
+		Values: []Value{{"automatic", 1, ""}, {"dark", 2, ""}, {"light", 3, ""}}},
+	{Name: "emojiset", Kind: StringEnum, Plain: true, Default: "google", Description: "The emoji style.",
+		Values: []Value{{Name: "google"}, {Name: "twitter"}, {Name: "text"}}},
+	{Name: "twenty_four_hour_time", Kind: Bool, FL: 99, Default: false, Description: "Whether times show in 24-hour format."},
+	{Name: "fluid_layout_width", Kind: Bool, Default: false, Description: "Whether the web app uses the full width of wide screens."},
+	{Name: "high_contrast_mode", Kind: Bool, Default: false, Description: "Whether the web app uses high contrast."},
+	{Name: "web_font_size_px", Kind: Count, FL: 245, Default: 16, Description: "The web app's font size, in pixels."},
+	{Name: "web_line_height_percent", Kind: Count, FL: 245, Default: 140, Description: "The web app's line height, in percent."},
+	{Name: "starred_message_counts", Kind: Bool, Default: true, Description: "Whether the number of starred messages is shown."},
+	{Name: "translate_emoticons", Kind: Bool, Default: false, Description: "Whether emoticons such as :) become emoji."},
+	{Name: "display_emoji_reaction_users", Kind: Bool, FL: 125, Default: true, Description: "Whether reactions show who reacted."},
+	{Name: "left_side_userlist", Kind: Bool, Default: false, Description: "Whether the user list shows in the left sidebar."},
+	{Name: "user_list_style", Kind: IntEnum, FL: 141, Default: 2, Description: "How the user list looks.",
+		Values: []Value{{"compact", 1, ""}, {"with_status", 2, ""}, {"with_avatar_and_status", 3, ""}}},
+	{Name: "demote_inactive_streams", Kind: IntEnum, Default: 1, Description: "Whether inactive channels are demoted in the left sidebar.",
+		Values: []Value{{"automatic", 1, ""}, {"always", 2, ""}, {"never", 3, ""}}},
+	{Name: "web_mark_read_on_scroll_policy", Kind: IntEnum, FL: 175, Default: 1, Description: "When scrolling marks messages as read.",
+		Values: []Value{{"always", 1, ""}, {"conversation_views", 2, ""}, {"never", 3, ""}}},
+	{Name: "web_channel_default_view", Kind: IntEnum, FL: 269, Default: 1, Description: "Where clicking a channel leads.",
+		Values: []Value{{"top_topic", 1, ""}, {"channel_feed", 2, ""}, {"list_of_topics", 3, ""}, {"top_unread_topic", 4, ""}}},
+	{Name: "web_animate_image_previews", Kind: StringEnum, Plain: true, FL: 275, Default: "always", Description: "When animated images play.",
+		Values: []Value{{Name: "always"}, {Name: "on_hover"}, {Name: "never"}}},
+	{Name: "web_stream_unreads_count_display_policy", Kind: IntEnum, FL: 210, Default: 2, Description: "Which channels show unread counts.",
+		Values: []Value{{"all_channels", 1, ""}, {"unmuted_channels_and_topics", 2, ""}, {"no_channels", 3, ""}}},
+	{Name: "web_escape_navigates_to_home_view", Kind: Bool, FL: 219, Default: true, Description: "Whether the Escape key leads to the home view."},
+	{Name: "web_suggest_update_timezone", Kind: Bool, FL: 329, Default: true, Description: "Whether the web app offers to update the time zone."},
+	{Name: "web_navigate_to_sent_message", Kind: Bool, FL: 268, Default: true, Description: "Whether sending a message leads to it."},
+	{Name: "web_left_sidebar_unreads_count_summary", Kind: Bool, FL: 398, Default: true, Description: "Whether the left sidebar sums up unread counts."},
+	{Name: "web_left_sidebar_show_channel_folders", Kind: Bool, FL: 411, Default: true, Description: "Whether the left sidebar groups channels by folder."},
+	{Name: "web_inbox_show_channel_folders", Kind: Bool, FL: 431, Default: true, Description: "Whether the inbox groups channels by folder."},
+	{Name: "hide_ai_features", Kind: Bool, FL: 350, Default: false, Description: "Whether AI features are hidden."},
+
+	// Notifications.
+	{Name: "enable_stream_desktop_notifications", Kind: Bool, Default: false, Description: "Desktop notifications for channel messages."},
+	{Name: "enable_stream_email_notifications", Kind: Bool, Default: false, Description: "E-mail notifications for channel messages."},
+	{Name: "enable_stream_push_notifications", Kind: Bool, Default: false, Description: "Mobile notifications for channel messages."},
+	{Name: "enable_stream_audible_notifications", Kind: Bool, Default: false, Description: "Sounds for channel messages."},
+	{Name: "enable_followed_topic_desktop_notifications", Kind: Bool, FL: 189, Default: true, Description: "Desktop notifications for followed topics."},
+	{Name: "enable_followed_topic_email_notifications", Kind: Bool, FL: 189, Default: true, Description: "E-mail notifications for followed topics."},
+	{Name: "enable_followed_topic_push_notifications", Kind: Bool, FL: 189, Default: true, Description: "Mobile notifications for followed topics."},
+	{Name: "enable_followed_topic_audible_notifications", Kind: Bool, FL: 189, Default: true, Description: "Sounds for followed topics."},
+	{Name: "enable_followed_topic_wildcard_mentions_notify", Kind: Bool, FL: 189, Default: true, Description: "Notifications for wildcard mentions in followed topics."},
+	{Name: "enable_desktop_notifications", Kind: Bool, Default: true, Description: "Desktop notifications for direct messages and mentions."},
+	{Name: "enable_sounds", Kind: Bool, Default: true, Description: "Sounds for direct messages and mentions."},
+	{Name: "enable_offline_email_notifications", Kind: Bool, Default: true, Description: "E-mail notifications for direct messages and mentions."},
+	{Name: "enable_offline_push_notifications", Kind: Bool, Default: true, Description: "Mobile notifications when offline."},
+	{Name: "enable_online_push_notifications", Kind: Bool, Default: true, Description: "Mobile notifications when online."},
+	{Name: "wildcard_mentions_notify", Kind: Bool, Default: true, Description: "Whether wildcard mentions notify as mentions do."},
+	{Name: "notification_sound", Kind: Text, Default: "zulip", Description: "The notification sound (one of the server's sounds, or none)."},
+	{Name: "desktop_icon_count_display", Kind: IntEnum, Default: 1, Description: "What the desktop icon's count counts.",
+		Values: []Value{{"all_unreads", 1, ""}, {"dms_mentions_followed_topics", 2, ""}, {"dms_mentions", 3, ""}, {"none", 4, ""}}},
+	{Name: "pm_content_in_desktop_notifications", Kind: Bool, Default: true, Description: "Whether desktop notifications show direct messages' content."},
+	{Name: "message_content_in_email_notifications", Kind: Bool, Default: true, Description: "Whether e-mail notifications show the messages' content."},
+	{Name: "realm_name_in_email_notifications_policy", Kind: IntEnum, FL: 168, Default: 1, Description: "Whether e-mail notifications name the organization.",
+		Values: []Value{{"automatic", 1, ""}, {"always", 2, ""}, {"never", 3, ""}}},
+	{Name: "email_notifications_batching_period_seconds", Kind: Count, Default: 120, Description: "How long e-mail notifications wait to be sent together, in seconds."},
+	{Name: "enable_digest_emails", Kind: Bool, Default: true, Description: "Whether the user gets digest e-mails."},
+	{Name: "enable_drafts_synchronization", Kind: Bool, Default: true, Description: "Whether drafts are kept on the server."},
+	{Name: "automatically_follow_topics_policy", Kind: IntEnum, FL: 214, Default: 3, Description: "Which topics are followed automatically.",
+		Values: []Value{{"participation", 1, ""}, {"send", 2, ""}, {"initiation", 3, ""}, {"never", 4, ""}}},
+	{Name: "automatically_unmute_topics_in_muted_streams_policy", Kind: IntEnum, FL: 214, Default: 2, Description: "Which topics of muted channels are unmuted automatically.",
+		Values: []Value{{"participation", 1, ""}, {"send", 2, ""}, {"initiation", 3, ""}, {"never", 4, ""}}},
+	{Name: "automatically_follow_topics_where_mentioned", Kind: Bool, FL: 235, Default: true, Description: "Whether topics one is mentioned in are followed."},
+	{Name: "resolved_topic_notice_auto_read_policy", Kind: StringEnum, Plain: true, FL: 385, Default: "except_followed", Description: "When notices of resolved topics are marked as read.",
+		Values: []Value{{Name: "always"}, {Name: "except_followed"}, {Name: "never"}}},
+
+	// Privacy and input.
+	{Name: "presence_enabled", Kind: Bool, Default: true, Description: "Whether others can see the user's availability."},
+	{Name: "enter_sends", Kind: Bool, Default: false, Description: "Whether Enter sends a message."},
+	{Name: "receives_typing_notifications", Kind: Bool, FL: 253, Default: true, Description: "Whether others' typing is shown."},
+	{Name: "send_private_typing_notifications", Kind: Bool, FL: 105, Default: true, Description: "Whether typing in direct messages is shown to others."},
+	{Name: "send_stream_typing_notifications", Kind: Bool, FL: 105, Default: true, Description: "Whether typing in channels is shown to others."},
+	{Name: "send_read_receipts", Kind: Bool, FL: 105, Default: true, Description: "Whether others can see that the user read their messages."},
+	{Name: "email_address_visibility", Kind: IntEnum, FL: 163, Default: 1, Description: "Who can see the user's real e-mail address.",
+		Values: []Value{{"everyone", 1, ""}, {"members", 2, ""}, {"administrators", 3, ""}, {"nobody", 4, ""}, {"moderators", 5, ""}}},
 }

@@ -1,5 +1,12 @@
 package refserver_test
 
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
+)
+
 func init() { confAreas["realm_settings"] = confCasesRealmSettings }
 
 // confCasesRealmSettings are the conformance requests of the organization's
@@ -25,4 +32,32 @@ func confCasesRealmSettings(add func(confGroup)) {
 		confBad("a stale permission", "update-realm", confOwner, confPATCH, "/realm", confP("can_create_groups", `{"new": 5, "old": 5}`), 400, "EXPECTATION_MISMATCH"),
 		confBad("a public moderation channel", "update-realm", confAdmin, confPATCH, "/realm", confP("moderation_request_channel_id", "1"), 400, "BAD_REQUEST"),
 	}})
+	add(confGroup{op: "update-realm-user-settings-defaults", name: "update-realm-user-settings-defaults", steps: []confStep{
+		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["realm_user_settings_defaults"]`)), "queue_id", "queue_id"),
+		confOK("several kinds", "update-realm-user-settings-defaults", confAdmin, confPATCH, "/realm/user_settings_defaults", confP(
+			"web_home_view", "recent", "color_scheme", "2", "enter_sends", "true", "notification_sound", "ding",
+			"email_notifications_batching_period_seconds", "300", "email_address_visibility", "3")),
+		confOK("every default, as it is", "update-realm-user-settings-defaults", confAdmin, confPATCH, "/realm/user_settings_defaults", confP(everyUserDefault()...)),
+		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+		confOK("the defaults", "register-queue", confMember, confPOST, "/register", confP("fetch_event_types", `["realm_user_settings_defaults"]`)),
+		confBad("a member", "update-realm-user-settings-defaults", confMember, confPATCH, "/realm/user_settings_defaults", confP("enter_sends", "true"), 400, "UNAUTHORIZED_PRINCIPAL"),
+		confBad("an unknown sound", "update-realm-user-settings-defaults", confAdmin, confPATCH, "/realm/user_settings_defaults", confP("notification_sound", "moo"), 400, "BAD_REQUEST"),
+		confBad("a short batching period", "update-realm-user-settings-defaults", confAdmin, confPATCH, "/realm/user_settings_defaults", confP("email_notifications_batching_period_seconds", "5"), 400, "BAD_REQUEST"),
+		confBad("an unknown color scheme", "update-realm-user-settings-defaults", confAdmin, confPATCH, "/realm/user_settings_defaults", confP("color_scheme", "9"), 400, "BAD_REQUEST"),
+	}})
+}
+
+// everyUserDefault is a request that sets every default of the table to its
+// default value, encoded as the view declares it.
+func everyUserDefault() []string {
+	var kv []string
+	for _, sp := range realmspec.UserDefaults {
+		v := fmt.Sprint(sp.Default)
+		if sp.Kind != realmspec.Text && sp.Kind != realmspec.Language && !sp.Plain {
+			b, _ := json.Marshal(sp.Default)
+			v = string(b)
+		}
+		kv = append(kv, sp.Name, v)
+	}
+	return kv
 }

@@ -76,6 +76,7 @@ var confAllowances = []confAllowance{
 	// Register, fetch type realm (digest §8).
 	{"register_queue_200_response", "idle_queue_timeout_secs", 481, `{"type":"integer"}`},
 	{"register_queue_200_response", "realm_send_channel_events_messages", 434, `{"type":"boolean"}`},
+	{"register_queue_200_response_allOf_realm_user_settings_defaults", "web_inbox_show_channel_folders", 431, `{"type":"boolean"}`},
 	{"register_queue_200_response", "server_report_message_types", 435,
 		`{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","name"],` +
 			`"properties":{"key":{"type":"string"},"name":{"type":"string"}}}}`},
@@ -372,6 +373,10 @@ var confNewestDeviations = []confDeviation{{
 var confUnmodelledParams = map[string]string{
 	"get-messages anchor_date": "anchor=date (feature level 445) is not modelled: the server's GET /messages is " +
 		"enough for a client to find a message id (anchor, num_before/num_after, narrow, include_anchor)",
+	"update-realm-user-settings-defaults enable_reaction_audible_notifications": "documented at Zulip 13.0's placeholder " +
+		"feature level, newer than the level this server advertises",
+	"update-realm-user-settings-defaults enable_reaction_desktop_notifications": "documented at Zulip 13.0's placeholder " +
+		"feature level, newer than the level this server advertises",
 }
 
 // confResponseProperty finds a property of an operation's 200 answer schema.

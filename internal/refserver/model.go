@@ -89,6 +89,9 @@ type RealmSettings struct {
 	// register snapshot's form; a setting missing here has its default
 	// (realm_settings.go).
 	Values map[string]any `json:"values,omitempty"`
+	// UserDefaults are the settings new users get (internal/realmspec.UserDefaults),
+	// by name, in the register snapshot's form; a missing one has its default.
+	UserDefaults map[string]any `json:"user_defaults,omitempty"`
 }
 
 // User is a human or bot account.

@@ -123,24 +123,9 @@ func (s *Server) updateRealm(c *call) (obj, error) {
 		return nil, errPrincipal("administrator")
 	}
 	r := c.realm()
-	fl := s.opts.FeatureLevel
-	var changes []realmChange
-	for _, sp := range realmspec.Settings {
-		if sp.FL > fl {
-			continue // an older server does not know it: ignored_parameters_unsupported
-		}
-		ch, ok, err := c.realmParam(sp)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			changes = append(changes, ch)
-		}
-	}
-	for _, ch := range changes {
-		if err := c.checkRealmChange(ch); err != nil {
-			return nil, err
-		}
+	changes, err := c.settingParams(realmspec.Settings)
+	if err != nil {
+		return nil, err
 	}
 	for _, ch := range changes {
 		if ch.sp.Owner && !c.user.IsOwner() {
@@ -167,6 +152,31 @@ func (s *Server) updateRealm(c *call) (obj, error) {
 		r.setRealmValue(ch.sp, registerForm(ch.sp, ch.value))
 	}
 	return obj{}, nil
+}
+
+// settingParams reads and checks the parameters of a table's settings that
+// the server's level knows (the others land in ignored_parameters_unsupported,
+// as on an older server).
+func (c *call) settingParams(specs []realmspec.Setting) ([]realmChange, error) {
+	var changes []realmChange
+	for _, sp := range specs {
+		if sp.FL > c.s.opts.FeatureLevel {
+			continue
+		}
+		ch, ok, err := c.realmParam(sp)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			changes = append(changes, ch)
+		}
+	}
+	for _, ch := range changes {
+		if err := c.checkRealmChange(ch); err != nil {
+			return nil, err
+		}
+	}
+	return changes, nil
 }
 
 // realmParam reads one setting's parameter, typed as the view declares it.
@@ -204,6 +214,10 @@ func (c *call) realmParam(sp realmspec.Setting) (realmChange, bool, error) {
 		}
 		ch.value = n
 	case realmspec.StringEnum, realmspec.JitsiURL:
+		if sp.Plain {
+			ch.value = text
+			break
+		}
 		var v string
 		if err := decode(&v); err != nil {
 			return ch, true, errInvalid(sp.Name + " is not a string")

@@ -9,14 +9,15 @@ import (
 
 // Register event and fetch types this project uses.
 const (
-	EventTypeUserTopic           = "user_topic"
-	EventTypeRealm               = "realm"
-	EventTypeRealmDomains        = "realm_domains"
-	EventTypeRealmLinkifiers     = "realm_linkifiers"
-	EventTypeCustomProfileFields = "custom_profile_fields"
-	EventTypeRealmUserGroups     = "realm_user_groups"
-	EventTypeUserStatus          = "user_status"
-	EventTypeSavedSnippets       = "saved_snippets"
+	EventTypeUserTopic                 = "user_topic"
+	EventTypeRealmUserSettingsDefaults = "realm_user_settings_defaults"
+	EventTypeRealm                     = "realm"
+	EventTypeRealmDomains              = "realm_domains"
+	EventTypeRealmLinkifiers           = "realm_linkifiers"
+	EventTypeCustomProfileFields       = "custom_profile_fields"
+	EventTypeRealmUserGroups           = "realm_user_groups"
+	EventTypeUserStatus                = "user_status"
+	EventTypeSavedSnippets             = "saved_snippets"
 )
 
 // CapabilityLinkifierURLTemplate must be set in RegisterRequest.ClientCapabilities for the
@@ -82,6 +83,8 @@ type RegisterResponse struct {
 	// RealmRaw are the organization's settings of internal/realmspec, by register key,
 	// as the server sent them (see RealmSetting).
 	RealmRaw map[string]json.RawMessage `json:"-"`
+	// UserDefaultsRaw is realm_user_settings_defaults, by setting name (see UserDefault).
+	UserDefaultsRaw map[string]json.RawMessage `json:"-"`
 }
 
 // RealmPermissions are the organization's permissions that decide, before

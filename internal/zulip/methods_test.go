@@ -83,6 +83,9 @@ func methodCases() []methodCase {
 		{"UpdateRealm", "PATCH", "/realm", func(ctx context.Context, c *Client) error {
 			return c.UpdateRealm(ctx, map[string]any{"name": "n"})
 		}},
+		{"UpdateRealmUserDefaults", "PATCH", "/realm/user_settings_defaults", func(ctx context.Context, c *Client) error {
+			return c.UpdateRealmUserDefaults(ctx, map[string]any{"enter_sends": true, "web_home_view": "inbox"})
+		}},
 		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
 		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
 		{"RemoveDefaultChannel", "DELETE", "/default_streams", func(ctx context.Context, c *Client) error { return c.RemoveDefaultChannel(ctx, 1) }},

@@ -28,7 +28,21 @@ func (r *RegisterResponse) UnmarshalJSON(data []byte) error {
 			r.RealmRaw[sp.Register()] = v
 		}
 	}
+	r.UserDefaultsRaw = nil
+	if raw, ok := all["realm_user_settings_defaults"]; ok {
+		if err := json.Unmarshal(raw, &r.UserDefaultsRaw); err != nil {
+			return fmt.Errorf("realm_user_settings_defaults: %w", err)
+		}
+	}
 	return nil
+}
+
+// UserDefault returns a default setting for new users as the register
+// snapshot gave it (fetch type realm_user_settings_defaults); false when the
+// server did not send it.
+func (r *RegisterResponse) UserDefault(name string) (json.RawMessage, bool) {
+	v, ok := r.UserDefaultsRaw[name]
+	return v, ok
 }
 
 // RealmSetting returns a setting's value as the register snapshot gave it;
@@ -43,30 +57,51 @@ func (r *RegisterResponse) RealmSetting(name string) (json.RawMessage, bool) {
 }
 
 // UpdateRealm changes organization settings (PATCH /realm; administrators, some settings
-// owners). values maps a setting of internal/realmspec to its new value: a bool, string,
-// int64, "unlimited", "server_default" or *GroupSettingUpdate, as the setting's kind takes
-// it; each is encoded as the server's view declares it (plain text for names and
-// languages, JSON otherwise). Idempotent unless a permission carries an Old value (a
-// repeat answers EXPECTATION_MISMATCH once the first has applied).
+// owners). values maps a setting of internal/realmspec.Settings to its new value: a bool,
+// string, int64, "unlimited", "server_default" or *GroupSettingUpdate, as the setting's kind
+// takes it; each is encoded as the server's view declares it (plain text for names and
+// languages, JSON otherwise). Idempotent unless a permission carries an Old value (a repeat
+// answers EXPECTATION_MISMATCH once the first has applied).
 func (c *Client) UpdateRealm(ctx context.Context, values map[string]any) error {
+	p, idempotent, err := settingParams(realmspec.Settings, values)
+	if err != nil {
+		return err
+	}
+	return c.do(ctx, request{method: http.MethodPatch, path: "realm", params: p, idempotent: idempotent}, nil)
+}
+
+// UpdateRealmUserDefaults changes the settings new users get (PATCH
+// /realm/user_settings_defaults, FL95; administrators). values maps a setting of
+// internal/realmspec.UserDefaults to its new value, as UpdateRealm's. Idempotent.
+func (c *Client) UpdateRealmUserDefaults(ctx context.Context, values map[string]any) error {
+	p, _, err := settingParams(realmspec.UserDefaults, values)
+	if err != nil {
+		return err
+	}
+	return c.do(ctx, request{method: http.MethodPatch, path: "realm/user_settings_defaults", params: p, idempotent: true}, nil)
+}
+
+// settingParams encodes the values of a table's settings; idempotent is false
+// when a permission carries an expected old value.
+func settingParams(table []realmspec.Setting, values map[string]any) (*params, bool, error) {
 	p := newParams()
 	idempotent := true
-	for _, sp := range realmspec.Settings {
+	for _, sp := range table {
 		v, ok := values[sp.Name]
 		if !ok {
 			continue
 		}
-		switch sp.Kind {
-		case realmspec.Text, realmspec.Language:
+		switch {
+		case sp.Kind == realmspec.Text || sp.Kind == realmspec.Language || sp.Plain:
 			s, isString := v.(string)
 			if !isString {
-				return fmt.Errorf("realm setting %s: want a string, got %T", sp.Name, v)
+				return nil, false, fmt.Errorf("setting %s: want a string, got %T", sp.Name, v)
 			}
 			p.str(sp.Name, s)
-		case realmspec.Permission:
+		case sp.Kind == realmspec.Permission:
 			u, isUpdate := v.(*GroupSettingUpdate)
 			if !isUpdate {
-				return fmt.Errorf("realm setting %s: want a *GroupSettingUpdate, got %T", sp.Name, v)
+				return nil, false, fmt.Errorf("setting %s: want a *GroupSettingUpdate, got %T", sp.Name, v)
 			}
 			idempotent = idempotent && u.Old == nil
 			p.json(sp.Name, u)
@@ -74,5 +109,5 @@ func (c *Client) UpdateRealm(ctx context.Context, values map[string]any) error {
 			p.json(sp.Name, v)
 		}
 	}
-	return c.do(ctx, request{method: http.MethodPatch, path: "realm", params: p, idempotent: idempotent}, nil)
+	return p, idempotent, nil
 }

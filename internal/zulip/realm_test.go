@@ -51,9 +51,11 @@ func TestUpdateRealm(t *testing.T) {
 }
 
 // TestRealmSpec_documented checks internal/realmspec against the newest
-// description: every setting is a realm_* key of the register answer, with
-// the type its kind implies and, where the description lists them, the same
-// values; and the level the table gives is not older than the one the
+// description: every organization setting is a realm_* key of the register
+// answer, and every default for new users a key of
+// realm_user_settings_defaults and a parameter of
+// update-realm-user-settings-defaults, with the type its kind implies, the
+// documented values, and a feature level not older than the one the
 // description's text names.
 func TestRealmSpec_documented(t *testing.T) {
 	doc := loadOpenAPINewest(t)
@@ -74,30 +76,56 @@ func TestRealmSpec_documented(t *testing.T) {
 		}
 	}
 	walk(op.Responses.Status(200).Value.Content.Get("application/json").Schema)
+	for _, sp := range realmspec.Settings {
+		checkDocumentedSetting(t, sp, props[sp.Register()])
+	}
+	defaults := props["realm_user_settings_defaults"]
+	if defaults == nil {
+		t.Fatal("the register answer documents no realm_user_settings_defaults")
+	}
+	_, params, ok := docOperation(doc, "PATCH", "/realm/user_settings_defaults")
+	if !ok {
+		t.Fatal("no operation PATCH /realm/user_settings_defaults")
+	}
+	for _, sp := range realmspec.UserDefaults {
+		var p *openapi3.Schema
+		if ref := defaults.Properties[sp.Name]; ref != nil {
+			p = ref.Value
+		}
+		checkDocumentedSetting(t, sp, p)
+		if d, ok := params[sp.Name]; !ok {
+			t.Errorf("%s: update-realm-user-settings-defaults has no such parameter", sp.Name)
+		} else if plain := sp.Kind == realmspec.Text || sp.Kind == realmspec.Language || sp.Plain; plain == d.json {
+			t.Errorf("%s: the table encodes it %s, the description %s", sp.Name, map[bool]string{true: "plain", false: "as JSON"}[plain],
+				map[bool]string{true: "as JSON", false: "plain"}[d.json])
+		}
+	}
+}
+
+// checkDocumentedSetting compares one setting with its documented schema.
+func checkDocumentedSetting(t *testing.T, sp realmspec.Setting, p *openapi3.Schema) {
+	t.Helper()
 	wantType := map[realmspec.Kind]string{realmspec.Bool: "boolean", realmspec.Text: "string", realmspec.Language: "string",
 		realmspec.IntEnum: "integer", realmspec.StringEnum: "string", realmspec.Count: "integer", realmspec.Limit: "integer",
 		realmspec.Retention: "integer", realmspec.Channel: "integer", realmspec.JitsiURL: "string"}
 	levels := regexp.MustCompile(`New in Zulip [0-9.]+ \(feature level (\d+)\)`)
-	for _, sp := range realmspec.Settings {
-		p := props[sp.Register()]
-		if p == nil {
-			t.Errorf("%s: the register answer documents no %s", sp.Name, sp.Register())
-			continue
-		}
-		if want, ok := wantType[sp.Kind]; ok && p.Type != nil && !p.Type.Is(want) {
-			t.Errorf("%s: documented as %v, the table's kind means %s", sp.Name, p.Type, want)
-		}
-		if sp.Kind == realmspec.StringEnum && len(p.Enum) > 0 {
-			for _, v := range sp.Values {
-				if !slices.Contains(p.Enum, any(v.WireString())) {
-					t.Errorf("%s: value %q is not among the documented %v", sp.Name, v.WireString(), p.Enum)
-				}
+	if p == nil {
+		t.Errorf("%s: the register answer does not document it", sp.Name)
+		return
+	}
+	if want, ok := wantType[sp.Kind]; ok && p.Type != nil && !p.Type.Is(want) {
+		t.Errorf("%s: documented as %v, the table's kind means %s", sp.Name, p.Type, want)
+	}
+	if sp.Kind == realmspec.StringEnum && len(p.Enum) > 0 {
+		for _, v := range sp.Values {
+			if !slices.Contains(p.Enum, any(v.WireString())) {
+				t.Errorf("%s: value %q is not among the documented %v", sp.Name, v.WireString(), p.Enum)
 			}
 		}
-		if m := levels.FindStringSubmatch(p.Description); m != nil {
-			if fl, _ := strconv.Atoi(m[1]); fl > sp.FL {
-				t.Errorf("%s: the description says feature level %d, the table %d", sp.Name, fl, sp.FL)
-			}
+	}
+	if m := levels.FindStringSubmatch(p.Description); m != nil {
+		if fl, _ := strconv.Atoi(m[1]); fl > sp.FL {
+			t.Errorf("%s: the description says feature level %d, the table %d", sp.Name, fl, sp.FL)
 		}
 	}
 }
