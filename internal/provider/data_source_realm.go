@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
@@ -38,6 +39,8 @@ func (d *realmDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			attrs[sp.Name] = schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
 		case realmspec.Count, realmspec.Channel:
 			attrs[sp.Name] = schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+		case realmspec.AuthMethods:
+			attrs[sp.Name] = schema.MapAttribute{ElementType: types.BoolType, Computed: true, MarkdownDescription: desc}
 		case realmspec.Permission:
 			attrs[sp.Name] = permissionDataAttribute(permissionSetting{name: sp.Name, level: sp.FL,
 				what: strings.TrimSuffix(strings.TrimPrefix(sp.Description, "Who can "), ".")})

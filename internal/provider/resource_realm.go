@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -152,6 +154,9 @@ func realmAttribute(sp realmspec.Setting) schema.Attribute {
 	case realmspec.Permission:
 		return permissionAttribute(permissionSetting{name: sp.Name, level: sp.FL,
 			what: strings.TrimSuffix(strings.TrimPrefix(sp.Description, "Who can "), ".")})
+	case realmspec.AuthMethods:
+		return schema.MapAttribute{ElementType: types.BoolType, Optional: true, Computed: true, MarkdownDescription: desc,
+			PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}}
 	}
 	var v []validator.String
 	switch sp.Kind {
@@ -227,6 +232,8 @@ func realmNull(sp realmspec.Setting) attr.Value {
 		return types.Int64Null()
 	case realmspec.Permission:
 		return types.ObjectNull(permissionAttrTypes)
+	case realmspec.AuthMethods:
+		return types.MapNull(types.BoolType)
 	}
 	return types.StringNull()
 }
@@ -245,6 +252,10 @@ func realmGet(ctx context.Context, get func(context.Context, path.Path, any) dia
 		return v, d
 	case realmspec.Permission:
 		var v types.Object
+		d := get(ctx, at, &v)
+		return v, d
+	case realmspec.AuthMethods:
+		var v types.Map
 		d := get(ctx, at, &v)
 		return v, d
 	}
@@ -276,6 +287,16 @@ func realmFromAPI(sp realmspec.Setting, raw json.RawMessage, ok bool, dir groupD
 			return nil, err
 		}
 		return permissionFromAPI(&v, dir), nil
+	case realmspec.AuthMethods:
+		methods, err := authMethodsFromAPI(raw)
+		if err != nil {
+			return nil, err
+		}
+		elems := make(map[string]attr.Value, len(methods))
+		for name, m := range methods {
+			elems[name] = types.BoolValue(m.Enabled)
+		}
+		return types.MapValueMust(types.BoolType, elems), nil
 	case realmspec.IntEnum:
 		var n int
 		err = json.Unmarshal(raw, &n)
@@ -313,6 +334,35 @@ func realmFromAPI(sp realmspec.Setting, raw json.RawMessage, ok bool, dir groupD
 	return types.StringValue(s), err
 }
 
+// authMethod is one authentication method as the register snapshot gives it.
+type authMethod struct {
+	Enabled           bool   `json:"enabled"`
+	Available         bool   `json:"available"`
+	UnavailableReason string `json:"unavailable_reason"`
+}
+
+// authMethodsFromAPI decodes realm_authentication_methods: a method's entry is
+// {enabled, available, unavailable_reason} from feature level 243 and a bare
+// boolean before.
+func authMethodsFromAPI(raw json.RawMessage) (map[string]authMethod, error) {
+	var entries map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, err
+	}
+	out := make(map[string]authMethod, len(entries))
+	for name, e := range entries {
+		var m authMethod
+		if err := json.Unmarshal(e, &m); err != nil {
+			m = authMethod{Available: true}
+			if err := json.Unmarshal(e, &m.Enabled); err != nil {
+				return nil, fmt.Errorf("method %s: %w", name, err)
+			}
+		}
+		out[name] = m
+	}
+	return out, nil
+}
+
 // realmToAPI is the value UpdateRealm sends for a planned setting; prior is
 // the value Terraform last read (a permission's expected old value).
 func realmToAPI(ctx context.Context, sp realmspec.Setting, planned, prior attr.Value, dir groupDirectory) (any, error) {
@@ -324,6 +374,14 @@ func realmToAPI(ctx context.Context, sp realmspec.Setting, planned, prior attr.V
 	case types.Object:
 		p, _ := prior.(types.Object)
 		return permissionChange(ctx, v, p, dir)
+	case types.Map:
+		methods := map[string]bool{}
+		for name, e := range v.Elements() {
+			if b, ok := e.(types.Bool); ok && known(b) {
+				methods[name] = b.ValueBool()
+			}
+		}
+		return methods, nil
 	case types.String:
 		s := v.ValueString()
 		switch sp.Kind {
@@ -392,15 +450,101 @@ func (r *realmResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			continue
 		}
 		changing = true
+		r.checkPlanLimit(ctx, at, sp, planned, &resp.Diagnostics)
 		if sp.Owner {
 			r.data.requireRole(ctx, roleOwner, "Changing the organization's "+sp.Name, at, &resp.Diagnostics)
 		}
 		if o, ok := planned.(types.Object); ok {
 			r.data.checkPermissionSetting(ctx, at, permissionOfRealm, sp.Name, o, &resp.Diagnostics)
 		}
+		if m, ok := planned.(types.Map); ok && sp.Kind == realmspec.AuthMethods {
+			r.checkAuthMethods(ctx, at, m, &resp.Diagnostics)
+		}
 	}
 	if changing {
 		r.data.requireRole(ctx, roleAdministrator, "Changing the "+strings.ToLower(r.table.what), path.Empty(), &resp.Diagnostics)
+	}
+}
+
+// Plan types of Zulip Cloud that limit settings (Realm.PLAN_TYPE_*).
+const (
+	planLimited    = 2
+	planSelfHosted = 1
+	planPlus       = 10
+)
+
+// checkPlanLimit refuses at plan, with Zulip's words, a setting the
+// organization's Zulip Cloud plan does not allow (ensure_not_on_limited_plan,
+// can_enable_restricted_user_access_for_guests).
+func (r *realmResource) checkPlanLimit(ctx context.Context, at path.Path, sp realmspec.Setting, planned attr.Value, diags *diag.Diagnostics) {
+	if r.table != realmTable || !r.data.hasCreds {
+		return
+	}
+	snap, err := r.table.snapshot(ctx, r.data)
+	if err != nil || snap.RealmPlanType == 0 {
+		return
+	}
+	plan := snap.RealmPlanType
+	switch {
+	case sp.Name == "enable_spectator_access":
+		if b, ok := planned.(types.Bool); ok && b.ValueBool() && plan == planLimited {
+			diags.AddAttributeError(at, "Not Available on This Plan", "Available on Zulip Cloud Standard. Upgrade to access.")
+		}
+	case sp.PlanLimited && plan == planLimited:
+		diags.AddAttributeError(at, "Not Available on This Plan", "Available on Zulip Cloud Standard. Upgrade to access.")
+	case sp.Name == "can_access_all_users_group" && plan != planPlus && plan != planSelfHosted:
+		diags.AddAttributeError(at, "Not Available on This Plan", "Available on Zulip Cloud Plus. Upgrade to access.")
+	}
+}
+
+// checkAuthMethods refuses at plan what update_realm refuses: a method the
+// server lacks (naming the ones it has), enabling one the plan lacks (with
+// the server's reason), and leaving no method enabled.
+func (r *realmResource) checkAuthMethods(ctx context.Context, at path.Path, planned types.Map, diags *diag.Diagnostics) {
+	if !r.data.hasCreds {
+		return
+	}
+	snap, err := r.table.snapshot(ctx, r.data)
+	if err != nil {
+		return // the apply will say
+	}
+	raw, ok := r.table.value(snap, "authentication_methods")
+	if !ok {
+		return
+	}
+	server, err := authMethodsFromAPI(raw)
+	if err != nil {
+		return
+	}
+	enabled := map[string]bool{}
+	for name, m := range server {
+		enabled[name] = m.Enabled
+	}
+	names := make([]string, 0, len(server))
+	for name := range server {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for name, e := range planned.Elements() {
+		b, isBool := e.(types.Bool)
+		if !isBool || !known(b) {
+			return // unknown parts: checked when known
+		}
+		m, exists := server[name]
+		switch {
+		case !exists:
+			diags.AddAttributeError(at, "Unknown Authentication Method",
+				fmt.Sprintf("The server has no authentication method %q. Its methods are: %s.", name, strings.Join(names, ", ")))
+			continue
+		case b.ValueBool() && !m.Enabled && !m.Available:
+			diags.AddAttributeError(at, "Authentication Method Not Available",
+				fmt.Sprintf("%s cannot be enabled: %s", name, m.UnavailableReason))
+		}
+		enabled[name] = b.ValueBool()
+	}
+	if !slices.Contains(slices.Collect(maps.Values(enabled)), true) {
+		diags.AddAttributeError(at, "No Authentication Method Left",
+			"At least one authentication method must be enabled: with this configuration, nobody could log in.")
 	}
 }
 
@@ -485,7 +629,34 @@ func (r *realmResource) apply(ctx context.Context, config tfsdk.Config, plan tfs
 	if !ok {
 		return
 	}
+	r.keepManagedKeys(ctx, current, plan.GetAttribute, diags)
 	r.store(ctx, current, state, diags)
+}
+
+// keepManagedKeys narrows map settings (the authentication methods) to the
+// keys the prior value names: only those are managed, and the others would
+// read as a change. A prior value that is null or unknown (an import, a
+// configuration that leaves the setting out) keeps every key.
+func (r *realmResource) keepManagedKeys(ctx context.Context, current map[string]attr.Value, get func(context.Context, path.Path, any) diag.Diagnostics, diags *diag.Diagnostics) {
+	for _, sp := range r.table.specs {
+		if sp.Kind != realmspec.AuthMethods {
+			continue
+		}
+		prior, d := realmGet(ctx, get, sp)
+		diags.Append(d...)
+		pm, ok := prior.(types.Map)
+		cm, ok2 := current[sp.Name].(types.Map)
+		if !ok || !ok2 || !known(pm) || !known(cm) {
+			continue
+		}
+		kept := map[string]attr.Value{}
+		for name := range pm.Elements() {
+			if v, ok := cm.Elements()[name]; ok {
+				kept[name] = v
+			}
+		}
+		current[sp.Name] = types.MapValueMust(types.BoolType, kept)
+	}
 }
 
 // read returns the table's settings as Terraform values, by name.
@@ -545,7 +716,7 @@ func realmURL(c *zulip.Client) string {
 }
 
 // Read refreshes every setting: the organization has no other way to be gone.
-func (r *realmResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
+func (r *realmResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
@@ -553,6 +724,7 @@ func (r *realmResource) Read(ctx context.Context, _ resource.ReadRequest, resp *
 	if !ok {
 		return
 	}
+	r.keepManagedKeys(ctx, current, req.State.GetAttribute, &resp.Diagnostics)
 	r.store(ctx, current, &resp.State, &resp.Diagnostics)
 }
 

@@ -43,6 +43,7 @@ resource "zulip_realm" "test" {
   digest_weekday                     = %q
   new_stream_announcements_stream_id = -1
   can_create_groups                  = { groups = [%q] }
+  authentication_methods             = { GitHub = true }
 }
 `, name, limit, weekday, creators)
 	}
@@ -67,6 +68,8 @@ resource "zulip_realm" "test" {
 					value("message_content_edit_limit_seconds", knownvalue.StringExact("unlimited")),
 					value("digest_weekday", knownvalue.StringExact("friday")),
 					value("can_create_groups", permissionOf([]string{"role:administrators"})),
+					// Only the methods named are managed (and read).
+					value("authentication_methods", knownvalue.MapExact(map[string]knownvalue.Check{"GitHub": knownvalue.Bool(true)})),
 					// Unmanaged settings show the organization's values.
 					value("send_welcome_emails", knownvalue.Bool(true)),
 					value("message_retention_days", knownvalue.StringExact("unlimited")),
@@ -103,8 +106,11 @@ resource "zulip_realm" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{value("send_welcome_emails", knownvalue.Bool(false))},
 			},
 			{
+				// An import reads every authentication method; the next apply narrows
+				// the state to the methods the configuration names.
 				ResourceName: "zulip_realm.test", ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true,
-				Config: config("Renamed again", "3600", "monday", "role:moderators"),
+				ImportStateVerifyIgnore: []string{"authentication_methods"},
+				Config:                  config("Renamed again", "3600", "monday", "role:moderators"),
 			},
 		},
 	})
@@ -121,6 +127,10 @@ func TestAccRealmSettings_validation(t *testing.T) {
 		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	cloud := acctest.NewServer(t)
+	cloud.Do(func(r *refserver.Realm) { r.PlanType = 2 }) // Zulip Cloud Free
+	limited := cloud.ProviderConfig(t, refserver.SeedOwnerID)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -134,6 +144,11 @@ func TestAccRealmSettings_validation(t *testing.T) {
 			step(srv.ProviderConfig(t, refserver.SeedMemberID)+realm(`  name = "x"`), "Insufficient Role", "administrator"),
 			step(old.ProviderConfig(t, refserver.SeedOwnerID)+realm(`  send_channel_events_messages = true`), "Zulip Server Too Old",
 				"send_channel_events_messages", "434"),
+			step(owner+realm(`  authentication_methods = { Nope = true }`), "Unknown Authentication Method", "Dev, Email, GitHub, Google, SAML"),
+			step(owner+realm(`  authentication_methods = { Email = false, Dev = false }`), "No Authentication Method Left"),
+			step(limited+realm(`  authentication_methods = { SAML = true }`), "Authentication Method Not Available", "upgrade"),
+			step(limited+realm(`  message_retention_days = "30"`), "Not Available on This Plan", "Zulip Cloud Standard"),
+			step(limited+realm(`  can_access_all_users_group = { groups = ["role:members"] }`), "Not Available on This Plan", "Zulip Cloud Plus"),
 		},
 	})
 }

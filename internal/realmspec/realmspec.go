@@ -35,6 +35,10 @@ const (
 	Permission
 	// JitsiURL is a URL, or "server_default" (null in the register snapshot).
 	JitsiURL
+	// AuthMethods is a JSON object of authentication method names to whether
+	// each is enabled; the register snapshot gives each as {enabled,
+	// available, unavailable_reason} (FL243).
+	AuthMethods
 )
 
 // Value is one value of an enumerated setting.
@@ -103,6 +107,9 @@ var Settings = []Setting{
 	{Name: "default_code_block_language", Kind: Text, FL: 195, Default: "", Description: "The language of code blocks that name none (empty: none)."},
 
 	// Joining.
+	{Name: "authentication_methods", Kind: AuthMethods, Owner: true, Description: "Which ways of logging in are enabled, by " +
+		"method name (`Email`, `GitHub`, `Google`, `SAML`, ...: the server's own). Only the methods named are managed; at " +
+		"least one must stay enabled, and a method the server or the plan lacks cannot be enabled."},
 	{Name: "invite_required", Kind: Bool, Owner: true, Default: true, Description: "Whether joining needs an invitation."},
 	{Name: "emails_restricted_to_domains", Kind: Bool, Owner: true, Default: false, Description: "Whether new users' e-mail addresses must be in the organization's allowed domains (zulip_allowed_domain)."},
 	{Name: "disallow_disposable_email_addresses", Kind: Bool, Owner: true, Default: true, Description: "Whether disposable e-mail addresses are refused."},

@@ -22,7 +22,8 @@ func confCasesRealmSettings(add func(confGroup)) {
 			"message_content_delete_limit_seconds", "3600", "topics_policy", `"disable_empty_topic"`,
 			"message_retention_days", "30", "digest_weekday", "4", "jitsi_server_url", `"https://meet.example.com"`,
 			"new_stream_announcements_stream_id", "-1", "can_create_groups", `{"new": 2, "old": 5}`,
-			"direct_message_permission_group", `{"new": {"direct_members": [1], "direct_subgroups": [3]}}`)),
+			"direct_message_permission_group", `{"new": {"direct_members": [1], "direct_subgroups": [3]}}`,
+			"authentication_methods", `{"GitHub": true}`)),
 		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 		confOK("the settings", "register-queue", confMember, confPOST, "/register", confP("fetch_event_types", `["realm"]`)),
 		confBad("an owner's setting as an administrator", "update-realm", confAdmin, confPATCH, "/realm", confP("invite_required", "true"), 400, "UNAUTHORIZED_PRINCIPAL"),
@@ -30,6 +31,7 @@ func confCasesRealmSettings(add func(confGroup)) {
 		confBad("a bad language", "update-realm", confAdmin, confPATCH, "/realm", confP("default_language", "xx"), 400, "BAD_REQUEST"),
 		confBad("a bad limit", "update-realm", confAdmin, confPATCH, "/realm", confP("message_content_edit_limit_seconds", "0"), 400, "BAD_REQUEST"),
 		confBad("a stale permission", "update-realm", confOwner, confPATCH, "/realm", confP("can_create_groups", `{"new": 5, "old": 5}`), 400, "EXPECTATION_MISMATCH"),
+		confBad("no authentication method left", "update-realm", confOwner, confPATCH, "/realm", confP("authentication_methods", `{"Dev": false, "Email": false, "GitHub": false}`), 400, "BAD_REQUEST"),
 		confBad("a public moderation channel", "update-realm", confAdmin, confPATCH, "/realm", confP("moderation_request_channel_id", "1"), 400, "BAD_REQUEST"),
 	}})
 	add(confGroup{op: "update-realm-user-settings-defaults", name: "update-realm-user-settings-defaults", steps: []confStep{

@@ -319,10 +319,10 @@ func (s *Server) registerRealm(rr *registerRequest, out obj) {
 	out["max_stream_name_length"] = 60
 	out["max_stream_description_length"] = 1024
 	out["max_message_length"] = 10000
-	out["realm_email_auth_enabled"] = true
-	out["realm_password_auth_enabled"] = true
+	out["realm_email_auth_enabled"] = r.authMethodEnabled("Email")
+	out["realm_password_auth_enabled"] = r.authMethodEnabled("Email")
 	out["realm_push_notifications_enabled"] = true
-	out["realm_enable_spectator_access"] = true
+	out["realm_plan_type"] = r.planType()
 	if fl >= 74 {
 		out["event_queue_longpoll_timeout_seconds"] = longpollTimeoutSeconds
 	}

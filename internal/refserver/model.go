@@ -65,6 +65,9 @@ type Realm struct {
 	ReportTypes                []ReportType  `json:"report_types"`
 	Settings                   RealmSettings `json:"settings"`
 	Deactivated                bool          `json:"deactivated"`
+	// PlanType is Zulip Cloud's plan (Realm.plan_type): 0 or 1 self-hosted, 2
+	// limited (free), 3 standard, 4 standard free, 10 plus.
+	PlanType int `json:"plan_type,omitempty"`
 
 	// SMS holds the state of the SMS conversations API (smsserver.Snapshot as JSON).
 	SMS json.RawMessage `json:"sms,omitempty"`
@@ -92,6 +95,9 @@ type RealmSettings struct {
 	// UserDefaults are the settings new users get (internal/realmspec.UserDefaults),
 	// by name, in the register snapshot's form; a missing one has its default.
 	UserDefaults map[string]any `json:"user_defaults,omitempty"`
+	// AuthMethods are the authentication methods the organization enabled,
+	// by name; a backend missing here has its default (realm_auth_methods.go).
+	AuthMethods map[string]bool `json:"auth_methods,omitempty"`
 }
 
 // User is a human or bot account.

@@ -32,6 +32,18 @@ var realmLanguages = []string{"ar", "be", "bg", "bn", "ca", "cs", "cy", "da", "d
 // maxJitsiURLLength is JITSI_SERVER_URL_MAX_LENGTH.
 const maxJitsiURLLength = 200
 
+// eventValue is a setting's value as events and the register snapshot carry
+// it, permissions and authentication methods included.
+func (r *Realm) eventValue(sp realmspec.Setting, fl int) any {
+	switch sp.Kind {
+	case realmspec.Permission:
+		return r.settingForAPI(r.Settings.GroupSettings[sp.Name]).Wire()
+	case realmspec.AuthMethods:
+		return r.authMethodsWire(fl)
+	}
+	return r.realmValue(sp)
+}
+
 // realmValue is a setting's value in the register snapshot's form.
 func (r *Realm) realmValue(sp realmspec.Setting) any {
 	switch sp.Name {
@@ -102,7 +114,10 @@ func sameRealmValue(a, b any) bool {
 // registerRealmPermissions').
 func (s *Server) registerRealmSettings(fl int, out obj) {
 	for _, sp := range realmspec.Settings {
-		if sp.Kind != realmspec.Permission && fl >= sp.FL {
+		switch {
+		case sp.Kind == realmspec.AuthMethods:
+			out[sp.Register()] = s.realm.authMethodsWire(fl)
+		case sp.Kind != realmspec.Permission && fl >= sp.FL:
 			out[sp.Register()] = s.realm.realmValue(sp)
 		}
 	}
@@ -132,6 +147,9 @@ func (s *Server) updateRealm(c *call) (obj, error) {
 			return nil, errPrincipal("owner")
 		}
 	}
+	if err := c.checkPlanLimits(changes); err != nil {
+		return nil, err
+	}
 	// The permissions: each checked against its expected old value and rules.
 	for _, ch := range changes {
 		if ch.sp.Kind != realmspec.Permission {
@@ -145,8 +163,20 @@ func (s *Server) updateRealm(c *call) (obj, error) {
 		}
 	}
 	for _, ch := range changes {
-		if ch.sp.Kind == realmspec.Permission {
+		switch ch.sp.Kind {
+		case realmspec.Permission:
 			r.Settings.GroupSettings[ch.sp.Name] = r.storedSetting(r.canonicalSetting(ch.setting.New))
+			continue
+		case realmspec.AuthMethods:
+			var methods map[string]bool
+			text, _ := ch.value.(string)
+			_ = json.Unmarshal([]byte(text), &methods) // checked by checkAuthMethods
+			if r.Settings.AuthMethods == nil {
+				r.Settings.AuthMethods = map[string]bool{}
+			}
+			for name, on := range methods {
+				r.Settings.AuthMethods[name] = on
+			}
 			continue
 		}
 		r.setRealmValue(ch.sp, registerForm(ch.sp, ch.value))
@@ -202,6 +232,8 @@ func (c *call) realmParam(sp realmspec.Setting) (realmChange, bool, error) {
 			return ch, true, errInvalid(sp.Name + " is not a boolean")
 		}
 		ch.value = b
+	case realmspec.AuthMethods:
+		ch.value = text
 	case realmspec.Text, realmspec.Language:
 		if sp.MaxLength > 0 && len([]rune(text)) > sp.MaxLength {
 			return ch, true, errInvalid(sp.Name + " is too long (limit: " + strconv.Itoa(sp.MaxLength) + " characters)")
@@ -248,6 +280,9 @@ func (c *call) checkRealmChange(ch realmChange) error {
 	n, _ := ch.value.(int)
 	text, _ := ch.value.(string)
 	switch sp.Kind {
+	case realmspec.AuthMethods:
+		_, err := c.checkAuthMethods(text)
+		return err
 	case realmspec.Language:
 		if !slices.Contains(realmLanguages, text) {
 			return errBadRequest("Invalid language '%s'", ch.value)
@@ -349,26 +384,19 @@ func (s *Server) withRealmEvents(h handlerFunc) handlerFunc {
 		r := s.realm
 		before := map[string]any{}
 		for _, sp := range realmspec.Settings {
-			if sp.Kind == realmspec.Permission {
-				before[sp.Name] = r.settingForAPI(r.Settings.GroupSettings[sp.Name]).Wire()
-			} else {
-				before[sp.Name] = r.realmValue(sp)
-			}
+			before[sp.Name] = r.eventValue(sp, s.opts.FeatureLevel)
 		}
 		payload, err := h(c)
 		if err != nil {
 			return payload, err
 		}
 		for _, sp := range realmspec.Settings {
-			now := r.realmValue(sp)
-			if sp.Kind == realmspec.Permission {
-				now = r.settingForAPI(r.Settings.GroupSettings[sp.Name]).Wire()
-			}
+			now := r.eventValue(sp, s.opts.FeatureLevel)
 			if sameRealmValue(before[sp.Name], now) {
 				continue
 			}
 			switch sp.Kind {
-			case realmspec.Limit, realmspec.JitsiURL, realmspec.Permission:
+			case realmspec.Limit, realmspec.JitsiURL, realmspec.Permission, realmspec.AuthMethods:
 				s.emit(obj{"type": "realm", "op": "update_dict", "property": "default", "data": obj{sp.Name: now}}, nil)
 			default:
 				s.emit(obj{"type": "realm", "op": "update", "property": sp.Name, "value": now}, nil)

@@ -37,3 +37,48 @@ func TestUpdateRealm(t *testing.T) {
 		t.Errorf("a refused request changed the name to %v", snap.body["realm_name"])
 	}
 }
+
+// TestUpdateRealmAuthMethods: an owner changes the named methods only; an
+// unknown method, disabling all of them, an administrator, and a method the
+// plan lacks are refused with Zulip's words; limited plans refuse their
+// settings.
+func TestUpdateRealmAuthMethods(t *testing.T) {
+	e := coreStart(t, Options{})
+	patch := func(user int, kv ...string) coreAnswer {
+		form := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			form.Set(kv[i], kv[i+1])
+		}
+		return e.coreRequest(user, http.MethodPatch, "/realm", form)
+	}
+	coreWantOK(t, patch(SeedOwnerID, "authentication_methods", `{"GitHub": true, "Dev": false}`))
+	snap := e.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{"fetch_event_types": {`["realm"]`}})
+	methods, _ := snap.body["realm_authentication_methods"].(map[string]any)
+	for name, want := range map[string]bool{"GitHub": true, "Dev": false, "Email": true} {
+		if m, _ := methods[name].(map[string]any); m["enabled"] != want {
+			t.Errorf("%s = %v, want enabled %v", name, methods[name], want)
+		}
+	}
+	for _, tc := range []struct {
+		user      int
+		value     string
+		code, msg string
+	}{
+		{SeedOwnerID, `{"Nope": true}`, "BAD_REQUEST", "Invalid authentication method: Nope. Valid methods are: ['Dev', 'Email', 'GitHub', 'Google', 'SAML']"},
+		{SeedOwnerID, `{"Email": false, "GitHub": false}`, "BAD_REQUEST", "At least one authentication method must be enabled."},
+		{SeedAdminID, `{"Email": true}`, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"},
+	} {
+		a := patch(tc.user, "authentication_methods", tc.value)
+		if a.status != http.StatusBadRequest || a.body["code"] != tc.code || a.body["msg"] != tc.msg {
+			t.Errorf("%s: answered %d %v", tc.value, a.status, a.body)
+		}
+	}
+	e.srv.Do(func(r *Realm) { r.PlanType = planLimited })
+	for _, kv := range [][]string{{"authentication_methods", `{"SAML": true}`}, {"message_retention_days", "30"}, {"enable_spectator_access", "true"}} {
+		a := patch(SeedOwnerID, kv...)
+		if a.status != http.StatusBadRequest {
+			t.Errorf("%s on a limited plan answered %d %v", kv[0], a.status, a.body)
+		}
+	}
+	coreWantOK(t, patch(SeedOwnerID, "enable_spectator_access", "false"))
+}

@@ -77,6 +77,9 @@ type RegisterResponse struct {
 	UserStatus    map[string]UserStatus `json:"user_status"`
 	SavedSnippets []SavedSnippet        `json:"saved_snippets"`
 	RealmPermissions
+	// RealmPlanType is Zulip Cloud's plan of the organization (fetch type "realm"):
+	// 1 self-hosted, 2 limited (free), 3 standard, 4 standard free, 10 plus.
+	RealmPlanType int `json:"realm_plan_type"`
 	// ServerSupportedPermissionSettings is fetch type "realm"'s rules for every
 	// group-setting permission; PermissionRules decodes it.
 	ServerSupportedPermissionSettings json.RawMessage `json:"server_supported_permission_settings"`
