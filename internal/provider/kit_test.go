@@ -84,6 +84,7 @@ var contracts = map[string]struct {
 	"zulip_user_group_membership":    {kindManaged, "UserGroupMembership", true},
 	"zulip_realm":                    {kindManaged, "RealmSettings", true},
 	"zulip_realm_user_defaults":      {kindManaged, "RealmUserDefaults", true},
+	"zulip_linkifier_order":          {kindManaged, "LinkifierOrder", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.

@@ -514,6 +514,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewChannelFolderOrderResource,
 		NewRealmResource,
 		NewRealmUserDefaultsResource,
+		NewLinkifierOrderResource,
 	}
 }
 

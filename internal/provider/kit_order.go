@@ -1,0 +1,219 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// The kit of order resources: the complete order of one collection
+// (channel folders, linkifiers, custom profile fields), a singleton that
+// Zulip sets only whole. Each is an orderSpec.
+
+// orderItem is one object of an ordered collection.
+type orderItem struct {
+	id   int64
+	name string
+}
+
+// orderSpec describes one order resource.
+type orderSpec struct {
+	// name is the resource type without the provider prefix.
+	name string
+	// attr is the list attribute ("folders"), importID the singleton's id.
+	attr, importID string
+	// what names the objects ("channel folders"), title for messages
+	// ("Channel Folder").
+	what, title string
+	// level is the feature level of the reorder endpoint (0: every server).
+	level int
+	// description and attrDescription document the resource.
+	description, attrDescription string
+	// list returns the objects in their current order; seen uses the newest
+	// copy this run has (plan checks), otherwise a fresh read.
+	list func(ctx context.Context, d *providerData, seen bool) ([]orderItem, error)
+	// reorder sends a complete order.
+	reorder func(ctx context.Context, d *providerData, ids []int64) error
+}
+
+// collectionOrder is an orderSpec's list for a collection: its objects, as
+// items puts them in order, from the newest copy this run has when seen.
+func collectionOrder[T any](ctx context.Context, coll *collection[T], seen bool, items func([]T) []orderItem) ([]orderItem, error) {
+	read := coll.list
+	if seen {
+		read = coll.lastSeen
+	}
+	all, err := read(ctx)
+	return items(all), err
+}
+
+// orderResource is the resource of an orderSpec.
+type orderResource struct {
+	resourceBase
+	spec *orderSpec
+}
+
+var (
+	_ resource.Resource                = (*orderResource)(nil)
+	_ resource.ResourceWithImportState = (*orderResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*orderResource)(nil)
+)
+
+// newOrderResource returns the resource of a spec.
+func newOrderResource(spec *orderSpec) resource.Resource {
+	return &orderResource{resourceBase: resourceBase{name: spec.name}, spec: spec}
+}
+
+// Schema describes the resource.
+func (r *orderResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: r.spec.description,
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `" + r.spec.importID + "`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			r.spec.attr: schema.ListAttribute{
+				ElementType: types.Int64Type, Required: true, MarkdownDescription: r.spec.attrDescription,
+				Validators: []validator.List{listvalidator.UniqueValues(), listvalidator.SizeAtLeast(1)},
+			},
+		},
+	}
+}
+
+// ModifyPlan checks the level, the role, and that the order is complete.
+func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	if err := r.data.requireFeatureLevel(r.spec.level, "zulip_"+r.spec.name); err != nil {
+		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
+		return
+	}
+	r.data.requireRole(ctx, roleAdministrator, "Ordering "+r.spec.what, path.Empty(), &resp.Diagnostics)
+	var planned types.List
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(r.spec.attr), &planned)...)
+	if resp.Diagnostics.HasError() || !known(planned) || !r.data.hasCreds {
+		return
+	}
+	var ids []int64
+	for _, v := range planned.Elements() {
+		n, ok := v.(types.Int64)
+		if !ok || !known(n) {
+			return // an object created by this apply: checked when known
+		}
+		ids = append(ids, n.ValueInt64())
+	}
+	all, err := r.spec.list(ctx, r.data, true)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.title+"s", "list the "+r.spec.what, roleAny, err)
+		return
+	}
+	if missing, unknown := orderGaps(all, ids); len(missing)+len(unknown) > 0 {
+		resp.Diagnostics.AddAttributeError(path.Root(r.spec.attr), "Incomplete "+r.spec.title+" Order", r.spec.problem(missing, unknown))
+	}
+}
+
+// orderGaps lists the objects an order lacks and the ids it names that are
+// no object.
+func orderGaps(all []orderItem, ids []int64) (missing []string, unknown []int64) {
+	for _, o := range all {
+		if !slices.Contains(ids, o.id) {
+			missing = append(missing, fmt.Sprintf("%q (id %d)", o.name, o.id))
+		}
+	}
+	for _, id := range ids {
+		if !slices.ContainsFunc(all, func(o orderItem) bool { return o.id == id }) {
+			unknown = append(unknown, id)
+		}
+	}
+	sort.Strings(missing)
+	return missing, unknown
+}
+
+// problem words what an incomplete order lacks.
+func (s *orderSpec) problem(missing []string, unknown []int64) string {
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "it lacks "+strings.Join(missing, ", ")+" (Zulip takes only a complete order)")
+	}
+	if len(unknown) > 0 {
+		ids := make([]string, len(unknown))
+		for i, id := range unknown {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		parts = append(parts, "none of the "+s.what+" has the ids "+strings.Join(ids, ", "))
+	}
+	return "The order cannot be applied: " + strings.Join(parts, "; ") + "."
+}
+
+// Create sets the order.
+func (r *orderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.put(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+// Update sets the order.
+func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.put(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+// put sends the planned order.
+func (r *orderResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
+	var planned types.List
+	diags.Append(p.GetAttribute(ctx, path.Root(r.spec.attr), &planned)...)
+	if diags.HasError() || !r.data.ready(diags) {
+		return
+	}
+	var ids []int64
+	diags.Append(planned.ElementsAs(ctx, &ids, false)...)
+	if err := r.spec.reorder(ctx, r.data, ids); err != nil {
+		addAPIError(diags, "Unable to Order "+r.spec.title+"s", "order the "+r.spec.what, roleAdministrator, err)
+		return
+	}
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), r.spec.importID)...)
+	diags.Append(state.SetAttribute(ctx, path.Root(r.spec.attr), planned)...)
+}
+
+// Read refreshes the order.
+func (r *orderResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	all, err := r.spec.list(ctx, r.data, false)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.title+"s", "list the "+r.spec.what, roleAny, err)
+		return
+	}
+	ids := make([]attr.Value, len(all))
+	for i, o := range all {
+		ids[i] = types.Int64Value(o.id)
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(r.spec.attr), types.ListValueMust(types.Int64Type, ids))...)
+}
+
+// Delete leaves the order as it is.
+func (r *orderResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+// ImportState adopts the order.
+func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID != r.spec.importID {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The order of the %s is imported with the id %s, got %q.",
+			r.spec.what, r.spec.importID, req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), r.spec.importID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(r.spec.attr), types.ListValueMust(types.Int64Type, []attr.Value{}))...)
+}
