@@ -85,6 +85,7 @@ var contracts = map[string]struct {
 	"zulip_realm":                    {kindManaged, "RealmSettings", true},
 	"zulip_realm_user_defaults":      {kindManaged, "RealmUserDefaults", true},
 	"zulip_linkifier_order":          {kindManaged, "LinkifierOrder", true},
+	"zulip_default_channels":         {kindManaged, "DefaultChannels", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.

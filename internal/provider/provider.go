@@ -515,6 +515,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewRealmResource,
 		NewRealmUserDefaultsResource,
 		NewLinkifierOrderResource,
+		NewDefaultChannelsResource,
 	}
 }
 

@@ -108,6 +108,20 @@ func confCasesChannels(add func(confGroup)) {
 		confOK("oneself", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["general"]`)),
 		confBad("unknown channel", "unsubscribe", confMember, confDELETE, "/users/me/subscriptions", confP("subscriptions", `["nope"]`), 400, "BAD_REQUEST"),
 	}})
+	add(confGroup{op: "add-default-stream", steps: []confStep{
+		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["default_streams"]`)), "queue_id", "queue_id"),
+		confOK("add", "add-default-stream", confAdmin, confPOST, "/default_streams", confP("stream_id", "7")),
+		confBad("a private channel", "add-default-stream", confAdmin, confPOST, "/default_streams", confP("stream_id", "3"), 400, "BAD_REQUEST"),
+		confBad("unknown", "add-default-stream", confAdmin, confPOST, "/default_streams", confP("stream_id", "999"), 400, "BAD_REQUEST"),
+		confBad("a member", "add-default-stream", confMember, confPOST, "/default_streams", confP("stream_id", "7"), 400, "UNAUTHORIZED_PRINCIPAL"),
+		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+		confOK("the defaults", "register-queue", confMember, confPOST, "/register", confP("fetch_event_types", `["default_streams"]`)),
+	}})
+	add(confGroup{op: "remove-default-stream", steps: []confStep{
+		confOK("remove", "remove-default-stream", confAdmin, confDELETE, "/default_streams", confP("stream_id", "1")),
+		confOK("again", "remove-default-stream", confAdmin, confDELETE, "/default_streams", confP("stream_id", "1")),
+		confBad("unknown", "remove-default-stream", confAdmin, confDELETE, "/default_streams", confP("stream_id", "999"), 400, "BAD_REQUEST"),
+	}})
 	add(confGroup{op: "register-queue", name: "get-events (archived channels)", steps: []confStep{
 		confCapture(confOK("register", "register-queue", confAdmin, confPOST, "/register", confP("event_types", `["stream"]`,
 			"client_capabilities", `{"archived_channels": true}`)), "queue_id", "queue_id"),

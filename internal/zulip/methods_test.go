@@ -86,6 +86,7 @@ func methodCases() []methodCase {
 		{"UpdateRealmUserDefaults", "PATCH", "/realm/user_settings_defaults", func(ctx context.Context, c *Client) error {
 			return c.UpdateRealmUserDefaults(ctx, map[string]any{"enter_sends": true, "web_home_view": "inbox"})
 		}},
+		{"ListDefaultChannels", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListDefaultChannels(ctx)) }},
 		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
 		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
 		{"RemoveDefaultChannel", "DELETE", "/default_streams", func(ctx context.Context, c *Client) error { return c.RemoveDefaultChannel(ctx, 1) }},

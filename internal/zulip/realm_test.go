@@ -129,3 +129,14 @@ func checkDocumentedSetting(t *testing.T, sp realmspec.Setting, p *openapi3.Sche
 		}
 	}
 }
+
+// TestDefaultChannelIDs: ids from feature level 330, channel objects before.
+func TestDefaultChannelIDs(t *testing.T) {
+	for _, raw := range []string{`[2, 7]`, `[{"stream_id": 2, "name": "a"}, {"stream_id": 7, "name": "b"}]`} {
+		r := RegisterResponse{RealmDefaultStreams: []byte(raw)}
+		ids, err := r.DefaultChannelIDs()
+		if err != nil || !slices.Equal(ids, []int64{2, 7}) {
+			t.Errorf("%s: %v, %v", raw, ids, err)
+		}
+	}
+}

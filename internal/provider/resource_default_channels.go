@@ -1,0 +1,177 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*defaultChannelsResource)(nil)
+	_ resource.ResourceWithImportState = (*defaultChannelsResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*defaultChannelsResource)(nil)
+)
+
+// defaultChannelsID is the singleton's id and import id.
+const defaultChannelsID = "default_channels"
+
+// NewDefaultChannelsResource returns the zulip_default_channels resource.
+func NewDefaultChannelsResource() resource.Resource {
+	return &defaultChannelsResource{resourceBase: resourceBase{name: "default_channels"}}
+}
+
+// defaultChannelsResource is the organization's set of default channels.
+type defaultChannelsResource struct {
+	resourceBase
+}
+
+// defaultChannelsModel is the zulip_default_channels state.
+type defaultChannelsModel struct {
+	ID         types.String `tfsdk:"id"`
+	ChannelIDs types.Set    `tfsdk:"channel_ids"`
+}
+
+// Schema describes the resource.
+func (r *defaultChannelsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The organization's default channels: exactly the channels new users are subscribed to " +
+			"(authoritative: a default channel missing here stops being one). Zulip refuses private channels, and so does " +
+			"the plan, naming them. Destroying the resource leaves the default channels as they are. Needs an " +
+			"organization administrator. One per organization; import id: `default_channels`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `default_channels`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"channel_ids": schema.SetAttribute{
+				ElementType: types.Int64Type, Required: true,
+				MarkdownDescription: "The ids of the default channels, e.g. `[zulip_channel.general.id]`; empty for none.",
+			},
+		},
+	}
+}
+
+// cacheDefaultChannels is the cache key of the default channels' ids.
+const cacheDefaultChannels = "default_channels"
+
+// defaultChannelIDs reads the default channels once per run (a change
+// forgets them).
+func (d *providerData) defaultChannelIDs(ctx context.Context) ([]int64, error) {
+	return cachedAs(ctx, d.cache, cacheDefaultChannels, d.client.ListDefaultChannels)
+}
+
+// ModifyPlan checks the role and that every channel can be a default one.
+func (r *defaultChannelsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	r.data.requireRole(ctx, roleAdministrator, "Changing the default channels", path.Empty(), &resp.Diagnostics)
+	var plan defaultChannelsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !known(plan.ChannelIDs) || !r.data.hasCreds {
+		return
+	}
+	all, err := channelCollection(r.data).lastSeen(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Channels", "list the channels", roleAny, err)
+		return
+	}
+	at := path.Root("channel_ids")
+	for _, id := range knownInt64s(plan.ChannelIDs) {
+		i := slices.IndexFunc(all, func(c zulip.Channel) bool { return c.StreamID == id })
+		switch {
+		case i < 0:
+			resp.Diagnostics.AddAttributeError(at, "Unknown Channel", fmt.Sprintf("No channel the provider's account can see has the id %d.", id))
+		case all[i].IsArchived:
+			resp.Diagnostics.AddAttributeError(at, "Archived Channel", fmt.Sprintf("The channel %q (id %d) is archived; an archived channel cannot be a default channel.", all[i].Name, id))
+		case all[i].InviteOnly:
+			resp.Diagnostics.AddAttributeError(at, "Private Channel", fmt.Sprintf("The channel %q (id %d) is private: Zulip refuses private default channels (\"Private channels cannot be made default.\").", all[i].Name, id))
+		}
+	}
+}
+
+// Create sets the default channels.
+func (r *defaultChannelsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.put(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+// Update sets the default channels.
+func (r *defaultChannelsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.put(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+// put makes the default channels those planned: one request per channel
+// added or removed, from a fresh read.
+func (r *defaultChannelsResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
+	var plan defaultChannelsModel
+	diags.Append(p.Get(ctx, &plan)...)
+	if diags.HasError() || !r.data.ready(diags) {
+		return
+	}
+	var want []int64
+	diags.Append(plan.ChannelIDs.ElementsAs(ctx, &want, false)...)
+	r.data.cache.invalidate(cacheDefaultChannels)
+	current, err := r.data.defaultChannelIDs(ctx)
+	if err != nil {
+		addAPIError(diags, "Unable to Set Default Channels", "read the default channels", roleAny, err)
+		return
+	}
+	defer r.data.cache.invalidate(cacheDefaultChannels)
+	for _, id := range missingFrom(want, current) {
+		if err := r.data.client.AddDefaultChannel(ctx, id); err != nil {
+			addAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("make channel %d a default channel", id), roleAdministrator, err)
+			return
+		}
+	}
+	for _, id := range missingFrom(current, want) {
+		if err := r.data.client.RemoveDefaultChannel(ctx, id); err != nil {
+			addAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("remove channel %d from the default channels", id), roleAdministrator, err)
+			return
+		}
+	}
+	plan.ID = types.StringValue(defaultChannelsID)
+	diags.Append(state.Set(ctx, &plan)...)
+}
+
+// Read refreshes the default channels.
+func (r *defaultChannelsResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	ids, err := r.data.defaultChannelIDs(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Default Channels", "read the default channels", roleAny, err)
+		return
+	}
+	elems := make([]attr.Value, len(ids))
+	for i, id := range ids {
+		elems[i] = types.Int64Value(id)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &defaultChannelsModel{
+		ID: types.StringValue(defaultChannelsID), ChannelIDs: types.SetValueMust(types.Int64Type, elems),
+	})...)
+}
+
+// Delete leaves the default channels as they are.
+func (r *defaultChannelsResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
+
+// ImportState adopts the default channels.
+func (r *defaultChannelsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID != defaultChannelsID {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The default channels are imported with the id %s, got %q.", defaultChannelsID, req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), defaultChannelsID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel_ids"), types.SetValueMust(types.Int64Type, []attr.Value{}))...)
+}
