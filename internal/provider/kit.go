@@ -247,10 +247,45 @@ func (o objects[M, T]) Delete(ctx context.Context, d *providerData, req resource
 		return
 	}
 	k := o.stateKey(&m)
-	err := o.coll(d).write(ctx, func(ctx context.Context) error { return send(ctx, k) })
-	if err != nil && !zulip.IsNotFound(err) {
+	// The cached list loses the object, so that a create planned after this
+	// delete in the same run (the second half of a replacement) does not find
+	// it in the run's newest copy.
+	err := o.coll(d).writeKnown(ctx, func(ctx context.Context) (func([]T) []T, error) {
+		err := send(ctx, k)
+		if err != nil && !zulip.IsNotFound(err) {
+			return nil, err
+		}
+		return func(list []T) []T { return slices.DeleteFunc(list, func(v T) bool { return o.key(v) == k }) }, nil
+	})
+	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Delete "+o.title(), "delete the "+o.what, o.role, err)
 	}
+}
+
+// noteReplacing records, when an object's change replaces it, that the plan
+// of its replacement (which Terraform makes without a prior state) must not
+// count the object being replaced as a clash of natural keys.
+func (o objects[M, T]) noteReplacing(ctx context.Context, d *providerData, req resource.ModifyPlanRequest) {
+	if d == nil || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var m M
+	if req.State.Get(ctx, &m).HasError() {
+		return
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	if d.notes.replaced == nil {
+		d.notes.replaced = map[string]bool{}
+	}
+	d.notes.replaced[o.typeName+"\x00"+o.stateKey(&m)] = true
+}
+
+// replacing reports an object this plan replaces (noteReplacing).
+func (d *providerData) replacing(typeName, key string) bool {
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	return d.notes.replaced[typeName+"\x00"+key]
 }
 
 // updateWithPermissions is the Update of a resource with permission
@@ -552,7 +587,7 @@ func (c creation[M, T]) checkKeyFree(ctx context.Context, d *providerData, attr 
 		addAPIError(diags, "Unable to Read "+titleCase(coll.name), "list the "+coll.name+" to check that "+describe+" is free", roleAny, err)
 		return
 	}
-	i := slices.IndexFunc(all, c.sameKey)
+	i := slices.IndexFunc(all, func(v T) bool { return c.sameKey(v) && !d.replacing(o.typeName, o.key(v)) })
 	if i < 0 {
 		return
 	}
@@ -632,6 +667,8 @@ type planNotes struct {
 	memberships map[int64][2]bool
 	// subscriptions are the same for channels and their subscribers.
 	subscriptions map[int64][2]bool
+	// replaced are the objects this plan replaces, by type and key.
+	replaced map[string]bool
 }
 
 // noteOwnerOnly records a planned change that needs an owner, and warns when

@@ -86,6 +86,7 @@ var contracts = map[string]struct {
 	"zulip_realm_user_defaults":      {kindManaged, "RealmUserDefaults", true},
 	"zulip_linkifier_order":          {kindManaged, "LinkifierOrder", true},
 	"zulip_default_channels":         {kindManaged, "DefaultChannels", true},
+	"zulip_code_playground":          {kindCollection, "CodePlayground", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.
@@ -211,6 +212,27 @@ var kitCases = map[string]kitCase{
 		},
 		twin:     func(r *refserver.Realm) { testAccAddFolder(r, "Kit", "Made by the kit's tests.") },
 		stranger: func(r *refserver.Realm) { testAccAddFolder(r, "KIT", "Someone else's folder.") },
+	},
+	"zulip_code_playground": {
+		user:   refserver.SeedAdminID,
+		config: testAccPlaygroundConfig("Kit playground", "Go", "https://go.dev/play/?code={code}"), importID: "Go/Kit playground",
+		create: "POST /api/v1/realm/playgrounds", list: "POST /api/v1/register",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, p := range r.Playgrounds {
+				if p.Name == "Kit playground" && p.PygmentsLanguage == "Go" && p.URLTemplate == "https://go.dev/play/?code={code}" {
+					n++
+				}
+			}
+			return n
+		},
+		twin: func(r *refserver.Realm) {
+			testAccAddPlayground(r, "Kit playground", "Go", "https://go.dev/play/?code={code}")
+		},
+		stranger: func(r *refserver.Realm) {
+			testAccAddPlayground(r, "Kit playground", "Go", "https://elsewhere.example/?code={code}")
+		},
+		made: true,
 	},
 	"zulip_channel": {
 		user:   refserver.SeedAdminID,
@@ -572,6 +594,14 @@ resource "zulip_realm" "this" {
 resource "zulip_realm_user_defaults" "this" {
   enter_sends = false
 }`, refserver.SeedAdminID, nil},
+		{"examples/resources/zulip_code_playground/import-by-string-id.tf", `
+resource "zulip_code_playground" "rust" {
+  name              = "Rust playground"
+  pygments_language = "Rust"
+  url_template      = "https://play.rust-lang.org/?code={code}"
+}`, refserver.SeedAdminID, func(r *refserver.Realm) {
+			testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
+		}},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"

@@ -516,6 +516,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewRealmUserDefaultsResource,
 		NewLinkifierOrderResource,
 		NewDefaultChannelsResource,
+		NewCodePlaygroundResource,
 	}
 }
 

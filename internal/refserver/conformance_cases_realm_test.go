@@ -47,6 +47,21 @@ func confCasesRealmSettings(add func(confGroup)) {
 		confBad("a short batching period", "update-realm-user-settings-defaults", confAdmin, confPATCH, "/realm/user_settings_defaults", confP("email_notifications_batching_period_seconds", "5"), 400, "BAD_REQUEST"),
 		confBad("an unknown color scheme", "update-realm-user-settings-defaults", confAdmin, confPATCH, "/realm/user_settings_defaults", confP("color_scheme", "9"), 400, "BAD_REQUEST"),
 	}})
+	add(confGroup{op: "add-code-playground", steps: []confStep{
+		confCapture(confOK("register", "register-queue", confMember, confPOST, "/register", confP("event_types", `["realm_playgrounds"]`)), "queue_id", "queue_id"),
+		confOK("add", "add-code-playground", confAdmin, confPOST, "/realm/playgrounds", confP("name", "Python playground", "pygments_language", "Python", "url_template", "https://python.example.com?code={code}")),
+		confBad("again", "add-code-playground", confAdmin, confPOST, "/realm/playgrounds", confP("name", "Python playground", "pygments_language", "Python", "url_template", "https://other.example.com?code={code}"), 400, "BAD_REQUEST"),
+		confBad("another variable", "add-code-playground", confAdmin, confPOST, "/realm/playgrounds", confP("name", "x", "pygments_language", "Go", "url_template", "https://go.example.com?code={code}&v={version}"), 400, "BAD_REQUEST"),
+		confBad("bad language", "add-code-playground", confAdmin, confPOST, "/realm/playgrounds", confP("name", "x", "pygments_language", "Go!", "url_template", "https://go.example.com?code={code}"), 400, "BAD_REQUEST"),
+		confBad("a member", "add-code-playground", confMember, confPOST, "/realm/playgrounds", confP("name", "x", "pygments_language", "Go", "url_template", "https://go.example.com?code={code}"), 400, "UNAUTHORIZED_PRINCIPAL"),
+		confOK("the events", "get-events", confMember, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
+		confOK("the playgrounds", "register-queue", confMember, confPOST, "/register", confP("fetch_event_types", `["realm_playgrounds"]`)),
+	}})
+	add(confGroup{op: "remove-code-playground", steps: []confStep{
+		confOK("add", "add-code-playground", confAdmin, confPOST, "/realm/playgrounds", confP("name", "P", "pygments_language", "Python", "url_template", "https://python.example.com?code={code}")),
+		confOK("remove", "remove-code-playground", confAdmin, confDELETE, "/realm/playgrounds/1", nil),
+		confBad("again", "remove-code-playground", confAdmin, confDELETE, "/realm/playgrounds/1", nil, 400, "BAD_REQUEST"),
+	}})
 }
 
 // everyUserDefault is a request that sets every default of the table to its

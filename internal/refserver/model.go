@@ -54,9 +54,11 @@ type Realm struct {
 	ProfileFields []*ProfileField    `json:"profile_fields"` // sorted by Order
 	Groups        map[int]*UserGroup `json:"groups"`
 	// ChannelFolders are the channel folders in display order.
-	ChannelFolders []*ChannelFolder  `json:"channel_folders"`
-	Queues         map[string]*Queue `json:"queues"`
-	PushDevices    []*PushDevice     `json:"push_devices"`
+	ChannelFolders []*ChannelFolder `json:"channel_folders"`
+	// Playgrounds are the code playgrounds, in creation order.
+	Playgrounds []*Playground     `json:"playgrounds,omitempty"`
+	Queues      map[string]*Queue `json:"queues"`
+	PushDevices []*PushDevice     `json:"push_devices"`
 	// SentNotifications records every test push notification "sent", for tests.
 	SentNotifications []*PushNotification `json:"sent_notifications"`
 

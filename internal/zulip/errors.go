@@ -153,6 +153,7 @@ var notFoundMessages = []struct{ prefix, suffix string }{
 	{"Invalid message(s)", ""},           // message ids that are gone or inaccessible
 	{"Token does not exist", ""},         // DELETE /users/me/apns_device_token
 	{"Field id ", " not found."},         // profile data for a deleted custom profile field
+	{"Invalid playground", ""},           // DELETE /realm/playgrounds/{id}
 }
 
 // isNotFound reports whether the answer means the object does not exist. A 404 counts only

@@ -83,6 +83,8 @@ type RegisterResponse struct {
 	// ServerSupportedPermissionSettings is fetch type "realm"'s rules for every
 	// group-setting permission; PermissionRules decodes it.
 	ServerSupportedPermissionSettings json.RawMessage `json:"server_supported_permission_settings"`
+	// RealmPlaygrounds is the fetch type realm_playgrounds.
+	RealmPlaygrounds []Playground `json:"realm_playgrounds"`
 	// RealmDefaultStreams is the fetch type default_streams (see DefaultChannelIDs).
 	RealmDefaultStreams json.RawMessage `json:"realm_default_streams"`
 	// RealmRaw are the organization's settings of internal/realmspec, by register key,

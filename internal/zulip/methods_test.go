@@ -86,6 +86,11 @@ func methodCases() []methodCase {
 		{"UpdateRealmUserDefaults", "PATCH", "/realm/user_settings_defaults", func(ctx context.Context, c *Client) error {
 			return c.UpdateRealmUserDefaults(ctx, map[string]any{"enter_sends": true, "web_home_view": "inbox"})
 		}},
+		{"CreatePlayground", "POST", "/realm/playgrounds", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreatePlayground(ctx, PlaygroundRequest{Name: "n", PygmentsLanguage: "Go", URLTemplate: "https://x/{code}"}))
+		}},
+		{"DeletePlayground", "DELETE", "/realm/playgrounds/1", func(ctx context.Context, c *Client) error { return c.DeletePlayground(ctx, 1) }},
+		{"ListPlaygrounds", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListPlaygrounds(ctx)) }},
 		{"ListDefaultChannels", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListDefaultChannels(ctx)) }},
 		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
 		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
@@ -231,6 +236,7 @@ var nonIdempotent = map[string]bool{
 	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
 	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
 	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
+	"CreatePlayground": true,
 }
 
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods

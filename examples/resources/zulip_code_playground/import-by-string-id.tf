@@ -1,0 +1,4 @@
+import {
+  to = zulip_code_playground.rust
+  id = "Rust/Rust playground"
+}
