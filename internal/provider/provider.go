@@ -517,6 +517,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewLinkifierOrderResource,
 		NewDefaultChannelsResource,
 		NewCodePlaygroundResource,
+		NewCustomProfileFieldOrderResource,
 	}
 }
 

@@ -91,6 +91,16 @@ func methodCases() []methodCase {
 		}},
 		{"DeletePlayground", "DELETE", "/realm/playgrounds/1", func(ctx context.Context, c *Client) error { return c.DeletePlayground(ctx, 1) }},
 		{"ListPlaygrounds", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListPlaygrounds(ctx)) }},
+		{"CreateCustomProfileField", "POST", "/realm/profile_fields", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateCustomProfileField(ctx, ProfileFieldShortText, ProfileFieldRequest{Name: ptr("n")}))
+		}},
+		{"UpdateCustomProfileField", "PATCH", "/realm/profile_fields/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateCustomProfileField(ctx, 1, ProfileFieldRequest{Hint: ptr("h")})
+		}},
+		{"DeleteCustomProfileField", "DELETE", "/realm/profile_fields/1", func(ctx context.Context, c *Client) error { return c.DeleteCustomProfileField(ctx, 1) }},
+		{"ReorderCustomProfileFields", "PATCH", "/realm/profile_fields", func(ctx context.Context, c *Client) error {
+			return c.ReorderCustomProfileFields(ctx, []int64{2, 1})
+		}},
 		{"ListDefaultChannels", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListDefaultChannels(ctx)) }},
 		{"ArchiveChannel", "DELETE", "/streams/1", func(ctx context.Context, c *Client) error { return c.ArchiveChannel(ctx, 1) }},
 		{"AddDefaultChannel", "POST", "/default_streams", func(ctx context.Context, c *Client) error { return c.AddDefaultChannel(ctx, 1) }},
@@ -236,7 +246,7 @@ var nonIdempotent = map[string]bool{
 	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
 	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
 	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
-	"CreatePlayground": true,
+	"CreatePlayground": true, "CreateCustomProfileField": true,
 }
 
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods

@@ -194,6 +194,16 @@ func fullCalls() map[string]func(ctx context.Context, c *Client) error {
 		"UpdateChannelFolder": func(ctx context.Context, c *Client) error {
 			return c.UpdateChannelFolder(ctx, 1, UpdateChannelFolderRequest{Name: ptr("f"), Description: ptr("d"), IsArchived: ptr(true)})
 		},
+		"CreateCustomProfileField": func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateCustomProfileField(ctx, ProfileFieldSelect, ProfileFieldRequest{Name: ptr("n"), Hint: ptr("h"),
+				FieldData: ptr(`{"a":{"text":"A","order":"1"}}`), DisplayInProfileSummary: ptr(true), Required: ptr(true),
+				EditableByUser: ptr(false), UseForUserMatching: ptr(false)}))
+		},
+		"UpdateCustomProfileField": func(ctx context.Context, c *Client) error {
+			return c.UpdateCustomProfileField(ctx, 1, ProfileFieldRequest{Name: ptr("n"), Hint: ptr("h"),
+				FieldData: ptr(`{"a":{"text":"A","order":"1"}}`), DisplayInProfileSummary: ptr(true), Required: ptr(true),
+				EditableByUser: ptr(false), UseForUserMatching: ptr(false)})
+		},
 		"ListUserGroups": func(ctx context.Context, c *Client) error {
 			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{IncludeDeactivatedGroups: ptr(true)}))
 		},

@@ -208,3 +208,62 @@ func (u *User) ProfileValueFor(fieldID int64) (ProfileValue, bool) {
 	v, ok := u.ProfileData[profileFieldKey(fieldID)]
 	return v, ok
 }
+
+// ProfileFieldRequest is the body of CreateCustomProfileField and UpdateCustomProfileField.
+// Nil optional fields are not sent (an update leaves them unchanged).
+type ProfileFieldRequest struct {
+	Name *string
+	Hint *string
+	// FieldData is JSON text: a Select field's options ({"key": {"text": ..., "order":
+	// "1"}}), an External account field's {"subtype": ..., "url_pattern": ...}.
+	FieldData               *string
+	DisplayInProfileSummary *bool // FL146
+	Required                *bool // FL244
+	EditableByUser          *bool // FL296
+	UseForUserMatching      *bool // FL455
+}
+
+// params encodes the request as the views declare it.
+func (r ProfileFieldRequest) params() *params {
+	p := newParams().optStr("name", r.Name).optStr("hint", r.Hint).
+		optJSONBool("display_in_profile_summary", r.DisplayInProfileSummary).optJSONBool("required", r.Required).
+		optJSONBool("editable_by_user", r.EditableByUser).optJSONBool("use_for_user_matching", r.UseForUserMatching)
+	if r.FieldData != nil {
+		p.str("field_data", *r.FieldData)
+	}
+	return p
+}
+
+// CreateCustomProfileField adds a custom profile field of a type and returns its id (POST
+// /realm/profile_fields; administrators). Not idempotent: a repeat answers "A field with
+// that label already exists.", so it is retried only when the server certainly did not
+// process it.
+func (c *Client) CreateCustomProfileField(ctx context.Context, fieldType int, r ProfileFieldRequest) (int64, error) {
+	p := r.params().json("field_type", fieldType)
+	var out struct {
+		ID int64 `json:"id"`
+	}
+	err := c.do(ctx, request{method: http.MethodPost, path: "realm/profile_fields", params: p, idempotent: false}, &out)
+	return out.ID, err
+}
+
+// UpdateCustomProfileField changes a field (PATCH /realm/profile_fields/{id}; administrators;
+// the type cannot change). Removing a Select option deletes the users' values that held it.
+// Idempotent.
+func (c *Client) UpdateCustomProfileField(ctx context.Context, id int64, r ProfileFieldRequest) error {
+	return c.do(ctx, request{method: http.MethodPatch, path: "realm/profile_fields/" + strconv.FormatInt(id, 10), params: r.params(), idempotent: true}, nil)
+}
+
+// DeleteCustomProfileField deletes a field and every user's value of it (DELETE
+// /realm/profile_fields/{id}; administrators). Idempotent in effect: a field that is gone
+// answers an error IsNotFound recognizes.
+func (c *Client) DeleteCustomProfileField(ctx context.Context, id int64) error {
+	return c.do(ctx, request{method: http.MethodDelete, path: "realm/profile_fields/" + strconv.FormatInt(id, 10), idempotent: true}, nil)
+}
+
+// ReorderCustomProfileFields sets the order of the fields; ids must list every field (PATCH
+// /realm/profile_fields; administrators). Idempotent.
+func (c *Client) ReorderCustomProfileFields(ctx context.Context, ids []int64) error {
+	p := newParams().jsonList("order", ids)
+	return c.do(ctx, request{method: http.MethodPatch, path: "realm/profile_fields", params: p, idempotent: true}, nil)
+}
