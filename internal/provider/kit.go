@@ -669,6 +669,9 @@ type planNotes struct {
 	subscriptions map[int64][2]bool
 	// replaced are the objects this plan replaces, by type and key.
 	replaced map[string]bool
+	// profileSummary are the custom profile fields this plan shows in the
+	// profile summary, by name.
+	profileSummary map[string]bool
 }
 
 // noteOwnerOnly records a planned change that needs an owner, and warns when

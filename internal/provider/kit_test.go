@@ -88,6 +88,7 @@ var contracts = map[string]struct {
 	"zulip_default_channels":           {kindManaged, "DefaultChannels", true},
 	"zulip_code_playground":            {kindCollection, "CodePlayground", true},
 	"zulip_custom_profile_field_order": {kindManaged, "CustomProfileFieldOrder", true},
+	"zulip_custom_profile_field":       {kindCollection, "CustomProfileField", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.
@@ -213,6 +214,22 @@ var kitCases = map[string]kitCase{
 		},
 		twin:     func(r *refserver.Realm) { testAccAddFolder(r, "Kit", "Made by the kit's tests.") },
 		stranger: func(r *refserver.Realm) { testAccAddFolder(r, "KIT", "Someone else's folder.") },
+	},
+	"zulip_custom_profile_field": {
+		user:   refserver.SeedAdminID,
+		config: "resource \"zulip_custom_profile_field\" \"test\" {\n  name = \"Kit field\"\n  type = \"short_text\"\n  hint = \"Made by the kit's tests.\"\n}\n",
+		create: "POST /api/v1/realm/profile_fields", list: "GET /api/v1/realm/profile_fields", importID: "Kit field",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, f := range r.ProfileFields {
+				if f.Name == "Kit field" && f.Hint == "Made by the kit's tests." {
+					n++
+				}
+			}
+			return n
+		},
+		twin:     func(r *refserver.Realm) { testAccAddProfileField(r, "Kit field", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { testAccAddProfileField(r, "Kit field", "Someone else's field.") },
 	},
 	"zulip_code_playground": {
 		user:   refserver.SeedAdminID,

@@ -518,6 +518,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewDefaultChannelsResource,
 		NewCodePlaygroundResource,
 		NewCustomProfileFieldOrderResource,
+		NewCustomProfileFieldResource,
 	}
 }
 

@@ -1,0 +1,519 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*profileFieldResource)(nil)
+	_ resource.ResourceWithImportState = (*profileFieldResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*profileFieldResource)(nil)
+)
+
+// Feature levels of custom profile field attributes.
+const (
+	featureProfileSummary  = 146
+	featureProfileRequired = 244
+	featureProfileEditable = 296
+	featureProfileMatching = 455
+	featureProfilePronouns = 151
+)
+
+// maxProfileSummaryFields is CustomProfileField.MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS.
+const maxProfileSummaryFields = 2
+
+// profileFieldTypes are the field types by the names Terraform uses.
+var profileFieldTypes = map[string]int{
+	"short_text": zulip.ProfileFieldShortText, "long_text": zulip.ProfileFieldLongText, "select": zulip.ProfileFieldSelect,
+	"date": zulip.ProfileFieldDate, "link": zulip.ProfileFieldURL, "user": zulip.ProfileFieldUser,
+	"external_account": zulip.ProfileFieldExternalAccount, "pronouns": zulip.ProfileFieldPronouns,
+}
+
+// NewCustomProfileFieldResource returns the zulip_custom_profile_field resource.
+func NewCustomProfileFieldResource() resource.Resource {
+	return &profileFieldResource{resourceBase: resourceBase{name: "custom_profile_field"}}
+}
+
+// profileFieldResource manages one custom profile field definition.
+type profileFieldResource struct {
+	resourceBase
+}
+
+// profileFieldModel is the zulip_custom_profile_field state.
+type profileFieldModel struct {
+	ID                      types.String `tfsdk:"id"`
+	Name                    types.String `tfsdk:"name"`
+	Hint                    types.String `tfsdk:"hint"`
+	Type                    types.String `tfsdk:"type"`
+	Options                 types.List   `tfsdk:"options"`
+	ExternalAccountSubtype  types.String `tfsdk:"external_account_subtype"`
+	URLPattern              types.String `tfsdk:"url_pattern"`
+	DisplayInProfileSummary types.Bool   `tfsdk:"display_in_profile_summary"`
+	Required                types.Bool   `tfsdk:"required"`
+	EditableByUser          types.Bool   `tfsdk:"editable_by_user"`
+	UseForUserMatching      types.Bool   `tfsdk:"use_for_user_matching"`
+}
+
+// profileOptionModel is one choice of a select field.
+type profileOptionModel struct {
+	Key  types.String `tfsdk:"key"`
+	Text types.String `tfsdk:"text"`
+}
+
+// profileOptionAttrTypes are the attribute types of a choice.
+var profileOptionAttrTypes = map[string]attr.Type{"key": types.StringType, "text": types.StringType}
+
+// Schema describes the resource.
+func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	names := make([]string, 0, len(profileFieldTypes))
+	for n := range profileFieldTypes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	optBool := func(desc string) schema.BoolAttribute {
+		return schema.BoolAttribute{Optional: true, Computed: true, MarkdownDescription: desc + " Managed only when set.",
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}}
+	}
+	optString := func(desc string, v ...validator.String) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: desc, Validators: v,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A custom profile field of the organization: a question every user's profile can answer. " +
+			"Destroying it **deletes the field and every user's answer**, as Zulip does. Its type cannot change: a new " +
+			"type replaces the field, which deletes every answer too, and the plan says so. Removing a select option " +
+			"deletes the answers that chose it; the plan says how many users hold it. At most two fields are shown in " +
+			"the profile summary. Needs an organization administrator. Import by name or id.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The field's id.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"name": optString("The field's label, at most 40 characters. Required, except for an external account field "+
+				"of a built-in subtype, whose label Zulip sets.", stringvalidator.LengthBetween(1, 40)),
+			"hint": optString("The help text under the field, at most 80 characters (empty: none). Zulip sets it for "+
+				"external account fields of a built-in subtype.", stringvalidator.LengthAtMost(80)),
+			"type": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + quoteAllCode(names) +
+				". Changing it replaces the field and deletes every user's answer.",
+				Validators:    []validator.String{stringvalidator.OneOf(names...)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"options": schema.ListNestedAttribute{
+				Optional: true, MarkdownDescription: "The choices of a `select` field, in the order users see them. " +
+					"A choice's `key` is what a user's answer holds: keep it when renaming a choice.",
+				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"key": schema.StringAttribute{Required: true, MarkdownDescription: "The choice's key, e.g. `design`.",
+						Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+					"text": schema.StringAttribute{Required: true, MarkdownDescription: "The choice's text, e.g. `Design`.",
+						Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+				}},
+			},
+			"external_account_subtype": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "For an `external_account` field: a built-in subtype (`github`, `gitlab`, `linkedin`, " +
+					"`mastodon`, ...) or `custom` with `url_pattern`."},
+			"url_pattern": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "For a `custom` external account: the profile URL with `%(username)s` where the answer goes."},
+			"display_in_profile_summary": optBool("Whether the answer is shown in the profile summary (at most two fields)."),
+			"required":                   optBool("Whether users must answer (feature level 244)."),
+			"editable_by_user":           optBool("Whether users may change their own answer (feature level 296)."),
+			"use_for_user_matching":      optBool("Whether the answer helps find users, e.g. when mentioning (feature level 455; short text and external account fields)."),
+		},
+	}
+}
+
+// ModifyPlan checks what Zulip would refuse, and warns of lost answers.
+func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("Answers Will Be Deleted",
+			"Destroying a custom profile field deletes it and every user's answer to it.")
+		return
+	}
+	if unchanged(req) || !r.data.knowsServer() {
+		return
+	}
+	profileFields.noteReplacing(ctx, r.data, req)
+	var plan, config, prior profileFieldModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.checkShape(plan, config, &resp.Diagnostics)
+	for _, gate := range []struct {
+		v     types.Bool
+		level int
+		name  string
+	}{{config.DisplayInProfileSummary, featureProfileSummary, "display_in_profile_summary"},
+		{config.Required, featureProfileRequired, "required"}, {config.EditableByUser, featureProfileEditable, "editable_by_user"},
+		{config.UseForUserMatching, featureProfileMatching, "use_for_user_matching"}} {
+		if !gate.v.IsNull() {
+			if err := r.data.requireFeatureLevel(gate.level, gate.name); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root(gate.name), "Zulip Server Too Old", err.Error())
+			}
+		}
+	}
+	if plan.Type.ValueString() == "pronouns" {
+		if err := r.data.requireFeatureLevel(featureProfilePronouns, "a pronouns field"); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("type"), "Zulip Server Too Old", err.Error())
+		}
+	}
+	r.data.requireRole(ctx, roleAdministrator, "Changing custom profile fields", path.Empty(), &resp.Diagnostics)
+	if !req.State.Raw.IsNull() && !prior.Type.Equal(plan.Type) {
+		resp.Diagnostics.AddAttributeWarning(path.Root("type"), "Field Will Be Replaced: Every Answer Is Deleted",
+			fmt.Sprintf("Zulip cannot change a field's type: the field %q is deleted with every user's answer and a new "+
+				"%s field is made.", prior.Name.ValueString(), plan.Type.ValueString()))
+	}
+	if !r.data.hasCreds || resp.Diagnostics.HasError() {
+		return
+	}
+	r.checkSummaryLimit(ctx, plan, prior, &resp.Diagnostics)
+	if !req.State.Raw.IsNull() && prior.Type.Equal(plan.Type) {
+		r.warnRemovedOptions(ctx, plan, prior, &resp.Diagnostics)
+	}
+	if req.State.Raw.IsNull() && known(plan.Name) {
+		req := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)
+		profileFieldCreation(r.data, profileFieldTypes[plan.Type.ValueString()], req).checkKeyFree(ctx, r.data, path.Root("name"),
+			fmt.Sprintf("the label %q", plan.Name.ValueString()), &resp.Diagnostics)
+	}
+}
+
+// checkShape checks the attributes a type takes.
+func (r *profileFieldResource) checkShape(plan, config profileFieldModel, diags *diag.Diagnostics) {
+	typ := plan.Type.ValueString()
+	sub := config.ExternalAccountSubtype.ValueString()
+	builtIn := typ == "external_account" && known(config.ExternalAccountSubtype) && sub != "custom"
+	switch {
+	case typ == "select" && config.Options.IsNull():
+		diags.AddAttributeError(path.Root("options"), "Missing Options", "A select field needs at least one option.")
+	case typ != "select" && !config.Options.IsNull():
+		diags.AddAttributeError(path.Root("options"), "Options Without a Select Field", "Only a select field has options.")
+	}
+	switch {
+	case typ == "external_account" && config.ExternalAccountSubtype.IsNull():
+		diags.AddAttributeError(path.Root("external_account_subtype"), "Missing Subtype", "An external account field needs external_account_subtype.")
+	case typ != "external_account" && !config.ExternalAccountSubtype.IsNull():
+		diags.AddAttributeError(path.Root("external_account_subtype"), "Subtype Without an External Account Field", "Only an external_account field has a subtype.")
+	case sub == "custom" && config.URLPattern.IsNull():
+		diags.AddAttributeError(path.Root("url_pattern"), "Missing URL Pattern", "A custom external account needs url_pattern, with %(username)s where the answer goes.")
+	case known(config.URLPattern) && !strings.Contains(config.URLPattern.ValueString(), "%(username)s"):
+		diags.AddAttributeError(path.Root("url_pattern"), "Invalid URL Pattern", "url_pattern must contain %(username)s exactly once.")
+	case builtIn && !config.URLPattern.IsNull():
+		diags.AddAttributeError(path.Root("url_pattern"), "URL Pattern of a Built-in Subtype", "Only a custom external account has url_pattern.")
+	}
+	if builtIn && (!config.Name.IsNull() || !config.Hint.IsNull()) {
+		diags.AddAttributeError(path.Root("name"), "Label of a Built-in Subtype",
+			fmt.Sprintf("Zulip labels a %s field itself: leave name and hint out.", sub))
+	}
+	if !builtIn && config.Name.IsNull() {
+		diags.AddAttributeError(path.Root("name"), "Missing Label", "The field needs a name.")
+	}
+	if !config.UseForUserMatching.IsNull() && config.UseForUserMatching.ValueBool() && typ != "short_text" && typ != "external_account" {
+		diags.AddAttributeError(path.Root("use_for_user_matching"), "Not a Matching Field", "Only short text and external account fields can be used for user matching.")
+	}
+	if known(config.DisplayInProfileSummary) && config.DisplayInProfileSummary.ValueBool() && typ == "user" {
+		diags.AddAttributeError(path.Root("display_in_profile_summary"), "Not a Summary Field", "Zulip does not show user fields in the profile summary.")
+	}
+}
+
+// checkSummaryLimit counts the fields shown in the profile summary: the
+// server's others, and this configuration's (plan notes).
+func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prior profileFieldModel, diags *diag.Diagnostics) {
+	if !known(plan.DisplayInProfileSummary) || !plan.DisplayInProfileSummary.ValueBool() {
+		return
+	}
+	all, err := profileFieldCollection(r.data).lastSeen(ctx)
+	if err != nil {
+		return
+	}
+	names := map[string]bool{plan.Name.ValueString(): true}
+	for _, f := range all {
+		if f.DisplayInProfileSummary && strconv.FormatInt(f.ID, 10) != prior.ID.ValueString() {
+			names[f.Name] = true
+		}
+	}
+	r.data.notes.mu.Lock()
+	if r.data.notes.profileSummary == nil {
+		r.data.notes.profileSummary = map[string]bool{}
+	}
+	r.data.notes.profileSummary[plan.Name.ValueString()] = true
+	for n := range r.data.notes.profileSummary {
+		names[n] = true
+	}
+	r.data.notes.mu.Unlock()
+	if len(names) > maxProfileSummaryFields {
+		list := make([]string, 0, len(names))
+		for n := range names {
+			list = append(list, strconv.Quote(n))
+		}
+		slices.Sort(list)
+		diags.AddAttributeError(path.Root("display_in_profile_summary"), "Too Many Summary Fields",
+			fmt.Sprintf("Zulip shows at most %d custom profile fields in the profile summary; this plan and the "+
+				"organization would show %s.", maxProfileSummaryFields, strings.Join(list, ", ")))
+	}
+}
+
+// warnRemovedOptions warns when a select option users chose is removed: Zulip
+// deletes their answers.
+func (r *profileFieldResource) warnRemovedOptions(ctx context.Context, plan, prior profileFieldModel, diags *diag.Diagnostics) {
+	if plan.Type.ValueString() != "select" || !known(plan.Options) {
+		return
+	}
+	keep := map[string]bool{}
+	for _, o := range profileOptions(ctx, plan.Options, diags) {
+		keep[o.Key.ValueString()] = true
+	}
+	var removed []profileOptionModel
+	for _, o := range profileOptions(ctx, prior.Options, diags) {
+		if !keep[o.Key.ValueString()] {
+			removed = append(removed, o)
+		}
+	}
+	if len(removed) == 0 {
+		return
+	}
+	id, _ := strconv.ParseInt(prior.ID.ValueString(), 10, 64)
+	users, err := userUsersSeen(ctx, r.data)
+	if err != nil {
+		return
+	}
+	for _, o := range removed {
+		n := 0
+		for _, u := range users {
+			if v, ok := u.ProfileData[strconv.FormatInt(id, 10)]; ok && v.Value == o.Key.ValueString() {
+				n++
+			}
+		}
+		diags.AddAttributeWarning(path.Root("options"), "Answers Will Be Deleted",
+			fmt.Sprintf("Removing the option %q (key %q) of %q deletes the answers of the %d users who chose it.",
+				o.Text.ValueString(), o.Key.ValueString(), prior.Name.ValueString(), n))
+	}
+}
+
+// profileOptions decodes a list of options.
+func profileOptions(ctx context.Context, l types.List, diags *diag.Diagnostics) []profileOptionModel {
+	var out []profileOptionModel
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	diags.Append(l.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+// profileFieldRequestOf is the request of a planned field: every configured value.
+func profileFieldRequestOf(ctx context.Context, m profileFieldModel, diags *diag.Diagnostics) zulip.ProfileFieldRequest {
+	knownBool := func(b types.Bool) *bool {
+		if !known(b) {
+			return nil // left to the server (unset in the configuration)
+		}
+		return b.ValueBoolPointer()
+	}
+	knownString := func(s types.String) *string {
+		if !known(s) {
+			return nil
+		}
+		return s.ValueStringPointer()
+	}
+	req := zulip.ProfileFieldRequest{Name: knownString(m.Name), Hint: knownString(m.Hint),
+		DisplayInProfileSummary: knownBool(m.DisplayInProfileSummary), Required: knownBool(m.Required),
+		EditableByUser: knownBool(m.EditableByUser), UseForUserMatching: knownBool(m.UseForUserMatching)}
+	if req.UseForUserMatching != nil && !*req.UseForUserMatching {
+		req.UseForUserMatching = nil // false is the default, which servers before it do not know
+	}
+	var data any
+	switch m.Type.ValueString() {
+	case "select":
+		choices := map[string]map[string]string{}
+		for i, o := range profileOptions(ctx, m.Options, diags) {
+			choices[o.Key.ValueString()] = map[string]string{"text": o.Text.ValueString(), "order": strconv.Itoa(i + 1)}
+		}
+		data = choices
+	case "external_account":
+		ext := map[string]string{"subtype": m.ExternalAccountSubtype.ValueString()}
+		if known(m.URLPattern) {
+			ext["url_pattern"] = m.URLPattern.ValueString()
+		}
+		data = ext
+	}
+	if data != nil {
+		b, _ := json.Marshal(data)
+		s := string(b)
+		req.FieldData = &s
+	}
+	return req
+}
+
+// Create adds the field.
+func (r *profileFieldResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan profileFieldModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	apiReq := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)
+	key, ok := profileFieldCreation(r.data, profileFieldTypes[plan.Type.ValueString()], apiReq).create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	profileFields.finishCreate(ctx, r.data, &plan, key, resp)
+}
+
+// Read refreshes the field.
+func (r *profileFieldResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	profileFields.Read(ctx, r.data, req, resp)
+}
+
+// Update changes the field in place (the type replaces it).
+func (r *profileFieldResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state profileFieldModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	id, _ := strconv.ParseInt(state.ID.ValueString(), 10, 64)
+	apiReq := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)
+	if plan.Name.Equal(state.Name) {
+		apiReq.Name = nil // a built-in subtype's label cannot be sent back
+	}
+	if plan.Hint.Equal(state.Hint) {
+		apiReq.Hint = nil
+	}
+	err := profileFieldCollection(r.data).write(ctx, func(ctx context.Context) error {
+		return r.data.client.UpdateCustomProfileField(ctx, id, apiReq)
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Update Custom Profile Field", "update the custom profile field", roleAdministrator, err)
+		return
+	}
+	plan.ID = state.ID
+	profileFields.afterUpdate(ctx, r.data, &plan, resp)
+}
+
+// Delete deletes the field and every answer.
+func (r *profileFieldResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	profileFields.Delete(ctx, r.data, req, resp, func(ctx context.Context, key string) error {
+		id, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			return err
+		}
+		return r.data.client.DeleteCustomProfileField(ctx, id)
+	})
+}
+
+// ImportState adopts a field by name or id.
+func (r *profileFieldResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	profileFields.Import(ctx, r.data, req, resp, byNameOrID("zulip_custom_profile_field",
+		func(f zulip.CustomProfileField) int64 { return f.ID }, func(f zulip.CustomProfileField) string { return f.Name }, true))
+}
+
+// profileFields is the kit's skeleton for zulip_custom_profile_field.
+var profileFields = objects[profileFieldModel, zulip.CustomProfileField]{
+	typeName: "zulip_custom_profile_field", what: "custom profile field", role: roleAdministrator,
+	coll:     profileFieldCollection,
+	key:      func(f zulip.CustomProfileField) string { return strconv.FormatInt(f.ID, 10) },
+	stateKey: func(m *profileFieldModel) string { return m.ID.ValueString() },
+	setKey:   func(m *profileFieldModel, k string) { m.ID = types.StringValue(k) },
+	fromAPI:  withoutData(profileFieldFromAPI),
+	importHint: "The organization's custom profile fields are listed in its settings, under Custom profile fields " +
+		"(GET /api/v1/realm/profile_fields, or data.zulip_custom_profile_fields).",
+}
+
+// profileFieldFromAPI copies a field into the model.
+func profileFieldFromAPI(_ context.Context, f zulip.CustomProfileField, m *profileFieldModel, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(strconv.FormatInt(f.ID, 10))
+	m.Name = types.StringValue(f.Name)
+	m.Hint = types.StringValue(f.Hint)
+	for name, t := range profileFieldTypes {
+		if t == f.Type {
+			m.Type = types.StringValue(name)
+		}
+	}
+	m.DisplayInProfileSummary = types.BoolValue(f.DisplayInProfileSummary)
+	m.Required = types.BoolValue(f.Required)
+	m.EditableByUser = types.BoolValue(f.EditableByUser)
+	m.UseForUserMatching = types.BoolValue(f.UseForUserMatching)
+	m.Options = types.ListNull(types.ObjectType{AttrTypes: profileOptionAttrTypes})
+	m.ExternalAccountSubtype, m.URLPattern = types.StringNull(), types.StringNull()
+	switch f.Type {
+	case zulip.ProfileFieldSelect:
+		opts, err := f.SelectOptions()
+		if err != nil {
+			diags.AddError("Unable to Read Custom Profile Field", err.Error())
+			return
+		}
+		keys := make([]string, 0, len(opts))
+		for k := range opts {
+			keys = append(keys, k)
+		}
+		order := func(k string) int { n, _ := strconv.Atoi(opts[k].Order); return n }
+		slices.SortStableFunc(keys, func(a, b string) int { return order(a) - order(b) })
+		elems := make([]attr.Value, len(keys))
+		for i, k := range keys {
+			elems[i] = types.ObjectValueMust(profileOptionAttrTypes, map[string]attr.Value{
+				"key": types.StringValue(k), "text": types.StringValue(opts[k].Text)})
+		}
+		m.Options = types.ListValueMust(types.ObjectType{AttrTypes: profileOptionAttrTypes}, elems)
+	case zulip.ProfileFieldExternalAccount:
+		ext, err := f.ExternalAccount()
+		if err != nil {
+			diags.AddError("Unable to Read Custom Profile Field", err.Error())
+			return
+		}
+		m.ExternalAccountSubtype = types.StringValue(ext.Subtype)
+		if ext.URLPattern != "" {
+			m.URLPattern = types.StringValue(ext.URLPattern)
+		}
+	}
+}
+
+// sameJSON compares two JSON texts by value.
+func sameJSON(a, b string) bool {
+	var va, vb any
+	if json.Unmarshal([]byte(a), &va) != nil || json.Unmarshal([]byte(b), &vb) != nil {
+		return a == b
+	}
+	ja, _ := json.Marshal(va)
+	jb, _ := json.Marshal(vb)
+	return string(ja) == string(jb)
+}
+
+// profileFieldCreation is the create of a field; its natural key is the label.
+func profileFieldCreation(d *providerData, fieldType int, req zulip.ProfileFieldRequest) creation[profileFieldModel, zulip.CustomProfileField] {
+	name := ""
+	if req.Name != nil {
+		name = *req.Name
+	}
+	return creation[profileFieldModel, zulip.CustomProfileField]{
+		o: profileFields,
+		send: func(ctx context.Context) (string, error) {
+			id, err := d.client.CreateCustomProfileField(ctx, fieldType, req)
+			return strconv.FormatInt(id, 10), err
+		},
+		sameKey: func(f zulip.CustomProfileField) bool { return name != "" && strings.EqualFold(f.Name, name) },
+		matches: func(f zulip.CustomProfileField) bool {
+			return f.Type == fieldType && (name == "" || f.Name == name) && (req.Hint == nil || f.Hint == *req.Hint) &&
+				(req.FieldData == nil || sameJSON(f.FieldData, *req.FieldData))
+		},
+	}
+}

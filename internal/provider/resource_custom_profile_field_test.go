@@ -1,0 +1,198 @@
+package provider_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// testAccAddProfileField adds a short text field behind the provider's back.
+func testAccAddProfileField(r *refserver.Realm, name, hint string) {
+	r.NextID["profile_field"]++
+	id := r.NextID["profile_field"]
+	r.ProfileFields = append(r.ProfileFields, &refserver.ProfileField{ID: id, Type: refserver.FieldShortText, Order: id,
+		Name: name, Hint: hint, EditableByUser: true})
+}
+
+// profileFieldOnServer finds a field by name.
+func profileFieldOnServer(srv *acctest.Server, name string) *refserver.ProfileField {
+	var out *refserver.ProfileField
+	srv.Do(func(r *refserver.Realm) {
+		for _, f := range r.ProfileFields {
+			if f.Name == name {
+				c := *f
+				out = &c
+			}
+		}
+	})
+	return out
+}
+
+// TestAccCustomProfileField_lifecycle: a select field is made with its
+// options, renamed and given a new option in place, imported, and deleted.
+func TestAccCustomProfileField_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	config := func(name, extra string) string {
+		return admin + fmt.Sprintf(`
+resource "zulip_custom_profile_field" "test" {
+  name    = %q
+  type    = "select"
+  options = [
+    { key = "eng", text = "Engineering" },
+%s  ]
+}
+`, name, extra)
+	}
+	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue("zulip_custom_profile_field.test", tfjsonpath.New(attr), v)
+	}
+	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if profileFieldOnServer(srv, "Department") != nil {
+				return fmt.Errorf("the field outlived its resource")
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config:            config("Squad", ""),
+				ConfigStateChecks: []statecheck.StateCheck{value("editable_by_user", knownvalue.Bool(true)), value("hint", knownvalue.StringExact(""))},
+				Check: func(*terraform.State) error {
+					f := profileFieldOnServer(srv, "Squad")
+					if f == nil || !strings.Contains(f.FieldData, `"eng":{"order":"1","text":"Engineering"}`) {
+						return fmt.Errorf("field on the server: %+v", f)
+					}
+					return nil
+				},
+				ConfigPlanChecks: empty,
+			},
+			{
+				Config: config("Department", "    { key = \"design\", text = \"Design\" },\n"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_custom_profile_field.test", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ResourceName: "zulip_custom_profile_field.test", ImportState: true, ImportStateId: "Department", ImportStateVerify: true},
+		},
+	})
+}
+
+// TestAccCustomProfileField_validation: shapes Zulip refuses fail at plan;
+// a third summary field is refused across the configuration.
+func TestAccCustomProfileField_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	field := func(label, body string) string {
+		return fmt.Sprintf("resource \"zulip_custom_profile_field\" %q {\n%s\n}\n", label, body)
+	}
+	step := func(cfg string, want ...string) resource.TestStep {
+		return resource.TestStep{Config: admin + cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(field("a", `  name = "A"
+  type = "select"`), "Missing Options"),
+			step(field("a", `  name = "A"
+  type = "short_text"
+  options = [{ key = "x", text = "X" }]`), "Options Without a Select Field"),
+			step(field("a", `  type = "external_account"
+  external_account_subtype = "custom"
+  name = "A"`), "Missing URL Pattern"),
+			step(field("a", `  type = "external_account"
+  external_account_subtype = "github"
+  name = "Mine"`), "Label of a Built-in Subtype"),
+			step(field("a", `  name = "A"
+  type = "date"
+  use_for_user_matching = true`), "Not a Matching Field"),
+			step(field("a", `  name = "A"
+  type = "colour"`), "type", "short_text"),
+			step(field("a", `  name = "S1"
+  type = "short_text"
+  display_in_profile_summary = true`)+field("b", `  name = "S2"
+  type = "short_text"
+  display_in_profile_summary = true`)+field("c", `  name = "S3"
+  type = "short_text"
+  display_in_profile_summary = true`), "Too Many Summary Fields"),
+		},
+	})
+}
+
+// TestAccCustomProfileField_example applies the documentation's example.
+func TestAccCustomProfileField_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	srv.Do(func(r *refserver.Realm) { r.ProfileFields = nil }) // an organization without fields yet
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_custom_profile_field/resource.tf"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_custom_profile_field.github", tfjsonpath.New("name"), knownvalue.StringExact("GitHub username")),
+			},
+		}},
+	})
+}
+
+// TestAccCustomProfileField_lostAnswers: removing an option that users chose
+// warns with how many hold it, and a new type replaces the field with a
+// warning that every answer is deleted.
+func TestAccCustomProfileField_lostAnswers(t *testing.T) {
+	srv := acctest.NewServer(t)
+	rec := &diagRecorder{}
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	config := func(typ, options string) string {
+		return admin + fmt.Sprintf("resource \"zulip_custom_profile_field\" \"test\" {\n  name = \"Office\"\n  type = %q\n%s}\n", typ, options)
+	}
+	two := "  options = [{ key = \"ber\", text = \"Berlin\" }, { key = \"lis\", text = \"Lisbon\" }]\n"
+	one := "  options = [{ key = \"ber\", text = \"Berlin\" }]\n"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: rec.factories(),
+		Steps: []resource.TestStep{
+			{Config: config("select", two)},
+			{
+				// Two users answer Lisbon behind Terraform's back.
+				PreConfig: func() {
+					rec.reset()
+					f := profileFieldOnServer(srv, "Office")
+					srv.Do(func(r *refserver.Realm) {
+						for _, id := range []int{refserver.SeedMemberID, refserver.SeedMember2ID} {
+							r.Users[id].ProfileData[f.ID] = "lis"
+						}
+					})
+				},
+				Config: config("select", one),
+				Check: func(*terraform.State) error {
+					return rec.has(`WARNING: Answers Will Be Deleted: Removing the option "Lisbon" \(key "lis"\) of "Office" deletes the answers of the 2 users`)
+				},
+			},
+			{
+				PreConfig: rec.reset,
+				Config:    config("short_text", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("zulip_custom_profile_field.test", plancheck.ResourceActionDestroyBeforeCreate)}},
+				Check: func(*terraform.State) error {
+					return rec.has(`WARNING: Field Will Be Replaced: Every Answer Is Deleted`)
+				},
+			},
+		},
+	})
+}
