@@ -159,7 +159,7 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.checkShape(plan, config, &resp.Diagnostics)
+	r.checkShape(plan, config, prior, &resp.Diagnostics)
 	for _, gate := range []struct {
 		v     types.Bool
 		level int
@@ -199,7 +199,7 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 }
 
 // checkShape checks the attributes a type takes.
-func (r *profileFieldResource) checkShape(plan, config profileFieldModel, diags *diag.Diagnostics) {
+func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel, diags *diag.Diagnostics) {
 	typ := plan.Type.ValueString()
 	sub := config.ExternalAccountSubtype.ValueString()
 	builtIn := typ == "external_account" && known(config.ExternalAccountSubtype) && sub != "custom"
@@ -221,9 +221,17 @@ func (r *profileFieldResource) checkShape(plan, config profileFieldModel, diags 
 	case builtIn && !config.URLPattern.IsNull():
 		diags.AddAttributeError(path.Root("url_pattern"), "URL Pattern of a Built-in Subtype", "Only a custom external account has url_pattern.")
 	}
-	if builtIn && (!config.Name.IsNull() || !config.Hint.IsNull()) {
-		diags.AddAttributeError(path.Root("name"), "Label of a Built-in Subtype",
-			fmt.Sprintf("Zulip labels a %s field itself: leave name and hint out.", sub))
+	// Zulip labels a field of a built-in subtype itself and refuses to change
+	// it: the configuration may only repeat what the field has (an import).
+	for _, a := range []struct {
+		name          string
+		config, prior types.String
+	}{{"name", config.Name, prior.Name}, {"hint", config.Hint, prior.Hint}} {
+		if builtIn && !a.config.IsNull() && !a.config.Equal(a.prior) {
+			diags.AddAttributeError(path.Root(a.name), "Label of a Built-in Subtype",
+				fmt.Sprintf("Zulip labels a %s field itself and does not let it be changed: leave name and hint out "+
+					"(or, for an imported field, keep the values it has).", sub))
+		}
 	}
 	if !builtIn && config.Name.IsNull() {
 		diags.AddAttributeError(path.Root("name"), "Missing Label", "The field needs a name.")
