@@ -136,6 +136,11 @@ var Settings = []Setting{
 	{Name: "inline_image_preview", Kind: Bool, Default: true, Description: "Whether images linked in messages are previewed."},
 	{Name: "inline_url_embed_preview", Kind: Bool, Default: false, Description: "Whether web pages linked in messages are previewed."},
 	{Name: "send_channel_events_messages", Kind: Bool, FL: 434, Default: false, Description: "Whether Notification Bot posts about channel events (renames, description and permission changes)."},
+	{Name: "gif_rating_policy", Kind: IntEnum, FL: 453, Default: 2, Description: "The highest rating of the GIFs the GIPHY and " +
+		"Tenor integrations offer (before feature level 453 the setting was named giphy_rating, which this provider does not manage).",
+		Values: []Value{{"disabled", 0, ""}, {"y", 1, ""}, {"g", 2, ""}, {"pg", 3, ""}, {"pg13", 4, ""}, {"r", 5, ""}}},
+	{Name: "media_preview_size", Kind: IntEnum, FL: 469, Default: 100, Description: "The height of image and video previews, in percent of the default.",
+		Values: []Value{{"100", 100, ""}, {"150", 150, ""}, {"200", 200, ""}}},
 	{Name: "enable_guest_user_indicator", Kind: Bool, FL: 216, Default: true, Description: "Whether guests' names are marked \"(guest)\"."},
 	{Name: "enable_guest_user_dm_warning", Kind: Bool, FL: 348, Default: true, Description: "Whether users are warned when a direct message has a guest recipient."},
 

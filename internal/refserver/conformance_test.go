@@ -76,6 +76,8 @@ var confAllowances = []confAllowance{
 	// Register, fetch type realm (digest §8).
 	{"register_queue_200_response", "idle_queue_timeout_secs", 481, `{"type":"integer"}`},
 	{"register_queue_200_response", "realm_send_channel_events_messages", 434, `{"type":"boolean"}`},
+	{"register_queue_200_response", "realm_gif_rating_policy", 453, `{"type":"integer"}`},
+	{"register_queue_200_response", "realm_media_preview_size", 469, `{"type":"integer"}`},
 	{"register_queue_200_response_allOf_realm_user_settings_defaults", "web_inbox_show_channel_folders", 431, `{"type":"boolean"}`},
 	{"register_queue_200_response", "server_report_message_types", 435,
 		`{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","name"],` +
