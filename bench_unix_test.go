@@ -475,7 +475,8 @@ func benchOwner(srv *refserver.Server) refserver.SeedUser {
 
 // BenchmarkRealmPlan applies the organization of issue 14 (acctest's scale
 // realm: 50 channels and their subscribers, 20 nested groups and their 500
-// memberships, permissions that refer to the groups) and plans it again,
+// memberships, permissions that refer to the groups; ZULIP_BENCH_REALM_SCALE
+// multiplies it, 10 making a realm of 10,700 objects) and plans it again,
 // reporting the requests the plan sent (the same whatever the size: one read
 // per collection) and the plan's time as a ratio to the same configuration
 // with the no-I/O mirror provider.
@@ -498,7 +499,9 @@ func BenchmarkRealmPlan(b *testing.B) {
 	provider := fmt.Sprintf("terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
 		"provider \"zulip\" {\n  url     = %q\n  email   = %q\n  api_key = %q\n}\n", hs.URL, owner.Email, owner.APIKey)
 	zulipDir, mirrorDir := filepath.Join(dir, "realm"), filepath.Join(dir, "realm-mirror")
-	config := provider + acctest.ScaleRealmConfig(false)
+	scale := benchN("ZULIP_BENCH_REALM_SCALE", 1)
+	b.Logf("the organization at scale %d: %d objects", scale, acctest.ScaleRealmObjects(scale))
+	config := provider + acctest.ScaleRealmConfigOf(scale, false)
 	writeFile(b, filepath.Join(zulipDir, "main.tf"), config, 0o644)
 	writeFile(b, filepath.Join(mirrorDir, "main.tf"), strings.Replace(config, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1), 0o644)
 	for _, d := range []string{zulipDir, mirrorDir} {

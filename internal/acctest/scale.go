@@ -30,14 +30,31 @@ func ScaleRealmSeed(r *refserver.Realm) {
 
 // ScaleRealmConfig is the configuration; imports adds an import block per
 // resource (to adopt the organization from an empty state).
-func ScaleRealmConfig(imports bool) string {
+func ScaleRealmConfig(imports bool) string { return ScaleRealmConfigOf(1, imports) }
+
+// ScaleRealmObjects is how many objects (groups, channels, memberships and
+// subscriptions) ScaleRealmConfigOf(scale) declares.
+func ScaleRealmObjects(scale int) int {
+	return scale * (ScaleGroups*(1+scaleGroupMembers) + ScaleChannels*(1+scaleChannelSubscribers))
+}
+
+// Sizes of the scale realm's groups and channels.
+const (
+	scaleGroupMembers       = 25
+	scaleChannelSubscribers = 10
+)
+
+// ScaleRealmConfigOf is the configuration of scale times the organization:
+// scale*20 groups and scale*50 channels with their members and subscribers
+// (scale 10 declares 10,700 objects in 1,400 resources).
+func ScaleRealmConfigOf(scale int, imports bool) string {
 	var b strings.Builder
 	imp := func(to, id string) {
 		if imports {
 			fmt.Fprintf(&b, "import {\n  to = %s\n  id = %q\n}\n", to, id)
 		}
 	}
-	for g := range ScaleGroups {
+	for g := range scale * ScaleGroups {
 		name := fmt.Sprintf("team-%02d", g)
 		fmt.Fprintf(&b, "resource \"zulip_user_group\" \"g%d\" {\n  name        = %q\n  description = \"Team %d\"\n", g, name, g)
 		if g%4 != 0 { // managed by the team above it
@@ -45,7 +62,7 @@ func ScaleRealmConfig(imports bool) string {
 		}
 		b.WriteString("}\n")
 		imp(fmt.Sprintf("zulip_user_group.g%d", g), name)
-		members := make([]string, 25)
+		members := make([]string, scaleGroupMembers)
 		for m := range members {
 			members[m] = fmt.Sprint(ScaleFirstUserID + (g*5+m)%scaleUsers)
 		}
@@ -58,7 +75,7 @@ func ScaleRealmConfig(imports bool) string {
 		b.WriteString("}\n")
 		imp(fmt.Sprintf("zulip_user_group_members.g%d", g), name)
 	}
-	for c := range ScaleChannels {
+	for c := range scale * ScaleChannels {
 		name := fmt.Sprintf("project-%02d", c)
 		privacy := "public"
 		if c%5 == 0 {
@@ -67,9 +84,9 @@ func ScaleRealmConfig(imports bool) string {
 		fmt.Fprintf(&b, "resource \"zulip_channel\" \"c%d\" {\n  name        = %q\n  description = \"Project %d\"\n  privacy     = %q\n"+
 			"  can_send_message_group = { groups = [zulip_user_group.g%d.name, \"role:administrators\"] }\n"+
 			"  can_administer_channel_group = { groups = [zulip_user_group.g%d.name] }\n}\n",
-			c, name, c, privacy, c%ScaleGroups, (c+1)%ScaleGroups)
+			c, name, c, privacy, c%(scale*ScaleGroups), (c+1)%(scale*ScaleGroups))
 		imp(fmt.Sprintf("zulip_channel.c%d", c), name)
-		subs := make([]string, 10)
+		subs := make([]string, scaleChannelSubscribers)
 		for s := range subs {
 			subs[s] = fmt.Sprint(ScaleFirstUserID + (c*7+s)%scaleUsers)
 		}
