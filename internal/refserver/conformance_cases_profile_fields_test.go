@@ -18,6 +18,12 @@ func confCasesProfileFields(add func(confGroup)) {
 			"field_data", `{"s":{"text":"S","order":"1"},"m":{"text":"M","order":"2"}}`)),
 		confBad("member", "create-custom-profile-field", confMember, confPOST, "/realm/profile_fields", confP("name", "X", "field_type", "1"), 400, "UNAUTHORIZED_PRINCIPAL"),
 		confBad("duplicate name", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Biography", "field_type", "2"), 400, "BAD_REQUEST"),
+		confBad("custom external account without a URL pattern", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Forge",
+			"field_type", "7", "field_data", `{"subtype":"custom"}`), 400, "BAD_REQUEST"),
+		confOK("second field in the profile summary", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Desk",
+			"field_type", "1", "display_in_profile_summary", "true")),
+		confBad("third field in the profile summary", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "Room",
+			"field_type", "1", "display_in_profile_summary", "true"), 400, "BAD_REQUEST"),
 		confBad("invalid type", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "X", "field_type", "99"), 400, "BAD_REQUEST"),
 		confBad("missing type", "create-custom-profile-field", confAdmin, confPOST, "/realm/profile_fields", confP("name", "X"), 400, "REQUEST_VARIABLE_MISSING"),
 	}})

@@ -480,8 +480,16 @@ func profileValidateExternal(data map[string]any) error {
 	if extra := profileExtraKeys(data, "subtype", "url_pattern"); extra != "" {
 		return errBadRequest("Unexpected arguments: %s", extra)
 	}
-	if _, builtIn := profileExternalAccounts[s]; !builtIn && s != "custom" {
-		return errBadRequest("Invalid external account type")
+	// zerver/lib/external_accounts.py validate_external_account_field_data: after
+	// the dict check, a subtype that is not built in must be "custom", and a
+	// custom one must have a url_pattern (verified against Zulip's code).
+	if _, builtIn := profileExternalAccounts[s]; !builtIn {
+		if s != "custom" {
+			return errBadRequest("Invalid external account type")
+		}
+		if _, ok := data["url_pattern"]; !ok {
+			return errBadRequest("Custom external account must define URL pattern")
+		}
 	}
 	return nil
 }

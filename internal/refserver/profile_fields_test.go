@@ -236,6 +236,7 @@ func TestProfileFieldCreateErrors(t *testing.T) {
 		{"field_data not a dict", cfgForm("name", "X", "field_type", "3", "field_data", `["a"]`), "BAD_REQUEST", "field_data is not a dict"},
 		{"external without subtype", cfgForm("name", "X", "field_type", "7", "field_data", `{}`), "BAD_REQUEST", "subtype key is missing from field_data"},
 		{"external unknown subtype", cfgForm("name", "X", "field_type", "7", "field_data", `{"subtype":"myspace"}`), "BAD_REQUEST", "Invalid external account type"},
+		{"custom external without pattern", cfgForm("name", "X", "field_type", "7", "field_data", `{"subtype":"custom"}`), "BAD_REQUEST", "Custom external account must define URL pattern"},
 		{"external pattern without username", cfgForm("name", "X", "field_type", "7", "field_data", `{"subtype":"custom","url_pattern":"https://x.com/"}`), "BAD_REQUEST", "URL pattern must contain '%(username)s'."},
 		{"external pattern not a URL", cfgForm("name", "X", "field_type", "7", "field_data", `{"subtype":"custom","url_pattern":"x/%(username)s"}`), "BAD_REQUEST", `field_data["url_pattern"] is not a URL`},
 		{"summary for users", cfgForm("name", "X", "field_type", "6", "display_in_profile_summary", "true"), "BAD_REQUEST", "Field type not supported for display in profile summary."},
