@@ -96,7 +96,7 @@ func (a adoptedOrganization) config(imports bool) string {
 // gives the Team field another hint and a renamed option.
 func adoptedField(f *refserver.ProfileField, changed bool) string {
 	types := map[int]string{refserver.FieldShortText: "short_text", refserver.FieldLongText: "long_text", refserver.FieldSelect: "select",
-		refserver.FieldDate: "date", refserver.FieldURL: "link", refserver.FieldUser: "user",
+		refserver.FieldDate: "date", refserver.FieldURL: "url", refserver.FieldUser: "users",
 		refserver.FieldExternalAccount: "external_account", refserver.FieldPronouns: "pronouns"}
 	hint := f.Hint
 	var extra string

@@ -42,12 +42,16 @@ const (
 // maxProfileSummaryFields is CustomProfileField.MAX_DISPLAY_IN_PROFILE_SUMMARY_FIELDS.
 const maxProfileSummaryFields = 2
 
-// profileFieldTypes are the field types by the names Terraform uses.
-var profileFieldTypes = map[string]int{
-	"short_text": zulip.ProfileFieldShortText, "long_text": zulip.ProfileFieldLongText, "select": zulip.ProfileFieldSelect,
-	"date": zulip.ProfileFieldDate, "link": zulip.ProfileFieldURL, "user": zulip.ProfileFieldUser,
-	"external_account": zulip.ProfileFieldExternalAccount, "pronouns": zulip.ProfileFieldPronouns,
-}
+// profileFieldTypes are the field types by the names Terraform uses: the
+// data source's (customProfileFieldTypeKeys), so that its output can feed
+// this resource.
+var profileFieldTypes = func() map[string]int {
+	m := make(map[string]int, len(customProfileFieldTypeKeys))
+	for t, name := range customProfileFieldTypeKeys {
+		m[name] = t
+	}
+	return m
+}()
 
 // NewCustomProfileFieldResource returns the zulip_custom_profile_field resource.
 func NewCustomProfileFieldResource() resource.Resource {
@@ -239,8 +243,8 @@ func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel,
 	if !config.UseForUserMatching.IsNull() && config.UseForUserMatching.ValueBool() && typ != "short_text" && typ != "external_account" {
 		diags.AddAttributeError(path.Root("use_for_user_matching"), "Not a Matching Field", "Only short text and external account fields can be used for user matching.")
 	}
-	if known(config.DisplayInProfileSummary) && config.DisplayInProfileSummary.ValueBool() && typ == "user" {
-		diags.AddAttributeError(path.Root("display_in_profile_summary"), "Not a Summary Field", "Zulip does not show user fields in the profile summary.")
+	if known(config.DisplayInProfileSummary) && config.DisplayInProfileSummary.ValueBool() && typ == "users" {
+		diags.AddAttributeError(path.Root("display_in_profile_summary"), "Not a Summary Field", "Zulip does not show users fields in the profile summary.")
 	}
 }
 
