@@ -2,13 +2,9 @@ package provider
 
 import (
 	"context"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 var _ datasource.DataSourceWithConfigure = (*realmDataSource)(nil)
@@ -29,29 +25,10 @@ func (d *realmDataSource) Metadata(_ context.Context, req datasource.MetadataReq
 
 // Schema describes the data source: every setting of zulip_realm, computed.
 func (d *realmDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := map[string]schema.Attribute{
-		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The organization's URL."},
-	}
-	for _, sp := range realmspec.Settings {
-		desc := sp.Description + " Null on servers that predate it."
-		switch sp.Kind {
-		case realmspec.Bool:
-			attrs[sp.Name] = schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
-		case realmspec.Count, realmspec.Channel:
-			attrs[sp.Name] = schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
-		case realmspec.AuthMethods:
-			attrs[sp.Name] = schema.MapAttribute{ElementType: types.BoolType, Computed: true, MarkdownDescription: desc}
-		case realmspec.Permission:
-			attrs[sp.Name] = permissionDataAttribute(permissionSetting{name: sp.Name, level: sp.FL,
-				what: strings.TrimSuffix(strings.TrimPrefix(sp.Description, "Who can "), ".")})
-		default:
-			attrs[sp.Name] = schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-		}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The organization's settings as the server reports them, spelled as `zulip_realm` spells " +
 			"them, for use in other configuration. Any user can read them.",
-		Attributes: attrs,
+		Attributes: realmModel{}.dataAttributes(),
 	}
 }
 
@@ -65,9 +42,8 @@ func (d *realmDataSource) Read(ctx context.Context, _ datasource.ReadRequest, re
 	if !d.data.ready(&resp.Diagnostics) {
 		return
 	}
-	current, ok := readSettings(ctx, d.data, realmTable, &resp.Diagnostics)
-	if !ok {
-		return
+	var m realmModel
+	if readSettings(ctx, d.data, realmTable, &m, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
-	storeRealm(ctx, d.data, current, &resp.State, &resp.Diagnostics)
 }

@@ -67,3 +67,12 @@ func checkNoOuterSpace(s string) error {
 	}
 	return nil
 }
+
+// quoteAllCode formats names as code, joined.
+func quoteAllCode(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	return strings.Join(q, ", ")
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
@@ -387,26 +388,8 @@ func (d *providerData) plannedGroup(name string) bool {
 	return d.notes.groups[name]
 }
 
-// zulipMajors are the first feature level of each Zulip major version, newest
-// first (from the "New in Zulip X (feature level N)" notes of Zulip's API
-// description).
-var zulipMajors = []struct {
-	level   int
-	version string
-}{
-	{498, "Zulip 13.0"}, {421, "Zulip 12.0"}, {378, "Zulip 11.0"}, {279, "Zulip 10.0"}, {238, "Zulip 9.0"},
-	{186, "Zulip 8.0"}, {155, "Zulip 7.0"}, {115, "Zulip 6.0"}, {65, "Zulip 5.0"}, {27, "Zulip 4.0"},
-}
-
 // zulipVersionOf names the Zulip version that introduced a feature level.
-func zulipVersionOf(level int) string {
-	for _, m := range zulipMajors {
-		if level >= m.level {
-			return m.version
-		}
-	}
-	return "Zulip 3.0"
-}
+func zulipVersionOf(level int) string { return realmspec.ZulipVersion(level) }
 
 // permissionDataAttribute is the computed schema of a permission in a data
 // source: the same shape as the resources' attribute.

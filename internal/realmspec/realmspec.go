@@ -7,6 +7,8 @@
 // the client's encoding and the provider's schema, model and mapping from it.
 package realmspec
 
+//go:generate go run ../cmd/gen-realm -root ../..
+
 // Kind is how a setting is typed in the API and in Terraform.
 type Kind int
 
@@ -284,4 +286,25 @@ var UserDefaults = []Setting{
 	{Name: "send_read_receipts", Kind: Bool, FL: 105, Default: true, Description: "Whether others can see that the user read their messages."},
 	{Name: "email_address_visibility", Kind: IntEnum, FL: 163, Default: 1, Description: "Who can see the user's real e-mail address.",
 		Values: []Value{{"everyone", 1, ""}, {"members", 2, ""}, {"administrators", 3, ""}, {"nobody", 4, ""}, {"moderators", 5, ""}}},
+}
+
+// zulipMajors are the first feature level of each Zulip major version, newest
+// first (from the "New in Zulip X (feature level N)" notes of Zulip's API
+// description).
+var zulipMajors = []struct {
+	level   int
+	version string
+}{
+	{498, "Zulip 13.0"}, {421, "Zulip 12.0"}, {378, "Zulip 11.0"}, {279, "Zulip 10.0"}, {238, "Zulip 9.0"},
+	{186, "Zulip 8.0"}, {155, "Zulip 7.0"}, {115, "Zulip 6.0"}, {65, "Zulip 5.0"}, {27, "Zulip 4.0"},
+}
+
+// ZulipVersion names the Zulip version that introduced a feature level.
+func ZulipVersion(level int) string {
+	for _, m := range zulipMajors {
+		if level >= m.level {
+			return m.version
+		}
+	}
+	return "Zulip 3.0"
 }

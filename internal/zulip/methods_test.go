@@ -81,10 +81,10 @@ func methodCases() []methodCase {
 			return c.UpdateChannel(ctx, 1, UpdateChannelRequest{Description: ptr("d")})
 		}},
 		{"UpdateRealm", "PATCH", "/realm", func(ctx context.Context, c *Client) error {
-			return c.UpdateRealm(ctx, map[string]any{"name": "n"})
+			return c.UpdateRealm(ctx, &RealmSettings{Name: ptr("n")})
 		}},
 		{"UpdateRealmUserDefaults", "PATCH", "/realm/user_settings_defaults", func(ctx context.Context, c *Client) error {
-			return c.UpdateRealmUserDefaults(ctx, map[string]any{"enter_sends": true, "web_home_view": "inbox"})
+			return c.UpdateRealmUserDefaults(ctx, &RealmUserDefaults{EnterSends: ptr(true), WebHomeView: ptr("inbox")})
 		}},
 		{"CreatePlayground", "POST", "/realm/playgrounds", func(ctx context.Context, c *Client) error {
 			return ignore(c.CreatePlayground(ctx, PlaygroundRequest{Name: "n", PygmentsLanguage: "Go", URLTemplate: "https://x/{code}"}))

@@ -56,58 +56,35 @@ func (r *RegisterResponse) RealmSetting(name string) (json.RawMessage, bool) {
 	return v, ok
 }
 
-// UpdateRealm changes organization settings (PATCH /realm; administrators, some settings
-// owners). values maps a setting of internal/realmspec.Settings to its new value: a bool,
-// string, int64, "unlimited", "server_default" or *GroupSettingUpdate, as the setting's kind
-// takes it; each is encoded as the server's view declares it (plain text for names and
-// languages, JSON otherwise). Idempotent unless a permission carries an Old value (a repeat
-// answers EXPECTATION_MISMATCH once the first has applied).
-func (c *Client) UpdateRealm(ctx context.Context, values map[string]any) error {
-	p, idempotent, err := settingParams(realmspec.Settings, values)
-	if err != nil {
-		return err
-	}
+// UpdateRealm changes organization settings (PATCH /realm; administrators, some
+// settings owners). Each non-nil field of s is sent, encoded as the server's view
+// declares it (plain text for names and languages, JSON otherwise). Idempotent
+// unless a permission carries an Old value (a repeat answers EXPECTATION_MISMATCH
+// once the first has applied).
+func (c *Client) UpdateRealm(ctx context.Context, s *RealmSettings) error {
+	p, idempotent := s.params()
 	return c.do(ctx, request{method: http.MethodPatch, path: "realm", params: p, idempotent: idempotent}, nil)
 }
 
 // UpdateRealmUserDefaults changes the settings new users get (PATCH
-// /realm/user_settings_defaults, FL95; administrators). values maps a setting of
-// internal/realmspec.UserDefaults to its new value, as UpdateRealm's. Idempotent.
-func (c *Client) UpdateRealmUserDefaults(ctx context.Context, values map[string]any) error {
-	p, _, err := settingParams(realmspec.UserDefaults, values)
-	if err != nil {
-		return err
-	}
+// /realm/user_settings_defaults, FL95; administrators). Each non-nil field of s is
+// sent. Idempotent.
+func (c *Client) UpdateRealmUserDefaults(ctx context.Context, s *RealmUserDefaults) error {
+	p, _ := s.params()
 	return c.do(ctx, request{method: http.MethodPatch, path: "realm/user_settings_defaults", params: p, idempotent: true}, nil)
 }
 
-// settingParams encodes the values of a table's settings; idempotent is false
-// when a permission carries an expected old value.
-func settingParams(table []realmspec.Setting, values map[string]any) (*params, bool, error) {
-	p := newParams()
-	idempotent := true
-	for _, sp := range table {
-		v, ok := values[sp.Name]
-		if !ok {
-			continue
-		}
-		switch {
-		case sp.Kind == realmspec.Text || sp.Kind == realmspec.Language || sp.Plain:
-			s, isString := v.(string)
-			if !isString {
-				return nil, false, fmt.Errorf("setting %s: want a string, got %T", sp.Name, v)
-			}
-			p.str(sp.Name, s)
-		case sp.Kind == realmspec.Permission:
-			u, isUpdate := v.(*GroupSettingUpdate)
-			if !isUpdate {
-				return nil, false, fmt.Errorf("setting %s: want a *GroupSettingUpdate, got %T", sp.Name, v)
-			}
-			idempotent = idempotent && u.Old == nil
-			p.json(sp.Name, u)
-		default:
-			p.json(sp.Name, v)
-		}
+// Limit is a setting that is a number (of seconds or days) or unlimited; it is
+// sent as the number, or as the JSON string "unlimited".
+type Limit struct {
+	Unlimited bool
+	Value     int64
+}
+
+// MarshalJSON encodes the limit as update_realm reads it.
+func (l Limit) MarshalJSON() ([]byte, error) {
+	if l.Unlimited {
+		return []byte(`"unlimited"`), nil
 	}
-	return p, idempotent, nil
+	return json.Marshal(l.Value)
 }

@@ -21,32 +21,35 @@ func TestUpdateRealm(t *testing.T) {
 	env := setup(t)
 	env.handle("/realm", func(w http.ResponseWriter, r *http.Request) {
 		testMethod(t, r, http.MethodPatch)
-		if err := r.ParseForm(); err != nil {
-			t.Fatal(err)
-		}
-		want := map[string]string{"name": "Acme", "default_language": "de", "invite_required": "false",
+		expectForm(t, r, map[string]string{"name": "Acme", "default_language": "de", "invite_required": "false",
 			"message_retention_days": `"unlimited"`, "waiting_period_threshold": "3", "topics_policy": `"disable_empty_topic"`,
-			"can_create_groups": `{"new":2,"old":5}`}
-		for k, v := range want {
-			if got := r.PostForm.Get(k); got != v {
-				t.Errorf("%s = %q, want %q", k, got, v)
-			}
-		}
-		if len(r.PostForm) != len(want) {
-			t.Errorf("sent %v", r.PostForm)
-		}
+			"can_create_groups": `{"new":2,"old":5}`})
 		writeJSON(w, http.StatusOK, `{"result":"success","msg":""}`)
 	})
-	err := env.client.UpdateRealm(context.Background(), map[string]any{
-		"name": "Acme", "default_language": "de", "invite_required": false, "message_retention_days": "unlimited",
-		"waiting_period_threshold": int64(3), "topics_policy": "disable_empty_topic", "not_a_setting": 1,
-		"can_create_groups": &GroupSettingUpdate{New: GroupSettingValue{GroupID: ptr(int64(2))}, Old: &GroupSettingValue{GroupID: ptr(int64(5))}},
+	err := env.client.UpdateRealm(context.Background(), &RealmSettings{
+		Name: ptr("Acme"), DefaultLanguage: ptr("de"), InviteRequired: ptr(false), MessageRetentionDays: &Limit{Unlimited: true},
+		WaitingPeriodThreshold: ptr(int64(3)), TopicsPolicy: ptr("disable_empty_topic"),
+		CanCreateGroups: &GroupSettingUpdate{New: GroupSettingValue{GroupID: ptr(int64(2))}, Old: &GroupSettingValue{GroupID: ptr(int64(5))}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := env.client.UpdateRealm(context.Background(), map[string]any{"name": 3}); err == nil {
-		t.Error("a name that is not a string was sent")
+}
+
+// TestUpdateRealmUserDefaults: the defaults' view reads its enumerations of
+// strings as plain text, and the rest as JSON.
+func TestUpdateRealmUserDefaults(t *testing.T) {
+	env := setup(t)
+	env.handle("/realm/user_settings_defaults", func(w http.ResponseWriter, r *http.Request) {
+		testMethod(t, r, http.MethodPatch)
+		expectForm(t, r, map[string]string{"web_home_view": "inbox", "enter_sends": "true", "color_scheme": "2", "notification_sound": "ding"})
+		writeJSON(w, http.StatusOK, `{"result":"success","msg":""}`)
+	})
+	err := env.client.UpdateRealmUserDefaults(context.Background(), &RealmUserDefaults{
+		WebHomeView: ptr("inbox"), EnterSends: ptr(true), ColorScheme: ptr(int64(2)), NotificationSound: ptr("ding"),
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -138,5 +141,21 @@ func TestDefaultChannelIDs(t *testing.T) {
 		if err != nil || !slices.Equal(ids, []int64{2, 7}) {
 			t.Errorf("%s: %v, %v", raw, ids, err)
 		}
+	}
+}
+
+// expectForm fails unless the request's form is exactly want.
+func expectForm(t *testing.T, r *http.Request, want map[string]string) {
+	t.Helper()
+	if err := r.ParseForm(); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range want {
+		if got := r.PostForm.Get(k); got != v {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	if len(r.PostForm) != len(want) {
+		t.Errorf("sent %v", r.PostForm)
 	}
 }
