@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -190,11 +191,16 @@ type heldBy struct {
 }
 
 // realmPermission is one of the organization's permissions, for requirePermission.
-func (d *providerData) realmPermission(ctx context.Context, setting string, pick func(*zulip.RealmPermissions) *zulip.GroupSettingValue) heldBy {
+// Its value is nil on a server older than the setting.
+func (d *providerData) realmPermission(ctx context.Context, setting string) heldBy {
 	p := heldBy{what: "the organization's " + setting, kind: permissionOfRealm, setting: setting}
-	if realm, err := d.realmSettings(ctx); err == nil {
-		p.value = pick(&realm.RealmPermissions)
-	} else {
+	realm, err := d.realmSettings(ctx)
+	if err == nil {
+		if raw, ok := realm.RealmSetting(setting); ok {
+			err = json.Unmarshal(raw, &p.value)
+		}
+	}
+	if err != nil {
 		tflog.Warn(ctx, "could not read the organization's settings; the permission check is left to the server", map[string]any{"error": err.Error()})
 	}
 	return p
@@ -310,7 +316,7 @@ func (d *providerData) requireSubscriberChange(ctx context.Context, channelID in
 	ch := all[i]
 	if others(add) {
 		d.requirePermission(ctx, fmt.Sprintf("Subscribing other users to the channel %q", ch.Name), at, diags,
-			d.realmPermission(ctx, "can_add_subscribers_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanAddSubscribersGroup }),
+			d.realmPermission(ctx, "can_add_subscribers_group"),
 			heldBy{what: "the channel's can_add_subscribers_group", kind: permissionOfChannel, setting: "can_add_subscribers_group", value: ch.CanAddSubscribersGroup})
 	}
 	if others(remove) {
@@ -336,7 +342,7 @@ func (d *providerData) requireMemberChange(ctx context.Context, g zulip.UserGrou
 	}
 	options := func(others string, otherValue *zulip.GroupSettingValue, self string, selfValue *zulip.GroupSettingValue, ids []int64) []heldBy {
 		out := []heldBy{
-			d.realmPermission(ctx, "can_manage_all_groups", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanManageAllGroups }),
+			d.realmPermission(ctx, "can_manage_all_groups"),
 			{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup},
 			{what: "the group's " + others, kind: permissionOfGroup, setting: others, value: otherValue},
 		}

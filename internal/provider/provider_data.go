@@ -384,8 +384,7 @@ const cacheRealm = "realm"
 // Zulip offers them only through POST /register; the client's state read
 // registers a queue for no events, retries like any read (a second queue from an
 // uncertain attempt receives nothing and expires), and deletes the queue.
+// It is zulip_realm's snapshot: one read serves both.
 func (d *providerData) realmSettings(ctx context.Context) (*zulip.RegisterResponse, error) {
-	return cachedAs(ctx, d.cache, cacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		return d.client.FetchState(ctx, zulip.EventTypeRealm)
-	})
+	return realmTable.snapshot(ctx, d)
 }

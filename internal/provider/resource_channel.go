@@ -335,14 +335,14 @@ func (r *channelResource) requireCreation(ctx context.Context, privacy string, d
 	at := path.Root("privacy")
 	if privacy == privacyPrivate {
 		r.data.requirePermission(ctx, "Creating a private channel", at, diags,
-			r.data.realmPermission(ctx, "can_create_private_channel_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreatePrivateChannelGroup }))
+			r.data.realmPermission(ctx, "can_create_private_channel_group"))
 		return
 	}
 	r.data.requirePermission(ctx, "Creating a public channel", at, diags,
-		r.data.realmPermission(ctx, "can_create_public_channel_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreatePublicChannelGroup }))
+		r.data.realmPermission(ctx, "can_create_public_channel_group"))
 	if privacy == privacyWebPublic {
 		r.data.requirePermission(ctx, "Creating a web-public channel", at, diags,
-			r.data.realmPermission(ctx, "can_create_web_public_channel_group", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreateWebPublicChannelGroup }))
+			r.data.realmPermission(ctx, "can_create_web_public_channel_group"))
 	}
 }
 

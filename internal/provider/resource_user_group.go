@@ -254,7 +254,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	switch {
 	case !ok:
 		r.data.requirePermission(ctx, "Creating a user group", path.Empty(), &resp.Diagnostics,
-			r.data.realmPermission(ctx, "can_create_groups", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanCreateGroups }))
+			r.data.realmPermission(ctx, "can_create_groups"))
 	case g.IsSystemGroup:
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
@@ -282,7 +282,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // can_manage_all_groups or the group's can_manage_group.
 func (r *userGroupResource) requireManage(ctx context.Context, g zulip.UserGroup, diags *diag.Diagnostics) {
 	r.data.requirePermission(ctx, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags,
-		r.data.realmPermission(ctx, "can_manage_all_groups", func(p *zulip.RealmPermissions) *zulip.GroupSettingValue { return p.CanManageAllGroups }),
+		r.data.realmPermission(ctx, "can_manage_all_groups"),
 		heldBy{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup})
 }
 

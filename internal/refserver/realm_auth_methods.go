@@ -2,6 +2,7 @@ package refserver
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -119,19 +120,10 @@ func (c *call) checkAuthMethods(text string) (map[string]bool, error) {
 			return nil, errBadRequest("Authentication method %s is not available on your current plan.", name)
 		}
 	}
-	if !slices.Contains(mapValues(methods), true) {
+	if !slices.Contains(slices.Collect(maps.Values(methods)), true) {
 		return nil, errBadRequest("At least one authentication method must be enabled.")
 	}
 	return methods, nil
-}
-
-// mapValues lists a map's values.
-func mapValues(m map[string]bool) []bool {
-	out := make([]bool, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
 }
 
 // errPlanLimited is ensure_not_on_limited_plan's refusal.

@@ -76,7 +76,6 @@ type RegisterResponse struct {
 	// UserStatus is keyed by user id as a string and covers users who set a status.
 	UserStatus    map[string]UserStatus `json:"user_status"`
 	SavedSnippets []SavedSnippet        `json:"saved_snippets"`
-	RealmPermissions
 	// RealmPlanType is Zulip Cloud's plan of the organization (fetch type "realm"):
 	// 1 self-hosted, 2 limited (free), 3 standard, 4 standard free, 10 plus.
 	RealmPlanType int `json:"realm_plan_type"`
@@ -92,19 +91,6 @@ type RegisterResponse struct {
 	RealmRaw map[string]json.RawMessage `json:"-"`
 	// UserDefaultsRaw is realm_user_settings_defaults, by setting name (see UserDefault).
 	UserDefaultsRaw map[string]json.RawMessage `json:"-"`
-}
-
-// RealmPermissions are the organization's permissions that decide, before
-// anything is sent, whether the provider's account may create or manage
-// channels and groups (fetch type "realm"). Each is nil on a server before its
-// feature level.
-type RealmPermissions struct {
-	CanAddSubscribersGroup         *GroupSettingValue `json:"realm_can_add_subscribers_group"`           // FL341
-	CanCreateGroups                *GroupSettingValue `json:"realm_can_create_groups"`                   // FL299
-	CanCreatePrivateChannelGroup   *GroupSettingValue `json:"realm_can_create_private_channel_group"`    // FL266
-	CanCreatePublicChannelGroup    *GroupSettingValue `json:"realm_can_create_public_channel_group"`     // FL264
-	CanCreateWebPublicChannelGroup *GroupSettingValue `json:"realm_can_create_web_public_channel_group"` // FL280
-	CanManageAllGroups             *GroupSettingValue `json:"realm_can_manage_all_groups"`               // FL299
 }
 
 // GroupPermissionSetting is the rule of one group-setting permission: which
