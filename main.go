@@ -45,7 +45,10 @@ func main() {
 	serve := func() tfprotov6.ProviderServer {
 		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version)())())
 	}
-	if err := tf6server.Serve("registry.terraform.io/zulip-terraform/zulip", serve, opts...); err != nil {
+	err := tf6server.Serve("registry.terraform.io/zulip-terraform/zulip", serve, opts...)
+	// The event queues of this run's creates: Terraform has stopped the server.
+	provider.CloseEventQueues()
+	if err != nil {
 		log.Fatal(err.Error())
 	}
 }

@@ -326,6 +326,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 
 	data := &providerData{
 		client:        client,
+		events:        newEventFeed(client),
 		hasCreds:      !noCredentials,
 		featureLevel:  settings.ZulipFeatureLevel,
 		serverVersion: settings.ZulipVersion,

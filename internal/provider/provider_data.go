@@ -15,6 +15,8 @@ import (
 // providerData is what Configure hands to every resource and data source.
 type providerData struct {
 	client *zulip.Client
+	// events is the process's event queue for creates (eventFeed).
+	events *eventFeed
 	// hasCreds is false when the provider was configured with a URL only, which
 	// is enough for the development API key and nothing else.
 	hasCreds bool

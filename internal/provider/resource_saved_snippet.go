@@ -154,8 +154,17 @@ func (r *savedSnippetResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	title, content := savedSnippetToAPI(plan)
+	defer r.data.events.expect(ctx)() // before the create: its event goes to the queues that exist
 	id, ok := r.creation(title, content).create(ctx, r.data, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	// The snippet as its add event shows it (date_created is the server's);
+	// without the event, as the list read back shows it.
+	n, _ := strconv.ParseInt(id, 10, 64)
+	if s, found := feedObject[zulip.SavedSnippet](ctx, r.data, feedSnippet, n); found && s.ID == n {
+		savedSnippetFromAPI(s, &plan)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
 	savedSnippets.finishCreate(ctx, r.data, &plan, id, resp)

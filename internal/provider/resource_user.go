@@ -407,10 +407,12 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	defer write.end()
 	// existing is the account taken over; nil for a new one.
 	var existing *zulip.User
+	fresh := false // a new account, created by this request
 	if known(plan.ID) {
 		existing = r.takeOver(ctx, plan, &resp.Diagnostics)
 	} else {
-		existing = r.createAccount(ctx, &plan, config.Password, &resp.Diagnostics)
+		defer r.data.events.expect(ctx)() // before the create: its event goes to the queues that exist
+		existing, fresh = r.createAccount(ctx, &plan, config.Password, &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -423,11 +425,16 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 
 	var rest diag.Diagnostics
-	if r.finishCreate(ctx, plan, existing, &rest) {
+	if ok, wrote := r.finishCreate(ctx, plan, existing, &rest); ok {
 		write.end()
-		r.readBack(ctx, &plan, &rest, func() {
-			rest.AddError("User Disappeared", fmt.Sprintf("User %d was not found right after it was created.", id))
-		})
+		// A new account that needed nothing more is as its add event shows it.
+		if u, found := r.fromEvent(ctx, id, fresh && !wrote); found {
+			userFromAPI(ctx, &u, &plan, &rest)
+		} else {
+			r.readBack(ctx, &plan, &rest, func() {
+				rest.AddError("User Disappeared", fmt.Sprintf("User %d was not found right after it was created.", id))
+			})
+		}
 	}
 	if !rest.HasError() {
 		resp.Diagnostics.Append(rest...)
@@ -642,6 +649,15 @@ func (r *userResource) readOne(ctx context.Context, m *userResourceModel, diags 
 	userFromAPI(ctx, u, m, diags)
 }
 
+// fromEvent is a user just created as its add event shows it, when want.
+func (r *userResource) fromEvent(ctx context.Context, id int64, want bool) (zulip.User, bool) {
+	if !want {
+		return zulip.User{}, false
+	}
+	u, ok := feedObject[zulip.User](ctx, r.data, feedUser, id)
+	return u, ok && u.UserID == id
+}
+
 // readBack reads a user just created, from one list of the users shared with
 // the creates ending beside it (a request per user otherwise); a user missing
 // from it is looked up by id, as Read does.
@@ -727,11 +743,11 @@ func (r *userResource) takeOver(ctx context.Context, plan userResourceModel, dia
 // account; when the address turns out to belong to a deactivated account (the
 // plan could not look it up: its values were unknown then), that account is
 // reactivated instead and returned.
-func (r *userResource) createAccount(ctx context.Context, plan *userResourceModel, password types.String, diags *diag.Diagnostics) *zulip.User {
+func (r *userResource) createAccount(ctx context.Context, plan *userResourceModel, password types.String, diags *diag.Diagnostics) (existing *zulip.User, fresh bool) {
 	if !known(password) {
 		diags.AddAttributeError(path.Root("password"), "Missing Password",
 			"Creating a user needs an initial password: Zulip's API requires one.")
-		return nil
+		return nil, false
 	}
 	email := plan.Email.ValueString()
 	id, err := r.data.client.CreateUser(ctx, zulip.CreateUserRequest{
@@ -741,7 +757,7 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 	if err == nil {
 		tflog.Info(ctx, "created user", map[string]any{"id": id})
 		plan.ID = types.Int64Value(id)
-		return nil
+		return nil, true
 	}
 	existing, lookupErr := r.data.client.GetUserByEmail(ctx, email, zulip.GetUserOptions{})
 	switch {
@@ -752,7 +768,7 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 		// just created (deactivated, another name) is not adopted.
 		tflog.Warn(ctx, "user create failed but the user exists; adopting it", map[string]any{"id": existing.UserID, "error": err.Error()})
 		plan.ID = types.Int64Value(existing.UserID)
-		return nil
+		return nil, false
 	case lookupErr == nil && isUserEmailInUse(err) && !existing.IsActive && !existing.IsBot:
 		diags.AddAttributeWarning(path.Root("email"), "Deactivated User Reactivated",
 			fmt.Sprintf("The address %q belongs to the deactivated %s (Zulip never lets a new account use it), which "+
@@ -760,9 +776,9 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 				"configuration; the configured password is not used.", email, userDescribe(*existing)))
 		plan.ID = types.Int64Value(existing.UserID)
 		if plan.Active.ValueBool() && !r.setActive(ctx, existing.UserID, true, plan.Role.ValueString(), diags) {
-			return nil
+			return nil, false
 		}
-		return existing
+		return existing, false
 	case lookupErr == nil && isUserEmailInUse(err):
 		diags.AddAttributeError(path.Root("email"), "E-mail Address Already in Use",
 			fmt.Sprintf("The address %q belongs to the active %s, and Zulip never deletes users. To manage that "+
@@ -771,14 +787,14 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 	default:
 		addUserAPIError(diags, path.Empty(), "Unable to Create User", "create the user", roleAdministrator, err)
 	}
-	return nil
+	return nil, false
 }
 
 // finishCreate sets, after POST /users or a takeover, what that endpoint
 // cannot: the role, the name (of an account taken over), the profile data and
 // deactivation. from is the account taken over, nil for a new one. It reports
-// whether every step worked.
-func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel, from *zulip.User, diags *diag.Diagnostics) bool {
+// whether every step worked, and whether it changed anything.
+func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel, from *zulip.User, diags *diag.Diagnostics) (ok, wrote bool) {
 	id := plan.ID.ValueInt64()
 	defer r.data.cache.invalidate(cacheUserUsers)
 	current, active := zulip.RoleMember, true
@@ -792,13 +808,14 @@ func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel,
 			if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role}); err != nil {
 				addUserAPIError(diags, path.Root("role"), "Unable to Set User Role", "set the user's role",
 					userRoleNeeded(currentName, plan.Role.ValueString()), err)
-				return false
+				return false, true
 			}
+			wrote = true
 		}
 	}
 	apiReq := userToAPI(ctx, plan, nil, diags)
 	if diags.HasError() {
-		return false
+		return false, wrote
 	}
 	if from != nil && from.FullName != plan.FullName.ValueString() {
 		name := plan.FullName.ValueString()
@@ -808,13 +825,14 @@ func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel,
 		if err := r.data.client.UpdateUser(ctx, id, apiReq); err != nil {
 			addUserAPIError(diags, path.Root("profile_data"), "Unable to Set User Profile Data",
 				"set the user's name and profile data", roleAdministrator, err)
-			return false
+			return false, true
 		}
+		wrote = true
 	}
 	if !plan.Active.ValueBool() && active {
-		return r.setActive(ctx, id, false, plan.Role.ValueString(), diags)
+		return r.setActive(ctx, id, false, plan.Role.ValueString(), diags), true
 	}
-	return true
+	return true, wrote
 }
 
 // setActive deactivates or reactivates a user. Neither call is idempotent, so

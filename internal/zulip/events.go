@@ -218,3 +218,19 @@ func (c *Client) fetchState(ctx context.Context, req RegisterRequest) (*Register
 	}
 	return resp, nil
 }
+
+// GetEvents returns the events of a queue after lastEventID (GET /events), each
+// as the server sent it. It long-polls: the server answers when it has an event,
+// or with a heartbeat after about a minute. An expired or unknown queue answers
+// BAD_EVENT_QUEUE_ID (IsBadEventQueue). Idempotent: the events stay in the queue
+// until a later call's lastEventID acknowledges them.
+func (c *Client) GetEvents(ctx context.Context, queueID string, lastEventID int64) ([]json.RawMessage, error) {
+	p := newParams().str("queue_id", queueID).int("last_event_id", lastEventID)
+	var out struct {
+		Events []json.RawMessage `json:"events"`
+	}
+	if err := c.do(ctx, request{method: http.MethodGet, path: "events", params: p, idempotent: true}, &out); err != nil {
+		return nil, err
+	}
+	return out.Events, nil
+}

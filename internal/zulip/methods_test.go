@@ -166,6 +166,7 @@ func methodCases() []methodCase {
 		{"Register", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.Register(ctx, RegisterRequest{})) }},
 		{"FetchState", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.FetchState(ctx, EventTypeRealm)) }},
 		{"ListAllSubscribers", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListAllSubscribers(ctx)) }},
+		{"GetEvents", "GET", "/events", func(ctx context.Context, c *Client) error { return ignore(c.GetEvents(ctx, "q", -1)) }},
 		{"DeleteQueue", "DELETE", "/events", func(ctx context.Context, c *Client) error { return c.DeleteQueue(ctx, "q") }},
 		{"GetServerSettings", "GET", "/server_settings", func(ctx context.Context, c *Client) error { return ignore(c.GetServerSettings(ctx)) }},
 		{"DevFetchAPIKey", "POST", "/dev_fetch_api_key", func(ctx context.Context, c *Client) error { return ignore(c.DevFetchAPIKey(ctx, "a@b.c")) }},
