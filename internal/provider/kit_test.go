@@ -397,6 +397,10 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 			switch req := r.Method + " " + r.URL.Path; {
 			case req == c.create:
 				created = true
+			case req == "GET /api/v1/events":
+				// Objects that come from their create's event (saved
+				// snippets) are read back when the event queue fails.
+				return acctest.Fault{Status: http.StatusServiceUnavailable}
 			case created && failed == 0 && req == c.list && !c.made:
 				failed++
 				return acctest.Fault{Status: http.StatusServiceUnavailable}
