@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +49,8 @@ type call struct {
 	// handler read, so that the rest can be reported in ignored_parameters_unsupported.
 	params url.Values
 	used   map[string]bool
+	// files are the files of a multipart body (Django's request.FILES).
+	files []uploadedFile
 	// header holds extra headers to send with the answer.
 	header http.Header
 }
@@ -158,55 +162,85 @@ var errBodyTooLarge = errors.New("request body too large")
 //     they are (Python's parse_qsl), never an error.
 //
 // A body over limit is errBodyTooLarge; other errors are malformed bodies.
-func parseParams(r *http.Request, limit int64) (url.Values, error) {
+// The files of a multipart body are Django's request.FILES, not parameters.
+func parseParams(r *http.Request, limit int64) (url.Values, []uploadedFile, error) {
 	vals := parseQueryLenient(r.URL.RawQuery)
 	if r.Body == nil || r.Body == http.NoBody {
-		return vals, nil
+		return vals, nil, nil
 	}
 	if r.ContentLength > limit {
-		return nil, errBodyTooLarge
+		return nil, nil, errBodyTooLarge
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, errBodyTooLarge
+			return nil, nil, errBodyTooLarge
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if int64(len(body)) > limit {
-		return nil, errBodyTooLarge
+		return nil, nil, errBodyTooLarge
 	}
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
-		return vals, nil
+		return vals, nil, nil
 	}
 	ct, ctParams, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	var form url.Values
+	var files []uploadedFile
 	switch ct {
 	case "application/x-www-form-urlencoded":
 		form = parseQueryLenient(string(body))
 	case "multipart/form-data":
 		if len(body) == 0 {
-			return vals, nil
+			return vals, nil, nil
 		}
 		boundary := ctParams["boundary"]
 		if boundary == "" {
-			return nil, errors.New("multipart body without a boundary")
+			return nil, nil, errors.New("multipart body without a boundary")
 		}
 		// The body is in memory already; a limit above its size keeps every
-		// part in memory (no temporary files). File parts are request.FILES
-		// in Django, not parameters.
+		// part in memory (no temporary files).
 		mf, err := multipart.NewReader(bytes.NewReader(body), boundary).ReadForm(int64(len(body)) + 1)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer func() { _ = mf.RemoveAll() }()
 		form = mf.Value
+		if files, err = readFiles(mf); err != nil {
+			return nil, nil, err
+		}
 	}
 	for k, v := range form {
 		vals[k] = v // the body wins over the query string, as in Django's REQ
 	}
-	return vals, nil
+	return vals, files, nil
+}
+
+// uploadedFile is one file of a multipart body (Django's UploadedFile).
+type uploadedFile struct {
+	Field, Filename, ContentType string
+	Data                         []byte
+}
+
+// readFiles reads a multipart form's files, in field-name order.
+func readFiles(mf *multipart.Form) ([]uploadedFile, error) {
+	var out []uploadedFile
+	for _, field := range slices.Sorted(maps.Keys(mf.File)) {
+		for _, fh := range mf.File[field] {
+			f, err := fh.Open()
+			if err != nil {
+				return nil, err
+			}
+			data, err := io.ReadAll(f)
+			_ = f.Close()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, uploadedFile{Field: field, Filename: fh.Filename, ContentType: fh.Header.Get("Content-Type"), Data: data})
+		}
+	}
+	return out, nil
 }
 
 // parseQueryLenient parses url-encoded text the way Python's parse_qsl (with

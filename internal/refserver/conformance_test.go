@@ -20,8 +20,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 	"net/url"
 	"os"
 	"regexp"
@@ -707,6 +709,9 @@ type confStep struct {
 	// minFL and maxFL restrict the step to servers advertising a feature level
 	// in that range (0: no bound).
 	minFL, maxFL int
+	// files, when set, makes the body multipart/form-data with these files
+	// (content type and data each) besides the form parameters.
+	files [][2]string
 }
 
 // confGroup is one operation's subtest: steps against a fresh server. Steps of
@@ -923,7 +928,11 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 		u += "?" + query.Encode()
 	}
 	var body io.Reader
-	if len(form) > 0 {
+	contentType := "application/x-www-form-urlencoded"
+	switch {
+	case st.files != nil:
+		body, contentType = confMultipart(form, st.files)
+	case len(form) > 0:
 		body = strings.NewReader(form.Encode())
 	}
 	req, err := http.NewRequest(st.method, u, body)
@@ -931,7 +940,7 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 		t.Fatal(err)
 	}
 	if body != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Content-Type", contentType)
 	}
 	switch st.user {
 	case confNoAuth:
@@ -1299,6 +1308,9 @@ func confCheckParams(t *testing.T, spec *confSpec) {
 			for k := range st.params {
 				sent[st.op][strings.TrimPrefix(k, "?")] = true
 			}
+			if len(st.files) > 0 {
+				sent[st.op]["filename"] = true // the multipart file's property (confMultipart)
+			}
 		}
 	}
 	for _, id := range confSortedKeys(sent) {
@@ -1349,4 +1361,28 @@ func confSummary(name string, stats *confStats) string {
 		fmt.Fprintf(&b, "\n  - %s: %s", k, confUnmodelledParams[k])
 	}
 	return b.String()
+}
+
+// confMultipart is a multipart/form-data body of a form and files (content
+// type and data each), and its content type.
+func confMultipart(form url.Values, files [][2]string) (io.Reader, string) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for _, k := range confSortedKeys(form) {
+		_ = mw.WriteField(k, form.Get(k))
+	}
+	for i, f := range files {
+		h := textproto.MIMEHeader{}
+		// The first file's field is "filename", as the description names it.
+		field := "filename"
+		if i > 0 {
+			field = fmt.Sprintf("file%d", i)
+		}
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename="upload%d"`, field, i))
+		h.Set("Content-Type", f[0])
+		w, _ := mw.CreatePart(h)
+		_, _ = w.Write([]byte(f[1]))
+	}
+	_ = mw.Close()
+	return &buf, mw.FormDataContentType()
 }

@@ -93,7 +93,7 @@ func (s *Server) smsChanged() {
 // slow its upload or its reading, holds the lock while the network is used.
 func (s *Server) wrap(auth authMode, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		params, err := parseParams(r, s.maxBodyBytes)
+		params, files, err := parseParams(r, s.maxBodyBytes)
 		if errors.Is(err, errBodyTooLarge) {
 			s.send(w, nginxPage(http.StatusRequestEntityTooLarge, "Request Entity Too Large", ""))
 			return
@@ -102,7 +102,7 @@ func (s *Server) wrap(auth authMode, h handlerFunc) http.Handler {
 			s.writeError(w, errBadRequest("Malformed request body"))
 			return
 		}
-		if resp := s.serveLocked(r, auth, h, params); resp != nil {
+		if resp := s.serveLocked(r, auth, h, params, files); resp != nil {
 			s.send(w, resp)
 		}
 	})
@@ -114,9 +114,9 @@ func (s *Server) wrap(auth authMode, h handlerFunc) http.Handler {
 // A handler that has nothing to answer yet (a long poll of GET /events) returns
 // a *waitError: the lock is released while the request waits, then the handler
 // runs again with the same parameters, caller and rate-limit headers.
-func (s *Server) serveLocked(r *http.Request, auth authMode, h handlerFunc, params url.Values) *response {
+func (s *Server) serveLocked(r *http.Request, auth authMode, h handlerFunc, params url.Values, files []uploadedFile) *response {
 	s.mu.Lock()
-	c, limitHeaders, resp := s.admit(r, auth, params)
+	c, limitHeaders, resp := s.admit(r, auth, params, files)
 	for resp == nil {
 		payload, err := h(c)
 		var wait *waitError
@@ -138,8 +138,8 @@ func (s *Server) serveLocked(r *http.Request, auth authMode, h handlerFunc, para
 
 // admit authenticates and rate-limits a request (with the lock held); resp is
 // the refusal, if any.
-func (s *Server) admit(r *http.Request, auth authMode, params url.Values) (c *call, limitHeaders http.Header, resp *response) {
-	c = &call{s: s, r: r, params: params, used: map[string]bool{}, header: http.Header{}}
+func (s *Server) admit(r *http.Request, auth authMode, params url.Values, files []uploadedFile) (c *call, limitHeaders http.Header, resp *response) {
+	c = &call{s: s, r: r, params: params, files: files, used: map[string]bool{}, header: http.Header{}}
 	if auth == authUser {
 		user, aerr := s.authenticate(r)
 		if aerr != nil {

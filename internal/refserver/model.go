@@ -56,7 +56,9 @@ type Realm struct {
 	// ChannelFolders are the channel folders in display order.
 	ChannelFolders []*ChannelFolder `json:"channel_folders"`
 	// Playgrounds are the code playgrounds, in creation order.
-	Playgrounds []*Playground     `json:"playgrounds,omitempty"`
+	Playgrounds []*Playground `json:"playgrounds,omitempty"`
+	// Emoji are the custom emoji, deactivated ones included, in creation order.
+	Emoji       []*CustomEmoji    `json:"emoji,omitempty"`
 	Queues      map[string]*Queue `json:"queues"`
 	PushDevices []*PushDevice     `json:"push_devices"`
 	// SentNotifications records every test push notification "sent", for tests.
