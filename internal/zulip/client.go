@@ -351,6 +351,16 @@ type request struct {
 	// idempotent allows retries after the request may have reached the server (5xx,
 	// timeouts, dropped connections). Each method sets it explicitly.
 	idempotent bool
+	// file, when set, makes the body multipart/form-data: params and this file.
+	file *fileUpload
+	// contentType is the body's type; empty means url-encoded.
+	contentType string
+}
+
+// fileUpload is a file sent in a multipart body.
+type fileUpload struct {
+	field, filename, contentType string
+	data                         []byte
 }
 
 // envelope is the part of every answer that do inspects.
@@ -397,6 +407,11 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) error {
 		}
 	} else {
 		body = encoded
+		if r.file != nil {
+			if body, r.contentType, err = multipartBody(r.params, r.file); err != nil {
+				return err
+			}
+		}
 		extra, err := r.query.encode()
 		if err != nil {
 			return err
@@ -537,7 +552,11 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 	// keeps them stable whatever language the server would otherwise pick.
 	req.Header.Set("Accept-Language", "en")
 	if r.method != http.MethodGet {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		ct := r.contentType
+		if ct == "" {
+			ct = "application/x-www-form-urlencoded"
+		}
+		req.Header.Set("Content-Type", ct)
 	}
 	if !r.noAuth {
 		req.SetBasicAuth(c.email, c.apiKey)

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"mime/multipart"
+	"net/textproto"
 	"net/url"
+	"slices"
 	"strconv"
 )
 
@@ -116,4 +120,32 @@ func marshalJSONParam(value any) (string, error) {
 		return "", err
 	}
 	return string(bytes.TrimRight(buf.Bytes(), "\n")), nil
+}
+
+// multipartBody is a multipart/form-data body of the parameters and one file,
+// and its content type.
+func multipartBody(p *params, f *fileUpload) (string, string, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	if p != nil {
+		for _, k := range slices.Sorted(maps.Keys(p.values)) {
+			if err := mw.WriteField(k, p.values.Get(k)); err != nil {
+				return "", "", err
+			}
+		}
+	}
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, f.field, f.filename))
+	h.Set("Content-Type", f.contentType)
+	w, err := mw.CreatePart(h)
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := w.Write(f.data); err != nil {
+		return "", "", err
+	}
+	if err := mw.Close(); err != nil {
+		return "", "", err
+	}
+	return buf.String(), mw.FormDataContentType(), nil
 }

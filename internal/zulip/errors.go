@@ -154,6 +154,7 @@ var notFoundMessages = []struct{ prefix, suffix string }{
 	{"Token does not exist", ""},         // DELETE /users/me/apns_device_token
 	{"Field id ", " not found."},         // profile data for a deleted custom profile field
 	{"Invalid playground", ""},           // DELETE /realm/playgrounds/{id}
+	{"Emoji '", "' does not exist"},      // DELETE /realm/emoji/{name} before feature level 190
 }
 
 // isNotFound reports whether the answer means the object does not exist. A 404 counts only

@@ -166,6 +166,13 @@ func methodCases() []methodCase {
 		{"Register", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.Register(ctx, RegisterRequest{})) }},
 		{"FetchState", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.FetchState(ctx, EventTypeRealm)) }},
 		{"ListAllSubscribers", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListAllSubscribers(ctx)) }},
+		{"ListCustomEmoji", "GET", "/realm/emoji", func(ctx context.Context, c *Client) error { return ignore(c.ListCustomEmoji(ctx)) }},
+		{"UploadCustomEmoji", "POST", "/realm/emoji/ship_it", func(ctx context.Context, c *Client) error {
+			return c.UploadCustomEmoji(ctx, "ship_it", "ship.png", "image/png", []byte("\x89PNG"))
+		}},
+		{"DeactivateCustomEmoji", "DELETE", "/realm/emoji/ship_it", func(ctx context.Context, c *Client) error {
+			return c.DeactivateCustomEmoji(ctx, "ship_it")
+		}},
 		{"GetEvents", "GET", "/events", func(ctx context.Context, c *Client) error { return ignore(c.GetEvents(ctx, "q", -1)) }},
 		{"DeleteQueue", "DELETE", "/events", func(ctx context.Context, c *Client) error { return c.DeleteQueue(ctx, "q") }},
 		{"GetServerSettings", "GET", "/server_settings", func(ctx context.Context, c *Client) error { return ignore(c.GetServerSettings(ctx)) }},
@@ -242,7 +249,8 @@ func TestMethods_contextCancelled(t *testing.T) {
 // nonIdempotent lists the methods that must not be retried once the server may have
 // processed the request: creates, one-off actions and queue registration.
 var nonIdempotent = map[string]bool{
-	"CreateLinkifier": true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
+	"UploadCustomEmoji": true,
+	"CreateLinkifier":   true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
 	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
 	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
 	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,

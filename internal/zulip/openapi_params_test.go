@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
@@ -115,7 +116,11 @@ func docOperation(doc *openapi3.T, method, path string) (string, map[string]docP
 		params[p.Name] = d
 	}
 	if bestOp.RequestBody != nil && bestOp.RequestBody.Value != nil {
-		if mt := bestOp.RequestBody.Value.Content.Get("application/x-www-form-urlencoded"); mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
+		mt := bestOp.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
+		if mt == nil {
+			mt = bestOp.RequestBody.Value.Content.Get("multipart/form-data") // uploads: a file and fields
+		}
+		if mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
 			schema := mt.Schema.Value
 			required := map[string]bool{}
 			for _, name := range schema.Required {
@@ -237,13 +242,24 @@ func TestMethods_parametersDocumented(t *testing.T) {
 			var mu sync.Mutex
 			var sent []sentRequest
 			record := func(w http.ResponseWriter, r *http.Request) {
-				body, err := io.ReadAll(r.Body)
-				if err != nil {
-					t.Errorf("reading body: %v", err)
-				}
-				values, err := url.ParseQuery(string(body))
-				if err != nil {
-					t.Errorf("parsing body %q: %v", body, err)
+				values := url.Values{}
+				if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "multipart/form-data" {
+					if err := r.ParseMultipartForm(1 << 20); err != nil {
+						t.Errorf("parsing multipart body: %v", err)
+					} else {
+						values = r.MultipartForm.Value
+						for name := range r.MultipartForm.File {
+							values[name] = append(values[name], "(file)")
+						}
+					}
+				} else {
+					body, err := io.ReadAll(r.Body)
+					if err != nil {
+						t.Errorf("reading body: %v", err)
+					}
+					if values, err = url.ParseQuery(string(body)); err != nil {
+						t.Errorf("parsing body %q: %v", body, err)
+					}
 				}
 				for k, v := range r.URL.Query() {
 					values[k] = append(values[k], v...)
