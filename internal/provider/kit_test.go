@@ -231,6 +231,22 @@ var kitCases = map[string]kitCase{
 		twin:     func(r *refserver.Realm) { testAccAddProfileField(r, "Kit field", "Made by the kit's tests.") },
 		stranger: func(r *refserver.Realm) { testAccAddProfileField(r, "Kit field", "Someone else's field.") },
 	},
+	"zulip_custom_emoji": {
+		user:   refserver.SeedAdminID,
+		config: testAccEmojiConfig("kit_emoji", testAccEmojiFile("green.png")), importID: "kit_emoji",
+		create: "POST /api/v1/realm/emoji/kit_emoji", list: "GET /api/v1/realm/emoji",
+		count: func(r *refserver.Realm) int {
+			n := 0
+			for _, e := range r.Emoji {
+				if e.Name == "kit_emoji" && !e.Deactivated {
+					n++
+				}
+			}
+			return n
+		},
+		twin:     func(r *refserver.Realm) { testAccAddEmoji(r, "kit_emoji", refserver.SeedAdminID) },
+		stranger: func(r *refserver.Realm) { testAccAddEmoji(r, "kit_emoji", refserver.SeedMemberID) },
+	},
 	"zulip_code_playground": {
 		user:   refserver.SeedAdminID,
 		config: testAccPlaygroundConfig("Kit playground", "Go", "https://go.dev/play/?code={code}"), importID: "Go/Kit playground",
@@ -624,6 +640,10 @@ resource "zulip_code_playground" "rust" {
 }`, refserver.SeedAdminID, func(r *refserver.Realm) {
 			testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
 		}},
+		{"examples/resources/zulip_custom_emoji/import-by-string-id.tf", `
+resource "zulip_custom_emoji" "green_tick" {
+  name = "green_tick"
+}`, refserver.SeedAdminID, nil},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"

@@ -514,6 +514,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewChannelFolderResource,
 		NewChannelFolderOrderResource,
 		NewRealmResource,
+		NewCustomEmojiResource,
 		NewRealmUserDefaultsResource,
 		NewLinkifierOrderResource,
 		NewDefaultChannelsResource,

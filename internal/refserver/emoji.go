@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/imagetype"
 )
 
 // Custom emoji (GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name},
@@ -144,7 +146,7 @@ func (s *Server) uploadEmoji(c *call) (obj, error) {
 	if !ok {
 		return nil, errCode(400, "BAD_IMAGE", "Invalid image format", nil)
 	}
-	if imageSignature(f.Data) != ct {
+	if imagetype.Sniff(f.Data) != ct {
 		return nil, errCode(400, "BAD_IMAGE", "Could not decode image; did you upload an image file?", nil)
 	}
 	sum := sha256.Sum256(f.Data)
@@ -166,24 +168,6 @@ func checkValidEmojiName(name string) error {
 		return errBadRequest("Emoji names must end with either a letter or digit.")
 	}
 	return errBadRequest("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.")
-}
-
-// imageSignature is the content type an image's first bytes announce; "" for
-// none of the accepted ones.
-func imageSignature(data []byte) string {
-	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return "image/png"
-	case bytes.HasPrefix(data, []byte("GIF87a")), bytes.HasPrefix(data, []byte("GIF89a")):
-		return "image/gif"
-	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
-		return "image/jpeg"
-	case len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP":
-		return "image/webp"
-	case len(data) >= 12 && string(data[4:8]) == "ftyp" && (string(data[8:12]) == "avif" || string(data[8:12]) == "avis"):
-		return "image/avif"
-	}
-	return ""
 }
 
 // deleteEmoji is delete_emoji: the author or an administrator deactivates it.

@@ -1,0 +1,337 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/imagetype"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*customEmojiResource)(nil)
+	_ resource.ResourceWithImportState = (*customEmojiResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*customEmojiResource)(nil)
+)
+
+// cacheEmoji is the cache key of the organization's active custom emoji.
+const cacheEmoji = "custom emoji"
+
+// maxEmojiBytes is Zulip's default MAX_EMOJI_FILE_SIZE_MIB (5 MiB); a server's
+// administrator may change it, and the server does not say, so a larger file
+// only warns.
+const maxEmojiBytes = 5 << 20
+
+// emojiNamePattern is check_valid_emoji_name's rule.
+var emojiNamePattern = regexp.MustCompile(`^[0-9a-z_-]*[0-9a-z]$`)
+
+// NewCustomEmojiResource returns the zulip_custom_emoji resource.
+func NewCustomEmojiResource() resource.Resource {
+	return &customEmojiResource{resourceBase: resourceBase{name: "custom_emoji"}}
+}
+
+// customEmojiResource manages one custom emoji. Zulip cannot change an
+// emoji: a new image replaces it (deactivate, then upload under the same
+// name, which Zulip allows once the old one is deactivated).
+type customEmojiResource struct {
+	resourceBase
+}
+
+// customEmojiModel is the zulip_custom_emoji state.
+type customEmojiModel struct {
+	ID           types.String `tfsdk:"id"`
+	Name         types.String `tfsdk:"name"`
+	Source       types.String `tfsdk:"source"`
+	SourceSHA256 types.String `tfsdk:"source_sha256"`
+	SourceURL    types.String `tfsdk:"source_url"`
+	StillURL     types.String `tfsdk:"still_url"`
+	AuthorID     types.Int64  `tfsdk:"author_id"`
+}
+
+// Schema describes the resource.
+func (r *customEmojiResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A custom emoji of the organization, uploaded from an image file. Zulip keeps no way to " +
+			"change an emoji: a new image (a changed `source_sha256`) or a new name replaces it, which deactivates the " +
+			"old emoji and uploads the new one under its name. Destroying deactivates the emoji: Zulip keeps it visible " +
+			"in old messages and reactions, and its name can be used again. Who may add emoji is the organization's " +
+			"`can_add_custom_emoji_group`; deactivating needs the emoji's author or an administrator. Import by name " +
+			"or id: an imported emoji is adopted as it is (its image cannot be read back to compare), and `source` may " +
+			"be left out to leave its image unmanaged.",
+		Attributes: map[string]schema.Attribute{
+			"id": computed("The emoji's id. A replaced emoji gets a new one."),
+			"name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "The name people type between colons: lowercase letters, digits, dashes and " +
+					"underscores, ending with a letter or digit. Changing it replaces the emoji. Only administrators may " +
+					"use the name of a built-in emoji.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators: []validator.String{stringvalidator.RegexMatches(emojiNamePattern,
+					"must contain only lowercase English letters, digits, dashes and underscores, and end with a letter or digit")}},
+			"source": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "The path of the image file: PNG, GIF (animated or not), JPEG, WebP or AVIF, at most 5 MiB " +
+					"by Zulip's default. Required to upload an emoji; an imported one may leave it out. Moving the file " +
+					"changes nothing; changing its content replaces the emoji."},
+			"source_sha256": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "The SHA-256 of the uploaded image, from `source` at plan time: a change replaces the emoji. " +
+					"Null for an emoji adopted by import until `source` is set."},
+			"source_url": computed("Where the image is, relative to the organization's URL."),
+			"still_url":  computed("Where a still image of an animated emoji is (its first frame), relative to the organization's URL; null for an emoji that is not animated."),
+			"author_id": schema.Int64Attribute{Computed: true, MarkdownDescription: "The id of the user who uploaded it.",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+		},
+	}
+}
+
+// emojiImage is an image file as the plan reads it.
+type emojiImage struct {
+	data        []byte
+	contentType string
+	sha256      string
+}
+
+// readEmojiImage reads and checks an image file: it must exist and be one of
+// the image types Zulip accepts (by its content, as Zulip's decoder does).
+func readEmojiImage(file string) (*emojiImage, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	ct := imagetype.Sniff(data)
+	if ct == "" {
+		return nil, fmt.Errorf("%s is not a PNG, GIF, JPEG, WebP or AVIF image, the types Zulip accepts for emoji (the server would answer \"Invalid image format\")", file)
+	}
+	sum := sha256.Sum256(data)
+	return &emojiImage{data: data, contentType: ct, sha256: hex.EncodeToString(sum[:])}, nil
+}
+
+// ModifyPlan reads the image (type, size, hash: a new image replaces the
+// emoji), and checks who may add emoji and that the name is free.
+func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("Custom Emoji Will Be Deactivated",
+			"Zulip never deletes custom emoji: destroying deactivates it. It stays visible in old messages and reactions, and its name can be used by a new emoji.")
+		return
+	}
+	var plan, state customEmojiModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	at := path.Root("source")
+	switch {
+	case plan.Source.IsNull() && creating:
+		resp.Diagnostics.AddAttributeError(at, "Missing Image", "Uploading a custom emoji needs its image: set source "+
+			"to the path of a PNG, GIF, JPEG, WebP or AVIF file. (Only an emoji adopted by import may leave it out.)")
+		return
+	case plan.Source.IsNull():
+		plan.SourceSHA256 = state.SourceSHA256 // the image is not managed: keep what is known
+	case plan.Source.IsUnknown():
+		plan.SourceSHA256 = types.StringUnknown()
+		if !creating && known(state.SourceSHA256) {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_sha256"))
+			resp.Diagnostics.AddAttributeWarning(at, "Image Not Known Until Apply",
+				"The image's path is known only at apply, so the plan cannot tell whether it changed: the emoji is replaced.")
+		}
+	default:
+		img, err := readEmojiImage(plan.Source.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(at, "Unusable Emoji Image", err.Error())
+			return
+		}
+		if len(img.data) > maxEmojiBytes {
+			resp.Diagnostics.AddAttributeWarning(at, "Emoji Image Larger Than Zulip's Default Limit",
+				fmt.Sprintf("%s is %.1f MiB; Zulip refuses emoji images over 5 MiB unless its administrator raised "+
+					"MAX_EMOJI_FILE_SIZE_MIB (the server does not say its limit).", plan.Source.ValueString(), float64(len(img.data))/(1<<20)))
+		}
+		plan.SourceSHA256 = types.StringValue(img.sha256)
+		switch {
+		case creating:
+		case !known(state.SourceSHA256):
+			resp.Diagnostics.AddAttributeWarning(at, "Image Adopted as It Is",
+				"This emoji was adopted by import: Zulip cannot give its image back to compare, so the plan records the "+
+					"file's hash without uploading it. A later change of the file replaces the emoji.")
+		case state.SourceSHA256.ValueString() != img.sha256:
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_sha256"))
+		}
+	}
+	if creating || len(resp.RequiresReplace) > 0 || !plan.Name.Equal(state.Name) {
+		for _, p := range []path.Path{path.Root("id"), path.Root("source_url"), path.Root("still_url")} {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, p, types.StringUnknown())...)
+		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("author_id"), types.Int64Unknown())...)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_sha256"), plan.SourceSHA256)...)
+	replacing := len(resp.RequiresReplace) > 0 || (!creating && !plan.Name.Equal(state.Name))
+	if (!creating && !replacing) || !r.data.knowsServer() || resp.Diagnostics.HasError() {
+		return
+	}
+	if replacing {
+		customEmoji.noteReplacing(ctx, r.data, req)
+	}
+	if r.data.me != nil && r.data.me.Role == zulip.RoleGuest {
+		resp.Diagnostics.AddError("Guests Cannot Add Custom Emoji", "Zulip does not let guests add custom emoji (\"Not allowed for guest users\"): configure the provider with a member's account.")
+		return
+	}
+	r.data.requirePermission(ctx, "Adding custom emoji", path.Empty(), &resp.Diagnostics,
+		r.data.realmPermission(ctx, "can_add_custom_emoji_group"))
+	if known(plan.Name) && creating {
+		emojiCreation(r.data, plan.Name.ValueString(), nil).checkKeyFree(ctx, r.data, path.Root("name"),
+			fmt.Sprintf("the name %q", plan.Name.ValueString()), &resp.Diagnostics)
+	}
+}
+
+// Create uploads the emoji and reads it back by name (Zulip answers nothing).
+func (r *customEmojiResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan customEmojiModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	img, err := readEmojiImage(plan.Source.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("source"), "Unusable Emoji Image", err.Error())
+		return
+	}
+	if known(plan.SourceSHA256) && plan.SourceSHA256.ValueString() != img.sha256 {
+		resp.Diagnostics.AddAttributeError(path.Root("source"), "Image Changed Since the Plan",
+			fmt.Sprintf("%s changed between plan and apply; run terraform apply again to plan its new content.", plan.Source.ValueString()))
+		return
+	}
+	plan.SourceSHA256 = types.StringValue(img.sha256)
+	key, ok := emojiCreation(r.data, plan.Name.ValueString(), img).create(ctx, r.data, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	customEmoji.finishCreate(ctx, r.data, &plan, key, resp)
+}
+
+// Read refreshes the emoji from the organization's list. An emoji whose name
+// now belongs to another one (deactivated and uploaded again by someone else)
+// is gone.
+func (r *customEmojiResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var prior customEmojiModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	customEmoji.Read(ctx, r.data, req, resp)
+	if resp.Diagnostics.HasError() || resp.State.Raw.IsNull() || !known(prior.ID) {
+		return
+	}
+	var now customEmojiModel
+	resp.Diagnostics.Append(resp.State.Get(ctx, &now)...)
+	if now.ID.ValueString() != prior.ID.ValueString() {
+		tflog.Info(ctx, "the custom emoji's name belongs to another emoji now; removing it from state",
+			map[string]any{"name": prior.Name.ValueString(), "id": prior.ID.ValueString(), "now": now.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+	}
+}
+
+// Update records a moved file or an adopted image's hash: nothing is sent.
+func (r *customEmojiResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan customEmojiModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete deactivates the emoji, unless its name now belongs to another one.
+func (r *customEmojiResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state customEmojiModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	list, err := emojiCollection(r.data).list(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Deactivate Custom Emoji", "list the custom emoji", roleAny, err)
+		return
+	}
+	if i := slices.IndexFunc(list, func(e zulip.CustomEmoji) bool { return e.Name == state.Name.ValueString() }); i < 0 || list[i].ID != state.ID.ValueString() {
+		return // deactivated already (and maybe replaced by someone else's)
+	}
+	customEmoji.Delete(ctx, r.data, req, resp, r.data.client.DeactivateCustomEmoji)
+}
+
+// ImportState adopts an active emoji by name or id.
+func (r *customEmojiResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	customEmoji.Import(ctx, r.data, req, resp, func(id string) (func(zulip.CustomEmoji) bool, error) {
+		if _, err := strconv.Atoi(id); err == nil {
+			return func(e zulip.CustomEmoji) bool { return e.ID == id }, nil
+		}
+		if !emojiNamePattern.MatchString(id) {
+			return nil, fmt.Errorf("a zulip_custom_emoji is imported by its name (such as green_tick) or its id; got %q", id)
+		}
+		return func(e zulip.CustomEmoji) bool { return e.Name == id }, nil
+	})
+}
+
+// emojiCollection is the organization's active custom emoji, read once per
+// run: a name belongs to one active emoji at a time.
+func emojiCollection(d *providerData) *collection[zulip.CustomEmoji] {
+	return newCollection(d, cacheEmoji, func(ctx context.Context) ([]zulip.CustomEmoji, error) {
+		all, err := d.client.ListCustomEmoji(ctx)
+		return slices.DeleteFunc(all, func(e zulip.CustomEmoji) bool { return e.Deactivated }), err
+	})
+}
+
+// customEmoji is the kit's skeleton for zulip_custom_emoji; its key is the
+// name, unique among active emoji.
+var customEmoji = objects[customEmojiModel, zulip.CustomEmoji]{
+	typeName: "zulip_custom_emoji", what: "custom emoji", role: roleAny,
+	coll:     emojiCollection,
+	key:      func(e zulip.CustomEmoji) string { return e.Name },
+	stateKey: func(m *customEmojiModel) string { return m.Name.ValueString() },
+	setKey:   func(m *customEmojiModel, k string) { m.Name = types.StringValue(k) },
+	fromAPI: withoutData(func(_ context.Context, e zulip.CustomEmoji, m *customEmojiModel, _ *diag.Diagnostics) {
+		m.ID = types.StringValue(e.ID)
+		m.Name = types.StringValue(e.Name)
+		m.SourceURL = types.StringValue(e.SourceURL)
+		m.StillURL = types.StringPointerValue(e.StillURL)
+		m.AuthorID = types.Int64PointerValue(e.AuthorID)
+		if m.SourceSHA256.IsUnknown() {
+			m.SourceSHA256 = types.StringNull()
+		}
+	}),
+	importHint: "The organization's custom emoji are listed in its settings, under Custom emoji.",
+}
+
+// emojiCreation is the upload of an emoji (img nil: only to check that the
+// name is free). After an uncertain failure, an emoji of the name that this
+// account added since is adopted.
+func emojiCreation(d *providerData, name string, img *emojiImage) creation[customEmojiModel, zulip.CustomEmoji] {
+	return creation[customEmojiModel, zulip.CustomEmoji]{
+		o: customEmoji,
+		send: func(ctx context.Context) (string, error) {
+			filename := name + "." + strings.TrimPrefix(img.contentType, "image/") // Zulip uses only the part's type
+			return name, d.client.UploadCustomEmoji(ctx, name, filename, img.contentType, img.data)
+		},
+		sameKey: func(e zulip.CustomEmoji) bool { return e.Name == name },
+		matches: func(e zulip.CustomEmoji) bool {
+			return e.Name == name && e.AuthorID != nil && d.me != nil && *e.AuthorID == d.me.UserID
+		},
+	}
+}
