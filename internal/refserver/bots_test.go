@@ -316,3 +316,14 @@ func TestBotRealmBotWire(t *testing.T) {
 		}
 	}
 }
+
+func TestBotReactivateNeedsCreatePermission(t *testing.T) {
+	srv, ts := cfgServer(t, 0)
+	status, body := cfgDo(t, srv, ts, SeedMemberID, "DELETE", "/bots/8", nil)
+	cfgWantOK(t, status, body)
+	botSetPermission(srv, "can_create_bots_group", GroupAdministrators)
+	status, body = cfgDo(t, srv, ts, SeedMemberID, "POST", "/users/8/reactivate", nil)
+	cfgWantError(t, status, body, 400, "BAD_REQUEST", "Insufficient permission")
+	status, body = cfgDo(t, srv, ts, SeedAdminID, "POST", "/users/8/reactivate", nil)
+	cfgWantOK(t, status, body)
+}
