@@ -44,15 +44,17 @@ type Realm struct {
 	// NextID hands out ids per kind ("user", "channel", "message", "linkifier", ...).
 	NextID map[string]int `json:"next_id"`
 
-	Users         map[int]*User      `json:"users"`
-	Channels      map[int]*Channel   `json:"channels"`
-	Messages      []*Message         `json:"messages"`   // ascending by id
-	Linkifiers    []*Linkifier       `json:"linkifiers"` // in processing order
-	Snippets      map[int]*Snippet   `json:"snippets"`
-	Domains       []*RealmDomain     `json:"domains"`
-	UserTopics    []*UserTopic       `json:"user_topics"`
-	ProfileFields []*ProfileField    `json:"profile_fields"` // sorted by Order
-	Groups        map[int]*UserGroup `json:"groups"`
+	Users         map[int]*User    `json:"users"`
+	Channels      map[int]*Channel `json:"channels"`
+	Messages      []*Message       `json:"messages"`   // ascending by id
+	Linkifiers    []*Linkifier     `json:"linkifiers"` // in processing order
+	Snippets      map[int]*Snippet `json:"snippets"`
+	Domains       []*RealmDomain   `json:"domains"`
+	UserTopics    []*UserTopic     `json:"user_topics"`
+	ProfileFields []*ProfileField  `json:"profile_fields"` // sorted by Order
+	// Bots are the bot-only settings of bot users, by user id (bots.go).
+	Bots   map[int]*BotSettings `json:"bots,omitempty"`
+	Groups map[int]*UserGroup   `json:"groups"`
 	// ChannelFolders are the channel folders in display order.
 	ChannelFolders []*ChannelFolder `json:"channel_folders"`
 	// Playgrounds are the code playgrounds, in creation order.

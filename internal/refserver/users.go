@@ -952,6 +952,11 @@ func (s *Server) reactivateUser(c *call) (obj, error) {
 	// check_bot_name_available(is_activation=True), since the bot itself is an
 	// active user with its name: the loop below does not skip the target.
 	r := c.realm()
+	if target.IsBot && !s.canCreateBot(c.user, target.BotType) {
+		// reactivate_user_backend checks the bot creation permission first
+		// (check_can_create_bot, bots.go).
+		return nil, errInsufficientPermission()
+	}
 	if target.IsBot {
 		for _, u := range r.Users {
 			if u.IsActive && u.FullName == strings.TrimSpace(target.FullName) {
