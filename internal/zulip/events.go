@@ -82,6 +82,8 @@ type RegisterResponse struct {
 	// ServerSupportedPermissionSettings is fetch type "realm"'s rules for every
 	// group-setting permission; PermissionRules decodes it.
 	ServerSupportedPermissionSettings json.RawMessage `json:"server_supported_permission_settings"`
+	// RealmBots is the fetch type realm_bot (ListRealmBots).
+	RealmBots []RealmBot `json:"realm_bots"`
 	// RealmPlaygrounds is the fetch type realm_playgrounds.
 	RealmPlaygrounds []Playground `json:"realm_playgrounds"`
 	// RealmDefaultStreams is the fetch type default_streams (see DefaultChannelIDs).

@@ -173,6 +173,18 @@ func methodCases() []methodCase {
 		{"DeactivateCustomEmoji", "DELETE", "/realm/emoji/ship_it", func(ctx context.Context, c *Client) error {
 			return c.DeactivateCustomEmoji(ctx, "ship_it")
 		}},
+		{"CreateBot", "POST", "/bots", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateBot(ctx, CreateBotRequest{FullName: "B", ShortName: "b", BotType: BotTypeGeneric}))
+		}},
+		{"UpdateBot", "PATCH", "/bots/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateBot(ctx, 1, UpdateBotRequest{FullName: ptr("B")})
+		}},
+		{"DeactivateBot", "DELETE", "/bots/1", func(ctx context.Context, c *Client) error { return c.DeactivateBot(ctx, 1) }},
+		{"GetBotAPIKey", "GET", "/bots/1/api_key", func(ctx context.Context, c *Client) error { return ignore(c.GetBotAPIKey(ctx, 1)) }},
+		{"RegenerateBotAPIKey", "POST", "/bots/1/api_key/regenerate", func(ctx context.Context, c *Client) error {
+			return ignore(c.RegenerateBotAPIKey(ctx, 1))
+		}},
+		{"ListRealmBots", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListRealmBots(ctx)) }},
 		{"GetEvents", "GET", "/events", func(ctx context.Context, c *Client) error { return ignore(c.GetEvents(ctx, "q", -1)) }},
 		{"DeleteQueue", "DELETE", "/events", func(ctx context.Context, c *Client) error { return c.DeleteQueue(ctx, "q") }},
 		{"GetServerSettings", "GET", "/server_settings", func(ctx context.Context, c *Client) error { return ignore(c.GetServerSettings(ctx)) }},
@@ -249,6 +261,7 @@ func TestMethods_contextCancelled(t *testing.T) {
 // nonIdempotent lists the methods that must not be retried once the server may have
 // processed the request: creates, one-off actions and queue registration.
 var nonIdempotent = map[string]bool{
+	"CreateBot": true, "DeactivateBot": true, "RegenerateBotAPIKey": true,
 	"UploadCustomEmoji": true,
 	"CreateLinkifier":   true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
 	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
