@@ -21,14 +21,7 @@ import (
 // protocol's and the provider's own lines are all there.
 func TestLogsOnlyWhenAsked(t *testing.T) {
 	tf := terraformPath(t)
-	dir := t.TempDir()
-	binary := buildProvider(t, filepath.Join(dir, "real", "terraform-provider-zulip"))
-	stderrLog := filepath.Join(dir, "provider-stderr.log")
-	wrapper := filepath.Join(dir, "bin", "terraform-provider-zulip")
-	writeFile(t, wrapper, fmt.Sprintf("#!/bin/sh\nexec %q \"$@\" 2>>%q\n", binary, stderrLog), 0o755)
-	rc := filepath.Join(dir, "terraformrc")
-	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n",
-		filepath.Dir(wrapper)), 0o644)
+	dir, rc, stderrLog := devOverride(t)
 	srv := acctest.NewServer(t)
 	cfg := filepath.Join(dir, "cfg")
 	writeFile(t, filepath.Join(cfg, "main.tf"), `terraform {
@@ -82,6 +75,22 @@ resource "zulip_linkifier" "a" {
 			t.Errorf("with TF_LOG=debug no %s lines: %v", module, loud)
 		}
 	}
+}
+
+// devOverride builds the provider into a temporary directory, behind a
+// wrapper that appends its stderr (where its log lines go) to stderrLog, and
+// writes a CLI configuration (rc) whose dev_overrides point Terraform at it.
+func devOverride(t *testing.T) (dir, rc, stderrLog string) {
+	t.Helper()
+	dir = t.TempDir()
+	binary := buildProvider(t, filepath.Join(dir, "real", "terraform-provider-zulip"))
+	stderrLog = filepath.Join(dir, "provider-stderr.log")
+	wrapper := filepath.Join(dir, "bin", "terraform-provider-zulip")
+	writeFile(t, wrapper, fmt.Sprintf("#!/bin/sh\nexec %q \"$@\" 2>>%q\n", binary, stderrLog), 0o755)
+	rc = filepath.Join(dir, "terraformrc")
+	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n  }\n  direct {}\n}\n",
+		filepath.Dir(wrapper)), 0o644)
+	return dir, rc, stderrLog
 }
 
 // writeFile writes a file, creating its directory.

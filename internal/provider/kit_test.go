@@ -89,6 +89,8 @@ var contracts = map[string]struct {
 	"zulip_code_playground":            {kindCollection, "CodePlayground", true},
 	"zulip_custom_profile_field_order": {kindManaged, "CustomProfileFieldOrder", true},
 	"zulip_custom_profile_field":       {kindCollection, "CustomProfileField", true},
+	"zulip_custom_emoji":               {kindCollection, "CustomEmoji", true},
+	"zulip_bot":                        {kindManaged, "Bot", true},
 }
 
 // kitCase is how the shared tests exercise one collection resource.
@@ -643,6 +645,12 @@ resource "zulip_code_playground" "rust" {
 		{"examples/resources/zulip_custom_emoji/import-by-string-id.tf", `
 resource "zulip_custom_emoji" "green_tick" {
   name = "green_tick"
+}`, refserver.SeedAdminID, nil},
+		{"examples/resources/zulip_bot/import-by-string-id.tf", `
+resource "zulip_bot" "alerts" {
+  full_name  = "Alerts Hook"
+  short_name = "alerts"
+  bot_type   = "incoming_webhook"
 }`, refserver.SeedAdminID, nil},
 		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {

@@ -515,6 +515,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		NewChannelFolderOrderResource,
 		NewRealmResource,
 		NewCustomEmojiResource,
+		NewBotResource,
 		NewRealmUserDefaultsResource,
 		NewLinkifierOrderResource,
 		NewDefaultChannelsResource,
@@ -537,6 +538,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewUserStatusDataSource,
 		NewTopicsDataSource,
 		NewRealmDataSource,
+		NewBotsDataSource,
 	}
 }
 
@@ -545,6 +547,7 @@ func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral
 	return []func() ephemeral.EphemeralResource{
 		NewEventQueueEphemeralResource,
 		NewDevAPIKeyEphemeralResource,
+		NewBotAPIKeyEphemeralResource,
 	}
 }
 

@@ -167,9 +167,9 @@ func TestAccCustomEmoji_drift(t *testing.T) {
 	})
 }
 
-// TestAccCustomEmoji_badInput: what Zulip would refuse is refused at plan,
+// TestAccCustomEmoji_validation: what Zulip would refuse is refused at plan,
 // naming the attribute.
-func TestAccCustomEmoji_badInput(t *testing.T) {
+func TestAccCustomEmoji_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedMemberID)
 	resource.ParallelTest(t, resource.TestCase{

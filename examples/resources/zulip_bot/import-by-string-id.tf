@@ -1,0 +1,4 @@
+import {
+  to = zulip_bot.alerts
+  id = "alerts-bot@zulip.example.com"
+}

@@ -1,0 +1,95 @@
+package provider
+
+import (
+	"context"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var _ datasource.DataSourceWithConfigure = (*botsDataSource)(nil)
+
+// NewBotsDataSource returns the zulip_bots data source.
+func NewBotsDataSource() datasource.DataSource { return &botsDataSource{} }
+
+// botsDataSource lists the organization's bots from the users list the run
+// reads once.
+type botsDataSource struct {
+	data *providerData
+}
+
+type botsDataModel struct {
+	IncludeDeactivated types.Bool     `tfsdk:"include_deactivated"`
+	Bots               []botDataEntry `tfsdk:"bots"`
+}
+
+type botDataEntry struct {
+	ID       types.Int64  `tfsdk:"id"`
+	Email    types.String `tfsdk:"email"`
+	FullName types.String `tfsdk:"full_name"`
+	BotType  types.String `tfsdk:"bot_type"`
+	OwnerID  types.Int64  `tfsdk:"owner_id"`
+	Role     types.String `tfsdk:"role"`
+	Active   types.Bool   `tfsdk:"active"`
+}
+
+// Metadata names the data source.
+func (d *botsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_bots"
+}
+
+// Schema describes the data source.
+func (d *botsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The organization's bots, ordered by id: who owns each, its type, role and whether it is " +
+			"active. No key or token is ever read here (see `zulip_bot_api_key`). Any user can read them.",
+		Attributes: map[string]schema.Attribute{
+			"include_deactivated": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether deactivated bots are listed too (default false)."},
+			"bots": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "The bots.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":        schema.Int64Attribute{Computed: true, MarkdownDescription: "The bot's user id."},
+					"email":     schema.StringAttribute{Computed: true, MarkdownDescription: "The bot's address."},
+					"full_name": schema.StringAttribute{Computed: true, MarkdownDescription: "The bot's name."},
+					"bot_type":  schema.StringAttribute{Computed: true, MarkdownDescription: "`generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`."},
+					"owner_id":  schema.Int64Attribute{Computed: true, MarkdownDescription: "The owner's user id; null for the server's own bots."},
+					"role":      schema.StringAttribute{Computed: true, MarkdownDescription: "The bot's role."},
+					"active":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the bot is active."},
+				}}},
+		},
+	}
+}
+
+// Configure receives the provider's data.
+func (d *botsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// Read lists the bots.
+func (d *botsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m botsDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+		return
+	}
+	users, err := userUsers(ctx, d.data)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Read Bots", "list the users", roleAny, err)
+		return
+	}
+	m.Bots = []botDataEntry{}
+	for _, u := range users {
+		if !u.IsBot || (!u.IsActive && !m.IncludeDeactivated.ValueBool()) {
+			continue
+		}
+		var b botModel
+		botFromAPI(u, zulip.RealmBot{}, &b)
+		m.Bots = append(m.Bots, botDataEntry{ID: b.ID, Email: b.Email, FullName: b.FullName, BotType: b.BotType,
+			OwnerID: b.OwnerID, Role: b.Role, Active: types.BoolValue(u.IsActive)})
+	}
+	slices.SortFunc(m.Bots, func(a, b botDataEntry) int { return int(a.ID.ValueInt64() - b.ID.ValueInt64()) })
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,540 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                = (*botResource)(nil)
+	_ resource.ResourceWithImportState = (*botResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*botResource)(nil)
+)
+
+// Feature levels of the bot endpoints.
+const (
+	featureBotShortName = 447 // PATCH /bots/{id} short_name
+	featureBotAPIKey    = 463 // GET /bots/{id}/api_key
+	featureBotGroups    = 344 // can_create_bots_group, can_create_write_only_bots_group
+)
+
+// cacheRealmBots is the cache key of register's realm_bots.
+const cacheRealmBots = "realm_bots"
+
+// botTypes are the bot types by name, as Terraform spells them.
+var botTypes = map[string]int{
+	"generic": zulip.BotTypeGeneric, "incoming_webhook": zulip.BotTypeIncomingWebhook,
+	"outgoing_webhook": zulip.BotTypeOutgoingWebhook, "embedded": zulip.BotTypeEmbedded,
+}
+
+// botInterfaces are the outgoing webhook interfaces by name.
+var botInterfaces = map[string]int{"generic": zulip.BotInterfaceGeneric, "slack": zulip.BotInterfaceSlack}
+
+// shortNamePattern is what a bot's short name may be here: Zulip accepts
+// more (it quotes the address), but an address that needs quoting is an
+// address nobody can type.
+var shortNamePattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+
+// NewBotResource returns the zulip_bot resource.
+func NewBotResource() resource.Resource {
+	return &botResource{resourceBase: resourceBase{name: "bot"}}
+}
+
+// botResource manages a bot. Its API key is never in state: the ephemeral
+// zulip_bot_api_key reads it.
+type botResource struct {
+	resourceBase
+}
+
+// botModel is the zulip_bot state.
+type botModel struct {
+	ID                           types.Int64  `tfsdk:"id"`
+	Email                        types.String `tfsdk:"email"`
+	FullName                     types.String `tfsdk:"full_name"`
+	ShortName                    types.String `tfsdk:"short_name"`
+	BotType                      types.String `tfsdk:"bot_type"`
+	OwnerID                      types.Int64  `tfsdk:"owner_id"`
+	Role                         types.String `tfsdk:"role"`
+	DefaultSendingChannel        types.String `tfsdk:"default_sending_channel"`
+	DefaultEventsRegisterChannel types.String `tfsdk:"default_events_register_channel"`
+	DefaultAllPublicStreams      types.Bool   `tfsdk:"default_all_public_streams"`
+	OutgoingWebhookURL           types.String `tfsdk:"outgoing_webhook_url"`
+	OutgoingWebhookInterface     types.String `tfsdk:"outgoing_webhook_interface"`
+	KeyRotation                  types.String `tfsdk:"key_rotation"`
+}
+
+// Schema describes the resource.
+func (r *botResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	keepString := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	optString := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: desc, PlanModifiers: keepString}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A bot of the organization, owned by a user. Its API key is a secret and never in the " +
+			"plan or the state: the ephemeral resource `zulip_bot_api_key` reads it when something needs it, and changing " +
+			"`key_rotation` makes Zulip issue a new one. Destroying deactivates the bot (Zulip never deletes users); " +
+			"creating a bot whose short name belongs to a deactivated bot reactivates that bot, with a warning. Who may " +
+			"create bots is the organization's `can_create_bots_group` (`can_create_write_only_bots_group` for incoming " +
+			"webhooks, feature level 344), checked at plan. Import by the bot's e-mail address or id.",
+		Attributes: map[string]schema.Attribute{
+			"id":    schema.Int64Attribute{Computed: true, MarkdownDescription: "The bot's user id.", PlanModifiers: keepInt},
+			"email": schema.StringAttribute{Computed: true, MarkdownDescription: "The bot's address, `<short_name>-bot@<organization's domain>`: what its API key authenticates with.", PlanModifiers: keepString},
+			"full_name": schema.StringAttribute{Required: true, MarkdownDescription: "The name people see; unique among the organization's active users.",
+				Validators: []validator.String{stringvalidator.LengthBetween(1, 100)}},
+			"short_name": schema.StringAttribute{Required: true,
+				MarkdownDescription: "The bot's address before `-bot@`: letters, digits, dots, dashes and underscores. Changing it changes " +
+					"the address in place on Zulip feature level 447 (Zulip 12.0) or newer, and replaces the bot before.",
+				Validators: []validator.String{stringvalidator.RegexMatches(shortNamePattern, "must be letters, digits, dots, dashes and underscores, starting and ending with a letter or digit")}},
+			"bot_type": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("generic"),
+				MarkdownDescription: "`generic` (the default: a bot that uses the whole API), `incoming_webhook` (it can only send " +
+					"messages), `outgoing_webhook` (Zulip calls `outgoing_webhook_url` when it is mentioned) or `embedded` (a bot " +
+					"the server runs, when the server enables them). Changing it replaces the bot.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}},
+			"owner_id": schema.Int64Attribute{Optional: true, Computed: true, PlanModifiers: keepInt,
+				MarkdownDescription: "The owner's user id; the provider's account when left out at creation."},
+			"role": schema.StringAttribute{Optional: true, Computed: true, PlanModifiers: keepString,
+				MarkdownDescription: "`member` (Zulip's default), `moderator`, `administrator`, `owner` or `guest`. Making a bot an " +
+					"administrator needs one; an owner, an owner.",
+				Validators: []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)}},
+			"default_sending_channel":         optString("The channel the bot sends to when a message names none, by name."),
+			"default_events_register_channel": optString("The channel whose events the bot receives by default, by name."),
+			"default_all_public_streams": schema.BoolAttribute{Optional: true, Computed: true,
+				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Whether the bot receives the events of every public channel by default."},
+			"outgoing_webhook_url": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "The URL Zulip posts to when an `outgoing_webhook` bot is mentioned. Required for that type, refused for the others."},
+			"outgoing_webhook_interface": schema.StringAttribute{Optional: true, Computed: true, PlanModifiers: keepString,
+				MarkdownDescription: "How an `outgoing_webhook` bot's requests are shaped: `generic` (the default) or `slack`.",
+				Validators:          []validator.String{stringvalidator.OneOf("generic", "slack")}},
+			"key_rotation": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Any value: changing it makes Zulip issue the bot a new API key (the old one stops working). " +
+					"A date such as `2026-11` records when the key was last rotated."},
+		},
+	}
+}
+
+// ModifyPlan refuses what Zulip would refuse: the creation permission, a
+// taken address, a short name change the server cannot make in place, and
+// an outgoing webhook without its URL.
+func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("Bot Will Be Deactivated",
+			"Zulip never deletes users: destroying deactivates the bot, and its API key stops working. Creating a bot with its short name again reactivates it.")
+		return
+	}
+	if unchanged(req) {
+		return
+	}
+	var plan, state botModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	outgoing := plan.BotType.ValueString() == "outgoing_webhook"
+	switch {
+	case !known(plan.BotType):
+	case outgoing && plan.OutgoingWebhookURL.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("outgoing_webhook_url"), "Missing Outgoing Webhook URL",
+			"An outgoing_webhook bot needs the URL Zulip posts to when it is mentioned.")
+	case !outgoing && !plan.OutgoingWebhookURL.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("outgoing_webhook_url"), "Not an Outgoing Webhook",
+			fmt.Sprintf("Only outgoing_webhook bots have a URL; this bot is %s.", plan.BotType.ValueString()))
+	case !outgoing && known(plan.OutgoingWebhookInterface) && !plan.OutgoingWebhookInterface.Equal(state.OutgoingWebhookInterface):
+		resp.Diagnostics.AddAttributeError(path.Root("outgoing_webhook_interface"), "Not an Outgoing Webhook",
+			fmt.Sprintf("Only outgoing_webhook bots have an interface; this bot is %s.", plan.BotType.ValueString()))
+	}
+	if !outgoing && plan.OutgoingWebhookInterface.IsUnknown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("outgoing_webhook_interface"), types.StringNull())...)
+	}
+	if !r.data.knowsServer() || resp.Diagnostics.HasError() {
+		return
+	}
+	if !creating {
+		if !plan.ShortName.Equal(state.ShortName) {
+			if r.data.requireFeatureLevel(featureBotShortName, "") != nil {
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("short_name"))
+			} else {
+				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("email"), types.StringUnknown())...)
+			}
+		}
+		return
+	}
+	r.checkCreate(ctx, plan, &resp.Diagnostics)
+}
+
+// checkCreate refuses at plan a bot the account may not create, and an
+// address an active user has.
+func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *diag.Diagnostics) {
+	options := []heldBy{r.data.realmPermission(ctx, "can_create_bots_group")}
+	if plan.BotType.ValueString() == "incoming_webhook" && r.data.requireFeatureLevel(featureBotGroups, "") == nil {
+		options = append(options, r.data.realmPermission(ctx, "can_create_write_only_bots_group"))
+	}
+	r.data.requirePermission(ctx, "Creating a "+strings.ReplaceAll(plan.BotType.ValueString(), "_", " ")+" bot", path.Empty(), diags, options...)
+	if !known(plan.ShortName) || !r.data.hasCreds {
+		return
+	}
+	existing, err := r.existing(ctx, plan.ShortName.ValueString())
+	if err != nil || existing == nil || !existing.IsActive {
+		return // the server says; a deactivated bot is reactivated
+	}
+	what := "the bot " + userDescribe(*existing)
+	if !existing.IsBot {
+		what = "the user " + userDescribe(*existing)
+	}
+	diags.AddAttributeError(path.Root("short_name"), "Bot Address Taken",
+		fmt.Sprintf("The address %s belongs to %s. To manage that bot with this resource, import it (with <name> this resource's name):\n\n%s",
+			existing.Email, what, importBlock("zulip_bot", existing.Email)))
+}
+
+// existing is the user whose address the short name gives, from the run's
+// newest list; nil when there is none.
+func (r *botResource) existing(ctx context.Context, shortName string) (*zulip.User, error) {
+	users, err := userUsersSeen(ctx, r.data)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range users {
+		if local, _, ok := strings.Cut(u.Email, "@"); ok && strings.EqualFold(local, shortName+"-bot") {
+			return &u, nil
+		}
+	}
+	return nil, nil
+}
+
+// Create makes the bot, or reactivates the deactivated bot of its short
+// name, and then sets what POST /bots cannot (role, owner).
+func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan botModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	existing, err := r.existing(ctx, plan.ShortName.ValueString())
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Create Bot", "list the users", roleAny, err)
+		return
+	}
+	var id int64
+	switch {
+	case existing != nil && existing.IsBot && !existing.IsActive:
+		if err := r.data.client.ReactivateUser(ctx, existing.UserID); err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to Reactivate Bot", "reactivate the bot "+existing.Email, roleAdministrator, err)
+			return
+		}
+		resp.Diagnostics.AddWarning("Deactivated Bot Reactivated",
+			fmt.Sprintf("The short name %q belongs to the deactivated bot %s (Zulip never lets a new bot take it): that bot "+
+				"is reactivated and made to match this configuration, with its old API key.", plan.ShortName.ValueString(), userDescribe(*existing)))
+		id = existing.UserID
+	default:
+		id, err = r.create(ctx, plan)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "Unable to Create Bot", "create the bot", roleAny, err)
+			return
+		}
+	}
+	r.data.cache.invalidate(cacheUserUsers)
+	r.data.cache.invalidate(cacheRealmBots)
+	plan.ID = types.Int64Value(id)
+	// The bot exists: whatever fails below, Terraform keeps tracking it.
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), plan.ID)...)
+	prior := botModel{ShortName: plan.ShortName} // the address is right either way
+	if existing == nil {
+		// POST /bots set the type's settings; the rest goes through PATCH.
+		prior = botModel{FullName: plan.FullName, ShortName: plan.ShortName, DefaultSendingChannel: plan.DefaultSendingChannel,
+			DefaultEventsRegisterChannel: plan.DefaultEventsRegisterChannel, DefaultAllPublicStreams: plan.DefaultAllPublicStreams,
+			OutgoingWebhookURL: plan.OutgoingWebhookURL, OutgoingWebhookInterface: plan.OutgoingWebhookInterface}
+	}
+	var rest diag.Diagnostics
+	if r.update(ctx, id, plan, prior, &rest) {
+		r.readInto(ctx, &plan, &rest)
+	}
+	if rest.HasError() {
+		for _, d := range rest {
+			resp.Diagnostics.AddWarning("Bot Created but Not Finished: "+d.Summary(), d.Detail()+
+				"\n\nThe bot exists and Terraform keeps tracking it: the next plan shows what is left as an in-place update.")
+		}
+		settleBotUnknowns(&plan)
+	} else {
+		resp.Diagnostics.Append(rest...)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// knownStringPointer is a known value's pointer; nil for null or unknown.
+func knownStringPointer(v types.String) *string {
+	if !known(v) {
+		return nil
+	}
+	return v.ValueStringPointer()
+}
+
+// settleBotUnknowns gives the unknown computed values of a half-made bot a
+// value, so that its state can be saved (the next refresh reads the real ones).
+func settleBotUnknowns(m *botModel) {
+	for _, s := range []*types.String{&m.Email, &m.Role, &m.DefaultSendingChannel, &m.DefaultEventsRegisterChannel, &m.OutgoingWebhookInterface} {
+		if s.IsUnknown() {
+			*s = types.StringNull()
+		}
+	}
+	if m.OwnerID.IsUnknown() {
+		m.OwnerID = types.Int64Null()
+	}
+	if m.DefaultAllPublicStreams.IsUnknown() {
+		m.DefaultAllPublicStreams = types.BoolNull()
+	}
+}
+
+// create sends POST /bots. After an uncertain failure, a bot of the address
+// that this account owns and that has the configured name is adopted: it did
+// not exist at plan (the plan refuses a taken address).
+func (r *botResource) create(ctx context.Context, plan botModel) (int64, error) {
+	req := zulip.CreateBotRequest{FullName: plan.FullName.ValueString(), ShortName: plan.ShortName.ValueString(),
+		BotType: botTypes[plan.BotType.ValueString()], PayloadURL: knownStringPointer(plan.OutgoingWebhookURL),
+		DefaultSendingStream: knownStringPointer(plan.DefaultSendingChannel), DefaultEventsRegisterStream: knownStringPointer(plan.DefaultEventsRegisterChannel)}
+	if known(plan.DefaultAllPublicStreams) {
+		req.DefaultAllPublicStreams = plan.DefaultAllPublicStreams.ValueBoolPointer()
+	}
+	if known(plan.OutgoingWebhookInterface) {
+		n := botInterfaces[plan.OutgoingWebhookInterface.ValueString()]
+		req.InterfaceType = &n
+	}
+	id, err := r.data.client.CreateBot(ctx, req)
+	if err == nil || isClientError(err) {
+		return id, err
+	}
+	r.data.cache.invalidate(cacheUserUsers)
+	users, lerr := userUsers(ctx, r.data)
+	if lerr != nil {
+		return 0, err
+	}
+	for _, u := range users {
+		local, _, _ := strings.Cut(u.Email, "@")
+		if u.IsBot && u.IsActive && strings.EqualFold(local, req.ShortName+"-bot") && u.FullName == req.FullName &&
+			u.BotOwnerID != nil && r.data.me != nil && *u.BotOwnerID == r.data.me.UserID {
+			tflog.Warn(ctx, "the bot create failed but the bot exists; adopting it", map[string]any{"id": u.UserID, "error": err.Error()})
+			return u.UserID, nil
+		}
+	}
+	return 0, err
+}
+
+// update sends PATCH /bots/{id} with what differs from prior, and
+// regenerates the key when key_rotation changed. It reports success.
+func (r *botResource) update(ctx context.Context, id int64, plan, prior botModel, diags *diag.Diagnostics) bool {
+	var req zulip.UpdateBotRequest
+	changed := false
+	setString := func(planned, before types.String, to **string) {
+		if known(planned) && !planned.Equal(before) {
+			*to, changed = planned.ValueStringPointer(), true
+		}
+	}
+	setString(plan.FullName, prior.FullName, &req.FullName)
+	setString(plan.ShortName, prior.ShortName, &req.ShortName)
+	setString(plan.DefaultSendingChannel, prior.DefaultSendingChannel, &req.DefaultSendingStream)
+	setString(plan.DefaultEventsRegisterChannel, prior.DefaultEventsRegisterChannel, &req.DefaultEventsRegisterStream)
+	setString(plan.OutgoingWebhookURL, prior.OutgoingWebhookURL, &req.ServicePayloadURL)
+	if known(plan.Role) && !plan.Role.Equal(prior.Role) {
+		role, _ := zulip.RoleFromName(plan.Role.ValueString())
+		req.Role, changed = &role, true
+	}
+	if known(plan.OwnerID) && !plan.OwnerID.Equal(prior.OwnerID) {
+		req.BotOwnerID, changed = plan.OwnerID.ValueInt64Pointer(), true
+	}
+	if known(plan.DefaultAllPublicStreams) && !plan.DefaultAllPublicStreams.Equal(prior.DefaultAllPublicStreams) {
+		req.DefaultAllPublicStreams, changed = plan.DefaultAllPublicStreams.ValueBoolPointer(), true
+	}
+	if known(plan.OutgoingWebhookInterface) && !plan.OutgoingWebhookInterface.Equal(prior.OutgoingWebhookInterface) {
+		n := botInterfaces[plan.OutgoingWebhookInterface.ValueString()]
+		req.ServiceInterface, changed = &n, true
+	}
+	if changed {
+		err := r.data.client.UpdateBot(ctx, id, req)
+		r.data.cache.invalidate(cacheUserUsers)
+		r.data.cache.invalidate(cacheRealmBots)
+		if err != nil {
+			addAPIError(diags, "Unable to Update Bot", "change the bot", roleAny, err)
+			return false
+		}
+	}
+	if !plan.KeyRotation.Equal(prior.KeyRotation) && !prior.ID.IsNull() {
+		// The new key is not kept: zulip_bot_api_key reads it when needed.
+		if _, err := r.data.client.RegenerateBotAPIKey(ctx, id); err != nil {
+			addAPIError(diags, "Unable to Rotate the Bot's API Key", "regenerate the bot's API key", roleAny, err)
+			return false
+		}
+		tflog.Info(ctx, "regenerated the bot's API key", map[string]any{"id": id})
+	}
+	return true
+}
+
+// readInto fills the computed values from the server's users list and
+// realm_bots; false when the bot is gone (deactivated or unknown).
+func (r *botResource) readInto(ctx context.Context, m *botModel, diags *diag.Diagnostics) bool {
+	users, err := userUsers(ctx, r.data)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Bot", "list the users", roleAny, err)
+		return false
+	}
+	u, ok := users[m.ID.ValueInt64()]
+	if !ok || !u.IsBot || !u.IsActive {
+		return false
+	}
+	bots, err := realmBots(ctx, r.data)
+	if err != nil {
+		addAPIError(diags, "Unable to Read Bot", "read the bots' settings through POST /register", roleAny, err)
+		return false
+	}
+	botFromAPI(u, bots[u.UserID], m)
+	return true
+}
+
+// botFromAPI copies the server's view of a bot into a model.
+func botFromAPI(u zulip.User, b zulip.RealmBot, m *botModel) {
+	m.ID = types.Int64Value(u.UserID)
+	m.Email = types.StringValue(u.Email)
+	m.FullName = types.StringValue(u.FullName)
+	local, _, _ := strings.Cut(u.Email, "@")
+	m.ShortName = types.StringValue(strings.TrimSuffix(local, "-bot"))
+	m.BotType = types.StringValue("generic")
+	if u.BotType != nil {
+		for name, n := range botTypes {
+			if n == *u.BotType {
+				m.BotType = types.StringValue(name)
+			}
+		}
+	}
+	m.OwnerID = types.Int64PointerValue(u.BotOwnerID)
+	role, _ := zulip.RoleName(u.Role)
+	m.Role = types.StringValue(role)
+	m.DefaultSendingChannel = types.StringPointerValue(b.DefaultSendingStream)
+	m.DefaultEventsRegisterChannel = types.StringPointerValue(b.DefaultEventsRegisterStream)
+	m.DefaultAllPublicStreams = types.BoolValue(b.DefaultAllPublicStreams)
+	m.OutgoingWebhookURL, m.OutgoingWebhookInterface = types.StringNull(), types.StringNull()
+	if len(b.Services) > 0 && m.BotType.ValueString() == "outgoing_webhook" {
+		m.OutgoingWebhookURL = types.StringValue(b.Services[0].BaseURL)
+		m.OutgoingWebhookInterface = types.StringValue("generic")
+		for name, n := range botInterfaces {
+			if n == b.Services[0].Interface {
+				m.OutgoingWebhookInterface = types.StringValue(name)
+			}
+		}
+	}
+}
+
+// realmBots is register's realm_bots by user id, read once per run.
+func realmBots(ctx context.Context, d *providerData) (map[int64]zulip.RealmBot, error) {
+	return cachedAs(ctx, d.cache, cacheRealmBots, func(ctx context.Context) (map[int64]zulip.RealmBot, error) {
+		list, err := d.client.ListRealmBots(ctx)
+		out := make(map[int64]zulip.RealmBot, len(list))
+		for _, b := range list {
+			out[b.UserID] = b
+		}
+		return out, err
+	})
+}
+
+// Read refreshes the bot; a deactivated bot is gone.
+func (r *botResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m botModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	if !r.readInto(ctx, &m, &resp.Diagnostics) {
+		if !resp.Diagnostics.HasError() {
+			tflog.Info(ctx, "bot deactivated or gone; removing it from state", map[string]any{"id": m.ID.ValueInt64()})
+			resp.State.RemoveResource(ctx)
+		}
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// Update changes the bot in place.
+func (r *botResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state botModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	plan.ID = state.ID
+	if !r.update(ctx, state.ID.ValueInt64(), plan, state, &resp.Diagnostics) {
+		return
+	}
+	if !r.readInto(ctx, &plan, &resp.Diagnostics) {
+		if !resp.Diagnostics.HasError() {
+			resp.Diagnostics.AddError("Bot Disappeared", fmt.Sprintf("Bot %d was deactivated while it was being updated.", state.ID.ValueInt64()))
+		}
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete deactivates the bot; one deactivated already is not an error.
+func (r *botResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m botModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	err := r.data.client.DeactivateBot(ctx, m.ID.ValueInt64())
+	r.data.cache.invalidate(cacheUserUsers)
+	if err == nil || zulip.IsNotFound(err) {
+		return
+	}
+	// Not idempotent: a repeat of a deactivation that happened fails.
+	r.data.cache.invalidate(cacheUserUsers)
+	if users, lerr := userUsers(ctx, r.data); lerr == nil {
+		if u, ok := users[m.ID.ValueInt64()]; !ok || !u.IsActive {
+			return
+		}
+	}
+	addAPIError(&resp.Diagnostics, "Unable to Deactivate Bot", "deactivate the bot", roleAny, err)
+}
+
+// ImportState adopts a bot by e-mail address or id.
+func (r *botResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.data.ready(&resp.Diagnostics) {
+		return
+	}
+	users, err := userUsers(ctx, r.data)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Unable to Import Bot", "list the users", roleAny, err)
+		return
+	}
+	id := strings.TrimSpace(req.ID)
+	for _, u := range users {
+		if u.IsBot && (strconv.FormatInt(u.UserID, 10) == id || strings.EqualFold(u.Email, id)) {
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), u.UserID)...)
+			return
+		}
+	}
+	resp.Diagnostics.AddError("Bot Not Found", fmt.Sprintf("No bot has the address or id %q. A bot is imported by its "+
+		"e-mail address (such as ci-bot@chat.example.com) or its user id, as the organization's settings list them under Bots.", id))
+}
