@@ -199,16 +199,24 @@ func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *dia
 		return
 	}
 	existing, err := r.existing(ctx, plan.ShortName.ValueString())
-	if err != nil || existing == nil || !existing.IsActive {
-		return // the server says; a deactivated bot is reactivated
-	}
-	what := "the bot " + userDescribe(*existing)
-	if !existing.IsBot {
-		what = "the user " + userDescribe(*existing)
+	switch {
+	case err != nil || existing == nil:
+		return // the server says
+	case existing.IsBot && !existing.IsActive:
+		diags.AddAttributeWarning(path.Root("short_name"), "Deactivated Bot Will Be Reactivated",
+			fmt.Sprintf("The short name %q belongs to the deactivated bot %s, and Zulip never lets a new bot take it: the "+
+				"apply reactivates that bot and makes it match this configuration. Its API key is the one it had.",
+				plan.ShortName.ValueString(), userDescribe(*existing)))
+		return
+	case !existing.IsBot:
+		diags.AddAttributeError(path.Root("short_name"), "Bot Address Taken",
+			fmt.Sprintf("The address %s belongs to the user %s, and Zulip addresses are unique (deactivated users keep "+
+				"theirs): choose another short name.", existing.Email, userDescribe(*existing)))
+		return
 	}
 	diags.AddAttributeError(path.Root("short_name"), "Bot Address Taken",
-		fmt.Sprintf("The address %s belongs to %s. To manage that bot with this resource, import it (with <name> this resource's name):\n\n%s",
-			existing.Email, what, importBlock("zulip_bot", existing.Email)))
+		fmt.Sprintf("The address %s belongs to the bot %s. To manage that bot with this resource, import it (with <name> this "+
+			"resource's name):\n\n%s", existing.Email, userDescribe(*existing), importBlock("zulip_bot", existing.Email)))
 }
 
 // existing is the user whose address the short name gives, from the run's
