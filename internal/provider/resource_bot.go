@@ -117,8 +117,8 @@ func (r *botResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 				MarkdownDescription: "`member` (Zulip's default), `moderator`, `administrator`, `owner` or `guest`. Making a bot an " +
 					"administrator needs one; an owner, an owner.",
 				Validators: []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)}},
-			"default_sending_channel":         optString("The channel the bot sends to when a message names none, by name."),
-			"default_events_register_channel": optString("The channel whose events the bot receives by default, by name."),
+			"default_sending_channel":         optString("The channel the bot sends to when a message names none, by name. Left out, the bot's current one is kept."),
+			"default_events_register_channel": optString("The channel whose events the bot receives by default, by name. Left out, the bot's current one is kept."),
 			"default_all_public_streams": schema.BoolAttribute{Optional: true, Computed: true,
 				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 				MarkdownDescription: "Whether the bot receives the events of every public channel by default."},

@@ -76,7 +76,8 @@ func (r *customEmojiResource) Schema(_ context.Context, _ resource.SchemaRequest
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A custom emoji of the organization, uploaded from an image file. Zulip keeps no way to " +
 			"change an emoji: a new image (a changed `source_sha256`) or a new name replaces it, which deactivates the " +
-			"old emoji and uploads the new one under its name. Destroying deactivates the emoji: Zulip keeps it visible " +
+			"old emoji and uploads the new one under its name (so `create_before_destroy` cannot work: the name is " +
+			"taken until the old emoji is deactivated). Destroying deactivates the emoji: Zulip keeps it visible " +
 			"in old messages and reactions, and its name can be used again. Who may add emoji is the organization's " +
 			"`can_add_custom_emoji_group`; deactivating needs the emoji's author or an administrator. Import by name " +
 			"or id: an imported emoji is adopted as it is (its image cannot be read back to compare), and `source` may " +
