@@ -8,10 +8,14 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
+
+// creatingUsers skips a test that creates users on Terraform before 1.11.
+var creatingUsers = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
 
 // feedConfig is n users and n saved snippets after the provider block.
 func feedConfig(provider string, n int) string {
@@ -35,6 +39,7 @@ func TestAccEventFeed_createsReadNoList(t *testing.T) {
 	const n = 6
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
+		TerraformVersionChecks:   creatingUsers, // the password is write-only
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			PreConfig: srv.ResetRequests,
@@ -81,6 +86,7 @@ func TestAccEventFeed_fallsBack(t *testing.T) {
 	})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
+		TerraformVersionChecks:   creatingUsers, // the password is write-only
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: feedConfig(provider, n),
