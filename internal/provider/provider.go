@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -198,7 +199,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		cfg.Insecure.IsUnknown() || cfg.CertBundle.IsUnknown() || cfg.ClientCert.IsUnknown() || cfg.ClientCertKey.IsUnknown() {
 		tflog.Info(ctx, "provider configuration depends on unknown values; deferring server checks")
 		data := &providerData{unknownConfig: true, version: p.version}
-		resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData = data, data, data
+		resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData = data, data, data, data
 		return
 	}
 
@@ -360,7 +361,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			return
 		}
 	}
-	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData = data, data, data
+	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData = data, data, data, data
 }
 
 // addCredentialsError reports a failed GET /users/me at configure time.
@@ -540,6 +541,11 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewRealmDataSource,
 		NewBotsDataSource,
 	}
+}
+
+// Actions lists the provider's actions (Terraform 1.14 and newer).
+func (p *zulipProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{NewMessageReportAction}
 }
 
 // EphemeralResources lists the provider's ephemeral resources.

@@ -149,34 +149,42 @@ func (r *messageReportResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	realm, err := r.data.messageReportRealm(ctx)
+	if channelID := r.data.checkMessageReport(ctx, plan.ReportType, &resp.Diagnostics); channelID != nil {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("moderation_request_channel_id"), *channelID)...)
+	}
+}
+
+// checkMessageReport refuses at plan what the server would refuse of a
+// report: an organization with reporting disabled, and a report type the
+// server does not accept. It returns the moderation request channel, when
+// the server says which it is.
+func (d *providerData) checkMessageReport(ctx context.Context, reportType types.String, diags *diag.Diagnostics) *int64 {
+	realm, err := d.messageReportRealm(ctx)
 	if err != nil {
 		// Not worth failing the plan over: the server checks the same at apply.
 		tflog.Warn(ctx, "could not read the organization's report settings; they are checked at apply", map[string]any{"error": err.Error()})
-		return
+		return nil
 	}
-	if realm.channelID != nil {
-		if *realm.channelID == -1 {
-			resp.Diagnostics.AddError("Message Reporting Is Disabled",
-				"This organization has no moderation request channel (realm_moderation_request_channel_id is -1), "+
-					"so Zulip refuses message reports (\"Message reporting is not enabled in this organization.\"). "+
-					"An organization administrator must choose a moderation request channel in the organization's "+
-					"moderation settings first.")
-			return
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("moderation_request_channel_id"), *realm.channelID)...)
+	if realm.channelID != nil && *realm.channelID == -1 {
+		diags.AddError("Message Reporting Is Disabled",
+			"This organization has no moderation request channel (realm_moderation_request_channel_id is -1), "+
+				"so Zulip refuses message reports (\"Message reporting is not enabled in this organization.\"). "+
+				"An organization administrator must choose a moderation request channel in the organization's "+
+				"moderation settings first.")
+		return nil
 	}
-	if known(plan.ReportType) {
+	if known(reportType) {
 		allowed := realm.types
 		if allowed == nil {
 			allowed = messageReportLegacyTypes
 		}
-		if !slices.Contains(allowed, plan.ReportType.ValueString()) {
-			resp.Diagnostics.AddAttributeError(path.Root("report_type"), "Unknown Report Type",
+		if !slices.Contains(allowed, reportType.ValueString()) {
+			diags.AddAttributeError(path.Root("report_type"), "Unknown Report Type",
 				fmt.Sprintf("The server does not accept the report type %q; it accepts %s.",
-					plan.ReportType.ValueString(), reportTypeList(allowed)))
+					reportType.ValueString(), reportTypeList(allowed)))
 		}
 	}
+	return realm.channelID
 }
 
 // Create posts the report.

@@ -82,13 +82,28 @@ func (n *waitNotes) appendTo(diags []*tfprotov6.Diagnostic) []*tfprotov6.Diagnos
 // WithVisibleWaits wraps the provider's protocol server so that every
 // operation on a resource, data source or ephemeral resource that waited for
 // the server (rate limits, retries) says so in a warning.
+// The framework's server also serves actions and list resources; the wrapper
+// passes those on as they are (a server without them is returned unwrapped).
 func WithVisibleWaits(s tfprotov6.ProviderServer) tfprotov6.ProviderServer {
-	return visibleWaits{ProviderServer: s}
+	full, ok := s.(fullServer)
+	if !ok {
+		return s
+	}
+	return visibleWaits{fullServer: full}
+}
+
+// fullServer is a protocol server with every optional RPC set the framework
+// implements: without them in the wrapper, Terraform would find actions and
+// list resources "not implemented".
+type fullServer interface {
+	tfprotov6.ProviderServer
+	tfprotov6.ActionServer
+	tfprotov6.ListResourceServer
 }
 
 // visibleWaits is the wrapper WithVisibleWaits returns.
 type visibleWaits struct {
-	tfprotov6.ProviderServer
+	fullServer
 }
 
 // reportWaits runs one operation with a context that collects its waits,
@@ -106,30 +121,30 @@ func reportWaits[Req, Resp any](ctx context.Context, req *Req, call func(context
 
 // ReadResource reports the waits of a refresh.
 func (v visibleWaits) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	return reportWaits(ctx, req, v.ProviderServer.ReadResource, func(r *tfprotov6.ReadResourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
+	return reportWaits(ctx, req, v.fullServer.ReadResource, func(r *tfprotov6.ReadResourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 // PlanResourceChange reports the waits of a plan's server-side checks.
 func (v visibleWaits) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	return reportWaits(ctx, req, v.ProviderServer.PlanResourceChange, func(r *tfprotov6.PlanResourceChangeResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
+	return reportWaits(ctx, req, v.fullServer.PlanResourceChange, func(r *tfprotov6.PlanResourceChangeResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 // ApplyResourceChange reports the waits of a create, update or delete.
 func (v visibleWaits) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
-	return reportWaits(ctx, req, v.ProviderServer.ApplyResourceChange, func(r *tfprotov6.ApplyResourceChangeResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
+	return reportWaits(ctx, req, v.fullServer.ApplyResourceChange, func(r *tfprotov6.ApplyResourceChangeResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 // ImportResourceState reports the waits of an import.
 func (v visibleWaits) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
-	return reportWaits(ctx, req, v.ProviderServer.ImportResourceState, func(r *tfprotov6.ImportResourceStateResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
+	return reportWaits(ctx, req, v.fullServer.ImportResourceState, func(r *tfprotov6.ImportResourceStateResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 // ReadDataSource reports the waits of a data source's read.
 func (v visibleWaits) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	return reportWaits(ctx, req, v.ProviderServer.ReadDataSource, func(r *tfprotov6.ReadDataSourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
+	return reportWaits(ctx, req, v.fullServer.ReadDataSource, func(r *tfprotov6.ReadDataSourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 // OpenEphemeralResource reports the waits of opening an ephemeral resource.
 func (v visibleWaits) OpenEphemeralResource(ctx context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
-	return reportWaits(ctx, req, v.ProviderServer.OpenEphemeralResource, func(r *tfprotov6.OpenEphemeralResourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
+	return reportWaits(ctx, req, v.fullServer.OpenEphemeralResource, func(r *tfprotov6.OpenEphemeralResourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
