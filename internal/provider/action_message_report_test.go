@@ -1,11 +1,14 @@
 package provider_test
 
 import (
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -66,6 +69,37 @@ resource "terraform_data" "trigger" {
 				ExpectError: regexp.MustCompile(`Unknown Report Type`)},
 			{Config: config("    message_id = 10\n    report_type = \"other\""), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`Missing Report Description`)},
+		},
+	})
+}
+
+// TestAccOwnAccountDeactivationAction_example applies the action's example
+// with its alias acting as Mark: the trigger deactivates his account; a wrong
+// confirm_email fails the plan and deactivates nothing.
+func TestAccOwnAccountDeactivationAction_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	mark, _ := srv.User(refserver.SeedMemberID)
+	alias := strings.Replace(srv.ProviderConfig(t, refserver.SeedMemberID), `provider "zulip" {`, "provider \"zulip\" {\n  alias = \"leaving\"", 1)
+	example := readExample(t, "examples/actions/zulip_own_account_deactivation/action.tf")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		TerraformVersionChecks:   actionVersions,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      alias + strings.Replace(example, mark.Email, "someone@zulip.example.com", 1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Account Does Not Match confirm_email`),
+			},
+			{
+				Config: alias + example,
+				Check: func(*terraform.State) error {
+					if u, _ := srv.User(refserver.SeedMemberID); u.Active {
+						return fmt.Errorf("Mark is still active")
+					}
+					return nil
+				},
+			},
 		},
 	})
 }

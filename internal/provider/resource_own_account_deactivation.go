@@ -92,7 +92,7 @@ func (r *ownAccountDeactivationResource) ModifyPlan(ctx context.Context, req res
 	if resp.Diagnostics.HasError() || !known(plan.ConfirmEmail) {
 		return
 	}
-	me, ok := r.confirmedAccount(ctx, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
+	me, ok := confirmedOwnAccount(ctx, r.data, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -107,7 +107,7 @@ func (r *ownAccountDeactivationResource) Create(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	me, ok := r.confirmedAccount(ctx, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
+	me, ok := confirmedOwnAccount(ctx, r.data, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -134,10 +134,10 @@ func (r *ownAccountDeactivationResource) Update(ctx context.Context, req resourc
 func (r *ownAccountDeactivationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
 }
 
-// confirmedAccount reads the provider's account and checks that confirm
+// confirmedOwnAccount reads the provider's account and checks that confirm
 // names it, reporting on confirm_email when it does not.
-func (r *ownAccountDeactivationResource) confirmedAccount(ctx context.Context, confirm string, diags *diag.Diagnostics) (*zulip.User, bool) {
-	me, err := r.data.client.GetOwnUser(ctx)
+func confirmedOwnAccount(ctx context.Context, d *providerData, confirm string, diags *diag.Diagnostics) (*zulip.User, bool) {
+	me, err := d.client.GetOwnUser(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Read the Provider's Account", "read its own account to check confirm_email", roleAny, err)
 		return nil, false
