@@ -103,3 +103,28 @@ func TestAccOwnAccountDeactivationAction_example(t *testing.T) {
 		},
 	})
 }
+
+// TestAccPushTestNotificationAction_example applies the action's example:
+// the trigger sends the owner's encrypted device a test notification; a
+// device named twice is refused.
+func TestAccPushTestNotificationAction_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		TerraformVersionChecks:   actionVersions,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: owner + strings.Replace(readExample(t, "examples/actions/zulip_push_test_notification/action.tf"),
+					"device_id = 2", "device_id = 2\n    token     = \"abc\"", 1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Conflicting Devices`),
+			},
+			{
+				Config:            owner + readExample(t, "examples/actions/zulip_push_test_notification/action.tf"),
+				ConfigStateChecks: []statecheck.StateCheck{testAccPushSentCheck(srv, testAccPushOwnerE2EE)},
+			},
+		},
+	})
+}

@@ -126,16 +126,23 @@ func (r *pushTestNotificationResource) ConfigValidators(context.Context) []resou
 func (r *pushTestNotificationResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m pushTestNotificationResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !known(m.Encrypted) {
+	if !resp.Diagnostics.HasError() {
+		checkPushEncryption(m, &resp.Diagnostics)
+	}
+}
+
+// checkPushEncryption rejects an `encrypted` that contradicts the device chosen.
+func checkPushEncryption(m pushTestNotificationResourceModel, diags *diag.Diagnostics) {
+	if !known(m.Encrypted) {
 		return
 	}
 	if !m.Encrypted.ValueBool() && !m.DeviceID.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("encrypted"), "Contradictory Encryption Setting",
+		diags.AddAttributeError(path.Root("encrypted"), "Contradictory Encryption Setting",
 			"device_id names an end-to-end encrypted push device, which only the encrypted endpoint reaches: "+
 				"remove `encrypted = false`.")
 	}
 	if m.Encrypted.ValueBool() && !m.Token.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("encrypted"), "Contradictory Encryption Setting",
+		diags.AddAttributeError(path.Root("encrypted"), "Contradictory Encryption Setting",
 			"token names a legacy (APNs/FCM) device, which only the legacy endpoint reaches: remove `encrypted = true`, "+
 				"or use `device_id` to name an end-to-end encrypted device.")
 	}
@@ -153,17 +160,22 @@ func (r *pushTestNotificationResource) ModifyPlan(ctx context.Context, req resou
 	if resp.Diagnostics.HasError() || plan.Token.IsUnknown() || plan.DeviceID.IsUnknown() || plan.Encrypted.IsUnknown() {
 		return
 	}
-	endpoint := pushTestNotificationEndpoint(plan)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("endpoint"), endpoint)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("endpoint"), pushTestNotificationEndpoint(plan))...)
+	checkPushLevel(r.data, plan, &resp.Diagnostics)
+}
+
+// checkPushLevel refuses a server too old for the endpoint the arguments choose.
+func checkPushLevel(d *providerData, m pushTestNotificationResourceModel, diags *diag.Diagnostics) {
+	endpoint := pushTestNotificationEndpoint(m)
 	level, attr := featurePushTestNotification, path.Root("token")
 	if endpoint == pushEndpointE2EE {
 		level, attr = featurePushE2EETestNotification, path.Root("encrypted")
-		if !plan.DeviceID.IsNull() {
+		if !m.DeviceID.IsNull() {
 			attr = path.Root("device_id")
 		}
 	}
-	if err := r.data.requireFeatureLevel(level, "POST /"+endpoint); err != nil {
-		resp.Diagnostics.AddAttributeError(attr, "Zulip Server Too Old", err.Error())
+	if err := d.requireFeatureLevel(level, "POST /"+endpoint); err != nil {
+		diags.AddAttributeError(attr, "Zulip Server Too Old", err.Error())
 	}
 }
 
