@@ -93,6 +93,21 @@ func devOverride(t *testing.T) (dir, rc, stderrLog string) {
 	return dir, rc, stderrLog
 }
 
+// terraformCommand is `terraform <command> -no-color -input=false <args>` in
+// dir, with the CLI configuration rc, without the caller's TF_LOG* variables
+// and with env added.
+func terraformCommand(tf, rc, dir string, env []string, command string, args ...string) *exec.Cmd {
+	cmd := exec.Command(tf, append([]string{command, "-no-color", "-input=false"}, args...)...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TF_LOG") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, append([]string{"TF_CLI_CONFIG_FILE=" + rc, "TF_IN_AUTOMATION=1"}, env...)...)
+	return cmd
+}
+
 // writeFile writes a file, creating its directory.
 func writeFile(t testing.TB, path, content string, mode os.FileMode) {
 	t.Helper()

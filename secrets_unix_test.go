@@ -86,16 +86,7 @@ data "zulip_user" "hook" {
 	}
 	run := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command(tf, append([]string{args[0], "-no-color", "-input=false"}, args[1:]...)...)
-		cmd.Dir = cfg
-		var env []string
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "TF_LOG") {
-				env = append(env, kv)
-			}
-		}
-		cmd.Env = append(env, "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "TF_LOG=trace",
-			"TF_LOG_PATH="+filepath.Join(dir, "terraform-trace.log"))
+		cmd := terraformCommand(tf, rc, cfg, []string{"TF_LOG=trace", "TF_LOG_PATH=" + filepath.Join(dir, "terraform-trace.log")}, args[0], args[1:]...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("terraform %v: %v\n%s", args, err, out)
 		}

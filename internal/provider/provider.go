@@ -540,6 +540,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewTopicsDataSource,
 		NewRealmDataSource,
 		NewBotsDataSource,
+		NewImportBlocksDataSource,
 	}
 }
 
