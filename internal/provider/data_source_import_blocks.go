@@ -68,12 +68,37 @@ var importSources = []importSource{
 		return v.Name, v.Name, !v.IsArchived
 	})},
 	{"zulip_channel", importFrom(channelCollection, func(v zulip.Channel) (string, string, bool) { return v.Name, v.Name, !v.IsArchived })},
+	{"zulip_default_channels", singleton("default_channels")},
+	{"zulip_linkifier_order", orderOf(linkifierCollection, "linkifiers", func(zulip.Linkifier) bool { return true })},
+	{"zulip_custom_profile_field_order", orderOf(profileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true })},
+	{"zulip_channel_folder_order", orderOf(channelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived })},
+	{"zulip_user_group_members", importFrom(userGroupCollection, func(v zulip.UserGroup) (string, string, bool) {
+		return v.Name, v.Name, !v.IsSystemGroup && !v.Deactivated
+	})},
+	{"zulip_channel_subscribers", importFrom(channelCollection, func(v zulip.Channel) (string, string, bool) { return v.Name, v.Name, !v.IsArchived })},
 	{"zulip_user", func(ctx context.Context, d *providerData) ([]importTarget, error) {
 		return usersToImport(ctx, d, false)
 	}},
 	{"zulip_bot", func(ctx context.Context, d *providerData) ([]importTarget, error) {
 		return usersToImport(ctx, d, true)
 	}},
+}
+
+// singleton is the one object of an organization-wide resource.
+func singleton(id string) func(context.Context, *providerData) ([]importTarget, error) {
+	return func(context.Context, *providerData) ([]importTarget, error) { return []importTarget{{"all", id}}, nil }
+}
+
+// orderOf is the order resource of a collection, when it has something to
+// order (an order resource needs at least one object).
+func orderOf[T any](coll func(*providerData) *collection[T], id string, counts func(T) bool) func(context.Context, *providerData) ([]importTarget, error) {
+	return func(ctx context.Context, d *providerData) ([]importTarget, error) {
+		list, err := coll(d).list(ctx)
+		if err != nil || !slices.ContainsFunc(list, counts) {
+			return nil, err
+		}
+		return []importTarget{{"all", id}}, nil
+	}
 }
 
 // importFrom lists a collection's objects to import: pick gives a name, the
@@ -138,9 +163,10 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The `import` blocks that adopt a whole organization, for Terraform before 1.14 (which has no " +
 			"`terraform query`): write `text` to a file, then run `terraform plan -generate-config-out=generated.tf` and " +
-			"apply. Covers the organization's settings and defaults, allowed domains, linkifiers, code playgrounds, custom " +
-			"profile fields, custom emoji, user groups (not system ones), channel folders and channels (not archived), " +
-			"active users and bots. Each type's collection is read once. Resource names come from each object's name, " +
+			"apply. Covers the organization's settings and defaults, allowed domains, linkifiers and their order, code " +
+			"playgrounds, custom profile fields and their order, custom emoji, user groups (not system ones) and their " +
+			"members, channel folders and their order, channels (not archived) and their subscribers, the default " +
+			"channels, active users and bots. Each type's collection is read once. Resource names come from each object's name, " +
 			"made into Terraform identifiers.",
 		Attributes: map[string]schema.Attribute{
 			"types": schema.SetAttribute{ElementType: types.StringType, Optional: true,
