@@ -61,21 +61,17 @@ var importSources = []importSource{
 	})},
 	{"zulip_custom_profile_field", importFrom(profileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) { return v.Name, v.Name, true })},
 	{"zulip_custom_emoji", importFrom(emojiCollection, func(v zulip.CustomEmoji) (string, string, bool) { return v.Name, v.Name, true })},
-	{"zulip_user_group", importFrom(userGroupCollection, func(v zulip.UserGroup) (string, string, bool) {
-		return v.Name, v.Name, !v.IsSystemGroup && !v.Deactivated
-	})},
+	{"zulip_user_group", customGroups},
 	{"zulip_channel_folder", importFrom(channelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
 		return v.Name, v.Name, !v.IsArchived
 	})},
-	{"zulip_channel", importFrom(channelCollection, func(v zulip.Channel) (string, string, bool) { return v.Name, v.Name, !v.IsArchived })},
+	{"zulip_channel", liveChannels},
 	{"zulip_default_channels", singleton("default_channels")},
 	{"zulip_linkifier_order", orderOf(linkifierCollection, "linkifiers", func(zulip.Linkifier) bool { return true })},
 	{"zulip_custom_profile_field_order", orderOf(profileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true })},
 	{"zulip_channel_folder_order", orderOf(channelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived })},
-	{"zulip_user_group_members", importFrom(userGroupCollection, func(v zulip.UserGroup) (string, string, bool) {
-		return v.Name, v.Name, !v.IsSystemGroup && !v.Deactivated
-	})},
-	{"zulip_channel_subscribers", importFrom(channelCollection, func(v zulip.Channel) (string, string, bool) { return v.Name, v.Name, !v.IsArchived })},
+	{"zulip_user_group_members", customGroups},
+	{"zulip_channel_subscribers", liveChannels},
 	{"zulip_user", func(ctx context.Context, d *providerData) ([]importTarget, error) {
 		return usersToImport(ctx, d, false)
 	}},
@@ -100,6 +96,15 @@ func orderOf[T any](coll func(*providerData) *collection[T], id string, counts f
 		return []importTarget{{"all", id}}, nil
 	}
 }
+
+// customGroups are the user groups that are not system groups nor
+// deactivated; liveChannels the channels that are not archived, by name.
+var (
+	customGroups = importFrom(userGroupCollection, func(v zulip.UserGroup) (string, string, bool) {
+		return v.Name, v.Name, !v.IsSystemGroup && !v.Deactivated
+	})
+	liveChannels = importFrom(channelCollection, func(v zulip.Channel) (string, string, bool) { return v.Name, v.Name, !v.IsArchived })
+)
 
 // importFrom lists a collection's objects to import: pick gives a name, the
 // import id, and whether the object is imported at all.

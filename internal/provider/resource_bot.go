@@ -286,11 +286,11 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 			resp.Diagnostics.AddWarning("Bot Created but Not Finished: "+d.Summary(), d.Detail()+
 				"\n\nThe bot exists and Terraform keeps tracking it: the next plan shows what is left as an in-place update.")
 		}
-		settleBotUnknowns(&plan)
 	} else {
 		resp.Diagnostics.Append(rest...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	settleUnknowns(ctx, &resp.State, &resp.Diagnostics) // a half-made bot's computed values: the next refresh reads them
 }
 
 // knownStringPointer is a known value's pointer; nil for null or unknown.
@@ -299,22 +299,6 @@ func knownStringPointer(v types.String) *string {
 		return nil
 	}
 	return v.ValueStringPointer()
-}
-
-// settleBotUnknowns gives the unknown computed values of a half-made bot a
-// value, so that its state can be saved (the next refresh reads the real ones).
-func settleBotUnknowns(m *botModel) {
-	for _, s := range []*types.String{&m.Email, &m.Role, &m.DefaultSendingChannel, &m.DefaultEventsRegisterChannel, &m.OutgoingWebhookInterface} {
-		if s.IsUnknown() {
-			*s = types.StringNull()
-		}
-	}
-	if m.OwnerID.IsUnknown() {
-		m.OwnerID = types.Int64Null()
-	}
-	if m.DefaultAllPublicStreams.IsUnknown() {
-		m.DefaultAllPublicStreams = types.BoolNull()
-	}
 }
 
 // create sends POST /bots. After an uncertain failure, a bot of the address
@@ -517,7 +501,6 @@ func (r *botResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 		return
 	}
 	// Not idempotent: a repeat of a deactivation that happened fails.
-	r.data.cache.invalidate(cacheUserUsers)
 	if users, lerr := userUsers(ctx, r.data); lerr == nil {
 		if u, ok := users[m.ID.ValueInt64()]; !ok || !u.IsActive {
 			return

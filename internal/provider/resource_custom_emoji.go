@@ -182,14 +182,14 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_sha256"))
 		}
 	}
-	if creating || len(resp.RequiresReplace) > 0 || !plan.Name.Equal(state.Name) {
+	replacing := len(resp.RequiresReplace) > 0 || (!creating && !plan.Name.Equal(state.Name))
+	if creating || replacing {
 		for _, p := range []path.Path{path.Root("id"), path.Root("source_url"), path.Root("still_url")} {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, p, types.StringUnknown())...)
 		}
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("author_id"), types.Int64Unknown())...)
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_sha256"), plan.SourceSHA256)...)
-	replacing := len(resp.RequiresReplace) > 0 || (!creating && !plan.Name.Equal(state.Name))
 	if (!creating && !replacing) || !r.data.knowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
