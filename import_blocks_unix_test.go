@@ -3,7 +3,9 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,12 +26,7 @@ func TestAdoptWholeOrganization(t *testing.T) {
 	tf := terraformPath(t)
 	dir, rc, _ := devOverride(t)
 	srv := acctest.NewServer(t)
-	head := `terraform {
-  required_providers {
-    zulip = { source = "zulip-terraform/zulip" }
-  }
-}
-` + srv.ProviderConfig(t, refserver.SeedOwnerID)
+	head := mainTF(t, srv, refserver.SeedOwnerID)
 	run := func(cfg string, args ...string) (string, error) {
 		t.Helper()
 		cmd := terraformCommand(tf, rc, cfg, nil, args[0], args[1:]...)
@@ -84,5 +81,94 @@ output "text" {
 	}
 	if err != nil {
 		t.Fatalf("terraform plan: %v\n%s", err, out)
+	}
+}
+
+// TestQueryWholeOrganization is issue 17's path for Terraform 1.14 and newer,
+// with the real CLI and the built provider: `terraform query
+// -generate-config-out` over one list block per type writes the configuration
+// and the import blocks (by identity) of the seeded organization, the apply
+// imports everything, and the next plan is empty.
+func TestQueryWholeOrganization(t *testing.T) {
+	tf := terraformPath(t)
+	skipBelowTerraform(t, tf, 1, 14, "terraform query")
+	dir, rc, _ := devOverride(t)
+	srv := acctest.NewServer(t)
+	adopt := filepath.Join(dir, "adopt")
+	writeFile(t, filepath.Join(adopt, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID), 0o644)
+	var lists strings.Builder
+	for _, typ := range queryTypes {
+		fmt.Fprintf(&lists, "list %q \"all\" {\n  provider         = zulip\n  include_resource = true\n}\n\n", typ)
+	}
+	writeFile(t, filepath.Join(adopt, "all.tfquery.hcl"), lists.String(), 0o644)
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		out, err := terraformCommand(tf, rc, adopt, nil, args[0], args[1:]...).CombinedOutput()
+		return string(out), err
+	}
+	must := func(args ...string) string {
+		t.Helper()
+		out, err := run(args...)
+		if err != nil {
+			t.Fatalf("terraform %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+	listed := must("query", "-generate-config-out=generated.tf")
+	generated, err := os.ReadFile(filepath.Join(adopt, "generated.tf"))
+	if err != nil {
+		t.Fatalf("terraform query wrote no configuration: %v\n%s", err, listed)
+	}
+	for _, want := range []string{`resource "zulip_channel"`, `resource "zulip_user_group"`, `resource "zulip_custom_emoji"`,
+		`resource "zulip_bot"`, `resource "zulip_realm"`, "identity = {"} {
+		if !strings.Contains(string(generated), want) {
+			t.Errorf("the generated configuration has no %s:\n%s", want, generated)
+		}
+	}
+	must("plan", "-out=adopt.tfplan")
+	applied := must("apply", "adopt.tfplan")
+	if m := regexp.MustCompile(`Resources: (\d+) imported`).FindStringSubmatch(applied); m == nil || len(m[1]) < 2 {
+		t.Fatalf("the apply did not import the organization (at least ten resources):\n%s", applied)
+	} else {
+		t.Logf("%s resources imported", m[1])
+	}
+	out, err := run("plan", "-detailed-exitcode")
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 2 {
+		t.Fatalf("the adopted organization does not plan empty:\n%s\n\ngenerated configuration:\n%s", out, generated)
+	}
+	if err != nil {
+		t.Fatalf("terraform plan: %v\n%s", err, out)
+	}
+}
+
+// queryTypes are the resource types TestQueryWholeOrganization lists: every
+// list resource of the provider.
+var queryTypes = []string{
+	"zulip_realm", "zulip_realm_user_defaults", "zulip_allowed_domain", "zulip_linkifier", "zulip_code_playground",
+	"zulip_custom_profile_field", "zulip_custom_emoji", "zulip_user_group", "zulip_channel_folder", "zulip_channel",
+	"zulip_default_channels", "zulip_linkifier_order", "zulip_custom_profile_field_order", "zulip_channel_folder_order",
+	"zulip_user_group_members", "zulip_channel_subscribers", "zulip_user", "zulip_bot",
+}
+
+// skipBelowTerraform skips a test that needs a Terraform newer than tf.
+func skipBelowTerraform(t *testing.T, tf string, major, minor int, what string) {
+	t.Helper()
+	out, err := exec.Command(tf, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("terraform version: %v", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("terraform version: %v\n%s", err, out)
+	}
+	var gotMajor, gotMinor int
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &gotMajor, &gotMinor); err != nil {
+		t.Fatalf("terraform version %q: %v", v.Version, err)
+	}
+	if gotMajor < major || gotMajor == major && gotMinor < minor {
+		t.Skipf("%s needs Terraform %d.%d or newer; %s is %s (make testacc-newest runs it)", what, major, minor, tf, v.Version)
 	}
 }

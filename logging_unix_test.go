@@ -24,12 +24,7 @@ func TestLogsOnlyWhenAsked(t *testing.T) {
 	dir, rc, stderrLog := devOverride(t)
 	srv := acctest.NewServer(t)
 	cfg := filepath.Join(dir, "cfg")
-	writeFile(t, filepath.Join(cfg, "main.tf"), `terraform {
-  required_providers {
-    zulip = { source = "zulip-terraform/zulip" }
-  }
-}
-`+srv.ProviderConfig(t, refserver.SeedOwnerID)+`
+	writeFile(t, filepath.Join(cfg, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID)+`
 resource "zulip_linkifier" "a" {
   pattern      = "LOG-(?P<id>[0-9]+)"
   url_template = "https://log.example.com/{id}"
@@ -97,7 +92,11 @@ func devOverride(t *testing.T) (dir, rc, stderrLog string) {
 // dir, with the CLI configuration rc, without the caller's TF_LOG* variables
 // and with env added.
 func terraformCommand(tf, rc, dir string, env []string, command string, args ...string) *exec.Cmd {
-	cmd := exec.Command(tf, append([]string{command, "-no-color", "-input=false"}, args...)...)
+	flags := []string{command, "-no-color", "-input=false"}
+	if command == "query" { // it asks for no input, and has no such flag
+		flags = flags[:2]
+	}
+	cmd := exec.Command(tf, append(flags, args...)...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TF_LOG") {
@@ -106,6 +105,17 @@ func terraformCommand(tf, rc, dir string, env []string, command string, args ...
 	}
 	cmd.Env = append(cmd.Env, append([]string{"TF_CLI_CONFIG_FILE=" + rc, "TF_IN_AUTOMATION=1"}, env...)...)
 	return cmd
+}
+
+// mainTF is the head of a configuration for the built provider (through
+// dev_overrides) acting as a seeded user.
+func mainTF(t *testing.T, srv *acctest.Server, user int) string {
+	return `terraform {
+  required_providers {
+    zulip = { source = "zulip-terraform/zulip" }
+  }
+}
+` + srv.ProviderConfig(t, user)
 }
 
 // writeFile writes a file, creating its directory.

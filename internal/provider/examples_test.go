@@ -44,7 +44,7 @@ func TestExamplesAreAppliedByTests(t *testing.T) {
 		tests.Write(b)
 	}
 	err = filepath.WalkDir(examplesDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".tf" && !strings.HasSuffix(path, ".tfquery.hcl") {
 			return err
 		}
 		rel := strings.TrimPrefix(filepath.ToSlash(path), "../../")

@@ -19,7 +19,9 @@ import (
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
@@ -109,6 +111,10 @@ type kitCase struct {
 	// leaves behind; stranger adds one with the natural key but other values,
 	// nil when the natural key is every value.
 	twin, stranger func(*refserver.Realm)
+	// adopted, when set, is the configuration of the object as an import
+	// adopts it, where that differs from config (an emoji is adopted without
+	// its source file).
+	adopted string
 	// made says the create's answer and the configuration determine the object
 	// as the server lists it (creation.made): it is added to the cached list
 	// and never read back.
@@ -236,7 +242,8 @@ var kitCases = map[string]kitCase{
 	"zulip_custom_emoji": {
 		user:   refserver.SeedAdminID,
 		config: testAccEmojiConfig("kit_emoji", testAccEmojiFile("green.png")), importID: "kit_emoji",
-		create: "POST /api/v1/realm/emoji/kit_emoji", list: "GET /api/v1/realm/emoji",
+		adopted: "resource \"zulip_custom_emoji\" \"test\" {\n  name = \"kit_emoji\"\n}\n",
+		create:  "POST /api/v1/realm/emoji/kit_emoji", list: "GET /api/v1/realm/emoji",
 		count: func(r *refserver.Realm) int {
 			n := 0
 			for _, e := range r.Emoji {
@@ -472,6 +479,33 @@ func TestAccKit_generatedConfig(t *testing.T) {
 	})
 }
 
+// TestAccKit_importByIdentity (Terraform 1.12+): the identity stored for a
+// created object holds the state's values, and an import block with that
+// identity adopts the object and plans no change.
+func TestAccKit_importByIdentity(t *testing.T) {
+	identities := identityAttributes(t)
+	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
+		srv := acctest.NewServer(t)
+		cfg, adopted := srv.ProviderConfig(t, c.user)+c.config, srv.ProviderConfig(t, c.user)+c.adopted
+		if c.adopted == "" {
+			adopted = cfg
+		}
+		var checks []statecheck.StateCheck
+		for _, attr := range identities[typ] {
+			checks = append(checks, statecheck.ExpectIdentityValueMatchesState(typ+".test", tfjsonpath.New(attr)))
+		}
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			TerraformVersionChecks:   identityVersions,
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{Config: cfg, ConfigStateChecks: checks},
+				{Config: adopted, ResourceName: typ + ".test", ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+			},
+		})
+	})
+}
+
 // forEachKitCase runs f for every collection resource, in parallel.
 func forEachKitCase(t *testing.T, f func(*testing.T, string, kitCase)) {
 	t.Helper()
@@ -501,12 +535,19 @@ func resourceTypes(t *testing.T) []string {
 	p := provider.New("test")()
 	var names []string
 	for _, f := range p.Resources(context.Background()) {
-		var resp fwresource.MetadataResponse
-		f().Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "zulip"}, &resp)
-		names = append(names, resp.TypeName)
+		names = append(names, typeName(f()))
 	}
 	sort.Strings(names)
 	return names
+}
+
+// typeName is the type name of a resource or list resource.
+func typeName(r interface {
+	Metadata(context.Context, fwresource.MetadataRequest, *fwresource.MetadataResponse)
+}) string {
+	var resp fwresource.MetadataResponse
+	r.Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "zulip"}, &resp)
+	return resp.TypeName
 }
 
 // testFunctionNames returns the names of this package's test functions.
@@ -556,109 +597,116 @@ func generatedConfigSteps(providerCfg, setup, addr, importID string) []resource.
 	})
 }
 
-// TestAccExamples_importBlocks applies every import-block example with the
-// configuration of the seeded object it adopts: the import plans no change
-// beyond the import, and the next plan is empty.
-func TestAccExamples_importBlocks(t *testing.T) {
-	cases := []struct {
-		example, config string
-		user            int
-		// setup prepares the seeded organization (nil: as seeded).
-		setup func(*refserver.Realm)
-	}{
-		{"examples/resources/zulip_linkifier/import-by-string-id.tf", `
+// importExample is an import-block example with the configuration of the
+// seeded object it adopts.
+type importExample struct {
+	example, config string
+	user            int
+	// setup prepares the seeded organization (nil: as seeded).
+	setup func(*refserver.Realm)
+}
+
+// importExamples are the import-by-string-id examples (import-by-identity.tf
+// beside each adopts the same object).
+var importExamples = []importExample{
+	{"examples/resources/zulip_linkifier/import-by-string-id.tf", `
 resource "zulip_linkifier" "issues" {
   pattern      = "#(?P<id>[0-9]+)"
   url_template = "https://github.com/zulip/zulip/issues/{id}"
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_saved_snippet/import-by-string-id.tf", `
+	{"examples/resources/zulip_saved_snippet/import-by-string-id.tf", `
 resource "zulip_saved_snippet" "welcome" {
   title   = "Welcome"
   content = "Welcome to the team! Please read #**general>rules**."
 }`, refserver.SeedOwnerID, nil},
-		{"examples/resources/zulip_allowed_domain/import-by-string-id.tf", `
+	{"examples/resources/zulip_allowed_domain/import-by-string-id.tf", `
 resource "zulip_allowed_domain" "company" {
   domain = "zulip.example.com"
 }`, refserver.SeedOwnerID, nil},
-		{"examples/resources/zulip_user_topic/import-by-string-id.tf", `
+	{"examples/resources/zulip_user_topic/import-by-string-id.tf", `
 resource "zulip_user_topic" "releases" {
   channel_id        = 1
   topic             = "releases"
   visibility_policy = "followed"
 }`, refserver.SeedMemberID, nil},
-		{"examples/resources/zulip_user_group/import-by-string-id.tf", `
+	{"examples/resources/zulip_user_group/import-by-string-id.tf", `
 resource "zulip_user_group" "backend" {
   name        = "backend"
   description = "Backend engineers"
 }`, refserver.SeedOwnerID, func(r *refserver.Realm) {
-			// The seeded backend group is in use, which would refuse the
-			// test's final destroy: an unused one takes its name.
-			r.Groups[refserver.GroupBackend].Name = "backend-seeded"
-			testAccAddGroup(r, "backend", "Backend engineers")
-		}},
-		{"examples/resources/zulip_user_group_members/import-by-string-id.tf", `
+		// The seeded backend group is in use, which would refuse the
+		// test's final destroy: an unused one takes its name.
+		r.Groups[refserver.GroupBackend].Name = "backend-seeded"
+		testAccAddGroup(r, "backend", "Backend engineers")
+	}},
+	{"examples/resources/zulip_user_group_members/import-by-string-id.tf", `
 resource "zulip_user_group_members" "backend" {
   group_id  = 9
   members   = [5, 11]
   subgroups = []
 }`, refserver.SeedOwnerID, nil},
-		{"examples/resources/zulip_user_group_membership/import-by-string-id.tf", `
+	{"examples/resources/zulip_user_group_membership/import-by-string-id.tf", `
 resource "zulip_user_group_membership" "mia_in_backend" {
   group_id = 9
   user_id  = 11
 }`, refserver.SeedOwnerID, nil},
-		{"examples/resources/zulip_channel/import-by-string-id.tf", `
+	{"examples/resources/zulip_channel/import-by-string-id.tf", `
 resource "zulip_channel" "general" {
   name        = "general"
   description = "Everyone is here."
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_channel_subscribers/import-by-string-id.tf", `
+	{"examples/resources/zulip_channel_subscribers/import-by-string-id.tf", `
 resource "zulip_channel_subscribers" "design" {
   channel_id  = 3
   subscribers = [1, 2, 5]
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_channel_subscription/import-by-string-id.tf", `
+	{"examples/resources/zulip_channel_subscription/import-by-string-id.tf", `
 resource "zulip_channel_subscription" "mia_in_random" {
   channel_id = 7
   user_id    = 11
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_channel_folder/import-by-string-id.tf", `
+	{"examples/resources/zulip_channel_folder/import-by-string-id.tf", `
 resource "zulip_channel_folder" "engineering" {
   name = "Engineering"
 }`, refserver.SeedAdminID, func(r *refserver.Realm) { testAccAddFolder(r, "Engineering", "") }},
-		{"examples/resources/zulip_realm/import-by-string-id.tf", `
+	{"examples/resources/zulip_realm/import-by-string-id.tf", `
 resource "zulip_realm" "this" {
   name = "Zulip Reference Realm"
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_realm_user_defaults/import-by-string-id.tf", `
+	{"examples/resources/zulip_realm_user_defaults/import-by-string-id.tf", `
 resource "zulip_realm_user_defaults" "this" {
   enter_sends = false
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_code_playground/import-by-string-id.tf", `
+	{"examples/resources/zulip_code_playground/import-by-string-id.tf", `
 resource "zulip_code_playground" "rust" {
   name              = "Rust playground"
   pygments_language = "Rust"
   url_template      = "https://play.rust-lang.org/?code={code}"
 }`, refserver.SeedAdminID, func(r *refserver.Realm) {
-			testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
-		}},
-		{"examples/resources/zulip_custom_emoji/import-by-string-id.tf", `
+		testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
+	}},
+	{"examples/resources/zulip_custom_emoji/import-by-string-id.tf", `
 resource "zulip_custom_emoji" "green_tick" {
   name = "green_tick"
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_bot/import-by-string-id.tf", `
+	{"examples/resources/zulip_bot/import-by-string-id.tf", `
 resource "zulip_bot" "alerts" {
   full_name  = "Alerts Hook"
   short_name = "alerts"
   bot_type   = "incoming_webhook"
 }`, refserver.SeedAdminID, nil},
-		{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
+	{"examples/resources/zulip_message_flags/import-by-string-id.tf", `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"
   message_ids = [1]
 }`, refserver.SeedMemberID, nil},
-	}
-	for _, c := range cases {
+}
+
+// TestAccExamples_importBlocks applies every import-block example with the
+// configuration of the seeded object it adopts: the import plans no change
+// beyond the import, and the next plan is empty.
+func TestAccExamples_importBlocks(t *testing.T) {
+	for _, c := range importExamples {
 		t.Run(filepath.Base(filepath.Dir(c.example)), func(t *testing.T) {
 			srv := acctest.NewServer(t)
 			if c.setup != nil {

@@ -199,7 +199,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		cfg.Insecure.IsUnknown() || cfg.CertBundle.IsUnknown() || cfg.ClientCert.IsUnknown() || cfg.ClientCertKey.IsUnknown() {
 		tflog.Info(ctx, "provider configuration depends on unknown values; deferring server checks")
 		data := &providerData{unknownConfig: true, version: p.version}
-		resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData = data, data, data, data
+		resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData, resp.ListResourceData = data, data, data, data, data
 		return
 	}
 
@@ -361,7 +361,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			return
 		}
 	}
-	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData = data, data, data, data
+	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData, resp.ListResourceData = data, data, data, data, data
 }
 
 // addCredentialsError reports a failed GET /users/me at configure time.
@@ -494,35 +494,40 @@ func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
 // Resources lists the provider's resources.
 func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
-		NewLinkifierResource,
-		NewSavedSnippetResource,
-		NewAllowedDomainResource,
-		NewUserResource,
-		NewUserTopicResource,
+		identified(NewLinkifierResource, identityOf("pattern", "The linkifier's pattern.", true)),
+		identified(NewSavedSnippetResource, identitySpec{attrs: []identityAttr{{name: "id", number: true,
+			description: "The saved snippet's id (titles need not be unique)."}}}),
+		identified(NewAllowedDomainResource, identityOf("domain", "The allowed domain.", false)),
+		identified(NewUserResource, userIdentity),
+		identified(NewUserTopicResource, identitySpec{attrs: []identityAttr{channelIDAttr,
+			{name: "topic", description: "The topic's name."}}, importID: func(v []string) string { return v[0] + ":" + v[1] },
+			mutable: true}), // Zulip matches topics case-insensitively and keeps its own spelling
 		NewProfileDataResource,
-		NewMessageFlagsResource,
+		identified(NewMessageFlagsResource, identityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true)),
 		NewAPNsDeviceTokenResource,
 		NewPushTestNotificationResource,
 		NewMessageReportResource,
 		NewOwnAccountDeactivationResource,
 		NewSMSQuestionResource,
-		NewUserGroupResource,
-		NewUserGroupMembersResource,
-		NewUserGroupMembershipResource,
-		NewChannelResource,
-		NewChannelSubscribersResource,
-		NewChannelSubscriptionResource,
-		NewChannelFolderResource,
-		NewChannelFolderOrderResource,
-		NewRealmResource,
-		NewCustomEmojiResource,
-		NewBotResource,
-		NewRealmUserDefaultsResource,
-		NewLinkifierOrderResource,
-		NewDefaultChannelsResource,
-		NewCodePlaygroundResource,
-		NewCustomProfileFieldOrderResource,
-		NewCustomProfileFieldResource,
+		identified(NewUserGroupResource, identityOf("name", "The group's name.", true)),
+		identified(NewUserGroupMembersResource, identityOfIDs(groupIDAttr)),
+		identified(NewUserGroupMembershipResource, identityOfIDs(groupIDAttr, userIDAttr)),
+		identified(NewChannelResource, identityOf("name", "The channel's name.", true)),
+		identified(NewChannelSubscribersResource, identityOfIDs(channelIDAttr)),
+		identified(NewChannelSubscriptionResource, identityOfIDs(channelIDAttr, userIDAttr)),
+		identified(NewChannelFolderResource, identityOf("name", "The channel folder's name.", true)),
+		identified(NewChannelFolderOrderResource, singletonIdentity),
+		identified(NewRealmResource, singletonIdentity),
+		identified(NewCustomEmojiResource, identityOf("name", "The emoji's name.", false)),
+		identified(NewBotResource, identityOf("email", "The bot's e-mail address.", true)),
+		identified(NewRealmUserDefaultsResource, singletonIdentity),
+		identified(NewLinkifierOrderResource, singletonIdentity),
+		identified(NewDefaultChannelsResource, singletonIdentity),
+		identified(NewCodePlaygroundResource, identitySpec{attrs: []identityAttr{
+			{name: "pygments_language", description: "The playground's language, as Pygments names it."},
+			{name: "name", description: "The playground's name."}}, importID: func(v []string) string { return v[0] + "/" + v[1] }}),
+		identified(NewCustomProfileFieldOrderResource, singletonIdentity),
+		identified(NewCustomProfileFieldResource, identityOf("name", "The field's name.", true)),
 	}
 }
 

@@ -587,6 +587,9 @@ func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 func (r *userResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id, err := strconv.ParseInt(req.ID, 10, 64)
 	byEmail := err != nil
+	if r.importFromList(ctx, req.ID, id, resp) {
+		return
+	}
 	switch {
 	case !byEmail && id > 0:
 	case byEmail && validators.CheckEmail(req.ID) == nil:
@@ -627,6 +630,40 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 		m.Email = types.StringValue(req.ID)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importFromList imports the user from the run's list of users, when the list
+// has the user (by id, or by an address the provider's account may see): a
+// whole organization imported at once (a list resource, many import blocks)
+// then costs one request, not one per user. It reports whether it imported.
+func (r *userResource) importFromList(ctx context.Context, key string, id int64, resp *resource.ImportStateResponse) bool {
+	if !r.data.knowsServer() {
+		return false
+	}
+	users, err := userUsers(ctx, r.data)
+	if err != nil {
+		return false // the lookup by the user's own endpoint says why
+	}
+	u, ok := users[id]
+	if !ok {
+		for _, v := range users {
+			if strings.EqualFold(v.Email, key) || v.DeliveryEmail != nil && strings.EqualFold(*v.DeliveryEmail, key) {
+				u, ok = v, true
+				break
+			}
+		}
+	}
+	if !ok || u.IsBot {
+		return false
+	}
+	m := userResourceModel{ID: types.Int64Value(u.UserID), ProfileData: types.MapNull(userProfileValueType),
+		AllowProtected: types.BoolValue(false)}
+	userFromAPI(ctx, &u, &m, &resp.Diagnostics)
+	if m.Email.IsNull() && validators.CheckEmail(key) == nil {
+		m.Email = types.StringValue(key) // hidden from the provider's account, but the import named it
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return true
 }
 
 // readOne fills m from the user's own endpoint, which answers with what the

@@ -1,0 +1,299 @@
+package provider
+
+// Resource identity (Terraform 1.12+): every resource with an object on the
+// server declares the key Terraform stores beside its state, which `import {
+// identity = {...} }` blocks and `terraform query` use.
+//
+// The identity is written once, here, rather than in every resource's CRUD:
+// identified wraps a resource and, after each Create, Read, Update and
+// ImportState, copies the identity's attributes from the resource's state
+// (from the prior state on the Read that finds the object gone, where the
+// framework still requires one). The identity is the human key where Zulip
+// has one (a channel's name, a user's e-mail, a domain) and the ids the
+// configuration refers by otherwise, which every state already holds, so it
+// is known even for an object that is gone and on Terraform before 1.12,
+// which stores no identity to fall back on. An import by identity becomes the
+// import id the resource already accepts (importID), so there is one lookup
+// per type whichever way the object is imported.
+//
+// Zulip lets most human keys change in place (a channel or group renamed, an
+// e-mail address changed), so those identities are mutable: the framework's
+// check that an identity never changes is turned off for them (Terraform
+// itself stopped enforcing it in 1.12).
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// identityAttr is one attribute of an identity, copied from the state
+// attribute of the same name.
+type identityAttr struct {
+	name        string
+	number      bool // an int64 attribute, else a string
+	description string
+	// optional marks an attribute that may be null (an address hidden from
+	// the provider's account) and may be left out of an import by identity.
+	optional bool
+}
+
+// identitySpec is the identity of a resource type.
+type identitySpec struct {
+	attrs []identityAttr
+	// importID turns the identity's values (in attrs' order, numbers written
+	// in decimal, "" for an optional one left out) into the import id the
+	// resource accepts; when nil, the one attribute's value is the import id.
+	importID func(values []string) string
+	// mutable marks an identity that Zulip lets change in place.
+	mutable bool
+}
+
+// identityOf is the identity of one string attribute that is the import id.
+func identityOf(name, description string, mutable bool) identitySpec {
+	return identitySpec{attrs: []identityAttr{{name: name, description: description}}, mutable: mutable}
+}
+
+// identityOfIDs is the identity of id attributes joined by ':' into the
+// import id, e.g. channel_id and user_id into "12:45".
+func identityOfIDs(attrs ...identityAttr) identitySpec {
+	return identitySpec{attrs: attrs, importID: func(v []string) string { return strings.Join(v, ":") }}
+}
+
+// schema is the identity schema: every attribute is needed to import.
+func (s identitySpec) schema() identityschema.Schema {
+	attrs := make(map[string]identityschema.Attribute, len(s.attrs))
+	for _, a := range s.attrs {
+		if a.number {
+			attrs[a.name] = identityschema.Int64Attribute{RequiredForImport: !a.optional, OptionalForImport: a.optional, Description: a.description}
+		} else {
+			attrs[a.name] = identityschema.StringAttribute{RequiredForImport: !a.optional, OptionalForImport: a.optional, Description: a.description}
+		}
+	}
+	return identityschema.Schema{Attributes: attrs}
+}
+
+// fromState copies the identity from a state (or plan). It reports false,
+// leaving identity as it is, when the state does not hold every value (a
+// state without the object, or a value still unknown).
+func (s identitySpec) fromState(ctx context.Context, state tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) bool {
+	if identity == nil || state.Raw.IsNull() || !state.Raw.IsKnown() {
+		return false
+	}
+	values := make([]any, len(s.attrs))
+	for i, a := range s.attrs {
+		var v interface {
+			IsNull() bool
+			IsUnknown() bool
+		}
+		if a.number {
+			var n types.Int64
+			if state.GetAttribute(ctx, path.Root(a.name), &n).HasError() {
+				return false
+			}
+			v, values[i] = n, n
+		} else {
+			var str types.String
+			if state.GetAttribute(ctx, path.Root(a.name), &str).HasError() {
+				return false
+			}
+			v, values[i] = str, str
+		}
+		if v.IsUnknown() || v.IsNull() && !a.optional {
+			return false
+		}
+	}
+	for i, a := range s.attrs {
+		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), values[i])...)
+	}
+	return true
+}
+
+// toImportID reads an identity given to import into the resource's import id.
+func (s identitySpec) toImportID(ctx context.Context, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) (string, bool) {
+	values := make([]string, len(s.attrs))
+	given := false
+	for i, a := range s.attrs {
+		if a.number {
+			var n types.Int64
+			diags.Append(identity.GetAttribute(ctx, path.Root(a.name), &n)...)
+			if known(n) {
+				values[i] = strconv.FormatInt(n.ValueInt64(), 10)
+			}
+		} else {
+			var str types.String
+			diags.Append(identity.GetAttribute(ctx, path.Root(a.name), &str)...)
+			values[i] = str.ValueString()
+		}
+		switch {
+		case values[i] != "":
+			given = true
+		case !a.optional:
+			diags.AddAttributeError(path.Root(a.name), "Missing Identity Attribute",
+				fmt.Sprintf("Importing by identity needs %q (%s).", a.name, a.description))
+		}
+	}
+	if !given && !diags.HasError() {
+		diags.AddError("Empty Identity", "Importing by identity needs one of "+s.names()+".")
+	}
+	if diags.HasError() {
+		return "", false
+	}
+	if s.importID == nil {
+		return values[0], true
+	}
+	return s.importID(values), true
+}
+
+// names lists the identity's attribute names, for messages.
+func (s identitySpec) names() string {
+	names := make([]string, len(s.attrs))
+	for i, a := range s.attrs {
+		names[i] = strconv.Quote(a.name)
+	}
+	return strings.Join(names, " or ")
+}
+
+// identified gives the resources that newResource makes the identity spec.
+func identified(newResource func() resource.Resource, spec identitySpec) func() resource.Resource {
+	return func() resource.Resource {
+		inner, ok := newResource().(identifiable)
+		if !ok {
+			panic(fmt.Sprintf("internal error: %T lacks what an identified resource needs", newResource()))
+		}
+		return &identifiedResource{identifiable: inner, spec: spec}
+	}
+}
+
+// identifiable is what every resource given an identity implements.
+type identifiable interface {
+	resource.ResourceWithConfigure
+	resource.ResourceWithImportState
+}
+
+// identifiedResource is a resource with its identity. It passes every call on
+// to the resource, and the optional ones the resource implements.
+type identifiedResource struct {
+	identifiable
+	spec identitySpec
+}
+
+var (
+	_ resource.ResourceWithIdentity         = (*identifiedResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*identifiedResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*identifiedResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*identifiedResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*identifiedResource)(nil)
+)
+
+// Metadata names the resource and marks a mutable identity.
+func (r *identifiedResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	r.identifiable.Metadata(ctx, req, resp)
+	resp.ResourceBehavior.MutableIdentity = r.spec.mutable
+}
+
+// IdentitySchema describes the identity.
+func (r *identifiedResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = r.spec.schema()
+}
+
+// Create creates the object, then records its identity.
+func (r *identifiedResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.identifiable.Create(ctx, req, resp)
+	r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// Read refreshes the object and its identity; an object gone keeps the
+// identity of its prior state.
+func (r *identifiedResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	r.identifiable.Read(ctx, req, resp)
+	if !r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
+		r.spec.fromState(ctx, req.State, resp.Identity, &resp.Diagnostics)
+	}
+}
+
+// Update changes the object, then records its identity (which a rename changes).
+func (r *identifiedResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.identifiable.Update(ctx, req, resp)
+	if !r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
+		r.spec.fromState(ctx, req.State, resp.Identity, &resp.Diagnostics)
+	}
+}
+
+// ImportState imports by id or by identity, which becomes the id the
+// resource imports by.
+func (r *identifiedResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID == "" && req.Identity != nil && !req.Identity.Raw.IsNull() {
+		id, ok := r.spec.toImportID(ctx, req.Identity, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		req.ID = id
+	}
+	r.identifiable.ImportState(ctx, req, resp)
+	if !resp.Diagnostics.HasError() {
+		r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	}
+}
+
+// ModifyPlan passes the plan to the resource's own checks.
+func (r *identifiedResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if m, ok := r.identifiable.(resource.ResourceWithModifyPlan); ok {
+		m.ModifyPlan(ctx, req, resp)
+	}
+}
+
+// ValidateConfig passes the configuration to the resource's own checks.
+func (r *identifiedResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	if v, ok := r.identifiable.(resource.ResourceWithValidateConfig); ok {
+		v.ValidateConfig(ctx, req, resp)
+	}
+}
+
+// ConfigValidators are the resource's own.
+func (r *identifiedResource) ConfigValidators(ctx context.Context) []resource.ConfigValidator {
+	if v, ok := r.identifiable.(resource.ResourceWithConfigValidators); ok {
+		return v.ConfigValidators(ctx)
+	}
+	return nil
+}
+
+// UpgradeState is the resource's own.
+func (r *identifiedResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	if u, ok := r.identifiable.(resource.ResourceWithUpgradeState); ok {
+		return u.UpgradeState(ctx)
+	}
+	return nil
+}
+
+// The identity attributes the resources share.
+var (
+	channelIDAttr = identityAttr{name: "channel_id", number: true, description: "The channel's id."}
+	groupIDAttr   = identityAttr{name: "group_id", number: true, description: "The user group's id."}
+	userIDAttr    = identityAttr{name: "user_id", number: true, description: "The user's id."}
+	// userIdentity is a user's real address, and the id, which is all the
+	// identity when the address is hidden from the provider's account; an
+	// import by identity uses the address when given.
+	userIdentity = identitySpec{attrs: []identityAttr{
+		{name: "email", optional: true, description: "The user's real (delivery) e-mail address; null when it is hidden from the provider's account."},
+		{name: "id", number: true, optional: true, description: "The user's id."},
+	}, importID: func(v []string) string {
+		if v[0] != "" {
+			return v[0]
+		}
+		return v[1]
+	}, mutable: true}
+	// singletonIdentity is the identity of an organization-wide resource: its
+	// id, the import id it was imported by (the organization's URL for the
+	// settings, the collection's name for an order).
+	singletonIdentity = identityOf("id", "The import id: the organization's URL for `zulip_realm` and "+
+		"`zulip_realm_user_defaults`, the collection's name for an order or the default channels.", false)
+)
