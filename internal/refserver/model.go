@@ -60,7 +60,9 @@ type Realm struct {
 	// Playgrounds are the code playgrounds, in creation order.
 	Playgrounds []*Playground `json:"playgrounds,omitempty"`
 	// Emoji are the custom emoji, deactivated ones included, in creation order.
-	Emoji       []*CustomEmoji    `json:"emoji,omitempty"`
+	Emoji []*CustomEmoji `json:"emoji,omitempty"`
+	// Exports are the organization's data exports and consents (exports.go).
+	Exports     *Exports          `json:"exports,omitempty"`
 	Queues      map[string]*Queue `json:"queues"`
 	PushDevices []*PushDevice     `json:"push_devices"`
 	// SentNotifications records every test push notification "sent", for tests.

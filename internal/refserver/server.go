@@ -55,6 +55,11 @@ type Options struct {
 	// or INTERNAL_SERVER_ERROR_ON_BOUNCER, makes end-to-end-encrypted test
 	// notifications fail with that error, so clients can be tested on it.
 	PushBouncerError string
+	// ExportDuration is how long a data export stays pending (default 2 s,
+	// measured with Clock; negative: it ends when next looked at), and
+	// ExportFailure makes exports fail instead of succeeding (exports.go).
+	ExportDuration time.Duration
+	ExportFailure  bool
 	// SMSUsername and SMSPassword are the credentials of the SMS conversations API
 	// served under /a1/; defaults "sms-user" / "sms-password".
 	SMSUsername string
