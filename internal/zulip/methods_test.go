@@ -188,6 +188,14 @@ func methodCases() []methodCase {
 		{"GetEvents", "GET", "/events", func(ctx context.Context, c *Client) error { return ignore(c.GetEvents(ctx, "q", -1)) }},
 		{"DeleteQueue", "DELETE", "/events", func(ctx context.Context, c *Client) error { return c.DeleteQueue(ctx, "q") }},
 		{"GetServerSettings", "GET", "/server_settings", func(ctx context.Context, c *Client) error { return ignore(c.GetServerSettings(ctx)) }},
+		{"CreateRealmExport", "POST", "/export/realm", func(ctx context.Context, c *Client) error {
+			return ignore(c.CreateRealmExport(ctx, ExportPublic, ExportTypeStringFeatureLevel))
+		}},
+		{"ListRealmExports", "GET", "/export/realm", func(ctx context.Context, c *Client) error { return ignore(c.ListRealmExports(ctx)) }},
+		{"DeleteRealmExport", "DELETE", "/export/realm/1", func(ctx context.Context, c *Client) error { return c.DeleteRealmExport(ctx, 1) }},
+		{"ListRealmExportConsents", "GET", "/export/realm/consents", func(ctx context.Context, c *Client) error {
+			return ignore(c.ListRealmExportConsents(ctx))
+		}},
 		{"DevFetchAPIKey", "POST", "/dev_fetch_api_key", func(ctx context.Context, c *Client) error { return ignore(c.DevFetchAPIKey(ctx, "a@b.c")) }},
 	}
 }
@@ -269,6 +277,7 @@ var nonIdempotent = map[string]bool{
 	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
 	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
 	"CreatePlayground": true, "CreateCustomProfileField": true,
+	"CreateRealmExport": true,
 }
 
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
