@@ -551,7 +551,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 
 // Actions lists the provider's actions (Terraform 1.14 and newer).
 func (p *zulipProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{NewMessageReportAction, NewOwnAccountDeactivationAction, NewPushTestNotificationAction}
+	return []func() action.Action{NewMessageReportAction, NewOwnAccountDeactivationAction, NewPushTestNotificationAction, NewRealmExportAction}
 }
 
 // EphemeralResources lists the provider's ephemeral resources.
