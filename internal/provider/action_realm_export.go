@@ -127,6 +127,9 @@ func (a *realmExportAction) ModifyPlan(ctx context.Context, req action.ModifyPla
 		return
 	}
 	if exportType == zulip.ExportFullWithoutConsent {
+		// Choice: an owner, as the reference server models it; Zulip's view of
+		// feature level 449 was not available, and its documentation ties the
+		// type to owner_full_content_access, a power of owners.
 		a.data.requireRole(ctx, roleOwner, "A full data export without member consent", attr, &resp.Diagnostics)
 		return
 	}

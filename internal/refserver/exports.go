@@ -46,28 +46,36 @@ import (
 // order. get_users_export_consents lists active humans, with
 // email_address_visibility from feature level 430.
 //
-// Choices (Zulip's sources for feature level 449 were not available; the API
-// documentation and changelog were):
-//   - full_without_consent needs an organization owner ("Must be an
-//     organization owner") and the organization's owner_full_content_access
-//     flag, which Zulip sets only with a management command (here through
-//     Server.Do): "Full exports without member consent are not enabled for
-//     this organization."; the owner check comes first;
-//   - the size checks (250,000 messages, 20 GiB of uploads: "Please request a
-//     manual export from {email}.") are not modelled; the seeded organization
-//     is small. {email} is zulip-admin@<host>;
-//   - "public export is usable" is read as: an active owner whose
-//     email_address_visibility is not "nobody"; "consenting" as: an active
-//     owner with allow_private_data_export (Exports.Consents);
-//   - an export stays pending for Options.ExportDuration (default 2 s, by
-//     Options.Clock; negative: it ends at once) and ends when the exports are
-//     next looked at (any export request, register does not list them), which
-//     is also when the ending's realm_export event is sent; Options.ExportFailure
-//     makes it fail instead;
-//   - export_url is under the scheme and host the requesting client used
-//     (the server does not know the address it is served at), at Zulip's
-//     local-uploads path /user_avatars/exports/<realm id>/<key>/<file>, which
-//     serves a small .tar.gz while the export is not deleted.
+// Zulip's view of feature level 449 (string types, full_without_consent)
+// was not in the sources available; the API documentation and changelog were.
+// The decisions that fill the gaps:
+//
+// Choice: full_without_consent needs an organization owner ("Must be an
+// organization owner") and the organization's owner_full_content_access flag,
+// which Zulip sets only with a management command (here: Server.Do), refused
+// as "Full exports without member consent are not enabled for this
+// organization."; the owner check comes first, both before the rate limit.
+//
+// Choice: the size checks (250,000 messages, 20 GiB of uploads: "Please
+// request a manual export from {email}.") are not modelled; the seeded
+// organization is small. {email} (FromAddress.SUPPORT) is zulip-admin@ and the
+// host without its first label, as in the OpenAPI example.
+//
+// Choice: check_public_export_is_usable is read as "an active owner whose
+// email_address_visibility is not nobody", check_export_with_consent_is_usable
+// as "an active owner with allow_private_data_export" (Exports.Consents; the
+// seeded owner consents).
+//
+// Choice: an export stays pending for Options.ExportDuration (default 2 s, by
+// Options.Clock; negative: it ends at once) and ends when exports are next
+// looked at (any export request; register has no exports section), which is
+// also when the ending's realm_export event is sent; Options.ExportFailure makes
+// it fail instead (failed_timestamp, no URL).
+//
+// Choice: export_url is under the scheme and host the requesting client used
+// (the server does not know the address it is served at), at Zulip's
+// local-uploads path /user_avatars/exports/<realm id>/<key>/<file>, which
+// serves a small .tar.gz, without authentication, until the export is deleted.
 
 func init() {
 	registerArea("exports", area{seed: seedExports, seedStep: 60, routes: (*Server).routesExports})
