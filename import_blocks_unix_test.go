@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +14,11 @@ import (
 	"strings"
 	"testing"
 
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
@@ -96,11 +101,16 @@ func TestQueryWholeOrganization(t *testing.T) {
 	srv := acctest.NewServer(t)
 	adopt := filepath.Join(dir, "adopt")
 	writeFile(t, filepath.Join(adopt, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID), 0o644)
-	var lists strings.Builder
-	for _, typ := range queryTypes {
-		fmt.Fprintf(&lists, "list %q \"all\" {\n  provider         = zulip\n  include_resource = true\n}\n\n", typ)
+	lists, err := os.ReadFile(organizationQuery)
+	if err != nil {
+		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(adopt, "all.tfquery.hcl"), lists.String(), 0o644)
+	for _, typ := range listTypes() {
+		if !strings.Contains(string(lists), fmt.Sprintf("list %q", typ)) {
+			t.Errorf("%s has no list block of %s", organizationQuery, typ)
+		}
+	}
+	writeFile(t, filepath.Join(adopt, "organization.tfquery.hcl"), string(lists), 0o644)
 	run := func(args ...string) (string, error) {
 		t.Helper()
 		out, err := terraformCommand(tf, rc, adopt, nil, args[0], args[1:]...).CombinedOutput()
@@ -142,13 +152,22 @@ func TestQueryWholeOrganization(t *testing.T) {
 	}
 }
 
-// queryTypes are the resource types TestQueryWholeOrganization lists: every
-// list resource of the provider.
-var queryTypes = []string{
-	"zulip_realm", "zulip_realm_user_defaults", "zulip_allowed_domain", "zulip_linkifier", "zulip_code_playground",
-	"zulip_custom_profile_field", "zulip_custom_emoji", "zulip_user_group", "zulip_channel_folder", "zulip_channel",
-	"zulip_default_channels", "zulip_linkifier_order", "zulip_custom_profile_field_order", "zulip_channel_folder_order",
-	"zulip_user_group_members", "zulip_channel_subscribers", "zulip_user", "zulip_bot",
+// organizationQuery is the example that adopts a whole organization.
+const organizationQuery = "examples/adopt/organization.tfquery.hcl"
+
+// listTypes are the provider's list resource types.
+func listTypes() []string {
+	p, ok := provider.New("test")().(fwprovider.ProviderWithListResources)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, f := range p.ListResources(context.Background()) {
+		var meta fwresource.MetadataResponse
+		f().Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
+		out = append(out, meta.TypeName)
+	}
+	return out
 }
 
 // skipBelowTerraform skips a test that needs a Terraform newer than tf.

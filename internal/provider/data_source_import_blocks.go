@@ -53,7 +53,8 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"apply. Covers the organization's settings and defaults, allowed domains, linkifiers and their order, code " +
 			"playgrounds, custom profile fields and their order, custom emoji, user groups (not system ones) and their " +
 			"members, channel folders and their order, channels (not archived) and their subscribers, the default " +
-			"channels, active users and bots. Each type's collection is read once. Resource names come from each object's name, " +
+			"channels, active users and bots, and the saved snippets and topic preferences of the provider's own account. " +
+			"Each type's collection is read once. Resource names come from each object's name, " +
 			"made into Terraform identifiers.",
 		Attributes: map[string]schema.Attribute{
 			"types": schema.SetAttribute{ElementType: types.StringType, Optional: true,

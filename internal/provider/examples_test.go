@@ -36,6 +36,11 @@ func TestExamplesAreAppliedByTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	root, err := filepath.Glob("../../*_test.go") // the tests that run the real CLI
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches = append(matches, root...)
 	for _, m := range matches {
 		b, err := os.ReadFile(m)
 		if err != nil {

@@ -105,6 +105,43 @@ var importSources = []importSource{
 	{typeName: "zulip_bot", list: func(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
 		return usersToImport(ctx, d, true, f)
 	}, listDescription: "The organization's active bots that have an owner (not Zulip's own system bots)."},
+	{typeName: "zulip_saved_snippet", list: importFrom(savedSnippetCollection, func(v zulip.SavedSnippet) (string, string, bool) {
+		return v.Title, strconv.FormatInt(v.ID, 10), true
+	}), listDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
+		"by title."},
+	{typeName: "zulip_user_topic", list: userTopicsToImport,
+		listDescription: "The topic preferences (muted, unmuted, followed) of the provider's own account, shown as " +
+			"`#channel > topic`."},
+}
+
+// userTopicsToImport lists the provider account's topic preferences, named
+// after their channel and topic.
+func userTopicsToImport(ctx context.Context, d *providerData, _ filterValues) ([]importTarget, error) {
+	topics, err := userTopicCollection(d).list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	channels, err := channelCollection(d).list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[int64]string, len(channels))
+	for _, c := range channels {
+		names[c.StreamID] = c.Name
+	}
+	var out []importTarget
+	for _, v := range topics {
+		if v.VisibilityPolicy == zulip.VisibilityPolicyNone {
+			continue
+		}
+		channel := names[v.StreamID]
+		if channel == "" {
+			channel = strconv.FormatInt(v.StreamID, 10)
+		}
+		out = append(out, importTarget{name: channel + " " + v.TopicName, id: userTopicID(v.StreamID, v.TopicName),
+			display: "#" + channel + " > " + v.TopicName})
+	}
+	return out, nil
 }
 
 // thisOrganization is the one object of the organization's settings.

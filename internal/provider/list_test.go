@@ -247,6 +247,8 @@ var listExamples = []string{
 	"examples/list-resources/zulip_user/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_user_group/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_user_group_members/list-resource.tfquery.hcl",
+	"examples/list-resources/zulip_saved_snippet/list-resource.tfquery.hcl",
+	"examples/list-resources/zulip_user_topic/list-resource.tfquery.hcl",
 }
 
 // TestAccExamples_listResources runs every list resource's example with
