@@ -9,6 +9,7 @@ import (
 
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -167,4 +168,42 @@ func identityAttributes(t *testing.T) map[string][]string {
 		sort.Strings(out[typ])
 	}
 	return out
+}
+
+// TestAccIdentity_followsTheObject: a channel's identity is its name, stored
+// at create, changed by a rename (Zulip renames in place), and still there on
+// the refresh that finds the channel archived behind Terraform's back, which
+// the next apply unarchives.
+func TestAccIdentity_followsTheObject(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	named := func(name string) []statecheck.StateCheck {
+		return []statecheck.StateCheck{statecheck.ExpectIdentity("zulip_channel.test", map[string]knownvalue.Check{
+			"name": knownvalue.StringExact(name)})}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		TerraformVersionChecks:   identityVersions,
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: admin + testAccChannelConfig("ops", "Operations", ""), ConfigStateChecks: named("ops")},
+			{Config: admin + testAccChannelConfig("operations", "Operations", ""), ConfigStateChecks: named("operations")},
+			{
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, c := range r.Channels {
+							if c.Name == "operations" {
+								c.IsArchived = true
+							}
+						}
+					})
+				},
+				Config:            admin + testAccChannelConfig("operations", "Operations", ""),
+				ConfigStateChecks: named("operations"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_channel.test", plancheck.ResourceActionCreate)},
+				},
+			},
+		},
+	})
 }

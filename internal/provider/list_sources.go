@@ -39,6 +39,7 @@ const (
 	filterRole               = "role"
 	filterIncludeDeactivated = "include_deactivated"
 	filterPrivacy            = "privacy"
+	filterBotType            = "bot_type"
 )
 
 // importSources are the types adopted, in the order zulip_import_blocks
@@ -104,7 +105,10 @@ var importSources = []importSource{
 		}},
 	{typeName: "zulip_bot", list: func(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
 		return usersToImport(ctx, d, true, f)
-	}, listDescription: "The organization's active bots that have an owner (not Zulip's own system bots)."},
+	}, listDescription: "The organization's active bots that have an owner (not Zulip's own system bots).",
+		filters: map[string]listFilter{filterBotType: {listschema.StringAttribute{Optional: true,
+			MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",
+			Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}},
 	{typeName: "zulip_saved_snippet", list: importFrom(savedSnippetCollection, func(v zulip.SavedSnippet) (string, string, bool) {
 		return v.Title, strconv.FormatInt(v.ID, 10), true
 	}), listDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
@@ -228,10 +232,12 @@ func usersToImport(ctx context.Context, d *providerData, bots bool, f filterValu
 		role, _ = zulip.RoleFromName(name) // validated by the schema
 	}
 	withDeactivated := !bots && f.flag(filterIncludeDeactivated)
+	botType, anyType := botTypes[f.str(filterBotType)], f.str(filterBotType) == ""
 	var out []importTarget
 	for _, u := range users {
 		switch {
-		case u.IsBot != bots, !u.IsActive && !withDeactivated, bots && u.BotOwnerID == nil, role >= 0 && u.Role != role:
+		case u.IsBot != bots, !u.IsActive && !withDeactivated, bots && u.BotOwnerID == nil, role >= 0 && u.Role != role,
+			bots && !anyType && (u.BotType == nil || *u.BotType != botType):
 			continue
 		}
 		address := u.Email // the API address; the real one when the account may see it

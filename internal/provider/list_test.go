@@ -90,6 +90,12 @@ list "zulip_channel" "front" {
 list "zulip_user_group" "all" {
   provider = zulip
 }
+list "zulip_bot" "hooks" {
+  provider = zulip
+  config {
+    bot_type = "incoming_webhook"
+  }
+}
 `,
 				querycheck.ExpectLength("zulip_user.admins", 2),
 				querycheck.ExpectResourceDisplayName("zulip_user.admins",
@@ -108,6 +114,8 @@ list "zulip_user_group" "all" {
 				querycheck.ExpectIdentity("zulip_channel.front", map[string]knownvalue.Check{"name": knownvalue.StringExact("frontend-ops")}),
 				// No system group (role:members and the like) is listed.
 				querycheck.ExpectLength("zulip_user_group.all", 3),
+				querycheck.ExpectLength("zulip_bot.hooks", 1),
+				querycheck.ExpectIdentity("zulip_bot.hooks", map[string]knownvalue.Check{"email": knownvalue.StringExact("alerts-bot@zulip.example.com")}),
 			),
 			{Query: true, Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + `
 list "zulip_channel" "bad" {
