@@ -31,6 +31,7 @@ func TestAdoptWholeOrganization(t *testing.T) {
 	tf := terraformPath(t)
 	dir, rc, _ := devOverride(t)
 	srv := acctest.NewServer(t)
+	srv.Do(withEveryType)
 	head := mainTF(t, srv, refserver.SeedOwnerID)
 	run := func(cfg string, args ...string) (string, error) {
 		t.Helper()
@@ -99,6 +100,7 @@ func TestQueryWholeOrganization(t *testing.T) {
 	skipBelowTerraform(t, tf, 1, 14, "terraform query")
 	dir, rc, _ := devOverride(t)
 	srv := acctest.NewServer(t)
+	srv.Do(withEveryType)
 	adopt := filepath.Join(dir, "adopt")
 	writeFile(t, filepath.Join(adopt, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID), 0o644)
 	lists, err := os.ReadFile(organizationQuery)
@@ -129,11 +131,13 @@ func TestQueryWholeOrganization(t *testing.T) {
 	if err != nil {
 		t.Fatalf("terraform query wrote no configuration: %v\n%s", err, listed)
 	}
-	for _, want := range []string{`resource "zulip_channel"`, `resource "zulip_user_group"`, `resource "zulip_custom_emoji"`,
-		`resource "zulip_bot"`, `resource "zulip_realm"`, "identity = {"} {
-		if !strings.Contains(string(generated), want) {
-			t.Errorf("the generated configuration has no %s:\n%s", want, generated)
+	for _, typ := range listTypes() {
+		if !strings.Contains(string(generated), fmt.Sprintf("resource %q", typ)) {
+			t.Errorf("the generated configuration has no %s:\n%s", typ, generated)
 		}
+	}
+	if !strings.Contains(string(generated), "identity = {") {
+		t.Errorf("the generated configuration imports nothing by identity:\n%s", generated)
 	}
 	must("plan", "-out=adopt.tfplan")
 	applied := must("apply", "adopt.tfplan")
@@ -150,6 +154,22 @@ func TestQueryWholeOrganization(t *testing.T) {
 	if err != nil {
 		t.Fatalf("terraform plan: %v\n%s", err, out)
 	}
+}
+
+// withEveryType adds to the seeded organization what it lacks of the types an
+// organization is adopted by: two channel folders (one holding a channel) and
+// a code playground.
+func withEveryType(r *refserver.Realm) {
+	for _, name := range []string{"Teams", "Projects"} {
+		r.NextID["channel_folder"]++
+		r.ChannelFolders = append(r.ChannelFolders, &refserver.ChannelFolder{ID: r.NextID["channel_folder"], Name: name,
+			Description: name + " of the company", DateCreated: 1700000000})
+	}
+	folder := r.ChannelFolders[0].ID
+	r.Channels[refserver.SeedChannelDesign].FolderID = &folder
+	r.NextID["playground"]++
+	r.Playgrounds = append(r.Playgrounds, &refserver.Playground{ID: r.NextID["playground"], Name: "Rust playground",
+		PygmentsLanguage: "Rust", URLTemplate: "https://play.rust-lang.org/?code={code}"})
 }
 
 // organizationQuery is the example that adopts a whole organization.
