@@ -43,9 +43,11 @@ func (d *importBlocksDataSource) Metadata(_ context.Context, req datasource.Meta
 
 // Schema describes the data source.
 func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	names := make([]string, len(importSources))
-	for i, s := range importSources {
-		names[i] = s.typeName
+	var names []string
+	for _, s := range importSources {
+		if !s.listOnly {
+			names = append(names, s.typeName)
+		}
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The `import` blocks that adopt a whole organization, for Terraform before 1.14 (which has no " +
@@ -91,7 +93,7 @@ func (d *importBlocksDataSource) Read(ctx context.Context, req datasource.ReadRe
 	var text strings.Builder
 	var blocks []attr.Value
 	for _, src := range importSources {
-		if len(wanted) > 0 && !wanted[src.typeName] {
+		if src.listOnly || len(wanted) > 0 && !wanted[src.typeName] {
 			continue
 		}
 		targets, err := src.list(ctx, d.data, filterValues{})

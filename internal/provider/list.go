@@ -114,6 +114,15 @@ func (f filterValues) str(name string) string {
 	return v.ValueString()
 }
 
+// number returns an int64 filter's value (0 when not set).
+func (f filterValues) number(name string) int64 {
+	var v types.Int64
+	if f.config == nil || f.config.GetAttribute(f.ctx, path.Root(name), &v).HasError() {
+		return 0
+	}
+	return v.ValueInt64()
+}
+
 // flag returns a bool filter's value (false when not set).
 func (f filterValues) flag(name string) bool {
 	var v types.Bool

@@ -32,6 +32,9 @@ type importSource struct {
 	// filters are its filters beyond name_regex.
 	listDescription string
 	filters         map[string]listFilter
+	// listOnly marks a type that only a list resource offers (with a filter
+	// it needs), not zulip_import_blocks.
+	listOnly bool
 }
 
 // Filters of the user and channel lists.
@@ -40,6 +43,7 @@ const (
 	filterIncludeDeactivated = "include_deactivated"
 	filterPrivacy            = "privacy"
 	filterBotType            = "bot_type"
+	filterUserID             = "user_id"
 )
 
 // importSources are the types adopted, in the order zulip_import_blocks
@@ -113,9 +117,66 @@ var importSources = []importSource{
 		return v.Title, strconv.FormatInt(v.ID, 10), true
 	}), listDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
 		"by title."},
+	{typeName: "zulip_channel_subscription", list: subscriptionsOfUser, listOnly: true,
+		listDescription: "The channels one user is subscribed to (not archived ones), as additive " +
+			"`zulip_channel_subscription`s, shown by channel name: to manage one person's subscriptions where the " +
+			"channels' subscribers are not managed whole. Do not list these beside `zulip_channel_subscribers` of the " +
+			"same channels: the two would fight.",
+		filters: userFilter("subscriptions")},
+	{typeName: "zulip_user_group_membership", list: membershipsOfUser, listOnly: true,
+		listDescription: "The user groups one user is a direct member of (not system groups), as additive " +
+			"`zulip_user_group_membership`s, shown by group name: to manage one person's memberships where the groups' " +
+			"members are not managed whole. Do not list these beside `zulip_user_group_members` of the same groups: " +
+			"the two would fight.",
+		filters: userFilter("memberships")},
 	{typeName: "zulip_user_topic", list: userTopicsToImport,
 		listDescription: "The topic preferences (muted, unmuted, followed) of the provider's own account, shown as " +
 			"`#channel > topic`."},
+}
+
+// userFilter is the filter of a list of one user's objects (what).
+func userFilter(what string) map[string]listFilter {
+	return map[string]listFilter{filterUserID: {listschema.Int64Attribute{Required: true,
+		MarkdownDescription: "The user whose " + what + " are listed."}}}
+}
+
+// subscriptionsOfUser lists the live channels a user (the user_id filter) is
+// subscribed to.
+func subscriptionsOfUser(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
+	user := f.number(filterUserID)
+	subscribers, err := d.subscribers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	channels, err := channelCollection(d).list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []importTarget
+	for _, c := range channels {
+		if !c.IsArchived && slices.Contains(subscribers[c.StreamID], user) {
+			out = append(out, importTarget{name: c.Name, id: strconv.FormatInt(c.StreamID, 10) + ":" + strconv.FormatInt(user, 10),
+				display: "#" + c.Name})
+		}
+	}
+	return out, nil
+}
+
+// membershipsOfUser lists the custom groups a user (the user_id filter) is a
+// direct member of.
+func membershipsOfUser(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
+	user := f.number(filterUserID)
+	groups, err := userGroupCollection(d).list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []importTarget
+	for _, g := range groups {
+		if !g.IsSystemGroup && !g.Deactivated && slices.Contains(g.Members, user) {
+			out = append(out, importTarget{name: g.Name, id: membershipID(g.ID, user)})
+		}
+	}
+	return out, nil
 }
 
 // userTopicsToImport lists the provider account's topic preferences, named

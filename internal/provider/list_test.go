@@ -167,7 +167,8 @@ list "zulip_channel_subscribers" "all" {
 func TestAccList_requestsDoNotGrow(t *testing.T) {
 	var lists strings.Builder
 	for _, typ := range listTypes(t) {
-		fmt.Fprintf(&lists, "list %q \"all\" {\n  provider         = zulip\n  include_resource = true\n  limit            = 1000\n}\n", typ)
+		fmt.Fprintf(&lists, "list %q \"all\" {\n  provider         = zulip\n  include_resource = true\n  limit            = 1000\n%s}\n",
+			typ, listConfigs[typ])
 	}
 	counts := map[int]map[string]int{}
 	for _, n := range []int{3, 25} {
@@ -208,6 +209,12 @@ func TestAccList_requestsDoNotGrow(t *testing.T) {
 		}
 	}
 	t.Logf("requests of a query of every list: %v", counts[25])
+}
+
+// listConfigs are the filters a list needs.
+var listConfigs = map[string]string{
+	"zulip_channel_subscription":  "  config {\n    user_id = 11\n  }\n",
+	"zulip_user_group_membership": "  config {\n    user_id = 11\n  }\n",
 }
 
 // requestsOfQuery records the requests a query sent.
@@ -257,6 +264,8 @@ var listExamples = []string{
 	"examples/list-resources/zulip_user_group_members/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_saved_snippet/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_user_topic/list-resource.tfquery.hcl",
+	"examples/list-resources/zulip_channel_subscription/list-resource.tfquery.hcl",
+	"examples/list-resources/zulip_user_group_membership/list-resource.tfquery.hcl",
 }
 
 // TestAccExamples_listResources runs every list resource's example with
