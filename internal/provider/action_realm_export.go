@@ -170,7 +170,7 @@ func (a *realmExportAction) Invoke(ctx context.Context, req action.InvokeRequest
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Requesting a %s data export of the organization", exportType)})
 	id, err := client.CreateRealmExport(ctx, exportType, a.data.featureLevel)
-	if apiErr, ok := zulip.AsAPIError(err); err != nil && (!ok || apiErr.HTTPStatus >= 500) {
+	if err != nil && !isClientError(err) {
 		// Choice: the request may have reached Zulip; adopt the one new export
 		// rather than request another (each counts against five a week).
 		tflog.Warn(ctx, "the export request's outcome is unknown; looking for the export it may have made", map[string]any{"error": err.Error()})

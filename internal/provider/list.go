@@ -31,23 +31,21 @@ import (
 // ListResources lists the provider's list resources: one per type
 // zulip_import_blocks covers.
 func (p *zulipProvider) ListResources(_ context.Context) []func() list.ListResource {
-	out := make([]func() list.ListResource, len(importSources))
-	for i, src := range importSources {
-		out[i] = func() list.ListResource { return &listResource{src: src, newResource: p.resourceOfType(src.typeName)} }
-	}
-	return out
-}
-
-// resourceOfType returns the constructor of the provider's resource of a type.
-func (p *zulipProvider) resourceOfType(typeName string) func() resource.Resource {
+	byType := map[string]func() resource.Resource{}
 	for _, newResource := range p.Resources(context.Background()) {
 		var meta resource.MetadataResponse
 		newResource().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
-		if meta.TypeName == typeName {
-			return newResource
-		}
+		byType[meta.TypeName] = newResource
 	}
-	panic("internal error: no resource of type " + typeName)
+	out := make([]func() list.ListResource, len(importSources))
+	for i, src := range importSources {
+		newResource := byType[src.typeName]
+		if newResource == nil {
+			panic("internal error: no resource of type " + src.typeName)
+		}
+		out[i] = func() list.ListResource { return &listResource{src: src, newResource: newResource} }
+	}
+	return out
 }
 
 // listResource lists the objects of one resource type.
@@ -156,6 +154,20 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 		fail()
 		return
 	}
+	r := l.newResource()
+	if c, ok := r.(resource.ResourceWithConfigure); ok {
+		var cr resource.ConfigureResponse
+		c.Configure(ctx, resource.ConfigureRequest{ProviderData: l.data}, &cr)
+		diags.Append(cr.Diagnostics...)
+	}
+	imp, ok := r.(resource.ResourceWithImportState)
+	if !ok {
+		diags.AddError("Internal Error", fmt.Sprintf("%s cannot be imported; this is a bug in the provider.", l.src.typeName))
+	}
+	if diags.HasError() {
+		fail()
+		return
+	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		sent := int64(0)
 		for _, t := range targets {
@@ -166,7 +178,7 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 				return
 			}
 			sent++
-			if !push(l.result(ctx, req, t)) {
+			if !push(l.result(ctx, req, imp, t)) {
 				return
 			}
 		}
@@ -174,23 +186,12 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 }
 
 // result makes one object's result through the resource's ImportState and Read.
-func (l *listResource) result(ctx context.Context, req list.ListRequest, t importTarget) list.ListResult {
+func (l *listResource) result(ctx context.Context, req list.ListRequest, r resource.ResourceWithImportState, t importTarget) list.ListResult {
 	out := req.NewListResult(ctx)
 	out.DisplayName = t.displayName()
-	r := l.newResource()
-	if c, ok := r.(resource.ResourceWithConfigure); ok {
-		var cr resource.ConfigureResponse
-		c.Configure(ctx, resource.ConfigureRequest{ProviderData: l.data}, &cr)
-		out.Diagnostics.Append(cr.Diagnostics...)
-	}
-	imp, ok := r.(resource.ResourceWithImportState)
-	if out.Diagnostics.HasError() || !ok {
-		out.Diagnostics.AddError("Internal Error", fmt.Sprintf("%s cannot be imported; this is a bug in the provider.", l.src.typeName))
-		return out
-	}
 	empty := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
 	importResp := resource.ImportStateResponse{State: empty, Identity: out.Identity}
-	imp.ImportState(ctx, resource.ImportStateRequest{ID: t.id}, &importResp)
+	r.ImportState(ctx, resource.ImportStateRequest{ID: t.id}, &importResp)
 	out.Diagnostics.Append(importResp.Diagnostics...)
 	if out.Diagnostics.HasError() {
 		return out
