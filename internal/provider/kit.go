@@ -182,6 +182,10 @@ type objects[M any, T any] struct {
 	// importHint ends the error of an import id that matches nothing: what
 	// the id may be, and where the user can look it up.
 	importHint string
+	// archived, when set, is the object as Zulip keeps it after Delete
+	// (archived, deactivated): the run's cached list keeps it so, and the
+	// create of a replacement, planned after the delete, takes it back.
+	archived func(T) T
 }
 
 // title is what in Title Case, for diagnostic summaries.
@@ -255,37 +259,32 @@ func (o objects[M, T]) Delete(ctx context.Context, d *providerData, req resource
 		if err != nil && !zulip.IsNotFound(err) {
 			return nil, err
 		}
-		return func(list []T) []T { return slices.DeleteFunc(list, func(v T) bool { return o.key(v) == k }) }, nil
+		return func(list []T) []T { return o.afterDelete(list, k) }, nil
 	})
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Delete "+o.title(), "delete the "+o.what, o.role, err)
 	}
 }
 
-// noteReplacing records, when an object's change replaces it, that the plan
-// of its replacement (which Terraform makes without a prior state) must not
-// count the object being replaced as a clash of natural keys.
-func (o objects[M, T]) noteReplacing(ctx context.Context, d *providerData, req resource.ModifyPlanRequest) {
-	if d == nil || req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
+// afterDelete is a cached list without the object k, or with it as Zulip
+// keeps it after a delete (archived).
+func (o objects[M, T]) afterDelete(list []T, k string) []T {
+	if o.archived == nil {
+		return slices.DeleteFunc(list, func(v T) bool { return o.key(v) == k })
 	}
-	var m M
-	if req.State.Get(ctx, &m).HasError() {
-		return
-	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	if d.notes.replaced == nil {
-		d.notes.replaced = map[string]bool{}
-	}
-	d.notes.replaced[o.typeName+"\x00"+o.stateKey(&m)] = true
+	return changedIn(list, func(v *T) bool { return o.key(*v) == k }, func(v *T) { *v = o.archived(*v) })
 }
 
-// replacing reports an object this plan replaces (noteReplacing).
-func (d *providerData) replacing(typeName, key string) bool {
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	return d.notes.replaced[typeName+"\x00"+key]
+// changedIn is a copy of a cached list with change made to the elements that
+// match (the cached list itself is shared, and never changed in place).
+func changedIn[T any](list []T, match func(*T) bool, change func(*T)) []T {
+	out := slices.Clone(list)
+	for i := range out {
+		if match(&out[i]) {
+			change(&out[i])
+		}
+	}
+	return out
 }
 
 // updateWithPermissions is the Update of a resource with permission
@@ -587,7 +586,7 @@ func (c creation[M, T]) checkKeyFree(ctx context.Context, d *providerData, attr 
 		addAPIError(diags, "Unable to Read "+titleCase(coll.name), "list the "+coll.name+" to check that "+describe+" is free", roleAny, err)
 		return
 	}
-	i := slices.IndexFunc(all, func(v T) bool { return c.sameKey(v) && !d.replacing(o.typeName, o.key(v)) })
+	i := slices.IndexFunc(all, func(v T) bool { return c.sameKey(v) && !d.heldByState(o.typeName, o.key(v)) })
 	if i < 0 {
 		return
 	}
@@ -667,8 +666,13 @@ type planNotes struct {
 	memberships map[int64][2]bool
 	// subscriptions are the same for channels and their subscribers.
 	subscriptions map[int64][2]bool
-	// replaced are the objects this plan replaces, by type and key.
+	// held are the objects a state of this run holds, by type and key
+	// (heldByState); claims the natural keys its plans claim (kit_rules.go).
+	held     map[string]bool
 	replaced map[string]bool
+	claims   map[string]*keyClaims
+	// warnedUnknown: the plan has said once that server checks were skipped.
+	warnedUnknown bool
 	// profileSummary are the custom profile fields this plan shows in the
 	// profile summary, by name.
 	profileSummary map[string]bool

@@ -465,6 +465,57 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 	})
 }
 
+// TestAccKit_taintedReapplied: a tainted object (a failed create, or
+// `terraform taint`) plans and applies as a replacement: the plan of the new
+// half does not report the object being replaced as existing, and the apply
+// leaves one object and an empty plan. (-replace, which Terraform plans
+// differently, is TestReplaceEveryType's, with the real CLI.)
+func TestAccKit_taintedReapplied(t *testing.T) {
+	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
+		srv := acctest.NewServer(t)
+		cfg := srv.ProviderConfig(t, c.user) + c.config
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{Config: cfg},
+				{
+					Config: cfg,
+					Taint:  []string{typ + ".test"},
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(typ+".test", plancheck.ResourceActionDestroyBeforeCreate)},
+						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					},
+					Check: func(*terraform.State) error { return expectCount(srv, c, 1) },
+				},
+			},
+		})
+	})
+}
+
+// TestAccKit_duplicateKey: two resources of one configuration with the same
+// natural key fail the plan, both when both are new and when one is already
+// in state, naming the key; nothing is created.
+func TestAccKit_duplicateKey(t *testing.T) {
+	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
+		if typ == "zulip_saved_snippet" {
+			t.Skip("zulip_saved_snippet has no natural key: Zulip lets two snippets have one title")
+		}
+		srv := acctest.NewServer(t)
+		cfg := srv.ProviderConfig(t, c.user) + c.config
+		twin := strings.Replace(c.config, `"test"`, `"twin"`, 1)
+		resource.ParallelTest(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			Steps: []resource.TestStep{
+				{Config: cfg + twin, PlanOnly: true, ExpectError: expectErr("Two Resources With One", typ)},
+				{Config: cfg, Check: func(*terraform.State) error { return expectCount(srv, c, 1) }},
+				{Config: cfg + twin, PlanOnly: true, ExpectError: expectErr("Two Resources With One", typ)},
+			},
+		})
+	})
+}
+
 // TestAccKit_generatedConfig: `terraform plan -generate-config-out` over an
 // import block writes configuration that the provider accepts unchanged and
 // that plans no change.

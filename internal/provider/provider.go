@@ -329,6 +329,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		client:        client,
 		events:        newEventFeed(client),
 		hasCreds:      !noCredentials,
+		noCredentials: describeNoCredentials(creds, sources, where),
 		featureLevel:  settings.ZulipFeatureLevel,
 		serverVersion: settings.ZulipVersion,
 		version:       p.version,
@@ -393,6 +394,19 @@ func addCredentialsError(diags *diag.Diagnostics, baseURL string, creds zulip.Cr
 // UNAUTHORIZED "Account is deactivated" on today's Zulip.
 func isDeactivatedAccount(err error) bool {
 	return zulip.AuthFailureOf(err) == zulip.AuthUserDeactivated
+}
+
+// describeNoCredentials says, for a plan that needs an account, that the
+// provider has none and where it looked for one.
+func describeNoCredentials(creds zulip.Credentials, sources zulip.Sources, where map[string]string) string {
+	detail := "This change needs a Zulip account, and the provider was configured without one: no e-mail address and " +
+		"no API key were found. The provider looks for the address in " + where["email"] + ", and for the key in " +
+		where["api_key"] + " (the file is named by `zuliprc`, ZULIP_CONFIG, or defaults to ~/.zuliprc). " +
+		"A provider with only `url` can open the zulip_dev_api_key ephemeral resource and nothing else."
+	if found := describeCredentials(creds, sources); found != "" {
+		detail += "\n\nFound:\n" + found
+	}
+	return detail
 }
 
 // describeCredentials lists the values the provider resolved and where each came
@@ -493,7 +507,7 @@ func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
 
 // Resources lists the provider's resources.
 func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
+	all := []func() resource.Resource{
 		identified(NewLinkifierResource, identityOf("pattern", "The linkifier's pattern.", true)),
 		identified(NewSavedSnippetResource, identitySpec{attrs: []identityAttr{{name: "id", number: true,
 			description: "The saved snippet's id (titles need not be unique)."}}}),
@@ -529,6 +543,10 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		identified(NewCustomProfileFieldOrderResource, singletonIdentity),
 		identified(NewCustomProfileFieldResource, identityOf("name", "The field's name.", true)),
 	}
+	for i, newResource := range all {
+		all[i] = ruled(newResource)
+	}
+	return all
 }
 
 // DataSources lists the provider's data sources.

@@ -20,6 +20,9 @@ type providerData struct {
 	// hasCreds is false when the provider was configured with a URL only, which
 	// is enough for the development API key and nothing else.
 	hasCreds bool
+	// noCredentials says, when hasCreds is false, what is missing and where
+	// the provider looked for it.
+	noCredentials string
 	// unknownConfig is true when the provider's own configuration was not known
 	// yet (planning against a server that another resource creates).
 	unknownConfig bool

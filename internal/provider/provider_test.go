@@ -158,9 +158,12 @@ func TestAccProvider_missingValues(t *testing.T) {
 			},
 			{
 				// A URL alone is a valid provider (for the development API key),
-				// but managing a linkifier needs an account.
+				// but managing a linkifier needs an account: the plan fails,
+				// saying where the provider looked (a "plan on pull request"
+				// job must not go green with every server check skipped).
 				Config:      fmt.Sprintf(`provider "zulip" { url = %q }`, srv.URL) + testAccProviderLinkifier,
-				ExpectError: regexp.MustCompile(`(?s)Missing Zulip Credentials.*ZULIP_EMAIL`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Missing Zulip Credentials.*ZULIP_EMAIL.*ZULIP_API_KEY.*zuliprc`),
 			},
 			{
 				Config:      fmt.Sprintf(`provider "zulip" { zuliprc = %q }`, filepath.Join(home, "absent")) + testAccProviderLinkifier,
@@ -639,5 +642,36 @@ func TestProvider_configureChecksCredentialsOnce(t *testing.T) {
 	}
 	if n := srv.Requests("GET", "/api/v1/users/me"); n != 0 {
 		t.Errorf("URL only: %d GET /users/me, want 0", n)
+	}
+}
+
+// TestAccProvider_unknownConfigWarns: a provider whose URL is known only at
+// apply plans without server checks, and says so once.
+func TestAccProvider_unknownConfigWarns(t *testing.T) {
+	isolateEnv(t)
+	srv := acctest.NewServer(t)
+	admin, _ := srv.User(refserver.SeedAdminID)
+	rec := &diagRecorder{}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: rec.factories(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+resource "terraform_data" "site" {
+  input = %q
+}
+
+provider "zulip" {
+  url     = terraform_data.site.output
+  email   = %q
+  api_key = %q
+}
+`, srv.URL, admin.Email, admin.APIKey) + testAccProviderLinkifier,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+	if err := rec.has(`(?s)WARNING: Server Checks Skipped: .*not known until apply`); err != nil {
+		t.Error(err)
 	}
 }

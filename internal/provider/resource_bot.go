@@ -202,6 +202,14 @@ func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *dia
 	switch {
 	case err != nil || existing == nil:
 		return // the server says
+	case existing.IsBot && r.data.heldByState("zulip_bot", strconv.FormatInt(existing.UserID, 10)):
+		// This configuration's own bot, which a replacement deactivates and the
+		// create reactivates: Zulip never lets a new bot take a short name.
+		diags.AddAttributeWarning(path.Root("short_name"), "Replacing a Bot Reactivates It",
+			fmt.Sprintf("Zulip never lets a new bot take the short name %q, so replacing the bot %s deactivates it and then "+
+				"reactivates the same bot, with the API key it had, and gives it this configuration.",
+				plan.ShortName.ValueString(), userDescribe(*existing)))
+		return
 	case existing.IsBot && !existing.IsActive:
 		diags.AddAttributeWarning(path.Root("short_name"), "Deactivated Bot Will Be Reactivated",
 			fmt.Sprintf("The short name %q belongs to the deactivated bot %s, and Zulip never lets a new bot take it: the "+

@@ -360,6 +360,15 @@ func (r *channelResource) checkName(ctx context.Context, name string, diags *dia
 		if !strings.EqualFold(c.Name, name) {
 			continue
 		}
+		if r.data.heldByState("zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
+			// This configuration's own channel, which a replacement archives
+			// and the create then unarchives (Zulip keeps archived names).
+			diags.AddAttributeWarning(path.Root("name"), "Replacing a Channel Unarchives It",
+				fmt.Sprintf("Zulip keeps the name of an archived channel, so replacing the channel %q (id %d) archives it "+
+					"and then unarchives the same channel, with its subscribers and history, and gives it this "+
+					"configuration: no new channel is made. To make a new channel, give it a new name.", c.Name, c.StreamID))
+			return false
+		}
 		if c.IsArchived {
 			diags.AddAttributeWarning(path.Root("name"), "Archived Channel Will Be Unarchived",
 				fmt.Sprintf("The organization has an archived channel named %q (id %d). Zulip keeps the names of "+
@@ -640,6 +649,10 @@ var channels = objects[channelResourceModel, zulip.Channel]{
 	},
 	key:      func(c zulip.Channel) string { return strconv.FormatInt(c.StreamID, 10) },
 	stateKey: func(m *channelResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	archived: func(c zulip.Channel) zulip.Channel {
+		c.IsArchived, c.FolderID = true, nil // Delete takes it out of its folder first
+		return c
+	},
 	setKey: func(m *channelResourceModel, k string) {
 		n, _ := strconv.ParseInt(k, 10, 64)
 		m.ID = types.Int64Value(n)

@@ -95,6 +95,12 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 		if !strings.EqualFold(f.Name, plan.Name.ValueString()) {
 			continue
 		}
+		if r.data.heldByState("zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
+			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Replacing a Channel Folder Unarchives It",
+				fmt.Sprintf("Zulip keeps the name of an archived channel folder, so replacing the folder %q (id %d) archives "+
+					"it and then unarchives the same folder with this configuration: no new folder is made.", f.Name, f.ID))
+			return
+		}
 		if f.IsArchived {
 			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Archived Channel Folder Will Be Unarchived",
 				fmt.Sprintf("The organization has an archived channel folder named %q (id %d); this apply unarchives it.", f.Name, f.ID))
@@ -192,8 +198,15 @@ func (r *channelFolderResource) Delete(ctx context.Context, req resource.DeleteR
 	}
 	id := state.ID.ValueInt64()
 	archive := true
-	err := channelFolderCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateChannelFolder(ctx, id, zulip.UpdateChannelFolderRequest{IsArchived: &archive})
+	// The run's list keeps the folder, archived as Zulip keeps it, so that the
+	// create of a replacement planned after this delete unarchives it.
+	err := channelFolderCollection(r.data).writeKnown(ctx, func(ctx context.Context) (func([]zulip.ChannelFolder) []zulip.ChannelFolder, error) {
+		if err := r.data.client.UpdateChannelFolder(ctx, id, zulip.UpdateChannelFolderRequest{IsArchived: &archive}); err != nil {
+			return nil, err
+		}
+		return func(list []zulip.ChannelFolder) []zulip.ChannelFolder {
+			return changedIn(list, func(f *zulip.ChannelFolder) bool { return f.ID == id }, func(f *zulip.ChannelFolder) { f.IsArchived = true })
+		}, nil
 	})
 	if err == nil || zulip.IsNotFound(err) {
 		return

@@ -99,7 +99,6 @@ func (r *codePlaygroundResource) ModifyPlan(ctx context.Context, req resource.Mo
 	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
 		return
 	}
-	playgrounds.noteReplacing(ctx, r.data, req) // every change replaces
 	if err := r.data.requireFeatureLevel(featurePlaygroundTemplate, "zulip_code_playground"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return

@@ -193,9 +193,6 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if (!creating && !replacing) || !r.data.knowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
-	if replacing {
-		customEmoji.noteReplacing(ctx, r.data, req)
-	}
 	if r.data.me != nil && r.data.me.Role == zulip.RoleGuest {
 		resp.Diagnostics.AddError("Guests Cannot Add Custom Emoji", "Zulip does not let guests add custom emoji (\"Not allowed for guest users\"): configure the provider with a member's account.")
 		return

@@ -153,7 +153,6 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if unchanged(req) || !r.data.knowsServer() {
 		return
 	}
-	profileFields.noteReplacing(ctx, r.data, req)
 	var plan, config, prior profileFieldModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)

@@ -731,13 +731,20 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 			fmt.Sprintf("The address %q belongs to the bot %s. Zulip addresses are unique, and zulip_user manages human "+
 				"users: choose another address.", email, userDescribe(u)))
 		return nil
+	case r.data.heldByState("zulip_user", strconv.FormatInt(u.UserID, 10)):
+		// This configuration's own account, which a replacement deactivates and
+		// the create takes over again: Zulip never deletes users.
+		diags.AddAttributeWarning(at, "Replacing a User Reactivates the Same Account",
+			fmt.Sprintf("Zulip cannot delete users, so replacing %s deactivates the account and then reactivates the same "+
+				"account with this configuration (name, role when set, the profile fields named here); the configured "+
+				"password is not used. To leave the account as it is, run `terraform untaint` on it (or drop -replace).",
+				userDescribe(u)))
+		return &u
 	case u.IsActive:
 		diags.AddAttributeError(at, "E-mail Address Already in Use",
 			fmt.Sprintf("The address %q belongs to the active %s, so no new account can have it. To manage that account "+
 				"with this resource, import it (replace <name> with this resource's name):\n\n%s\n\n"+
-				"(or `terraform import <address of this resource> %s`). If Terraform is replacing this resource (it is "+
-				"tainted, or -replace was given): Zulip cannot delete users, so a replacement would only deactivate the "+
-				"account; run `terraform untaint` on it instead.", email, userDescribe(u), userImportBlock(email), email))
+				"(or `terraform import <address of this resource> %s`).", email, userDescribe(u), userImportBlock(email), email))
 		return nil
 	}
 	what := "reactivates it"

@@ -259,6 +259,20 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
 				"Refer to it in permissions by its name instead.", g.Name))
+	case r.data.heldByState("zulip_user_group", strconv.FormatInt(g.ID, 10)):
+		// This configuration's own group, which a replacement deactivates and
+		// the create then reactivates (Zulip keeps deactivated groups' names).
+		if err := r.data.requireFeatureLevel(featureUserGroupReactivate, "replacing the user group "+strconv.Quote(g.Name)); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "User Group Cannot Be Replaced",
+				fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q deactivates it and then "+
+					"has to reactivate it, and %s. Run `terraform untaint` on it (or drop -replace) to keep it as it is, "+
+					"or give the group a new name.", g.Name, err))
+			return
+		}
+		resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Replacing a User Group Reactivates It",
+			fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q (id %d) deactivates it and "+
+				"then reactivates the same group, with its members, and gives it this configuration: no new group is made.",
+				g.Name, g.ID))
 	case g.Deactivated:
 		if err := r.data.requireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "Zulip Server Too Old", err.Error())
@@ -398,8 +412,15 @@ func (r *userGroupResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	id := state.ID.ValueInt64()
-	err := userGroupCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.DeactivateUserGroup(ctx, id)
+	// The run's list keeps the group, deactivated as Zulip keeps it, so that the
+	// create of a replacement planned after this delete reactivates it.
+	err := userGroupCollection(r.data).writeKnown(ctx, func(ctx context.Context) (func([]zulip.UserGroup) []zulip.UserGroup, error) {
+		if err := r.data.client.DeactivateUserGroup(ctx, id); err != nil {
+			return nil, err
+		}
+		return func(list []zulip.UserGroup) []zulip.UserGroup {
+			return changedIn(list, func(g *zulip.UserGroup) bool { return g.ID == id }, func(g *zulip.UserGroup) { g.Deactivated = true })
+		}, nil
 	})
 	switch {
 	case err == nil:

@@ -1,0 +1,495 @@
+package provider
+
+// The rules every resource type keeps through Terraform's own operations
+// (replacement, a tainted object, two resources with one natural key, a
+// provider without an account), written once as a wrapper that
+// Resources puts around every type, so that no type can miss them.
+//
+// Replacement and taint. Terraform plans the new half of a replacement
+// without a prior state, so a resource's "already exists" check would find
+// the very object it is about to replace and refuse the plan. Terraform gives
+// the provider one thread to follow in each case:
+//   - `-replace` (and a change that requires replacement) plans twice: first
+//     with the prior state, then with none but with the private data the first
+//     plan returned. ruledResource.ModifyPlan writes the prior object's keys
+//     into that private data on every plan with a prior state, and on a plan
+//     without one reads them back: those objects are being replaced.
+//   - a tainted object is planned once, without its prior state or private
+//     data; but the refresh before that plan reads it. Read records the keys of
+//     every object a state of this run holds.
+//   - during apply, the destroy half runs first: Delete records the keys it
+//     destroyed.
+// An existing object with one of those keys is therefore this configuration's
+// own (heldByState), and the type's check lets the create go ahead; an object
+// no state holds is still refused with its import block. That a second
+// resource of this configuration claims a held object is caught by the natural
+// key claims: every plan of an object claims its natural key, and a key
+// claimed twice in one plan, or claimed by a new object while another resource
+// gives it up (removed from the configuration or renamed), fails the plan.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// keyRule says how to find a type's natural key in a plan: the attributes
+// whose values together are unique in the organization, and whether Zulip
+// compares them without regard to case.
+type keyRule struct {
+	attrs []string
+	fold  bool
+}
+
+// naturalKeys are the types whose natural key is not their identity's
+// required attributes (the default), or whose key Zulip compares without
+// regard to case.
+var naturalKeys = map[string]keyRule{
+	"zulip_user":           {attrs: []string{"email"}, fold: true},
+	"zulip_bot":            {attrs: []string{"short_name"}, fold: true},
+	"zulip_channel":        {attrs: []string{"name"}, fold: true},
+	"zulip_user_group":     {attrs: []string{"name"}, fold: true},
+	"zulip_channel_folder": {attrs: []string{"name"}, fold: true},
+	"zulip_saved_snippet":  {}, // titles need not be unique
+}
+
+// needsNoAccount are the types whose operations use no Zulip account.
+var needsNoAccount = map[string]bool{"zulip_sms_question": true}
+
+// replacesKey is the private-data key under which a plan with a prior state
+// records that object's keys, for the plan of its replacement.
+const replacesKey = "replaces"
+
+// ruled wraps the resources newResource makes in the kit's rules.
+func ruled(newResource func() resource.Resource) func() resource.Resource {
+	var once sync.Once
+	var info *ruleInfo
+	return func() resource.Resource {
+		inner := newResource()
+		once.Do(func() { info = newRuleInfo(inner) })
+		r := &ruledResource{Resource: inner, info: info}
+		if _, ok := inner.(resource.ResourceWithIdentity); ok {
+			return &ruledIdentified{r}
+		}
+		return r
+	}
+}
+
+// ruleInfo is what the rules know of a type, worked out once.
+type ruleInfo struct {
+	typeName string
+	// keys are the attributes that identify an object held in a state: the
+	// id and the identity's attributes, whichever the schema has.
+	keys []string
+	// natural is the natural key; empty when the type has none.
+	natural keyRule
+}
+
+// newRuleInfo reads a type's name, schema and identity.
+func newRuleInfo(r resource.Resource) *ruleInfo {
+	ctx := context.Background()
+	var meta resource.MetadataResponse
+	r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
+	var sch resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sch)
+	info := &ruleInfo{typeName: meta.TypeName}
+	if _, ok := sch.Schema.Attributes["id"]; ok {
+		info.keys = append(info.keys, "id")
+	}
+	var required []string
+	if ir, ok := r.(resource.ResourceWithIdentity); ok {
+		var id resource.IdentitySchemaResponse
+		ir.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
+		for name, a := range id.IdentitySchema.Attributes {
+			if !slices.Contains(info.keys, name) {
+				info.keys = append(info.keys, name)
+			}
+			if a.IsRequiredForImport() {
+				required = append(required, name)
+			}
+		}
+	}
+	sort.Strings(required)
+	info.natural = keyRule{attrs: required}
+	if rule, ok := naturalKeys[info.typeName]; ok {
+		info.natural = rule
+	}
+	return info
+}
+
+// ruledResource is a resource with the kit's rules around it. It passes
+// every call on to the resource, and the optional ones it implements.
+type ruledResource struct {
+	resource.Resource
+	info *ruleInfo
+	data *providerData
+}
+
+var (
+	_ resource.ResourceWithConfigure        = (*ruledResource)(nil)
+	_ resource.ResourceWithImportState      = (*ruledResource)(nil)
+	_ resource.ResourceWithIdentity         = (*ruledIdentified)(nil)
+	_ resource.ResourceWithModifyPlan       = (*ruledResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*ruledResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*ruledResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*ruledResource)(nil)
+)
+
+// Configure hands the provider's data to the resource, and keeps it.
+func (r *ruledResource) Configure(ctx context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if c, ok := r.Resource.(resource.ResourceWithConfigure); ok {
+		c.Configure(ctx, req, resp)
+	}
+	if d, ok := req.ProviderData.(*providerData); ok {
+		r.data = d
+	}
+}
+
+// Read refreshes the object and records that a state holds it.
+func (r *ruledResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	r.Resource.Read(ctx, req, resp)
+	if !resp.Diagnostics.HasError() {
+		r.data.noteHeld(r.info.typeName, r.info.keyValues(resp.State.Raw))
+	}
+}
+
+// Delete destroys the object and records it, so that the plan of its
+// replacement, which Terraform makes again after the delete, does not count
+// it as someone else's.
+func (r *ruledResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	r.Resource.Delete(ctx, req, resp)
+	if !resp.Diagnostics.HasError() {
+		r.data.noteReplaced(r.info.typeName, r.info.keyValues(req.State.Raw))
+	}
+}
+
+// ModifyPlan applies the kit's plan rules around the resource's own checks.
+func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	d, typ := r.data, r.info.typeName
+	creating := req.State.Raw.IsNull() && !req.Plan.Raw.IsNull()
+	replan := false
+	if creating && req.Private != nil {
+		// The second plan of a replacement: the first left the keys of the
+		// object being replaced in the private data.
+		if raw, _ := req.Private.GetKey(ctx, replacesKey); len(raw) > 0 {
+			var keys []string
+			if json.Unmarshal(raw, &keys) == nil {
+				d.noteReplaced(typ, keys)
+			}
+			replan = true
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, nil)...)
+		}
+	}
+	if !req.Plan.Raw.IsNull() && !needsNoAccount[typ] && !d.accountForPlan(&resp.Diagnostics) {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		// A state holds the object even when no refresh read it (-refresh=false).
+		d.noteHeld(typ, r.info.keyValues(req.State.Raw))
+	}
+	if m, ok := r.Resource.(resource.ResourceWithModifyPlan); ok {
+		m.ModifyPlan(ctx, req, resp)
+	}
+	if d == nil {
+		return
+	}
+	if !replan { // the first plan of the replacement claimed the key already
+		// Claimed even when the type's own checks failed, so that a duplicate is
+		// named as one whichever of the two resources Terraform plans first.
+		r.claimNaturalKey(req, resp)
+	}
+	if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && resp.Private != nil && !resp.Diagnostics.HasError() {
+		if raw, err := json.Marshal(r.info.keyValues(req.State.Raw)); err == nil {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, raw)...)
+		}
+	}
+}
+
+// claimNaturalKey records the natural key this plan gives its object (and
+// the one a prior object gives up), and fails the plan of a key that two
+// resources of the configuration claim.
+func (r *ruledResource) claimNaturalKey(req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	rule := r.info.natural
+	if len(rule.attrs) == 0 {
+		return
+	}
+	var prior, planned string
+	if !req.State.Raw.IsNull() {
+		prior = rule.value(req.State.Raw)
+	}
+	if !req.Plan.Raw.IsNull() {
+		planned = rule.value(resp.Plan.Raw)
+	}
+	claim := func(key string, kind claimKind) {
+		shown := strings.ReplaceAll(key, "\x00", " / ")
+		if rule.fold { // shown as configured
+			shown = strings.Join(rawStrings(resp.Plan.Raw, rule.attrs), " / ")
+			if req.Plan.Raw.IsNull() || kind == claimGivenUp {
+				shown = strings.Join(rawStrings(req.State.Raw, rule.attrs), " / ")
+			}
+		}
+		if summary, detail := r.data.notes.claim(r.info.typeName, naturalKeyNoun(rule), key, shown, kind); summary != "" {
+			resp.Diagnostics.AddError(summary, detail)
+		}
+	}
+	switch {
+	case prior == planned && prior != "": // an object that keeps its key
+		claim(planned, claimKept)
+	default:
+		if prior != "" && !req.State.Raw.IsNull() {
+			claim(prior, claimGivenUp)
+		}
+		if planned != "" {
+			if req.State.Raw.IsNull() {
+				claim(planned, claimNew)
+			} else {
+				claim(planned, claimKept)
+			}
+		}
+	}
+}
+
+// naturalKeyNoun names a natural key in messages ("name", "email").
+func naturalKeyNoun(rule keyRule) string {
+	return strings.ReplaceAll(strings.Join(rule.attrs, " and "), "_", " ")
+}
+
+// value is the natural key of a state or plan, "" when a part of it is
+// unknown or null (nothing can be said of it yet).
+func (k keyRule) value(raw tftypes.Value) string {
+	parts := rawStrings(raw, k.attrs)
+	if len(parts) != len(k.attrs) {
+		return ""
+	}
+	v := strings.Join(parts, "\x00")
+	if k.fold {
+		v = strings.ToLower(v)
+	}
+	return v
+}
+
+// keyValues are the values that identify the object a state holds.
+func (i *ruleInfo) keyValues(raw tftypes.Value) []string {
+	return rawStrings(raw, i.keys)
+}
+
+// rawStrings are the known, non-null values of the named top-level
+// attributes of an object value, written as strings (numbers in decimal);
+// attributes that are missing, null or unknown are left out.
+func rawStrings(raw tftypes.Value, names []string) []string {
+	if raw.IsNull() || !raw.IsKnown() || len(names) == 0 {
+		return nil
+	}
+	var attrs map[string]tftypes.Value
+	if raw.As(&attrs) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(names))
+	for _, name := range names {
+		v, ok := attrs[name]
+		if !ok || v.IsNull() || !v.IsKnown() {
+			continue
+		}
+		switch {
+		case v.Type().Is(tftypes.String):
+			var s string
+			if v.As(&s) == nil {
+				out = append(out, s)
+			}
+		case v.Type().Is(tftypes.Number):
+			var n big.Float
+			if v.As(&n) == nil {
+				out = append(out, n.Text('f', -1))
+			}
+		}
+	}
+	return out
+}
+
+// claimKind is how a plan involves a natural key.
+type claimKind int
+
+const (
+	claimKept    claimKind = iota // an object in state that has, or takes, the key
+	claimNew                      // a new object that takes the key
+	claimGivenUp                  // an object in state that gives the key up (destroyed or renamed)
+)
+
+// keyClaims are the natural keys one plan's objects claim, by type and key.
+type keyClaims struct {
+	taken, new, givenUp int
+}
+
+// claim records one plan's use of a natural key (noun names it in
+// messages, shown is its value as configured) and returns why the plan
+// fails, or "".
+func (n *planNotes) claim(typeName, noun, key, shown string, kind claimKind) (summary, detail string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.claims == nil {
+		n.claims = map[string]*keyClaims{}
+	}
+	c := n.claims[typeName+"\x00"+key]
+	if c == nil {
+		c = &keyClaims{}
+		n.claims[typeName+"\x00"+key] = c
+	}
+	switch kind {
+	case claimKept:
+		c.taken++
+	case claimNew:
+		c.taken++
+		c.new++
+	case claimGivenUp:
+		c.givenUp++
+	}
+	switch {
+	case c.taken > 1:
+		return "Two Resources With One " + titleCase(noun), fmt.Sprintf("Two %s resources of this configuration have "+
+			"the %s %q, which Zulip keeps unique: the apply would create one and fail on the other, or both would "+
+			"manage one object. Keep one resource for it.", typeName, noun, shown)
+	case c.new > 0 && c.givenUp > 0:
+		return titleCase(noun) + " Moves Between Resources", fmt.Sprintf("A %s resource of this configuration gives up "+
+			"the %s %q (it is removed from the configuration, or changed) while a new one takes it, and Terraform may "+
+			"run the create first, which Zulip would refuse. If it is the same object under a new resource address, "+
+			"say so with a `moved` block; otherwise apply the two changes in two steps.", typeName, noun, shown)
+	}
+	return "", ""
+}
+
+// noteHeld records objects a state of this run holds (refreshed, being
+// replaced, or destroyed by this run), by type and key.
+func (d *providerData) noteHeld(typeName string, keys []string) {
+	if d == nil || len(keys) == 0 {
+		return
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	if d.notes.held == nil {
+		d.notes.held = map[string]bool{}
+	}
+	for _, k := range keys {
+		d.notes.held[typeName+"\x00"+k] = true
+	}
+}
+
+// noteReplaced records objects this run replaces: planned for replacement
+// (-replace, or a change that requires it) or destroyed by it.
+func (d *providerData) noteReplaced(typeName string, keys []string) {
+	if d == nil || len(keys) == 0 {
+		return
+	}
+	d.noteHeld(typeName, keys)
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	if d.notes.replaced == nil {
+		d.notes.replaced = map[string]bool{}
+	}
+	for _, k := range keys {
+		d.notes.replaced[typeName+"\x00"+k] = true
+	}
+}
+
+// replacing reports an object (by its id or identity value) that this run
+// replaces or has destroyed (noteReplaced). Unlike heldByState, it does not
+// know of tainted objects, which Terraform plans without a trace of the
+// object they replace.
+func (d *providerData) replacing(typeName, key string) bool {
+	if d == nil {
+		return false
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	return d.notes.replaced[typeName+"\x00"+key]
+}
+
+// heldByState reports an object (by its id or identity value) that a state
+// of this run holds: refreshed by this run, planned for replacement, or
+// destroyed by it. A type's "already exists" check skips such an object: it
+// is this configuration's own, which a tainted or replaced resource is about
+// to make again; a second resource that claims it is refused by the natural
+// key claims instead.
+func (d *providerData) heldByState(typeName, key string) bool {
+	if d == nil {
+		return false
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	return d.notes.held[typeName+"\x00"+key]
+}
+
+// accountForPlan fails the plan of a change when the provider has no
+// account to make it with (the plan would otherwise pass with every server
+// check skipped, and only the apply fail), and warns once per run when the
+// provider's configuration is not known yet.
+func (d *providerData) accountForPlan(diags *diag.Diagnostics) bool {
+	switch {
+	case d == nil:
+		return true // not configured yet: validation only
+	case d.unknownConfig:
+		d.notes.mu.Lock()
+		first := !d.notes.warnedUnknown
+		d.notes.warnedUnknown = true
+		d.notes.mu.Unlock()
+		if first {
+			diags.AddWarning("Server Checks Skipped",
+				"The Zulip provider's url, email, api_key or zuliprc depends on a value that is not known until apply, "+
+					"so this plan could not check anything against the server (existing names, roles, feature levels). "+
+					"The apply checks them when the values are known.")
+		}
+		return true
+	case !d.hasCreds:
+		diags.AddError("Missing Zulip Credentials", d.noCredentials)
+		return false
+	}
+	return true
+}
+
+// ImportState passes the import on to the resource.
+func (r *ruledResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if i, ok := r.Resource.(resource.ResourceWithImportState); ok {
+		i.ImportState(ctx, req, resp)
+		return
+	}
+	resp.Diagnostics.AddError("Import Not Supported", fmt.Sprintf("%s cannot be imported.", r.info.typeName))
+}
+
+// ruledIdentified is a ruledResource whose resource has an identity.
+type ruledIdentified struct{ *ruledResource }
+
+// IdentitySchema is the resource's own.
+func (r *ruledIdentified) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	r.Resource.(resource.ResourceWithIdentity).IdentitySchema(ctx, req, resp)
+}
+
+// ValidateConfig passes the configuration to the resource's own checks.
+func (r *ruledResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	if v, ok := r.Resource.(resource.ResourceWithValidateConfig); ok {
+		v.ValidateConfig(ctx, req, resp)
+	}
+}
+
+// ConfigValidators are the resource's own.
+func (r *ruledResource) ConfigValidators(ctx context.Context) []resource.ConfigValidator {
+	if v, ok := r.Resource.(resource.ResourceWithConfigValidators); ok {
+		return v.ConfigValidators(ctx)
+	}
+	return nil
+}
+
+// UpgradeState is the resource's own.
+func (r *ruledResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	if u, ok := r.Resource.(resource.ResourceWithUpgradeState); ok {
+		return u.UpgradeState(ctx)
+	}
+	return nil
+}

@@ -1,0 +1,350 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// operationsConfig is one object of every type that has one on the server,
+// for TestEveryTypeThroughTerraformOperations. The orders name the
+// organization's seeded objects (the %s), which the test reads from the
+// server.
+const operationsConfig = `
+resource "zulip_linkifier" "x" {
+  pattern      = "OPS-(?P<id>[0-9]+)"
+  url_template = "https://ops.example/{id}"
+}
+
+resource "zulip_linkifier_order" "x" {
+  linkifiers = concat([%s], [zulip_linkifier.x.id])
+}
+
+resource "zulip_saved_snippet" "x" {
+  title   = "Ops runbook"
+  content = "Page the on-call."
+}
+
+resource "zulip_allowed_domain" "x" {
+  domain = "ops.example.org"
+}
+
+resource "zulip_user" "x" {
+  email     = "ops.person@ops.example.org"
+  full_name = "Ops Person"
+  password  = "correct-horse-battery-staple-1"
+  depends_on = [zulip_allowed_domain.x]
+}
+
+resource "zulip_user_group" "x" {
+  name        = "ops-team"
+  description = "The ops team"
+}
+
+resource "zulip_user_group" "y" {
+  name        = "ops-friends"
+  description = "Friends of the ops team"
+}
+
+resource "zulip_user_group_members" "x" {
+  group_id = zulip_user_group.x.id
+  members  = [%d]
+}
+
+resource "zulip_user_group_membership" "x" {
+  group_id = zulip_user_group.y.id
+  user_id  = %d
+}
+
+resource "zulip_channel_folder" "x" {
+  name        = "Ops folder"
+  description = "Channels of the ops team"
+}
+
+resource "zulip_channel_folder_order" "x" {
+  folders = concat([%s], [zulip_channel_folder.x.id])
+}
+
+resource "zulip_channel" "x" {
+  name        = "ops"
+  description = "Where ops talks"
+  folder_id   = zulip_channel_folder.x.id
+}
+
+resource "zulip_channel" "y" {
+  name        = "ops-alerts"
+  description = "Alerts"
+}
+
+resource "zulip_channel_subscribers" "x" {
+  channel_id  = zulip_channel.x.id
+  subscribers = [%d, %d]
+}
+
+resource "zulip_channel_subscription" "x" {
+  channel_id = zulip_channel.y.id
+  user_id    = %d
+}
+
+resource "zulip_user_topic" "x" {
+  channel_id        = zulip_channel.x.id
+  topic             = "standup"
+  visibility_policy = "muted"
+  depends_on        = [zulip_channel_subscribers.x]
+}
+
+resource "zulip_default_channels" "x" {
+  channel_ids = [zulip_channel.y.id]
+}
+
+resource "zulip_realm" "x" {
+  description = "Where the ops team talks."
+}
+
+resource "zulip_realm_user_defaults" "x" {
+  enter_sends = true
+}
+
+resource "zulip_code_playground" "x" {
+  name              = "Ops playground"
+  pygments_language = "Go"
+  url_template      = "https://go.dev/play/?code={code}"
+}
+
+resource "zulip_custom_profile_field" "x" {
+  name = "Ops shift"
+  type = "short_text"
+}
+
+resource "zulip_custom_profile_field_order" "x" {
+  fields = concat([%s], [zulip_custom_profile_field.x.id])
+}
+
+resource "zulip_custom_emoji" "x" {
+  name   = "ops_emoji"
+  source = "${path.module}/green.png"
+}
+
+resource "zulip_bot" "x" {
+  full_name  = "Ops Bot"
+  short_name = "ops"
+}
+
+resource "zulip_message_flags" "x" {
+  message_ids = [4]
+  flag        = "starred"
+}
+
+resource "zulip_profile_data" "x" {
+  field {
+    name  = "Pronouns"
+    value = "they/them"
+  }
+}
+`
+
+// operationsExempt are the types with an object on the server that
+// operationsConfig leaves out, and why.
+var operationsExempt = map[string]string{
+	"zulip_apns_device_token": "Zulip never lists device tokens, so the type cannot be read back or imported; " +
+		"its replacement is a delete and an add of the same token",
+}
+
+// operationsDuplicates are the types whose natural key a second resource of
+// the configuration can repeat, with the body of a block that repeats it.
+var operationsDuplicates = map[string]string{
+	"zulip_linkifier": `pattern      = "OPS-(?P<id>[0-9]+)"
+  url_template = "https://other.example/{id}"`,
+	"zulip_allowed_domain": `domain = "ops.example.org"`,
+	"zulip_user": `email     = "Ops.Person@ops.example.org"
+  full_name = "Someone Else"`,
+	"zulip_user_group": `name        = "ops-team"
+  description = "Another"`,
+	"zulip_channel":        `name = "OPS"`,
+	"zulip_channel_folder": `name = "Ops folder"`,
+	"zulip_code_playground": `name              = "Ops playground"
+  pygments_language = "Go"
+  url_template      = "https://elsewhere.example/?code={code}"`,
+	"zulip_custom_profile_field": `name = "Ops shift"
+  type = "long_text"`,
+	"zulip_custom_emoji": `name   = "ops_emoji"
+  source = "${path.module}/green.png"`,
+	"zulip_bot": `full_name  = "Ops Bot Two"
+  short_name = "ops"`,
+	"zulip_channel_subscribers": `channel_id  = zulip_channel.x.id
+  subscribers = [1]`,
+	"zulip_user_group_members": `group_id = zulip_user_group.x.id
+  members  = [1]`,
+}
+
+// TestEveryTypeThroughTerraformOperations is the kit's contract for the
+// operations only the real CLI makes (issue 25): one object of every type is
+// created; `-replace` of all of them at once plans and applies, and so does
+// every object tainted; a second resource with an existing object's natural
+// key fails the plan, naming the key; destroy ends it. After each apply the
+// next plan is empty. A type with an object on the server that is in neither
+// operationsConfig nor operationsExempt fails the test.
+func TestEveryTypeThroughTerraformOperations(t *testing.T) {
+	tf := terraformPath(t)
+	dir, rc, _ := devOverride(t)
+	srv := acctest.NewServer(t)
+	var linkifiers, folders, fields []string
+	srv.Do(func(r *refserver.Realm) {
+		// The owner manages allowed domains, and creates the user too.
+		r.Users[refserver.SeedOwnerID].CanCreateUsers = true
+		for _, l := range r.Linkifiers {
+			linkifiers = append(linkifiers, fmt.Sprint(l.ID))
+		}
+		for _, f := range r.ChannelFolders {
+			if !f.IsArchived {
+				folders = append(folders, fmt.Sprint(f.ID))
+			}
+		}
+		for _, f := range r.ProfileFields {
+			fields = append(fields, fmt.Sprint(f.ID))
+		}
+	})
+	body := fmt.Sprintf(operationsConfig, strings.Join(linkifiers, ", "), refserver.SeedMemberID, refserver.SeedAdminID,
+		strings.Join(folders, ", "), refserver.SeedOwnerID, refserver.SeedMemberID, refserver.SeedAdminID, strings.Join(fields, ", "))
+	addrs := resourceAddresses(body)
+	checkOperationsCoverage(t, addrs)
+
+	work := filepath.Join(dir, "ops")
+	writeFile(t, filepath.Join(work, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID)+body, 0o644)
+	png, err := os.ReadFile(filepath.Join("internal", "provider", "testdata", "emoji", "green.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(work, "green.png"), string(png), 0o644)
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		cmd := terraformCommand(tf, rc, work, nil, args[0], args[1:]...)
+		if args[0] == "taint" { // it asks for no input, and has no such flag
+			cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return a == "-input=false" })
+		}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	must := func(args ...string) string {
+		t.Helper()
+		out, err := run(args...)
+		if err != nil {
+			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	emptyPlan := func(after string) {
+		t.Helper()
+		out, err := run("plan", "-detailed-exitcode")
+		if err != nil {
+			t.Fatalf("after %s, the plan is not empty (%v):\n%s", after, err, out)
+		}
+	}
+
+	must("apply", "-auto-approve")
+	emptyPlan("the create")
+
+	replace := []string{"apply", "-auto-approve"}
+	for _, a := range addrs {
+		replace = append(replace, "-replace="+a)
+	}
+	out := must(replace...)
+	if m := regexp.MustCompile(`(\d+) added, \d+ changed, (\d+) destroyed`).FindStringSubmatch(out); m == nil || m[1] != fmt.Sprint(len(addrs)) {
+		t.Errorf("-replace of %d resources did not add %d:\n%s", len(addrs), len(addrs), tail(out))
+	}
+	emptyPlan("-replace")
+
+	for _, a := range addrs {
+		must("taint", a)
+	}
+	out = must("apply", "-auto-approve")
+	if m := regexp.MustCompile(`(\d+) added`).FindStringSubmatch(out); m == nil || m[1] != fmt.Sprint(len(addrs)) {
+		t.Errorf("the apply of %d tainted resources did not add %d:\n%s", len(addrs), len(addrs), tail(out))
+	}
+	emptyPlan("the apply of tainted objects")
+
+	// One duplicate at a time: an error stops the plan of what depends on
+	// the resource, which would hide the next type's duplicate.
+	for _, typ := range sortedKeys(operationsDuplicates) {
+		if !slices.Contains(addrs, typ+".x") {
+			t.Errorf("operationsDuplicates has %s, which operationsConfig lacks", typ)
+		}
+		writeFile(t, filepath.Join(work, "dup.tf"), fmt.Sprintf("resource %q \"dup\" {\n  %s\n}\n", typ, operationsDuplicates[typ]), 0o644)
+		out, err := run("plan")
+		switch {
+		case err == nil:
+			t.Errorf("a plan with a second %s of an existing natural key succeeded:\n%s", typ, tail(out))
+		case !regexp.MustCompile(`(?s)Error: Two Resources With One.*?Two ` + regexp.QuoteMeta(typ) + ` resources`).MatchString(out):
+			t.Errorf("the plan does not refuse the second %s as a duplicate:\n%s", typ, tail(out))
+		}
+	}
+	if err := os.Remove(filepath.Join(work, "dup.tf")); err != nil {
+		t.Fatal(err)
+	}
+	emptyPlan("removing the duplicates")
+	must("destroy", "-auto-approve")
+}
+
+// checkOperationsCoverage fails for a type with an object on the server (an
+// identity, or a type the kit says holds one) that the configuration lacks
+// and operationsExempt does not explain.
+func checkOperationsCoverage(t *testing.T, addrs []string) {
+	t.Helper()
+	p := provider.New("test")()
+	for _, newResource := range p.Resources(context.Background()) {
+		r := newResource()
+		var meta fwresource.MetadataResponse
+		r.Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
+		_, identified := r.(fwresource.ResourceWithIdentity)
+		_, exempt := operationsExempt[meta.TypeName]
+		has := slices.Contains(addrs, meta.TypeName+".x")
+		switch {
+		case identified && !has && !exempt:
+			t.Errorf("%s has an object on the server but no block in operationsConfig (or a reason in operationsExempt)", meta.TypeName)
+		case has && exempt:
+			t.Errorf("%s is both in operationsConfig and exempt", meta.TypeName)
+		}
+	}
+}
+
+// sortedKeys are a map's keys in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// resourceAddresses lists the resource addresses a configuration declares.
+func resourceAddresses(cfg string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`(?m)^resource "([a-z_]+)" "([a-z_]+)"`).FindAllStringSubmatch(cfg, -1) {
+		out = append(out, m[1]+"."+m[2])
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tail is the end of a long output, for messages.
+func tail(out string) string {
+	if len(out) > 6000 {
+		return "..." + out[len(out)-6000:]
+	}
+	return out
+}
