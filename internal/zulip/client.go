@@ -575,6 +575,11 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 			// asked for the run to end in about that time.
 			return attemptResult{err: timedOut(ctxErr)}
 		}
+		if dnsErr := hostNotFound(err); dnsErr != nil {
+			// No such host is the resolver's definitive answer: a typo in the site URL, or
+			// a name that no longer exists. Retrying only delays the message.
+			return attemptResult{err: c.hostNotFoundError(r, dnsErr)}
+		}
 		err = fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, err)
 		if IsTLSFailure(err) {
 			// A certificate the client does not trust, or one the server wants and did
@@ -619,6 +624,30 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 		}
 	}
 	return attemptResult{err: apiErr}
+}
+
+// hostNotFound returns the DNS error in err's chain when it says the name does not exist
+// ("no such host"), and nil otherwise: a resolver that timed out or failed (IsTimeout,
+// IsTemporary) may answer next time, so those failures stay retried like any connection
+// failure.
+func hostNotFound(err error) *net.DNSError {
+	var dnsErr *net.DNSError
+	if !errors.As(err, &dnsErr) || !dnsErr.IsNotFound || dnsErr.IsTemporary || dnsErr.IsTimeout {
+		return nil
+	}
+	return dnsErr
+}
+
+// hostNotFoundError words a "no such host" failure, naming the host: the site URL's, or
+// another one (a proxy's) the request had to look up on the way.
+func (c *Client) hostNotFoundError(r request, dnsErr *net.DNSError) error {
+	site := c.base.Hostname()
+	if name := strings.TrimSuffix(dnsErr.Name, "."); name == "" || strings.EqualFold(name, site) {
+		return fmt.Errorf("zulip: %s /%s: the site URL's host %s does not resolve (%w); check the site URL "+
+			"(`url`, ZULIP_SITE, or site in the zuliprc file)", r.method, r.path, site, dnsErr)
+	}
+	return fmt.Errorf("zulip: %s /%s: the host %s does not resolve (%w); it is not the site URL's host %s, so "+
+		"check the proxy settings (HTTPS_PROXY, HTTP_PROXY)", r.method, r.path, dnsErr.Name, dnsErr, site)
 }
 
 // errAttemptTimeout is the cause of an attempt's context that reached request_timeout.

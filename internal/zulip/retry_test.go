@@ -538,3 +538,135 @@ func TestClient_concurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// nxdomainResolver returns a resolver whose every query a DNS server in the test answers
+// NXDOMAIN, so that "no such host" comes from Go's real resolver without depending on the
+// machine's DNS.
+func nxdomainResolver(t *testing.T) *net.Resolver {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pc.Close() })
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, addr, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			// The header (12 bytes), then the question: a name as labels, type and class.
+			end := 12
+			for end < n && buf[end] != 0 {
+				end += int(buf[end]) + 1
+			}
+			end += 5
+			if n < 12 || end > n {
+				continue
+			}
+			resp := append([]byte(nil), buf[:end]...)
+			resp[2] = 0x84 | buf[2]&0x01 // a response, authoritative, recursion desired as asked
+			resp[3] = 0x80 | 3           // recursion available, NXDOMAIN
+			resp[4], resp[5] = 0, 1      // one question
+			for i := 6; i < 12; i++ {    // no answer, authority or additional records
+				resp[i] = 0
+			}
+			_, _ = pc.WriteTo(resp, addr)
+		}
+	}()
+	server := pc.LocalAddr().String()
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "udp", server)
+	}}
+}
+
+// countingDials returns a client that counts its connection attempts and resolves names
+// with resolver.
+func countingDials(dials *atomic.Int32, resolver *net.Resolver, proxy string) *http.Client {
+	dialer := &net.Dialer{Resolver: resolver}
+	transport := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return dialer.DialContext(ctx, network, addr)
+	}}
+	if proxy != "" {
+		u, _ := url.Parse(proxy)
+		transport.Proxy = http.ProxyURL(u)
+	}
+	return &http.Client{Transport: transport}
+}
+
+// TestRetry_unknownHostFailsAtOnce: "no such host" is the resolver's final word, so the
+// call fails on its first attempt, without backoff, naming the host that does not resolve.
+func TestRetry_unknownHostFailsAtOnce(t *testing.T) {
+	tests := []struct {
+		name, proxy string
+		want        []string
+	}{
+		{"site URL", "", []string{"zulip: GET /realm/linkifiers: the site URL's host zulip.example.invalid does not resolve",
+			"no such host", "check the site URL (`url`, ZULIP_SITE"}},
+		{"proxy", "http://proxy.example.invalid:3128", []string{"the host proxy.example.invalid does not resolve",
+			"not the site URL's host zulip.example.invalid", "check the proxy settings"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var dials atomic.Int32
+			resolver := nxdomainResolver(t)
+			env := setup(t, func(c *Config) {
+				c.SiteURL = "https://zulip.example.invalid"
+				c.HTTPClient = countingDials(&dials, resolver, tt.proxy)
+			})
+			_, err := env.client.ListLinkifiers(context.Background())
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			var dnsErr *net.DNSError
+			if !errors.As(err, &dnsErr) || !dnsErr.IsNotFound {
+				t.Errorf("the DNS error is not in the chain: %#v", err)
+			}
+			if dials.Load() != 1 || len(env.clock.Sleeps()) != 0 {
+				t.Errorf("%d connection attempts, waits %v; want 1 attempt and no wait", dials.Load(), env.clock.Sleeps())
+			}
+		})
+	}
+}
+
+// TestRetry_temporaryDNSFailureRetried: a resolver that failed or timed out may answer next
+// time, so those lookups are retried like any connection failure.
+func TestRetry_temporaryDNSFailureRetried(t *testing.T) {
+	for _, dnsErr := range []*net.DNSError{
+		{Err: "server misbehaving", Name: "zulip.example", IsTemporary: true},
+		{Err: "i/o timeout", Name: "zulip.example", IsTimeout: true, IsTemporary: true},
+		{Err: "no such host", Name: "zulip.example", IsNotFound: true, IsTemporary: true},
+	} {
+		t.Run(dnsErr.Err, func(t *testing.T) {
+			var dials atomic.Int32
+			dialer := &net.Dialer{}
+			env := setup(t, func(c *Config) {
+				c.HTTPClient = &http.Client{Transport: &http.Transport{
+					DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+						if dials.Add(1) == 1 {
+							return nil, &net.OpError{Op: "dial", Net: network, Err: dnsErr}
+						}
+						return dialer.DialContext(ctx, network, addr)
+					},
+				}}
+			})
+			var count atomic.Int32
+			env.handle("/realm/linkifiers", sequence(&count, linkifiersOK))
+			got, err := env.client.ListLinkifiers(context.Background())
+			if err != nil || len(got) != 1 {
+				t.Fatalf("ListLinkifiers = %v, %v", got, err)
+			}
+			if dials.Load() != 2 || count.Load() != 1 || len(env.clock.Sleeps()) != 1 {
+				t.Errorf("%d connection attempts, %d requests, waits %v; want 2, 1 and one wait",
+					dials.Load(), count.Load(), env.clock.Sleeps())
+			}
+		})
+	}
+}
