@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -123,10 +124,14 @@ func (notEmptyPermission) ValidateObject(ctx context.Context, req validator.Obje
 }
 
 // groupDirectory resolves group names and ids: the organization's groups,
-// deactivated ones included, read once per run.
+// deactivated ones included, read once per run, with the renames this run
+// made since applied to them.
 type groupDirectory struct {
 	byID   map[int64]zulip.UserGroup
 	byName map[string]zulip.UserGroup
+	// former are the names this run's renames took from a group, each with the
+	// group that had it when the plan read the groups (priorID).
+	former map[string]int64
 }
 
 // cacheUserGroups is the cache key of the organization's groups.
@@ -151,13 +156,88 @@ func newGroupDirectory(groups []zulip.UserGroup) groupDirectory {
 }
 
 // groups returns the directory of the organization's groups as this run
-// last saw them.
+// last saw them, with the renames it made since (a copy read before one of
+// them still names the group as it is now).
 func (d *providerData) groups(ctx context.Context) (groupDirectory, error) {
 	list, err := userGroupCollection(d).lastSeen(ctx)
 	if err != nil {
 		return groupDirectory{}, err
 	}
-	return newGroupDirectory(list), nil
+	dir := newGroupDirectory(list)
+	dir.applyRenames(d.groupRenames().list())
+	return dir, nil
+}
+
+// groupRename is a rename of a group that this run made: id was from, and is to.
+type groupRename struct {
+	id       int64
+	from, to string
+}
+
+// groupRenameLog is the renames of groups a run made, in order.
+type groupRenameLog struct {
+	mu   sync.Mutex
+	done []groupRename
+}
+
+// add records a rename.
+func (l *groupRenameLog) add(r groupRename) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.done = append(l.done, r)
+}
+
+// list is the renames made so far.
+func (l *groupRenameLog) list() []groupRename {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.done)
+}
+
+// groupRenameLogs holds each run's log (*providerData to *groupRenameLog).
+// Its place is the run's notes (planNotes, in kit.go), which this change
+// leaves to the kit's owner; a run's entry is a few names.
+var groupRenameLogs sync.Map
+
+// groupRenames is the log of the groups this run renamed.
+func (d *providerData) groupRenames() *groupRenameLog {
+	l, _ := groupRenameLogs.LoadOrStore(d, &groupRenameLog{})
+	return l.(*groupRenameLog)
+}
+
+// noteGroupRename records that the group id, which the plan read as from, is
+// now named to: a permission planned from a state that names the group by
+// from is resolved by id after the rename (priorID).
+func (d *providerData) noteGroupRename(id int64, from, to string) {
+	if from != to {
+		d.groupRenames().add(groupRename{id: id, from: from, to: to})
+	}
+}
+
+// applyRenames brings the directory up to date with this run's renames, in
+// order: each group has its new name (whether the directory was read before
+// or after the rename), and each name a rename took is kept in former, with
+// the group that had it first in this run.
+func (dir *groupDirectory) applyRenames(renames []groupRename) {
+	if len(renames) == 0 {
+		return
+	}
+	dir.former = make(map[string]int64, len(renames))
+	for _, r := range renames {
+		if _, ok := dir.former[r.from]; !ok {
+			dir.former[r.from] = r.id
+		}
+		g, ok := dir.byID[r.id]
+		if !ok {
+			continue
+		}
+		if cur, ok := dir.byName[g.Name]; ok && cur.ID == r.id {
+			delete(dir.byName, g.Name)
+		}
+		g.Name = r.to
+		dir.byID[r.id] = g
+		dir.byName[r.to] = g
+	}
 }
 
 // name returns a group's name; a group the directory lacks (made since it was
@@ -181,6 +261,17 @@ func (dir groupDirectory) id(name string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// priorID returns the id of a group named in a prior state's value: the names
+// there are the groups' names when the plan read them, so a name that a
+// rename in this run took is that group's, whatever the group (or another one)
+// is called now.
+func (dir groupDirectory) priorID(name string) (int64, bool) {
+	if id, ok := dir.former[name]; ok {
+		return id, true
+	}
+	return dir.id(name)
 }
 
 // permissionFromAPI is the Terraform value of a group-setting value; nil (a
@@ -235,17 +326,39 @@ func permissionParts(ctx context.Context, o types.Object) (groups []string, user
 // form Zulip itself answers with: a group's id when the value is exactly one
 // group, else an anonymous group with sorted members and subgroups.
 func permissionToAPI(ctx context.Context, o types.Object, dir groupDirectory) (zulip.GroupSettingValue, error) {
+	return permissionByIDs(ctx, o, func(name string) (int64, error) {
+		if id, ok := dir.id(name); ok {
+			return id, nil
+		}
+		return 0, fmt.Errorf("the organization has no user group named %q", name)
+	})
+}
+
+// priorPermissionToAPI is the group-setting value of a prior state's
+// permission, its groups resolved as the plan read them (priorID).
+func priorPermissionToAPI(ctx context.Context, o types.Object, dir groupDirectory) (zulip.GroupSettingValue, error) {
+	return permissionByIDs(ctx, o, func(name string) (int64, error) {
+		if id, ok := dir.priorID(name); ok {
+			return id, nil
+		}
+		return 0, fmt.Errorf("the user group %q, which this setting named when it was planned, has been renamed "+
+			"since; run terraform plan again", name)
+	})
+}
+
+// permissionByIDs is permissionToAPI with the groups resolved by id.
+func permissionByIDs(ctx context.Context, o types.Object, id func(string) (int64, error)) (zulip.GroupSettingValue, error) {
 	groups, users, diags := permissionParts(ctx, o)
 	if diags.HasError() {
 		return zulip.GroupSettingValue{}, fmt.Errorf("reading the value: %v", diags)
 	}
 	ids := make([]int64, 0, len(groups))
 	for _, name := range groups {
-		id, ok := dir.id(name)
-		if !ok {
-			return zulip.GroupSettingValue{}, fmt.Errorf("the organization has no user group named %q", name)
+		n, err := id(name)
+		if err != nil {
+			return zulip.GroupSettingValue{}, err
 		}
-		ids = append(ids, id)
+		ids = append(ids, n)
 	}
 	if len(ids) == 1 && len(users) == 0 {
 		return zulip.GroupSettingValue{GroupID: &ids[0]}, nil
@@ -268,7 +381,10 @@ func nonNilIDs(ids []int64) []int64 {
 // to its planned one, or nil when the plan leaves it as it is (not configured,
 // or equal). The prior value is sent as "old", so that Zulip refuses the change
 // (EXPECTATION_MISMATCH) when someone changed the setting since the plan was
-// made, rather than silently overwriting their change.
+// made, rather than silently overwriting their change. The prior value names
+// groups as the plan read them, so it is resolved by priorID: a group renamed
+// in the same apply (a rename made in the web app, undone) is still the group
+// the plan meant.
 func permissionChange(ctx context.Context, plan, prior types.Object, dir groupDirectory) (*zulip.GroupSettingUpdate, error) {
 	if plan.IsNull() || plan.IsUnknown() || plan.Equal(prior) {
 		return nil, nil
@@ -279,7 +395,7 @@ func permissionChange(ctx context.Context, plan, prior types.Object, dir groupDi
 	}
 	u := &zulip.GroupSettingUpdate{New: planned}
 	if !prior.IsNull() && !prior.IsUnknown() {
-		old, err := permissionToAPI(ctx, prior, dir)
+		old, err := priorPermissionToAPI(ctx, prior, dir)
 		if err != nil {
 			return nil, err
 		}

@@ -399,7 +399,13 @@ func (r *userGroupResource) Read(ctx context.Context, req resource.ReadRequest, 
 func (r *userGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	updateWithPermissions(ctx, userGroups, r.data, req, resp, func(m *userGroupResourceModel) string { return m.Name.ValueString() },
 		r.update, func(ctx context.Context, state userGroupResourceModel, update zulip.UpdateUserGroupRequest) error {
-			return r.data.client.UpdateUserGroup(ctx, state.ID.ValueInt64(), update)
+			err := r.data.client.UpdateUserGroup(ctx, state.ID.ValueInt64(), update)
+			if err == nil && update.Name != nil {
+				// The permissions this apply changes next may name the group
+				// as the plan read it (priorID).
+				r.data.noteGroupRename(state.ID.ValueInt64(), state.Name.ValueString(), *update.Name)
+			}
+			return err
 		})
 }
 
