@@ -194,15 +194,9 @@ func (l *groupRenameLog) list() []groupRename {
 	return slices.Clone(l.done)
 }
 
-// groupRenameLogs holds each run's log (*providerData to *groupRenameLog).
-// Its place is the run's notes (planNotes, in kit.go), which this change
-// leaves to the kit's owner; a run's entry is a few names.
-var groupRenameLogs sync.Map
-
 // groupRenames is the log of the groups this run renamed.
 func (d *providerData) groupRenames() *groupRenameLog {
-	l, _ := groupRenameLogs.LoadOrStore(d, &groupRenameLog{})
-	return l.(*groupRenameLog)
+	return &d.notes.groupRenames
 }
 
 // noteGroupRename records that the group id, which the plan read as from, is

@@ -673,6 +673,9 @@ type planNotes struct {
 	claims   map[string]*keyClaims
 	// warnedUnknown: the plan has said once that server checks were skipped.
 	warnedUnknown bool
+	// groupRenames are the renames of groups this run's applies made, in
+	// order (groups()).
+	groupRenames groupRenameLog
 	// profileSummary are the custom profile fields this plan shows in the
 	// profile summary, by name.
 	profileSummary map[string]bool
