@@ -20,14 +20,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
 var (
-	_ resource.Resource                = (*profileFieldResource)(nil)
-	_ resource.ResourceWithImportState = (*profileFieldResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*profileFieldResource)(nil)
+	_ resource.Resource                   = (*profileFieldResource)(nil)
+	_ resource.ResourceWithImportState    = (*profileFieldResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*profileFieldResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*profileFieldResource)(nil)
 )
 
 // Feature levels of custom profile field attributes.
@@ -121,7 +123,8 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"options": schema.ListNestedAttribute{
 				Optional: true, MarkdownDescription: "The choices of a `select` field, in the order users see them. " +
-					"A choice's `key` is what a user's answer holds: keep it when renaming a choice.",
+					"A choice's `key` is what a user's answer holds: keep it when renaming a choice. Keys, and texts, are " +
+					"distinct and not only whitespace, as Zulip requires (the plan checks).",
 				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"key": schema.StringAttribute{Required: true, MarkdownDescription: "The choice's key, e.g. `design`.",
@@ -140,6 +143,62 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 			"editable_by_user":           optBool("Whether users may change their own answer (feature level 296)."),
 			"use_for_user_matching":      optBool("Whether the answer helps find users, e.g. when mentioning (feature level 455; short text and external account fields)."),
 		},
+	}
+}
+
+// ValidateConfig checks a select field's options as Zulip does
+// (validate_select_field_data), without the server: a key or text that is
+// only whitespace and two options of one text are refused by Zulip, and two
+// options of one key would collapse into one (field_data is a JSON object
+// keyed by the option key), so the apply would make a field that is not the
+// configuration's.
+func (r *profileFieldResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var options types.List
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("options"), &options)...)
+	if resp.Diagnostics.HasError() || !known(options) {
+		return
+	}
+	keys, texts := map[string]int{}, map[string]int{}
+	for i, e := range options.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || !known(obj) {
+			continue
+		}
+		var o profileOptionModel
+		if obj.As(ctx, &o, basetypes.ObjectAsOptions{}).HasError() {
+			continue
+		}
+		at := path.Root("options").AtListIndex(i)
+		for _, a := range []struct {
+			name  string
+			value types.String
+			seen  map[string]int
+		}{{"key", o.Key, keys}, {"text", o.Text, texts}} {
+			if !known(a.value) || a.value.ValueString() == "" {
+				continue // empty: reported by the attribute's validator
+			}
+			v := a.value.ValueString()
+			if strings.TrimFunc(v, isPythonSpace) == "" {
+				resp.Diagnostics.AddAttributeError(at.AtName(a.name), "Blank Option "+titleCase(a.name),
+					fmt.Sprintf("options[%d].%s is only whitespace, which Zulip refuses (\"cannot be blank\"): give the "+
+						"option a %s with at least one other character.", i, a.name, a.name))
+				continue
+			}
+			j, dup := a.seen[v]
+			if !dup {
+				a.seen[v] = i
+				continue
+			}
+			if a.name == "key" {
+				resp.Diagnostics.AddAttributeError(at.AtName("key"), "Duplicate Option Key",
+					fmt.Sprintf("options[%d].key is %q, as options[%d].key is. Zulip keeps a select field's options by key, "+
+						"so the field would be made with only one of them: give each option its own key.", i, v, j))
+			} else {
+				resp.Diagnostics.AddAttributeError(at.AtName("text"), "Duplicate Option Text",
+					fmt.Sprintf("options[%d].text is %q, as options[%d].text is, and Zulip refuses a select field whose "+
+						"options repeat a text (\"Field must not have duplicate choices.\"): give each option its own text.", i, v, j))
+			}
+		}
 	}
 }
 

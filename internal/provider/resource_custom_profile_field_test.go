@@ -134,6 +134,48 @@ func TestAccCustomProfileField_validation(t *testing.T) {
 	})
 }
 
+// TestAccCustomProfileField_selectOptions: options Zulip would collapse (two
+// of one key, which the apply made into a field of one option and then failed
+// as an inconsistent result) or refuse (two of one text, a key or text of only
+// whitespace) fail the plan, at the offending option, before any request: the
+// provider here points at a server that does not exist.
+func TestAccCustomProfileField_selectOptions(t *testing.T) {
+	nowhere := `
+provider "zulip" {
+  url     = "http://127.0.0.1:9"
+  email   = "admin@zulip.example.com"
+  api_key = "nowhere"
+}
+`
+	step := func(options string, want ...string) resource.TestStep {
+		return resource.TestStep{PlanOnly: true, ExpectError: expectErr(want...), Config: nowhere + fmt.Sprintf(`
+resource "zulip_custom_profile_field" "office" {
+  name    = "Office"
+  type    = "select"
+  options = [
+%s
+  ]
+}
+`, options)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(`    { key = "ber", text = "Berlin" },
+    { key = "lis", text = "Lisbon" },
+    { key = "ber", text = "Berlin (the other office)" },`,
+				"Error: Duplicate Option Key", `options[2].key is "ber", as options[0].key is`),
+			step(`    { key = "ber", text = "Berlin" },
+    { key = "lis", text = "Berlin" },`,
+				"Error: Duplicate Option Text", `options[1].text is "Berlin", as options[0].text is`,
+				"Field must not have duplicate choices."),
+			step(`    { key = "  ", text = "Berlin" },`, "Error: Blank Option Key", "options[0].key is only whitespace"),
+			step(`    { key = "ber", text = "\t" },`, "Error: Blank Option Text", "options[0].text is only whitespace"),
+		},
+	})
+}
+
 // TestAccCustomProfileField_example applies the documentation's example.
 func TestAccCustomProfileField_example(t *testing.T) {
 	srv := acctest.NewServer(t)
