@@ -107,7 +107,9 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A custom profile field of the organization: a question every user's profile can answer. " +
 			"Destroying it **deletes the field and every user's answer**, as Zulip does. Its type cannot change: a new " +
-			"type replaces the field, which deletes every answer too, and the plan says so. Removing a select option " +
+			"type replaces the field, which deletes every answer too, and the plan says so (with how many users " +
+			"answered); answers that `zulip_user` or `zulip_profile_data` give the field by its id are set on the new " +
+			"field in the same apply. Removing a select option " +
 			"deletes the answers that chose it; the plan says how many users hold it. At most two fields are shown in " +
 			"the profile summary. Needs an organization administrator. Import by name or id.",
 		Attributes: map[string]schema.Attribute{
@@ -243,9 +245,14 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	r.data.requireRole(ctx, roleAdministrator, "Changing custom profile fields", path.Empty(), &resp.Diagnostics)
 	if !req.State.Raw.IsNull() && !prior.Type.Equal(plan.Type) {
+		lost := "the answers of the old field are lost"
+		if n, ok := r.countAnswers(ctx, prior.ID); ok {
+			lost = fmt.Sprintf("the answers of the %d %s who answered it are lost", n, pluralize("user", n))
+		}
 		resp.Diagnostics.AddAttributeWarning(path.Root("type"), "Field Will Be Replaced: Every Answer Is Deleted",
 			fmt.Sprintf("Zulip cannot change a field's type: the field %q is deleted with every user's answer and a new "+
-				"%s field is made.", prior.Name.ValueString(), plan.Type.ValueString()))
+				"%s field is made; %s. Answers the configuration gives the new field (in zulip_user or "+
+				"zulip_profile_data) are set again by this apply.", prior.Name.ValueString(), plan.Type.ValueString(), lost))
 	}
 	if !r.data.hasCreds || resp.Diagnostics.HasError() {
 		return
@@ -342,6 +349,26 @@ func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prio
 			fmt.Sprintf("Zulip shows at most %d custom profile fields in the profile summary; this plan and the "+
 				"organization would show %s.", maxProfileSummaryFields, strings.Join(list, ", ")))
 	}
+}
+
+// countAnswers counts the users who answered the field id, from the run's
+// list of users (read at most once per run, and shared with zulip_user);
+// false when the provider has no credentials or the list cannot be read.
+func (r *profileFieldResource) countAnswers(ctx context.Context, id types.String) (int, bool) {
+	if !r.data.hasCreds || !known(id) {
+		return 0, false
+	}
+	users, err := userUsersSeen(ctx, r.data)
+	if err != nil {
+		return 0, false
+	}
+	n := 0
+	for _, u := range users {
+		if _, ok := u.ProfileData[id.ValueString()]; ok {
+			n++
+		}
+	}
+	return n, true
 }
 
 // warnRemovedOptions warns when a select option users chose is removed: Zulip
