@@ -25,9 +25,8 @@ import (
 // private to this resource so that no other cache user can store a different
 // type under them.
 const (
-	cacheUserCaller        = "zulip_user:caller"
-	cacheUserProfileFields = "zulip_user:profile_fields"
-	cacheUserUsers         = "zulip_user:users"
+	cacheUserCaller = "zulip_user:caller"
+	cacheUserUsers  = "zulip_user:users"
 )
 
 // userProfileValueModel is one element of zulip_user's profile_data map.
@@ -60,28 +59,20 @@ func userCaller(ctx context.Context, d *providerData) (*zulip.User, error) {
 	return u, nil
 }
 
-// userProfileFields returns the organization's custom profile fields by id,
-// read once per provider process.
+// userProfileFields returns the organization's custom profile fields by id:
+// the run's list of them (profileFieldCollection), which the writes of
+// zulip_custom_profile_field forget, so that a field made or replaced in this
+// apply is known to the plans and updates of the users that answer it.
 func userProfileFields(ctx context.Context, d *providerData) (map[int64]zulip.CustomProfileField, error) {
-	v, err := d.cache.get(ctx, cacheUserProfileFields, func(ctx context.Context) (any, error) {
-		list, err := d.client.ListCustomProfileFields(ctx)
-		if err != nil {
-			return nil, err
-		}
-		byID := make(map[int64]zulip.CustomProfileField, len(list))
-		for _, f := range list {
-			byID[f.ID] = f
-		}
-		return byID, nil
-	})
+	list, err := profileFieldCollection(d).list(ctx)
 	if err != nil {
 		return nil, err
 	}
-	fields, ok := v.(map[int64]zulip.CustomProfileField)
-	if !ok {
-		return nil, fmt.Errorf("unexpected cached value %T", v)
+	byID := make(map[int64]zulip.CustomProfileField, len(list))
+	for _, f := range list {
+		byID[f.ID] = f
 	}
-	return fields, nil
+	return byID, nil
 }
 
 // userUsers returns the organization's users by id (bots and deactivated users

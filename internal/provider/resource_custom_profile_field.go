@@ -20,14 +20,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
 var (
-	_ resource.Resource                = (*profileFieldResource)(nil)
-	_ resource.ResourceWithImportState = (*profileFieldResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*profileFieldResource)(nil)
+	_ resource.Resource                   = (*profileFieldResource)(nil)
+	_ resource.ResourceWithImportState    = (*profileFieldResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*profileFieldResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*profileFieldResource)(nil)
 )
 
 // Feature levels of custom profile field attributes.
@@ -105,7 +107,9 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A custom profile field of the organization: a question every user's profile can answer. " +
 			"Destroying it **deletes the field and every user's answer**, as Zulip does. Its type cannot change: a new " +
-			"type replaces the field, which deletes every answer too, and the plan says so. Removing a select option " +
+			"type replaces the field, which deletes every answer too, and the plan says so (with how many users " +
+			"answered); answers that `zulip_user` or `zulip_profile_data` give the field by its id are set on the new " +
+			"field in the same apply. Removing a select option " +
 			"deletes the answers that chose it; the plan says how many users hold it. At most two fields are shown in " +
 			"the profile summary. Needs an organization administrator. Import by name or id.",
 		Attributes: map[string]schema.Attribute{
@@ -121,7 +125,8 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 			"options": schema.ListNestedAttribute{
 				Optional: true, MarkdownDescription: "The choices of a `select` field, in the order users see them. " +
-					"A choice's `key` is what a user's answer holds: keep it when renaming a choice.",
+					"A choice's `key` is what a user's answer holds: keep it when renaming a choice. Keys, and texts, are " +
+					"distinct and not only whitespace, as Zulip requires (the plan checks).",
 				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"key": schema.StringAttribute{Required: true, MarkdownDescription: "The choice's key, e.g. `design`.",
@@ -140,6 +145,62 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 			"editable_by_user":           optBool("Whether users may change their own answer (feature level 296)."),
 			"use_for_user_matching":      optBool("Whether the answer helps find users, e.g. when mentioning (feature level 455; short text and external account fields)."),
 		},
+	}
+}
+
+// ValidateConfig checks a select field's options as Zulip does
+// (validate_select_field_data), without the server: a key or text that is
+// only whitespace and two options of one text are refused by Zulip, and two
+// options of one key would collapse into one (field_data is a JSON object
+// keyed by the option key), so the apply would make a field that is not the
+// configuration's.
+func (r *profileFieldResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var options types.List
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("options"), &options)...)
+	if resp.Diagnostics.HasError() || !known(options) {
+		return
+	}
+	keys, texts := map[string]int{}, map[string]int{}
+	for i, e := range options.Elements() {
+		obj, ok := e.(types.Object)
+		if !ok || !known(obj) {
+			continue
+		}
+		var o profileOptionModel
+		if obj.As(ctx, &o, basetypes.ObjectAsOptions{}).HasError() {
+			continue
+		}
+		at := path.Root("options").AtListIndex(i)
+		for _, a := range []struct {
+			name  string
+			value types.String
+			seen  map[string]int
+		}{{"key", o.Key, keys}, {"text", o.Text, texts}} {
+			if !known(a.value) || a.value.ValueString() == "" {
+				continue // empty: reported by the attribute's validator
+			}
+			v := a.value.ValueString()
+			if strings.TrimFunc(v, isPythonSpace) == "" {
+				resp.Diagnostics.AddAttributeError(at.AtName(a.name), "Blank Option "+titleCase(a.name),
+					fmt.Sprintf("options[%d].%s is only whitespace, which Zulip refuses (\"cannot be blank\"): give the "+
+						"option a %s with at least one other character.", i, a.name, a.name))
+				continue
+			}
+			j, dup := a.seen[v]
+			if !dup {
+				a.seen[v] = i
+				continue
+			}
+			if a.name == "key" {
+				resp.Diagnostics.AddAttributeError(at.AtName("key"), "Duplicate Option Key",
+					fmt.Sprintf("options[%d].key is %q, as options[%d].key is. Zulip keeps a select field's options by key, "+
+						"so the field would be made with only one of them: give each option its own key.", i, v, j))
+			} else {
+				resp.Diagnostics.AddAttributeError(at.AtName("text"), "Duplicate Option Text",
+					fmt.Sprintf("options[%d].text is %q, as options[%d].text is, and Zulip refuses a select field whose "+
+						"options repeat a text (\"Field must not have duplicate choices.\"): give each option its own text.", i, v, j))
+			}
+		}
 	}
 }
 
@@ -183,9 +244,14 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	r.data.requireRole(ctx, roleAdministrator, "Changing custom profile fields", path.Empty(), &resp.Diagnostics)
 	if !req.State.Raw.IsNull() && !prior.Type.Equal(plan.Type) {
+		lost := "the answers of the old field are lost"
+		if n, ok := r.countAnswers(ctx, prior.ID); ok {
+			lost = fmt.Sprintf("the answers of the %d %s who answered it are lost", n, pluralize("user", n))
+		}
 		resp.Diagnostics.AddAttributeWarning(path.Root("type"), "Field Will Be Replaced: Every Answer Is Deleted",
 			fmt.Sprintf("Zulip cannot change a field's type: the field %q is deleted with every user's answer and a new "+
-				"%s field is made.", prior.Name.ValueString(), plan.Type.ValueString()))
+				"%s field is made; %s. Answers the configuration gives the new field (in zulip_user or "+
+				"zulip_profile_data) are set again by this apply.", prior.Name.ValueString(), plan.Type.ValueString(), lost))
 	}
 	if !r.data.hasCreds || resp.Diagnostics.HasError() {
 		return
@@ -282,6 +348,26 @@ func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prio
 			fmt.Sprintf("Zulip shows at most %d custom profile fields in the profile summary; this plan and the "+
 				"organization would show %s.", maxProfileSummaryFields, strings.Join(list, ", ")))
 	}
+}
+
+// countAnswers counts the users who answered the field id, from the run's
+// list of users (read at most once per run, and shared with zulip_user);
+// false when the provider has no credentials or the list cannot be read.
+func (r *profileFieldResource) countAnswers(ctx context.Context, id types.String) (int, bool) {
+	if !r.data.hasCreds || !known(id) {
+		return 0, false
+	}
+	users, err := userUsersSeen(ctx, r.data)
+	if err != nil {
+		return 0, false
+	}
+	n := 0
+	for _, u := range users {
+		if _, ok := u.ProfileData[id.ValueString()]; ok {
+			n++
+		}
+	}
+	return n, true
 }
 
 // warnRemovedOptions warns when a select option users chose is removed: Zulip

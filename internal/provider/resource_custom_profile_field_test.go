@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -134,6 +136,48 @@ func TestAccCustomProfileField_validation(t *testing.T) {
 	})
 }
 
+// TestAccCustomProfileField_selectOptions: options Zulip would collapse (two
+// of one key, which the apply made into a field of one option and then failed
+// as an inconsistent result) or refuse (two of one text, a key or text of only
+// whitespace) fail the plan, at the offending option, before any request: the
+// provider here points at a server that does not exist.
+func TestAccCustomProfileField_selectOptions(t *testing.T) {
+	nowhere := `
+provider "zulip" {
+  url     = "http://127.0.0.1:9"
+  email   = "admin@zulip.example.com"
+  api_key = "nowhere"
+}
+`
+	step := func(options string, want ...string) resource.TestStep {
+		return resource.TestStep{PlanOnly: true, ExpectError: expectErr(want...), Config: nowhere + fmt.Sprintf(`
+resource "zulip_custom_profile_field" "office" {
+  name    = "Office"
+  type    = "select"
+  options = [
+%s
+  ]
+}
+`, options)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(`    { key = "ber", text = "Berlin" },
+    { key = "lis", text = "Lisbon" },
+    { key = "ber", text = "Berlin (the other office)" },`,
+				"Error: Duplicate Option Key", `options[2].key is "ber", as options[0].key is`),
+			step(`    { key = "ber", text = "Berlin" },
+    { key = "lis", text = "Berlin" },`,
+				"Error: Duplicate Option Text", `options[1].text is "Berlin", as options[0].text is`,
+				"Field must not have duplicate choices."),
+			step(`    { key = "  ", text = "Berlin" },`, "Error: Blank Option Key", "options[0].key is only whitespace"),
+			step(`    { key = "ber", text = "\t" },`, "Error: Blank Option Text", "options[0].text is only whitespace"),
+		},
+	})
+}
+
 // TestAccCustomProfileField_example applies the documentation's example.
 func TestAccCustomProfileField_example(t *testing.T) {
 	srv := acctest.NewServer(t)
@@ -192,6 +236,117 @@ func TestAccCustomProfileField_lostAnswers(t *testing.T) {
 				Check: func(*terraform.State) error {
 					return rec.has(`WARNING: Field Will Be Replaced: Every Answer Is Deleted`)
 				},
+			},
+		},
+	})
+}
+
+// TestAccCustomProfileField_typeChangeKeepsAnswersApplying: a field answered
+// by a zulip_user and by the provider's own zulip_profile_data, both naming it
+// by its id, changes type. The field is replaced (its answers go with it), and
+// the same apply gives the new field the configured answers: the users' updates
+// do not try to clear the old field, which no longer exists. The plan warns
+// that the old field's answers are lost, counting the users who gave one.
+func TestAccCustomProfileField_typeChangeKeepsAnswersApplying(t *testing.T) {
+	srv := acctest.NewServer(t)
+	rec := &diagRecorder{}
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	config := func(typ, answer string) string {
+		return admin + fmt.Sprintf(`
+resource "zulip_custom_profile_field" "desk" {
+  name = "Desk"
+  type = %[1]q
+}
+
+resource "zulip_user" "test" {
+  email     = "desk.user@zulip.example.com"
+  full_name = "Desk User"
+  password  = "correct-horse-battery"
+  profile_data = {
+    (zulip_custom_profile_field.desk.id) = { value = %[2]q }
+  }
+}
+
+# Another user, changed in the same apply, whose plan reads the field list
+# before the new field exists.
+resource "zulip_user" "other" {
+  email     = "other.user@zulip.example.com"
+  full_name = "Other User (%[3]s)"
+  password  = "correct-horse-battery"
+  profile_data = {
+    "1" = { value = "+1-555-0100" }
+  }
+}
+
+resource "zulip_profile_data" "me" {
+  field {
+    id    = zulip_custom_profile_field.desk.id
+    value = %[2]q
+  }
+}
+`, typ, answer, typ)
+	}
+	// answers are the server's values of the field named Desk, by user id.
+	answers := func(want map[int]string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			f := profileFieldOnServer(srv, "Desk")
+			if f == nil {
+				return fmt.Errorf("no field Desk on the server")
+			}
+			user := s.RootModule().Resources["zulip_user.test"].Primary.ID
+			got := map[string]string{}
+			srv.Do(func(r *refserver.Realm) {
+				for id, u := range r.Users {
+					if v, ok := u.ProfileData[f.ID]; ok {
+						got[strconv.Itoa(id)] = v
+					}
+				}
+			})
+			exp := map[string]string{}
+			for id, v := range want {
+				k := strconv.Itoa(id)
+				if id == 0 {
+					k = user
+				}
+				exp[k] = v
+			}
+			if fmt.Sprint(got) != fmt.Sprint(exp) {
+				return fmt.Errorf("answers of field %d (type %d) on the server: %v, want %v", f.ID, f.Type, got, exp)
+			}
+			return nil
+		}
+	}
+	var oldID int
+	resource.ParallelTest(t, resource.TestCase{
+		// zulip_user's password is write-only, which needs Terraform 1.11.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: rec.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: config("short_text", "A12"),
+				Check: resource.ComposeTestCheckFunc(answers(map[int]string{0: "A12", refserver.SeedAdminID: "A12"}),
+					func(*terraform.State) error { oldID = profileFieldOnServer(srv, "Desk").ID; return nil }),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: rec.reset,
+				Config:    config("long_text", "A12, by the window on the second floor"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("zulip_custom_profile_field.desk", plancheck.ResourceActionDestroyBeforeCreate),
+						diagCheck{diags: rec, pattern: `WARNING: Field Will Be Replaced: Every Answer Is Deleted: .*"Desk".*the answers of the 2 users who answered it are lost`},
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					answers(map[int]string{0: "A12, by the window on the second floor", refserver.SeedAdminID: "A12, by the window on the second floor"}),
+					func(*terraform.State) error {
+						if f := profileFieldOnServer(srv, "Desk"); f.ID == oldID || f.Type != refserver.FieldLongText {
+							return fmt.Errorf("the field was not replaced by a long text field: %+v", f)
+						}
+						return nil
+					}),
 			},
 		},
 	})

@@ -535,7 +535,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		}
 		tflog.Info(ctx, "changed user role", map[string]any{"id": id, "role": plan.Role.ValueString()})
 	}
-	apiReq := userToAPI(ctx, plan, &state, &resp.Diagnostics)
+	apiReq := userToAPI(ctx, plan, &state, r.fieldExists(ctx), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -857,7 +857,7 @@ func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel,
 			wrote = true
 		}
 	}
-	apiReq := userToAPI(ctx, plan, nil, diags)
+	apiReq := userToAPI(ctx, plan, nil, nil, diags)
 	if diags.HasError() {
 		return false, wrote
 	}
@@ -1108,8 +1108,10 @@ func (r *userResource) checkProfileData(ctx context.Context, plan userResourceMo
 
 // userToAPI builds the name and profile data part of an update. With prior
 // state, only what changed is sent, and fields removed from profile_data are
-// sent as null, which Zulip reads as "clear this value".
-func userToAPI(ctx context.Context, m userResourceModel, prior *userResourceModel, diags *diag.Diagnostics) zulip.UpdateUserRequest {
+// sent as null, which Zulip reads as "clear this value", when they still exist
+// (exists): the answers of a deleted field, or of one replaced because its type
+// changed, went with it, and Zulip refuses to clear a field it does not know.
+func userToAPI(ctx context.Context, m userResourceModel, prior *userResourceModel, exists func(id int64) bool, diags *diag.Diagnostics) zulip.UpdateUserRequest {
 	var req zulip.UpdateUserRequest
 	if prior != nil && known(m.FullName) && !m.FullName.Equal(prior.FullName) {
 		name := m.FullName.ValueString()
@@ -1134,12 +1136,35 @@ func userToAPI(ctx context.Context, m userResourceModel, prior *userResourceMode
 			continue
 		}
 		id, err := strconv.ParseInt(key, 10, 64)
-		if err != nil {
+		if err != nil || (exists != nil && !exists(id)) {
 			continue
 		}
 		req.ProfileData = append(req.ProfileData, zulip.ProfileDataItem{ID: id}) // null value: clear
 	}
 	return req
+}
+
+// fieldExists reports whether a custom profile field exists, from the run's
+// list of fields, which is read on the first question (only a value to clear
+// asks). When the list cannot be read, every field counts as existing and the
+// server decides.
+func (r *userResource) fieldExists(ctx context.Context) func(id int64) bool {
+	var fields map[int64]zulip.CustomProfileField
+	read := false
+	return func(id int64) bool {
+		if !read {
+			read = true
+			var err error
+			if fields, err = userProfileFields(ctx, r.data); err != nil {
+				tflog.Warn(ctx, "could not list custom profile fields; clearing the removed values anyway", map[string]any{"error": err.Error()})
+			}
+		}
+		if fields == nil {
+			return true
+		}
+		_, ok := fields[id]
+		return ok
+	}
 }
 
 // userFromAPI copies the server's view into the model. The configured e-mail
