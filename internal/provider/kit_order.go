@@ -40,6 +40,9 @@ type orderSpec struct {
 	// what names the objects ("channel folders"), title for messages
 	// ("Channel Folder").
 	what, title string
+	// objectType is the type of the ordered objects' resource, without the
+	// provider prefix ("linkifier").
+	objectType string
 	// level is the feature level of the reorder endpoint (0: every server).
 	level int
 	// description and attrDescription document the resource.
@@ -110,10 +113,15 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		return
 	}
 	var ids []int64
+	unknownIDs := 0
 	for _, v := range planned.Elements() {
 		n, ok := v.(types.Int64)
-		if !ok || !known(n) {
-			return // an object created by this apply: checked when known
+		if !ok {
+			return
+		}
+		if !known(n) {
+			unknownIDs++ // an object created by this apply
+			continue
 		}
 		ids = append(ids, n.ValueInt64())
 	}
@@ -122,18 +130,54 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		addAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.title+"s", "list the "+r.spec.what, roleAny, err)
 		return
 	}
-	if missing, unknown := orderGaps(all, ids); len(missing)+len(unknown) > 0 {
-		resp.Diagnostics.AddAttributeError(path.Root(r.spec.attr), "Incomplete "+r.spec.title+" Order", r.spec.problem(missing, unknown))
+	var held []int64 // the order's prior state: objects it may name by a reference unknown now
+	if !req.State.Raw.IsNull() {
+		var prior types.List
+		if !req.State.GetAttribute(ctx, path.Root(r.spec.attr), &prior).HasError() {
+			for _, v := range prior.Elements() {
+				if n, ok := v.(types.Int64); ok && known(n) {
+					held = append(held, n.ValueInt64())
+				}
+			}
+		}
+	}
+	missing, unknown := orderGaps(all, ids, unknownIDs, held, r.spec.replaced(r.data))
+	if len(missing)+len(unknown) > 0 {
+		resp.Diagnostics.AddAttributeError(path.Root(r.spec.attr), "Incomplete "+r.spec.title+" Order", r.spec.problem(missing, unknown, unknownIDs))
 	}
 }
 
+// replaced reports an object this plan replaces: its replacement's id is
+// unknown until apply, and it is gone by the time the order, which refers to
+// the replacement, is sent.
+func (s *orderSpec) replaced(d *providerData) func(int64) bool {
+	return func(id int64) bool { return d.replacing("zulip_"+s.objectType, strconv.FormatInt(id, 10)) }
+}
+
 // orderGaps lists the objects an order lacks and the ids it names that are
-// no object.
-func orderGaps(all []orderItem, ids []int64) (missing []string, unknown []int64) {
+// no object. ids are the order's known ids; pending more are known only at
+// apply. Those are objects the same apply creates, which are not among the
+// objects that exist now, except a replacement (Terraform gives the
+// replacement of a tainted or -replace'd object a new id, and the provider is
+// not always told which object it replaces): an existing object the order
+// held before (held, its prior state) may stand behind one of them. So with
+// pending ids an order lacks the objects it never held, and the ones it held
+// when there are more of them than pending ids.
+func orderGaps(all []orderItem, ids []int64, pending int, held []int64, replaced func(int64) bool) (missing []string, unknown []int64) {
+	var maybe []string
 	for _, o := range all {
-		if !slices.Contains(ids, o.id) {
-			missing = append(missing, fmt.Sprintf("%q (id %d)", o.name, o.id))
+		if slices.Contains(ids, o.id) || replaced(o.id) {
+			continue
 		}
+		name := fmt.Sprintf("%q (id %d)", o.name, o.id)
+		if pending > 0 && slices.Contains(held, o.id) {
+			maybe = append(maybe, name)
+		} else {
+			missing = append(missing, name)
+		}
+	}
+	if len(maybe) > pending {
+		missing = append(missing, maybe...)
 	}
 	for _, id := range ids {
 		if !slices.ContainsFunc(all, func(o orderItem) bool { return o.id == id }) {
@@ -144,11 +188,16 @@ func orderGaps(all []orderItem, ids []int64) (missing []string, unknown []int64)
 	return missing, unknown
 }
 
-// problem words what an incomplete order lacks.
-func (s *orderSpec) problem(missing []string, unknown []int64) string {
+// problem words what an incomplete order lacks; pending is how many of its
+// ids are known only at apply.
+func (s *orderSpec) problem(missing []string, unknown []int64, pending int) string {
 	var parts []string
 	if len(missing) > 0 {
-		parts = append(parts, "it lacks "+strings.Join(missing, ", ")+" (Zulip takes only a complete order)")
+		part := "it lacks " + strings.Join(missing, ", ") + " (Zulip takes only a complete order)"
+		if pending > 0 {
+			part += "; the ids known only at apply are those of " + s.what + " this apply creates"
+		}
+		parts = append(parts, part)
 	}
 	if len(unknown) > 0 {
 		ids := make([]string, len(unknown))

@@ -17,7 +17,7 @@ func NewChannelFolderOrderResource() resource.Resource { return newOrderResource
 
 // channelFolderOrder is the order of the organization's channel folders.
 var channelFolderOrder = &orderSpec{
-	name: "channel_folder_order", attr: "folders", importID: "channel_folders",
+	name: "channel_folder_order", attr: "folders", objectType: "channel_folder", importID: "channel_folders",
 	what: "channel folders", title: "Channel Folder", level: featureChannelFolderOrder,
 	description: "The order of the organization's channel folders in Zulip's left sidebar. Zulip takes " +
 		"only a complete order: every folder, archived ones included, so the plan names any folder the list " +

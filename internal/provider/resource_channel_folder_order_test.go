@@ -105,3 +105,41 @@ func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
 		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
 	})
 }
+
+// TestAccChannelFolderOrder_newFolders: an order naming a folder the same
+// apply creates but not one that exists fails at plan naming the existing
+// one; naming both, one apply creates the folder and orders it, and a later
+// apply adds a third folder to the existing order in one go.
+func TestAccChannelFolderOrder_newFolders(t *testing.T) {
+	srv := acctest.NewServer(t)
+	var x int
+	srv.Do(func(r *refserver.Realm) { x = testAccAddFolder(r, "X", "").ID })
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	config := func(folders, list string) string {
+		return admin + folders + fmt.Sprintf("resource \"zulip_channel_folder_order\" \"test\" {\n  folders = %s\n}\n", list)
+	}
+	a := "resource \"zulip_channel_folder\" \"a\" {\n  name = \"A\"\n}\n"
+	b := "resource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
+	want := func(names string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := fmt.Sprint(folderNames(srv)); got != names {
+				return fmt.Errorf("order on the server: %s, want %s", got, names)
+			}
+			return nil
+		}
+	}
+	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config(a, "[zulip_channel_folder.a.id]"),
+				PlanOnly:    true,
+				ExpectError: expectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x)),
+			},
+			{Config: config(a, fmt.Sprintf("[zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[A X]")},
+			{Config: config(a+b, fmt.Sprintf("[zulip_channel_folder.b.id, zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[B A X]")},
+		},
+	})
+}

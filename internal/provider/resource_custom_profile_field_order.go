@@ -22,7 +22,7 @@ func profileFieldCollection(d *providerData) *collection[zulip.CustomProfileFiel
 
 // profileFieldOrder is the order of the custom profile fields on profiles.
 var profileFieldOrder = &orderSpec{
-	name: "custom_profile_field_order", attr: "fields", importID: "custom_profile_fields",
+	name: "custom_profile_field_order", attr: "fields", objectType: "custom_profile_field", importID: "custom_profile_fields",
 	what: "custom profile fields", title: "Custom Profile Field",
 	description: "The order of the organization's custom profile fields on users' profiles. Zulip takes only a " +
 		"complete order, so the plan names any field the list lacks; a field created later goes last. Destroying " +

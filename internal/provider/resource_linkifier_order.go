@@ -16,7 +16,7 @@ func NewLinkifierOrderResource() resource.Resource { return newOrderResource(lin
 
 // linkifierOrder is the order in which Zulip tries the linkifiers.
 var linkifierOrder = &orderSpec{
-	name: "linkifier_order", attr: "linkifiers", importID: "linkifiers",
+	name: "linkifier_order", attr: "linkifiers", objectType: "linkifier", importID: "linkifiers",
 	what: "linkifiers", title: "Linkifier", level: featureLinkifierOrder,
 	description: "The order in which Zulip tries the organization's linkifiers: where two patterns match the same " +
 		"text, the first wins. Without this resource the order is the order of creation, which follows Terraform's " +

@@ -139,3 +139,81 @@ func TestAccLinkifierOrder_generatedConfig(t *testing.T) {
 		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_linkifier_order.test", "linkifiers"),
 	})
 }
+
+// TestAccLinkifierOrder_newInSameApply: an order already applied names a
+// linkifier the same apply creates (its id unknown at plan); one apply
+// creates it and orders it, and the next plan is empty.
+func TestAccLinkifierOrder_newInSameApply(t *testing.T) {
+	srv := acctest.NewServer(t)
+	srv.Do(func(r *refserver.Realm) { r.Linkifiers = nil })
+	extra := `
+resource "zulip_linkifier" "new" {
+  pattern      = "#(?P<id>99[0-9]+)"
+  url_template = "https://new.example.com/{id}"
+}
+`
+	order := func(more, list string) string {
+		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair + more +
+			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: order("", "[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")},
+			{
+				Config:           order(extra, "[zulip_linkifier.new.id, zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					if got, want := linkifierPatterns(srv), "[#(?P<id>99[0-9]+) #(?P<id>9[0-9]+) #(?P<id>[0-9]+)]"; got != want {
+						return fmt.Errorf("order on the server: %s, want %s", got, want)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccLinkifierOrder_lacksWithNewLinkifiers: an order naming only
+// linkifiers the same apply creates, in an organization that has another (the
+// seeded one), fails at plan naming it, before anything is created; a new
+// order naming it too plans, applies and then plans empty.
+func TestAccLinkifierOrder_lacksWithNewLinkifiers(t *testing.T) {
+	srv := acctest.NewServer(t)
+	var seeded int
+	srv.Do(func(r *refserver.Realm) {
+		r.Linkifiers[0].Pattern = "ZUL-(?P<id>[0-9]+)"
+		seeded = r.Linkifiers[0].ID
+	})
+	order := func(list string) string {
+		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair +
+			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
+				PlanOnly:    true,
+				ExpectError: expectErr("Incomplete Linkifier Order", fmt.Sprintf("(id %d)", seeded), "this apply creates"),
+			},
+			{
+				Config:      order("[zulip_linkifier.incidents.id, 999, zulip_linkifier.tickets.id]"),
+				PlanOnly:    true,
+				ExpectError: expectErr("Incomplete Linkifier Order", "ids 999"),
+			},
+			{
+				Config:           order(fmt.Sprintf("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id, %d]", seeded)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					if got, want := linkifierPatterns(srv), "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+) ZUL-(?P<id>[0-9]+)]"; got != want {
+						return fmt.Errorf("order on the server: %s, want %s", got, want)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}

@@ -403,6 +403,12 @@ func (r *realmResource[M, P]) ModifyPlan(ctx context.Context, req resource.Modif
 		if m, ok := planned[i].(types.Map); ok && sp.Kind == realmspec.AuthMethods {
 			r.checkAuthMethods(ctx, at, m, &resp.Diagnostics)
 		}
+		if n, ok := planned[i].(types.Int64); ok && sp.Kind == realmspec.Channel && known(n) {
+			r.checkChannel(ctx, at, sp, n.ValueInt64(), &resp.Diagnostics)
+		}
+		if v, ok := planned[i].(types.String); ok && sp.Sound && known(v) {
+			r.checkSound(ctx, at, v.ValueString(), &resp.Diagnostics)
+		}
 	}
 	if changing {
 		r.data.requireRole(ctx, roleAdministrator, "Changing the "+strings.ToLower(r.table.what), path.Empty(), &resp.Diagnostics)
@@ -438,6 +444,54 @@ func (r *realmResource[M, P]) checkPlanLimit(ctx context.Context, at path.Path, 
 	case sp.Name == "can_access_all_users_group" && plan != planPlus && plan != planSelfHosted:
 		diags.AddAttributeError(at, "Not Available on This Plan", "Available on Zulip Cloud Plus. Upgrade to access.")
 	}
+}
+
+// checkChannel refuses at plan the channel of a channel setting that
+// update_realm refuses: one the provider's account cannot see or that is
+// archived ("Invalid channel ID"), and a public one where the setting takes
+// only private channels. A channel the same apply creates is unknown at plan
+// and checked when the apply plans it again.
+func (r *realmResource[M, P]) checkChannel(ctx context.Context, at path.Path, sp realmspec.Setting, id int64, diags *diag.Diagnostics) {
+	if id == -1 || !r.data.hasCreds {
+		return
+	}
+	all, err := channelCollection(r.data).lastSeen(ctx)
+	if err != nil {
+		return // the apply will say
+	}
+	i := slices.IndexFunc(all, func(c zulip.Channel) bool { return c.StreamID == id })
+	switch {
+	case i < 0:
+		diags.AddAttributeError(at, "Unknown Channel", fmt.Sprintf("No channel the provider's account can see has the id %d, "+
+			"and Zulip refuses it (\"Invalid channel ID\"). Use a channel's id, or -1 for none.", id))
+	case all[i].IsArchived:
+		diags.AddAttributeError(at, "Archived Channel", fmt.Sprintf("The channel %q (id %d) is archived, and Zulip refuses it "+
+			"(\"Invalid channel ID\"). Use a channel that is not archived, or -1 for none.", all[i].Name, id))
+	case sp.Private && !all[i].InviteOnly:
+		diags.AddAttributeError(at, "Private Channel Required", fmt.Sprintf("The channel %q (id %d) is public, and Zulip refuses it: "+
+			"\"Moderation request channel must be private.\" Use a private channel, or -1 to disable reports.", all[i].Name, id))
+	}
+}
+
+// checkSound refuses at plan a notification sound the server does not offer
+// (check_settings_values: "Invalid notification sound"), from register's
+// available_notification_sounds beside the settings; a server that does not
+// send the list is left to decide.
+func (r *realmResource[M, P]) checkSound(ctx context.Context, at path.Path, sound string, diags *diag.Diagnostics) {
+	if sound == "none" || !r.data.hasCreds {
+		return
+	}
+	snap, err := r.table.snapshot(ctx, r.data)
+	if err != nil {
+		return // the apply will say
+	}
+	raw, ok := r.table.value(snap, "available_notification_sounds")
+	var sounds []string
+	if !ok || json.Unmarshal(raw, &sounds) != nil || len(sounds) == 0 || slices.Contains(sounds, sound) {
+		return
+	}
+	diags.AddAttributeError(at, "Unknown Notification Sound", fmt.Sprintf("Zulip refuses it: \"Invalid notification sound '%s'\". "+
+		"The server's sounds are %s, or none.", sound, strings.Join(sounds, ", ")))
 }
 
 // checkAuthMethods refuses at plan what update_realm refuses: a method the

@@ -204,3 +204,66 @@ func TestAccRealmSettings_example(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccRealmSettings_channelsAndSounds: a channel setting naming no channel
+// the account can see or an archived one, a public moderation request channel
+// and a notification sound the server lacks fail at plan, naming the
+// attribute with Zulip's words; a private channel the same apply creates, an
+// existing public channel and one of the server's sounds plan, apply and plan
+// empty.
+func TestAccRealmSettings_channelsAndSounds(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	realm := func(body string) string { return "resource \"zulip_realm\" \"test\" {\n" + body + "\n}\n" }
+	defaults := func(body string) string {
+		return "resource \"zulip_realm_user_defaults\" \"test\" {\n" + body + "\n}\n"
+	}
+	step := func(cfg string, want ...string) resource.TestStep {
+		return resource.TestStep{Config: owner + cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+	}
+	valid := `
+resource "zulip_channel" "mods" {
+  name    = "mod requests"
+  privacy = "private"
+}
+` + realm(fmt.Sprintf("  moderation_request_channel_id = zulip_channel.mods.id\n  zulip_update_announcements_stream_id = %d\n  signup_announcements_stream_id = -1",
+		refserver.SeedChannelRandom)) + defaults(`  notification_sound = "ding"`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(realm(`  new_stream_announcements_stream_id = 9999`), "Unknown Channel", "new_stream_announcements_stream_id",
+				"id 9999", "Invalid channel ID"),
+			step(realm(fmt.Sprintf(`  signup_announcements_stream_id = %d`, refserver.SeedChannelArchived)), "Archived Channel",
+				"signup_announcements_stream_id", "Invalid channel ID"),
+			step(realm(fmt.Sprintf(`  moderation_request_channel_id = %d`, refserver.SeedChannelGeneral)), "Private Channel Required",
+				"moderation_request_channel_id", "Moderation request channel must be private."),
+			step(defaults(`  notification_sound = "gong"`), "Unknown Notification Sound", "notification_sound",
+				"Invalid notification sound 'gong'", "chime-saber, ding, zulip"),
+			{
+				Config:           owner + valid,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: realmOnServer(srv, func(r *refserver.Realm) error {
+					mods, ok := channelIDByName(r, "mod requests")
+					if !ok || r.ModerationRequestChannelID != mods || !r.Channels[mods].InviteOnly {
+						return fmt.Errorf("moderation request channel %d, want the private channel %d", r.ModerationRequestChannelID, mods)
+					}
+					if got := r.Settings.UserDefaults["notification_sound"]; got != "ding" {
+						return fmt.Errorf("notification_sound %v, want ding", got)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// channelIDByName finds a channel's id in the realm.
+func channelIDByName(r *refserver.Realm, name string) (int, bool) {
+	for id, c := range r.Channels {
+		if c.Name == name {
+			return id, true
+		}
+	}
+	return 0, false
+}

@@ -31,7 +31,9 @@ const (
 	Limit
 	// Retention is a number of days or "unlimited" (-1 in the register snapshot).
 	Retention
-	// Channel is a channel id, -1 meaning disabled.
+	// Channel is a channel id, -1 meaning disabled: an existing channel that
+	// is not archived and that the caller can see ("Invalid channel ID"),
+	// private when the setting is Private.
 	Channel
 	// Permission is a group-setting value, sent as {new, old}.
 	Permission
@@ -77,6 +79,11 @@ type Setting struct {
 	// Plain settings of kind StringEnum go as plain text, not JSON (the
 	// defaults' view declares them str).
 	Plain bool
+	// Private Channel settings take only a private channel (-1 aside).
+	Private bool
+	// Sound settings take "none" or one of the server's notification sounds
+	// (register's available_notification_sounds, beside the defaults).
+	Sound bool
 	// Values are an enumerated setting's values.
 	Values []Value
 	// MaxLength bounds a Text setting, in characters.
@@ -159,7 +166,7 @@ var Settings = []Setting{
 	{Name: "new_stream_announcements_stream_id", Kind: Channel, FL: 241, Default: 1, Description: "The channel where new channels are announced (-1: none)."},
 	{Name: "signup_announcements_stream_id", Kind: Channel, FL: 241, Default: 1, Description: "The channel where new users are announced (-1: none)."},
 	{Name: "zulip_update_announcements_stream_id", Kind: Channel, FL: 242, Default: -1, Description: "The channel where Zulip's own update announcements are posted (-1: none)."},
-	{Name: "moderation_request_channel_id", Kind: Channel, FL: 331, Default: -1, Description: "The private channel where reported messages go (-1: reporting is disabled)."},
+	{Name: "moderation_request_channel_id", Kind: Channel, Private: true, FL: 331, Default: -1, Description: "The private channel where reported messages go (-1: reporting is disabled)."},
 
 	// Permissions (REALM_PERMISSION_GROUP_SETTINGS).
 	{Name: "can_access_all_users_group", Kind: Permission, FL: 225, Default: "role:everyone", Description: "Who can see every user of the organization (guests only when role:everyone)."},
@@ -259,7 +266,7 @@ var UserDefaults = []Setting{
 	{Name: "enable_offline_push_notifications", Kind: Bool, Default: true, Description: "Mobile notifications when offline."},
 	{Name: "enable_online_push_notifications", Kind: Bool, Default: true, Description: "Mobile notifications when online."},
 	{Name: "wildcard_mentions_notify", Kind: Bool, Default: true, Description: "Whether wildcard mentions notify as mentions do."},
-	{Name: "notification_sound", Kind: Text, Default: "zulip", Description: "The notification sound (one of the server's sounds, or none)."},
+	{Name: "notification_sound", Kind: Text, Sound: true, Default: "zulip", Description: "The notification sound (one of the server's sounds, or none)."},
 	{Name: "desktop_icon_count_display", Kind: IntEnum, Default: 1, Description: "What the desktop icon's count counts.",
 		Values: []Value{{"all_unreads", 1, ""}, {"dms_mentions_followed_topics", 2, ""}, {"dms_mentions", 3, ""}, {"none", 4, ""}}},
 	{Name: "pm_content_in_desktop_notifications", Kind: Bool, Default: true, Description: "Whether desktop notifications show direct messages' content."},

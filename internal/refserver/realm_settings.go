@@ -321,7 +321,7 @@ func (c *call) checkRealmChange(ch realmChange) error {
 		if channel == nil || channel.IsArchived || !c.s.canAccessChannelMetadata(c.user, channel) {
 			return errBadRequest("Invalid channel ID")
 		}
-		if sp.Name == "moderation_request_channel_id" && !channel.InviteOnly {
+		if sp.Private && !channel.InviteOnly {
 			return errBadRequest("Moderation request channel must be private.")
 		}
 	case realmspec.JitsiURL:

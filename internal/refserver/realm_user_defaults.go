@@ -25,9 +25,12 @@ const (
 	maxEmailBatchingSeconds = 7 * 24 * 60 * 60
 )
 
-// notificationSounds are the server's sounds (get_available_notification_sounds),
-// and "none".
-var notificationSounds = []string{"none", "chime-saber", "ding", "zulip"}
+// availableSounds are the server's sounds (get_available_notification_sounds),
+// served as register's available_notification_sounds.
+var availableSounds = []string{"chime-saber", "ding", "zulip"}
+
+// notificationSounds are the values notification_sound takes: a sound, or "none".
+var notificationSounds = append([]string{"none"}, availableSounds...)
 
 // routesRealmUserDefaults registers the endpoint.
 func (s *Server) routesRealmUserDefaults() {
@@ -55,6 +58,7 @@ func (s *Server) registerRealmUserDefaults(rr *registerRequest, out obj) {
 			defaults[sp.Name] = s.realm.userDefault(sp)
 		}
 	}
+	defaults["available_notification_sounds"] = availableSounds
 	out["realm_user_settings_defaults"] = defaults
 }
 
