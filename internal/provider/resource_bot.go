@@ -282,6 +282,14 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 		r.readInto(ctx, &plan, &rest)
 	}
 	if rest.HasError() {
+		// What the plan left to the server (the address above all, the
+		// identity's key) is read now; the rest stays as planned, which
+		// Terraform requires, and the next refresh reads it.
+		got := plan
+		var readDiags diag.Diagnostics
+		if r.readInto(ctx, &got, &readDiags) {
+			plan.fillUnknown(got)
+		}
 		for _, d := range rest {
 			resp.Diagnostics.AddWarning("Bot Created but Not Finished: "+d.Summary(), d.Detail()+
 				"\n\nThe bot exists and Terraform keeps tracking it: the next plan shows what is left as an in-place update.")
@@ -291,6 +299,24 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	settleUnknowns(ctx, &resp.State, &resp.Diagnostics) // a half-made bot's computed values: the next refresh reads them
+}
+
+// fillUnknown copies into m the values it does not know yet from got.
+func (m *botModel) fillUnknown(got botModel) {
+	for _, v := range []struct{ to, from *types.String }{
+		{&m.Email, &got.Email}, {&m.Role, &got.Role}, {&m.DefaultSendingChannel, &got.DefaultSendingChannel},
+		{&m.DefaultEventsRegisterChannel, &got.DefaultEventsRegisterChannel}, {&m.OutgoingWebhookInterface, &got.OutgoingWebhookInterface},
+	} {
+		if v.to.IsUnknown() {
+			*v.to = *v.from
+		}
+	}
+	if m.OwnerID.IsUnknown() {
+		m.OwnerID = got.OwnerID
+	}
+	if m.DefaultAllPublicStreams.IsUnknown() {
+		m.DefaultAllPublicStreams = got.DefaultAllPublicStreams
+	}
 }
 
 // knownStringPointer is a known value's pointer; nil for null or unknown.
