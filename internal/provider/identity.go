@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -117,6 +118,84 @@ func (s identitySpec) fromState(ctx context.Context, state tfsdk.State, identity
 	return true
 }
 
+// completeAfterCreate records the identity of an object whose create left
+// some of it out of the state: each attribute comes from the state, else
+// from the plan (what the configuration set), else, for one the identity
+// needs, from the object's key, its `id` (the key every create stores first,
+// and an import id every resource whose identity holds a value computed at
+// create accepts, e.g. a bot's id for its address). The next refresh
+// replaces a value taken from the id with the real one. It records nothing
+// for a state without the object.
+func (s identitySpec) completeAfterCreate(ctx context.Context, state tfsdk.State, plan tfsdk.Plan, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	if identity == nil || state.Raw.IsNull() || !state.Raw.IsKnown() {
+		return
+	}
+	key, hasKey := objectKey(ctx, state)
+	values := make([]attr.Value, len(s.attrs))
+	set := 0
+	for i, a := range s.attrs {
+		v := identityValue(a, func(p path.Path, target any) diag.Diagnostics { return state.GetAttribute(ctx, p, target) })
+		if v == nil && !plan.Raw.IsNull() {
+			v = identityValue(a, func(p path.Path, target any) diag.Diagnostics { return plan.GetAttribute(ctx, p, target) })
+		}
+		if v == nil && !a.optional && hasKey {
+			if a.number {
+				if n, err := strconv.ParseInt(key, 10, 64); err == nil {
+					v = types.Int64Value(n)
+				}
+			} else {
+				v = types.StringValue(key)
+			}
+		}
+		switch {
+		case v != nil:
+			set++
+		case a.number:
+			v = types.Int64Null()
+		default:
+			v = types.StringNull()
+		}
+		values[i] = v
+	}
+	if set == 0 {
+		return // no key at all: nothing identifies the object
+	}
+	for i, a := range s.attrs {
+		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), values[i])...)
+	}
+}
+
+// identityValue is an identity attribute's known, non-null value as get reads
+// it; nil when there is none.
+func identityValue(a identityAttr, get func(path.Path, any) diag.Diagnostics) attr.Value {
+	if a.number {
+		var n types.Int64
+		if get(path.Root(a.name), &n).HasError() || !known(n) {
+			return nil
+		}
+		return n
+	}
+	var str types.String
+	if get(path.Root(a.name), &str).HasError() || !known(str) || str.ValueString() == "" {
+		return nil
+	}
+	return str
+}
+
+// objectKey is the state's `id` in decimal or as it is; false when the state
+// has none.
+func objectKey(ctx context.Context, state tfsdk.State) (string, bool) {
+	var n types.Int64
+	if !state.GetAttribute(ctx, path.Root("id"), &n).HasError() {
+		return strconv.FormatInt(n.ValueInt64(), 10), known(n)
+	}
+	var str types.String
+	if !state.GetAttribute(ctx, path.Root("id"), &str).HasError() && known(str) && str.ValueString() != "" {
+		return str.ValueString(), true
+	}
+	return "", false
+}
+
 // toImportID reads an identity given to import into the resource's import id.
 func (s identitySpec) toImportID(ctx context.Context, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) (string, bool) {
 	values := make([]string, len(s.attrs))
@@ -205,10 +284,17 @@ func (r *identifiedResource) IdentitySchema(_ context.Context, _ resource.Identi
 	resp.IdentitySchema = r.spec.schema()
 }
 
-// Create creates the object, then records its identity.
+// Create creates the object, then records its identity. A create that made
+// the object but not all of it (a later request failed, which the resource
+// reports as a warning so that Terraform keeps the object untainted) may
+// leave an identity attribute unknown, which settleUnknowns makes null:
+// completeAfterCreate fills it, because the framework refuses a create
+// without an identity as an error, which taints the object.
 func (r *identifiedResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	r.identifiable.Create(ctx, req, resp)
-	r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	if !r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
+		r.spec.completeAfterCreate(ctx, resp.State, req.Plan, resp.Identity, &resp.Diagnostics)
+	}
 }
 
 // Read refreshes the object and its identity; an object gone keeps the

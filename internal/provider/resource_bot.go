@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -174,6 +175,14 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if !r.data.knowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
+	if r.data.hasCreds {
+		if known(plan.OwnerID) && (creating || !plan.OwnerID.Equal(state.OwnerID)) {
+			r.checkOwner(ctx, plan.OwnerID.ValueInt64(), &resp.Diagnostics)
+		}
+		if known(plan.FullName) && (creating || plan.FullName.ValueString() != state.FullName.ValueString()) {
+			r.checkNameFree(ctx, plan.FullName.ValueString(), state.ID, &resp.Diagnostics)
+		}
+	}
 	if !creating {
 		if !plan.ShortName.Equal(state.ShortName) {
 			if r.data.requireFeatureLevel(featureBotShortName, "") != nil {
@@ -225,6 +234,61 @@ func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *dia
 	diags.AddAttributeError(path.Root("short_name"), "Bot Address Taken",
 		fmt.Sprintf("The address %s belongs to the bot %s. To manage that bot with this resource, import it (with <name> this "+
 			"resource's name):\n\n%s", existing.Email, userDescribe(*existing), importBlock("zulip_bot", existing.Email)))
+}
+
+// checkOwner refuses at plan an owner that Zulip refuses ("Failed to change
+// owner, ..."): an id nobody has, a deactivated user, a bot. It reads the
+// run's list of users, afresh only when the owner is not in it (a user this
+// run created or reactivated).
+func (r *botResource) checkOwner(ctx context.Context, owner int64, diags *diag.Diagnostics) {
+	verdict, err := checkUsersSeen(ctx, r.data, func(users map[int64]zulip.User) error {
+		u, ok := users[owner]
+		switch {
+		case !ok:
+			return fmt.Errorf("no user has the id %d", owner)
+		case u.IsBot:
+			return fmt.Errorf("%s is a bot, and bots cannot own bots", userDescribe(u))
+		case !u.IsActive:
+			return fmt.Errorf("%s is deactivated", userDescribe(u))
+		}
+		return nil
+	})
+	if err != nil {
+		tflog.Warn(ctx, "could not list users; the bot owner check is left to the server", map[string]any{"error": err.Error()})
+		return
+	}
+	if verdict != nil {
+		diags.AddAttributeError(path.Root("owner_id"), "Invalid Bot Owner",
+			fmt.Sprintf("Zulip refuses this owner: %s. A bot's owner is an active human user of the organization; "+
+				"choose another, or leave owner_id out to make the provider's account the owner.", verdict))
+	}
+}
+
+// checkNameFree refuses at plan a full name that an active user other than
+// the bot itself (self, null for a new bot) already has: Zulip refuses it
+// ("Name is already in use!", check_bot_name_available, which compares the
+// name as given, without its outer spaces).
+func (r *botResource) checkNameFree(ctx context.Context, name string, self types.Int64, diags *diag.Diagnostics) {
+	name = strings.TrimSpace(name)
+	var holder zulip.User
+	verdict, err := checkUsersSeen(ctx, r.data, func(users map[int64]zulip.User) error {
+		for _, u := range users {
+			if u.IsActive && u.FullName == name && (self.IsNull() || u.UserID != self.ValueInt64()) {
+				holder = u
+				return errors.New("taken")
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tflog.Warn(ctx, "could not list users; the bot name check is left to the server", map[string]any{"error": err.Error()})
+		return
+	}
+	if verdict != nil {
+		diags.AddAttributeError(path.Root("full_name"), "Bot Name in Use",
+			fmt.Sprintf("The name %q belongs to %s, and Zulip refuses a bot whose full name an active user of the "+
+				"organization already has (\"Name is already in use!\"): choose another full_name.", name, userDescribe(holder)))
+	}
 }
 
 // existing is the user whose address the short name gives, from the run's
@@ -290,6 +354,14 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 		r.readInto(ctx, &plan, &rest)
 	}
 	if rest.HasError() {
+		// What the plan left to the server (the address above all, the
+		// identity's key) is read now; the rest stays as planned, which
+		// Terraform requires, and the next refresh reads it.
+		got := plan
+		var readDiags diag.Diagnostics
+		if r.readInto(ctx, &got, &readDiags) {
+			plan.fillUnknown(got)
+		}
 		for _, d := range rest {
 			resp.Diagnostics.AddWarning("Bot Created but Not Finished: "+d.Summary(), d.Detail()+
 				"\n\nThe bot exists and Terraform keeps tracking it: the next plan shows what is left as an in-place update.")
@@ -299,6 +371,24 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	settleUnknowns(ctx, &resp.State, &resp.Diagnostics) // a half-made bot's computed values: the next refresh reads them
+}
+
+// fillUnknown copies into m the values it does not know yet from got.
+func (m *botModel) fillUnknown(got botModel) {
+	for _, v := range []struct{ to, from *types.String }{
+		{&m.Email, &got.Email}, {&m.Role, &got.Role}, {&m.DefaultSendingChannel, &got.DefaultSendingChannel},
+		{&m.DefaultEventsRegisterChannel, &got.DefaultEventsRegisterChannel}, {&m.OutgoingWebhookInterface, &got.OutgoingWebhookInterface},
+	} {
+		if v.to.IsUnknown() {
+			*v.to = *v.from
+		}
+	}
+	if m.OwnerID.IsUnknown() {
+		m.OwnerID = got.OwnerID
+	}
+	if m.DefaultAllPublicStreams.IsUnknown() {
+		m.DefaultAllPublicStreams = got.DefaultAllPublicStreams
+	}
 }
 
 // knownStringPointer is a known value's pointer; nil for null or unknown.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
@@ -346,4 +347,99 @@ func TestAccBot_generatedConfig(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAccBot_ownerChecked: an owner Zulip would refuse fails the plan,
+// naming owner_id, from the run's list of users: a deactivated user, an id
+// nobody has, a bot. The same holds for changing the owner of a bot.
+func TestAccBot_ownerChecked(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	owned := func(id int) string { return testAccBotConfig("owned", "Owned", fmt.Sprintf("  owner_id = %d\n", id)) }
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: admin + owned(refserver.SeedDeactivatedID), PlanOnly: true,
+				ExpectError: expectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
+			{Config: admin + owned(9999), PlanOnly: true,
+				ExpectError: expectErrRE(`Invalid Bot Owner.*owner_id = 9999.*no user has the id 9999`)},
+			{Config: admin + owned(refserver.SeedIncomingBotID), PlanOnly: true,
+				ExpectError: expectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is a bot`, refserver.SeedIncomingBotID))},
+			{Config: admin + owned(refserver.SeedMemberID)},
+			{Config: admin + owned(refserver.SeedDeactivatedID), PlanOnly: true,
+				ExpectError: expectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
+		},
+	})
+}
+
+// TestAccBot_nameInUse: Zulip refuses a bot whose full name an active user
+// already has ("Name is already in use!"); the plan says so, naming
+// full_name, for a new bot and for a renamed one.
+func TestAccBot_nameInUse(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	person, _ := srv.User(refserver.SeedMemberID)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: admin + testAccBotConfig("named", person.FullName, ""), PlanOnly: true,
+				ExpectError: expectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
+			{Config: admin + testAccBotConfig("named", "Named", "")},
+			{Config: admin + testAccBotConfig("named", person.FullName, ""), PlanOnly: true,
+				ExpectError: expectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
+		},
+	})
+}
+
+// TestAccBot_createHalfFinished: the bot is made but the request that sets
+// its owner fails. The apply ends with a warning, the bot tracked (untainted,
+// with its identity, which the framework otherwise refuses as missing), and
+// the next plain apply finishes it in place.
+func TestAccBot_createHalfFinished(t *testing.T) {
+	srv := acctest.NewServer(t)
+	failed := false
+	provider := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
+		if r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/api/v1/bots/") && !failed {
+			failed = true
+			return acctest.Fault{Status: http.StatusBadRequest}
+		}
+		return acctest.Fault{}
+	})
+	config := provider + testAccBotConfig("half", "Half", fmt.Sprintf("  owner_id = %d\n  role = \"moderator\"\n", refserver.SeedMemberID))
+	ownedBy := func(owner int) func(*terraform.State) error {
+		return func(s *terraform.State) error {
+			u, ok := testAccBot(srv, "half-bot")
+			rs := s.RootModule().Resources["zulip_bot.test"]
+			switch {
+			case !ok || rs == nil || rs.Primary.ID != strconv.Itoa(u.ID):
+				return fmt.Errorf("bot not tracked: %+v", u)
+			case rs.Primary.Tainted:
+				return fmt.Errorf("the half-made bot is tainted")
+			case u.BotOwnerID != owner:
+				return fmt.Errorf("owner %d, want %d", u.BotOwnerID, owner)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, ExpectNonEmptyPlan: true, Check: ownedBy(refserver.SeedAdminID)},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_bot.test", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("email"), knownvalue.StringRegexp(regexp.MustCompile(`^half-bot@`))),
+					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
+				},
+				Check: ownedBy(refserver.SeedMemberID),
+			},
+		},
+	})
 }

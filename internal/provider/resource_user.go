@@ -377,6 +377,7 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		if state != nil {
 			r.checkProtectedChange(ctx, plan, *state, &resp.Diagnostics)
 			r.checkEmailChange(ctx, plan, *state, &resp.Diagnostics)
+			r.checkAdminChange(ctx, plan, *state, &resp.Diagnostics)
 		}
 		r.checkOwnerRoleChange(ctx, plan, fromRole, &resp.Diagnostics)
 		r.checkProfileData(ctx, plan, &resp.Diagnostics)
@@ -1027,6 +1028,23 @@ func (r *userResource) checkEmailChange(ctx context.Context, plan, state userRes
 		return
 	}
 	r.data.requireRole(ctx, roleAdministrator, "Changing a user's e-mail address", path.Root("email"), diags)
+}
+
+// checkAdminChange reports at plan time a change of a user's role or name
+// that the provider's account cannot make: PATCH /users/{id} reaches the user
+// with access_user_by_id(for_admin=True), so anyone below an administrator
+// gets Zulip's bare "Insufficient permission" at apply. (A change to or from
+// the owner role is checkOwnerRoleChange's.)
+func (r *userResource) checkAdminChange(ctx context.Context, plan, state userResourceModel, diags *diag.Diagnostics) {
+	if known(plan.Role) && known(state.Role) && !plan.Role.Equal(state.Role) &&
+		plan.Role.ValueString() != userRoleOwner && state.Role.ValueString() != userRoleOwner {
+		r.data.requireRole(ctx, roleAdministrator, fmt.Sprintf("Changing the role of %s from %q to %q",
+			state.Email.ValueString(), state.Role.ValueString(), plan.Role.ValueString()), path.Root("role"), diags)
+	}
+	if known(plan.FullName) && known(state.FullName) && !plan.FullName.Equal(state.FullName) {
+		r.data.requireRole(ctx, roleAdministrator, fmt.Sprintf("Changing the name of %s from %q to %q",
+			state.Email.ValueString(), state.FullName.ValueString(), plan.FullName.ValueString()), path.Root("full_name"), diags)
+	}
 }
 
 // checkOwnerRoleChange reports at plan time a change to or from the owner role

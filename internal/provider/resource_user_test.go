@@ -517,6 +517,41 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	})
 }
 
+// TestAccUser_memberChangesRoleOrName: a member's credentials cannot change
+// another user's role or name (Zulip answers only "Insufficient
+// permission"): the plan refuses both, naming the attribute and the role
+// needed.
+func TestAccUser_memberChangesRoleOrName(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	member := testAccUserAliasedProvider(t, srv, "member", refserver.SeedMemberID)
+	resource.ParallelTest(t, resource.TestCase{
+		// The password is a write-only argument, which needs Terraform 1.11 or newer.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
+			{
+				Config:      admin + member + testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
+				PlanOnly:    true,
+				ExpectError: expectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of ` + testAccUserEmail + ` from "member" to "moderator" needs an organization administrator`),
+			},
+			{
+				Config:      admin + member + testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
+				PlanOnly:    true,
+				ExpectError: expectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of ` + testAccUserEmail + `.*needs an organization administrator`),
+			},
+			{
+				// The same changes with an administrator's credentials are planned.
+				Config:             admin + testAccUserConfig("Jane Q. Doe", "moderator", "", ""),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
 // TestAccUser_changeEmail: an owner or administrator holding
 // can_change_user_emails changes an adopted user's address in place; an
 // administrator without it is refused with a message naming the permission.
