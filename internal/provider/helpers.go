@@ -48,6 +48,12 @@ func isClientError(err error) bool {
 	return errors.As(err, &apiErr) && apiErr.HTTPStatus >= 400 && apiErr.HTTPStatus < 500
 }
 
+// nothingDone reports a failed write the server surely did not carry out: a
+// refusal (4xx), or a request that never left the process (interrupted while it
+// waited for the rate limit, or unable to connect). Only other failures need a
+// look at the server before the next step.
+func nothingDone(err error) bool { return isClientError(err) || zulip.IsNotSent(err) }
+
 // known reports whether a value is neither null nor unknown.
 func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 

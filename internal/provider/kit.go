@@ -453,6 +453,11 @@ func (c creation[M, T]) create(ctx context.Context, d *providerData, diags *diag
 		addAPIError(diags, "Unable to Create "+o.title(), "create the "+o.what, o.role, err)
 		return "", false
 	}
+	if zulip.IsNotSent(err) { // interrupted (or unable to connect) before the request left: nothing to look for
+		addAPIError(diags, "Unable to Create "+o.title(), fmt.Sprintf("create the %s (the request was never sent, so "+
+			"nothing was created; apply again)", o.what), o.role, err)
+		return "", false
+	}
 	// The look that settles the outcome must happen even when the attempt ended
 	// because Terraform was interrupted; it gets a short time of its own.
 	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)

@@ -414,7 +414,7 @@ func (r *botResource) create(ctx context.Context, plan botModel) (int64, error) 
 		req.InterfaceType = &n
 	}
 	id, err := r.data.client.CreateBot(ctx, req)
-	if err == nil || isClientError(err) {
+	if err == nil || nothingDone(err) {
 		return id, err
 	}
 	r.data.cache.invalidate(cacheUserUsers)

@@ -445,7 +445,7 @@ func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.Cre
 		_, err := r.data.client.Subscribe(ctx, sub)
 		return err
 	})
-	if isClientError(err) { // a refusal: nothing was created
+	if nothingDone(err) { // a refusal, or never sent: nothing was created
 		addAPIError(diags, "Unable to Create Channel", "create the channel through the subscription endpoint", roleAny, err)
 		return "", false
 	}

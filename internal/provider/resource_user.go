@@ -804,6 +804,11 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 		plan.ID = types.Int64Value(id)
 		return nil, true
 	}
+	if zulip.IsNotSent(err) { // nothing reached the server: nothing to look for
+		addUserAPIError(diags, path.Empty(), "Unable to Create User", "create the user (the request was never sent, so "+
+			"nothing was created; apply again)", roleAdministrator, err)
+		return nil, false
+	}
 	existing, lookupErr := r.data.client.GetUserByEmail(ctx, email, zulip.GetUserOptions{})
 	switch {
 	case lookupErr == nil && !isClientError(err) && existing.IsActive && existing.FullName == plan.FullName.ValueString():

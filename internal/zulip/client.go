@@ -374,6 +374,9 @@ type envelope struct {
 // attemptResult is what one HTTP attempt produced.
 type attemptResult struct {
 	err error
+	// sent says a complete request head left the process: the server may have
+	// processed the request.
+	sent bool
 	// retry says the error is worth retrying; wait is the server's requested delay (zero
 	// means use backoff) and reason says why, for the give-up message.
 	retry  bool
@@ -391,7 +394,15 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	return c.scrub(err)
 }
 
-func (c *Client) doRetry(ctx context.Context, r request, out any) error {
+func (c *Client) doRetry(ctx context.Context, r request, out any) (err error) {
+	// A call none of whose requests left the process says so (ErrNotSent), so that a
+	// create interrupted while it waited is not looked for on the server.
+	sent := false
+	defer func() {
+		if err != nil && !sent && !errors.Is(err, ErrMissingCredentials) {
+			err = fmt.Errorf("%w (%w)", err, ErrNotSent)
+		}
+	}()
 	if !r.noAuth && !c.HasCredentials() {
 		return fmt.Errorf("%w: %s /%s needs an API e-mail and API key, and the client has none", ErrMissingCredentials, r.method, r.path)
 	}
@@ -430,6 +441,7 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) error {
 			return err
 		}
 		res := c.attempt(ctx, r, target, body, attempt, ticket, out)
+		sent = sent || res.sent
 		if res.err == nil {
 			return nil
 		}
@@ -541,6 +553,7 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 	// wroteHeaders records whether any complete request head left this process. If not, the
 	// server cannot have processed the request, which makes even a create safe to resend.
 	var wroteHeaders atomic.Bool
+	defer func() { res.sent = wroteHeaders.Load() }()
 	trace := &httptrace.ClientTrace{WroteHeaders: func() { wroteHeaders.Store(true) }}
 	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), r.method, target, bodyReader)
 	if err != nil {

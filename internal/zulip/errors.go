@@ -69,6 +69,9 @@ var (
 	// ErrMissingCredentials is returned, without contacting the server, by methods that need
 	// authentication when the client was built without an e-mail or API key.
 	ErrMissingCredentials = errors.New("zulip: missing credentials")
+	// ErrNotSent matches a call that failed before any of its requests left the process
+	// (see IsNotSent): the server cannot have processed it.
+	ErrNotSent = errors.New("zulip: nothing reached the server")
 )
 
 // APIError is a non-success answer from the Zulip server. Extra holds every top-level field
@@ -313,6 +316,11 @@ func (e *APIError) extraString(key string) string {
 // status and message Zulip used to say so (404 BAD_REQUEST for saved snippets, 400
 // BAD_REQUEST "Linkifier not found." and similar, STREAM_DOES_NOT_EXIST).
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// IsNotSent reports a call that ended (interrupted while it waited for the rate limit,
+// or unable to connect) before any of its requests left the process: nothing was done on
+// the server, so a create need not be looked for, and may simply be tried again.
+func IsNotSent(err error) bool { return errors.Is(err, ErrNotSent) }
 
 // IsUnauthorized reports whether err is an authentication failure (bad or missing API key,
 // deactivated user or organization). Permission failures of an authenticated user are

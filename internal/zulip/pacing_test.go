@@ -277,6 +277,9 @@ func TestPacing_cancelledDuringLongWait(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "rate limit") {
 		t.Fatalf("error = %v, want a cancelled wait for the rate limit", err)
 	}
+	if !IsNotSent(err) {
+		t.Errorf("a call cancelled before its request was sent is not IsNotSent: %v", err)
+	}
 	// Generous: the point is "not a minute".
 	if elapsed > 2*time.Second {
 		t.Errorf("the cancelled wait returned after %s", elapsed)
@@ -475,5 +478,33 @@ func TestPacing_unitsComeBackAsRequestsLeaveTheWindow(t *testing.T) {
 	q.finish(ticket, h, start)
 	if _, d, _ := q.reserve(start, &pacerTurn{}); d != 90*time.Second {
 		t.Errorf("with the budget spent by another client, the waiter waits %s, want Reset's 90s", d)
+	}
+}
+
+// TestNotSent_lostAnswerWasSent: a request whose answer is lost (the connection
+// closed after the server read it) may have been processed, so it is not IsNotSent;
+// one that could not connect at all is.
+func TestNotSent_lostAnswerWasSent(t *testing.T) {
+	env := setup(t)
+	env.handle("/realm/filters", func(w http.ResponseWriter, _ *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		_ = conn.Close()
+	})
+	_, err := env.client.CreateLinkifier(context.Background(), LinkifierRequest{Pattern: "A-(?P<id>[0-9]+)", URLTemplate: "https://a.example/{id}"})
+	if err == nil || IsNotSent(err) {
+		t.Errorf("a create whose answer was lost: error %v, IsNotSent %t; want an error that may have been processed", err, IsNotSent(err))
+	}
+
+	refused, err := New(Config{SiteURL: "http://127.0.0.1:1", Email: "a@example.com", APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = refused.CreateLinkifier(context.Background(), LinkifierRequest{Pattern: "A-(?P<id>[0-9]+)", URLTemplate: "https://a.example/{id}"})
+	if !IsNotSent(err) {
+		t.Errorf("a create that could not connect is not IsNotSent: %v", err)
 	}
 }
