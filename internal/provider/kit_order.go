@@ -141,6 +141,14 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			}
 		}
 	}
+	// A tainted object's replacement leaves no trace but the refresh that read
+	// it (heldByState): an object a state of this run holds may stand behind
+	// an unknown id too.
+	for _, o := range all {
+		if r.data.heldByState("zulip_"+r.spec.objectType, strconv.FormatInt(o.id, 10)) && !slices.Contains(held, o.id) {
+			held = append(held, o.id)
+		}
+	}
 	missing, unknown := orderGaps(all, ids, unknownIDs, held, r.spec.replaced(r.data))
 	if len(missing)+len(unknown) > 0 {
 		resp.Diagnostics.AddAttributeError(path.Root(r.spec.attr), "Incomplete "+r.spec.title+" Order", r.spec.problem(missing, unknown, unknownIDs))

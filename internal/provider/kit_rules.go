@@ -356,7 +356,8 @@ func (n *planNotes) claim(typeName, noun, key, shown string, kind claimKind) (su
 	case c.taken > 1:
 		return "Two Resources With One " + titleCase(noun), fmt.Sprintf("Two %s resources of this configuration have "+
 			"the %s %q, which Zulip keeps unique: the apply would create one and fail on the other, or both would "+
-			"manage one object. Keep one resource for it.", typeName, noun, shown)
+			"manage one object. Keep one resource for it. (To destroy the configuration as it is, run "+
+			"`terraform destroy -refresh=false`: its first, refreshing plan makes this check too.)", typeName, noun, shown)
 	case c.new > 0 && c.givenUp > 0:
 		return titleCase(noun) + " Moves Between Resources", fmt.Sprintf("A %s resource of this configuration gives up "+
 			"the %s %q (it is removed from the configuration, or changed) while a new one takes it, and Terraform may "+

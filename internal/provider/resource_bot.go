@@ -180,7 +180,7 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 			r.checkOwner(ctx, plan.OwnerID.ValueInt64(), &resp.Diagnostics)
 		}
 		if known(plan.FullName) && (creating || plan.FullName.ValueString() != state.FullName.ValueString()) {
-			r.checkNameFree(ctx, plan.FullName.ValueString(), state.ID, &resp.Diagnostics)
+			r.checkNameFree(ctx, plan.FullName.ValueString(), state.ID, plan.ShortName, &resp.Diagnostics)
 		}
 	}
 	if !creating {
@@ -265,15 +265,25 @@ func (r *botResource) checkOwner(ctx context.Context, owner int64, diags *diag.D
 }
 
 // checkNameFree refuses at plan a full name that an active user other than
-// the bot itself (self, null for a new bot) already has: Zulip refuses it
-// ("Name is already in use!", check_bot_name_available, which compares the
-// name as given, without its outer spaces).
-func (r *botResource) checkNameFree(ctx context.Context, name string, self types.Int64, diags *diag.Diagnostics) {
+// the bot itself (self, null for a new bot; or, for a replacement, the bot of
+// the short name that a state of this run holds, which the create takes back)
+// already has: Zulip refuses it ("Name is already in use!",
+// check_bot_name_available, which compares the name as given, without its
+// outer spaces).
+func (r *botResource) checkNameFree(ctx context.Context, name string, self types.Int64, shortName types.String, diags *diag.Diagnostics) {
 	name = strings.TrimSpace(name)
 	var holder zulip.User
+	itself := func(u zulip.User) bool {
+		if !self.IsNull() {
+			return u.UserID == self.ValueInt64()
+		}
+		local, _, _ := strings.Cut(u.Email, "@")
+		return known(shortName) && u.IsBot && strings.EqualFold(local, shortName.ValueString()+"-bot") &&
+			r.data.heldByState("zulip_bot", strconv.FormatInt(u.UserID, 10))
+	}
 	verdict, err := checkUsersSeen(ctx, r.data, func(users map[int64]zulip.User) error {
 		for _, u := range users {
-			if u.IsActive && u.FullName == name && (self.IsNull() || u.UserID != self.ValueInt64()) {
+			if u.IsActive && u.FullName == name && !itself(u) {
 				holder = u
 				return errors.New("taken")
 			}
