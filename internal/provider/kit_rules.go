@@ -77,8 +77,8 @@ func ruled(newResource func() resource.Resource) func() resource.Resource {
 		inner := newResource()
 		once.Do(func() { info = newRuleInfo(inner) })
 		r := &ruledResource{Resource: inner, info: info}
-		if _, ok := inner.(resource.ResourceWithIdentity); ok {
-			return &ruledIdentified{r}
+		if i, ok := inner.(resource.ResourceWithIdentity); ok {
+			return &ruledIdentified{ruledResource: r, identity: i}
 		}
 		return r
 	}
@@ -465,11 +465,14 @@ func (r *ruledResource) ImportState(ctx context.Context, req resource.ImportStat
 }
 
 // ruledIdentified is a ruledResource whose resource has an identity.
-type ruledIdentified struct{ *ruledResource }
+type ruledIdentified struct {
+	*ruledResource
+	identity resource.ResourceWithIdentity
+}
 
 // IdentitySchema is the resource's own.
 func (r *ruledIdentified) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	r.Resource.(resource.ResourceWithIdentity).IdentitySchema(ctx, req, resp)
+	r.identity.IdentitySchema(ctx, req, resp)
 }
 
 // ValidateConfig passes the configuration to the resource's own checks.
