@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
@@ -310,6 +311,10 @@ func TestResourceContract(t *testing.T) {
 		if _, ok := kitCases[typ]; c.kind == kindCollection && !ok {
 			t.Errorf("%s is a collection resource without a kit case (kitCases in kit_test.go)", typ)
 		}
+		_, half := halfCases()[typ]
+		if _, exempt := halfExempt[typ]; c.kind == kindManaged && half == exempt {
+			t.Errorf("%s needs either a half-failure case (halfCases) or a reason in halfExempt, not both or neither", typ)
+		}
 		suffixes := required[c.kind]
 		if c.importable && c.kind != kindCollection {
 			suffixes = append(suffixes, "generatedConfig")
@@ -514,6 +519,177 @@ func TestAccKit_duplicateKey(t *testing.T) {
 			},
 		})
 	})
+}
+
+// halfCase is a create the half-failure tests drive: the configuration, the
+// seeded user the provider acts as, and the path of the create request.
+type halfCase struct {
+	user           int
+	config, create string
+	// tf11 marks a configuration that needs Terraform 1.11 (a write-only password).
+	tf11 bool
+}
+
+// halfCases are the creates the half-failure tests run: every collection
+// resource's kit case, and the managed types whose create takes several
+// requests.
+func halfCases() map[string]halfCase {
+	out := map[string]halfCase{
+		"zulip_bot": {user: refserver.SeedAdminID, create: "POST /api/v1/bots",
+			config: testAccBotConfig("half", "Half", fmt.Sprintf("  owner_id = %d\n  role = \"moderator\"\n", refserver.SeedMemberID))},
+		"zulip_user": {user: refserver.SeedAdminID, create: "POST /api/v1/users", tf11: true,
+			config: testAccUserConfig("Half Made", "moderator", "", `
+    "1" = { value = "+1-555-0101" }`)},
+	}
+	for typ, c := range kitCases {
+		out[typ] = halfCase{user: c.user, config: c.config, create: c.create}
+	}
+	return out
+}
+
+// isWrite reports a request that changes the organization (not a read, nor
+// the event queue the provider registers for its creates).
+func isWrite(r *http.Request) bool {
+	return r.Method != http.MethodGet && r.URL.Path != "/api/v1/register" && r.URL.Path != "/api/v1/events"
+}
+
+// halfExempt are the managed types without a half-failure case, and why.
+var halfExempt = map[string]string{
+	"zulip_user_topic":            "one request (POST /user_topics)",
+	"zulip_profile_data":          "one request (PATCH /users/me/profile_data)",
+	"zulip_message_flags":         "one request per flag (POST /messages/flags)",
+	"zulip_apns_device_token":     "one request (POST /users/me/apns_device_token)",
+	"zulip_user_group_members":    "one request for the difference (POST /user_groups/{id}/members)",
+	"zulip_user_group_membership": "one request (POST /user_groups/{id}/members)",
+	"zulip_channel_subscribers":   "one request for the members added (POST /users/me/subscriptions)",
+	"zulip_channel_subscription":  "one request (POST /users/me/subscriptions)",
+	"zulip_channel_folder_order":  singletonHalf, "zulip_linkifier_order": singletonHalf,
+	"zulip_custom_profile_field_order": singletonHalf, "zulip_default_channels": singletonHalf,
+	"zulip_realm": singletonHalf, "zulip_realm_user_defaults": singletonHalf,
+}
+
+// singletonHalf is why an organization-wide singleton has no half-failure case.
+const singletonHalf = "a singleton: its create adopts the organization's object, and a failed one, tainted, is " +
+	"replaced by forgetting and adopting it again (TestEveryTypeThroughTerraformOperations)"
+
+// halfRun is one run of TestAccKit_halfCreateConverges: a type, and whether
+// the half-made object is destroyed rather than finished.
+type halfRun struct {
+	name, typ string
+	destroy   bool
+}
+
+// halfRuns are the runs for types: each finished, and each that can be
+// half-made also destroyed.
+func halfRuns(types []string) []halfRun {
+	var out []halfRun
+	for _, typ := range types {
+		out = append(out, halfRun{name: typ, typ: typ})
+		if !singleRequestCreates[typ] {
+			out = append(out, halfRun{name: typ + "/destroyed", typ: typ, destroy: true})
+		}
+	}
+	return out
+}
+
+// singleRequestCreates are the types whose create is one request, so that
+// there is no second write to half-fail; TestAccKit_halfCreateConverges checks
+// that it is still so.
+var singleRequestCreates = map[string]bool{
+	"zulip_linkifier": true, "zulip_saved_snippet": true, "zulip_allowed_domain": true, "zulip_user_group": true,
+	"zulip_channel_folder": true, "zulip_custom_profile_field": true, "zulip_custom_emoji": true,
+	"zulip_code_playground": true, "zulip_channel": true,
+}
+
+// TestAccKit_halfCreateConverges: the first write of a create succeeds and
+// the next write of it fails. The apply keeps the object in state, untainted,
+// with a warning; the next plain apply finishes it in place (an update, not a
+// replacement) and plans empty; or `terraform destroy` removes it. For a
+// type in singleRequestCreates the test
+// checks that its create is still one write (a second one would need this
+// test), and nothing more.
+func TestAccKit_halfCreateConverges(t *testing.T) {
+	cases := halfCases()
+	types := make([]string, 0, len(cases))
+	for typ := range cases {
+		types = append(types, typ)
+	}
+	sort.Strings(types)
+	for _, run := range halfRuns(types) {
+		typ, destroyHalf := run.typ, run.destroy
+		c := cases[typ]
+		t.Run(run.name, func(t *testing.T) {
+			srv := acctest.NewServer(t)
+			single := singleRequestCreates[typ]
+			created, writes, failed := false, 0, 0
+			proxy := srv.FaultyProviderConfig(t, c.user, func(r *http.Request) acctest.Fault {
+				switch req := r.Method + " " + r.URL.Path; {
+				case req == c.create && !created:
+					created, writes = true, 1
+				case created && isWrite(r) && writes < 100:
+					writes++
+					if !single && failed == 0 {
+						failed++
+						return acctest.Fault{Status: http.StatusBadRequest}
+					}
+				}
+				return acctest.Fault{}
+			})
+			cfg := proxy + c.config
+			var versions []tfversion.TerraformVersionCheck
+			if c.tf11 {
+				versions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
+			}
+			steps := []resource.TestStep{{
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					if writes != 1 {
+						return fmt.Errorf("%s's create took %d writes: take it out of singleRequestCreates, and its "+
+							"second write is half-failed by this test", typ, writes)
+					}
+					return nil
+				},
+			}}
+			if !single {
+				steps = []resource.TestStep{
+					{
+						Config:             cfg,
+						ExpectNonEmptyPlan: true,
+						Check: func(s *terraform.State) error {
+							rs := s.RootModule().Resources[typ+".test"]
+							switch {
+							case failed == 0:
+								return fmt.Errorf("%s's create took one write: add it to singleRequestCreates", typ)
+							case rs == nil:
+								return fmt.Errorf("the half-made %s is not in state", typ)
+							case rs.Primary.Tainted:
+								return fmt.Errorf("the half-made %s is tainted", typ)
+							}
+							return nil
+						},
+					},
+					{
+						Config: cfg,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(typ+".test", plancheck.ResourceActionUpdate)},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+					},
+				}
+				if destroyHalf {
+					// terraform destroy right after the half-made create: nothing
+					// the create checks stands in its way.
+					steps = []resource.TestStep{steps[0], {Config: cfg, Destroy: true}}
+				}
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				TerraformVersionChecks:   versions,
+				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+				Steps:                    steps,
+			})
+		})
+	}
 }
 
 // TestAccKit_generatedConfig: `terraform plan -generate-config-out` over an
