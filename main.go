@@ -26,8 +26,10 @@ func main() {
 	// go-plugin does not notice its client is gone: the provider would serve an empty
 	// socket forever, or finish half an apply for no one. In debug mode the provider
 	// is started by hand and outlives any one Terraform on purpose.
+	var terraformArgs []string
 	if !debug {
 		exitWithParent()
+		terraformArgs = parentCommand()
 	}
 
 	// The SDK's loggers default to TRACE; when nobody asked for logs, Terraform
@@ -43,7 +45,7 @@ func main() {
 	// The framework's server, wrapped so that operations slowed down by the
 	// server's rate limit say so (provider.WithVisibleWaits).
 	serve := func() tfprotov6.ProviderServer {
-		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version)())())
+		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version, provider.WithTerraformCommand(terraformArgs))())())
 	}
 	err := tf6server.Serve("registry.terraform.io/zulip-terraform/zulip", serve, opts...)
 	// The event queues of this run's creates: Terraform has stopped the server.

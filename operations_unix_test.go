@@ -203,7 +203,9 @@ func TestEveryTypeThroughTerraformOperations(t *testing.T) {
 	dir, rc, _ := devOverride(t)
 	srv := acctest.NewServer(t)
 	var linkifiers, folders, fields []string
+	var seededPattern string
 	srv.Do(func(r *refserver.Realm) {
+		seededPattern = r.Linkifiers[0].Pattern
 		// The owner manages allowed domains, and creates the user too.
 		r.Users[refserver.SeedOwnerID].CanCreateUsers = true
 		for _, l := range r.Linkifiers {
@@ -296,6 +298,23 @@ func TestEveryTypeThroughTerraformOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	emptyPlan("removing the duplicates")
+
+	// A configuration that cannot be applied (an object that exists and is
+	// not managed, and a duplicate) can still be destroyed: terraform
+	// destroy's first, refreshing plan makes no create-time check.
+	writeFile(t, filepath.Join(work, "blocked.tf"), fmt.Sprintf(`
+resource "zulip_linkifier" "stranger" {
+  pattern      = %q
+  url_template = "https://stranger.example/{id}"
+}
+
+resource "zulip_allowed_domain" "dup" {
+  domain = "ops.example.org"
+}
+`, seededPattern), 0o644)
+	if out, err := run("plan"); err == nil || !strings.Contains(out, "Linkifier Already Exists") || !strings.Contains(out, "Two Resources With One") {
+		t.Fatalf("the plan of a configuration that cannot be applied did not fail as expected (%v):\n%s", err, tail(out))
+	}
 	must("destroy", "-auto-approve")
 }
 

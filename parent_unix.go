@@ -3,7 +3,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -27,4 +31,22 @@ func exitWithParent() {
 			}
 		}
 	}()
+}
+
+// parentCommand is the command line of the process that started the provider
+// (Terraform), from /proc where there is one, else from ps; nil when neither
+// says.
+func parentCommand() []string {
+	parent := os.Getppid()
+	if parent <= 1 {
+		return nil
+	}
+	if raw, err := os.ReadFile("/proc/" + strconv.Itoa(parent) + "/cmdline"); err == nil {
+		return strings.Split(string(bytes.TrimRight(raw, "\x00")), "\x00")
+	}
+	out, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(parent)).Output()
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(out))
 }

@@ -19,3 +19,8 @@ func exitWithParent() {
 		}
 	}()
 }
+
+// parentCommand is nil on Windows, where reading another process's command
+// line needs more than the standard library offers: the provider does not
+// know that Terraform destroys (see provider.WithTerraformCommand).
+func parentCommand() []string { return nil }

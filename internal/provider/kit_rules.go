@@ -192,6 +192,11 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if !req.Plan.Raw.IsNull() && !needsNoAccount[typ] && !d.accountForPlan(&resp.Diagnostics) {
 		return
 	}
+	if creating && d != nil && d.destroying {
+		// The refreshing plan terraform destroy makes first: nothing will be
+		// created, so no create-time check may stand in the destroy's way.
+		return
+	}
 	if !req.State.Raw.IsNull() {
 		// A state holds the object even when no refresh read it (-refresh=false).
 		d.noteHeld(typ, r.info.keyValues(req.State.Raw))

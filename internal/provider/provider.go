@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,8 +34,51 @@ var (
 )
 
 // New returns a constructor of the provider at the given version.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &zulipProvider{version: version, getenv: os.Getenv} }
+func New(version string, opts ...Option) func() provider.Provider {
+	return func() provider.Provider {
+		p := &zulipProvider{version: version, getenv: os.Getenv}
+		for _, o := range opts {
+			o(p)
+		}
+		return p
+	}
+}
+
+// Option configures the provider New makes.
+type Option func(*zulipProvider)
+
+// WithTerraformCommand tells the provider the command line of the Terraform
+// that started it (its parent process), when the platform lets main read it.
+// A `terraform destroy` (or `apply -destroy`, `plan -destroy`) first makes a
+// normal plan of the whole configuration to refresh the state; the checks of
+// objects that plan would create are skipped then, since nothing is created,
+// so that a configuration that cannot be applied can still be destroyed.
+func WithTerraformCommand(args []string) Option {
+	return func(p *zulipProvider) { p.destroying = isDestroyCommand(args) }
+}
+
+// isDestroyCommand reports a Terraform command line that destroys: the
+// subcommand (the first argument after the global flags) is destroy, or apply
+// or plan with -destroy.
+func isDestroyCommand(args []string) bool {
+	if len(args) < 2 {
+		return false
+	}
+	rest := args[1:]
+	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return false
+	}
+	switch rest[0] {
+	case "destroy":
+		return true
+	case "apply", "plan":
+		return slices.Contains(rest[1:], "-destroy") || slices.Contains(rest[1:], "-destroy=true") ||
+			slices.Contains(rest[1:], "--destroy")
+	}
+	return false
 }
 
 // zulipProvider is the Zulip provider.
@@ -42,6 +86,8 @@ type zulipProvider struct {
 	version string
 	// getenv reads the environment; a field so that tests can substitute it.
 	getenv func(string) string
+	// destroying: Terraform was started to destroy (WithTerraformCommand).
+	destroying bool
 }
 
 // zulipProviderModel is the provider configuration.
@@ -329,6 +375,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		client:        client,
 		events:        newEventFeed(client),
 		hasCreds:      !noCredentials,
+		destroying:    p.destroying,
 		noCredentials: describeNoCredentials(creds, sources, where),
 		featureLevel:  settings.ZulipFeatureLevel,
 		serverVersion: settings.ZulipVersion,

@@ -23,6 +23,9 @@ type providerData struct {
 	// noCredentials says, when hasCreds is false, what is missing and where
 	// the provider looked for it.
 	noCredentials string
+	// destroying: the run is part of a terraform destroy, whose first plan
+	// plans the whole configuration only to refresh the state.
+	destroying bool
 	// unknownConfig is true when the provider's own configuration was not known
 	// yet (planning against a server that another resource creates).
 	unknownConfig bool
