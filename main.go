@@ -5,6 +5,7 @@ import (
 	"flag"
 	"log"
 	"os"
+	"os/signal"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -30,6 +31,15 @@ func main() {
 	if !debug {
 		exitWithParent()
 		terraformArgs = parentCommand()
+		// Ctrl-C reaches the provider too (the terminal signals the whole
+		// process group); go-plugin ignores it, but the provider ends the
+		// operations in flight at once (see provider.Interrupt).
+		interrupts := make(chan os.Signal, 1)
+		signal.Notify(interrupts, os.Interrupt)
+		go func() {
+			<-interrupts
+			provider.Interrupt()
+		}()
 	}
 
 	// The SDK's loggers default to TRACE; when nobody asked for logs, Terraform

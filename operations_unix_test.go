@@ -5,13 +5,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 
@@ -366,4 +369,61 @@ func tail(out string) string {
 		return "..." + out[len(out)-6000:]
 	}
 	return out
+}
+
+// TestInterruptEndsTheRunAtOnce: Ctrl-C (SIGINT to the process group, as a
+// terminal sends it) while `terraform apply` waits for the rate-limit budget
+// ends the run long before the budget comes back. Terraform does not stop its
+// providers while an apply is still planning, so the provider acts on the
+// interrupt it receives itself (it used to wait out the budget, about a minute).
+func TestInterruptEndsTheRunAtOnce(t *testing.T) {
+	tf := terraformPath(t)
+	dir, rc, _ := devOverride(t)
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.RateLimit = 4 })
+	owner, _ := srv.User(refserver.SeedOwnerID)
+	for range 6 { // spend the minute's budget
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/api/v1/users/me", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.SetBasicAuth(owner.Email, owner.APIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+	}
+	work := filepath.Join(dir, "interrupt")
+	writeFile(t, filepath.Join(work, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID)+`
+resource "zulip_linkifier" "x" {
+  pattern      = "INT-(?P<id>[0-9]+)"
+  url_template = "https://int.example/{id}"
+}
+`, 0o644)
+	cmd := terraformCommand(tf, rc, work, nil, "apply", "-auto-approve")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	time.Sleep(3 * time.Second) // the provider is configured, and waits for the budget
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-ended:
+		if err == nil {
+			t.Errorf("the interrupted apply succeeded:\n%s", out.String())
+		}
+	case <-time.After(20 * time.Second): // generous: the budget comes back after about a minute
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-ended
+		t.Fatalf("the apply was still waiting 20 s after Ctrl-C:\n%s", out.String())
+	}
+	if n := srv.Requests("POST", "/api/v1/realm/filters"); n != 0 {
+		t.Errorf("the interrupted apply created the linkifier (%d requests)", n)
+	}
 }

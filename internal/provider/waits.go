@@ -106,10 +106,12 @@ type visibleWaits struct {
 	fullServer
 }
 
-// reportWaits runs one operation with a context that collects its waits,
-// and adds the warning to its answer's diagnostics.
+// reportWaits runs one operation with a context that collects its waits
+// and that Interrupt ends, and adds the warning to its answer's diagnostics.
 func reportWaits[Req, Resp any](ctx context.Context, req *Req, call func(context.Context, *Req) (*Resp, error),
 	diags func(*Resp) *[]*tfprotov6.Diagnostic) (*Resp, error) {
+	ctx, release := interruptible(ctx)
+	defer release()
 	ctx, n := withWaitNotes(ctx)
 	resp, err := call(ctx, req)
 	if resp != nil {
