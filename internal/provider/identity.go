@@ -241,123 +241,30 @@ func (s identitySpec) names() string {
 	return strings.Join(names, " or ")
 }
 
-// identified gives the resources that newResource makes the identity spec.
+// identified gives the resources that newResource makes the identity spec,
+// and the kit's rules (ruledWith).
 func identified(newResource func() resource.Resource, spec identitySpec) func() resource.Resource {
-	return func() resource.Resource {
-		inner, ok := newResource().(identifiable)
-		if !ok {
-			panic(fmt.Sprintf("internal error: %T lacks what an identified resource needs", newResource()))
-		}
-		return &identifiedResource{identifiable: inner, spec: spec}
-	}
+	return ruledWith(newResource, &spec)
 }
 
-// identifiable is what every resource given an identity implements.
-type identifiable interface {
-	resource.ResourceWithConfigure
-	resource.ResourceWithImportState
-}
-
-// identifiedResource is a resource with its identity. It passes every call on
-// to the resource, and the optional ones the resource implements.
-type identifiedResource struct {
-	identifiable
-	spec identitySpec
-}
-
-var (
-	_ resource.ResourceWithIdentity         = (*identifiedResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*identifiedResource)(nil)
-	_ resource.ResourceWithValidateConfig   = (*identifiedResource)(nil)
-	_ resource.ResourceWithConfigValidators = (*identifiedResource)(nil)
-	_ resource.ResourceWithUpgradeState     = (*identifiedResource)(nil)
-)
-
-// Metadata names the resource and marks a mutable identity.
-func (r *identifiedResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	r.identifiable.Metadata(ctx, req, resp)
-	resp.ResourceBehavior.MutableIdentity = r.spec.mutable
-}
-
-// IdentitySchema describes the identity.
-func (r *identifiedResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = r.spec.schema()
-}
-
-// Create creates the object, then records its identity. A create that made
+// afterCreate records the identity of a created object. A create that made
 // the object but not all of it (a later request failed, which the resource
 // reports as a warning so that Terraform keeps the object untainted) may
 // leave an identity attribute unknown, which settleUnknowns makes null:
 // completeAfterCreate fills it, because the framework refuses a create
 // without an identity as an error, which taints the object.
-func (r *identifiedResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.identifiable.Create(ctx, req, resp)
-	if !r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
-		r.spec.completeAfterCreate(ctx, resp.State, req.Plan, resp.Identity, &resp.Diagnostics)
+func (s identitySpec) afterCreate(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !s.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
+		s.completeAfterCreate(ctx, resp.State, req.Plan, resp.Identity, &resp.Diagnostics)
 	}
 }
 
-// Read refreshes the object and its identity; an object gone keeps the
-// identity of its prior state.
-func (r *identifiedResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	r.identifiable.Read(ctx, req, resp)
-	if !r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
-		r.spec.fromState(ctx, req.State, resp.Identity, &resp.Diagnostics)
+// afterRefresh records the identity after a Read or an Update (which a
+// rename changes); an object gone keeps the identity of its prior state.
+func (s identitySpec) afterRefresh(ctx context.Context, prior, now tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	if !s.fromState(ctx, now, identity, diags) {
+		s.fromState(ctx, prior, identity, diags)
 	}
-}
-
-// Update changes the object, then records its identity (which a rename changes).
-func (r *identifiedResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.identifiable.Update(ctx, req, resp)
-	if !r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
-		r.spec.fromState(ctx, req.State, resp.Identity, &resp.Diagnostics)
-	}
-}
-
-// ImportState imports by id or by identity, which becomes the id the
-// resource imports by.
-func (r *identifiedResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if req.ID == "" && req.Identity != nil && !req.Identity.Raw.IsNull() {
-		id, ok := r.spec.toImportID(ctx, req.Identity, &resp.Diagnostics)
-		if !ok {
-			return
-		}
-		req.ID = id
-	}
-	r.identifiable.ImportState(ctx, req, resp)
-	if !resp.Diagnostics.HasError() {
-		r.spec.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
-	}
-}
-
-// ModifyPlan passes the plan to the resource's own checks.
-func (r *identifiedResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if m, ok := r.identifiable.(resource.ResourceWithModifyPlan); ok {
-		m.ModifyPlan(ctx, req, resp)
-	}
-}
-
-// ValidateConfig passes the configuration to the resource's own checks.
-func (r *identifiedResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	if v, ok := r.identifiable.(resource.ResourceWithValidateConfig); ok {
-		v.ValidateConfig(ctx, req, resp)
-	}
-}
-
-// ConfigValidators are the resource's own.
-func (r *identifiedResource) ConfigValidators(ctx context.Context) []resource.ConfigValidator {
-	if v, ok := r.identifiable.(resource.ResourceWithConfigValidators); ok {
-		return v.ConfigValidators(ctx)
-	}
-	return nil
-}
-
-// UpgradeState is the resource's own.
-func (r *identifiedResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	if u, ok := r.identifiable.(resource.ResourceWithUpgradeState); ok {
-		return u.UpgradeState(ctx)
-	}
-	return nil
 }
 
 // The identity attributes the resources share.

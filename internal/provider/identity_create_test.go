@@ -21,7 +21,7 @@ import (
 func TestIdentityAfterHalfCreate(t *testing.T) {
 	ctx := context.Background()
 	for _, f := range New("test")().Resources(ctx) {
-		r, ok := f().(*identifiedResource)
+		r, ok := f().(*ruledIdentified)
 		if !ok {
 			continue
 		}
@@ -34,7 +34,7 @@ func TestIdentityAfterHalfCreate(t *testing.T) {
 			r.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &ir)
 			objType := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
 			inIdentity := map[string]bool{}
-			for _, a := range r.spec.attrs {
+			for _, a := range r.identity.attrs {
 				inIdentity[a.name] = true
 			}
 			// The plan: what the configuration sets is known, computed values unknown.
@@ -60,8 +60,8 @@ func TestIdentityAfterHalfCreate(t *testing.T) {
 			identity := &tfsdk.ResourceIdentity{Schema: ir.IdentitySchema,
 				Raw: tftypes.NewValue(ir.IdentitySchema.Type().TerraformType(ctx), nil)}
 			var diags diag.Diagnostics
-			if !r.spec.fromState(ctx, state, identity, &diags) {
-				r.spec.completeAfterCreate(ctx, state, plan, identity, &diags)
+			if !r.identity.fromState(ctx, state, identity, &diags) {
+				r.identity.completeAfterCreate(ctx, state, plan, identity, &diags)
 			}
 			if diags.HasError() {
 				t.Fatalf("diagnostics: %v", diags)
@@ -69,7 +69,7 @@ func TestIdentityAfterHalfCreate(t *testing.T) {
 			if identity.Raw.IsFullyNull() {
 				t.Fatalf("no identity after a half-finished create")
 			}
-			for _, a := range r.spec.attrs {
+			for _, a := range r.identity.attrs {
 				if a.optional {
 					continue
 				}

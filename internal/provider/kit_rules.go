@@ -71,14 +71,23 @@ const replacesKey = "replaces"
 
 // ruled wraps the resources newResource makes in the kit's rules.
 func ruled(newResource func() resource.Resource) func() resource.Resource {
+	return ruledWith(newResource, nil)
+}
+
+// ruledWith wraps the resources newResource makes in the kit's rules, with
+// the identity spec when it is not nil (identified).
+func ruledWith(newResource func() resource.Resource, identity *identitySpec) func() resource.Resource {
 	var once sync.Once
 	var info *ruleInfo
 	return func() resource.Resource {
 		inner := newResource()
-		once.Do(func() { info = newRuleInfo(inner) })
-		r := &ruledResource{Resource: inner, info: info}
-		if i, ok := inner.(resource.ResourceWithIdentity); ok {
-			return &ruledIdentified{ruledResource: r, identity: i}
+		once.Do(func() { info = newRuleInfo(inner, identity) })
+		r := &ruledResource{Resource: inner, info: info, identity: identity}
+		if identity != nil {
+			if _, ok := inner.(resource.ResourceWithImportState); !ok {
+				panic(fmt.Sprintf("internal error: %s has an identity but no import", info.typeName))
+			}
+			return &ruledIdentified{r}
 		}
 		return r
 	}
@@ -95,7 +104,7 @@ type ruleInfo struct {
 }
 
 // newRuleInfo reads a type's name, schema and identity.
-func newRuleInfo(r resource.Resource) *ruleInfo {
+func newRuleInfo(r resource.Resource, identity *identitySpec) *ruleInfo {
 	ctx := context.Background()
 	var meta resource.MetadataResponse
 	r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
@@ -106,15 +115,13 @@ func newRuleInfo(r resource.Resource) *ruleInfo {
 		info.keys = append(info.keys, "id")
 	}
 	var required []string
-	if ir, ok := r.(resource.ResourceWithIdentity); ok {
-		var id resource.IdentitySchemaResponse
-		ir.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
-		for name, a := range id.IdentitySchema.Attributes {
-			if !slices.Contains(info.keys, name) {
-				info.keys = append(info.keys, name)
+	if identity != nil {
+		for _, a := range identity.attrs {
+			if !slices.Contains(info.keys, a.name) {
+				info.keys = append(info.keys, a.name)
 			}
-			if a.IsRequiredForImport() {
-				required = append(required, name)
+			if !a.optional {
+				required = append(required, a.name)
 			}
 		}
 	}
@@ -131,7 +138,9 @@ func newRuleInfo(r resource.Resource) *ruleInfo {
 type ruledResource struct {
 	resource.Resource
 	info *ruleInfo
-	data *providerData
+	// identity is the type's identity (identity.go), nil when it has none.
+	identity *identitySpec
+	data     *providerData
 }
 
 var (
@@ -154,11 +163,39 @@ func (r *ruledResource) Configure(ctx context.Context, req resource.ConfigureReq
 	}
 }
 
-// Read refreshes the object and records that a state holds it.
+// Metadata names the resource and marks a mutable identity.
+func (r *ruledResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	r.Resource.Metadata(ctx, req, resp)
+	if r.identity != nil {
+		resp.ResourceBehavior.MutableIdentity = r.identity.mutable
+	}
+}
+
+// Create creates the object, then records its identity.
+func (r *ruledResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.Resource.Create(ctx, req, resp)
+	if r.identity != nil {
+		r.identity.afterCreate(ctx, req, resp)
+	}
+}
+
+// Read refreshes the object and its identity, and records that a state
+// holds it.
 func (r *ruledResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	r.Resource.Read(ctx, req, resp)
+	if r.identity != nil {
+		r.identity.afterRefresh(ctx, req.State, resp.State, resp.Identity, &resp.Diagnostics)
+	}
 	if !resp.Diagnostics.HasError() {
 		r.data.noteHeld(r.info.typeName, r.info.keyValues(resp.State.Raw))
+	}
+}
+
+// Update changes the object, then records its identity (which a rename changes).
+func (r *ruledResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.Resource.Update(ctx, req, resp)
+	if r.identity != nil {
+		r.identity.afterRefresh(ctx, req.State, resp.State, resp.Identity, &resp.Diagnostics)
 	}
 }
 
@@ -460,24 +497,34 @@ func (d *providerData) accountForPlan(diags *diag.Diagnostics) bool {
 	return true
 }
 
-// ImportState passes the import on to the resource.
+// ImportState passes the import on to the resource. An import by identity
+// becomes the import id the resource accepts, so that each type has one
+// lookup, and the identity is recorded from what was imported.
 func (r *ruledResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if i, ok := r.Resource.(resource.ResourceWithImportState); ok {
-		i.ImportState(ctx, req, resp)
+	i, ok := r.Resource.(resource.ResourceWithImportState)
+	if !ok {
+		resp.Diagnostics.AddError("Import Not Supported", fmt.Sprintf("%s cannot be imported.", r.info.typeName))
 		return
 	}
-	resp.Diagnostics.AddError("Import Not Supported", fmt.Sprintf("%s cannot be imported.", r.info.typeName))
+	if r.identity != nil && req.ID == "" && req.Identity != nil && !req.Identity.Raw.IsNull() {
+		id, ok := r.identity.toImportID(ctx, req.Identity, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		req.ID = id
+	}
+	i.ImportState(ctx, req, resp)
+	if r.identity != nil && !resp.Diagnostics.HasError() {
+		r.identity.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	}
 }
 
-// ruledIdentified is a ruledResource whose resource has an identity.
-type ruledIdentified struct {
-	*ruledResource
-	identity resource.ResourceWithIdentity
-}
+// ruledIdentified is a ruledResource with an identity.
+type ruledIdentified struct{ *ruledResource }
 
-// IdentitySchema is the resource's own.
-func (r *ruledIdentified) IdentitySchema(ctx context.Context, req resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	r.identity.IdentitySchema(ctx, req, resp)
+// IdentitySchema describes the identity.
+func (r *ruledIdentified) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = r.identity.schema()
 }
 
 // ValidateConfig passes the configuration to the resource's own checks.

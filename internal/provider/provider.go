@@ -554,7 +554,7 @@ func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
 
 // Resources lists the provider's resources.
 func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource {
-	all := []func() resource.Resource{
+	return []func() resource.Resource{
 		identified(NewLinkifierResource, identityOf("pattern", "The linkifier's pattern.", true)),
 		identified(NewSavedSnippetResource, identitySpec{attrs: []identityAttr{{name: "id", number: true,
 			description: "The saved snippet's id (titles need not be unique)."}}}),
@@ -563,13 +563,13 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		identified(NewUserTopicResource, identitySpec{attrs: []identityAttr{channelIDAttr,
 			{name: "topic", description: "The topic's name."}}, importID: func(v []string) string { return v[0] + ":" + v[1] },
 			mutable: true}), // Zulip matches topics case-insensitively and keeps its own spelling
-		NewProfileDataResource,
+		ruled(NewProfileDataResource),
 		identified(NewMessageFlagsResource, identityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true)),
-		NewAPNsDeviceTokenResource,
-		NewPushTestNotificationResource,
-		NewMessageReportResource,
-		NewOwnAccountDeactivationResource,
-		NewSMSQuestionResource,
+		ruled(NewAPNsDeviceTokenResource),
+		ruled(NewPushTestNotificationResource),
+		ruled(NewMessageReportResource),
+		ruled(NewOwnAccountDeactivationResource),
+		ruled(NewSMSQuestionResource),
 		identified(NewUserGroupResource, identityOf("name", "The group's name.", true)),
 		identified(NewUserGroupMembersResource, identityOfIDs(groupIDAttr)),
 		identified(NewUserGroupMembershipResource, identityOfIDs(groupIDAttr, userIDAttr)),
@@ -590,10 +590,6 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 		identified(NewCustomProfileFieldOrderResource, singletonIdentity),
 		identified(NewCustomProfileFieldResource, identityOf("name", "The field's name.", true)),
 	}
-	for i, newResource := range all {
-		all[i] = ruled(newResource)
-	}
-	return all
 }
 
 // DataSources lists the provider's data sources.
