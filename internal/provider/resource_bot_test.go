@@ -443,3 +443,49 @@ func TestAccBot_createHalfFinished(t *testing.T) {
 		},
 	})
 }
+
+// TestAccBot_renamedChannelRepaired: a bot's default channel names a channel
+// by its name (zulip_channel.x.name); the channel is renamed in the web app.
+// The next plain apply renames the channel back and keeps the bot's default
+// channel, in one go, and plans empty after.
+func TestAccBot_renamedChannelRepaired(t *testing.T) {
+	srv := acctest.NewServer(t)
+	config := srv.ProviderConfig(t, refserver.SeedAdminID) + `
+resource "zulip_channel" "ops" {
+  name        = "ops-room"
+  description = "Where ops talks"
+}
+
+resource "zulip_bot" "test" {
+  full_name               = "Ops Helper"
+  short_name              = "opshelper"
+  default_sending_channel = zulip_channel.ops.name
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, c := range r.Channels {
+							if c.Name == "ops-room" {
+								c.Name = "ops-renamed"
+							}
+						}
+					})
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_channel.ops", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("default_sending_channel"), knownvalue.StringExact("ops-room")),
+				},
+			},
+		},
+	})
+}
