@@ -420,8 +420,8 @@ resource "zulip_linkifier" "x" {
 		}
 	case <-time.After(20 * time.Second): // generous: the budget comes back after about a minute
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-ended
-		t.Fatalf("the apply was still waiting 20 s after Ctrl-C:\n%s", out.String())
+		err := <-ended
+		t.Fatalf("the apply was still waiting 20 s after Ctrl-C (killed: %v):\n%s", err, out.String())
 	}
 	if n := srv.Requests("POST", "/api/v1/realm/filters"); n != 0 {
 		t.Errorf("the interrupted apply created the linkifier (%d requests)", n)

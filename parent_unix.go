@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"strconv"
@@ -44,7 +45,9 @@ func parentCommand() []string {
 	if raw, err := os.ReadFile("/proc/" + strconv.Itoa(parent) + "/cmdline"); err == nil {
 		return strings.Split(string(bytes.TrimRight(raw, "\x00")), "\x00")
 	}
-	out, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(parent)).Output()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "ps", "-o", "args=", "-p", strconv.Itoa(parent)).Output()
 	if err != nil {
 		return nil
 	}
