@@ -234,10 +234,10 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		// created, so no create-time check may stand in the destroy's way.
 		return
 	}
-	if !req.State.Raw.IsNull() {
-		// A state holds the object even when no refresh read it (-refresh=false).
-		d.noteHeld(typ, r.info.keyValues(req.State.Raw))
-	}
+	// The keys of the object the prior state holds, read once.
+	priorKeys := r.info.keyValues(req.State.Raw)
+	// A state holds the object even when no refresh read it (-refresh=false).
+	d.noteHeld(typ, priorKeys)
 	if m, ok := r.Resource.(resource.ResourceWithModifyPlan); ok {
 		m.ModifyPlan(ctx, req, resp)
 	}
@@ -249,8 +249,8 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		// named as one whichever of the two resources Terraform plans first.
 		r.claimNaturalKey(req, resp)
 	}
-	if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && resp.Private != nil && !resp.Diagnostics.HasError() {
-		if raw, err := json.Marshal(r.info.keyValues(req.State.Raw)); err == nil {
+	if len(priorKeys) > 0 && !req.Plan.Raw.IsNull() && resp.Private != nil && !resp.Diagnostics.HasError() {
+		if raw, err := json.Marshal(priorKeys); err == nil {
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, raw)...)
 		}
 	}
