@@ -28,7 +28,11 @@ func main() {
 	// socket forever, or finish half an apply for no one. In debug mode the provider
 	// is started by hand and outlives any one Terraform on purpose.
 	var terraformArgs []string
+	// The create journal lives in Terraform's data directory (provider.WithCreateJournal);
+	// a provider started by hand for a debugger serves many working directories.
+	journalDir := ""
 	if !debug {
+		journalDir = provider.DataDir(os.Getenv)
 		exitWithParent()
 		terraformArgs = parentCommand()
 		// Ctrl-C reaches the provider too (the terminal signals the whole
@@ -55,7 +59,8 @@ func main() {
 	// The framework's server, wrapped so that operations slowed down by the
 	// server's rate limit say so (provider.WithVisibleWaits).
 	serve := func() tfprotov6.ProviderServer {
-		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version, provider.WithTerraformCommand(terraformArgs))())())
+		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version,
+			provider.WithTerraformCommand(terraformArgs), provider.WithCreateJournal(journalDir))())())
 	}
 	err := tf6server.Serve("registry.terraform.io/zulip-terraform/zulip", serve, opts...)
 	// The event queues of this run's creates: Terraform has stopped the server.

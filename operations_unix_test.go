@@ -4,7 +4,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -426,4 +428,167 @@ resource "zulip_linkifier" "x" {
 	if n := srv.Requests("POST", "/api/v1/realm/filters"); n != 0 {
 		t.Errorf("the interrupted apply created the linkifier (%d requests)", n)
 	}
+}
+
+// killedConfig is what TestKilledApplyRecoversInOnePlainApply applies: many
+// objects of the journaled types, so that the apply is still running when
+// it is killed.
+func killedConfig() string {
+	var b strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&b, "resource \"zulip_linkifier\" \"l%d\" {\n  pattern      = \"KILL%d-(?P<id>[0-9]+)\"\n  url_template = \"https://kill.example/%d/{id}\"\n}\n\n", i, i, i)
+	}
+	for i := range 4 {
+		fmt.Fprintf(&b, "resource \"zulip_channel\" \"c%d\" {\n  name        = \"killed-%d\"\n  description = \"Channel %d\"\n}\n\n", i, i, i)
+		fmt.Fprintf(&b, "resource \"zulip_user_group\" \"g%d\" {\n  name        = \"killed-team-%d\"\n  description = \"Team %d\"\n}\n\n", i, i, i)
+		fmt.Fprintf(&b, "resource \"zulip_saved_snippet\" \"s%d\" {\n  title   = \"Killed %d\"\n  content = \"Snippet %d\"\n}\n\n", i, i, i)
+	}
+	for i := range 2 {
+		fmt.Fprintf(&b, "resource \"zulip_bot\" \"b%d\" {\n  full_name  = \"Killed Bot %d\"\n  short_name = \"killed%d\"\n}\n\n", i, i, i)
+	}
+	return b.String()
+}
+
+// TestKilledApplyRecoversInOnePlainApply (issue 25, item 10): Terraform is
+// killed outright (SIGKILL) in the middle of an apply, after some objects
+// were created and before its state recorded them (Terraform persists the
+// state every 20 s). The next plain `terraform apply` adopts each object the
+// killed apply made (the create journal) and creates the rest: no import, no
+// duplicate, and the plan after it is empty.
+func TestKilledApplyRecoversInOnePlainApply(t *testing.T) {
+	tf := terraformPath(t)
+	dir, rc, _ := devOverride(t)
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.Faults.Latency = 150 * time.Millisecond })
+	work := filepath.Join(dir, "killed")
+	body := killedConfig()
+	writeFile(t, filepath.Join(work, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID)+body, 0o644)
+
+	cmd := terraformCommand(tf, rc, work, nil, "apply", "-auto-approve")
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	creates := func() int {
+		return srv.Requests("POST", "/api/v1/realm/filters") + srv.Requests("POST", "/api/v1/user_groups/create")
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for creates() < 5 && time.Now().Before(deadline) {
+		select {
+		case err := <-ended:
+			t.Fatalf("the apply ended before it could be killed (%v):\n%s", err, out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil { // Terraform alone: the provider notices, and finishes its creates
+		t.Fatal(err)
+	}
+	t.Logf("the apply was killed: %v", <-ended)
+	waitForProvidersToExit(t, filepath.Join(dir, "real", "terraform-provider-zulip"))
+
+	inState := stateAddresses(t, work)
+	if raw, err := os.ReadFile(filepath.Join(work, ".terraform", "zulip-provider-creates.jsonl")); err == nil {
+		t.Logf("journal:\n%s", raw)
+	}
+	made := countKilled(srv)
+	t.Logf("killed after %v were created; the state holds %d resources", made, len(inState))
+	if made["linkifiers"]+made["groups"]+made["channels"]+made["snippets"] <= len(inState) {
+		t.Skipf("the state recorded every object the killed apply made (%v): nothing to recover", inState)
+	}
+
+	recovery := terraformCommand(tf, rc, work, nil, "apply", "-auto-approve")
+	got, err := recovery.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the apply after the killed one failed (%v):\n%s", err, got)
+	}
+	if !strings.Contains(string(got), "Adopted After an Interrupted Apply") {
+		t.Errorf("the apply after the killed one adopted nothing:\n%s", tail(string(got)))
+	}
+	want := map[string]int{"linkifiers": 8, "groups": 4, "channels": 4, "snippets": 4}
+	if got := countKilled(srv); !maps.Equal(got, want) {
+		t.Errorf("after recovery the organization has %v of the configuration's objects, want %v", got, want)
+	}
+	plan := terraformCommand(tf, rc, work, nil, "plan", "-detailed-exitcode")
+	if out, err := plan.CombinedOutput(); err != nil {
+		t.Errorf("the plan after recovery is not empty (%v):\n%s", err, out)
+	}
+}
+
+// countKilled counts the objects of killedConfig on the server, by kind.
+func countKilled(srv *acctest.Server) map[string]int {
+	n := map[string]int{}
+	count := func(kind, name, prefix string) {
+		if strings.HasPrefix(name, prefix) {
+			n[kind]++
+		}
+	}
+	srv.Do(func(r *refserver.Realm) {
+		for _, l := range r.Linkifiers {
+			count("linkifiers", l.Pattern, "KILL")
+		}
+		for _, g := range r.Groups {
+			count("groups", g.Name, "killed-team-")
+		}
+		for _, c := range r.Channels {
+			count("channels", c.Name, "killed-")
+		}
+		for _, s := range r.Snippets {
+			count("snippets", s.Title, "Killed ")
+		}
+	})
+	return n
+}
+
+// stateAddresses are the resources of which the working directory's state
+// holds an object.
+func stateAddresses(t *testing.T, work string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(work, "terraform.tfstate"))
+	if os.IsNotExist(err) || err == nil && len(raw) == 0 { // none yet, or created empty before the kill
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Type, Name string
+			Instances  []json.RawMessage
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	var addrs []string
+	for _, r := range st.Resources {
+		if len(r.Instances) > 0 {
+			addrs = append(addrs, r.Type+"."+r.Name)
+		}
+	}
+	return addrs
+}
+
+// waitForProvidersToExit waits (at most 30 s) until no process runs the
+// provider binary: an orphaned provider finishes its creates, then exits.
+func waitForProvidersToExit(t *testing.T, binary string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		running := false
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if err == nil && strings.HasPrefix(string(raw), binary) {
+				running = true
+				break
+			}
+		}
+		if !running {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the provider (%s) still runs 30 s after Terraform was killed", binary)
 }

@@ -10,13 +10,21 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
 )
 
 // parentPoll is how often the provider checks that Terraform is still there: the time
 // an orphaned provider may outlive it.
 const parentPoll = time.Second
 
-// exitWithParent ends the process soon after its parent does. On Unix an orphan is
+// drainTimeout bounds how long an orphaned provider finishes the creates in
+// flight, so that the create journal records what they made (see
+// provider.WithCreateJournal) before it exits.
+const drainTimeout = 15 * time.Second
+
+// exitWithParent ends the process soon after its parent does, once the
+// creates in flight are done. On Unix an orphan is
 // adopted by init (or a subreaper), so a changed parent process id means the parent is
 // gone; no signal or pipe tells a go-plugin server that reliably.
 func exitWithParent() {
@@ -28,6 +36,7 @@ func exitWithParent() {
 	go func() {
 		for range time.Tick(parentPoll) {
 			if os.Getppid() != parent {
+				provider.Drain(drainTimeout)
 				os.Exit(1)
 			}
 		}

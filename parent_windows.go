@@ -2,7 +2,16 @@
 
 package main
 
-import "os"
+import (
+	"os"
+	"time"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+)
+
+// drainTimeout bounds how long an orphaned provider finishes the creates in
+// flight (see parent_unix.go).
+const drainTimeout = 15 * time.Second
 
 // exitWithParent ends the process when its parent does. Windows does not re-parent
 // orphans, so the parent process id never changes; instead the provider holds a handle
@@ -15,6 +24,7 @@ func exitWithParent() {
 	go func() {
 		// An error means the parent could not be waited on, not that it exited.
 		if _, err := parent.Wait(); err == nil {
+			provider.Drain(drainTimeout)
 			os.Exit(1)
 		}
 	}()

@@ -34,6 +34,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // identityAttr is one attribute of an identity, copied from the state
@@ -290,3 +291,20 @@ var (
 	singletonIdentity = identityOf("id", "The import id: the organization's URL for `zulip_realm` and "+
 		"`zulip_realm_user_defaults`, the collection's name for an order or the default channels.", false)
 )
+
+// importIDOf is the import id of the object a state holds, "" when the state
+// lacks a value the identity needs.
+func (s identitySpec) importIDOf(raw tftypes.Value) string {
+	values := make([]string, len(s.attrs))
+	for i, a := range s.attrs {
+		if v := rawStrings(raw, []string{a.name}); len(v) == 1 {
+			values[i] = v[0]
+		} else if !a.optional {
+			return ""
+		}
+	}
+	if s.importID == nil {
+		return values[0]
+	}
+	return s.importID(values)
+}

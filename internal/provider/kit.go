@@ -399,6 +399,14 @@ func (o objects[M, T]) Import(ctx context.Context, d *providerData, req resource
 // reconcileTimeout bounds the read that settles an uncertain create.
 const reconcileTimeout = 30 * time.Second
 
+// settling is the context of the look that settles an uncertain create: it
+// must happen even when the attempt ended because Terraform was interrupted
+// or is gone (the journal then records what it finds), so it gets a short
+// time of its own.
+func settling(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)
+}
+
 // creation is one attempt to create an object of o.
 type creation[M any, T any] struct {
 	o objects[M, T]
@@ -458,9 +466,7 @@ func (c creation[M, T]) create(ctx context.Context, d *providerData, diags *diag
 			"nothing was created; apply again)", o.what), o.role, err)
 		return "", false
 	}
-	// The look that settles the outcome must happen even when the attempt ended
-	// because Terraform was interrupted; it gets a short time of its own.
-	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reconcileTimeout)
+	lctx, cancel := settling(ctx)
 	defer cancel()
 	after, lerr := coll.list(lctx)
 	if lerr != nil {

@@ -171,11 +171,33 @@ func (r *ruledResource) Metadata(ctx context.Context, req resource.MetadataReque
 	}
 }
 
-// Create creates the object, then records its identity.
+// Create creates the object (or adopts the one an interrupted apply of this
+// working directory created for it, journal.go), records its identity, and
+// journals it.
 func (r *ruledResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.Resource.Create(ctx, req, resp)
+	creating.Add(1)
+	defer creating.Done()
+	if !r.adoptJournaled(ctx, req, resp) {
+		r.Resource.Create(ctx, req, resp)
+	}
 	if r.identity != nil {
 		r.identity.afterCreate(ctx, req, resp)
+	}
+	// Journaled even when the create failed after making the object (its
+	// state is then tainted, or lost if Terraform is gone).
+	if d := r.data; d != nil && d.journal != nil && journaledTypes[r.info.typeName] && r.identity != nil &&
+		!resp.State.Raw.IsNull() {
+		e := journalEntry{Realm: d.realmKey(), Type: r.info.typeName, Keys: r.info.keyValues(resp.State.Raw),
+			Natural: r.info.natural.value(req.Plan.Raw), ImportID: r.identity.importIDOf(resp.State.Raw)}
+		if e.ImportID == "" && len(e.Keys) > 0 && r.info.keys[0] == "id" {
+			// A create that did not finish may lack a computed identity value
+			// (a bot's address); the id is an import id too (completeAfterCreate).
+			e.ImportID = e.Keys[0]
+		}
+		if e.Natural == "" {
+			e.Fingerprint = fingerprint(req.Plan.Raw)
+		}
+		d.journal.record(ctx, e)
 	}
 }
 
@@ -187,7 +209,11 @@ func (r *ruledResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		r.identity.afterRefresh(ctx, req.State, resp.State, resp.Identity, &resp.Diagnostics)
 	}
 	if !resp.Diagnostics.HasError() {
-		r.data.noteHeld(r.info.typeName, r.info.keyValues(resp.State.Raw))
+		keys := r.info.keyValues(resp.State.Raw)
+		r.data.noteHeld(r.info.typeName, keys)
+		if r.data != nil {
+			r.data.journal.confirm(ctx, r.data.realmKey(), r.info.typeName, keys)
+		}
 	}
 }
 
@@ -238,6 +264,12 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	priorKeys := r.info.keyValues(req.State.Raw)
 	// A state holds the object even when no refresh read it (-refresh=false).
 	d.noteHeld(typ, priorKeys)
+	if d != nil {
+		d.journal.confirm(ctx, d.realmKey(), typ, priorKeys)
+		if creating {
+			r.noteAdoption(ctx, req, resp)
+		}
+	}
 	if m, ok := r.Resource.(resource.ResourceWithModifyPlan); ok {
 		m.ModifyPlan(ctx, req, resp)
 	}
@@ -457,11 +489,21 @@ func (d *providerData) replacing(typeName, key string) bool {
 
 // heldByState reports an object (by its id or identity value) that a state
 // of this run holds: refreshed by this run, planned for replacement, or
-// destroyed by it. A type's "already exists" check skips such an object: it
+// destroyed by it; or that an interrupted apply of this working directory
+// created and no state recorded (journal.go), which the create adopts. A type's "already exists" check skips such an object: it
 // is this configuration's own, which a tainted or replaced resource is about
 // to make again; a second resource that claims it is refused by the natural
 // key claims instead.
 func (d *providerData) heldByState(typeName, key string) bool {
+	if d == nil {
+		return false
+	}
+	return d.heldInRun(typeName, key) || d.journaled(context.Background(), typeName, key)
+}
+
+// heldInRun reports an object that a state of this run holds (heldByState
+// without the journal).
+func (d *providerData) heldInRun(typeName, key string) bool {
 	if d == nil {
 		return false
 	}

@@ -88,6 +88,8 @@ type zulipProvider struct {
 	getenv func(string) string
 	// destroying: Terraform was started to destroy (WithTerraformCommand).
 	destroying bool
+	// journal is the create journal (WithCreateJournal), nil without one.
+	journal *createJournal
 }
 
 // zulipProviderModel is the provider configuration.
@@ -376,6 +378,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		events:        newEventFeed(client),
 		hasCreds:      !noCredentials,
 		destroying:    p.destroying,
+		journal:       p.journal,
 		noCredentials: describeNoCredentials(creds, sources, where),
 		featureLevel:  settings.ZulipFeatureLevel,
 		serverVersion: settings.ZulipVersion,

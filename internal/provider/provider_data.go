@@ -26,6 +26,8 @@ type providerData struct {
 	// destroying: the run is part of a terraform destroy, whose first plan
 	// plans the whole configuration only to refresh the state.
 	destroying bool
+	// journal is the create journal (journal.go), nil without one.
+	journal *createJournal
 	// unknownConfig is true when the provider's own configuration was not known
 	// yet (planning against a server that another resource creates).
 	unknownConfig bool

@@ -211,6 +211,8 @@ func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *dia
 	switch {
 	case err != nil || existing == nil:
 		return // the server says
+	case existing.IsBot && r.data.journaled(ctx, "zulip_bot", strconv.FormatInt(existing.UserID, 10)):
+		return // made by an interrupted apply: the create adopts it (journal.go)
 	case existing.IsBot && r.data.heldByState("zulip_bot", strconv.FormatInt(existing.UserID, 10)):
 		// This configuration's own bot, which a replacement deactivates and the
 		// create reactivates: Zulip never lets a new bot take a short name.
@@ -428,7 +430,9 @@ func (r *botResource) create(ctx context.Context, plan botModel) (int64, error) 
 		return id, err
 	}
 	r.data.cache.invalidate(cacheUserUsers)
-	users, lerr := userUsers(ctx, r.data)
+	lctx, cancel := settling(ctx)
+	defer cancel()
+	users, lerr := userUsers(lctx, r.data)
 	if lerr != nil {
 		return 0, err
 	}

@@ -360,6 +360,9 @@ func (r *channelResource) checkName(ctx context.Context, name string, diags *dia
 		if !strings.EqualFold(c.Name, name) {
 			continue
 		}
+		if r.data.journaled(ctx, "zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
+			return false // made by an interrupted apply: the create adopts it (journal.go)
+		}
 		if r.data.heldByState("zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
 			// This configuration's own channel, which a replacement archives
 			// and the create then unarchives (Zulip keeps archived names).
@@ -450,7 +453,9 @@ func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.Cre
 		return "", false
 	}
 	// Also after an uncertain failure: the list says whether the channel exists.
-	after, lerr := coll.readBack(ctx)
+	lctx, cancel := settling(ctx)
+	defer cancel()
+	after, lerr := coll.readBack(lctx)
 	if lerr != nil {
 		addAPIError(diags, "Unable to Create Channel", "list the channels to find the channel just created", roleAny, lerr)
 		return "", false
@@ -469,7 +474,7 @@ func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.Cre
 	ch := after[i]
 	// Someone else's: listed before, or made by another account (creator_id,
 	// FL254; a channel made by this very request has the account as creator).
-	me, merr := r.data.caller(ctx)
+	me, merr := r.data.caller(lctx)
 	othersCreator := merr == nil && ch.CreatorID != nil && *ch.CreatorID != me.UserID
 	if slices.ContainsFunc(before, func(c zulip.Channel) bool { return c.StreamID == ch.StreamID }) || othersCreator ||
 		(r.data.featureLevel >= featureChannelCreator && ch.CreatorID == nil) {

@@ -95,6 +95,9 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 		if !strings.EqualFold(f.Name, plan.Name.ValueString()) {
 			continue
 		}
+		if r.data.journaled(ctx, "zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
+			return // made by an interrupted apply: the create adopts it (journal.go)
+		}
 		if r.data.heldByState("zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
 			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Replacing a Channel Folder Unarchives It",
 				fmt.Sprintf("Zulip keeps the name of an archived channel folder, so replacing the folder %q (id %d) archives "+

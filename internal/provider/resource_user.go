@@ -732,6 +732,8 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 			fmt.Sprintf("The address %q belongs to the bot %s. Zulip addresses are unique, and zulip_user manages human "+
 				"users: choose another address.", email, userDescribe(u)))
 		return nil
+	case r.data.journaled(ctx, "zulip_user", strconv.FormatInt(u.UserID, 10)):
+		return &u // made by an interrupted apply: the create adopts it (journal.go)
 	case r.data.heldByState("zulip_user", strconv.FormatInt(u.UserID, 10)):
 		// This configuration's own account, which a replacement deactivates and
 		// the create takes over again: Zulip never deletes users.
@@ -809,7 +811,9 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 			"nothing was created; apply again)", roleAdministrator, err)
 		return nil, false
 	}
-	existing, lookupErr := r.data.client.GetUserByEmail(ctx, email, zulip.GetUserOptions{})
+	lctx, cancel := settling(ctx)
+	defer cancel()
+	existing, lookupErr := r.data.client.GetUserByEmail(lctx, email, zulip.GetUserOptions{})
 	switch {
 	case lookupErr == nil && !isClientError(err) && existing.IsActive && existing.FullName == plan.FullName.ValueString():
 		// A failure after the request was sent (a timeout, a 502) may still

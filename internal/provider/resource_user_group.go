@@ -259,6 +259,8 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
 				"Refer to it in permissions by its name instead.", g.Name))
+	case r.data.journaled(ctx, "zulip_user_group", strconv.FormatInt(g.ID, 10)):
+		return // made by an interrupted apply: the create adopts it (journal.go)
 	case r.data.heldByState("zulip_user_group", strconv.FormatInt(g.ID, 10)):
 		// This configuration's own group, which a replacement deactivates and
 		// the create then reactivates (Zulip keeps deactivated groups' names).
