@@ -27,13 +27,51 @@ var groupNameReservedPrefixes = []string{"@", "role:", "user:", "stream:", "chan
 // advertised feature level.
 func (s *Server) routesGroupWrites() {
 	fl := s.opts.FeatureLevel
-	s.handle("POST /user_groups/create", authUser, s.withGroupEvents(s.createUserGroup))
-	s.handle("PATCH /user_groups/{user_group_id}", authUser, s.withGroupEvents(s.updateUserGroup))
-	s.handle("POST /user_groups/{user_group_id}/members", authUser, s.withGroupEvents(s.updateUserGroupMembers))
-	s.handle("POST /user_groups/{user_group_id}/subgroups", authUser, s.withGroupEvents(s.updateUserGroupSubgroups))
+	write := func(h handlerFunc) handlerFunc { return s.withGroupEvents(s.groupTransaction(h)) }
+	s.handle("POST /user_groups/create", authUser, write(s.createUserGroup))
+	s.handle("PATCH /user_groups/{user_group_id}", authUser, write(s.updateUserGroup))
+	s.handle("POST /user_groups/{user_group_id}/members", authUser, write(s.updateUserGroupMembers))
+	s.handle("POST /user_groups/{user_group_id}/subgroups", authUser, write(s.updateUserGroupSubgroups))
 	if fl >= groupDeactivateFL {
-		s.handle("POST /user_groups/{user_group_id}/deactivate", authUser, s.withGroupEvents(s.deactivateUserGroup))
+		s.handle("POST /user_groups/{user_group_id}/deactivate", authUser, write(s.deactivateUserGroup))
 	}
+}
+
+// groupTransaction runs a group write as one transaction, as Zulip's views
+// are (add_user_group, edit_user_group, deactivate_user_group,
+// update_user_group_backend and update_subgroups_of_user_group are each
+// @transaction.atomic(durable=True), and compose_views runs the parts of the
+// last two inside it): the handler applies its changes in Zulip's order as it
+// checks them, and a refusal at any point puts every group back as it was, so
+// that a setting refused after a new name leaves the name unchanged too.
+func (s *Server) groupTransaction(h handlerFunc) handlerFunc {
+	return func(c *call) (obj, error) {
+		saved := cloneGroups(s.realm.Groups)
+		payload, err := h(c)
+		if err != nil {
+			s.realm.Groups = saved
+		}
+		return payload, err
+	}
+}
+
+// cloneGroups copies the groups deeply: members, subgroups and settings.
+func cloneGroups(groups map[int]*UserGroup) map[int]*UserGroup {
+	out := make(map[int]*UserGroup, len(groups))
+	for id, g := range groups {
+		cp := *g
+		cp.Members = slices.Clone(g.Members)
+		cp.DirectSubgroupIDs = slices.Clone(g.DirectSubgroupIDs)
+		if g.Settings != nil {
+			cp.Settings = make(map[string]GroupSetting, len(g.Settings))
+			for name, v := range g.Settings {
+				cp.Settings[name] = GroupSetting{GroupID: v.GroupID,
+					DirectMembers: slices.Clone(v.DirectMembers), DirectSubgroups: slices.Clone(v.DirectSubgroups)}
+			}
+		}
+		out[id] = &cp
+	}
+	return out
 }
 
 // checkGroupName is check_user_group_name.
@@ -234,7 +272,9 @@ func (g *UserGroup) setting(name string) GroupSetting {
 	return GroupSetting{}
 }
 
-// updateUserGroup is edit_user_group.
+// updateUserGroup is edit_user_group: after the access check it renames,
+// describes, reactivates and changes each setting in turn, as the view does;
+// groupTransaction undoes the earlier steps when a later one is refused.
 func (s *Server) updateUserGroup(c *call) (obj, error) {
 	if err := c.requireMemberOrAdmin(); err != nil {
 		return nil, err

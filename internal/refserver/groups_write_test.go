@@ -139,3 +139,49 @@ func TestGroupEvents(t *testing.T) {
 		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestGroupUpdateIsOneTransaction: edit_user_group (zerver/views/user_groups.py)
+// is @transaction.atomic(durable=True) and applies the name, the description,
+// the reactivation and then each setting in turn; a setting refused after
+// them rolls back what came before, events included.
+func TestGroupUpdateIsOneTransaction(t *testing.T) {
+	e := chatNew(t)
+	q := e.chatOK(SeedMemberID, http.MethodPost, "/register", chatForm("event_types", `["user_group"]`))["queue_id"].(string)
+	path := "/user_groups/9" // backend, managed by the administrators
+	before := chatJSON(chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "true")))[GroupBackend])
+	refused := []struct {
+		name       string
+		form       url.Values
+		code, msg  string
+		reactivate bool
+	}{
+		{"a name, then a setting Zulip refuses", chatForm("name", "backend-team", "description", "New",
+			"can_manage_group", `{"new": 6}`), "BAD_REQUEST", "'can_manage_group' setting cannot be set to 'role:everyone' group.", false},
+		{"a first setting, then a stale old value", chatForm("can_add_members_group", `{"new": 5}`,
+			"can_join_group", `{"new": 5, "old": 2}`), "EXPECTATION_MISMATCH", "'old' value does not match the expected value.", false},
+		{"a name, then a setting naming a deactivated user", chatForm("name", "b2",
+			"can_remove_members_group", `{"new": {"direct_members": [1, 10], "direct_subgroups": []}}`), "BAD_REQUEST", "Invalid user ID: 10", false},
+	}
+	for _, tc := range refused {
+		e.chatFail(SeedOwnerID, http.MethodPatch, path, tc.form, 400, tc.code, tc.msg)
+		after := chatJSON(chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "true")))[GroupBackend])
+		if after != before {
+			t.Errorf("%s: the refused request changed the group\n got %s\nwant %s", tc.name, after, before)
+		}
+	}
+	// A reactivation followed by a refused setting leaves the group deactivated.
+	e.chatFail(SeedOwnerID, http.MethodPatch, "/user_groups/11", chatForm("deactivated", "false", "can_mention_group", `{"new": 7}`),
+		400, "BAD_REQUEST", "'can_mention_group' setting cannot be set to 'role:internet' group.")
+	if g := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "true")))[GroupRetired]; g["deactivated"] != true {
+		t.Errorf("retired-team reactivated by a refused request: %v", g)
+	}
+	events := e.chatOK(SeedMemberID, http.MethodGet, "/events", chatForm("queue_id", q, "last_event_id", "-1", "dont_block", "true"))["events"]
+	if got := chatJSON(events); got != "[]" {
+		t.Errorf("refused requests sent events: %s", got)
+	}
+	// The same request without the refused part succeeds.
+	e.chatOK(SeedOwnerID, http.MethodPatch, path, chatForm("name", "backend-team", "description", "New", "can_manage_group", `{"new": 5}`))
+	if g := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupBackend]; g["name"] != "backend-team" || chatJSON(g["can_manage_group"]) != "5" {
+		t.Errorf("backend after the update: %v", g)
+	}
+}
