@@ -55,13 +55,13 @@ const groupBotsFL = 496
 const groupReadBotTargetFL = 458
 
 // requireGroupCaller is the decorator of the user group views at the
-// advertised feature level, after authentication's own refusal of an
-// incoming webhook bot (validate_api_key, for every bot type below and from
-// feature level 496): require_member_or_admin refuses guests, then bots of
-// every other type; from feature level 496 require_non_guest_user refuses
-// guests only. A bot whose role is guest is refused as a guest at both levels.
-// POST /user_groups/{id}/deactivate has no such decorator in Zulip: it calls
-// requireWebhookAllowed alone.
+// advertised feature level, after authentication has refused an incoming
+// webhook bot (validate_api_key, at every level): below feature level 496
+// require_member_or_admin refuses guests, then bots of the other types
+// (generic, outgoing webhook, embedded); from 496 require_non_guest_user
+// refuses guests only. A bot whose role is guest is refused as a guest at
+// both levels. POST /user_groups/{id}/deactivate has no decorator in Zulip:
+// it calls requireWebhookAllowed alone.
 func (c *call) requireGroupCaller() error {
 	if err := c.requireWebhookAllowed(); err != nil {
 		return err
