@@ -126,10 +126,13 @@ data "zulip_user_groups" "retired_included" {
 	})
 }
 
-// TestAccUserGroups_needsMemberOrAdministrator checks that a guest's or a bot's
-// credentials give an error saying what the data source needs, not an empty list.
+// TestAccUserGroups_needsMemberOrAdministrator checks that a guest's
+// credentials, and a bot's on a server before feature level 496, give an
+// error saying what the data source needs, not an empty list; from feature
+// level 496 Zulip lists the groups to bots (require_non_guest_user).
 func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
+	before496 := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
 	want := expectErr("needs a member or administrator account", "Not allowed for guest users")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -137,8 +140,14 @@ func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_user_groups" "x" {}`, ExpectError: want},
 			{
-				Config:      srv.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
+				Config:      before496.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
 				ExpectError: expectErr("needs a member or administrator account", "does not accept bot requests"),
+			},
+			{
+				Config: srv.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
+				},
 			},
 			{
 				// A moderator is a member: allowed.

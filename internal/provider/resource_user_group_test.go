@@ -173,6 +173,83 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 	})
 }
 
+// TestAccUserGroup_botKey: a provider configured with a generic bot's key
+// (what administrators are told to use for Terraform) manages a group from
+// feature level 496, when Zulip's group endpoints let bots in
+// (require_non_guest_user); before it, Zulip refuses the bot.
+func TestAccUserGroup_botKey(t *testing.T) {
+	srv := acctest.NewServer(t)
+	bot := srv.ProviderConfig(t, refserver.SeedBotID)
+	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
+	addr := "zulip_user_group.test"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      old.ProviderConfig(t, refserver.SeedBotID) + testAccUserGroupConfig("bots-team", "Made by a bot", ""),
+				ExpectError: expectErr("Unable to Read User Groups", "does not accept bot requests"),
+			},
+			{
+				// Its members and subgroups too: adding a subgroup needs
+				// can_add_members_group, which the creator holds.
+				Config: bot + testAccUserGroupConfig("bots-team", "Made by a bot", `  can_mention_group = { groups = ["role:members"] }
+`) + `resource "zulip_user_group_members" "test" {
+  group_id  = zulip_user_group.test.id
+  members   = [5]
+  subgroups = ["frontend"]
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedBotID)),
+					// The creator manages the group it made.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), permissionOf(nil, refserver.SeedBotID)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					g, ok := groupByName(srv, "bots-team")
+					if !ok {
+						return fmt.Errorf("the bot's group is not on the server")
+					}
+					return groupMembersOnServer(srv, g.ID, []int{5}, []int{refserver.GroupFrontend})
+				},
+			},
+			{
+				// Removing the subgroup needs can_manage_group, which it holds too.
+				Config: bot + testAccUserGroupConfig("bots-team-2", "Renamed by a bot", `  can_mention_group = { groups = ["role:administrators"] }
+`) + `resource "zulip_user_group_members" "test" {
+  group_id  = zulip_user_group.test.id
+  members   = [5, 11]
+  subgroups = []
+}
+`,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					g, ok := groupByName(srv, "bots-team-2")
+					if !ok {
+						return fmt.Errorf("the bot's group is not on the server")
+					}
+					return groupMembersOnServer(srv, g.ID, []int{5, 11}, []int{})
+				},
+			},
+			{
+				Config: bot,
+				Check: func(*terraform.State) error {
+					if g, ok := groupByName(srv, "bots-team-2"); !ok || !g.Deactivated || g.Description != "Renamed by a bot" {
+						return fmt.Errorf("on the server after destroy: %+v", g)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
 func TestAccUserGroup_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)

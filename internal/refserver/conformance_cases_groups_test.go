@@ -4,13 +4,54 @@ import "github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 
 func init() { confAreas["groups"] = confCasesGroups }
 
+// confHook is the seeded incoming webhook bot.
+const confHook = refserver.SeedIncomingBotID
+
 // confCasesGroups are the conformance requests of user groups.
 func confCasesGroups(add func(confGroup)) {
 	add(confGroup{op: "get-user-groups", steps: []confStep{
 		confOK("member", "get-user-groups", confMember, confGET, "/user_groups", nil),
 		confOK("with deactivated", "get-user-groups", confAdmin, confGET, "/user_groups", confP("include_deactivated_groups", "true")),
 		confBad("guest", "get-user-groups", confGuest, confGET, "/user_groups", nil, 400, ""),
-		confBad("bot", "get-user-groups", confBot, confGET, "/user_groups", nil, 400, ""),
+		// From feature level 496 bots may call the group endpoints; an
+		// incoming webhook bot never (validate_api_key).
+		confFL(confOK("bot", "get-user-groups", confBot, confGET, "/user_groups", nil), 496, 0),
+		confBad("incoming webhook bot", "get-user-groups", confHook, confGET, "/user_groups", nil, 401, "UNAUTHORIZED"),
+	}})
+	// Below feature level 496, require_member_or_admin refuses bots on the
+	// eight decorated endpoints; the deactivation has no decorator.
+	add(confGroup{op: "get-user-groups", name: "user group endpoints (bots before feature level 496)", noAuth: true,
+		opts: refserver.Options{FeatureLevel: 495}, steps: []confStep{
+			confBad("list", "get-user-groups", confBot, confGET, "/user_groups", nil, 400, "BAD_REQUEST"),
+			confBad("members", "get-user-group-members", confBot, confGET, "/user_groups/12/members", nil, 400, "BAD_REQUEST"),
+			confBad("subgroups", "get-user-group-subgroups", confBot, confGET, "/user_groups/12/subgroups", nil, 400, "BAD_REQUEST"),
+			confBad("membership", "get-is-user-group-member", confBot, confGET, "/user_groups/12/members/5", nil, 400, "BAD_REQUEST"),
+			confBad("create", "create-user-group", confBot, confPOST, "/user_groups/create", confP(
+				"name", "x", "description", "", "members", "[]"), 400, "BAD_REQUEST"),
+			confBad("update", "update-user-group", confBot, confPATCH, "/user_groups/9", confP("description", "x"), 400, "BAD_REQUEST"),
+			confBad("update members", "update-user-group-members", confBot, confPOST, "/user_groups/9/members", confP("add", "[6]"), 400, "BAD_REQUEST"),
+			confBad("update subgroups", "update-user-group-subgroups", confBot, confPOST, "/user_groups/9/subgroups", confP("add", "[10]"), 400, "BAD_REQUEST"),
+			confOK("let the bot manage a group", "update-user-group", confOwner, confPATCH, "/user_groups/10", confP(
+				"can_manage_group", `{"new": {"direct_members": [8], "direct_subgroups": []}}`)),
+			confBad("deactivate: reaches the access check", "deactivate-user-group", confBot, confPOST, "/user_groups/10/deactivate", nil,
+				400, "CANNOT_DEACTIVATE_GROUP_IN_USE"),
+		}})
+	// From feature level 496, a bot manages the group it created.
+	add(confGroup{op: "create-user-group", name: "user group endpoints (a bot)", noAuth: true, steps: []confStep{
+		confFL(confCapture(confOK("create", "create-user-group", confBot, confPOST, "/user_groups/create", confP(
+			"name", "bot-made", "description", "", "members", "[5]")), "group_id", "group_id"), 496, 0),
+		confFL(confOK("update", "update-user-group", confBot, confPATCH, "/user_groups/${group_id}", confP("description", "By a bot")), 496, 0),
+		confFL(confOK("members", "update-user-group-members", confBot, confPOST, "/user_groups/${group_id}/members", confP("add", "[6]", "add_subgroups", "[9]")), 496, 0),
+		confFL(confOK("subgroups", "update-user-group-subgroups", confBot, confPOST, "/user_groups/${group_id}/subgroups", confP("add", "[10]")), 496, 0),
+		confFL(confOK("get members", "get-user-group-members", confBot, confGET, "/user_groups/${group_id}/members", nil), 496, 0),
+		confFL(confOK("membership", "get-is-user-group-member", confBot, confGET, "/user_groups/${group_id}/members/6", nil), 496, 0),
+		confFL(confOK("get subgroups", "get-user-group-subgroups", confBot, confGET, "/user_groups/${group_id}/subgroups", nil), 496, 0),
+		confFL(confOK("remove subgroups", "update-user-group-subgroups", confBot, confPOST, "/user_groups/${group_id}/subgroups", confP("delete", "[9, 10]")), 496, 0),
+		confFL(confOK("deactivate", "deactivate-user-group", confBot, confPOST, "/user_groups/${group_id}/deactivate", nil), 496, 0),
+		confFL(confBad("a group it does not manage", "update-user-group", confBot, confPATCH, "/user_groups/9", confP("description", "x"), 400, "BAD_REQUEST"), 496, 0),
+		confBad("incoming webhook bot", "create-user-group", confHook, confPOST, "/user_groups/create", confP(
+			"name", "x", "description", "", "members", "[]"), 401, "UNAUTHORIZED"),
+		confBad("incoming webhook bot deactivating", "deactivate-user-group", confHook, confPOST, "/user_groups/9/deactivate", nil, 401, "UNAUTHORIZED"),
 	}})
 	add(confGroup{op: "get-user-group-members", steps: []confStep{
 		confOK("members", "get-user-group-members", confMember, confGET, "/user_groups/12/members", nil),
@@ -76,6 +117,11 @@ func confCasesGroups(add func(confGroup)) {
 	}})
 	add(confGroup{op: "update-user-group-subgroups", steps: []confStep{
 		confOK("add", "update-user-group-subgroups", confOwner, confPOST, "/user_groups/10/subgroups", confP("add", "[9]")),
+		// Adding subgroups needs can_add_members_group, removing them can_manage_group.
+		confOK("let a member add", "update-user-group", confOwner, confPATCH, "/user_groups/10", confP(
+			"can_add_members_group", `{"new": {"direct_members": [5], "direct_subgroups": []}}`)),
+		confOK("add with can_add_members_group", "update-user-group-subgroups", confMember, confPOST, "/user_groups/10/subgroups", confP("add", "[3]")),
+		confBad("remove without can_manage_group", "update-user-group-subgroups", confMember, confPOST, "/user_groups/10/subgroups", confP("delete", "[3]"), 400, "BAD_REQUEST"),
 		confBad("not a subgroup", "update-user-group-subgroups", confOwner, confPOST, "/user_groups/10/subgroups", confP("delete", "[12]"), 400, "BAD_REQUEST"),
 		confOK("remove", "update-user-group-subgroups", confOwner, confPOST, "/user_groups/10/subgroups", confP("delete", "[9]")),
 		confOK("remove through members", "update-user-group-members", confOwner, confPOST, "/user_groups/12/members", confP("delete_subgroups", "[9]")),

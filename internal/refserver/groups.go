@@ -42,9 +42,53 @@ func (c *call) requireMemberOrAdmin() error {
 	return nil
 }
 
+// groupBotsFL is the feature level from which bots may call the user group
+// endpoints (Zulip 12.0, feature level 496; zulip/zulip#39116): the seven
+// views of zerver/views/user_groups.py decorated with require_member_or_admin
+// (renamed require_human_non_guest_user) and the inner decorator of
+// require_user_group_create_permission became require_non_guest_user.
+const groupBotsFL = 496
+
+// groupReadBotTargetFL is the feature level from which GET
+// /user_groups/{id}/members/{user_id} answers for a bot (before it,
+// access_user_by_id without allow_bots: "No such user").
+const groupReadBotTargetFL = 458
+
+// requireGroupCaller is the decorator of the user group views at the
+// advertised feature level, after authentication has refused an incoming
+// webhook bot (validate_api_key, at every level): below feature level 496
+// require_member_or_admin refuses guests, then bots of the other types
+// (generic, outgoing webhook, embedded); from 496 require_non_guest_user
+// refuses guests only. A bot whose role is guest is refused as a guest at
+// both levels. POST /user_groups/{id}/deactivate has no decorator in Zulip:
+// it calls requireWebhookAllowed alone.
+func (c *call) requireGroupCaller() error {
+	if err := c.requireWebhookAllowed(); err != nil {
+		return err
+	}
+	if c.s.opts.FeatureLevel >= groupBotsFL {
+		if c.user.IsGuest() {
+			return errBadRequest("Not allowed for guest users")
+		}
+		return nil
+	}
+	return c.requireMemberOrAdmin()
+}
+
+// requireWebhookAllowed is validate_api_key's check that an incoming webhook
+// bot calls only the endpoints open to it, none of which is a user group
+// endpoint. Choice: the server applies it on the user group endpoints only;
+// the other areas still answer such a bot as they answer other bots.
+func (c *call) requireWebhookAllowed() error {
+	if c.user.isIncomingWebhookBot() {
+		return errIncomingWebhookBot()
+	}
+	return nil
+}
+
 // getUserGroups serves GET /user_groups (digest §7.3).
 func (s *Server) getUserGroups(c *call) (obj, error) {
-	if err := c.requireMemberOrAdmin(); err != nil {
+	if err := c.requireGroupCaller(); err != nil {
 		return nil, err
 	}
 	fl := c.s.opts.FeatureLevel
@@ -62,15 +106,8 @@ func (s *Server) getUserGroups(c *call) (obj, error) {
 	return obj{"user_groups": s.groupsWire(includeDeactivated)}, nil
 }
 
-// accessGroup finds a user group for the membership endpoints.
-func (c *call) accessGroup() (*UserGroup, error) {
-	if err := c.requireMemberOrAdmin(); err != nil {
-		return nil, err
-	}
-	id, err := c.pathInt("user_group_id")
-	if err != nil {
-		return nil, err
-	}
+// readGroup is access_user_group_to_read_membership: the group by id.
+func (c *call) readGroup(id int) (*UserGroup, error) {
 	g := c.realm().Groups[id]
 	if g == nil {
 		return nil, errBadRequest("Invalid user group")
@@ -78,35 +115,53 @@ func (c *call) accessGroup() (*UserGroup, error) {
 	return g, nil
 }
 
-// getUserGroupMembers serves GET /user_groups/{id}/members (FL127).
+// groupReadStart is what the three membership reads do before their body:
+// Django resolves the path (an id that is not digits matches no route), the
+// decorator checks the caller, and typed_endpoint parses the flag.
+func (c *call) groupReadStart(flag string) (id int, direct bool, err error) {
+	if id, err = c.pathInt("user_group_id"); err != nil {
+		return 0, false, err
+	}
+	if err = c.requireGroupCaller(); err != nil {
+		return 0, false, err
+	}
+	direct, err = c.optBool(flag, false)
+	return id, direct, err
+}
+
+// getUserGroupMembers serves GET /user_groups/{id}/members (FL127):
+// get_user_group_members, whose decorator runs first and whose parameters
+// are parsed before the group is looked up.
 func (s *Server) getUserGroupMembers(c *call) (obj, error) {
-	g, err := c.accessGroup()
+	id, direct, err := c.groupReadStart("direct_member_only")
 	if err != nil {
 		return nil, err
 	}
-	direct, err := c.optBool("direct_member_only", false)
+	g, err := c.readGroup(id)
 	if err != nil {
 		return nil, err
 	}
 	return obj{"members": c.realm().groupMembers(g, direct)}, nil
 }
 
-// getIsUserGroupMember serves GET /user_groups/{id}/members/{user_id} (FL127).
+// getIsUserGroupMember serves GET /user_groups/{id}/members/{user_id}
+// (FL127): get_is_user_group_member.
 func (s *Server) getIsUserGroupMember(c *call) (obj, error) {
-	g, err := c.accessGroup()
-	if err != nil {
-		return nil, err
-	}
 	uid, err := c.pathInt("user_id")
 	if err != nil {
 		return nil, err
 	}
-	if c.realm().user(uid) == nil {
-		return nil, errBadRequest("No such user")
-	}
-	direct, err := c.optBool("direct_member_only", false)
+	id, direct, err := c.groupReadStart("direct_member_only")
 	if err != nil {
 		return nil, err
+	}
+	g, err := c.readGroup(id)
+	if err != nil {
+		return nil, err
+	}
+	target := c.realm().user(uid)
+	if target == nil || target.IsBot && c.s.opts.FeatureLevel < groupReadBotTargetFL {
+		return nil, errBadRequest("No such user")
 	}
 	member := false
 	for _, m := range c.realm().groupMembers(g, direct) {
@@ -115,13 +170,14 @@ func (s *Server) getIsUserGroupMember(c *call) (obj, error) {
 	return obj{"is_user_group_member": member}, nil
 }
 
-// getUserGroupSubgroups serves GET /user_groups/{id}/subgroups (FL127).
+// getUserGroupSubgroups serves GET /user_groups/{id}/subgroups (FL127):
+// get_subgroups_of_user_group.
 func (s *Server) getUserGroupSubgroups(c *call) (obj, error) {
-	g, err := c.accessGroup()
+	id, direct, err := c.groupReadStart("direct_subgroup_only")
 	if err != nil {
 		return nil, err
 	}
-	direct, err := c.optBool("direct_subgroup_only", false)
+	g, err := c.readGroup(id)
 	if err != nil {
 		return nil, err
 	}

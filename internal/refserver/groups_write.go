@@ -15,6 +15,9 @@ const (
 	groupCreateIDFL   = 317 // POST /user_groups/create answers group_id
 	groupReactivateFL = 386 // PATCH deactivated=false
 	groupSubgroupsFL  = 311 // subgroups on create; add_subgroups on members
+	// groupEditDeactivatedFL: members and subgroups of a deactivated group
+	// may be changed (access_user_group_for_update with allow_deactivated).
+	groupEditDeactivatedFL = 391
 )
 
 // maxGroupNameLength is NamedUserGroup.MAX_NAME_LENGTH.
@@ -27,13 +30,51 @@ var groupNameReservedPrefixes = []string{"@", "role:", "user:", "stream:", "chan
 // advertised feature level.
 func (s *Server) routesGroupWrites() {
 	fl := s.opts.FeatureLevel
-	s.handle("POST /user_groups/create", authUser, s.withGroupEvents(s.createUserGroup))
-	s.handle("PATCH /user_groups/{user_group_id}", authUser, s.withGroupEvents(s.updateUserGroup))
-	s.handle("POST /user_groups/{user_group_id}/members", authUser, s.withGroupEvents(s.updateUserGroupMembers))
-	s.handle("POST /user_groups/{user_group_id}/subgroups", authUser, s.withGroupEvents(s.updateUserGroupSubgroups))
+	write := func(h handlerFunc) handlerFunc { return s.withGroupEvents(s.groupTransaction(h)) }
+	s.handle("POST /user_groups/create", authUser, write(s.createUserGroup))
+	s.handle("PATCH /user_groups/{user_group_id}", authUser, write(s.updateUserGroup))
+	s.handle("POST /user_groups/{user_group_id}/members", authUser, write(s.updateUserGroupMembers))
+	s.handle("POST /user_groups/{user_group_id}/subgroups", authUser, write(s.updateUserGroupSubgroups))
 	if fl >= groupDeactivateFL {
-		s.handle("POST /user_groups/{user_group_id}/deactivate", authUser, s.withGroupEvents(s.deactivateUserGroup))
+		s.handle("POST /user_groups/{user_group_id}/deactivate", authUser, write(s.deactivateUserGroup))
 	}
+}
+
+// groupTransaction runs a group write as one transaction, as Zulip's views
+// are (add_user_group, edit_user_group, deactivate_user_group,
+// update_user_group_backend and update_subgroups_of_user_group are each
+// @transaction.atomic(durable=True), and compose_views runs the parts of the
+// last two inside it): the handler applies its changes in Zulip's order as it
+// checks them, and a refusal at any point puts every group back as it was, so
+// that a setting refused after a new name leaves the name unchanged too.
+func (s *Server) groupTransaction(h handlerFunc) handlerFunc {
+	return func(c *call) (obj, error) {
+		saved := cloneGroups(s.realm.Groups)
+		payload, err := h(c)
+		if err != nil {
+			s.realm.Groups = saved
+		}
+		return payload, err
+	}
+}
+
+// cloneGroups copies the groups deeply: members, subgroups and settings.
+func cloneGroups(groups map[int]*UserGroup) map[int]*UserGroup {
+	out := make(map[int]*UserGroup, len(groups))
+	for id, g := range groups {
+		cp := *g
+		cp.Members = slices.Clone(g.Members)
+		cp.DirectSubgroupIDs = slices.Clone(g.DirectSubgroupIDs)
+		if g.Settings != nil {
+			cp.Settings = make(map[string]GroupSetting, len(g.Settings))
+			for name, v := range g.Settings {
+				cp.Settings[name] = GroupSetting{GroupID: v.GroupID,
+					DirectMembers: slices.Clone(v.DirectMembers), DirectSubgroups: slices.Clone(v.DirectSubgroups)}
+			}
+		}
+		out[id] = &cp
+	}
+	return out
 }
 
 // checkGroupName is check_user_group_name.
@@ -74,8 +115,14 @@ func (r *Realm) activeUsers(ids []int) error {
 	return nil
 }
 
-// createUserGroup is add_user_group: the caller needs can_create_groups.
+// createUserGroup is add_user_group. Its decorator,
+// require_user_group_create_permission, checks the caller as the other group
+// views do (requireGroupCaller), then can_create_groups, all before the
+// parameters are parsed.
 func (s *Server) createUserGroup(c *call) (obj, error) {
+	if err := c.requireGroupCaller(); err != nil {
+		return nil, err
+	}
 	r := c.realm()
 	if !r.hasRealmPermission("can_create_groups", c.user) {
 		return nil, errInsufficientPermission()
@@ -120,7 +167,9 @@ func (s *Server) createUserGroup(c *call) (obj, error) {
 	if r.groupNameTaken(name, 0) {
 		return nil, errBadRequest("User group '%s' already exists.", name)
 	}
-	if err := c.checkNewSubgroups(subgroups, 0); err != nil {
+	// lock_subgroups_with_respect_to_supergroup with creating_group: no
+	// permission is needed to give a new group its subgroups.
+	if err := c.checkPotentialSubgroups(subgroups); err != nil {
 		return nil, err
 	}
 	for setting, cfg := range groupPermissionConfigs {
@@ -150,25 +199,20 @@ func sortedGroupSettingNames() []string {
 	return names
 }
 
-// checkNewSubgroups is lock_subgroups_with_respect_to_supergroup's checks of
-// the groups to become subgroups of group id (0: a group being created):
-// each exists and is active, and none has the group among its own subgroups.
-func (c *call) checkNewSubgroups(ids []int, id int) error {
+// checkPotentialSubgroups is lock_subgroups_with_respect_to_supergroup's
+// checks of the groups to become (or stop being) subgroups: every id names a
+// group ("Invalid user group ID" for the first that does not), then none is
+// deactivated (has_user_group_access_for_subgroup).
+func (c *call) checkPotentialSubgroups(ids []int) error {
 	r := c.realm()
-	for _, sg := range ids {
-		g := r.Groups[sg]
-		if g == nil {
-			return errBadRequest("Invalid user group ID: %d", sg)
-		}
-		if g.Deactivated {
-			return errBadRequest("User group is deactivated.")
+	for _, id := range ids {
+		if r.Groups[id] == nil {
+			return errBadRequest("Invalid user group ID: %d", id)
 		}
 	}
-	if id != 0 {
-		for _, sg := range ids {
-			if sg == id || r.isRecursiveSubgroup(sg, id, map[int]bool{}) {
-				return errBadRequest("User group %d is already a subgroup of one of the passed subgroups.", id)
-			}
+	for _, id := range ids {
+		if r.Groups[id].Deactivated {
+			return errBadRequest("User group is deactivated.")
 		}
 	}
 	return nil
@@ -234,9 +278,11 @@ func (g *UserGroup) setting(name string) GroupSetting {
 	return GroupSetting{}
 }
 
-// updateUserGroup is edit_user_group.
+// updateUserGroup is edit_user_group: after the access check it renames,
+// describes, reactivates and changes each setting in turn, as the view does;
+// groupTransaction undoes the earlier steps when a later one is refused.
 func (s *Server) updateUserGroup(c *call) (obj, error) {
-	if err := c.requireMemberOrAdmin(); err != nil {
+	if err := c.requireGroupCaller(); err != nil {
 		return nil, err
 	}
 	changes := map[string]*settingChange{}
@@ -305,7 +351,14 @@ func (s *Server) updateUserGroup(c *call) (obj, error) {
 
 // deactivateUserGroup is deactivate_user_group with
 // access_user_group_for_deactivation: refused while the group is used.
+//
+// The view has no decorator of its own: guests and bots of every type but
+// incoming webhooks (refused by authentication) reach the access check, at
+// every feature level.
 func (s *Server) deactivateUserGroup(c *call) (obj, error) {
+	if err := c.requireWebhookAllowed(); err != nil {
+		return nil, err
+	}
 	g, err := c.accessGroupForUpdate("can_manage_group", false)
 	if err != nil {
 		return nil, err
@@ -388,7 +441,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // updateUserGroupMembers is update_user_group_backend: members and, since
 // FL311, subgroups, added and removed.
 func (s *Server) updateUserGroupMembers(c *call) (obj, error) {
-	if err := c.requireMemberOrAdmin(); err != nil {
+	if err := c.requireGroupCaller(); err != nil {
 		return nil, err
 	}
 	var add, del, addSub, delSub []int
@@ -401,6 +454,9 @@ func (s *Server) updateUserGroupMembers(c *call) (obj, error) {
 		}
 	}
 	if c.s.opts.FeatureLevel < groupSubgroupsFL {
+		if len(add) == 0 && len(del) == 0 {
+			return nil, errBadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
+		}
 		addSub, delSub = nil, nil
 	}
 	if len(add) == 0 && len(del) == 0 && len(addSub) == 0 && len(delSub) == 0 {
@@ -411,7 +467,7 @@ func (s *Server) updateUserGroupMembers(c *call) (obj, error) {
 
 // updateUserGroupSubgroups is update_subgroups_of_user_group.
 func (s *Server) updateUserGroupSubgroups(c *call) (obj, error) {
-	if err := c.requireMemberOrAdmin(); err != nil {
+	if err := c.requireGroupCaller(); err != nil {
 		return nil, err
 	}
 	var add, del []int
@@ -427,84 +483,130 @@ func (s *Server) updateUserGroupSubgroups(c *call) (obj, error) {
 	return c.changeGroupMembership(nil, nil, add, del)
 }
 
-// changeGroupMembership performs the four parts in Zulip's order (add,
-// delete, add subgroups, delete subgroups), each with its own permission
-// check: joining or leaving oneself needs can_join_group / can_leave_group,
-// anyone else can_add_members_group / can_remove_members_group (or managing
-// the group); subgroups need can_manage_group. compose_views runs them in one
-// transaction, so a refusal of any part changes nothing.
+// changeGroupMembership runs the parts of a membership change as
+// compose_views runs the views' thunks: adding members, removing members,
+// adding subgroups, removing subgroups, each with its own access check and
+// applied before the next part is checked (so a request may add a member
+// and remove it again). groupTransaction undoes the earlier parts when a
+// later one is refused.
 func (c *call) changeGroupMembership(add, del, addSub, delSub []int) (obj, error) {
-	r := c.realm()
-	self := func(ids []int) bool { return len(ids) == 1 && ids[0] == c.user.ID }
-	access := func(ids []int, selfSetting, setting string) (*UserGroup, error) {
-		if self(ids) {
-			if g, err := c.accessGroupForUpdate(selfSetting, true); err == nil {
-				return g, nil
-			}
+	for _, part := range []struct {
+		ids []int
+		run func([]int) error
+	}{{add, c.addGroupMembers}, {del, c.removeGroupMembers}, {addSub, c.addGroupSubgroups}, {delSub, c.removeGroupSubgroups}} {
+		if len(part.ids) == 0 {
+			continue
 		}
-		return c.accessGroupForUpdate(setting, true)
-	}
-	var g *UserGroup
-	var err error
-	if len(add) > 0 {
-		if g, err = access(add, "can_join_group", "can_add_members_group"); err != nil {
-			return nil, err
-		}
-		if err := r.activeUsers(add); err != nil {
-			return nil, err
-		}
-		for _, id := range add {
-			if slices.Contains(g.Members, id) {
-				return nil, errBadRequest("User %d is already a member of this group", id)
-			}
-		}
-	}
-	if len(del) > 0 {
-		if err := r.activeUsers(del); err != nil {
-			return nil, err
-		}
-		if g, err = access(del, "can_leave_group", "can_remove_members_group"); err != nil {
-			return nil, err
-		}
-		direct := r.groupMembers(g, true)
-		for _, id := range del {
-			if !slices.Contains(direct, id) {
-				return nil, errBadRequest("There is no member '%d' in this user group", id)
-			}
-		}
-	}
-	if len(addSub) > 0 || len(delSub) > 0 {
-		if g, err = c.accessGroupForUpdate("can_manage_group", true); err != nil {
-			return nil, err
-		}
-		if err := c.checkSubgroupChange(g, addSub, delSub); err != nil {
+		if err := part.run(part.ids); err != nil {
 			return nil, err
 		}
 	}
-	g.Members = uniqueSorted(slices.DeleteFunc(append(slices.Clone(g.Members), add...), func(id int) bool { return slices.Contains(del, id) }))
-	g.DirectSubgroupIDs = uniqueSorted(slices.DeleteFunc(append(slices.Clone(g.DirectSubgroupIDs), addSub...),
-		func(id int) bool { return slices.Contains(delSub, id) }))
 	return obj{}, nil
 }
 
-// checkSubgroupChange is add_subgroups_to_group_backend's and
-// remove_subgroups_from_group_backend's checks.
-func (c *call) checkSubgroupChange(g *UserGroup, add, del []int) error {
-	if err := c.checkNewSubgroups(add, g.ID); err != nil {
+// accessGroupForMembership is access_user_group_for_update as the member
+// views call it: a user adding or removing only themselves may do so with
+// selfSetting (can_join_group, can_leave_group), and otherwise, as anyone
+// else, with setting (can_add_members_group, can_remove_members_group).
+// Deactivated groups are open to changes from FL391.
+func (c *call) accessGroupForMembership(ids []int, selfSetting, setting string) (*UserGroup, error) {
+	allowDeactivated := c.s.opts.FeatureLevel >= groupEditDeactivatedFL
+	if len(ids) == 1 && ids[0] == c.user.ID {
+		if g, err := c.accessGroupForUpdate(selfSetting, allowDeactivated); err == nil {
+			return g, nil
+		}
+	}
+	return c.accessGroupForUpdate(setting, allowDeactivated)
+}
+
+// addGroupMembers is add_members_to_group_backend.
+func (c *call) addGroupMembers(ids []int) error {
+	g, err := c.accessGroupForMembership(ids, "can_join_group", "can_add_members_group")
+	if err != nil {
 		return err
 	}
-	for _, id := range add {
+	if err := c.realm().activeUsers(ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if slices.Contains(g.Members, id) {
+			return errBadRequest("User %d is already a member of this group", id)
+		}
+	}
+	g.Members = uniqueSorted(append(slices.Clone(g.Members), ids...))
+	return nil
+}
+
+// removeGroupMembers is remove_members_from_group_backend: the users are
+// looked up before the group.
+func (c *call) removeGroupMembers(ids []int) error {
+	r := c.realm()
+	if err := r.activeUsers(ids); err != nil {
+		return err
+	}
+	g, err := c.accessGroupForMembership(ids, "can_leave_group", "can_remove_members_group")
+	if err != nil {
+		return err
+	}
+	direct := r.groupMembers(g, true)
+	for _, id := range ids {
+		if !slices.Contains(direct, id) {
+			return errBadRequest("There is no member '%d' in this user group", id)
+		}
+	}
+	g.Members = slices.DeleteFunc(slices.Clone(g.Members), func(id int) bool { return slices.Contains(ids, id) })
+	return nil
+}
+
+// lockSubgroups is lock_subgroups_with_respect_to_supergroup for a change of
+// the path's group: the caller needs setting on it (the group may be
+// deactivated from FL391), then the subgroups are checked.
+func (c *call) lockSubgroups(ids []int, setting string) (*UserGroup, error) {
+	g, err := c.accessGroupForUpdate(setting, c.s.opts.FeatureLevel >= groupEditDeactivatedFL)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkPotentialSubgroups(ids); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// addGroupSubgroups is add_subgroups_to_group_backend: adding subgroups
+// needs can_add_members_group, like adding members (or managing the group);
+// a group already a direct subgroup is refused before a cycle is looked for.
+func (c *call) addGroupSubgroups(ids []int) error {
+	g, err := c.lockSubgroups(ids, "can_add_members_group")
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
 		if slices.Contains(g.DirectSubgroupIDs, id) {
 			return errBadRequest("User group %d is already a subgroup of this group.", id)
 		}
 	}
-	if err := c.checkNewSubgroups(del, 0); err != nil {
+	r := c.realm()
+	for _, id := range ids {
+		if id == g.ID || r.isRecursiveSubgroup(id, g.ID, map[int]bool{}) {
+			return errBadRequest("User group %d is already a subgroup of one of the passed subgroups.", g.ID)
+		}
+	}
+	g.DirectSubgroupIDs = uniqueSorted(append(slices.Clone(g.DirectSubgroupIDs), ids...))
+	return nil
+}
+
+// removeGroupSubgroups is remove_subgroups_from_group_backend: removing
+// subgroups needs can_manage_group (or can_manage_all_groups).
+func (c *call) removeGroupSubgroups(ids []int) error {
+	g, err := c.lockSubgroups(ids, "can_manage_group")
+	if err != nil {
 		return err
 	}
-	for _, id := range del {
+	for _, id := range ids {
 		if !slices.Contains(g.DirectSubgroupIDs, id) {
 			return errBadRequest("User group %d is not a subgroup of this group.", id)
 		}
 	}
+	g.DirectSubgroupIDs = slices.DeleteFunc(slices.Clone(g.DirectSubgroupIDs), func(id int) bool { return slices.Contains(ids, id) })
 	return nil
 }

@@ -36,7 +36,12 @@ func TestGroupCreate(t *testing.T) {
 	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form("retired-team"), 400, "BAD_REQUEST", "User group 'retired-team' already exists.")
 	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form("role:x"), 400, "BAD_REQUEST", "User group name cannot start with 'role:'.")
 	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form(" "), 400, "BAD_REQUEST", "User group name can't be empty!")
-	e.chatFail(SeedGuestID, http.MethodPost, "/user_groups/create", form("g"), 400, "BAD_REQUEST", "Insufficient permission")
+	// require_user_group_create_permission refuses a guest before it asks
+	// can_create_groups; a member outside can_create_groups is refused by it.
+	e.chatFail(SeedGuestID, http.MethodPost, "/user_groups/create", form("g"), 400, "BAD_REQUEST", "Not allowed for guest users")
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/realm", chatForm("can_create_groups", `{"new": 3}`))
+	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/create", form("g"), 400, "BAD_REQUEST", "Insufficient permission")
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/realm", chatForm("can_create_groups", `{"new": 5}`))
 	bad := func(setting, value, msg string) {
 		t.Helper()
 		f := form("x")
@@ -138,4 +143,127 @@ func TestGroupEvents(t *testing.T) {
 	if got := chatJSON(events); got != want {
 		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
+}
+
+// TestGroupUpdateIsOneTransaction: edit_user_group (zerver/views/user_groups.py)
+// is @transaction.atomic(durable=True) and applies the name, the description,
+// the reactivation and then each setting in turn; a setting refused after
+// them rolls back what came before, events included.
+func TestGroupUpdateIsOneTransaction(t *testing.T) {
+	e := chatNew(t)
+	q := e.chatOK(SeedMemberID, http.MethodPost, "/register", chatForm("event_types", `["user_group"]`))["queue_id"].(string)
+	path := "/user_groups/9" // backend, managed by the administrators
+	before := chatJSON(chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "true")))[GroupBackend])
+	refused := []struct {
+		name       string
+		form       url.Values
+		code, msg  string
+		reactivate bool
+	}{
+		{"a name, then a setting Zulip refuses", chatForm("name", "backend-team", "description", "New",
+			"can_manage_group", `{"new": 6}`), "BAD_REQUEST", "'can_manage_group' setting cannot be set to 'role:everyone' group.", false},
+		{"a first setting, then a stale old value", chatForm("can_add_members_group", `{"new": 5}`,
+			"can_join_group", `{"new": 5, "old": 2}`), "EXPECTATION_MISMATCH", "'old' value does not match the expected value.", false},
+		{"a name, then a setting naming a deactivated user", chatForm("name", "b2",
+			"can_remove_members_group", `{"new": {"direct_members": [1, 10], "direct_subgroups": []}}`), "BAD_REQUEST", "Invalid user ID: 10", false},
+	}
+	for _, tc := range refused {
+		e.chatFail(SeedOwnerID, http.MethodPatch, path, tc.form, 400, tc.code, tc.msg)
+		after := chatJSON(chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "true")))[GroupBackend])
+		if after != before {
+			t.Errorf("%s: the refused request changed the group\n got %s\nwant %s", tc.name, after, before)
+		}
+	}
+	// A reactivation followed by a refused setting leaves the group deactivated.
+	e.chatFail(SeedOwnerID, http.MethodPatch, "/user_groups/11", chatForm("deactivated", "false", "can_mention_group", `{"new": 7}`),
+		400, "BAD_REQUEST", "'can_mention_group' setting cannot be set to 'role:internet' group.")
+	if g := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", chatForm("include_deactivated_groups", "true")))[GroupRetired]; g["deactivated"] != true {
+		t.Errorf("retired-team reactivated by a refused request: %v", g)
+	}
+	events := e.chatOK(SeedMemberID, http.MethodGet, "/events", chatForm("queue_id", q, "last_event_id", "-1", "dont_block", "true"))["events"]
+	if got := chatJSON(events); got != "[]" {
+		t.Errorf("refused requests sent events: %s", got)
+	}
+	// The same request without the refused part succeeds.
+	e.chatOK(SeedOwnerID, http.MethodPatch, path, chatForm("name", "backend-team", "description", "New", "can_manage_group", `{"new": 5}`))
+	if g := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupBackend]; g["name"] != "backend-team" || chatJSON(g["can_manage_group"]) != "5" {
+		t.Errorf("backend after the update: %v", g)
+	}
+}
+
+// TestGroupSubgroupPermissions: add_subgroups_to_group_backend locks the
+// supergroup with permission_setting="can_add_members_group" and
+// remove_subgroups_from_group_backend with "can_manage_group"
+// (zerver/views/user_groups.py; lock_subgroups_with_respect_to_supergroup
+// and access_user_group_for_update in zerver/lib/user_groups.py), on both
+// POST /user_groups/{id}/subgroups and the *_subgroups of POST
+// /user_groups/{id}/members.
+func TestGroupSubgroupPermissions(t *testing.T) {
+	e := chatNew(t)
+	// The member may add members to backend, and manages nothing.
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/user_groups/9", chatForm("can_add_members_group", `{"new": {"direct_members": [6], "direct_subgroups": []}}`))
+	e.chatOK(SeedMember2ID, http.MethodPost, "/user_groups/9/subgroups", chatForm("add", "[10]"))
+	e.chatOK(SeedMember2ID, http.MethodPost, "/user_groups/9/members", chatForm("add_subgroups", "[3]"))
+	e.chatFail(SeedMember2ID, http.MethodPost, "/user_groups/9/subgroups", chatForm("delete", "[10]"), 400, "BAD_REQUEST", "Insufficient permission")
+	e.chatFail(SeedMember2ID, http.MethodPost, "/user_groups/9/members", chatForm("delete_subgroups", "[3]"), 400, "BAD_REQUEST", "Insufficient permission")
+	// Adding and removing in one request: the removal is refused, so the
+	// addition is undone too (compose_views inside the view's transaction).
+	e.chatFail(SeedMember2ID, http.MethodPost, "/user_groups/9/subgroups", chatForm("add", "[4]", "delete", "[10]"), 400, "BAD_REQUEST", "Insufficient permission")
+	if got := chatJSON(chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupBackend]["direct_subgroup_ids"]); got != "[3,10]" {
+		t.Errorf("backend's subgroups = %s, want [3,10]", got)
+	}
+	// can_manage_group removes; can_manage_all_groups (owners by default) too.
+	e.chatOK(SeedOwnerID, http.MethodPatch, "/user_groups/9", chatForm("can_manage_group", `{"new": {"direct_members": [6], "direct_subgroups": []}}`))
+	e.chatOK(SeedMember2ID, http.MethodPost, "/user_groups/9/subgroups", chatForm("delete", "[10]"))
+	e.chatOK(SeedOwner2ID, http.MethodPost, "/user_groups/9/members", chatForm("delete_subgroups", "[3]"))
+	// A user in neither setting adds nothing.
+	e.chatFail(SeedMember3ID, http.MethodPost, "/user_groups/9/subgroups", chatForm("add", "[10]"), 400, "BAD_REQUEST", "Insufficient permission")
+}
+
+// TestGroupMembershipParts: update_user_group_backend composes its parts
+// (add, delete, add_subgroups, delete_subgroups) in that order, each applied
+// before the next is checked, in one transaction; lock_subgroups_with_respect_to_supergroup
+// checks the caller's access before the subgroups, every id before any
+// deactivation, and add_subgroups_to_group_backend a direct subgroup before a
+// cycle (zerver/views/user_groups.py, zerver/lib/user_groups.py).
+func TestGroupMembershipParts(t *testing.T) {
+	e := chatNew(t)
+	path := "/user_groups/9/members"
+	// Added by the first part, removed by the second: Zulip accepts it.
+	e.chatOK(SeedOwnerID, http.MethodPost, path, chatForm("add", "[6]", "delete", "[6]"))
+	e.chatOK(SeedOwnerID, http.MethodPost, path, chatForm("add_subgroups", "[10]", "delete_subgroups", "[10]"))
+	g := chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupBackend]
+	if chatJSON(g["members"]) != "[5,11]" || chatJSON(g["direct_subgroup_ids"]) != "[]" {
+		t.Errorf("backend after add-then-remove: %v", g)
+	}
+	// A refused later part undoes the earlier ones.
+	e.chatFail(SeedOwnerID, http.MethodPost, path, chatForm("add", "[6]", "add_subgroups", "[999]"), 400, "BAD_REQUEST", "Invalid user group ID: 999")
+	if got := chatJSON(chatGroups(e.chatOK(SeedOwnerID, http.MethodGet, "/user_groups", nil))[GroupBackend]["members"]); got != "[5,11]" {
+		t.Errorf("backend's members after a refused request = %s", got)
+	}
+	// Every id is looked up before any deactivation is reported.
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/10/subgroups", chatForm("add", "[11, 999]"), 400, "BAD_REQUEST", "Invalid user group ID: 999")
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/10/subgroups", chatForm("add", "[11]"), 400, "BAD_REQUEST", "User group is deactivated.")
+	// The caller's access comes before the subgroups.
+	e.chatFail(SeedMemberID, http.MethodPost, "/user_groups/10/subgroups", chatForm("add", "[999]"), 400, "BAD_REQUEST", "Insufficient permission")
+	// A direct subgroup already there is reported before a cycle.
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/12/subgroups", chatForm("add", "[9]"), 400, "BAD_REQUEST", "User group 9 is already a subgroup of this group.")
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/subgroups", chatForm("add", "[12]"), 400, "BAD_REQUEST", "User group 9 is already a subgroup of one of the passed subgroups.")
+	e.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/subgroups", chatForm("add", "[9]"), 400, "BAD_REQUEST", "User group 9 is already a subgroup of one of the passed subgroups.")
+}
+
+// TestGroupMembershipFeatureLevels: before feature level 391 the members and
+// subgroups of a deactivated group cannot change (access_user_group_for_update
+// without allow_deactivated); before 311 POST /user_groups/{id}/members knows
+// only add and delete, and says so when given neither.
+func TestGroupMembershipFeatureLevels(t *testing.T) {
+	old := chatNew(t, chatLevel(groupEditDeactivatedFL-1))
+	old.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/11/members", chatForm("add", "[5]"), 400, "BAD_REQUEST", "User group is deactivated.")
+	old.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/11/subgroups", chatForm("add", "[10]"), 400, "BAD_REQUEST", "User group is deactivated.")
+	now := chatNew(t, chatLevel(groupEditDeactivatedFL))
+	now.chatOK(SeedOwnerID, http.MethodPost, "/user_groups/11/members", chatForm("add", "[5]"))
+	now.chatOK(SeedOwnerID, http.MethodPost, "/user_groups/11/subgroups", chatForm("add", "[10]"))
+	older := chatNew(t, chatLevel(groupSubgroupsFL-1))
+	older.chatFail(SeedOwnerID, http.MethodPost, "/user_groups/9/members", chatForm("add_subgroups", "[10]"), 400, "BAD_REQUEST",
+		`Nothing to do. Specify at least one of "add" or "delete".`)
 }
