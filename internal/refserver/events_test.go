@@ -57,6 +57,7 @@ func TestRegisterAlwaysPresent(t *testing.T) {
 func realmSectionKeys() string {
 	keys := []string{"event_queue_longpoll_timeout_seconds", "max_message_length", "max_stream_description_length",
 		"max_stream_name_length", "max_topic_length", "realm_email_auth_enabled", "realm_empty_topic_display_name",
+		"realm_icon_source", "realm_icon_url", "realm_logo_source", "realm_logo_url", "realm_night_logo_source", "realm_night_logo_url",
 		"realm_password_auth_enabled", "realm_plan_type", "realm_push_notifications_enabled", "realm_uri", "realm_url",
 		"server_report_message_types", "server_supported_permission_settings"}
 	for _, sp := range realmspec.Settings {

@@ -749,6 +749,12 @@ func (s *Server) messageWire(u *User, m *Message, f *narrowFilter, applyMarkdown
 		out["avatar_url"] = avatarURL(sender, clientGravatar)
 		out["client"] = "website"
 	}
+	if m.EditTimestamp != 0 {
+		out["last_edit_timestamp"] = m.EditTimestamp
+	}
+	if m.isDirect() {
+		s.directWire(out, m)
+	}
 	if f != nil && f.search != nil {
 		fields := s.searchFields(f, m)
 		out["match_content"] = fields["match_content"]
@@ -969,7 +975,8 @@ func seedMessages(r *Realm, base, _ int64) {
 	r.NextID["message"] = len(msgs)
 }
 
-// Message is a channel message (direct messages are not modelled).
+// Message is a channel message, or a direct message (DirectRecipients set;
+// messages_write.go).
 type Message struct {
 	ID        int    `json:"id"`
 	ChannelID int    `json:"channel_id"`
@@ -981,6 +988,11 @@ type Message struct {
 	// collapsed, mentioned, has_alert_word, historical, ...). A user who received
 	// the message has an entry, possibly empty.
 	Flags map[int][]string `json:"flags"`
+	// DirectRecipients are a direct message's users, the sender included,
+	// ascending; empty for a channel message.
+	DirectRecipients []int `json:"direct_recipients,omitempty"`
+	// EditTimestamp is when the content was last edited (0: never).
+	EditTimestamp int64 `json:"edit_timestamp,omitempty"`
 }
 
 // HasFlag reports whether user has flag on the message.

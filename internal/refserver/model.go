@@ -61,6 +61,11 @@ type Realm struct {
 	Playgrounds []*Playground `json:"playgrounds,omitempty"`
 	// Emoji are the custom emoji, deactivated ones included, in creation order.
 	Emoji []*CustomEmoji `json:"emoji,omitempty"`
+	// Branding is the organization's icon and logos (branding.go); nil: the defaults.
+	Branding *Branding `json:"branding,omitempty"`
+	// Invites are the e-mail invitations and reusable invitation links, in
+	// creation order, revoked ones included (invites.go).
+	Invites []*Invite `json:"invites,omitempty"`
 	// Exports are the organization's data exports and consents (exports.go).
 	Exports     *Exports          `json:"exports,omitempty"`
 	Queues      map[string]*Queue `json:"queues"`

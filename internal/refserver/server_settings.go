@@ -1,8 +1,6 @@
 package refserver
 
 import (
-	"crypto/md5"
-	"encoding/hex"
 	"net/http"
 )
 
@@ -39,7 +37,6 @@ func realmURL(r *http.Request) string {
 func (s *Server) serverSettings(c *call) (obj, error) {
 	r := c.realm()
 	url := realmURL(c.r)
-	sum := md5.Sum([]byte(r.Name))
 	out := obj{
 		"authentication_methods": obj{
 			"password":       true,
@@ -64,7 +61,7 @@ func (s *Server) serverSettings(c *call) (obj, error) {
 		"require_email_format_usernames":  true,
 		"realm_uri":                       url,
 		"realm_name":                      r.Name,
-		"realm_icon":                      "https://secure.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?d=identicon",
+		"realm_icon":                      r.iconURL(),
 		"realm_description":               realmDescriptionHTML,
 	}
 	fl := s.opts.FeatureLevel
