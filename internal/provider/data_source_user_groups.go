@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -73,8 +74,8 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The organization's user groups, system groups (`role:owners`, `role:members`, ...) " +
-			"included, from `GET /api/v1/user_groups`. Needs the credentials of a member or administrator: Zulip " +
-			"refuses to list user groups to guests and bots. Use `name` to pick one group.",
+			"included, from `GET /api/v1/user_groups`. Zulip refuses to list user groups to guests, and, before " +
+			"feature level 496, to bots. Use `name` to pick one group.",
 		Attributes: map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				Optional: true,
@@ -136,14 +137,19 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	// groups (deactivated ones included).
 	list, err := userGroupCollection(d.data).list(ctx)
 	if err != nil {
-		// Zulip refuses guests ("Not allowed for guest users") and bots with a
-		// plain BAD_REQUEST, not UNAUTHORIZED_PRINCIPAL; this endpoint takes no
-		// other input that a 400 could be about, so say what the account lacks.
+		// Zulip refuses guests ("Not allowed for guest users") and, before
+		// feature level 496, bots with a plain BAD_REQUEST, not
+		// UNAUTHORIZED_PRINCIPAL; this endpoint takes no other input that a 400
+		// could be about, so say what the account lacks.
 		if isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) && !zulip.IsNotFound(err) {
+			who, use := "guests", "a member, moderator, administrator or owner"
+			if d.data.featureLevel < featureBotsOnGroupEndpoints {
+				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.data.featureLevel)
+				use += " (or a bot, on Zulip with feature level 496 or newer)"
+			}
 			resp.Diagnostics.AddError("Unable to List User Groups",
-				"The zulip_user_groups data source needs a member or administrator account: Zulip does not list user "+
-					"groups to guests or bots. Configure the provider with the API key of a member, moderator, "+
-					"administrator or owner. Server said: "+err.Error())
+				"The zulip_user_groups data source needs an account that may list user groups: Zulip does not list "+
+					"user groups to "+who+". Configure the provider with the API key of "+use+". Server said: "+err.Error())
 			return
 		}
 		addAPIError(&resp.Diagnostics, "Unable to List User Groups", "list the user groups", roleAny, err)

@@ -133,7 +133,7 @@ data "zulip_user_groups" "retired_included" {
 func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	before496 := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
-	want := expectErr("needs a member or administrator account", "Not allowed for guest users")
+	want := expectErr("may list user groups: Zulip does not list user groups to guests.", "Not allowed for guest users")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
@@ -141,7 +141,7 @@ func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_user_groups" "x" {}`, ExpectError: want},
 			{
 				Config:      before496.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
-				ExpectError: expectErr("needs a member or administrator account", "does not accept bot requests"),
+				ExpectError: expectErr("to guests or (before feature level 496; this server has 495) bots", "does not accept bot requests"),
 			},
 			{
 				Config: srv.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,

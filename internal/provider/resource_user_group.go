@@ -37,6 +37,9 @@ const (
 	featureUserGroupCreateID = 317
 	// featureUserGroupReactivate: PATCH /user_groups/{id} deactivated=false.
 	featureUserGroupReactivate = 386
+	// featureBotsOnGroupEndpoints: bots (other than incoming webhook bots) may
+	// use the user group endpoints (zulip/zulip#39116).
+	featureBotsOnGroupEndpoints = 496
 )
 
 // maxUserGroupNameLength is Zulip's UserGroup.MAX_NAME_LENGTH.
