@@ -14,8 +14,12 @@ import (
 // server's rules for each permission setting forbid fails at plan, naming the
 // permission and who holds it; what they allow plans.
 func TestAccRealmPermissions_plan(t *testing.T) {
-	srv := acctest.NewServer(t)
+	// Web-public channels enabled on the server and in the organization, so
+	// that the member's refusal is the permission's (with them disabled, Zulip
+	// says "Web-public channels are not enabled." first).
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.WebPublicStreamsEnabled = true })
 	srv.Do(func(r *refserver.Realm) {
+		r.SetSetting("enable_spectator_access", true)
 		r.Settings.GroupSettings["can_create_groups"] = refserver.GroupSetting{GroupID: refserver.GroupAdministrators}
 		r.Settings.GroupSettings["can_create_private_channel_group"] = refserver.GroupSetting{GroupID: refserver.GroupAdministrators}
 		r.Settings.GroupSettings["can_add_subscribers_group"] = refserver.GroupSetting{GroupID: refserver.GroupModerators}

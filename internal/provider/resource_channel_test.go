@@ -109,10 +109,14 @@ func TestAccChannel_lifecycle(t *testing.T) {
 			},
 			{
 				// Archived outside Terraform: declared again, it is unarchived.
+				// Zulip unarchives a private channel only if it has a subscriber
+				// (do_unarchive_stream: "Channel is private and have no
+				// subscribers"), so someone joined it before.
 				PreConfig: func() {
 					srv.Do(func(r *refserver.Realm) {
 						for _, c := range r.Channels {
 							if c.Name == "operations" {
+								c.Subscribers[refserver.SeedAdminID] = 0
 								c.IsArchived = true
 							}
 						}

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	registerArea("channels", area{seed: seedChannelsArea, seedStep: 30, routes: (*Server).routesChannels, sections: map[string]registerSection{"stream": (*Server).registerStreams, "subscription": (*Server).registerSubscriptions}})
+	registerArea("channels", area{seed: seedChannelsArea, seedStep: 30, routes: (*Server).routesChannels, sections: map[string]registerSection{"stream": (*Server).registerStreams, "subscription": (*Server).registerSubscriptions, "realm": (*Server).registerChannelServerSettings}})
 }
 
 // Channels added to the seed by the chat area, so that every GET /streams filter
@@ -507,6 +507,15 @@ func (s *Server) canAccessMessage(u *User, m *Message) bool {
 		return false
 	}
 	return s.canAccessChannelContent(u, ch)
+}
+
+// registerChannelServerSettings is the channels' part of register's realm
+// section: server_web_public_streams_enabled (feature level 110), the
+// WEB_PUBLIC_STREAMS_ENABLED server setting (zerver/lib/events.py).
+func (s *Server) registerChannelServerSettings(rr *registerRequest, out obj) {
+	if rr.fl >= 110 {
+		out["server_web_public_streams_enabled"] = s.opts.WebPublicStreamsEnabled
+	}
 }
 
 // registerStreams is register's stream section.

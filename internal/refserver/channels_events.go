@@ -1,6 +1,12 @@
 package refserver
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
+)
 
 // The stream events of zerver/actions/streams.py for the channel write
 // endpoints: a created channel to those who can see it, one update event per
@@ -37,7 +43,11 @@ func settingText(v GroupSetting) string {
 	return string(b)
 }
 
-// withChannelEvents wraps a handler that changes existing channels.
+// withChannelEvents wraps a handler that changes existing channels. The
+// events go out for what changed even when the handler failed: PATCH
+// /streams/{id} applies its parts one after the other, as Zulip's view does,
+// and Zulip sends each part's events when it commits. Archiving and
+// unarchiving also post Notification Bot's notice in the channel.
 func (s *Server) withChannelEvents(h handlerFunc) handlerFunc {
 	return func(c *call) (obj, error) {
 		before := map[int]channelFacts{}
@@ -45,15 +55,170 @@ func (s *Server) withChannelEvents(h handlerFunc) handlerFunc {
 			before[id] = s.channelEventFacts(ch)
 		}
 		payload, err := h(c)
-		if err == nil {
-			for _, id := range s.realm.channelIDs() {
-				if was, ok := before[id]; ok {
-					s.emitChannelChanges(s.realm.Channels[id], was)
-				}
+		for _, id := range s.realm.channelIDs() {
+			was, ok := before[id]
+			if !ok {
+				continue
+			}
+			ch := s.realm.Channels[id]
+			s.emitChannelChanges(ch, was)
+			if archived := ch.IsArchived; archived != (was["is_archived"] == true) {
+				s.postArchiveNotice(ch, archived)
 			}
 		}
 		return payload, err
 	}
+}
+
+// channelEventsMessagesFL is the level of the send_channel_events_messages
+// organization setting; before it, the channel event notices were sent
+// unconditionally.
+const channelEventsMessagesFL = 434
+
+// channelEventsMessages reports whether Notification Bot posts channel event
+// notices (maybe_send_channel_events_notice, zerver/actions/message_send.py).
+// The setting is off by default (Realm.send_channel_events_messages).
+func (s *Server) channelEventsMessages() bool {
+	return s.opts.FeatureLevel < channelEventsMessagesFL || s.realm.realmBool("send_channel_events_messages")
+}
+
+// channelEventsTopic is channel_events_topic_name (zerver/lib/streams.py):
+// "channel events", or the empty topic in a channel that allows only that.
+func channelEventsTopic(ch *Channel) string {
+	if ch.TopicsPolicy == "empty_topic_only" {
+		return ""
+	}
+	return "channel events"
+}
+
+// postArchiveNotice is the notice do_deactivate_stream and
+// do_unarchive_stream (zerver/actions/streams.py) post; the archive notice
+// is read for everyone (limit_unread_user_ids=set()).
+func (s *Server) postArchiveNotice(ch *Channel, archived bool) {
+	if !s.channelEventsMessages() {
+		return
+	}
+	if !archived {
+		s.postChannelMessage(ch, channelEventsTopic(ch), notificationBotID, "Channel #**"+ch.Name+"** has been unarchived.")
+		return
+	}
+	m := s.postChannelMessage(ch, channelEventsTopic(ch), notificationBotID, "Channel #**"+ch.Name+"** has been archived.")
+	for uid := range m.Flags {
+		markRead(m, uid)
+	}
+}
+
+// markRead records that u has read m (a message the server posted that
+// Zulip sends as read to some of its recipients). The message event went out
+// with the flags postChannelMessage gave.
+func markRead(m *Message, uid int) {
+	flags, ok := m.Flags[uid]
+	if !ok {
+		return
+	}
+	for _, f := range flags {
+		if f == "read" {
+			return
+		}
+	}
+	m.Flags[uid] = append(flags, "read")
+}
+
+// withChannelCreationNotices wraps a handler that can create channels: after
+// it succeeded, Notification Bot announces the new channels as
+// send_messages_for_new_subscribers (zerver/views/streams.py) does, all read
+// for the creator (mark_as_read): with announce, one message in the
+// organization's new-channel announcements channel; then, when channel event
+// notices are on, one in each new channel saying who created it, of what
+// kind, with its description.
+func (s *Server) withChannelCreationNotices(h handlerFunc) handlerFunc {
+	return func(c *call) (obj, error) {
+		existed := map[int]bool{}
+		for id := range s.realm.Channels {
+			existed[id] = true
+		}
+		payload, err := h(c)
+		if err != nil {
+			return payload, err
+		}
+		var created []*Channel
+		for _, id := range s.realm.channelIDs() {
+			if !existed[id] {
+				created = append(created, s.realm.Channels[id])
+			}
+		}
+		if len(created) > 0 {
+			announce, _ := c.optBool("announce", false)
+			s.postCreationNotices(c.user, created, announce)
+		}
+		return payload, err
+	}
+}
+
+// postCreationNotices posts the messages of send_messages_for_new_subscribers.
+func (s *Server) postCreationNotices(creator *User, created []*Channel, announce bool) {
+	r := s.realm
+	mention := fmt.Sprintf("@_**%s|%d**", creator.FullName, creator.ID)
+	if announce {
+		if ann := r.newChannelAnnouncementsChannel(); ann != nil {
+			links := make([]string, 0, len(created))
+			for _, ch := range created {
+				links = append(links, "#**"+ch.Name+"**")
+			}
+			content := mention + " created a new channel " + links[0] + "."
+			if len(created) > 1 {
+				content = mention + " created the following channels: " + strings.Join(links, ", ") + "."
+			}
+			markRead(s.postChannelMessage(ann, "new channels", notificationBotID, content), creator.ID)
+		}
+	}
+	if !s.channelEventsMessages() {
+		return
+	}
+	for _, ch := range created {
+		description := ch.Description
+		if description == "" {
+			description = "*No description.*"
+		}
+		content := fmt.Sprintf("**%s** channel created by %s. **Description:**\n```` quote\n%s\n````", channelPolicyName(ch), mention, description)
+		markRead(s.postChannelMessage(ch, channelEventsTopic(ch), notificationBotID, content), creator.ID)
+	}
+}
+
+// channelPolicyName names a channel's kind as the creation notice does
+// (Stream.PERMISSION_POLICIES).
+func channelPolicyName(ch *Channel) string {
+	switch {
+	case ch.IsWebPublic:
+		return "Web-public"
+	case !ch.InviteOnly:
+		return "Public"
+	case ch.HistoryPublicToSubscribers:
+		return "Private, shared history"
+	}
+	return "Private, protected history"
+}
+
+// newChannelAnnouncementsChannel is Realm.new_stream_announcements_stream:
+// the organization's new_stream_announcements_stream_id, unless none (-1)
+// or archived.
+func (r *Realm) newChannelAnnouncementsChannel() *Channel {
+	sp, ok := realmspec.ByName("new_stream_announcements_stream_id")
+	if !ok {
+		return nil
+	}
+	var id int
+	switch v := r.realmValue(sp).(type) {
+	case int:
+		id = v
+	case float64:
+		id = int(v)
+	}
+	ch := r.Channels[id]
+	if ch == nil || ch.IsArchived {
+		return nil
+	}
+	return ch
 }
 
 // Feature levels of archived channels in events: the archived_channels

@@ -2,8 +2,11 @@ package refserver
 
 import (
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // The channel write endpoints (POST /channels/create, PATCH and DELETE
@@ -48,7 +51,7 @@ var topicsPolicies = []string{"inherit", "allow_empty_topic", "disable_empty_top
 // routesChannelWrites registers the channel write endpoints.
 func (s *Server) routesChannelWrites() {
 	if s.opts.FeatureLevel >= channelCreateFL {
-		s.handle("POST /channels/create", authUser, withEvents(s.createChannel, s.emitChannelCreated))
+		s.handle("POST /channels/create", authUser, s.withChannelCreationNotices(withEvents(s.createChannel, s.emitChannelCreated)))
 	}
 	s.handle("PATCH /streams/{stream_id}", authUser, s.withChannelEvents(s.updateChannel))
 	s.handle("DELETE /streams/{stream_id}", authUser, s.withChannelEvents(s.archiveChannel))
@@ -74,35 +77,55 @@ func (r *Realm) checkChannelName(name string, except int) error {
 	return nil
 }
 
-// retentionParam reads message_retention_days: "realm_default" (nil),
-// "unlimited" (-1) or a positive number of days (parse_message_retention_days).
-func (c *call) retentionParam() (set bool, days *int, err error) {
+// retentionParam reads message_retention_days of a new channel:
+// "realm_default" or absent (nil), "unlimited" (-1) or a positive number of
+// days (parse_message_retention_days).
+func (c *call) retentionParam() (*int, error) {
+	set, v, err := c.retentionRaw()
+	if !set || err != nil {
+		return nil, err
+	}
+	return parseRetention(v)
+}
+
+// retentionRaw reads message_retention_days as the view's Json[str] |
+// Json[int] declares it: malformed JSON is refused when the request is
+// parsed, a bad value only where the view calls parse_message_retention_days.
+func (c *call) retentionRaw() (set bool, v any, err error) {
 	text, ok := c.raw("message_retention_days")
 	if !ok {
 		return false, nil, nil
 	}
-	var v any
 	if json.Unmarshal([]byte(text), &v) != nil {
 		return true, nil, errInvalidJSON("message_retention_days")
 	}
+	switch v.(type) {
+	case string, float64:
+		return true, v, nil
+	}
+	return true, nil, errInvalid("message_retention_days is not valid")
+}
+
+// parseRetention is parse_message_retention_days (zerver/lib/retention.py).
+func parseRetention(v any) (*int, error) {
 	switch x := v.(type) {
 	case string:
 		switch x {
 		case "realm_default":
-			return true, nil, nil
+			return nil, nil
 		case "unlimited":
 			unlimited := -1
-			return true, &unlimited, nil
+			return &unlimited, nil
 		}
-		return true, nil, errBadRequest("Bad value for 'message_retention_days': %s", x)
+		return nil, errBadRequest("Bad value for 'message_retention_days': %s", x)
 	case float64:
 		if x != float64(int(x)) || x <= 0 {
-			return true, nil, errBadRequest("Bad value for 'message_retention_days': %s", strconv.FormatFloat(x, 'f', -1, 64))
+			return nil, errBadRequest("Bad value for 'message_retention_days': %s", strconv.FormatFloat(x, 'f', -1, 64))
 		}
 		n := int(x)
-		return true, &n, nil
+		return &n, nil
 	}
-	return true, nil, errInvalid("message_retention_days is not valid")
+	return nil, errInvalid("message_retention_days is not valid")
 }
 
 // topicsPolicyParam reads topics_policy.
@@ -149,13 +172,19 @@ func (s *Server) createChannel(c *call) (obj, error) {
 			return nil, err
 		}
 	}
-	history := !flags["invite_only"]
+	var requestedHistory *bool
 	if c.params.Has("history_public_to_subscribers") {
-		if history, err = c.optBool("history_public_to_subscribers", history); err != nil {
+		h, err := c.optBool("history_public_to_subscribers", false)
+		if err != nil {
 			return nil, err
 		}
+		requestedHistory = &h
 	}
-	retentionSet, retention, err := c.retentionParam()
+	history := !flags["invite_only"]
+	if requestedHistory != nil {
+		history = *requestedHistory
+	}
+	retention, err := c.retentionParam()
 	if err != nil {
 		return nil, err
 	}
@@ -163,28 +192,28 @@ func (s *Server) createChannel(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, folder, err := c.folderParam()
+	folder, err := c.folderParam()
 	if err != nil {
 		return nil, err
 	}
 	if _, err := c.optBool("send_new_subscription_messages", true); err != nil {
 		return nil, err
 	}
-	settings, err := c.channelSettingValues()
+	if err := c.checkTopicsPolicyPermission(policy); err != nil {
+		return nil, err
+	}
+	settings, err := c.channelSettingValues(flags["invite_only"], requestedHistory)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.activeUsers(subscribers); err != nil {
+	if err := r.subscriberUsers(subscribers); err != nil {
 		return nil, err
 	}
-	if err := checkChannelPrivacy(flags["invite_only"], flags["is_web_public"], history, flags["is_default_stream"]); err != nil {
+	if err := checkChannelPrivacy(flags["invite_only"], flags["is_web_public"], history, false); err != nil {
 		return nil, err
 	}
-	if err := c.checkChannelCreation(flags["invite_only"], flags["is_web_public"]); err != nil {
+	if err := c.checkChannelCreationPermissions(flags["invite_only"], flags["is_web_public"], flags["is_default_stream"], retention != nil); err != nil {
 		return nil, err
-	}
-	if retentionSet && !c.user.IsOwner() {
-		return nil, errPrincipal("owner")
 	}
 	if err := r.checkChannelName(name, 0); err != nil {
 		return nil, err
@@ -211,20 +240,41 @@ func (s *Server) createChannel(c *call) (obj, error) {
 	return obj{"id": ch.ID}, nil
 }
 
-// folderParam reads folder_id: set reports whether it was given, folder is
-// the folder (nil: none, with null). An id that names no folder of the realm
-// is refused.
-func (c *call) folderParam() (set bool, folder *int, err error) {
+// subscriberUsers checks the subscribers of a new channel as
+// bulk_access_users_by_id does for the view (allow_deactivated=False, bots
+// allowed): an unknown or deactivated id is "No such user".
+func (r *Realm) subscriberUsers(ids []int) error {
+	for _, id := range ids {
+		if u := r.user(id); u == nil || !u.IsActive {
+			return errBadRequest("No such user")
+		}
+	}
+	return nil
+}
+
+// checkTopicsPolicyPermission is validate_topics_policy's permission check
+// (zerver/lib/streams.py): a policy other than inherit needs the
+// organization's can_set_topics_policy_group.
+func (c *call) checkTopicsPolicyPermission(policy string) error {
+	if policy != "" && policy != "inherit" && !c.realm().hasRealmPermission("can_set_topics_policy_group", c.user) {
+		return errInsufficientPermission()
+	}
+	return nil
+}
+
+// folderParam reads the folder_id of a new channel (nil: none, absent or
+// null). An id that names no folder of the realm is refused.
+func (c *call) folderParam() (folder *int, err error) {
 	if !c.params.Has("folder_id") {
-		return false, nil, nil
+		return nil, nil
 	}
 	if _, err := c.optJSON("folder_id", &folder); err != nil {
-		return true, nil, err
+		return nil, err
 	}
 	if folder != nil && c.realm().folder(*folder) == nil {
-		return true, nil, errBadRequest("Invalid channel folder ID")
+		return nil, errBadRequest("Invalid channel folder ID")
 	}
-	return true, folder, nil
+	return folder, nil
 }
 
 // newestMessageID is the id of the newest message (0: none): a new
@@ -236,8 +286,14 @@ func (r *Realm) newestMessageID() int {
 	return r.Messages[len(r.Messages)-1].ID
 }
 
-// channelSettingValues reads the permission settings of a new channel.
-func (c *call) channelSettingValues() (map[string]GroupSetting, error) {
+// channelSettingValues reads the permission settings of a new channel, as
+// access_requested_group_permissions_for_streams (zerver/lib/streams.py)
+// checks them, in Stream.stream_permission_group_settings order: a
+// can_create_topic_group other than role:everyone is refused for a channel
+// with protected history (history nil: the default of a private or public
+// channel), and a delete-message setting other than role:nobody needs the
+// organization's can_set_delete_message_policy_group.
+func (c *call) channelSettingValues(private bool, history *bool) (map[string]GroupSetting, error) {
 	r := c.realm()
 	out := map[string]GroupSetting{}
 	for _, setting := range sortedKeys(channelPermissionConfigs) {
@@ -249,15 +305,36 @@ func (c *call) channelSettingValues() (map[string]GroupSetting, error) {
 			continue
 		}
 		canon := r.canonicalSetting(*v)
+		if setting == "can_create_topic_group" {
+			protected := private // get_default_value_for_history_public_to_subscribers
+			if history != nil {
+				protected = !*history
+			}
+			if protected && !isEveryoneSetting(canon) {
+				return nil, errIncompatibleParameters("history_public_to_subscribers", "can_create_topic_group")
+			}
+		}
 		if err := c.checkSettingValue(setting, channelPermissionConfigs[setting], canon); err != nil {
 			return nil, err
 		}
-		if channelDeleteSettings[setting] && !r.hasRealmPermission("can_set_delete_message_policy_group", c.user) {
+		stored := r.storedSetting(canon)
+		if channelDeleteSettings[setting] && stored.GroupID != GroupNobody && !r.hasRealmPermission("can_set_delete_message_policy_group", c.user) {
 			return nil, errInsufficientPermission()
 		}
-		out[setting] = r.storedSetting(canon)
+		out[setting] = stored
 	}
 	return out, nil
+}
+
+// isEveryoneSetting reports whether a canonical setting value is the
+// role:everyone group itself (an anonymous group holding it and nothing else
+// is canonicalized to it; with more members it is not, as Zulip treats it).
+func isEveryoneSetting(v GroupSetting) bool { return v.GroupID == GroupEveryone }
+
+// errIncompatibleParameters is IncompatibleParametersError.
+func errIncompatibleParameters(params ...string) *apiError {
+	list := strings.Join(params, ", ")
+	return errCode(http.StatusBadRequest, "BAD_REQUEST", "Unsupported parameter combination: "+list, obj{"parameters": list})
 }
 
 // checkChannelPrivacy is update_stream_backend's rules on the combination
@@ -272,9 +349,13 @@ func checkChannelPrivacy(private, webPublic, history, isDefault bool) error {
 	return nil
 }
 
-// checkChannelCreation is the creation permission of a channel of a kind:
-// can_create_{private,public,web_public}_channel_group.
-func (c *call) checkChannelCreation(private, webPublic bool) error {
+// checkChannelCreationPermissions is check_channel_creation_permissions
+// (zerver/lib/streams.py), in its order: the creation permission of a
+// public or private channel, an administrator for a default channel, a
+// default channel not private, web-public channels enabled on the server and
+// in the organization and then the permission to create them, and an owner
+// (on a plan that allows it) for a retention period.
+func (c *call) checkChannelCreationPermissions(private, webPublic, isDefault, retention bool) error {
 	r := c.realm()
 	setting := "can_create_public_channel_group"
 	if private {
@@ -283,15 +364,85 @@ func (c *call) checkChannelCreation(private, webPublic bool) error {
 	if !r.hasRealmPermission(setting, c.user) {
 		return errInsufficientPermission()
 	}
-	if webPublic && !r.hasRealmPermission("can_create_web_public_channel_group", c.user) {
+	if isDefault && !c.user.IsAdmin() {
+		return errInsufficientPermission()
+	}
+	if private && isDefault {
+		return errBadRequest("A default channel cannot be private.")
+	}
+	if webPublic {
+		if err := c.checkWebPublicCreation(); err != nil {
+			return err
+		}
+	}
+	if retention {
+		if !c.user.IsOwner() {
+			return errPrincipal("owner")
+		}
+		if r.planType() == planLimited {
+			return errPlanLimited()
+		}
+	}
+	return nil
+}
+
+// checkWebPublicCreation is the web-public part of
+// check_channel_creation_permissions and update_stream_backend: the server
+// and the organization must allow web-public channels
+// (Realm.web_public_streams_enabled), then the user needs
+// can_create_web_public_channel_group (can_create_web_public_streams).
+func (c *call) checkWebPublicCreation() error {
+	if !c.s.webPublicStreamsEnabled() {
+		return errBadRequest("Web-public channels are not enabled.")
+	}
+	if !c.realm().hasRealmPermission("can_create_web_public_channel_group", c.user) {
 		return errInsufficientPermission()
 	}
 	return nil
 }
 
-// accessChannelForUpdate is access_stream_for_delete_or_update_requiring_metadata_access:
+// webPublicStreamsEnabled is Realm.web_public_streams_enabled
+// (zerver/models/realms.py): the WEB_PUBLIC_STREAMS_ENABLED server setting,
+// a plan other than the limited one, and enable_spectator_access.
+func (s *Server) webPublicStreamsEnabled() bool {
+	r := s.realm
+	if !s.opts.WebPublicStreamsEnabled || r.planType() == planLimited {
+		return false
+	}
+	return r.realmBool("enable_spectator_access")
+}
+
+// webPublicAccessEnabled is Realm.allow_web_public_streams_access
+// (has_web_public_streams): web-public channels enabled, and one exists in
+// get_web_public_streams_queryset, which does not exclude archived channels.
+func (s *Server) webPublicAccessEnabled() bool {
+	if !s.webPublicStreamsEnabled() {
+		return false
+	}
+	for _, ch := range s.realm.Channels {
+		if ch.IsWebPublic && !ch.InviteOnly && ch.HistoryPublicToSubscribers {
+			return true
+		}
+	}
+	return false
+}
+
+// realmBool is a boolean organization setting of internal/realmspec.
+func (r *Realm) realmBool(name string) bool {
+	sp, ok := realmspec.ByName(name)
+	if !ok {
+		return false
+	}
+	b, _ := r.realmValue(sp).(bool)
+	return b
+}
+
+// accessChannelForUpdate is access_stream_for_delete_or_update_requiring_metadata_access
+// (zerver/lib/streams.py, check_stream_access_for_delete_or_update_requiring_metadata_access):
 // an administrator, or a member of the channel's can_administer_channel_group
-// with metadata access.
+// (never a guest: the setting does not allow role:everyone). Anyone else who
+// has content access to the channel is told they may not administer it; the
+// others, that the channel does not exist.
 func (c *call) accessChannelForUpdate() (*Channel, error) {
 	id, err := c.pathInt("stream_id")
 	if err != nil {
@@ -304,22 +455,41 @@ func (c *call) accessChannelForUpdate() (*Channel, error) {
 	if c.user.IsAdmin() {
 		return ch, nil
 	}
-	if c.s.canAccessChannelMetadata(c.user, ch) && c.s.channelSettingHas(ch, "can_administer_channel_group", c.user) && !c.user.IsGuest() {
+	if !c.user.IsGuest() && c.s.channelSettingHas(ch, "can_administer_channel_group", c.user) {
 		return ch, nil
 	}
-	if !c.s.canAccessChannelMetadata(c.user, ch) {
-		return nil, errBadRequest("Invalid channel ID")
+	if c.s.canAccessChannelContent(c.user, ch) {
+		return nil, errCannotAdministerChannel()
 	}
-	return nil, errInsufficientPermission()
+	return nil, errBadRequest("Invalid channel ID")
 }
 
-// updateChannel is update_stream_backend.
+// errCannotAdministerChannel is CannotAdministerChannelError.
+func errCannotAdministerChannel() *apiError {
+	return errBadRequest("You do not have permission to administer this channel.")
+}
+
+// channelSettingsRequiringContentAccess is
+// Stream.stream_permission_group_settings_requiring_content_access: the
+// settings that grant content access, which only someone with content access
+// may change.
+var channelSettingsRequiringContentAccess = map[string]bool{"can_add_subscribers_group": true, "can_subscribe_group": true}
+
+// updateChannel is update_stream_backend (zerver/views/streams.py). The view
+// is not one transaction: after its checks on the proposed privacy it applies
+// the privacy, then the default flag, the retention, unarchiving, the topics
+// policy, the description, the name and the folder one after the other, each
+// checked just before it is applied, and then each changed group setting in
+// its own transaction. A request refused half-way keeps what was applied
+// before the refusal, as on Zulip.
 func (s *Server) updateChannel(c *call) (obj, error) {
 	r := c.realm()
 	ch, err := c.accessChannelForUpdate()
 	if err != nil {
 		return nil, err
 	}
+
+	// The request's parameters, as typed_endpoint parses them.
 	bools := map[string]*bool{}
 	for _, f := range []string{"is_private", "is_web_public", "history_public_to_subscribers", "is_default_stream", "is_archived"} {
 		if c.params.Has(f) {
@@ -330,7 +500,7 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 			bools[f] = &b
 		}
 	}
-	retentionSet, retention, err := c.retentionParam()
+	retentionSet, retentionValue, err := c.retentionRaw()
 	if err != nil {
 		return nil, err
 	}
@@ -340,24 +510,31 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 	}
 	changes := map[string]*settingChange{}
 	for _, setting := range sortedKeys(channelPermissionConfigs) {
-		ch, err := c.optSettingChange(setting)
+		change, err := c.optSettingChange(setting)
 		if err != nil {
 			return nil, err
 		}
-		if ch != nil {
-			changes[setting] = ch
+		if change != nil {
+			changes[setting] = change
 		}
 	}
 	description, hasDescription := c.optString("description")
+	if hasDescription && len([]rune(description)) > maxChannelDescriptionLength {
+		return nil, errInvalid("description is too long (limit: 1024 characters)")
+	}
 	newName, hasName := c.optString("new_name")
-	folderSet, folder, err := c.folderParam()
-	if err != nil {
-		return nil, err
+	folderSet := c.params.Has("folder_id")
+	var folder *int
+	if folderSet {
+		if _, err := c.optJSON("folder_id", &folder); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := c.optBool("default_push_notifications", false); err != nil {
 		return nil, err
 	}
 
+	// The proposed privacy, checked as a whole.
 	private, webPublic, isDefault := ch.InviteOnly, ch.IsWebPublic, ch.IsDefault
 	if b := bools["is_private"]; b != nil {
 		private = *b
@@ -381,28 +558,84 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 	if !private && r.ModerationRequestChannelID == ch.ID {
 		return nil, errBadRequest("Moderation request channel must be private.")
 	}
+	// validate_can_create_topic_group_setting_for_protected_history_streams:
+	// a channel with protected history lets everyone start topics, so
+	// neither the history nor the setting may be changed to break that.
+	privacyChanged := bools["is_private"] != nil || bools["is_web_public"] != nil || bools["history_public_to_subscribers"] != nil
+	if topicChange := changes["can_create_topic_group"]; (privacyChanged || topicChange != nil) && !history {
+		proposed := r.canonicalSetting(r.settingForAPI(s.channelSetting(ch, "can_create_topic_group")))
+		if topicChange != nil {
+			proposed = r.canonicalSetting(topicChange.New)
+		}
+		if !isEveryoneSetting(proposed) {
+			return nil, errIncompatibleParameters("history_public_to_subscribers", "can_create_topic_group")
+		}
+	}
 	if bools["is_private"] != nil {
+		// Changing public/private needs content access as well as
+		// administering the channel.
 		if !s.canAccessChannelContent(c.user, ch) {
 			return nil, errBadRequest("Channel content access is required.")
 		}
-		if err := c.checkChannelCreation(private, false); err != nil {
+		setting := "can_create_public_channel_group"
+		if private {
+			setting = "can_create_private_channel_group"
+		}
+		if !r.hasRealmPermission(setting, c.user) {
+			return nil, errInsufficientPermission()
+		}
+	}
+	if b := bools["is_web_public"]; b != nil && *b {
+		if err := c.checkWebPublicCreation(); err != nil {
 			return nil, err
 		}
 	}
-	if webPublic && bools["is_web_public"] != nil && *bools["is_web_public"] {
-		if err := c.checkChannelCreation(false, true); err != nil {
+	if privacyChanged { // do_change_stream_permission
+		ch.InviteOnly, ch.IsWebPublic, ch.HistoryPublicToSubscribers = private, webPublic, history
+	}
+
+	if b := bools["is_default_stream"]; b != nil {
+		if !c.user.IsAdmin() { // can_manage_default_streams
+			return nil, errBadRequest("You do not have permission to change default channels.")
+		}
+		ch.IsDefault = *b
+	}
+
+	if retentionSet {
+		if !c.user.IsOwner() {
+			return nil, errPrincipal("owner")
+		}
+		if r.planType() == planLimited {
+			return nil, errPlanLimited()
+		}
+		retention, err := parseRetention(retentionValue)
+		if err != nil {
+			return nil, err
+		}
+		ch.MessageRetentionDays = retention
+	}
+
+	// is_archived=true is not an archive (DELETE is); false unarchives.
+	if b := bools["is_archived"]; b != nil && !*b && c.s.opts.FeatureLevel >= channelUnarchiveFL {
+		if err := r.unarchiveChannel(ch); err != nil {
 			return nil, err
 		}
 	}
-	if bools["is_default_stream"] != nil && !c.user.IsAdmin() {
-		return nil, errBadRequest("You do not have permission to change default channels.")
+
+	if policy != "" {
+		if err := c.checkTopicsPolicyPermission(policy); err != nil {
+			return nil, err
+		}
+		if policy == "empty_topic_only" && r.channelHasNamedTopics(ch) {
+			return nil, errCannotSetTopicsPolicy(r)
+		}
+		ch.TopicsPolicy = policy
 	}
-	if retentionSet && !c.user.IsOwner() {
-		return nil, errPrincipal("owner")
+
+	if hasDescription {
+		ch.Description = strings.ReplaceAll(description, "\n", " ")
 	}
-	if hasDescription && len([]rune(description)) > maxChannelDescriptionLength {
-		return nil, errInvalid("description is too long (limit: 1024 characters)")
-	}
+
 	if hasName {
 		newName = strings.TrimSpace(newName)
 		if newName == ch.Name {
@@ -413,49 +646,77 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 				return nil, err
 			}
 		}
+		ch.Name = newName
 	}
+
+	if folderSet {
+		if folder != nil && r.folder(*folder) == nil {
+			return nil, errBadRequest("Invalid channel folder ID")
+		}
+		ch.FolderID = folder
+	}
+
+	// Each changed group setting in its own transaction.
 	for _, setting := range sortedKeys(changes) {
 		changed, err := r.changedSetting(s.channelSetting(ch, setting), *changes[setting])
 		if err != nil {
 			return nil, err
 		}
 		if !changed {
-			delete(changes, setting)
 			continue
+		}
+		if channelSettingsRequiringContentAccess[setting] && !s.canAccessChannelContent(c.user, ch) {
+			return nil, errBadRequest("Channel content access is required.")
 		}
 		canon := r.canonicalSetting(changes[setting].New)
 		if err := c.checkSettingValue(setting, channelPermissionConfigs[setting], canon); err != nil {
 			return nil, err
 		}
-		if channelDeleteSettings[setting] && !r.hasRealmPermission("can_set_delete_message_policy_group", c.user) {
+		stored := r.storedSetting(canon)
+		if channelDeleteSettings[setting] && stored.GroupID != GroupNobody && !r.hasRealmPermission("can_set_delete_message_policy_group", c.user) {
 			return nil, errInsufficientPermission()
 		}
-	}
-
-	// Everything is checked: apply (Zulip's view is one transaction).
-	ch.InviteOnly, ch.IsWebPublic, ch.HistoryPublicToSubscribers, ch.IsDefault = private, webPublic, history, isDefault
-	if retentionSet {
-		ch.MessageRetentionDays = retention
-	}
-	if b := bools["is_archived"]; b != nil && !*b && c.s.opts.FeatureLevel >= channelUnarchiveFL {
-		ch.IsArchived = false
-	}
-	if policy != "" {
-		ch.TopicsPolicy = policy
-	}
-	if hasDescription {
-		ch.Description = strings.ReplaceAll(description, "\n", " ")
-	}
-	if hasName {
-		ch.Name = newName
-	}
-	if folderSet {
-		ch.FolderID = folder
-	}
-	for setting, change := range changes {
-		ch.GroupSettings[setting] = r.storedSetting(r.canonicalSetting(change.New))
+		ch.GroupSettings[setting] = stored
 	}
 	return obj{}, nil
+}
+
+// unarchiveChannel is do_unarchive_stream (zerver/actions/streams.py) under
+// its own name: the channel must be archived, and a private one must keep a
+// subscriber (deactivated users count). A private channel that was
+// web-public stops being web-public.
+func (r *Realm) unarchiveChannel(ch *Channel) error {
+	if !ch.IsArchived {
+		return errBadRequest("Channel is not currently deactivated")
+	}
+	if ch.InviteOnly && len(ch.Subscribers) == 0 {
+		return errBadRequest("Channel is private and have no subscribers")
+	}
+	ch.IsArchived = false
+	if ch.InviteOnly && ch.IsWebPublic {
+		ch.IsWebPublic = false
+	}
+	return nil
+}
+
+// channelHasNamedTopics is channel_has_named_topics: a message of the
+// channel in a topic other than the empty one.
+func (r *Realm) channelHasNamedTopics(ch *Channel) bool {
+	for _, m := range r.Messages {
+		if m.ChannelID == ch.ID && m.Topic != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// errCannotSetTopicsPolicy is CannotSetTopicsPolicyError, raised with the
+// empty topic's display name (get_topic_display_name("")). Its wording could
+// not be read in Zulip's sources available here (zerver/lib/exceptions.py);
+// see DESIGN.md.
+func errCannotSetTopicsPolicy(r *Realm) *apiError {
+	return errBadRequest("To enable this configuration, all messages in this channel must be in the \"%s\" topic. Consider renaming or deleting other topics.",
+		r.Settings.EmptyTopicDisplayName)
 }
 
 // channelSetting is a channel's value of a setting (its default when unset).

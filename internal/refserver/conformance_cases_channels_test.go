@@ -56,7 +56,25 @@ func confCasesChannels(add func(confGroup)) {
 			"name", "x", "subscribers", "[]", "message_retention_days", "30"), 400, "UNAUTHORIZED_PRINCIPAL"),
 		confBad("missing subscribers", "create-channel", confOwner, confPOST, "/channels/create", confP("name", "x"), 400, "REQUEST_VARIABLE_MISSING"),
 		confBad("guest", "create-channel", confGuest, confPOST, "/channels/create", confP("name", "x", "subscribers", "[]"), 400, "BAD_REQUEST"),
+		// check_channel_creation_permissions (zerver/lib/streams.py).
+		confBad("web-public, not enabled on the server", "create-channel", confOwner, confPOST, "/channels/create", confP(
+			"name", "x", "subscribers", "[]", "is_web_public", "true"), 400, "BAD_REQUEST"),
+		confBad("a member's default channel", "create-channel", confMember, confPOST, "/channels/create", confP(
+			"name", "x", "subscribers", "[]", "is_default_stream", "true"), 400, "BAD_REQUEST"),
+		confBad("an unknown subscriber", "create-channel", confAdmin, confPOST, "/channels/create", confP("name", "x", "subscribers", "[999]"), 400, "BAD_REQUEST"),
+		// validate_can_create_topic_group_setting_for_protected_history_streams.
+		confBad("protected history, topics by moderators", "create-channel", confOwner, confPOST, "/channels/create", confP(
+			"name", "x", "subscribers", "[]", "invite_only", "true", "can_create_topic_group", "3"), 400, "BAD_REQUEST"),
 	}})
+	add(confGroup{op: "create-channel", name: "create-channel (web-public channels enabled)", noAuth: true,
+		opts: refserver.Options{WebPublicStreamsEnabled: true}, steps: []confStep{
+			confSpectators(confOK("web-public, by an owner", "create-channel", confOwner, confPOST, "/channels/create", confP(
+				"name", "web", "subscribers", "[1]", "is_web_public", "true"))),
+			confBad("web-public, by an administrator", "create-channel", confAdmin, confPOST, "/channels/create", confP(
+				"name", "web2", "subscribers", "[]", "is_web_public", "true"), 400, "BAD_REQUEST"),
+			confOK("the server's settings", "get-server-settings", confNoAuth, confGET, "/server_settings", nil),
+			confOK("register", "register-queue", confOwner, confPOST, "/register", confP("fetch_event_types", `["realm"]`)),
+		}})
 	add(confGroup{op: "update-stream", steps: []confStep{
 		confOK("rename and describe", "update-stream", confAdmin, confPATCH, "/streams/7", confP("new_name", "off-topic", "description", "Anything")),
 		confOK("make private", "update-stream", confAdmin, confPATCH, "/streams/7", confP("is_private", "true", "history_public_to_subscribers", "true")),
@@ -74,6 +92,15 @@ func confCasesChannels(add func(confGroup)) {
 		confBad("name taken", "update-stream", confAdmin, confPATCH, "/streams/7", confP("new_name", "General"), 409, "CHANNEL_ALREADY_EXISTS"),
 		confBad("not an administrator", "update-stream", confMember, confPATCH, "/streams/1", confP("description", "x"), 400, "BAD_REQUEST"),
 		confOK("unarchive", "update-stream", confOwner, confPATCH, "/streams/5", confP("is_archived", "false")),
+		// do_unarchive_stream, validate_topics_policy, the access check and
+		// the protected-history rule (zerver/actions/streams.py, zerver/lib/streams.py).
+		confBad("unarchive an active channel", "update-stream", confOwner, confPATCH, "/streams/1", confP("is_archived", "false"), 400, "BAD_REQUEST"),
+		confBad("empty topic only, with named topics", "update-stream", confOwner, confPATCH, "/streams/1", confP("topics_policy", "empty_topic_only"), 400, "BAD_REQUEST"),
+		confBad("web-public, not enabled", "update-stream", confOwner, confPATCH, "/streams/1", confP("is_web_public", "true"), 400, "BAD_REQUEST"),
+		confBad("no access", "update-stream", confMember2, confPATCH, "/streams/4", confP("description", "x"), 400, "BAD_REQUEST"),
+		confBad("protected history, topics by moderators", "update-stream", confOwner, confPATCH, "/streams/3", confP(
+			"can_create_topic_group", `{"new": 3}`), 400, "BAD_REQUEST"),
+		confBad("the default flag, not administering the channel", "update-stream", confMember, confPATCH, "/streams/1", confP("is_default_stream", "true"), 400, "BAD_REQUEST"),
 	}})
 	add(confGroup{op: "archive-stream", steps: []confStep{
 		confOK("archive", "archive-stream", confAdmin, confDELETE, "/streams/7", nil),
@@ -145,4 +172,13 @@ func confCasesChannels(add func(confGroup)) {
 		confOK("public", "get-subscribers", confMember, confGET, "/streams/1/members", nil),
 		confBad("unknown", "get-subscribers", confMember, confGET, "/streams/999/members", nil, 400, "BAD_REQUEST"),
 	}})
+}
+
+// confSpectators makes a step run after the organization enabled
+// enable_spectator_access (out of band).
+func confSpectators(step confStep) confStep {
+	step.before = func(srv *refserver.Server) {
+		srv.Do(func(r *refserver.Realm) { r.SetSetting("enable_spectator_access", true) })
+	}
+	return step
 }

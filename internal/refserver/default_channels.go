@@ -56,8 +56,13 @@ func (s *Server) registerDefaultChannels(rr *registerRequest, out obj) {
 }
 
 // defaultChannelParam reads stream_id and finds the channel an administrator
-// may make default or not (access_stream_by_id).
-func (c *call) defaultChannelParam() (*Channel, error) {
+// may make default or not. The views are wrapped in
+// check_if_user_can_manage_default_streams (zerver/decorator.py), which
+// refuses anyone but an administrator with OrganizationAdministratorRequiredError
+// before the parameters are read. The channel is found by access_stream_by_id:
+// active, and with content access (needContent, add_default_stream) or,
+// for remove_default_stream (require_content_access=False), metadata access.
+func (c *call) defaultChannelParam(needContent bool) (*Channel, error) {
 	if !c.user.IsAdmin() {
 		return nil, errPrincipal("administrator")
 	}
@@ -66,7 +71,14 @@ func (c *call) defaultChannelParam() (*Channel, error) {
 		return nil, err
 	}
 	ch := c.realm().Channels[id]
-	if ch == nil || ch.IsArchived || !c.s.canAccessChannelMetadata(c.user, ch) {
+	if ch == nil || ch.IsArchived {
+		return nil, errBadRequest("Invalid channel ID")
+	}
+	access := c.s.canAccessChannelMetadata(c.user, ch)
+	if needContent {
+		access = c.s.canAccessChannelContent(c.user, ch)
+	}
+	if !access {
 		return nil, errBadRequest("Invalid channel ID")
 	}
 	return ch, nil
@@ -75,7 +87,7 @@ func (c *call) defaultChannelParam() (*Channel, error) {
 // addDefaultChannel is add_default_stream: a private channel cannot be made
 // default.
 func (s *Server) addDefaultChannel(c *call) (obj, error) {
-	ch, err := c.defaultChannelParam()
+	ch, err := c.defaultChannelParam(true)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +101,7 @@ func (s *Server) addDefaultChannel(c *call) (obj, error) {
 // removeDefaultChannel is remove_default_stream; a channel that is not
 // default is left as it is.
 func (s *Server) removeDefaultChannel(c *call) (obj, error) {
-	ch, err := c.defaultChannelParam()
+	ch, err := c.defaultChannelParam(false)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func realmSectionKeys() string {
 		"max_stream_name_length", "max_topic_length", "realm_email_auth_enabled", "realm_empty_topic_display_name",
 		"realm_icon_source", "realm_icon_url", "realm_logo_source", "realm_logo_url", "realm_night_logo_source", "realm_night_logo_url",
 		"realm_password_auth_enabled", "realm_plan_type", "realm_push_notifications_enabled", "realm_uri", "realm_url",
-		"server_report_message_types", "server_supported_permission_settings"}
+		"server_report_message_types", "server_supported_permission_settings", "server_web_public_streams_enabled"}
 	for _, sp := range realmspec.Settings {
 		keys = append(keys, sp.Register())
 	}

@@ -36,6 +36,10 @@ type Options struct {
 	// before the queue gets a heartbeat (default 45 s, Zulip's
 	// HEARTBEAT_MIN_FREQ_SECS; tests shorten it).
 	EventHeartbeat time.Duration
+	// WebPublicStreamsEnabled is Zulip's WEB_PUBLIC_STREAMS_ENABLED server
+	// setting (default off, as in Zulip): without it no organization may
+	// create web-public channels, whatever its enable_spectator_access.
+	WebPublicStreamsEnabled bool
 	// Production serves as a production server: the development-only endpoints
 	// (/dev_fetch_api_key) are not routed and server_settings offers no dev login.
 	Production bool

@@ -69,7 +69,7 @@ func (s *Server) serverSettings(c *call) (obj, error) {
 		out["zulip_merge_base"] = s.opts.Version
 	}
 	if fl >= 116 {
-		out["realm_web_public_access_enabled"] = true
+		out["realm_web_public_access_enabled"] = s.webPublicAccessEnabled()
 	}
 	if fl >= 257 {
 		out["realm_url"] = url

@@ -14,7 +14,7 @@ import (
 
 // routesSubscriptions registers the subscription endpoints.
 func (s *Server) routesSubscriptions() {
-	s.handle("POST /users/me/subscriptions", authUser, s.withSubscriberEvents(s.subscribe))
+	s.handle("POST /users/me/subscriptions", authUser, s.withChannelCreationNotices(s.withSubscriberEvents(s.subscribe)))
 	s.handle("DELETE /users/me/subscriptions", authUser, s.withSubscriberEvents(s.unsubscribe))
 	s.handle("GET /streams/{stream_id}/members", authUser, s.getSubscribers)
 }
@@ -94,13 +94,19 @@ func (s *Server) subscribe(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	history := !private
+	var requestedHistory *bool
 	if c.params.Has("history_public_to_subscribers") {
-		if history, err = c.optBool("history_public_to_subscribers", history); err != nil {
+		h, err := c.optBool("history_public_to_subscribers", false)
+		if err != nil {
 			return nil, err
 		}
+		requestedHistory = &h
 	}
-	retentionSet, retention, err := c.retentionParam()
+	history := !private
+	if requestedHistory != nil {
+		history = *requestedHistory
+	}
+	retention, err := c.retentionParam()
 	if err != nil {
 		return nil, err
 	}
@@ -108,11 +114,14 @@ func (s *Server) subscribe(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, folder, err := c.folderParam()
+	folder, err := c.folderParam()
 	if err != nil {
 		return nil, err
 	}
-	settings, err := c.channelSettingValues()
+	if err := c.checkTopicsPolicyPermission(policy); err != nil {
+		return nil, err
+	}
+	settings, err := c.channelSettingValues(private, requestedHistory)
 	if err != nil {
 		return nil, err
 	}
@@ -146,22 +155,13 @@ func (s *Server) subscribe(c *call) (obj, error) {
 			existing = append(existing, ch)
 		}
 	}
-	// list_to_streams' autocreate checks, in its order.
+	// list_to_streams' autocreate checks (check_channel_creation_permissions).
 	if len(create) > 0 {
-		if err := c.checkChannelCreation(private, false); err != nil {
+		if err := c.checkChannelCreationPermissions(private, webPublic, isDefault, retention != nil); err != nil {
 			return nil, err
 		}
-		if isDefault && !c.user.IsAdmin() {
-			return nil, errInsufficientPermission()
-		}
-		if err := checkChannelPrivacy(private, webPublic, history, isDefault); err != nil {
+		if err := checkChannelPrivacy(private, webPublic, history, false); err != nil {
 			return nil, err
-		}
-		if err := c.checkChannelCreation(private, webPublic); err != nil {
-			return nil, err
-		}
-		if retentionSet && retention != nil && !c.user.IsOwner() {
-			return nil, errPrincipal("owner")
 		}
 	}
 	for _, w := range create {
