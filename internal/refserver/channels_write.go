@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // The channel write endpoints (POST /channels/create, PATCH and DELETE
@@ -425,16 +424,6 @@ func (s *Server) webPublicAccessEnabled() bool {
 		}
 	}
 	return false
-}
-
-// realmBool is a boolean organization setting of internal/realmspec.
-func (r *Realm) realmBool(name string) bool {
-	sp, ok := realmspec.ByName(name)
-	if !ok {
-		return false
-	}
-	b, _ := r.realmValue(sp).(bool)
-	return b
 }
 
 // accessChannelForUpdate is access_stream_for_delete_or_update_requiring_metadata_access
