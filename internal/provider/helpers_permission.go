@@ -433,7 +433,7 @@ func (d *providerData) checkPermission(ctx context.Context, at path.Path, o type
 		}
 		var missing []string
 		for _, name := range groups {
-			if _, ok := dir.id(name); !ok && !d.plannedGroup(name) {
+			if _, ok := dir.id(name); !ok && !d.plannedName("zulip_user_group", name) {
 				missing = append(missing, name)
 			}
 		}
@@ -477,25 +477,29 @@ func quoteAll(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// notePlannedGroup records a group name that a zulip_user_group in this plan
-// creates or renames to, so that permissions may name it before it exists.
-func (d *providerData) notePlannedGroup(name string) {
+// notePlannedName records a name that a resource of typeName in this plan
+// creates or renames to, so that references by name may name it before it
+// exists (a group in permissions, a field in profile data).
+func (d *providerData) notePlannedName(typeName, name string) {
 	if d == nil {
 		return
 	}
 	d.notes.mu.Lock()
 	defer d.notes.mu.Unlock()
-	if d.notes.groups == nil {
-		d.notes.groups = map[string]bool{}
+	if d.notes.planned == nil {
+		d.notes.planned = map[string]bool{}
 	}
-	d.notes.groups[name] = true
+	d.notes.planned[typeName+"\x00"+name] = true
 }
 
-// plannedGroup reports whether a zulip_user_group in this plan makes name.
-func (d *providerData) plannedGroup(name string) bool {
+// plannedName reports whether a resource of typeName in this plan makes name.
+func (d *providerData) plannedName(typeName, name string) bool {
+	if d == nil {
+		return false
+	}
 	d.notes.mu.Lock()
 	defer d.notes.mu.Unlock()
-	return d.notes.groups[name]
+	return d.notes.planned[typeName+"\x00"+name]
 }
 
 // zulipVersionOf names the Zulip version that introduced a feature level.

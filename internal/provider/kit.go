@@ -670,8 +670,10 @@ type planNotes struct {
 	mu          sync.Mutex
 	ownerOnly   []string
 	stepsDownBy string
-	// groups are the group names zulip_user_group resources of this plan make.
-	groups map[string]bool
+	// planned are the names resources of this plan create or rename to, by
+	// type (a group, a custom profile field), so that references by name may
+	// name them before they exist.
+	planned map[string]bool
 	// memberships are the groups whose members resources of this plan manage:
 	// [authoritative, additive].
 	memberships map[int64][2]bool

@@ -223,6 +223,9 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if known(plan.Name) && (req.State.Raw.IsNull() || !plan.Name.Equal(prior.Name)) {
+		r.data.notePlannedName("zulip_custom_profile_field", plan.Name.ValueString())
+	}
 	r.checkShape(plan, config, prior, &resp.Diagnostics)
 	for _, gate := range []struct {
 		v     types.Bool

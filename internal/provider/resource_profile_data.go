@@ -243,6 +243,12 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 						profileFieldList(fields)))
 				ok = false
 			}
+		case known(c.Name) && r.data.plannedName("zulip_custom_profile_field", c.Name.ValueString()):
+			// A field this plan creates or renames to: its id is known at apply.
+			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
+				planElems[i].ID = types.Int64Unknown()
+				continue
+			}
 		case known(c.Name):
 			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
 				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Unknown Custom Profile Field",

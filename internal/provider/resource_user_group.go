@@ -214,7 +214,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if known(plan.Name) {
-		r.data.notePlannedGroup(plan.Name.ValueString())
+		r.data.notePlannedName("zulip_user_group", plan.Name.ValueString())
 	}
 	if err := r.data.requireFeatureLevel(featureUserGroupCreateID, "zulip_user_group"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
