@@ -242,12 +242,6 @@ func (s identitySpec) names() string {
 	return strings.Join(names, " or ")
 }
 
-// identified gives the resources that newResource makes the identity spec,
-// and the kit's rules (ruledWith).
-func identified(newResource func() resource.Resource, spec identitySpec) func() resource.Resource {
-	return ruledWith(newResource, &spec)
-}
-
 // afterCreate records the identity of a created object. A create that made
 // the object but not all of it (a later request failed, which the resource
 // reports as a warning so that Terraform keeps the object untainted) may

@@ -57,15 +57,6 @@ const journalFile = "zulip-provider-creates.jsonl"
 // journalKeep is how long an entry no state has confirmed is kept.
 const journalKeep = 30 * 24 * time.Hour
 
-// journaledTypes are the types whose creates make an object that an
-// interrupted apply can leave behind, with an "already exists" check that
-// would refuse to create it again.
-var journaledTypes = map[string]bool{
-	"zulip_linkifier": true, "zulip_saved_snippet": true, "zulip_allowed_domain": true, "zulip_user": true,
-	"zulip_user_group": true, "zulip_channel": true, "zulip_channel_folder": true, "zulip_custom_emoji": true,
-	"zulip_bot": true, "zulip_code_playground": true, "zulip_custom_profile_field": true,
-}
-
 // WithCreateJournal keeps the create journal in dir, Terraform's data
 // directory (main passes TF_DATA_DIR, else the working directory's
 // .terraform). Without it, as in the in-process acceptance tests, there is no

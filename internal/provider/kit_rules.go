@@ -50,40 +50,20 @@ type keyRule struct {
 	fold  bool
 }
 
-// naturalKeys are the types whose natural key is not their identity's
-// required attributes (the default), or whose key Zulip compares without
-// regard to case.
-var naturalKeys = map[string]keyRule{
-	"zulip_user":           {attrs: []string{"email"}, fold: true},
-	"zulip_bot":            {attrs: []string{"short_name"}, fold: true},
-	"zulip_channel":        {attrs: []string{"name"}, fold: true},
-	"zulip_user_group":     {attrs: []string{"name"}, fold: true},
-	"zulip_channel_folder": {attrs: []string{"name"}, fold: true},
-	"zulip_saved_snippet":  {}, // titles need not be unique
-}
-
-// needsNoAccount are the types whose operations use no Zulip account.
-var needsNoAccount = map[string]bool{"zulip_sms_question": true}
-
 // replacesKey is the private-data key under which a plan with a prior state
 // records that object's keys, for the plan of its replacement.
 const replacesKey = "replaces"
 
-// ruled wraps the resources newResource makes in the kit's rules.
-func ruled(newResource func() resource.Resource) func() resource.Resource {
-	return ruledWith(newResource, nil)
-}
-
-// ruledWith wraps the resources newResource makes in the kit's rules, with
-// the identity spec when it is not nil (identified).
-func ruledWith(newResource func() resource.Resource, identity *identitySpec) func() resource.Resource {
+// ruled wraps the resources of a registry entry in the kit's rules, with its
+// identity when it has one.
+func ruled(e typeEntry) func() resource.Resource {
 	var once sync.Once
 	var info *ruleInfo
 	return func() resource.Resource {
-		inner := newResource()
-		once.Do(func() { info = newRuleInfo(inner, identity) })
-		r := &ruledResource{Resource: inner, info: info, identity: identity}
-		if identity != nil {
+		inner := e.newResource()
+		once.Do(func() { info = newRuleInfo(inner, e) })
+		r := &ruledResource{Resource: inner, info: info, identity: e.identity}
+		if e.identity != nil {
 			if _, ok := inner.(resource.ResourceWithImportState); !ok {
 				panic(fmt.Sprintf("internal error: %s has an identity but no import", info.typeName))
 			}
@@ -101,16 +81,22 @@ type ruleInfo struct {
 	keys []string
 	// natural is the natural key; empty when the type has none.
 	natural keyRule
+	// noAccount: the type's operations use no Zulip account.
+	noAccount bool
 }
 
-// newRuleInfo reads a type's name, schema and identity.
-func newRuleInfo(r resource.Resource, identity *identitySpec) *ruleInfo {
+// newRuleInfo reads a type's name, schema and registry entry.
+func newRuleInfo(r resource.Resource, e typeEntry) *ruleInfo {
+	identity := e.identity
 	ctx := context.Background()
 	var meta resource.MetadataResponse
 	r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
-	info := &ruleInfo{typeName: meta.TypeName}
+	if meta.TypeName != e.typeName {
+		panic(fmt.Sprintf("internal error: the registry's %s makes resources of type %s", e.typeName, meta.TypeName))
+	}
+	info := &ruleInfo{typeName: meta.TypeName, noAccount: e.noAccount}
 	if _, ok := sch.Schema.Attributes["id"]; ok {
 		info.keys = append(info.keys, "id")
 	}
@@ -127,8 +113,8 @@ func newRuleInfo(r resource.Resource, identity *identitySpec) *ruleInfo {
 	}
 	sort.Strings(required)
 	info.natural = keyRule{attrs: required}
-	if rule, ok := naturalKeys[info.typeName]; ok {
-		info.natural = rule
+	if e.natural != nil {
+		info.natural = *e.natural
 	}
 	return info
 }
@@ -252,7 +238,7 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, nil)...)
 		}
 	}
-	if !req.Plan.Raw.IsNull() && !needsNoAccount[typ] && !d.accountForPlan(&resp.Diagnostics) {
+	if !req.Plan.Raw.IsNull() && !r.info.noAccount && !d.accountForPlan(&resp.Diagnostics) {
 		return
 	}
 	if creating && d != nil && d.destroying {

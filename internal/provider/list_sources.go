@@ -10,9 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
@@ -47,92 +45,8 @@ const (
 )
 
 // importSources are the types adopted, in the order zulip_import_blocks
-// writes them (the organization first, then what refers to it).
-var importSources = []importSource{
-	{typeName: "zulip_realm", list: thisOrganization,
-		listDescription: "The organization's settings: one result, imported by the organization's URL."},
-	{typeName: "zulip_realm_user_defaults", list: thisOrganization,
-		listDescription: "The organization's defaults for new users: one result, imported by the organization's URL."},
-	{typeName: "zulip_allowed_domain", list: importFrom(realmDomainCollection, func(v zulip.RealmDomain) (string, string, bool) {
-		return v.Domain, v.Domain, true
-	}), listDescription: "The organization's allowed e-mail domains."},
-	{typeName: "zulip_linkifier", list: importFrom(linkifierCollection, func(v zulip.Linkifier) (string, string, bool) {
-		return v.Pattern, strconv.FormatInt(v.ID, 10), true
-	}), listDescription: "The organization's linkifiers, shown by pattern."},
-	{typeName: "zulip_code_playground", list: importFrom(playgroundCollection, func(v zulip.Playground) (string, string, bool) {
-		return v.PygmentsLanguage + " " + v.Name, v.PygmentsLanguage + "/" + v.Name, true
-	}), listDescription: "The organization's code playgrounds, shown by language and name."},
-	{typeName: "zulip_custom_profile_field", list: importFrom(profileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) {
-		return v.Name, v.Name, true
-	}), listDescription: "The organization's custom profile fields."},
-	{typeName: "zulip_custom_emoji", list: importFrom(emojiCollection, func(v zulip.CustomEmoji) (string, string, bool) {
-		return v.Name, v.Name, true
-	}), listDescription: "The organization's active custom emoji (the image is not downloaded: `source` is left out, which " +
-		"an imported emoji allows)."},
-	{typeName: "zulip_user_group", list: customGroups,
-		listDescription: "The organization's user groups, without the system groups (`role:members` and the like), which " +
-			"Zulip manages itself, and without deactivated groups."},
-	{typeName: "zulip_channel_folder", list: importFrom(channelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
-		return v.Name, v.Name, !v.IsArchived
-	}), listDescription: "The organization's channel folders, without archived ones."},
-	{typeName: "zulip_channel", list: liveChannels,
-		listDescription: "The channels the provider's account can see, without archived ones (declaring an archived " +
-			"channel's name unarchives it, so an archived channel is not an object Terraform manages).",
-		filters: map[string]listFilter{filterPrivacy: {listschema.StringAttribute{Optional: true,
-			MarkdownDescription: "Lists only the channels of this privacy: `public`, `private` or `web_public`.",
-			Validators:          []validator.String{stringvalidator.OneOf(privacyPublic, privacyPrivate, privacyWebPublic)}}}}},
-	{typeName: "zulip_default_channels", list: singleton("default_channels"),
-		listDescription: "The organization's default channels: one result."},
-	{typeName: "zulip_linkifier_order", list: orderOf(linkifierCollection, "linkifiers", func(zulip.Linkifier) bool { return true }),
-		listDescription: "The order of the organization's linkifiers: one result when there is a linkifier."},
-	{typeName: "zulip_custom_profile_field_order",
-		list:            orderOf(profileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
-		listDescription: "The order of the organization's custom profile fields: one result when there is a field."},
-	{typeName: "zulip_channel_folder_order",
-		list:            orderOf(channelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
-		listDescription: "The order of the organization's channel folders: one result when there is a folder."},
-	{typeName: "zulip_user_group_members", list: customGroups,
-		listDescription: "The members of each user group (not system groups), as the authoritative " +
-			"`zulip_user_group_members`, one result per group."},
-	{typeName: "zulip_channel_subscribers", list: liveChannels,
-		listDescription: "The subscribers of each channel (not archived), as the authoritative `zulip_channel_subscribers`, " +
-			"one result per channel."},
-	{typeName: "zulip_user", list: func(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
-		return usersToImport(ctx, d, false, f)
-	}, listDescription: "The organization's human users, by their real address where the provider's account may see it.",
-		filters: map[string]listFilter{
-			filterRole: {listschema.StringAttribute{Optional: true,
-				MarkdownDescription: "Lists only the users of this role: one of " + quoteAllCode(zulip.RoleNames()) + ".",
-				Validators:          []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)}}},
-			filterIncludeDeactivated: {listschema.BoolAttribute{Optional: true,
-				MarkdownDescription: "Lists deactivated users too (they import with `active = false`). Default `false`."}},
-		}},
-	{typeName: "zulip_bot", list: func(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
-		return usersToImport(ctx, d, true, f)
-	}, listDescription: "The organization's active bots that have an owner (not Zulip's own system bots).",
-		filters: map[string]listFilter{filterBotType: {listschema.StringAttribute{Optional: true,
-			MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",
-			Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}},
-	{typeName: "zulip_saved_snippet", list: importFrom(savedSnippetCollection, func(v zulip.SavedSnippet) (string, string, bool) {
-		return v.Title, strconv.FormatInt(v.ID, 10), true
-	}), listDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
-		"by title."},
-	{typeName: "zulip_channel_subscription", list: subscriptionsOfUser, listOnly: true,
-		listDescription: "The channels one user is subscribed to (not archived ones), as additive " +
-			"`zulip_channel_subscription`s, shown by channel name: to manage one person's subscriptions where the " +
-			"channels' subscribers are not managed whole. Do not list these beside `zulip_channel_subscribers` of the " +
-			"same channels: the two would fight.",
-		filters: userFilter("subscriptions")},
-	{typeName: "zulip_user_group_membership", list: membershipsOfUser, listOnly: true,
-		listDescription: "The user groups one user is a direct member of (not system groups), as additive " +
-			"`zulip_user_group_membership`s, shown by group name: to manage one person's memberships where the groups' " +
-			"members are not managed whole. Do not list these beside `zulip_user_group_members` of the same groups: " +
-			"the two would fight.",
-		filters: userFilter("memberships")},
-	{typeName: "zulip_user_topic", list: userTopicsToImport,
-		listDescription: "The topic preferences (muted, unmuted, followed) of the provider's own account, shown as " +
-			"`#channel > topic`."},
-}
+// writes them (registry.go).
+var importSources = adoptedSources()
 
 // userFilter is the filter of a list of one user's objects (what).
 func userFilter(what string) map[string]listFilter {

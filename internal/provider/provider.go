@@ -557,42 +557,11 @@ func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
 
 // Resources lists the provider's resources.
 func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
-		identified(NewLinkifierResource, identityOf("pattern", "The linkifier's pattern.", true)),
-		identified(NewSavedSnippetResource, identitySpec{attrs: []identityAttr{{name: "id", number: true,
-			description: "The saved snippet's id (titles need not be unique)."}}}),
-		identified(NewAllowedDomainResource, identityOf("domain", "The allowed domain.", false)),
-		identified(NewUserResource, userIdentity),
-		identified(NewUserTopicResource, identitySpec{attrs: []identityAttr{channelIDAttr,
-			{name: "topic", description: "The topic's name."}}, importID: func(v []string) string { return v[0] + ":" + v[1] },
-			mutable: true}), // Zulip matches topics case-insensitively and keeps its own spelling
-		ruled(NewProfileDataResource),
-		identified(NewMessageFlagsResource, identityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true)),
-		ruled(NewAPNsDeviceTokenResource),
-		ruled(NewPushTestNotificationResource),
-		ruled(NewMessageReportResource),
-		ruled(NewOwnAccountDeactivationResource),
-		ruled(NewSMSQuestionResource),
-		identified(NewUserGroupResource, identityOf("name", "The group's name.", true)),
-		identified(NewUserGroupMembersResource, identityOfIDs(groupIDAttr)),
-		identified(NewUserGroupMembershipResource, identityOfIDs(groupIDAttr, userIDAttr)),
-		identified(NewChannelResource, identityOf("name", "The channel's name.", true)),
-		identified(NewChannelSubscribersResource, identityOfIDs(channelIDAttr)),
-		identified(NewChannelSubscriptionResource, identityOfIDs(channelIDAttr, userIDAttr)),
-		identified(NewChannelFolderResource, identityOf("name", "The channel folder's name.", true)),
-		identified(NewChannelFolderOrderResource, singletonIdentity),
-		identified(NewRealmResource, singletonIdentity),
-		identified(NewCustomEmojiResource, identityOf("name", "The emoji's name.", false)),
-		identified(NewBotResource, identityOf("email", "The bot's e-mail address.", true)),
-		identified(NewRealmUserDefaultsResource, singletonIdentity),
-		identified(NewLinkifierOrderResource, singletonIdentity),
-		identified(NewDefaultChannelsResource, singletonIdentity),
-		identified(NewCodePlaygroundResource, identitySpec{attrs: []identityAttr{
-			{name: "pygments_language", description: "The playground's language, as Pygments names it."},
-			{name: "name", description: "The playground's name."}}, importID: func(v []string) string { return v[0] + "/" + v[1] }}),
-		identified(NewCustomProfileFieldOrderResource, singletonIdentity),
-		identified(NewCustomProfileFieldResource, identityOf("name", "The field's name.", true)),
+	out := make([]func() resource.Resource, len(registry))
+	for i, e := range registry {
+		out[i] = ruled(e)
 	}
+	return out
 }
 
 // DataSources lists the provider's data sources.
