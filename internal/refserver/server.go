@@ -113,6 +113,9 @@ type Server struct {
 	// waiters holds, per queue id, the channel a connected GET /events waits
 	// on (guarded by mu); pushEvent and dropQueue close it.
 	waiters map[string]chan struct{}
+	// offLockJobs holds the work requests do without the lock (offlock.go),
+	// by request (guarded by mu).
+	offLockJobs map[*call]*offLockJob
 }
 
 // New returns a server over a freshly seeded realm (or the realm in
