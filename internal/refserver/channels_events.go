@@ -16,6 +16,9 @@ func (s *Server) channelEventFacts(ch *Channel) channelFacts {
 		"history_public_to_subscribers": ch.HistoryPublicToSubscribers, "topics_policy": ch.TopicsPolicy,
 		"is_archived": ch.IsArchived, "message_retention_days": nil,
 	}
+	if s.opts.FeatureLevel >= channelFieldLevels["default_push_notifications"] {
+		f["default_push_notifications"] = ch.DefaultPushNotifications
+	}
 	if ch.MessageRetentionDays != nil {
 		f["message_retention_days"] = *ch.MessageRetentionDays
 	}

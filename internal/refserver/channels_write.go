@@ -199,7 +199,7 @@ func (s *Server) createChannel(c *call) (obj, error) {
 		DateCreated: s.now().Unix(), CreatorID: c.user.ID, InviteOnly: flags["invite_only"],
 		IsWebPublic: flags["is_web_public"], HistoryPublicToSubscribers: history, IsDefault: flags["is_default_stream"],
 		MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: settings,
-		Subscribers: map[int]int{}, FolderID: folder,
+		Subscribers: map[int]int{}, FolderID: folder, DefaultPushNotifications: flags["default_push_notifications"],
 	}
 	if ch.TopicsPolicy == "" {
 		ch.TopicsPolicy = "inherit"
@@ -354,7 +354,8 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.optBool("default_push_notifications", false); err != nil {
+	pushDefault, err := c.optBool("default_push_notifications", ch.DefaultPushNotifications)
+	if err != nil {
 		return nil, err
 	}
 
@@ -452,6 +453,7 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 	if folderSet {
 		ch.FolderID = folder
 	}
+	ch.DefaultPushNotifications = pushDefault
 	for setting, change := range changes {
 		ch.GroupSettings[setting] = r.storedSetting(r.canonicalSetting(change.New))
 	}
