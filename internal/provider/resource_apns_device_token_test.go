@@ -139,7 +139,7 @@ func TestAccAPNsDeviceToken_validation(t *testing.T) {
 			// Base64 is what servers before feature level 406 accepted; this one
 			// requires hexadecimal.
 			step(testAccAPNsDeviceTokenConfig("dGVzdC10b2tlbg==", "org.zulip.Zulip"), "Invalid APNs Device Token", "token",
-				"feature level 497", "must be hexadecimal"),
+				"feature level 511", "must be hexadecimal"),
 			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org zulip"), "app_id", "letters, digits, '.' and '-'"),
 			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, ""), "app_id", "letters, digits"),
 		},

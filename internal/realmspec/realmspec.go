@@ -77,7 +77,9 @@ type Setting struct {
 	// (Realm.ensure_not_on_limited_plan).
 	PlanLimited bool
 	// Plain settings of kind StringEnum go as plain text, not JSON (the
-	// defaults' view declares them str).
+	// view declares them str: the defaults' enumerations of strings, and
+	// update_realm's topics_policy and message_edit_history_visibility_policy,
+	// read by parse_enum_from_string_value).
 	Plain bool
 	// Private Channel settings take only a private channel (-1 aside).
 	Private bool
@@ -136,9 +138,9 @@ var Settings = []Setting{
 	{Name: "message_content_delete_limit_seconds", Kind: Limit, FL: 100, Default: 600, Description: "How long after sending a message its sender may delete it."},
 	{Name: "move_messages_within_stream_limit_seconds", Kind: Limit, FL: 162, Default: 604800, Description: "How long after sending a message users who are not moderators may move it to another topic."},
 	{Name: "move_messages_between_streams_limit_seconds", Kind: Limit, FL: 162, Default: 604800, Description: "How long after sending a message users who are not moderators may move it to another channel."},
-	{Name: "message_edit_history_visibility_policy", Kind: StringEnum, FL: 358, Default: "all", Description: "Which edit history users can see.",
+	{Name: "message_edit_history_visibility_policy", Kind: StringEnum, Plain: true, FL: 358, Default: "all", Description: "Which edit history users can see.",
 		Values: []Value{{Name: "all"}, {Name: "moves"}, {Name: "none"}}},
-	{Name: "topics_policy", Kind: StringEnum, FL: 392, Default: "allow_empty_topic", Description: "Whether messages may be sent without a topic, where a channel does not say.",
+	{Name: "topics_policy", Kind: StringEnum, Plain: true, FL: 392, Default: "allow_empty_topic", Description: "Whether messages may be sent without a topic, where a channel does not say.",
 		Values: []Value{{Name: "allow_empty_topic"}, {Name: "disable_empty_topic"}}},
 	{Name: "message_retention_days", Kind: Retention, Owner: true, PlanLimited: true, Default: -1, Description: "How long messages are kept."},
 	{Name: "enable_read_receipts", Kind: Bool, FL: 137, Default: false, Description: "Whether read receipts are available."},

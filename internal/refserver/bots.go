@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 func init() {
@@ -268,8 +266,7 @@ func (r *Realm) checkBotFullName(raw string, except int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sp, _ := realmspec.ByName("require_unique_names")
-	if unique, _ := r.realmValue(sp).(bool); unique {
+	if unique, _ := r.Setting("require_unique_names").(bool); unique {
 		for _, u := range r.Users {
 			if u.ID != except && strings.EqualFold(u.FullName, name) {
 				return "", errBadRequest("Unique names required in this organization.")

@@ -46,15 +46,16 @@ var channelGroupSettings = []struct {
 
 // channelFieldLevels gates BasicChannel fields by the feature level that added them.
 var channelFieldLevels = map[string]int{
-	"date_created":           30,
-	"message_retention_days": 17,
-	"stream_weekly_traffic":  199,
-	"creator_id":             254,
-	"is_archived":            315,
-	"is_recently_active":     323,
-	"folder_id":              389,
-	"topics_policy":          392,
-	"subscriber_count":       394,
+	"date_created":               30,
+	"message_retention_days":     17,
+	"stream_weekly_traffic":      199,
+	"creator_id":                 254,
+	"is_archived":                315,
+	"is_recently_active":         323,
+	"folder_id":                  389,
+	"topics_policy":              392,
+	"subscriber_count":           394,
+	"default_push_notifications": 507,
 }
 
 // recentlyActiveDays is Zulip's Stream.LAST_ACTIVITY_DAYS_BEFORE_FOR_ACTIVE.
@@ -315,6 +316,7 @@ func (s *Server) channelWire(ch *Channel, includeDefault bool) obj {
 		"folder_id":                     nil,
 		"subscriber_count":              0,
 		"topics_policy":                 ch.TopicsPolicy,
+		"default_push_notifications":    ch.DefaultPushNotifications,
 	}
 	if ch.CreatorID != 0 {
 		out["creator_id"] = ch.CreatorID
@@ -592,6 +594,9 @@ type Channel struct {
 	HistoryPublicToSubscribers bool   `json:"history_public_to_subscribers"`
 	IsArchived                 bool   `json:"is_archived"`
 	IsDefault                  bool   `json:"is_default"`
+	// DefaultPushNotifications is the channel's default for new subscribers'
+	// push notifications (feature level 507).
+	DefaultPushNotifications bool `json:"default_push_notifications"`
 	// MessageRetentionDays: nil = inherit the realm's policy, -1 = forever.
 	MessageRetentionDays *int   `json:"message_retention_days,omitempty"`
 	StreamPostPolicy     int    `json:"stream_post_policy"`

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // The stream events of zerver/actions/streams.py for the channel write
@@ -21,6 +19,9 @@ func (s *Server) channelEventFacts(ch *Channel) channelFacts {
 		"name": ch.Name, "description": ch.Description, "invite_only": ch.InviteOnly, "is_web_public": ch.IsWebPublic,
 		"history_public_to_subscribers": ch.HistoryPublicToSubscribers, "topics_policy": ch.TopicsPolicy,
 		"is_archived": ch.IsArchived, "message_retention_days": nil,
+	}
+	if s.opts.FeatureLevel >= channelFieldLevels["default_push_notifications"] {
+		f["default_push_notifications"] = ch.DefaultPushNotifications
 	}
 	if ch.MessageRetentionDays != nil {
 		f["message_retention_days"] = *ch.MessageRetentionDays
@@ -203,12 +204,8 @@ func channelPolicyName(ch *Channel) string {
 // the organization's new_stream_announcements_stream_id, unless none (-1)
 // or archived.
 func (r *Realm) newChannelAnnouncementsChannel() *Channel {
-	sp, ok := realmspec.ByName("new_stream_announcements_stream_id")
-	if !ok {
-		return nil
-	}
 	var id int
-	switch v := r.realmValue(sp).(type) {
+	switch v := r.Setting("new_stream_announcements_stream_id").(type) {
 	case int:
 		id = v
 	case float64:

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -266,7 +267,7 @@ func TestChatChannelWire(t *testing.T) {
 	wantKeys := []string{"can_add_subscribers_group", "can_administer_channel_group", "can_create_topic_group",
 		"can_delete_any_message_group", "can_delete_own_message_group", "can_move_messages_out_of_channel_group",
 		"can_move_messages_within_channel_group", "can_remove_subscribers_group", "can_resolve_topics_group",
-		"can_send_message_group", "can_subscribe_group", "creator_id", "date_created", "description",
+		"can_send_message_group", "can_subscribe_group", "creator_id", "date_created", "default_push_notifications", "description",
 		"first_message_id", "folder_id", "history_public_to_subscribers", "invite_only", "is_announcement_only",
 		"is_archived", "is_recently_active", "is_web_public", "message_retention_days", "name",
 		"rendered_description", "stream_id", "stream_post_policy", "stream_weekly_traffic", "subscriber_count", "topics_policy"}
@@ -484,4 +485,50 @@ func TestChatRenderMarkdown(t *testing.T) {
 func chatItoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestChannelDefaultPushNotifications: feature level 507 stores a channel's
+// default_push_notifications (create, subscribe-to-create, update) and shows
+// it on the channel; an older level does not show it (API changelog, feature
+// level 507: DefaultPushNotifications).
+func TestChannelDefaultPushNotifications(t *testing.T) {
+	e := coreStart(t, Options{})
+	a := e.coreRequest(SeedAdminID, http.MethodPost, "/channels/create", url.Values{"name": {"pushy"},
+		"subscribers": {"[]"}, "default_push_notifications": {"true"}})
+	coreWantOK(t, a)
+	id := strconv.Itoa(int(a.body["id"].(float64)))
+	get := func() any {
+		g := e.coreRequest(SeedAdminID, http.MethodGet, "/streams/"+id, nil)
+		coreWantOK(t, g)
+		return g.body["stream"].(map[string]any)["default_push_notifications"]
+	}
+	if got := get(); got != true {
+		t.Fatalf("created with true: %v", got)
+	}
+	coreWantOK(t, e.coreRequest(SeedAdminID, http.MethodPatch, "/streams/"+id, url.Values{"default_push_notifications": {"false"}}))
+	if got := get(); got != false {
+		t.Fatalf("updated to false: %v", got)
+	}
+	coreWantOK(t, e.coreRequest(SeedAdminID, http.MethodPatch, "/streams/"+id, url.Values{"description": {"x"}}))
+	if got := get(); got != false {
+		t.Fatalf("left alone: %v", got)
+	}
+	coreWantOK(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users/me/subscriptions", url.Values{
+		"subscriptions": {`[{"name": "pushy-too"}]`}, "default_push_notifications": {"true"}}))
+	all := e.coreRequest(SeedAdminID, http.MethodGet, "/streams", nil)
+	found := false
+	for _, s := range all.body["streams"].([]any) {
+		if ch := s.(map[string]any); ch["name"] == "pushy-too" {
+			found = ch["default_push_notifications"] == true
+		}
+	}
+	if !found {
+		t.Errorf("subscribing created pushy-too without its default: %v", all.body["streams"])
+	}
+	old := coreStart(t, Options{FeatureLevel: 506})
+	g := old.coreRequest(SeedAdminID, http.MethodGet, "/streams/1", nil)
+	coreWantOK(t, g)
+	if _, ok := g.body["stream"].(map[string]any)["default_push_notifications"]; ok {
+		t.Error("feature level 506 shows default_push_notifications")
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
 )
 
 // The channel write endpoints (POST /channels/create, PATCH and DELETE
@@ -227,7 +226,7 @@ func (s *Server) createChannel(c *call) (obj, error) {
 		DateCreated: s.now().Unix(), CreatorID: c.user.ID, InviteOnly: flags["invite_only"],
 		IsWebPublic: flags["is_web_public"], HistoryPublicToSubscribers: history, IsDefault: flags["is_default_stream"],
 		MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: settings,
-		Subscribers: map[int]int{}, FolderID: folder,
+		Subscribers: map[int]int{}, FolderID: folder, DefaultPushNotifications: flags["default_push_notifications"],
 	}
 	if ch.TopicsPolicy == "" {
 		ch.TopicsPolicy = "inherit"
@@ -519,7 +518,8 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 			return nil, err
 		}
 	}
-	if _, err := c.optBool("default_push_notifications", false); err != nil {
+	pushDefault, err := c.optBool("default_push_notifications", ch.DefaultPushNotifications)
+	if err != nil {
 		return nil, err
 	}
 
@@ -644,6 +644,7 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 		}
 		ch.FolderID = folder
 	}
+	ch.DefaultPushNotifications = pushDefault
 
 	// Each changed group setting in its own transaction.
 	for _, setting := range sortedKeys(changes) {

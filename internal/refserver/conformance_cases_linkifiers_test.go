@@ -1,5 +1,7 @@
 package refserver_test
 
+import "strings"
+
 func init() { confAreas["linkifiers"] = confCasesLinkifiers }
 
 // confCasesLinkifiers are the conformance requests of linkifiers.
@@ -19,6 +21,8 @@ func confCasesLinkifiers(add func(confGroup)) {
 		confBad("look-ahead", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", "(?=x)(?P<id>[0-9]+)", "url_template", "https://x/{id}"), 400, "BAD_REQUEST"),
 		confBad("group not in template", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", "Y(?P<id>[0-9]+)", "url_template", "https://x/"), 400, "BAD_REQUEST"),
 		confBad("duplicate pattern", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", "JIRA-(?P<key>[0-9]+)", "url_template", "https://jira.example.org/{key}"), 400, "BAD_REQUEST"),
+		// RE2's program budget (re2.cc RE2::Init): "pattern too large - compile failed".
+		confBad("pattern too large for RE2", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", strings.Repeat("a{1000}", 700), "url_template", "https://x/"), 400, "BAD_REQUEST"),
 		confBad("missing url_template", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP("pattern", "Z(?P<id>[0-9]+)"), 400, "REQUEST_VARIABLE_MISSING"),
 		confFL(confBad("reverse template not reproducing the example", "add-linkifier", confAdmin, confPOST, "/realm/filters", confP(
 			"pattern", "R(?P<id>[0-9]+)", "url_template", "https://r/{id}", "example_input", "R12", "reverse_template", "X{id}"), 400, "BAD_REQUEST"), 471, 0),

@@ -19,7 +19,7 @@ func confCasesRealmSettings(add func(confGroup)) {
 		confOK("one of each kind", "update-realm", confOwner, confPATCH, "/realm", confP(
 			"name", "Renamed", "description", "**New**", "org_type", "20", "default_language", `de`, "invite_required", "false",
 			"waiting_period_threshold", "3", "message_content_edit_limit_seconds", `"unlimited"`,
-			"message_content_delete_limit_seconds", "3600", "topics_policy", `"disable_empty_topic"`,
+			"message_content_delete_limit_seconds", "3600", "topics_policy", "disable_empty_topic",
 			"message_retention_days", "30", "digest_weekday", "4", "jitsi_server_url", `"https://meet.example.com"`,
 			"new_stream_announcements_stream_id", "-1", "can_create_groups", `{"new": 2, "old": 5}`,
 			"direct_message_permission_group", `{"new": {"direct_members": [1], "direct_subgroups": [3]}}`,
@@ -31,6 +31,9 @@ func confCasesRealmSettings(add func(confGroup)) {
 		confBad("a bad language", "update-realm", confAdmin, confPATCH, "/realm", confP("default_language", "xx"), 400, "BAD_REQUEST"),
 		confBad("a bad limit", "update-realm", confAdmin, confPATCH, "/realm", confP("message_content_edit_limit_seconds", "0"), 400, "BAD_REQUEST"),
 		confBad("a stale permission", "update-realm", confOwner, confPATCH, "/realm", confP("can_create_groups", `{"new": 5, "old": 5}`), 400, "EXPECTATION_MISMATCH"),
+		// Applied in the view's order: the name is kept though the group fails.
+		confBad("a later group setting fails", "update-realm", confOwner, confPATCH, "/realm", confP("name", "Kept", "can_create_groups", `{"new": 999}`), 400, "BAD_REQUEST"),
+		confBad("a JSON-quoted topics_policy", "update-realm", confAdmin, confPATCH, "/realm", confP("topics_policy", `"allow_empty_topic"`), 400, "BAD_REQUEST"),
 		confBad("no authentication method left", "update-realm", confOwner, confPATCH, "/realm", confP("authentication_methods", `{"Dev": false, "Email": false, "GitHub": false}`), 400, "BAD_REQUEST"),
 		confBad("a public moderation channel", "update-realm", confAdmin, confPATCH, "/realm", confP("moderation_request_channel_id", "1"), 400, "BAD_REQUEST"),
 	}})

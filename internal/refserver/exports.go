@@ -199,7 +199,18 @@ func (s *Server) exportWire(e *RealmExport) obj {
 	case fl >= exportTypeFL:
 		out["export_type"] = e.Type
 	}
+	if exportPriorServerField(s.opts.FeatureLevel) {
+		// Exports carried across a realm import; this server makes none.
+		out["export_from_prior_server"] = false
+	}
 	return out
+}
+
+// exportPriorServerField says whether a level's exports carry
+// export_from_prior_server: "New in Zulip 12.1 (feature levels 499-501, and
+// 506+)" (the newest description's RealmExport).
+func exportPriorServerField(fl int) bool {
+	return fl >= 506 || fl >= 499 && fl <= 501
 }
 
 // exportsWire is every export, in id order (get_realm_exports_serialized).

@@ -242,3 +242,25 @@ func TestExports_events(t *testing.T) {
 		t.Fatalf("a member's events: %v", events)
 	}
 }
+
+// TestExports_priorServerField: export_from_prior_server exists at feature
+// levels 499-501 and from 506 (the newest description: "New in Zulip 12.1
+// (feature levels 499-501, and 506+)"), false for every export this server
+// makes.
+func TestExports_priorServerField(t *testing.T) {
+	for fl, want := range map[int]bool{497: false, 499: true, 501: true, 502: false, 505: false, 506: true, 511: true} {
+		if got := exportPriorServerField(fl); got != want {
+			t.Errorf("level %d: %v, want %v", fl, got, want)
+		}
+	}
+	srv, err := New(Options{ExportDuration: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Do(func(r *Realm) {
+		r.exports().List = append(r.exports().List, &RealmExport{ID: 1, Status: exportSucceeded})
+	})
+	if got, ok := srv.exportWire(srv.realm.exports().List[0])["export_from_prior_server"]; !ok || got != false {
+		t.Errorf("export_from_prior_server = %v, %v", got, ok)
+	}
+}

@@ -1,11 +1,15 @@
 package refserver
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -102,7 +106,7 @@ func (s *Server) createLinkifier(c *call) (obj, error) {
 		return nil, err
 	}
 	r := c.realm()
-	if err := s.validateLinkifier(r, l, 0); err != nil {
+	if err := s.validateLinkifier(c, r, l, 0); err != nil {
 		return nil, err
 	}
 	l.ID = r.newID("linkifier")
@@ -137,7 +141,7 @@ func (s *Server) updateLinkifier(c *call) (obj, error) {
 	if cur == nil {
 		return nil, errBadRequest("Linkifier not found.")
 	}
-	if err := s.validateLinkifier(r, &next, id); err != nil {
+	if err := s.validateLinkifier(c, r, &next, id); err != nil {
 		return nil, err
 	}
 	*cur = next
@@ -288,26 +292,22 @@ func normalizeOptionalText(v string) *string {
 // pattern field itself has no validator), then clean(), whose first problem is
 // reported under "__all__", then the (realm, pattern) uniqueness check.
 // selfID is the id of the linkifier being updated (0 on create).
-func (s *Server) validateLinkifier(r *Realm, l *Linkifier, selfID int) error {
-	var e cfgFieldErrors
-	// clean_fields(): Django skips the validators of blank fields.
-	if l.Pattern == "" {
-		e.add("pattern", "This field cannot be blank.")
-	}
-	if l.URLTemplate == "" {
-		e.add("url_template", "This field cannot be blank.")
-	} else if _, err := uritemplate.New(l.URLTemplate); err != nil {
-		e.add("url_template", "Invalid URL template.")
-	}
-	s.validateLinkifierAlternatives(&e, l)
-	// clean() runs even when fields failed.
-	msg, err := linkifierClean(l)
+//
+// Everything but the uniqueness check needs no realm state and may be slow
+// (RE2 matches the pattern against the example input, and Zulip bounds
+// neither: both are TextFields), so it runs without the server lock
+// (offLock); the handler returns offLock's *waitError and runs again.
+func (s *Server) validateLinkifier(c *call, r *Realm, l *Linkifier, selfID int) error {
+	key, _ := json.Marshal(l)
+	done, err := c.offLock("linkifier:"+string(key), func() any { return checkLinkifier(*l) })
 	if err != nil {
 		return err
 	}
-	if msg != "" {
-		e.add("__all__", msg)
+	checked, _ := done.(linkifierChecked)
+	if checked.err != nil {
+		return checked.err
 	}
+	e := checked.fields
 	// validate_unique() skips fields that already failed.
 	if !e.has("pattern") {
 		for _, other := range r.Linkifiers {
@@ -318,6 +318,39 @@ func (s *Server) validateLinkifier(r *Realm, l *Linkifier, selfID int) error {
 		}
 	}
 	return e.err()
+}
+
+// linkifierChecked is what full_clean() finds without the realm: the field
+// and clean() errors, or the JsonableError that escapes full_clean().
+type linkifierChecked struct {
+	fields cfgFieldErrors
+	err    error
+}
+
+// checkLinkifier runs the parts of full_clean() that need no realm state:
+// clean_fields() and clean(). It touches nothing shared but the compiled
+// pattern cache, so it runs without the server lock.
+func checkLinkifier(l Linkifier) linkifierChecked {
+	var e cfgFieldErrors
+	// clean_fields(): Django skips the validators of blank fields.
+	if l.Pattern == "" {
+		e.add("pattern", "This field cannot be blank.")
+	}
+	if l.URLTemplate == "" {
+		e.add("url_template", "This field cannot be blank.")
+	} else if _, err := uritemplate.New(l.URLTemplate); err != nil {
+		e.add("url_template", "Invalid URL template.")
+	}
+	validateLinkifierAlternatives(&e, &l)
+	// clean() runs even when fields failed.
+	msg, err := linkifierClean(&l)
+	if err != nil {
+		return linkifierChecked{err: err}
+	}
+	if msg != "" {
+		e.add("__all__", msg)
+	}
+	return linkifierChecked{fields: e}
 }
 
 // linkifierClean is RealmFilter.clean(): it returns the message of the first
@@ -398,7 +431,7 @@ func optionalText(p *string) *string {
 // validateLinkifierAlternatives checks alternative_url_templates (FL478):
 // each must be a valid RFC 6570 template whose variables are named groups of
 // the pattern. Reported under the field, in this server's words.
-func (s *Server) validateLinkifierAlternatives(e *cfgFieldErrors, l *Linkifier) {
+func validateLinkifierAlternatives(e *cfgFieldErrors, l *Linkifier) {
 	re, reErr := linkifierCompile(l.Pattern)
 	for _, alt := range l.AlternativeURLTemplates {
 		t, err := uritemplate.New(alt)
@@ -457,12 +490,71 @@ func pyRepr(s string) string {
 	return b.String()
 }
 
+// RE2's bound on a pattern (Zulip's filter_pattern_validator compiles it with
+// re2.Options()' defaults): RE2::Init gives the forward program two thirds of
+// max_mem (8 MiB), and Compiler::Setup allows as many 8-byte instructions as
+// fit; a pattern that needs more is refused with "pattern too large - compile
+// failed". Zulip bounds the pattern by nothing else (RealmFilter.pattern is a
+// TextField). The count is Go's instructions for the simplified pattern,
+// which equals RE2's for ASCII text and falls short of it for classes of
+// multi-byte characters (RE2 compiles UTF-8 byte ranges), so the server
+// refuses no pattern RE2 accepts.
+const (
+	re2MaxMem      = 8 << 20
+	re2InstBytes   = 8
+	re2MaxInsts    = re2MaxMem * 2 / 3 / re2InstBytes
+	re2TooLarge    = "pattern too large - compile failed"
+	compiledCached = 64 // patterns kept compiled (linkifierCompile)
+)
+
+// compiledPatterns caches linkifierCompile's results: messages' topic links
+// compile every linkifier, under the server lock. Its own lock, because
+// checkLinkifier runs without the server's.
+var compiledPatterns = struct {
+	sync.Mutex
+	m map[string]compiledPattern
+}{m: map[string]compiledPattern{}}
+
+// compiledPattern is one result of linkifierCompile.
+type compiledPattern struct {
+	re  *regexp.Regexp
+	msg string
+}
+
 // linkifierCompile compiles a pattern with RE2 semantics (Go's regexp is RE2).
 // It returns the "Bad regular expression: ..." message on failure. RE2 also
-// rejects duplicate group names, which Go accepts.
+// rejects duplicate group names, which Go accepts, and patterns whose program
+// exceeds its memory budget (re2MaxInsts).
 func linkifierCompile(pattern string) (*regexp.Regexp, string) {
+	compiledPatterns.Lock()
+	hit, ok := compiledPatterns.m[pattern]
+	compiledPatterns.Unlock()
+	if ok {
+		return hit.re, hit.msg
+	}
+	re, msg := compilePattern(pattern)
+	compiledPatterns.Lock()
+	if len(compiledPatterns.m) >= compiledCached {
+		clear(compiledPatterns.m)
+	}
+	compiledPatterns.m[pattern] = compiledPattern{re, msg}
+	compiledPatterns.Unlock()
+	return re, msg
+}
+
+// compilePattern is linkifierCompile without the cache.
+func compilePattern(pattern string) (*regexp.Regexp, string) {
+	if parsed, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+		if prog, err := syntax.Compile(parsed.Simplify()); err == nil && len(prog.Inst) > re2MaxInsts {
+			return nil, "Bad regular expression: " + re2TooLarge
+		}
+	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
+		var serr *syntax.Error
+		if errors.As(err, &serr) && serr.Code == syntax.ErrLarge {
+			return nil, "Bad regular expression: " + re2TooLarge
+		}
 		return nil, "Bad regular expression: " + strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 	}
 	seen := map[string]bool{}

@@ -130,21 +130,3 @@ func (c *call) checkAuthMethods(text string) (map[string]bool, error) {
 func errPlanLimited() *apiError {
 	return errBadRequest("Available on Zulip Cloud Standard. Upgrade to access.")
 }
-
-// checkPlanLimits is update_realm's plan checks.
-func (c *call) checkPlanLimits(changes []realmChange) error {
-	r := c.realm()
-	for _, ch := range changes {
-		switch {
-		case ch.sp.Name == "enable_spectator_access":
-			if b, _ := ch.value.(bool); b && r.planType() == planLimited {
-				return errPlanLimited()
-			}
-		case ch.sp.PlanLimited && r.planType() == planLimited:
-			return errPlanLimited()
-		case ch.sp.Name == "can_access_all_users_group" && r.planType() != planPlus && r.planType() != planSelfHosted:
-			return errBadRequest("Available on Zulip Cloud Plus. Upgrade to access.")
-		}
-	}
-	return nil
-}

@@ -1,14 +1,12 @@
 package refserver
 
-import "github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
-
 // The organization's group-setting permissions (Realm.REALM_PERMISSION_GROUP_SETTINGS,
 // zerver/models/realms.py). Only those that the served endpoints consult are
 // modelled so far; the rest of the realm settings come with PATCH /realm.
 
 // realmPermissionConfigs are the organization's permissions and their rules
-// (Realm.REALM_PERMISSION_GROUP_SETTINGS); internal/realmspec has their
-// feature levels and who may change them.
+// (Realm.REALM_PERMISSION_GROUP_SETTINGS); the server's table
+// (realmSettings) has their feature levels and who may change them.
 var realmPermissionConfigs = map[string]permissionConfig{
 	"can_access_all_users_group": {requireSystemGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone,
 		allowedSystemGroups: []string{sysEveryone, sysMembers}},
@@ -38,6 +36,17 @@ var realmPermissionConfigs = map[string]permissionConfig{
 	"direct_message_permission_group":          {allowNobodyGroup: true, allowEveryoneGroup: true, defaultGroup: sysEveryone},
 }
 
+// realmPermissionOrder is REALM_PERMISSION_GROUP_SETTINGS' order
+// (zerver/models/realms.py), in which update_realm applies the permissions.
+var realmPermissionOrder = []string{"create_multiuse_invite_group", "can_access_all_users_group",
+	"can_add_subscribers_group", "can_add_custom_emoji_group", "can_create_bots_group", "can_create_groups",
+	"can_create_public_channel_group", "can_create_private_channel_group", "can_create_web_public_channel_group",
+	"can_create_write_only_bots_group", "can_delete_any_message_group", "can_delete_own_message_group",
+	"can_invite_users_group", "can_manage_all_groups", "can_manage_billing_group", "can_mention_many_users_group",
+	"can_move_messages_between_channels_group", "can_move_messages_between_topics_group", "can_resolve_topics_group",
+	"can_set_delete_message_policy_group", "can_set_topics_policy_group", "can_summarize_topics_group",
+	"direct_message_initiator_group", "direct_message_permission_group"}
+
 // seedRealmPermissions gives the organization its default permissions.
 func seedRealmPermissions(r *Realm) {
 	if r.Settings.GroupSettings == nil {
@@ -58,7 +67,7 @@ func (r *Realm) hasRealmPermission(name string, u *User) bool {
 // realmPermissionLevel is the feature level that added a realm permission
 // to the register snapshot (realm_<name>).
 func realmPermissionLevel(name string) int {
-	sp, _ := realmspec.ByName(name)
+	sp, _ := realmSettingByName(name)
 	return sp.FL
 }
 

@@ -2,17 +2,16 @@ package refserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // The organization's settings: PATCH /realm (newest Zulip's
 // zerver/views/realm.py update_realm) and the register snapshot's realm_*
-// keys, both driven by internal/realmspec's table. The permissions among them
-// are the group settings of realm_permissions.go.
+// keys, both driven by the server's table (realm_settings_table.go). The
+// permissions among them are the group settings of realm_permissions.go.
 
 func init() {
 	registerArea("realm_settings", area{routes: (*Server).routesRealmSettings})
@@ -34,18 +33,18 @@ const maxJitsiURLLength = 200
 
 // eventValue is a setting's value as events and the register snapshot carry
 // it, permissions and authentication methods included.
-func (r *Realm) eventValue(sp realmspec.Setting, fl int) any {
+func (r *Realm) eventValue(sp realmSetting, fl int) any {
 	switch sp.Kind {
-	case realmspec.Permission:
+	case kindPermission:
 		return r.settingForAPI(r.Settings.GroupSettings[sp.Name]).Wire()
-	case realmspec.AuthMethods:
+	case kindAuthMethods:
 		return r.authMethodsWire(fl)
 	}
 	return r.realmValue(sp)
 }
 
 // realmValue is a setting's value in the register snapshot's form.
-func (r *Realm) realmValue(sp realmspec.Setting) any {
+func (r *Realm) realmValue(sp realmSetting) any {
 	switch sp.Name {
 	case "name":
 		return r.Name
@@ -63,7 +62,7 @@ func (r *Realm) realmValue(sp realmspec.Setting) any {
 }
 
 // setRealmValue stores a setting's value, in the register snapshot's form.
-func (r *Realm) setRealmValue(sp realmspec.Setting, v any) {
+func (r *Realm) setRealmValue(sp realmSetting, v any) {
 	s, isString := v.(string)
 	b, isBool := v.(bool)
 	n, isInt := v.(int)
@@ -84,11 +83,11 @@ func (r *Realm) setRealmValue(sp realmspec.Setting, v any) {
 	}
 }
 
-// SetSetting changes an organization setting of internal/realmspec behind the
+// SetSetting changes an organization setting of the server's table behind the
 // API's back (for tests of drift), in the register snapshot's form; it
 // reports whether the setting exists.
 func (r *Realm) SetSetting(name string, value any) bool {
-	sp, ok := realmspec.ByName(name)
+	sp, ok := realmSettingByName(name)
 	if ok {
 		r.setRealmValue(sp, value)
 	}
@@ -97,7 +96,7 @@ func (r *Realm) SetSetting(name string, value any) bool {
 
 // Setting returns an organization setting in the register snapshot's form.
 func (r *Realm) Setting(name string) any {
-	sp, _ := realmspec.ByName(name)
+	sp, _ := realmSettingByName(name)
 	return r.realmValue(sp)
 }
 
@@ -113,81 +112,276 @@ func sameRealmValue(a, b any) bool {
 // register snapshot's realm section (the permissions are
 // registerRealmPermissions').
 func (s *Server) registerRealmSettings(fl int, out obj) {
-	for _, sp := range realmspec.Settings {
+	for _, sp := range realmSettings {
 		switch {
-		case sp.Kind == realmspec.AuthMethods:
-			out[sp.Register()] = s.realm.authMethodsWire(fl)
-		case sp.Kind != realmspec.Permission && fl >= sp.FL:
-			out[sp.Register()] = s.realm.realmValue(sp)
+		case sp.Kind == kindAuthMethods:
+			out["realm_"+sp.Name] = s.realm.authMethodsWire(fl)
+		case sp.Kind != kindPermission && fl >= sp.FL:
+			out["realm_"+sp.Name] = s.realm.realmValue(sp)
 		}
 	}
 }
 
 // realmChange is one parsed parameter of PATCH /realm.
 type realmChange struct {
-	sp      realmspec.Setting
-	value   any           // register form (not for permissions)
+	sp      realmSetting
+	value   any           // the parameter, typed as the view declares it (not for permissions)
 	setting settingChange // permissions
 }
 
-// updateRealm is update_realm: an administrator's change to the
-// organization's settings. Every parameter is read and checked before any is
-// applied, in the view's order, so that a refused request changes nothing.
+// The settings update_realm handles apart from Realm.property_types, in the
+// order it handles them.
+var (
+	// realmLimitSettings go through parse_and_set_setting_value_if_required
+	// before any property is set: each is parsed (and refused) in turn, and
+	// set at once when it becomes unlimited.
+	realmLimitSettings = []string{"message_content_delete_limit_seconds", "message_content_edit_limit_seconds",
+		"move_messages_within_stream_limit_seconds", "move_messages_between_streams_limit_seconds"}
+	// realmChannelSettings are set after the permissions, each checked
+	// (access_stream_by_id) as it comes.
+	realmChannelSettings = []string{"moderation_request_channel_id", "new_stream_announcements_stream_id",
+		"signup_announcements_stream_id", "zulip_update_announcements_stream_id"}
+	// realmOwnerSettings need an owner, checked in this order after the
+	// retention days' own check (which also needs an owner).
+	realmOwnerSettings = []string{"invite_required", "create_multiuse_invite_group", "can_create_groups",
+		"can_invite_users_group", "can_manage_all_groups", "can_manage_billing_group",
+		"emails_restricted_to_domains", "disallow_disposable_email_addresses", "waiting_period_threshold"}
+)
+
+// updateRealm is update_realm (zerver/views/realm.py): an administrator's
+// change to the organization's settings, in the view's order.
+//
+//  1. The parameters are parsed and typed (typed_endpoint, in the order of
+//     the signature: realmSettings'); nothing is applied if one is refused.
+//  2. The checks "beyond types", which the view makes "so the entire request
+//     can succeed or fail atomically": the language, the authentication
+//     methods, the video call provider, the GIF rating, the retention days,
+//     the owner-only settings, the plan's limits. A refusal here changes
+//     nothing either.
+//  3. Then each change is applied as it comes, each in its own transaction
+//     (do_set_realm_property and the like commit one by one: the view is not
+//     atomic): the limits (parsed here, so a bad one is refused after the
+//     earlier ones were set), the Jitsi server's reset, the plain properties,
+//     each permission (checked against its expected old value, then its
+//     group, in REALM_PERMISSION_GROUP_SETTINGS' order), the authentication
+//     methods, the channels (access_stream_by_id), the organization type. A
+//     refusal in this phase leaves what came before applied, and its events
+//     sent (withRealmEvents).
+//
+// The answer lists what changed: a string property as "updated", other
+// properties and the limits with their new value (null for unlimited), an
+// enumeration of strings with its stored code, each permission with its new
+// value, the authentication methods and channels as sent, and org_type
+// whenever it is sent.
 func (s *Server) updateRealm(c *call) (obj, error) {
 	if !c.user.IsAdmin() {
 		return nil, errPrincipal("administrator")
 	}
 	r := c.realm()
-	changes, err := c.settingParams(realmspec.Settings)
+	changes, err := c.settingParams(realmSettings)
 	if err != nil {
 		return nil, err
 	}
+	sent := map[string]realmChange{}
 	for _, ch := range changes {
-		if ch.sp.Owner && !c.user.IsOwner() {
-			return nil, errPrincipal("owner")
-		}
+		sent[ch.sp.Name] = ch
 	}
-	if err := c.checkPlanLimits(changes); err != nil {
+	if err := c.checkRealmRequest(sent); err != nil {
 		return nil, err
 	}
-	// The permissions: each checked against its expected old value and rules.
-	for _, ch := range changes {
-		if ch.sp.Kind != realmspec.Permission {
+	data := obj{}
+	// parse_and_set_setting_value_if_required: a limit that becomes
+	// unlimited is set at once; a number waits for the property loop.
+	for _, name := range realmLimitSettings {
+		ch, ok := sent[name]
+		if !ok {
 			continue
 		}
-		if _, err := r.changedSetting(r.Settings.GroupSettings[ch.sp.Name], ch.setting); err != nil {
+		n, err := limitValue(name, ch.value)
+		if err != nil {
 			return nil, err
 		}
-		if err := c.checkSettingValue(ch.sp.Name, realmPermissionConfigs[ch.sp.Name], r.canonicalSetting(ch.setting.New)); err != nil {
-			return nil, err
+		if n < 0 && r.realmValue(ch.sp) != nil {
+			r.setRealmValue(ch.sp, nil)
+			data[name] = nil
 		}
 	}
-	for _, ch := range changes {
-		switch ch.sp.Kind {
-		case realmspec.Permission:
-			r.Settings.GroupSettings[ch.sp.Name] = r.storedSetting(r.canonicalSetting(ch.setting.New))
+	if ch, ok := sent["jitsi_server_url"]; ok && ch.value == "server_default" && r.realmValue(ch.sp) != nil {
+		r.setRealmValue(ch.sp, nil)
+		data["jitsi_server_url"] = nil
+	}
+	// Realm.property_types: set when it differs; an enumeration of strings
+	// (an Enum, never equal to the stored integer) is answered whenever sent.
+	for _, sp := range realmSettings {
+		ch, ok := sent[sp.Name]
+		if !ok || sp.Name == "org_type" || sp.Kind == kindPermission || sp.Kind == kindChannel || sp.Kind == kindAuthMethods {
 			continue
-		case realmspec.AuthMethods:
-			var methods map[string]bool
-			text, _ := ch.value.(string)
-			_ = json.Unmarshal([]byte(text), &methods) // checked by checkAuthMethods
+		}
+		v := registerForm(sp, ch.value)
+		if v == nil {
+			continue // unlimited, the server's Jitsi: handled above
+		}
+		changed := !sameRealmValue(r.realmValue(sp), v)
+		if changed {
+			r.setRealmValue(sp, v)
+		}
+		text, isText := v.(string)
+		switch {
+		case sp.Kind == kindStringEnum:
+			data[sp.Name], _ = sp.code(text)
+		case !changed:
+		case isText:
+			data[sp.Name] = "updated"
+		default:
+			data[sp.Name] = v
+		}
+	}
+	for _, name := range realmPermissionOrder {
+		ch, ok := sent[name]
+		if !ok {
+			continue
+		}
+		changed, err := r.changedSetting(r.Settings.GroupSettings[name], ch.setting)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			continue
+		}
+		value := r.canonicalSetting(ch.setting.New)
+		if err := c.checkSettingValue(name, realmPermissionConfigs[name], value); err != nil {
+			return nil, err
+		}
+		r.Settings.GroupSettings[name] = r.storedSetting(value)
+		data[name] = value.Wire()
+	}
+	if ch, ok := sent["authentication_methods"]; ok {
+		text, _ := ch.value.(string)
+		methods, _ := c.checkAuthMethods(text) // checked in checkRealmRequest
+		if !r.sameAuthMethods(methods) {
 			if r.Settings.AuthMethods == nil {
 				r.Settings.AuthMethods = map[string]bool{}
 			}
 			for name, on := range methods {
 				r.Settings.AuthMethods[name] = on
 			}
+			data["authentication_methods"] = methods
+		}
+	}
+	for _, name := range realmChannelSettings {
+		ch, ok := sent[name]
+		if !ok {
 			continue
 		}
-		r.setRealmValue(ch.sp, registerForm(ch.sp, ch.value))
+		if err := c.setRealmChannel(ch, data); err != nil {
+			return nil, err
+		}
 	}
-	return obj{}, nil
+	if ch, ok := sent["org_type"]; ok {
+		r.setRealmValue(ch.sp, ch.value)
+		data["org_type"] = ch.value
+	}
+	return data, nil
 }
 
-// settingParams reads and checks the parameters of a table's settings that
-// the server's level knows (the others land in ignored_parameters_unsupported,
-// as on an older server).
-func (c *call) settingParams(specs []realmspec.Setting) ([]realmChange, error) {
+// checkRealmRequest is update_realm's checks beyond types, in its order;
+// they run before anything is applied.
+func (c *call) checkRealmRequest(sent map[string]realmChange) error {
+	r := c.realm()
+	if ch, ok := sent["default_language"]; ok && !slices.Contains(realmLanguages, fmt.Sprint(ch.value)) {
+		return errBadRequest("Invalid language '%s'", ch.value)
+	}
+	if ch, ok := sent["authentication_methods"]; ok {
+		if _, err := c.checkAuthMethods(fmt.Sprint(ch.value)); err != nil {
+			return err
+		}
+	}
+	// Realm.get_enabled_video_chat_providers, and GIF_RATING_POLICY_OPTIONS
+	// (checked the same way since giphy_rating's rename at feature level 453).
+	for _, name := range []string{"video_chat_provider", "gif_rating_policy"} {
+		if ch, ok := sent[name]; ok {
+			if n, _ := ch.value.(int); !slices.ContainsFunc(ch.sp.Values, func(v settingValue) bool { return v.Code == n }) {
+				return errBadRequest("Invalid %s %d", name, n)
+			}
+		}
+	}
+	if ch, ok := sent["message_retention_days"]; ok {
+		if !c.user.IsOwner() {
+			return errPrincipal("owner")
+		}
+		if r.planType() == planLimited {
+			return errPlanLimited()
+		}
+		if _, err := limitValue(ch.sp.Name, ch.value); err != nil {
+			return err
+		}
+	}
+	if _, ok := sent["can_create_groups"]; ok && r.planType() == planLimited {
+		return errPlanLimited()
+	}
+	for _, name := range realmOwnerSettings {
+		if _, ok := sent[name]; ok && !c.user.IsOwner() {
+			return errPrincipal("owner")
+		}
+	}
+	if ch, ok := sent["enable_spectator_access"]; ok && ch.value == true && r.planType() == planLimited {
+		return errPlanLimited()
+	}
+	// can_enable_restricted_user_access_for_guests
+	if _, ok := sent["can_access_all_users_group"]; ok && r.planType() != planPlus && r.planType() != planSelfHosted {
+		return errBadRequest("Available on Zulip Cloud Plus. Upgrade to access.")
+	}
+	return nil
+}
+
+// sameAuthMethods is update_realm's `realm.authentication_methods_dict() !=
+// authentication_methods`: equal only when every method of the server is
+// named, with its current state.
+func (r *Realm) sameAuthMethods(methods map[string]bool) bool {
+	if len(methods) != len(authBackends) {
+		return false
+	}
+	for _, b := range authBackends {
+		on, ok := methods[b.name]
+		if !ok || on != r.authMethodEnabled(b.name) {
+			return false
+		}
+	}
+	return true
+}
+
+// setRealmChannel is one of update_realm's channel settings: applied when the
+// setting is off or names another channel (so turning off what is off is a
+// change), after access_stream_by_id (without content access) and, for the
+// moderation requests, do_set_realm_moderation_request_channel's check.
+func (c *call) setRealmChannel(ch realmChange, data obj) error {
+	r := c.realm()
+	n, _ := ch.value.(int)
+	current, _ := profileInt(r.realmValue(ch.sp)) // a state file turns integers into floats
+	if current >= 0 && current == n {
+		return nil
+	}
+	stored := -1
+	if n >= 0 {
+		channel := r.Channels[n]
+		if channel == nil || channel.IsArchived || !c.s.canAccessChannelMetadata(c.user, channel) {
+			return errBadRequest("Invalid channel ID")
+		}
+		if ch.sp.Private && !channel.InviteOnly {
+			return errBadRequest("Moderation request channel must be private.")
+		}
+		stored = n
+	}
+	r.setRealmValue(ch.sp, stored)
+	data[ch.sp.Name] = n
+	return nil
+}
+
+// settingParams reads the parameters of a table's settings that the server's
+// level knows (the others land in ignored_parameters_unsupported, as on an
+// older server), typed and checked as the view's signature does (pydantic and
+// the validators it runs), in the table's order.
+func (c *call) settingParams(specs []realmSetting) ([]realmChange, error) {
 	var changes []realmChange
 	for _, sp := range specs {
 		if sp.FL > c.s.opts.FeatureLevel {
@@ -202,7 +396,7 @@ func (c *call) settingParams(specs []realmspec.Setting) ([]realmChange, error) {
 		}
 	}
 	for _, ch := range changes {
-		if err := c.checkRealmChange(ch); err != nil {
+		if err := checkParsedSetting(ch); err != nil {
 			return nil, err
 		}
 	}
@@ -210,7 +404,7 @@ func (c *call) settingParams(specs []realmspec.Setting) ([]realmChange, error) {
 }
 
 // realmParam reads one setting's parameter, typed as the view declares it.
-func (c *call) realmParam(sp realmspec.Setting) (realmChange, bool, error) {
+func (c *call) realmParam(sp realmSetting) (realmChange, bool, error) {
 	ch := realmChange{sp: sp}
 	text, ok := c.raw(sp.Name)
 	if !ok {
@@ -226,26 +420,26 @@ func (c *call) realmParam(sp realmspec.Setting) (realmChange, bool, error) {
 		return nil
 	}
 	switch sp.Kind {
-	case realmspec.Bool:
+	case kindBool:
 		var b bool
 		if err := decode(&b); err != nil {
 			return ch, true, errInvalid(sp.Name + " is not a boolean")
 		}
 		ch.value = b
-	case realmspec.AuthMethods:
+	case kindAuthMethods:
 		ch.value = text
-	case realmspec.Text, realmspec.Language:
+	case kindText, kindLanguage:
 		if sp.MaxLength > 0 && len([]rune(text)) > sp.MaxLength {
 			return ch, true, errInvalid(sp.Name + " is too long (limit: " + strconv.Itoa(sp.MaxLength) + " characters)")
 		}
 		ch.value = text
-	case realmspec.IntEnum, realmspec.Count, realmspec.Channel:
+	case kindIntEnum, kindCount, kindChannel:
 		var n int
 		if err := decode(&n); err != nil {
 			return ch, true, errInvalid(sp.Name + " is not an integer")
 		}
 		ch.value = n
-	case realmspec.StringEnum, realmspec.JitsiURL:
+	case kindStringEnum, kindJitsiURL:
 		if sp.Plain {
 			ch.value = text
 			break
@@ -255,13 +449,13 @@ func (c *call) realmParam(sp realmspec.Setting) (realmChange, bool, error) {
 			return ch, true, errInvalid(sp.Name + " is not a string")
 		}
 		ch.value = v
-	case realmspec.Limit, realmspec.Retention:
+	case kindLimit, kindRetention:
 		var v any
 		if err := decode(&v); err != nil {
 			return ch, true, err
 		}
 		ch.value = v
-	case realmspec.Permission:
+	case kindPermission:
 		change, err := c.optSettingChange(sp.Name)
 		if err != nil {
 			return ch, true, err
@@ -271,60 +465,33 @@ func (c *call) realmParam(sp realmspec.Setting) (realmChange, bool, error) {
 	return ch, true, nil
 }
 
-// checkRealmChange checks a value against its setting and turns it into the
-// register snapshot's form.
-func (c *call) checkRealmChange(ch realmChange) error {
+// checkParsedSetting is a value's check that the view's signature makes
+// (pydantic's enumerations and bounds, the validators it runs): an unknown
+// value of an enumeration is "Invalid <name>" (check_int_in_validator,
+// parse_enum_from_string_value). The video call provider and the GIF rating
+// are Json[int] in the signature and checked by the view (checkRealmRequest).
+func checkParsedSetting(ch realmChange) error {
 	sp := ch.sp
-	r := c.realm()
-	// realmParam stored the value with the kind's Go type.
 	n, _ := ch.value.(int)
 	text, _ := ch.value.(string)
 	switch sp.Kind {
-	case realmspec.AuthMethods:
-		_, err := c.checkAuthMethods(text)
-		return err
-	case realmspec.Language:
-		if !slices.Contains(realmLanguages, text) {
-			return errBadRequest("Invalid language '%s'", ch.value)
+	case kindIntEnum:
+		if sp.Name == "video_chat_provider" || sp.Name == "gif_rating_policy" {
+			return nil
 		}
-	case realmspec.IntEnum:
-		if !slices.ContainsFunc(sp.Values, func(v realmspec.Value) bool { return v.Code == n }) {
-			if sp.Name == "video_chat_provider" {
-				return errBadRequest("Invalid video_chat_provider %d", n)
-			}
+		if !slices.ContainsFunc(sp.Values, func(v settingValue) bool { return v.Code == n }) {
 			return errInvalid("Invalid " + sp.Name)
 		}
-	case realmspec.StringEnum:
-		if !slices.ContainsFunc(sp.Values, func(x realmspec.Value) bool { return x.WireString() == text }) {
+	case kindStringEnum:
+		if _, ok := sp.code(text); !ok {
 			return errInvalid("Invalid " + sp.Name)
 		}
-	case realmspec.Count:
+	case kindCount:
 		if n < 0 {
 			return errInvalid(sp.Name + " is too small")
 		}
-	case realmspec.Limit:
-		if _, err := limitValue(sp.Name, ch.value); err != nil {
-			return err
-		}
-	case realmspec.Retention:
-		if !c.user.IsOwner() {
-			return errPrincipal("owner")
-		}
-		if _, err := limitValue(sp.Name, ch.value); err != nil {
-			return err
-		}
-	case realmspec.Channel:
-		if n == -1 {
-			return nil
-		}
-		channel := r.Channels[n]
-		if channel == nil || channel.IsArchived || !c.s.canAccessChannelMetadata(c.user, channel) {
-			return errBadRequest("Invalid channel ID")
-		}
-		if sp.Private && !channel.InviteOnly {
-			return errBadRequest("Moderation request channel must be private.")
-		}
-	case realmspec.JitsiURL:
+	case kindJitsiURL:
+		// check_jitsi_url
 		if text == "server_default" {
 			return nil
 		}
@@ -355,18 +522,18 @@ func limitValue(name string, v any) (int, error) {
 }
 
 // registerForm turns a parsed value into the register snapshot's form.
-func registerForm(sp realmspec.Setting, v any) any {
+func registerForm(sp realmSetting, v any) any {
 	switch sp.Kind {
-	case realmspec.Limit:
+	case kindLimit:
 		n, _ := limitValue(sp.Name, v)
 		if n < 0 {
 			return nil
 		}
 		return n
-	case realmspec.Retention:
+	case kindRetention:
 		n, _ := limitValue(sp.Name, v)
 		return n
-	case realmspec.JitsiURL:
+	case kindJitsiURL:
 		if v == "server_default" {
 			return nil
 		}
@@ -375,7 +542,7 @@ func registerForm(sp realmspec.Setting, v any) any {
 }
 
 // withRealmEvents sends the realm events of a settings change, from the
-// values before and after the handler: realm update for a plain value, and
+// values before and after the handler, whether it succeeded or not: realm update for a plain value, and
 // update_dict (property "default") for the limits, the Jitsi server and the
 // permissions, as do_set_realm_property and
 // do_change_realm_permission_group_setting do.
@@ -383,25 +550,25 @@ func (s *Server) withRealmEvents(h handlerFunc) handlerFunc {
 	return func(c *call) (obj, error) {
 		r := s.realm
 		before := map[string]any{}
-		for _, sp := range realmspec.Settings {
+		for _, sp := range realmSettings {
 			before[sp.Name] = r.eventValue(sp, s.opts.FeatureLevel)
 		}
+		// A refused request may have applied its first changes (updateRealm):
+		// their events are sent, as Zulip's send_event_on_commit does for
+		// each committed change.
 		payload, err := h(c)
-		if err != nil {
-			return payload, err
-		}
-		for _, sp := range realmspec.Settings {
+		for _, sp := range realmSettings {
 			now := r.eventValue(sp, s.opts.FeatureLevel)
 			if sameRealmValue(before[sp.Name], now) {
 				continue
 			}
 			switch sp.Kind {
-			case realmspec.Limit, realmspec.JitsiURL, realmspec.Permission, realmspec.AuthMethods:
+			case kindLimit, kindJitsiURL, kindPermission, kindAuthMethods:
 				s.emit(obj{"type": "realm", "op": "update_dict", "property": "default", "data": obj{sp.Name: now}}, nil)
 			default:
 				s.emit(obj{"type": "realm", "op": "update", "property": sp.Name, "value": now}, nil)
 			}
 		}
-		return payload, nil
+		return payload, err
 	}
 }

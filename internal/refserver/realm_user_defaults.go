@@ -2,14 +2,12 @@ package refserver
 
 import (
 	"slices"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // The settings new users get: PATCH /realm/user_settings_defaults (newest
 // Zulip's update_realm_user_settings_defaults, with check_settings_values)
 // and register's realm_user_settings_defaults, driven by
-// internal/realmspec.UserDefaults.
+// the server's table (realmUserDefaults).
 
 func init() {
 	registerArea("realm_user_defaults", area{routes: (*Server).routesRealmUserDefaults,
@@ -40,7 +38,7 @@ func (s *Server) routesRealmUserDefaults() {
 }
 
 // userDefault is a default's value in the register snapshot's form.
-func (r *Realm) userDefault(sp realmspec.Setting) any {
+func (r *Realm) userDefault(sp realmSetting) any {
 	if v, ok := r.Settings.UserDefaults[sp.Name]; ok {
 		return v
 	}
@@ -53,7 +51,7 @@ func (s *Server) registerRealmUserDefaults(rr *registerRequest, out obj) {
 		return
 	}
 	defaults := obj{}
-	for _, sp := range realmspec.UserDefaults {
+	for _, sp := range realmUserDefaults {
 		if rr.fl >= sp.FL {
 			defaults[sp.Name] = s.realm.userDefault(sp)
 		}
@@ -69,7 +67,7 @@ func (s *Server) updateRealmUserDefaults(c *call) (obj, error) {
 		return nil, errPrincipal("administrator")
 	}
 	r := c.realm()
-	changes, err := c.settingParams(realmspec.UserDefaults)
+	changes, err := c.settingParams(realmUserDefaults)
 	if err != nil {
 		return nil, err
 	}
@@ -101,14 +99,14 @@ func (s *Server) updateRealmUserDefaults(c *call) (obj, error) {
 func (s *Server) withUserDefaultsEvents(h handlerFunc) handlerFunc {
 	return func(c *call) (obj, error) {
 		before := map[string]any{}
-		for _, sp := range realmspec.UserDefaults {
+		for _, sp := range realmUserDefaults {
 			before[sp.Name] = s.realm.userDefault(sp)
 		}
 		payload, err := h(c)
 		if err != nil {
 			return payload, err
 		}
-		for _, sp := range realmspec.UserDefaults {
+		for _, sp := range realmUserDefaults {
 			if now := s.realm.userDefault(sp); !sameRealmValue(before[sp.Name], now) {
 				s.emit(obj{"type": "realm_user_settings_defaults", "op": "update", "property": sp.Name, "value": now}, nil)
 			}

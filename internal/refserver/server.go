@@ -15,11 +15,12 @@ import (
 )
 
 // DefaultFeatureLevel is the API feature level the server advertises by default:
-// Zulip 12.0-dev, which has every behaviour this server implements.
-const DefaultFeatureLevel = 497
+// Zulip 13.0-dev, the level of the newest API description
+// (../shared/reference/zulip-openapi-newest.yaml).
+const DefaultFeatureLevel = 511
 
 // DefaultVersion is the zulip_version the server advertises by default.
-const DefaultVersion = "12.0-dev-refserver"
+const DefaultVersion = "13.0-dev-refserver"
 
 // Options configure a reference server. The zero value is a usable, deterministic
 // development server without rate limiting or faults.
@@ -117,6 +118,9 @@ type Server struct {
 	// waiters holds, per queue id, the channel a connected GET /events waits
 	// on (guarded by mu); pushEvent and dropQueue close it.
 	waiters map[string]chan struct{}
+	// offLockJobs holds the work requests do without the lock (offlock.go),
+	// by request (guarded by mu).
+	offLockJobs map[*call]*offLockJob
 }
 
 // New returns a server over a freshly seeded realm (or the realm in

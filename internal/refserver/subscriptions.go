@@ -77,8 +77,9 @@ func (s *Server) subscribe(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
+	flags := map[string]bool{}
 	for _, f := range []string{"announce", "send_new_subscription_messages", "default_push_notifications"} {
-		if _, err := c.optBool(f, false); err != nil {
+		if flags[f], err = c.optBool(f, false); err != nil {
 			return nil, err
 		}
 	}
@@ -182,7 +183,8 @@ func (s *Server) subscribe(c *call) (obj, error) {
 		ch := &Channel{ID: r.newID("channel"), Name: w.Name, Description: description, DateCreated: s.now().Unix(),
 			CreatorID: c.user.ID, InviteOnly: private, IsWebPublic: webPublic, HistoryPublicToSubscribers: history,
 			MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: chSettings,
-			Subscribers: map[int]int{}, FolderID: folder, IsDefault: isDefault}
+			Subscribers: map[int]int{}, FolderID: folder, IsDefault: isDefault,
+			DefaultPushNotifications: flags["default_push_notifications"]}
 		if ch.TopicsPolicy == "" {
 			ch.TopicsPolicy = "inherit"
 		}

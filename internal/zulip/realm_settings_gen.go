@@ -149,10 +149,10 @@ func (s *RealmSettings) params() (p *params, idempotent bool) {
 		p.json("move_messages_between_streams_limit_seconds", *s.MoveMessagesBetweenStreamsLimitSeconds)
 	}
 	if s.MessageEditHistoryVisibilityPolicy != nil {
-		p.json("message_edit_history_visibility_policy", *s.MessageEditHistoryVisibilityPolicy)
+		p.str("message_edit_history_visibility_policy", *s.MessageEditHistoryVisibilityPolicy)
 	}
 	if s.TopicsPolicy != nil {
-		p.json("topics_policy", *s.TopicsPolicy)
+		p.str("topics_policy", *s.TopicsPolicy)
 	}
 	if s.MessageRetentionDays != nil {
 		p.json("message_retention_days", *s.MessageRetentionDays)

@@ -15,14 +15,14 @@ import (
 )
 
 // TestUpdateRealm: each setting is encoded as update_realm declares it:
-// names and languages as plain text, everything else as JSON, permissions as
-// {new, old}.
+// names, languages and the enumerations of strings (topics_policy) as plain
+// text, everything else as JSON, permissions as {new, old}.
 func TestUpdateRealm(t *testing.T) {
 	env := setup(t)
 	env.handle("/realm", func(w http.ResponseWriter, r *http.Request) {
 		testMethod(t, r, http.MethodPatch)
 		expectForm(t, r, map[string]string{"name": "Acme", "default_language": "de", "invite_required": "false",
-			"message_retention_days": `"unlimited"`, "waiting_period_threshold": "3", "topics_policy": `"disable_empty_topic"`,
+			"message_retention_days": `"unlimited"`, "waiting_period_threshold": "3", "topics_policy": "disable_empty_topic",
 			"can_create_groups": `{"new":2,"old":5}`})
 		writeJSON(w, http.StatusOK, `{"result":"success","msg":""}`)
 	})

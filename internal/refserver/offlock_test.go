@@ -1,0 +1,128 @@
+package refserver
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLinkifierSlowCheckStallsNobody: an administrator's POST /realm/filters
+// whose pattern RE2 matches slowly against its example input (Zulip bounds
+// neither: RealmFilter.pattern and example_input are TextFields,
+// zerver/models/linkifiers.py) must not hold up other requests. The other
+// request runs while the slow one is being checked, and answers in a small
+// fraction of the slow one's time: the check runs without the server lock.
+func TestLinkifierSlowCheckStallsNobody(t *testing.T) {
+	srv, ts := cfgServer(t, 0)
+	admin, _ := srv.User(SeedAdminID)
+	// An NFA over 1,000 classes, stepped over 4,000 characters: about
+	// 4 million steps, and no match.
+	form := url.Values{"pattern": {"(?P<id>" + strings.Repeat("[ab]", 1000) + ")c"},
+		"url_template": {"https://example.com/{id}"}, "example_input": {strings.Repeat("a", 4000)}}
+	type result struct {
+		status int
+		body   string
+		end    time.Time
+	}
+	slow := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/v1/realm/filters", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(admin.Email, admin.APIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			slow <- result{status: -1, body: err.Error(), end: time.Now()}
+			return
+		}
+		defer func() { _ = resp.Body.Close() }()
+		raw, _ := io.ReadAll(resp.Body)
+		slow <- result{status: resp.StatusCode, body: string(raw), end: time.Now()}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	quickStart := time.Now()
+	resp, err := http.Get(ts.URL + "/api/v1/server_settings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	quickEnd := time.Now()
+	status, body := cfgDo(t, srv, ts, SeedMemberID, http.MethodGet, "/realm/linkifiers", nil)
+	cfgWantOK(t, status, body)
+	quickEnd2 := time.Now()
+	got := <-slow
+	if got.status != http.StatusBadRequest || !strings.Contains(got.body, "Example input does not match the linkifier pattern.") {
+		t.Fatalf("the slow request: %d %.200s", got.status, got.body)
+	}
+	slowTook, quickTook := got.end.Sub(start), quickEnd2.Sub(quickStart)
+	t.Logf("slow request %v, the others %v and %v", slowTook, quickEnd.Sub(quickStart), quickEnd2.Sub(quickEnd))
+	if !quickEnd2.Before(got.end) {
+		t.Fatalf("the quick requests ended after the slow one (%v): they waited for it", slowTook)
+	}
+	if quickTook*4 > slowTook {
+		t.Fatalf("the quick requests took %v while the slow one took %v: it held the lock", quickTook, slowTook)
+	}
+}
+
+// TestLinkifierPatternTooLarge: RE2 refuses a pattern whose program exceeds
+// two thirds of its 8 MiB max_mem (re2.cc RE2::Init, compile.cc
+// Compiler::Setup), in its words, under __all__ as clean() reports a bad
+// pattern; a pattern within the budget is accepted however long.
+func TestLinkifierPatternTooLarge(t *testing.T) {
+	srv, ts := cfgServer(t, 0)
+	// 700 times a{1000}: a short pattern, a program of 700,002 instructions.
+	status, body := cfgDo(t, srv, ts, SeedAdminID, http.MethodPost, "/realm/filters",
+		cfgForm("pattern", strings.Repeat("a{1000}", 700), "url_template", "https://example.com/"))
+	const msg = "Bad regular expression: pattern too large - compile failed"
+	cfgWantError(t, status, body, http.StatusBadRequest, "BAD_REQUEST", msg)
+	if cfgJSON(body["errors"]) != `{"__all__":["`+msg+`"]}` {
+		t.Fatalf("errors: %v", body["errors"])
+	}
+	status, body = cfgDo(t, srv, ts, SeedAdminID, http.MethodPost, "/realm/filters",
+		cfgForm("pattern", strings.Repeat("a", 100000), "url_template", "https://example.com/"))
+	cfgWantOK(t, status, body)
+}
+
+// TestOffLock: the work runs once per request and key; a rerun with other
+// inputs (the realm changed while the lock was released) does it again, and
+// a request that went away leaves nothing behind.
+func TestOffLock(t *testing.T) {
+	srv, _ := cfgServer(t, 0)
+	c := &call{s: srv}
+	runs := 0
+	work := func(v string) func() any { return func() any { runs++; return v } }
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	wait := func(err error) *waitError {
+		t.Helper()
+		var w *waitError
+		if !errors.As(err, &w) {
+			t.Fatalf("want a waitError, got %v", err)
+		}
+		<-w.woken
+		return w
+	}
+	_, err := c.offLock("a", work("A"))
+	_ = wait(err)
+	if got, err := c.offLock("a", work("A")); err != nil || got != "A" {
+		t.Fatalf("rerun: %v, %v", got, err)
+	}
+	if got, err := c.offLock("b", work("B")); err == nil {
+		t.Fatalf("other inputs: got %v without waiting", got)
+	} else {
+		_ = wait(err)
+	}
+	if got, _ := c.offLock("b", work("B")); got != "B" || runs != 2 {
+		t.Fatalf("got %v after %d runs", got, runs)
+	}
+	_, err = c.offLock("c", work("C"))
+	w := wait(err)
+	w.onGone()
+	if len(srv.offLockJobs) != 0 {
+		t.Fatalf("left behind: %v", srv.offLockJobs)
+	}
+}
