@@ -49,8 +49,8 @@ const (
 // export takes "anywhere from seconds to an hour" by the organization's size.
 const defaultRealmExportTimeout = 30 * time.Minute
 
-// realmExportPolls are the waits between polls of GET /export/realm: from
-// realmExportFirstPoll, half as long again each time, at most
+// realmExportFirstPoll and realmExportMaxPoll space the polls of GET
+// /export/realm: from realmExportFirstPoll, half as long again each time, at most
 // realmExportMaxPoll (a package variable so that tests could shorten it).
 var (
 	realmExportFirstPoll = time.Second

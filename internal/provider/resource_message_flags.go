@@ -444,7 +444,7 @@ func setInt64Values(ctx context.Context, s types.Set, diags *diag.Diagnostics) [
 	return out
 }
 
-// joinInt64s formats numbers with a separator.
+// formatInt64List formats numbers with a separator.
 func formatInt64List(v []int64, sep string) string {
 	parts := make([]string, len(v))
 	for i, n := range v {

@@ -299,7 +299,7 @@ func checkReportDescription(s string) error {
 	return nil
 }
 
-// quoteList formats values as "a", "b" or "c".
+// reportTypeList formats values as "a", "b" or "c".
 func reportTypeList(values []string) string {
 	quoted := make([]string, len(values))
 	for i, v := range values {

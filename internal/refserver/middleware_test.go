@@ -141,7 +141,7 @@ func (c *coreFakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// coreRole names the seeded user of each role, for permission matrices.
+// coreRoles name the seeded user of each role, for permission matrices.
 var coreRoles = []struct {
 	name string
 	id   int

@@ -184,7 +184,7 @@ func (r *Realm) newID(kind string) int {
 	return r.NextID[kind]
 }
 
-// activeUser returns the user with the id if it exists.
+// user returns the user with the id, nil if there is none.
 func (r *Realm) user(id int) *User { return r.Users[id] }
 
 // userByEmail finds a user by real e-mail address, case-insensitively as Zulip does.

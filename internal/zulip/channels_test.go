@@ -157,7 +157,7 @@ func TestGroupSettingValue_JSON(t *testing.T) {
 func groupID(id int64) *GroupSettingValue { return &GroupSettingValue{GroupID: &id} }
 
 // allChannelPermissions sets each of the 11 settings to a distinct value, in the order of
-// wantChannelPermissionForm.
+// addChannelPermissionForm.
 func allChannelPermissions() ChannelPermissions {
 	return ChannelPermissions{
 		CanAddSubscribersGroup:            groupID(1),
