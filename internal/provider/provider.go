@@ -232,7 +232,9 @@ func (p *zulipProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 }
 
 // Configure resolves credentials, builds the API client, learns the server's
-// feature level and, with credentials, checks them and learns whose they are.
+// feature level and, with credentials, checks them and learns whose they are:
+// each step below, in order; the first that fails ends the configuration
+// with its diagnostics.
 func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg zulipProviderModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -243,14 +245,83 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	// plan. Building a client from a partial configuration would talk to the wrong
 	// server (or none), so the provider stays unconfigured for this run: resources
 	// plan without server-side checks and their operations report why.
-	if cfg.URL.IsUnknown() || cfg.Email.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.Zuliprc.IsUnknown() ||
-		cfg.Insecure.IsUnknown() || cfg.CertBundle.IsUnknown() || cfg.ClientCert.IsUnknown() || cfg.ClientCertKey.IsUnknown() {
+	if cfg.hasUnknown() {
 		tflog.Info(ctx, "provider configuration depends on unknown values; deferring server checks")
-		data := &providerData{unknownConfig: true, version: p.version}
-		resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData, resp.ListResourceData = data, data, data, data, data
+		setProviderData(resp, &providerData{unknownConfig: true, version: p.version})
 		return
 	}
+	creds, sources, ok := p.resolveCredentials(cfg, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	tflog.Info(ctx, "configuring Zulip client", map[string]any{
+		"url": creds.Site, "url_source": sources.Site, "email": creds.Email,
+		"email_source": sources.Email, "api_key_source": sources.APIKey,
+		"insecure_source": sources.Insecure, "cert_bundle": creds.CertBundle, "cert_bundle_source": sources.CertBundle,
+		"client_cert": creds.ClientCert, "client_cert_source": sources.ClientCert,
+	})
+	clientCfg, ok := p.clientConfig(cfg, creds, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	client, ok := newClient(clientCfg, creds, sources, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	settings, err := client.GetServerSettings(ctx)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("url"), "Unable to Reach the Zulip Server",
+			fmt.Sprintf("The provider could not read /server_settings from %s: %s%s\n\nThe provider used:\n%s",
+				client.BaseURL(), err, tlsHint(err, creds, sources), describeCredentials(creds, sources)))
+		return
+	}
+	tflog.Info(ctx, "connected to Zulip", map[string]any{
+		"zulip_version": settings.ZulipVersion, "zulip_feature_level": settings.ZulipFeatureLevel,
+	})
+	noCredentials := creds.Email == "" && creds.APIKey == ""
+	data := &providerData{
+		client:        client,
+		events:        newEventFeed(client),
+		hasCreds:      !noCredentials,
+		destroying:    p.destroying,
+		journal:       p.journal,
+		noCredentials: describeNoCredentials(creds, sources, credentialSources),
+		featureLevel:  settings.ZulipFeatureLevel,
+		serverVersion: settings.ZulipVersion,
+		version:       p.version,
+		cache:         newCollectionCache(),
+		flagReads:     newIDBatcher[map[int64]zulip.NarrowMatch](readBatchWindow),
+		sms:           p.smsConfig(cfg.SMS),
+	}
+	if data.hasCreds && !data.checkAccount(ctx, creds, sources, &resp.Diagnostics) {
+		return
+	}
+	setProviderData(resp, data)
+}
 
+// setProviderData hands data to every kind of the provider's types.
+func setProviderData(resp *provider.ConfigureResponse, data *providerData) {
+	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData, resp.ListResourceData = data, data, data, data, data
+}
+
+// hasUnknown reports a configuration with a value not known yet.
+func (cfg zulipProviderModel) hasUnknown() bool {
+	return cfg.URL.IsUnknown() || cfg.Email.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.Zuliprc.IsUnknown() ||
+		cfg.Insecure.IsUnknown() || cfg.CertBundle.IsUnknown() || cfg.ClientCert.IsUnknown() || cfg.ClientCertKey.IsUnknown()
+}
+
+// credentialSources says where each credential may be given, for messages.
+var credentialSources = map[string]string{
+	"url":     "the `url` argument, the ZULIP_SITE or ZULIP_URL environment variable, or `site` in the [api] section of a zuliprc file",
+	"email":   "the `email` argument, the ZULIP_EMAIL environment variable, or `email` in the [api] section of a zuliprc file",
+	"api_key": "the `api_key` argument, the ZULIP_API_KEY environment variable, or `key` in the [api] section of a zuliprc file",
+}
+
+// resolveCredentials resolves the credentials from the arguments, the
+// environment and the zuliprc file, and reports what is missing. Without any
+// credentials the provider can still reach the endpoints that need none (the
+// development API key), so only a half-given pair is an error here.
+func (p *zulipProvider) resolveCredentials(cfg zulipProviderModel, diags *diag.Diagnostics) (zulip.Credentials, zulip.Sources, bool) {
 	explicit := zulip.Credentials{
 		Site: cfg.URL.ValueString(), Email: cfg.Email.ValueString(), APIKey: cfg.APIKey.ValueString(),
 		CertBundle: cfg.CertBundle.ValueString(), ClientCert: cfg.ClientCert.ValueString(), ClientCertKey: cfg.ClientCertKey.ValueString(),
@@ -262,43 +333,31 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if err != nil {
 		var settingErr *zulip.SettingError
 		if errors.As(err, &settingErr) {
-			resp.Diagnostics.AddAttributeError(path.Root(settingErr.Setting), "Invalid Zulip Setting",
+			diags.AddAttributeError(path.Root(settingErr.Setting), "Invalid Zulip Setting",
 				fmt.Sprintf("The provider cannot use %s.", describeSettingError(settingErr)))
-			return
+			return creds, sources, false
 		}
-		resp.Diagnostics.AddAttributeError(path.Root("zuliprc"), "Unreadable zuliprc File",
+		diags.AddAttributeError(path.Root("zuliprc"), "Unreadable zuliprc File",
 			fmt.Sprintf("The provider could not read its zuliprc file: %s", err))
-		return
+		return creds, sources, false
 	}
-	where := map[string]string{
-		"url":     "the `url` argument, the ZULIP_SITE or ZULIP_URL environment variable, or `site` in the [api] section of a zuliprc file",
-		"email":   "the `email` argument, the ZULIP_EMAIL environment variable, or `email` in the [api] section of a zuliprc file",
-		"api_key": "the `api_key` argument, the ZULIP_API_KEY environment variable, or `key` in the [api] section of a zuliprc file",
-	}
-	missing := creds.Missing()
-	// Without any credentials the provider can still reach the endpoints that need
-	// none (the development API key), so only a half-given pair is an error here.
 	noCredentials := creds.Email == "" && creds.APIKey == ""
-	for _, attr := range missing {
+	for _, attr := range creds.Missing() {
 		if noCredentials && attr != "url" {
 			continue
 		}
-		detail := fmt.Sprintf("The provider needs a value for %q. Set it in %s (the file is named by `zuliprc`, ZULIP_CONFIG, or defaults to ~/.zuliprc).", attr, where[attr])
+		detail := fmt.Sprintf("The provider needs a value for %q. Set it in %s (the file is named by `zuliprc`, ZULIP_CONFIG, or defaults to ~/.zuliprc).", attr, credentialSources[attr])
 		if found := describeCredentials(creds, sources); found != "" {
 			detail += "\n\nFound so far:\n" + found
 		}
-		resp.Diagnostics.AddAttributeError(path.Root(attr), "Missing Zulip "+attrTitle(attr), detail)
+		diags.AddAttributeError(path.Root(attr), "Missing Zulip "+attrTitle(attr), detail)
 	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	tflog.Info(ctx, "configuring Zulip client", map[string]any{
-		"url": creds.Site, "url_source": sources.Site, "email": creds.Email,
-		"email_source": sources.Email, "api_key_source": sources.APIKey,
-		"insecure_source": sources.Insecure, "cert_bundle": creds.CertBundle, "cert_bundle_source": sources.CertBundle,
-		"client_cert": creds.ClientCert, "client_cert_source": sources.ClientCert,
-	})
+	return creds, sources, !diags.HasError()
+}
 
+// clientConfig is the API client's configuration: the credentials, and the
+// retry and timeout settings from the arguments or the environment.
+func (p *zulipProvider) clientConfig(cfg zulipProviderModel, creds zulip.Credentials, diags *diag.Diagnostics) (zulip.Config, bool) {
 	clientCfg := zulip.Config{
 		SiteURL:       creds.Site,
 		Email:         creds.Email,
@@ -338,9 +397,9 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	if timeout != "" {
 		if err := checkDuration(timeout); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("request_timeout"), "Invalid Zulip Setting",
+			diags.AddAttributeError(path.Root("request_timeout"), "Invalid Zulip Setting",
 				fmt.Sprintf("The provider cannot use request_timeout (from %s): %s.", timeoutSource, err))
-			return
+			return clientCfg, false
 		}
 		d, _ := time.ParseDuration(timeout)
 		clientCfg.RequestTimeout = d
@@ -348,71 +407,54 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			clientCfg.RequestTimeout = -1 // the client reads 0 as "default"; the user meant "no limit"
 		}
 	}
+	return clientCfg, true
+}
+
+// newClient builds the API client, naming the setting a TLS file came from
+// when it cannot be used.
+func newClient(clientCfg zulip.Config, creds zulip.Credentials, sources zulip.Sources, diags *diag.Diagnostics) (*zulip.Client, bool) {
 	client, err := zulip.New(clientCfg)
-	if err != nil {
-		var fileErr *zulip.TLSFileError
-		if errors.As(err, &fileErr) {
-			resp.Diagnostics.AddAttributeError(path.Root(fileErr.Setting), "Unusable Zulip TLS File",
-				fmt.Sprintf("The provider cannot use %s (from %s): %s", fileErr.Setting, describeSource(fileErr.Setting,
-					tlsSource(sources, fileErr.Setting)), err))
-			return
-		}
-		resp.Diagnostics.AddAttributeError(path.Root("url"), "Invalid Zulip Configuration",
-			fmt.Sprintf("The provider could not build its API client: %s\n\n%s", err, describeCredentials(creds, sources)))
-		return
+	if err == nil {
+		return client, true
 	}
+	var fileErr *zulip.TLSFileError
+	if errors.As(err, &fileErr) {
+		diags.AddAttributeError(path.Root(fileErr.Setting), "Unusable Zulip TLS File",
+			fmt.Sprintf("The provider cannot use %s (from %s): %s", fileErr.Setting, describeSource(fileErr.Setting,
+				tlsSource(sources, fileErr.Setting)), err))
+		return nil, false
+	}
+	diags.AddAttributeError(path.Root("url"), "Invalid Zulip Configuration",
+		fmt.Sprintf("The provider could not build its API client: %s\n\n%s", err, describeCredentials(creds, sources)))
+	return nil, false
+}
 
-	settings, err := client.GetServerSettings(ctx)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("url"), "Unable to Reach the Zulip Server",
-			fmt.Sprintf("The provider could not read /server_settings from %s: %s%s\n\nThe provider used:\n%s",
-				client.BaseURL(), err, tlsHint(err, creds, sources), describeCredentials(creds, sources)))
-		return
+// checkAccount asks the server whose the credentials are: one request now
+// turns wrong credentials into a plan-time error naming where each value came
+// from, rather than one "unauthorized" per resource; the answer also tells
+// plan-time checks what the account may do. It reports false on an error.
+func (d *providerData) checkAccount(ctx context.Context, creds zulip.Credentials, sources zulip.Sources, diags *diag.Diagnostics) bool {
+	me, err := d.client.GetOwnUser(ctx)
+	switch {
+	case err == nil:
+		d.me = me
+		tflog.Info(ctx, "authenticated to Zulip", map[string]any{"user_id": me.UserID, "role": me.Role})
+	case isDeactivatedAccount(err):
+		// Not an error: zulip_own_account_deactivation leaves its own
+		// credentials deactivated, and its state must still plan (its Read
+		// needs no server). Every operation that calls the server fails
+		// with the server's "Account is deactivated", so any plan that reads does.
+		diags.AddWarning("Zulip Account Deactivated",
+			fmt.Sprintf("The Zulip server at %s says the account %s is deactivated (%s). Every operation that calls "+
+				"the server will fail; only resources whose state needs no server, such as zulip_own_account_deactivation, "+
+				"still plan. An organization administrator can reactivate the account, or configure the provider with "+
+				"another account's e-mail and API key.\n\nThe provider used:\n%s",
+				d.client.BaseURL(), creds.Email, err, describeCredentials(creds, sources)))
+	default:
+		addCredentialsError(diags, d.client.BaseURL(), creds, sources, err)
+		return false
 	}
-	tflog.Info(ctx, "connected to Zulip", map[string]any{
-		"zulip_version": settings.ZulipVersion, "zulip_feature_level": settings.ZulipFeatureLevel,
-	})
-
-	data := &providerData{
-		client:        client,
-		events:        newEventFeed(client),
-		hasCreds:      !noCredentials,
-		destroying:    p.destroying,
-		journal:       p.journal,
-		noCredentials: describeNoCredentials(creds, sources, where),
-		featureLevel:  settings.ZulipFeatureLevel,
-		serverVersion: settings.ZulipVersion,
-		version:       p.version,
-		cache:         newCollectionCache(),
-		flagReads:     newIDBatcher[map[int64]zulip.NarrowMatch](readBatchWindow),
-		sms:           p.smsConfig(cfg.SMS),
-	}
-	if data.hasCreds {
-		// One request now turns wrong credentials into a plan-time error naming
-		// where each value came from, rather than one "unauthorized" per
-		// resource; the answer also tells plan-time checks what the account may do.
-		me, err := client.GetOwnUser(ctx)
-		switch {
-		case err == nil:
-			data.me = me
-			tflog.Info(ctx, "authenticated to Zulip", map[string]any{"user_id": me.UserID, "role": me.Role})
-		case isDeactivatedAccount(err):
-			// Not an error: zulip_own_account_deactivation leaves its own
-			// credentials deactivated, and its state must still plan (its Read
-			// needs no server). Every operation that calls the server fails
-			// with the server's "Account is deactivated", so any plan that reads does.
-			resp.Diagnostics.AddWarning("Zulip Account Deactivated",
-				fmt.Sprintf("The Zulip server at %s says the account %s is deactivated (%s). Every operation that calls "+
-					"the server will fail; only resources whose state needs no server, such as zulip_own_account_deactivation, "+
-					"still plan. An organization administrator can reactivate the account, or configure the provider with "+
-					"another account's e-mail and API key.\n\nThe provider used:\n%s",
-					client.BaseURL(), creds.Email, err, describeCredentials(creds, sources)))
-		default:
-			addCredentialsError(&resp.Diagnostics, client.BaseURL(), creds, sources, err)
-			return
-		}
-	}
-	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData, resp.ListResourceData = data, data, data, data, data
+	return true
 }
 
 // addCredentialsError reports a failed GET /users/me at configure time.
