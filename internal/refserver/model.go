@@ -69,6 +69,9 @@ type Realm struct {
 	// DefaultChannelGroups are the default channel groups, in creation order
 	// (default_channel_groups.go).
 	DefaultChannelGroups []*DefaultChannelGroup `json:"default_channel_groups,omitempty"`
+	// UserSettings are each user's personal settings that differ from the
+	// defaults, by user id (user_settings.go).
+	UserSettings map[int]*UserSettings `json:"user_settings,omitempty"`
 	// Exports are the organization's data exports and consents (exports.go).
 	Exports     *Exports          `json:"exports,omitempty"`
 	Queues      map[string]*Queue `json:"queues"`
