@@ -2,7 +2,6 @@ package refserver
 
 import (
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -224,15 +223,6 @@ func (s *Server) accessBot(c *call) (*User, error) {
 
 // isIncomingWebhookBot is UserProfile.is_incoming_webhook.
 func (u *User) isIncomingWebhookBot() bool { return u.IsBot && u.BotType == BotIncoming }
-
-// errIncomingWebhookBot is validate_api_key's refusal of an incoming webhook
-// bot's key (zerver/decorator.py): an incoming webhook bot may call only the
-// endpoints whose rest_path carries allow_incoming_webhooks (sending
-// messages, the webhook integrations); authenticated_rest_api_view turns the
-// JsonableError into json_unauthorized, a 401 UNAUTHORIZED.
-func errIncomingWebhookBot() *apiError {
-	return errCode(http.StatusUnauthorized, "UNAUTHORIZED", "This API is not available to incoming webhook bots.", nil)
-}
 
 // canCreateBot is check_can_create_bot (FL344 split the permission; before
 // it, can_create_bots_group alone decides). Choice: below FL344 the

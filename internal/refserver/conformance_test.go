@@ -388,6 +388,10 @@ var confUnmodelledParams = map[string]string{
 		"feature level, newer than the level this server advertises",
 	"update-realm-user-settings-defaults enable_reaction_desktop_notifications": "documented at Zulip 13.0's placeholder " +
 		"feature level, newer than the level this server advertises",
+	"update-settings enable_reaction_audible_notifications": "documented at Zulip 13.0's placeholder " +
+		"feature level, newer than the level this server advertises",
+	"update-settings enable_reaction_desktop_notifications": "documented at Zulip 13.0's placeholder " +
+		"feature level, newer than the level this server advertises",
 }
 
 // confResponseProperty finds a property of an operation's 200 answer schema.

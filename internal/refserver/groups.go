@@ -56,16 +56,13 @@ const groupReadBotTargetFL = 458
 
 // requireGroupCaller is the decorator of the user group views at the
 // advertised feature level, after authentication has refused an incoming
-// webhook bot (validate_api_key, at every level): below feature level 496
-// require_member_or_admin refuses guests, then bots of the other types
-// (generic, outgoing webhook, embedded); from 496 require_non_guest_user
-// refuses guests only. A bot whose role is guest is refused as a guest at
-// both levels. POST /user_groups/{id}/deactivate has no decorator in Zulip:
-// it calls requireWebhookAllowed alone.
+// webhook bot (validate_api_key, at every level, for every route but sending
+// messages: middleware.go): below feature level 496 require_member_or_admin
+// refuses guests, then bots of the other types (generic, outgoing webhook,
+// embedded); from 496 require_non_guest_user refuses guests only. A bot whose
+// role is guest is refused as a guest at both levels. POST
+// /user_groups/{id}/deactivate has no decorator in Zulip.
 func (c *call) requireGroupCaller() error {
-	if err := c.requireWebhookAllowed(); err != nil {
-		return err
-	}
 	if c.s.opts.FeatureLevel >= groupBotsFL {
 		if c.user.IsGuest() {
 			return errBadRequest("Not allowed for guest users")
@@ -73,17 +70,6 @@ func (c *call) requireGroupCaller() error {
 		return nil
 	}
 	return c.requireMemberOrAdmin()
-}
-
-// requireWebhookAllowed is validate_api_key's check that an incoming webhook
-// bot calls only the endpoints open to it, none of which is a user group
-// endpoint. Choice: the server applies it on the user group endpoints only;
-// the other areas still answer such a bot as they answer other bots.
-func (c *call) requireWebhookAllowed() error {
-	if c.user.isIncomingWebhookBot() {
-		return errIncomingWebhookBot()
-	}
-	return nil
 }
 
 // getUserGroups serves GET /user_groups (digest §7.3).

@@ -225,7 +225,9 @@ func withHeaders(resp *response, h http.Header) *response {
 //     401 with code UNAUTHORIZED and Zulip's message ("Malformed API key",
 //     "Invalid API key", "This organization has been deactivated", "Account is
 //     deactivated"). The specific codes INVALID_API_KEY, USER_DEACTIVATED and
-//     REALM_DEACTIVATED appear only on the fetch_api_key views.
+//     REALM_DEACTIVATED appear only on the fetch_api_key views;
+//   - last, an incoming webhook bot's key is refused on every route but those
+//     open to webhooks (webhookRoutes), with the same 401.
 //
 // Every 401 carries WWW-Authenticate: Basic realm="zulip" (errorResponse).
 func (s *Server) authenticate(r *http.Request) (*User, *apiError) {
@@ -253,7 +255,40 @@ func (s *Server) authenticate(r *http.Request) (*User, *apiError) {
 	if !u.IsActive {
 		return nil, unauthorized("Account is deactivated")
 	}
+	if u.isIncomingWebhookBot() && !webhookRoutes[routeOf(r)] {
+		return nil, unauthorized(errIncomingWebhookBotMsg)
+	}
 	return u, nil
+}
+
+// errIncomingWebhookBotMsg is validate_api_key's refusal of an incoming
+// webhook bot's key on a route without allow_incoming_webhooks
+// (zerver/decorator.py); authenticated_rest_api_view turns the JsonableError
+// into json_unauthorized, a 401 UNAUTHORIZED without rate-limit headers.
+const errIncomingWebhookBotMsg = "This API is not available to incoming webhook bots."
+
+// webhookRoutes are the REST routes an incoming webhook bot may call: those
+// whose rest_path in zproject/urls.py carries the view flag
+// allow_incoming_webhooks, which rest_dispatch (zerver/lib/rest.py) passes to
+// authenticated_rest_api_view as allow_webhook_access. Newest Zulip gives it
+// to one route, sending a message (send_message_backend); the integrations'
+// own URLs (/api/v1/external/...), which take the key as a parameter, are not
+// served here.
+var webhookRoutes = map[string]bool{"POST /messages": true}
+
+// routeOf is the route a request matched, as the areas register it: "POST
+// /messages" for the mux pattern "POST /api/v1/messages" (or /json/...).
+func routeOf(r *http.Request) string {
+	method, path, ok := strings.Cut(r.Pattern, " ")
+	if !ok {
+		return ""
+	}
+	for _, prefix := range []string{"/api/v1", "/json"} {
+		if rest, ok := strings.CutPrefix(path, prefix); ok {
+			return method + " " + rest
+		}
+	}
+	return ""
 }
 
 // basicCredentials decodes an Authorization header value as Zulip's

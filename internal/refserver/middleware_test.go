@@ -594,3 +594,63 @@ func TestConcurrency(t *testing.T) {
 		t.Errorf("%d users", n)
 	}
 }
+
+// TestIncomingWebhookBotRoutes pins validate_api_key's refusal of an incoming
+// webhook bot (zerver/decorator.py validate_api_key, with the
+// allow_webhook_access that zerver/lib/rest.py rest_dispatch passes from the
+// route's allow_incoming_webhooks flag in zproject/urls.py): every route
+// answers 401 UNAUTHORIZED "This API is not available to incoming webhook
+// bots.", whatever its view's own decorators, except POST /messages, the one
+// route with the flag; the refusal comes after the account checks of
+// access_user_by_api_key and before rate_limit_user (no rate-limit headers).
+func TestIncomingWebhookBotRoutes(t *testing.T) {
+	e := coreStart(t, Options{RateLimit: 100})
+	routes := []struct{ method, path string }{
+		{http.MethodGet, "/users/me"}, {http.MethodGet, "/users"}, {http.MethodPost, "/register"},
+		{http.MethodGet, "/events"}, {http.MethodDelete, "/events"}, {http.MethodGet, "/messages"},
+		{http.MethodGet, "/messages/1"}, {http.MethodPatch, "/messages/1"}, {http.MethodDelete, "/messages/1"},
+		{http.MethodPost, "/messages/flags"}, {http.MethodGet, "/streams"}, {http.MethodPost, "/users/me/subscriptions"},
+		{http.MethodPatch, "/streams/1"}, {http.MethodPost, "/default_streams"}, {http.MethodGet, "/user_groups"},
+		{http.MethodPost, "/user_groups/create"}, {http.MethodPost, "/users/me/android_gcm_reg_id"},
+		{http.MethodPatch, "/users/me/profile_data"}, {http.MethodGet, "/realm/linkifiers"}, {http.MethodPatch, "/realm"},
+		{http.MethodPost, "/bots"}, {http.MethodGet, "/invites"}, {http.MethodPost, "/users/me/status"},
+		{http.MethodGet, "/realm/emoji"}, {http.MethodGet, "/export/realm"}, {http.MethodPost, "/user_topics"},
+	}
+	for _, rt := range routes {
+		t.Run(rt.method+" "+rt.path, func(t *testing.T) {
+			a := e.coreRequest(SeedIncomingBotID, rt.method, rt.path, url.Values{})
+			coreWantError(t, a, 401, "UNAUTHORIZED", "This API is not available to incoming webhook bots.")
+			if got := a.header.Get("WWW-Authenticate"); got != `Basic realm="zulip"` {
+				t.Errorf("WWW-Authenticate = %q", got)
+			}
+			if got := a.header.Get("X-RateLimit-Limit"); got != "" {
+				t.Errorf("rate-limit headers on the refusal: %q", got)
+			}
+		})
+	}
+	t.Run("the web client's prefix", func(t *testing.T) {
+		hook, _ := e.srv.User(SeedIncomingBotID)
+		req, _ := http.NewRequest(http.MethodGet, e.ts.URL+"/json/users/me", nil)
+		req.SetBasicAuth(hook.Email, hook.APIKey)
+		coreWantError(t, e.coreSend(req), 401, "UNAUTHORIZED", "This API is not available to incoming webhook bots.")
+	})
+	t.Run("sending a message", func(t *testing.T) {
+		a := e.coreRequest(SeedIncomingBotID, http.MethodPost, "/messages",
+			url.Values{"type": {"stream"}, "to": {"general"}, "topic": {"alerts"}, "content": {"disk full"}})
+		coreWantOK(t, a)
+		if a.header.Get("X-RateLimit-Limit") != "100" {
+			t.Errorf("an admitted request has its rate-limit headers: %v", a.header)
+		}
+		if _, ok := a.body["id"].(float64); !ok {
+			t.Errorf("no message id: %s", a.raw)
+		}
+	})
+	t.Run("other bots are not refused by authentication", func(t *testing.T) {
+		coreWantOK(t, e.coreRequest(SeedBotID, http.MethodGet, "/users/me", nil))
+	})
+	t.Run("a deactivated webhook bot", func(t *testing.T) {
+		e := coreStart(t, Options{})
+		e.srv.Do(func(r *Realm) { r.Users[SeedIncomingBotID].IsActive = false })
+		coreWantError(t, e.coreRequest(SeedIncomingBotID, http.MethodGet, "/users/me", nil), 401, "UNAUTHORIZED", "Account is deactivated")
+	})
+}

@@ -66,6 +66,12 @@ type Realm struct {
 	// Invites are the e-mail invitations and reusable invitation links, in
 	// creation order, revoked ones included (invites.go).
 	Invites []*Invite `json:"invites,omitempty"`
+	// DefaultChannelGroups are the default channel groups, in creation order
+	// (default_channel_groups.go).
+	DefaultChannelGroups []*DefaultChannelGroup `json:"default_channel_groups,omitempty"`
+	// UserSettings are each user's personal settings that differ from the
+	// defaults, by user id (user_settings.go).
+	UserSettings map[int]*UserSettings `json:"user_settings,omitempty"`
 	// Exports are the organization's data exports and consents (exports.go).
 	Exports     *Exports          `json:"exports,omitempty"`
 	Queues      map[string]*Queue `json:"queues"`

@@ -112,7 +112,10 @@ func TestChatFCMTokens(t *testing.T) {
 	}
 	e.chatFail(SeedGuestID, http.MethodPost, path, chatForm("token", ""), 400, "BAD_REQUEST", "Empty or invalid length token")
 	e.chatFail(SeedGuestID, http.MethodPost, path, chatForm("token", strings.Repeat("x", 4097)), 400, "BAD_REQUEST", "Empty or invalid length token")
-	e.chatFail(SeedIncomingBotID, http.MethodPost, path, chatForm("token", "x"), 400, "BAD_REQUEST", "This endpoint does not accept bot requests.")
+	e.chatFail(SeedBotID, http.MethodPost, path, chatForm("token", "x"), 400, "BAD_REQUEST", "This endpoint does not accept bot requests.")
+	// An incoming webhook bot is refused before the view's human_users_only,
+	// by validate_api_key (zerver/decorator.py).
+	e.chatFail(SeedIncomingBotID, http.MethodPost, path, chatForm("token", "x"), 401, "UNAUTHORIZED", "This API is not available to incoming webhook bots.")
 	e.chatFail(SeedOwnerID, http.MethodDelete, path, chatForm("token", "guest-fcm:token/1"), 400, "BAD_REQUEST", "Token does not exist")
 	e.chatOK(SeedGuestID, http.MethodDelete, path, chatForm("token", "guest-fcm:token/1"))
 	e.chatFail(SeedGuestID, http.MethodDelete, path, chatForm("token", "guest-fcm:token/1"), 400, "BAD_REQUEST", "Token does not exist")
