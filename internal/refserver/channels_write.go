@@ -736,5 +736,6 @@ func (s *Server) archiveChannel(c *call) (obj, error) {
 	if c.realm().ModerationRequestChannelID == ch.ID {
 		c.realm().ModerationRequestChannelID = -1
 	}
+	s.dropFromDefaultChannelGroups(ch.ID)
 	return obj{}, nil
 }

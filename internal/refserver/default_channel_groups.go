@@ -126,6 +126,22 @@ func (s *Server) notifyDefaultChannelGroups() {
 		func(u *User) bool { return !u.IsGuest() })
 }
 
+// dropFromDefaultChannelGroups takes an archived channel out of every default
+// channel group, and tells the users when one changed, as do_deactivate_stream
+// does (zerver/actions/streams.py).
+func (s *Server) dropFromDefaultChannelGroups(channelID int) {
+	changed := false
+	for _, g := range s.realm.DefaultChannelGroups {
+		if i := slices.Index(g.ChannelIDs, channelID); i >= 0 {
+			g.ChannelIDs = slices.Delete(g.ChannelIDs, i, i+1)
+			changed = true
+		}
+	}
+	if changed {
+		s.notifyDefaultChannelGroups()
+	}
+}
+
 // errDatabase is what Zulip answers when the database refuses a write its
 // code did not check (an unhandled IntegrityError or DataError).
 func errDatabase() *apiError {

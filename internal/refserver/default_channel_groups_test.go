@@ -3,6 +3,7 @@ package refserver
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -217,6 +218,26 @@ func TestDefaultChannelGroups_channels(t *testing.T) {
 	if got := dcgEvents(events); len(got) != 2 || got[1] != `[{"description":"Channels for engineers.","id":1,"name":"Engineering","streams":[6,7]}]` {
 		t.Errorf("events: %v", got)
 	}
+}
+
+// Archiving a channel takes it out of every default channel group, with the
+// event (do_deactivate_stream, zerver/actions/streams.py).
+func TestDefaultChannelGroups_archivedChannelLeaves(t *testing.T) {
+	e := chatNew(t)
+	events := msgEvents(e, SeedMemberID, `["default_stream_groups"]`)
+	e.chatOK(SeedAdminID, http.MethodDelete, "/streams/7", nil)
+	want := `[{"description":"Channels for engineers.","id":1,"name":"Engineering","streams":[3]}]`
+	if got := dcgRegister(e, SeedMemberID); got != want {
+		t.Errorf("after archiving random the groups are %s, want %s", got, want)
+	}
+	if got := dcgEvents(events); len(got) != 1 || got[0] != want {
+		t.Errorf("events: %v", got)
+	}
+	e.srv.Do(func(r *Realm) {
+		if ids := r.DefaultChannelGroups[0].ChannelIDs; slices.Contains(ids, 7) {
+			t.Errorf("the group still holds the archived channel: %v", ids)
+		}
+	})
 }
 
 // remove_default_stream_group: administrators, the group, then

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // time zones as zoneinfo knows them, whatever the host has
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // PATCH /settings: a user's own settings, and from feature level 444 an
@@ -45,10 +43,10 @@ const (
 
 // userOnlySettings are the property_types PATCH /realm/user_settings_defaults
 // does not take.
-var userOnlySettings = []realmspec.Setting{
-	{Name: "allow_private_data_export", Kind: realmspec.Bool, FL: 293, Default: false},
-	{Name: "enable_login_emails", Kind: realmspec.Bool, Default: true},
-	{Name: "enable_marketing_emails", Kind: realmspec.Bool, Default: true},
+var userOnlySettings = []realmSetting{
+	{Name: "allow_private_data_export", Kind: kindBool, FL: 293, Default: false},
+	{Name: "enable_login_emails", Kind: kindBool, Default: true},
+	{Name: "enable_marketing_emails", Kind: kindBool, Default: true},
 }
 
 // securitySensitiveSettings are UserBaseSettings.SECURITY_SENSITIVE_USER_SETTINGS
@@ -72,7 +70,7 @@ func (s *Server) routesUserSettings() {
 }
 
 // userSetting is a user's value of a setting.
-func (r *Realm) userSetting(uid int, sp realmspec.Setting) any {
+func (r *Realm) userSetting(uid int, sp realmSetting) any {
 	if us := r.UserSettings[uid]; us != nil {
 		if v, ok := us.Values[sp.Name]; ok {
 			return v
@@ -110,9 +108,9 @@ func (s *Server) setUserSetting(uid int, name string, v any, selfEdit bool) {
 }
 
 // userSettingSpecs are the settings the advertised level has.
-func (s *Server) userSettingSpecs() []realmspec.Setting {
-	out := []realmspec.Setting{}
-	for _, sp := range append(append([]realmspec.Setting{}, realmspec.UserDefaults...), userOnlySettings...) {
+func (s *Server) userSettingSpecs() []realmSetting {
+	out := []realmSetting{}
+	for _, sp := range append(append([]realmSetting{}, realmUserDefaults...), userOnlySettings...) {
 		if sp.FL <= s.opts.FeatureLevel {
 			out = append(out, sp)
 		}
@@ -178,7 +176,7 @@ func (s *Server) changeSettings(c *call) (obj, error) {
 			return nil, err
 		}
 	}
-	changes, err := c.userSettingParams(s.userSettingSpecs())
+	changes, err := c.settingParams(s.userSettingSpecs())
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +187,7 @@ func (s *Server) changeSettings(c *call) (obj, error) {
 	}
 	fullName, hasFullName := c.optString("full_name")
 	if hasLanguage {
-		changes = append(changes, realmChange{sp: realmspec.Setting{Name: "default_language"}, value: language})
+		changes = append(changes, realmChange{sp: realmSetting{Name: "default_language"}, value: language})
 	}
 
 	if target != nil {
@@ -314,29 +312,6 @@ func (s *Server) changeOthersSettings(c *call, target *targetUsers, changes []re
 		}
 	}
 	return obj{}, nil
-}
-
-// userSettingParams reads the settings with the organization's parser, then
-// checks their values as the view's validators do (the enumerations; the
-// sound, the batching period and the language are check_settings_values').
-func (c *call) userSettingParams(specs []realmspec.Setting) ([]realmChange, error) {
-	var changes []realmChange
-	for _, sp := range specs {
-		ch, ok, err := c.realmParam(sp)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		if sp.Kind == realmspec.IntEnum || sp.Kind == realmspec.StringEnum {
-			if err := c.checkRealmChange(ch); err != nil {
-				return nil, err
-			}
-		}
-		changes = append(changes, ch)
-	}
-	return changes, nil
 }
 
 // allGroupMembers is get_recursive_group_members_union_for_groups for one

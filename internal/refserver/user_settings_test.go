@@ -3,15 +3,13 @@ package refserver
 import (
 	"net/http"
 	"testing"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
 // usersSetting is a user's value of a setting, as the server holds it.
 func usersSetting(e *chatEnv, uid int, name string) any {
 	var v any
 	e.srv.Do(func(r *Realm) {
-		for _, sp := range append(append([]realmspec.Setting{}, realmspec.UserDefaults...), userOnlySettings...) {
+		for _, sp := range append(append([]realmSetting{}, realmUserDefaults...), userOnlySettings...) {
 			if sp.Name == name {
 				v = r.userSetting(uid, sp)
 			}
