@@ -23,24 +23,21 @@ var (
 )
 
 // NewMessageReportAction returns the zulip_message_report action.
-func NewMessageReportAction() action.Action { return &messageReportAction{} }
+func NewMessageReportAction() action.Action {
+	return &messageReportAction{actionBase: actionBase{name: "message_report"}}
+}
 
 // messageReportAction reports a message to the moderators when invoked: the
 // action form of the invocation resource zulip_message_report, which stays
 // for Terraform before 1.14.
 type messageReportAction struct {
-	data *providerData
+	actionBase
 }
 
 type messageReportActionModel struct {
 	MessageID   types.Int64  `tfsdk:"message_id"`
 	ReportType  types.String `tfsdk:"report_type"`
 	Description types.String `tfsdk:"description"`
-}
-
-// Metadata names the action.
-func (a *messageReportAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_message_report"
 }
 
 // Schema describes the action.
@@ -63,11 +60,6 @@ func (a *messageReportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 				Validators:          []validator.String{validators.String("1 to 1000 characters", checkReportDescription)}},
 		},
 	}
-}
-
-// Configure receives the provider's data.
-func (a *messageReportAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig requires a description for the type "other", as Zulip does.

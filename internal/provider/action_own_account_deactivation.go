@@ -19,21 +19,18 @@ var (
 )
 
 // NewOwnAccountDeactivationAction returns the zulip_own_account_deactivation action.
-func NewOwnAccountDeactivationAction() action.Action { return &ownAccountDeactivationAction{} }
+func NewOwnAccountDeactivationAction() action.Action {
+	return &ownAccountDeactivationAction{actionBase: actionBase{name: "own_account_deactivation"}}
+}
 
 // ownAccountDeactivationAction deactivates the provider's own account when
 // invoked: the action form of the invocation resource of the same name.
 type ownAccountDeactivationAction struct {
-	data *providerData
+	actionBase
 }
 
 type ownAccountDeactivationActionModel struct {
 	ConfirmEmail types.String `tfsdk:"confirm_email"`
-}
-
-// Metadata names the action.
-func (a *ownAccountDeactivationAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_own_account_deactivation"
 }
 
 // Schema describes the action.
@@ -52,11 +49,6 @@ func (a *ownAccountDeactivationAction) Schema(_ context.Context, _ action.Schema
 				Validators: []validator.String{validators.String("an e-mail address", checkNoOuterSpace)}},
 		},
 	}
-}
-
-// Configure receives the provider's data.
-func (a *ownAccountDeactivationAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan checks confirm_email against the provider's account.

@@ -22,12 +22,14 @@ var (
 )
 
 // NewPushTestNotificationAction returns the zulip_push_test_notification action.
-func NewPushTestNotificationAction() action.Action { return &pushTestNotificationAction{} }
+func NewPushTestNotificationAction() action.Action {
+	return &pushTestNotificationAction{actionBase: actionBase{name: "push_test_notification"}}
+}
 
 // pushTestNotificationAction sends a test push notification when invoked:
 // the action form of the invocation resource of the same name.
 type pushTestNotificationAction struct {
-	data *providerData
+	actionBase
 }
 
 type pushTestNotificationActionModel struct {
@@ -40,11 +42,6 @@ type pushTestNotificationActionModel struct {
 // helpers choose the endpoint and build the request.
 func (m pushTestNotificationActionModel) asResource() pushTestNotificationResourceModel {
 	return pushTestNotificationResourceModel{Token: m.Token, DeviceID: m.DeviceID, Encrypted: m.Encrypted}
-}
-
-// Metadata names the action.
-func (a *pushTestNotificationAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_push_test_notification"
 }
 
 // Schema describes the action.
@@ -69,11 +66,6 @@ func (a *pushTestNotificationAction) Schema(_ context.Context, _ action.SchemaRe
 					"`false` (the default) every legacy device."},
 		},
 	}
-}
-
-// Configure receives the provider's data.
-func (a *pushTestNotificationAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig refuses a device named twice or an encrypted setting that

@@ -26,12 +26,14 @@ var (
 )
 
 // NewRealmExportAction returns the zulip_realm_export action.
-func NewRealmExportAction() action.Action { return &realmExportAction{} }
+func NewRealmExportAction() action.Action {
+	return &realmExportAction{actionBase: actionBase{name: "realm_export"}}
+}
 
 // realmExportAction requests a data export of the organization and waits
 // until Zulip has made it.
 type realmExportAction struct {
-	data *providerData
+	actionBase
 }
 
 type realmExportActionModel struct {
@@ -60,11 +62,6 @@ var (
 // realmExportProgressEvery spaces the progress messages of a long wait.
 const realmExportProgressEvery = 30 * time.Second
 
-// Metadata names the action.
-func (a *realmExportAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_realm_export"
-}
-
 // Schema describes the action.
 func (a *realmExportAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -89,11 +86,6 @@ func (a *realmExportAction) Schema(_ context.Context, _ action.SchemaRequest, re
 				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", checkDuration)}},
 		},
 	}
-}
-
-// Configure receives the provider's data.
-func (a *realmExportAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig refuses a zero timeout, which could never see an export end.

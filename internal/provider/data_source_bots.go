@@ -14,12 +14,14 @@ import (
 var _ datasource.DataSourceWithConfigure = (*botsDataSource)(nil)
 
 // NewBotsDataSource returns the zulip_bots data source.
-func NewBotsDataSource() datasource.DataSource { return &botsDataSource{} }
+func NewBotsDataSource() datasource.DataSource {
+	return &botsDataSource{dataSourceBase: dataSourceBase{name: "bots"}}
+}
 
 // botsDataSource lists the organization's bots from the users list the run
 // reads once.
 type botsDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 type botsDataModel struct {
@@ -35,11 +37,6 @@ type botDataEntry struct {
 	OwnerID  types.Int64  `tfsdk:"owner_id"`
 	Role     types.String `tfsdk:"role"`
 	Active   types.Bool   `tfsdk:"active"`
-}
-
-// Metadata names the data source.
-func (d *botsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_bots"
 }
 
 // Schema describes the data source.
@@ -61,11 +58,6 @@ func (d *botsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 				}}},
 		},
 	}
-}
-
-// Configure receives the provider's data.
-func (d *botsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the bots.

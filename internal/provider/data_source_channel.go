@@ -21,12 +21,14 @@ var (
 )
 
 // NewChannelDataSource returns the zulip_channel data source.
-func NewChannelDataSource() datasource.DataSource { return &channelDataSource{} }
+func NewChannelDataSource() datasource.DataSource {
+	return &channelDataSource{dataSourceBase: dataSourceBase{name: "channel"}}
+}
 
 // channelDataSource reads one channel, archived ones included, from the list
 // of channels the run reads once.
 type channelDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // channelDataSourceModel is the zulip_channel data source: the resource's
@@ -72,11 +74,6 @@ func channelDataFromResource(r channelResourceModel) channelDataSourceModel {
 	}
 }
 
-// Metadata names the data source.
-func (d *channelDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_channel"
-}
-
 // Schema describes the data source.
 func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	computed := func(desc string) schema.StringAttribute {
@@ -111,11 +108,6 @@ func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 // ConfigValidators require the id or the name, not both.
 func (d *channelDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
-}
-
-// Configure receives the provider's client.
-func (d *channelDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read finds the channel.

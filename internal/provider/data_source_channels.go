@@ -28,11 +28,13 @@ const (
 )
 
 // NewChannelsDataSource returns the zulip_channels data source.
-func NewChannelsDataSource() datasource.DataSource { return &channelsDataSource{} }
+func NewChannelsDataSource() datasource.DataSource {
+	return &channelsDataSource{dataSourceBase: dataSourceBase{name: "channels"}}
+}
 
 // channelsDataSource lists the channels the provider's account can see.
 type channelsDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // channelsDataSourceModel is the zulip_channels configuration and result.
@@ -76,11 +78,6 @@ type channelModel struct {
 	CanSendMessageGroup        types.Object `tfsdk:"can_send_message_group"`
 	CanSubscribeGroup          types.Object `tfsdk:"can_subscribe_group"`
 	CanCreateTopicGroup        types.Object `tfsdk:"can_create_topic_group"`
-}
-
-// Metadata names the data source.
-func (d *channelsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_channels"
 }
 
 // Schema describes the data source.
@@ -177,11 +174,6 @@ func channelAttributes() map[string]schema.Attribute {
 		"can_subscribe_group":          permissionDataAttribute(permissionSetting{"", "subscribe themselves to the channel", 357}),
 		"can_create_topic_group":       permissionDataAttribute(permissionSetting{"", "start new topics in the channel", 441}),
 	}
-}
-
-// Configure receives the provider's client.
-func (d *channelsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the channels.

@@ -40,12 +40,12 @@ var customProfileFieldTypeKeys = map[int]string{
 
 // NewCustomProfileFieldsDataSource returns the zulip_custom_profile_fields data source.
 func NewCustomProfileFieldsDataSource() datasource.DataSource {
-	return &customProfileFieldsDataSource{}
+	return &customProfileFieldsDataSource{dataSourceBase: dataSourceBase{name: "custom_profile_fields"}}
 }
 
 // customProfileFieldsDataSource lists the organization's custom profile fields.
 type customProfileFieldsDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // customProfileFieldsDataSourceModel is the data source's configuration and result.
@@ -103,11 +103,6 @@ var customProfileFieldType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"external_account_url_pattern": types.StringType,
 	"field_data":                   types.StringType,
 }}
-
-// Metadata names the data source.
-func (d *customProfileFieldsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_custom_profile_fields"
-}
 
 // Schema describes the data source.
 func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -214,11 +209,6 @@ func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.S
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (d *customProfileFieldsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the fields.

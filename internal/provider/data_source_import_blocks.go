@@ -19,13 +19,15 @@ import (
 var _ datasource.DataSourceWithConfigure = (*importBlocksDataSource)(nil)
 
 // NewImportBlocksDataSource returns the zulip_import_blocks data source.
-func NewImportBlocksDataSource() datasource.DataSource { return &importBlocksDataSource{} }
+func NewImportBlocksDataSource() datasource.DataSource {
+	return &importBlocksDataSource{dataSourceBase: dataSourceBase{name: "import_blocks"}}
+}
 
 // importBlocksDataSource writes the import blocks of a whole organization:
 // the path to adopting everything on Terraform before 1.14, which has no
 // `terraform query`. Each type's collection is read once.
 type importBlocksDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 type importBlocksModel struct {
@@ -35,11 +37,6 @@ type importBlocksModel struct {
 }
 
 var importBlockAttrTypes = map[string]attr.Type{"to": types.StringType, "id": types.StringType}
-
-// Metadata names the data source.
-func (d *importBlocksDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_import_blocks"
-}
 
 // Schema describes the data source.
 func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -70,11 +67,6 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 				}}},
 		},
 	}
-}
-
-// Configure receives the provider's data.
-func (d *importBlocksDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the objects and writes their blocks.

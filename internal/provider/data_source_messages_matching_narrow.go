@@ -40,12 +40,12 @@ var (
 
 // NewMessagesMatchingNarrowDataSource returns the zulip_messages_matching_narrow data source.
 func NewMessagesMatchingNarrowDataSource() datasource.DataSource {
-	return &messagesMatchingNarrowDataSource{}
+	return &messagesMatchingNarrowDataSource{dataSourceBase: dataSourceBase{name: "messages_matching_narrow"}}
 }
 
 // messagesMatchingNarrowDataSource checks which messages match a narrow.
 type messagesMatchingNarrowDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // messagesMatchingNarrowDataSourceModel is the data source's configuration and result.
@@ -73,11 +73,6 @@ var narrowMatchType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"match_content": types.StringType,
 	"match_subject": types.StringType,
 }}
-
-// Metadata names the data source.
-func (d *messagesMatchingNarrowDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_messages_matching_narrow"
-}
 
 // Schema describes the data source.
 func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -146,11 +141,6 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (d *messagesMatchingNarrowDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read asks the server which messages match.

@@ -10,17 +10,14 @@ import (
 var _ datasource.DataSourceWithConfigure = (*realmDataSource)(nil)
 
 // NewRealmDataSource returns the zulip_realm data source.
-func NewRealmDataSource() datasource.DataSource { return &realmDataSource{} }
+func NewRealmDataSource() datasource.DataSource {
+	return &realmDataSource{dataSourceBase: dataSourceBase{name: "realm"}}
+}
 
 // realmDataSource reads the organization's settings, as the zulip_realm
 // resource names them, from the register snapshot the run reads once.
 type realmDataSource struct {
-	data *providerData
-}
-
-// Metadata names the data source.
-func (d *realmDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_realm"
+	dataSourceBase
 }
 
 // Schema describes the data source: every setting of zulip_realm, computed.
@@ -30,11 +27,6 @@ func (d *realmDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"them, for use in other configuration. Any user can read them.",
 		Attributes: realmModel{}.dataAttributes(),
 	}
-}
-
-// Configure receives the provider's data.
-func (d *realmDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read reads the settings.

@@ -25,11 +25,13 @@ var (
 const featureTopicsEmptyName = 334
 
 // NewTopicsDataSource returns the zulip_topics data source.
-func NewTopicsDataSource() datasource.DataSource { return &topicsDataSource{} }
+func NewTopicsDataSource() datasource.DataSource {
+	return &topicsDataSource{dataSourceBase: dataSourceBase{name: "topics"}}
+}
 
 // topicsDataSource lists the topics of one channel.
 type topicsDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // topicsDataSourceModel is the zulip_topics configuration and result.
@@ -43,11 +45,6 @@ type topicsDataSourceModel struct {
 type topicModel struct {
 	Name  types.String `tfsdk:"name"`
 	MaxID types.Int64  `tfsdk:"max_id"`
-}
-
-// Metadata names the data source.
-func (d *topicsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_topics"
 }
 
 // Schema describes the data source.
@@ -87,11 +84,6 @@ func (d *topicsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (d *topicsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the topics.

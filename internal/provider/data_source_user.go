@@ -32,11 +32,13 @@ const (
 )
 
 // NewUserDataSource returns the zulip_user data source.
-func NewUserDataSource() datasource.DataSource { return &userDataSource{} }
+func NewUserDataSource() datasource.DataSource {
+	return &userDataSource{dataSourceBase: dataSourceBase{name: "user"}}
+}
 
 // userDataSource reads one user or bot of the organization.
 type userDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // userDataSourceModel is the zulip_user data source's configuration and result.
@@ -76,11 +78,6 @@ var userDataProfileValueType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"value":          types.StringType,
 	"rendered_value": types.StringType,
 }}
-
-// Metadata names the data source.
-func (d *userDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user"
-}
 
 // Schema describes the data source.
 func (d *userDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -224,11 +221,6 @@ func (d *userDataSource) ConfigValidators(_ context.Context) []datasource.Config
 	return []datasource.ConfigValidator{
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("user_id"), path.MatchRoot("email")),
 	}
-}
-
-// Configure receives the provider's client.
-func (d *userDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read looks the user up.

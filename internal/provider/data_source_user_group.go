@@ -22,12 +22,14 @@ var (
 )
 
 // NewUserGroupDataSource returns the zulip_user_group data source.
-func NewUserGroupDataSource() datasource.DataSource { return &userGroupDataSource{} }
+func NewUserGroupDataSource() datasource.DataSource {
+	return &userGroupDataSource{dataSourceBase: dataSourceBase{name: "user_group"}}
+}
 
 // userGroupDataSource reads one user group, system and deactivated groups
 // included, from the list of groups the run reads once.
 type userGroupDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // userGroupDataSourceModel is the zulip_user_group data source.
@@ -47,11 +49,6 @@ type userGroupDataSourceModel struct {
 	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
 	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
 	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
-}
-
-// Metadata names the data source.
-func (d *userGroupDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user_group"
 }
 
 // Schema describes the data source.
@@ -90,11 +87,6 @@ func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 // ConfigValidators require the id or the name, not both.
 func (d *userGroupDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
-}
-
-// Configure receives the provider's client.
-func (d *userGroupDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read finds the group.

@@ -26,11 +26,13 @@ var (
 const featureUserGroupsDeactivated = 294
 
 // NewUserGroupsDataSource returns the zulip_user_groups data source.
-func NewUserGroupsDataSource() datasource.DataSource { return &userGroupsDataSource{} }
+func NewUserGroupsDataSource() datasource.DataSource {
+	return &userGroupsDataSource{dataSourceBase: dataSourceBase{name: "user_groups"}}
+}
 
 // userGroupsDataSource lists the organization's user groups.
 type userGroupsDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // userGroupsDataSourceModel is the zulip_user_groups configuration and result.
@@ -57,11 +59,6 @@ type userGroupModel struct {
 	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
 	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
 	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
-}
-
-// Metadata names the data source.
-func (d *userGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user_groups"
 }
 
 // Schema describes the data source.
@@ -113,11 +110,6 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (d *userGroupsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read lists the user groups.

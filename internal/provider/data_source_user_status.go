@@ -24,11 +24,13 @@ var (
 const featureUserStatus = 262
 
 // NewUserStatusDataSource returns the zulip_user_status data source.
-func NewUserStatusDataSource() datasource.DataSource { return &userStatusDataSource{} }
+func NewUserStatusDataSource() datasource.DataSource {
+	return &userStatusDataSource{dataSourceBase: dataSourceBase{name: "user_status"}}
+}
 
 // userStatusDataSource reads one user's status.
 type userStatusDataSource struct {
-	data *providerData
+	dataSourceBase
 }
 
 // userStatusDataSourceModel is the zulip_user_status configuration and result.
@@ -39,11 +41,6 @@ type userStatusDataSourceModel struct {
 	EmojiCode    types.String `tfsdk:"emoji_code"`
 	ReactionType types.String `tfsdk:"reaction_type"`
 	Away         types.Bool   `tfsdk:"away"`
-}
-
-// Metadata names the data source.
-func (d *userStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user_status"
 }
 
 // Schema describes the data source.
@@ -82,11 +79,6 @@ func (d *userStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (d *userStatusDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read fetches the status.

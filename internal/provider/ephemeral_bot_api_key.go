@@ -19,13 +19,13 @@ var (
 
 // NewBotAPIKeyEphemeralResource returns the zulip_bot_api_key ephemeral resource.
 func NewBotAPIKeyEphemeralResource() ephemeral.EphemeralResource {
-	return &botAPIKeyEphemeralResource{}
+	return &botAPIKeyEphemeralResource{ephemeralBase: ephemeralBase{name: "bot_api_key"}}
 }
 
 // botAPIKeyEphemeralResource reads a bot's API key, and an outgoing webhook's
 // token, without writing them to the plan or the state.
 type botAPIKeyEphemeralResource struct {
-	data *providerData
+	ephemeralBase
 }
 
 type botAPIKeyModel struct {
@@ -33,11 +33,6 @@ type botAPIKeyModel struct {
 	Email                types.String `tfsdk:"email"`
 	APIKey               types.String `tfsdk:"api_key"`
 	OutgoingWebhookToken types.String `tfsdk:"outgoing_webhook_token"`
-}
-
-// Metadata names the ephemeral resource.
-func (e *botAPIKeyEphemeralResource) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_bot_api_key"
 }
 
 // Schema describes the ephemeral resource.
@@ -57,11 +52,6 @@ func (e *botAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.Schem
 				MarkdownDescription: "The token Zulip sends with an outgoing webhook bot's requests, for the receiver to check; null for other bots."},
 		},
 	}
-}
-
-// Configure receives the provider's data.
-func (e *botAPIKeyEphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Open reads the key.

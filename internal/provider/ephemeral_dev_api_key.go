@@ -25,12 +25,12 @@ var (
 
 // NewDevAPIKeyEphemeralResource returns the zulip_dev_api_key ephemeral resource.
 func NewDevAPIKeyEphemeralResource() ephemeral.EphemeralResource {
-	return &devAPIKeyEphemeralResource{}
+	return &devAPIKeyEphemeralResource{ephemeralBase: ephemeralBase{name: "dev_api_key"}}
 }
 
 // devAPIKeyEphemeralResource fetches an account's API key from a development server.
 type devAPIKeyEphemeralResource struct {
-	data *providerData
+	ephemeralBase
 }
 
 // devAPIKeyEphemeralResourceModel is the zulip_dev_api_key configuration and result.
@@ -39,11 +39,6 @@ type devAPIKeyEphemeralResourceModel struct {
 	APIKey   types.String `tfsdk:"api_key"`
 	Email    types.String `tfsdk:"email"`
 	UserID   types.Int64  `tfsdk:"user_id"`
-}
-
-// Metadata names the ephemeral resource.
-func (e *devAPIKeyEphemeralResource) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_dev_api_key"
 }
 
 // Schema describes the ephemeral resource.
@@ -79,11 +74,6 @@ func (e *devAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.Schem
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (e *devAPIKeyEphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Open fetches the key. It needs the server's URL only: the endpoint takes no

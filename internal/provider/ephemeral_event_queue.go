@@ -32,13 +32,13 @@ const eventQueueCloseTimeout = 30 * time.Second
 
 // NewEventQueueEphemeralResource returns the zulip_event_queue ephemeral resource.
 func NewEventQueueEphemeralResource() ephemeral.EphemeralResource {
-	return &eventQueueEphemeralResource{}
+	return &eventQueueEphemeralResource{ephemeralBase: ephemeralBase{name: "event_queue"}}
 }
 
 // eventQueueEphemeralResource registers an event queue for the length of a
 // Terraform run and deletes it afterwards.
 type eventQueueEphemeralResource struct {
-	data *providerData
+	ephemeralBase
 }
 
 // eventQueueEphemeralResourceModel is the zulip_event_queue configuration and result.
@@ -54,11 +54,6 @@ type eventQueueEphemeralResourceModel struct {
 // eventQueuePrivate is what Close needs, kept in the ephemeral resource's private data.
 type eventQueuePrivate struct {
 	QueueID string `json:"queue_id"`
-}
-
-// Metadata names the ephemeral resource.
-func (e *eventQueueEphemeralResource) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_event_queue"
 }
 
 // Schema describes the ephemeral resource.
@@ -108,11 +103,6 @@ func (e *eventQueueEphemeralResource) Schema(_ context.Context, _ ephemeral.Sche
 			},
 		},
 	}
-}
-
-// Configure receives the provider's client.
-func (e *eventQueueEphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // Open registers the queue.
