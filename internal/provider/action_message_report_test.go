@@ -23,10 +23,8 @@ var actionVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfver
 // of the action is in state.
 func TestAccMessageReportAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + readExample(t, "examples/actions/zulip_message_report/action.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -60,10 +58,8 @@ resource "terraform_data" "trigger" {
 }
 `
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{
 			{Config: config("    message_id = 10\n    report_type = \"rude\""), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`Unknown Report Type`)},
@@ -81,10 +77,8 @@ func TestAccOwnAccountDeactivationAction_example(t *testing.T) {
 	mark, _ := srv.User(refserver.SeedMemberID)
 	alias := strings.Replace(srv.ProviderConfig(t, refserver.SeedMemberID), `provider "zulip" {`, "provider \"zulip\" {\n  alias = \"leaving\"", 1)
 	example := readExample(t, "examples/actions/zulip_own_account_deactivation/action.tf")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{
 			{
 				Config:      alias + strings.Replace(example, mark.Email, "someone@zulip.example.com", 1),
@@ -110,10 +104,8 @@ func TestAccOwnAccountDeactivationAction_example(t *testing.T) {
 func TestAccPushTestNotificationAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{
 			{
 				Config: owner + strings.Replace(readExample(t, "examples/actions/zulip_push_test_notification/action.tf"),

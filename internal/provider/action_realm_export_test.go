@@ -63,10 +63,8 @@ func testAccRealmExports(srv *acctest.Server, count, exportType, actingUser int,
 // it is made, and the export's tarball can be downloaded.
 func TestAccRealmExportAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/actions/zulip_realm_export/action.tf"),
 			Check: resource.ComposeTestCheckFunc(
@@ -93,10 +91,8 @@ func TestAccRealmExportAction_example(t *testing.T) {
 // consent is sent as Zulip's integer and waited for as well.
 func TestAccRealmExportAction_oldServer(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 420; o.ExportDuration = 1500 * time.Millisecond })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccRealmExportConfig(`    export_type = "full_with_consent"`),
 			Check:  testAccRealmExports(srv, 1, refserver.ExportFullWithConsent, refserver.SeedOwnerID, true),
@@ -111,10 +107,8 @@ func TestAccRealmExportAction_planChecks(t *testing.T) {
 	srv := acctest.NewServer(t)
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 420 })
 	admin, member := srv.ProviderConfig(t, refserver.SeedAdminID), srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{
 			{Config: admin + testAccRealmExportConfig(`    export_type = "everything"`), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)export_type = "everything".*value must be one of`)},
@@ -137,10 +131,8 @@ func TestAccRealmExportAction_planChecks(t *testing.T) {
 // apply with a clear error.
 func TestAccRealmExportAction_failed(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.ExportFailure = true })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(""),
 			ExpectError: regexp.MustCompile(`(?s)Data Export Failed.*Zulip could not make data export 1 \(public\)`),
@@ -152,10 +144,8 @@ func TestAccRealmExportAction_failed(t *testing.T) {
 // runs out fails the action, naming the timeout.
 func TestAccRealmExportAction_timeout(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.ExportDuration = time.Hour })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(`    timeout = "3s"`),
 			ExpectError: regexp.MustCompile(`(?s)Data Export Not Finished.*still pending after 3s`),
@@ -172,10 +162,8 @@ func TestAccRealmExportAction_rateLimited(t *testing.T) {
 				ActingUserID: refserver.SeedOwnerID, Status: 3, Requested: float64(time.Now().Unix())})
 		}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(""),
 			ExpectError: regexp.MustCompile(`(?s)Data Export Refused.*Exceeded rate limit.*five data exports in seven\s+days`),
@@ -194,10 +182,8 @@ func TestAccRealmExportAction_lostAnswer(t *testing.T) {
 		}
 		return acctest.Fault{}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: actionVersions,
 		Steps: []resource.TestStep{{
 			Config: proxy + testAccRealmExportConfig(""),
 			Check:  testAccRealmExports(srv, 1, refserver.ExportPublic, refserver.SeedAdminID, true),

@@ -17,9 +17,7 @@ import (
 func TestAccChannelDataSource(t *testing.T) {
 	srv := acctest.NewServer(t)
 	cfg := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      cfg + `data "zulip_channel" "x" { name = "nope" }`,

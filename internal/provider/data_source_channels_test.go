@@ -60,9 +60,7 @@ data "zulip_channels" "hidden_archive" {
   name = "old-projects"
 }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -160,9 +158,7 @@ func TestAccChannels_filtersByRole(t *testing.T) {
 	step := func(userID int, hcl string, checks ...statecheck.StateCheck) resource.TestStep {
 		return resource.TestStep{Config: srv.ProviderConfig(t, userID) + hcl, ConfigStateChecks: checks}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(refserver.SeedMember2ID, `
 data "zulip_channels" "default" {}
@@ -231,9 +227,7 @@ data "zulip_channels" "owner" {
 func TestAccChannels_includeAllActive(t *testing.T) {
 	srv := acctest.NewServer(t)
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 355 })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: srv.ProviderConfig(t, refserver.SeedMemberID) + `
@@ -267,9 +261,7 @@ data "zulip_channels" "all" {
 func TestAccChannels_badInput(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_channels" "x" { name = "" }`,
@@ -282,9 +274,7 @@ func TestAccChannels_badInput(t *testing.T) {
 func TestAccChannels_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 300 })
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_channels" "x" { include_all = true }`,
@@ -316,9 +306,7 @@ func TestAccChannels_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -104,9 +104,7 @@ data "zulip_custom_profile_fields" "team" {
 }
 `
 	all := tfjsonpath.New("fields")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -156,9 +154,7 @@ data "zulip_custom_profile_fields" "team" {
 func TestAccCustomProfileFieldsDataSource_unknownName(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: member + `
@@ -189,9 +185,7 @@ func TestAccCustomProfileFieldsDataSource_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: member + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

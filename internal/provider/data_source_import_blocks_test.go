@@ -19,9 +19,7 @@ import (
 // import, and an empty plan.)
 func TestAccImportBlocks_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/data-sources/zulip_import_blocks/data-source.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -39,9 +37,7 @@ func TestAccImportBlocks_example(t *testing.T) {
 // TestAccImportBlocks_validation: an unknown type is refused, naming the ones there are.
 func TestAccImportBlocks_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedOwnerID) + "data \"zulip_import_blocks\" \"x\" {\n  types = [\"zulip_nothing\"]\n}\n",
 			ExpectError: regexp.MustCompile(`(?s)zulip_nothing.*zulip_channel`),

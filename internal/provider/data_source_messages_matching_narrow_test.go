@@ -67,9 +67,7 @@ func TestAccMessagesMatchingNarrowDataSource_operators(t *testing.T) {
 		testAccNarrowConfig("with", `{ operator = "with", operand = "3" }`, `{ operator = "channel", operand = "random" }`),
 	}, "")
 	ds := func(name string) string { return "data.zulip_messages_matching_narrow." + name }
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -138,9 +136,7 @@ func TestAccMessagesMatchingNarrowDataSource_operators(t *testing.T) {
 func TestAccMessagesMatchingNarrowDataSource_otherUser(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: owner + testAccNarrowConfig("all") + testAccNarrowConfig("mentioned", `{ operator = "is", operand = "mentioned" }`) +
 				testAccNarrowConfig("leadership", `{ operator = "channel", operand = "leadership" }`),
@@ -162,9 +158,7 @@ func TestAccMessagesMatchingNarrowDataSource_badInput(t *testing.T) {
 	step := func(config string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: mark + config, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// Unknown operator: the server refuses; the error points at the term.
 			step(testAccNarrowConfig("x", `{ operator = "topic", operand = "lunch" }`, `{ operator = "colour", operand = "blue" }`),
@@ -207,9 +201,7 @@ func TestAccMessagesMatchingNarrowDataSource_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: mark + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -20,9 +20,7 @@ func TestAccRealmDataSource_example(t *testing.T) {
 	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue("data.zulip_realm.this", tfjsonpath.New(attr), v)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + readExample(t, "examples/data-sources/zulip_realm/data-source.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{

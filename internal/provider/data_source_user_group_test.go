@@ -20,9 +20,7 @@ func TestAccUserGroupDataSource(t *testing.T) {
 	srv := acctest.NewServer(t)
 	cfg := srv.ProviderConfig(t, refserver.SeedAdminID)
 	leads, members, retired := "data.zulip_user_group.leads", "data.zulip_user_group.members", "data.zulip_user_group.retired"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      cfg + `data "zulip_user_group" "x" { name = "no-such-group" }`,

@@ -52,9 +52,7 @@ data "zulip_user_groups" "retired_included" {
 }
 `
 	withRetired := append(append(append([]string{}, seededGroupNames[:10]...), "retired-team"), seededGroupNames[10:]...)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -134,9 +132,7 @@ func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	before496 := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
 	want := expectErr("may list user groups: Zulip does not list user groups to guests.", "Not allowed for guest users")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_user_groups" "x" {}`, ExpectError: want},
 			{
@@ -163,9 +159,7 @@ func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 func TestAccUserGroups_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 290 })
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_user_groups" "x" { include_deactivated_groups = true }`,
@@ -194,9 +188,7 @@ func TestAccUserGroups_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -55,9 +55,7 @@ data "zulip_user_status" "maria" {
 		knownvalue.StringExact("palm_tree"), knownvalue.StringExact("1f334"), knownvalue.StringExact("unicode_emoji"), false)...)
 	second = append(second, check("data.zulip_user_status.mark", refserver.SeedMemberID, null, null, null, null, false)...)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config, ConfigStateChecks: first},
 			{
@@ -80,9 +78,7 @@ data "zulip_user_status" "maria" {
 func TestAccUserStatus_badInput(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_user_status" "x" { user_id = 999 }`,
@@ -107,9 +103,7 @@ func TestAccUserStatus_badInput(t *testing.T) {
 
 func TestAccUserStatus_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 250 })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedMemberID) + `data "zulip_user_status" "x" { user_id = 5 }`,
 			ExpectError: expectErr("zulip_user_status needs Zulip feature level 262 or newer", "has feature level 250"),
@@ -123,9 +117,7 @@ func TestAccUserStatus_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

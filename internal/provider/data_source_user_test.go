@@ -72,9 +72,7 @@ data "zulip_user" "mei" {
 	profileValue := func(value string, rendered knownvalue.Check) knownvalue.Check {
 		return knownvalue.ObjectExact(map[string]knownvalue.Check{"value": str(value), "rendered_value": rendered})
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config,
@@ -196,9 +194,7 @@ func TestAccUserDataSource_byEmail(t *testing.T) {
 	attr := func(addr, name string, v knownvalue.Check) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue("data.zulip_user."+addr, tfjsonpath.New(name), v)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: member + `
@@ -257,9 +253,7 @@ func TestAccUserDataSource_validation(t *testing.T) {
 	step := func(body string, want *regexp.Regexp) resource.TestStep {
 		return resource.TestStep{Config: admin + "data \"zulip_user\" \"x\" {\n" + body + "\n}\n", ExpectError: want}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(`user_id = 5
 email = "user5@zulip.example.com"`, expectErr(`Invalid Attribute Combination`, `Exactly one of these attributes must be configured: [user_id,email]`)),
@@ -284,9 +278,7 @@ func TestAccUserDataSource_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: admin + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -313,9 +305,7 @@ func TestAccUserDataSource_example(t *testing.T) {
 func TestAccUserDataSource_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 30 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: admin + `

@@ -33,8 +33,7 @@ func TestAccDevAPIKey_aliasedProvider(t *testing.T) {
 	}
 	vars := config.Variables{"zulip_url": config.StringVariable(srv.URL)}
 	noKey := testAccSecretAbsent{secret: aaron.APIKey, what: "Aaron's API key"}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		// Destroying goes through a freshly fetched key too.
@@ -72,8 +71,7 @@ func TestAccDevAPIKey_aliasedProvider(t *testing.T) {
 func TestAccDevAPIKey_values(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mona, _ := srv.User(refserver.SeedModeratorID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{{
@@ -104,8 +102,7 @@ resource "echo" "test" {}
 
 func TestAccDevAPIKey_productionServer(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.Production = true })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{{
@@ -135,8 +132,7 @@ ephemeral "zulip_dev_api_key" "x" {
 			ExpectError: expectErr(want...),
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{

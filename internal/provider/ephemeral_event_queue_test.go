@@ -61,8 +61,7 @@ provider "echo" {
 
 resource "echo" "test" {}
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{
@@ -117,8 +116,7 @@ func TestAccEventQueue_alreadyGoneAtClose(t *testing.T) {
 		o.Logger = log.New(&requestLog, "", 0)
 	})
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{{
@@ -151,8 +149,7 @@ resource "echo" "test" {}
 func TestAccEventQueue_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{
@@ -199,8 +196,7 @@ func TestAccEventQueue_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{{

@@ -37,10 +37,8 @@ func feedConfig(provider string, n int) string {
 func TestAccEventFeed_createsReadNoList(t *testing.T) {
 	srv := acctest.NewServer(t)
 	const n = 6
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   creatingUsers, // the password is write-only
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: creatingUsers, // the password is write-only
 		Steps: []resource.TestStep{{
 			PreConfig: srv.ResetRequests,
 			Config:    feedConfig(srv.ProviderConfig(t, refserver.SeedAdminID), n),
@@ -84,10 +82,8 @@ func TestAccEventFeed_fallsBack(t *testing.T) {
 		}
 		return acctest.Fault{}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   creatingUsers, // the password is write-only
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: creatingUsers, // the password is write-only
 		Steps: []resource.TestStep{{
 			Config: feedConfig(provider, n),
 			Check: func(*terraform.State) error {

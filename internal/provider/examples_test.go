@@ -76,9 +76,7 @@ func TestAccExamples_formatted(t *testing.T) {
 func TestAccLinkifier_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	example := readExample(t, "examples/resources/zulip_linkifier/resource.tf")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + example,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -104,9 +102,7 @@ func TestAccExamples_provider(t *testing.T) {
 	// The terraform block names the registry source, which the in-process
 	// provider stands in for: apply what follows it.
 	example = example[strings.Index(example, `provider "zulip"`):]
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:          example + testAccProviderLinkifier,
 			ConfigVariables: config.Variables{"zulip_api_key": config.StringVariable(admin.APIKey)},

@@ -125,10 +125,8 @@ func TestAccExamples_importByIdentity(t *testing.T) {
 			if c.setup != nil {
 				srv.Do(c.setup)
 			}
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				TerraformVersionChecks:   identityVersions,
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			acctest.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: identityVersions,
 				Steps: []resource.TestStep{{
 					Config:            srv.ProviderConfig(t, c.user) + example + c.config,
 					ConfigStateChecks: checks,
@@ -181,10 +179,8 @@ func TestAccIdentity_followsTheObject(t *testing.T) {
 		return []statecheck.StateCheck{statecheck.ExpectIdentity("zulip_channel.test", map[string]knownvalue.Check{
 			"name": knownvalue.StringExact(name)})}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   identityVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: identityVersions,
 		Steps: []resource.TestStep{
 			{Config: admin + testAccChannelConfig("ops", "Operations", ""), ConfigStateChecks: named("ops")},
 			{Config: admin + testAccChannelConfig("operations", "Operations", ""), ConfigStateChecks: named("operations")},

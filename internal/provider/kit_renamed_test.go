@@ -173,9 +173,7 @@ func TestAccKit_renamedReference(t *testing.T) {
 			srv := acctest.NewServer(t)
 			config := srv.ProviderConfig(t, refserver.SeedAdminID) + c.config
 			states := []statecheck.StateCheck{statecheck.ExpectKnownValue(c.referrer, c.at, c.want)}
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			acctest.ParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{Config: config, ConfigStateChecks: states},
 					{

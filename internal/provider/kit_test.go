@@ -339,9 +339,7 @@ func TestAccKit_existsAtPlan(t *testing.T) {
 	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
 		srv := acctest.NewServer(t)
 		srv.Do(c.twin)
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.ParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:      srv.ProviderConfig(t, c.user) + c.config,
 				PlanOnly:    true,
@@ -365,9 +363,7 @@ func TestAccKit_createAnswerLost(t *testing.T) {
 			}
 			return acctest.Fault{}
 		})
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.ParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config: proxy + c.config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -400,9 +396,7 @@ func TestAccKit_createUncertainStranger(t *testing.T) {
 			}
 			return acctest.Fault{}
 		})
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.ParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:      proxy + c.config,
 				ExpectError: expectErr("adopted none", "import {", "to = "+typ+".<name>"),
@@ -438,8 +432,7 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 			return acctest.Fault{}
 		})
 		rec := &diagRecorder{}
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
+		acctest.ParallelTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: rec.factories(),
 			Steps: []resource.TestStep{{
 				Config: proxy + c.config,
@@ -479,9 +472,7 @@ func TestAccKit_taintedReapplied(t *testing.T) {
 	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
 		srv := acctest.NewServer(t)
 		cfg := srv.ProviderConfig(t, c.user) + c.config
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.ParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{
 				{Config: cfg},
 				{
@@ -509,9 +500,7 @@ func TestAccKit_duplicateKey(t *testing.T) {
 		srv := acctest.NewServer(t)
 		cfg := srv.ProviderConfig(t, c.user) + c.config
 		twin := strings.Replace(c.config, `"test"`, `"twin"`, 1)
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.ParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{
 				{Config: cfg + twin, PlanOnly: true, ExpectError: expectErr("Two Resources With One", typ)},
 				{Config: cfg, Check: func(*terraform.State) error { return expectCount(srv, c, 1) }},
@@ -682,11 +671,9 @@ func TestAccKit_halfCreateConverges(t *testing.T) {
 					steps = []resource.TestStep{steps[0], {Config: cfg, Destroy: true}}
 				}
 			}
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				TerraformVersionChecks:   versions,
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps:                    steps,
+			acctest.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: versions,
+				Steps:                  steps,
 			})
 		})
 	}
@@ -698,10 +685,8 @@ func TestAccKit_halfCreateConverges(t *testing.T) {
 func TestAccKit_generatedConfig(t *testing.T) {
 	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
 		srv := acctest.NewServer(t)
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-			Steps:                    generatedConfigSteps(srv.ProviderConfig(t, c.user), c.config, typ+".test", c.importID),
+		acctest.ParallelTest(t, resource.TestCase{
+			Steps: generatedConfigSteps(srv.ProviderConfig(t, c.user), c.config, typ+".test", c.importID),
 		})
 	})
 }
@@ -721,10 +706,8 @@ func TestAccKit_importByIdentity(t *testing.T) {
 		for _, attr := range identities[typ] {
 			checks = append(checks, statecheck.ExpectIdentityValueMatchesState(typ+".test", tfjsonpath.New(attr)))
 		}
-		resource.ParallelTest(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			TerraformVersionChecks:   identityVersions,
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.ParallelTest(t, resource.TestCase{
+			TerraformVersionChecks: identityVersions,
 			Steps: []resource.TestStep{
 				{Config: cfg, ConfigStateChecks: checks},
 				{Config: adopted, ResourceName: typ + ".test", ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
@@ -940,9 +923,7 @@ func TestAccExamples_importBlocks(t *testing.T) {
 				srv.Do(c.setup)
 			}
 			cfg := srv.ProviderConfig(t, c.user) + readExample(t, c.example) + c.config
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			acctest.ParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config: cfg,
 					ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -1000,8 +981,7 @@ resource "zulip_allowed_domain" "partner" {
   domain = "partner.example.org"
 }
 `, owner.Email, owner.Email, owner.FullName)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
@@ -1027,8 +1007,7 @@ func TestAccProvider_waitsAreShown(t *testing.T) {
 		o.Seed = 3
 	})
 	rec := &diagRecorder{}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(),
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + `

@@ -52,10 +52,8 @@ func TestAccList_filters(t *testing.T) {
 			}
 		}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   queryVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: queryVersions,
 		Steps: []resource.TestStep{
 			queryStep(srv, t, refserver.SeedOwnerID, `
 list "zulip_user" "admins" {
@@ -133,10 +131,8 @@ list "zulip_channel" "bad" {
 // object as an import reads it.
 func TestAccList_includeResource(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   queryVersions,
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: queryVersions,
 		Steps: []resource.TestStep{queryStep(srv, t, refserver.SeedAdminID, `
 list "zulip_channel" "all" {
   provider         = zulip
@@ -184,10 +180,8 @@ func TestAccList_requestsDoNotGrow(t *testing.T) {
 			}
 		})
 		counted := &requestsOfQuery{srv: srv}
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			TerraformVersionChecks:   queryVersions,
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.Test(t, resource.TestCase{
+			TerraformVersionChecks: queryVersions,
 			Steps: []resource.TestStep{{
 				PreConfig: srv.ResetRequests, Query: true, Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + lists.String(),
 				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLengthAtLeast("zulip_user.all", 9+n), counted},
@@ -289,11 +283,9 @@ func TestAccExamples_listResources(t *testing.T) {
 			if len(checks) == 0 {
 				t.Fatalf("%s has no list block", example)
 			}
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				TerraformVersionChecks:   queryVersions,
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{queryStep(srv, t, refserver.SeedOwnerID, text, checks...)},
+			acctest.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: queryVersions,
+				Steps:                  []resource.TestStep{queryStep(srv, t, refserver.SeedOwnerID, text, checks...)},
 			})
 		})
 	}

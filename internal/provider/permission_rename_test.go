@@ -127,9 +127,7 @@ func TestAccPermission_groupRenamedOutOfBand(t *testing.T) {
 		}
 	}
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:            testAccRenamedGroupConfig(owner, ""),
@@ -211,9 +209,7 @@ resource "zulip_channel" "test" {
   can_send_message_group = { groups = [zulip_user_group.release.name] }
 }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{

@@ -41,9 +41,7 @@ func TestAccPlanRequestsDoNotGrow(t *testing.T) {
 			fmt.Fprintf(&cfg, "resource \"zulip_channel_subscribers\" \"c%d\" {\n  channel_id  = zulip_channel.c%d.id\n  subscribers = [5, 6]\n}\n", i, i)
 		}
 		measured := requestsAtPlan{srv: srv}
-		resource.Test(t, resource.TestCase{
-			PreCheck:                 func() { acctest.PreCheck(t) },
-			ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		acctest.Test(t, resource.TestCase{
 			Steps: []resource.TestStep{
 				{Config: cfg.String()},
 				{

@@ -75,10 +75,8 @@ func TestAccProvider_environmentVariables(t *testing.T) {
 	t.Setenv("ZULIP_SITE", srv.URL+"/api/v1/")
 	t.Setenv("ZULIP_EMAIL", admin.Email)
 	t.Setenv("ZULIP_API_KEY", admin.APIKey)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    []resource.TestStep{applies(`provider "zulip" {}`)},
+	acctest.Test(t, resource.TestCase{
+		Steps: []resource.TestStep{applies(`provider "zulip" {}`)},
 	})
 }
 
@@ -87,9 +85,7 @@ func TestAccProvider_zuliprcFile(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin, _ := srv.User(refserver.SeedAdminID)
 	rc := writeZuliprc(t, home, fmt.Sprintf("[api]\nemail=%s\nkey=%s\nsite=%s\n", admin.Email, admin.APIKey, srv.URL))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			applies(fmt.Sprintf(`provider "zulip" { zuliprc = %q }`, rc)),
 		},
@@ -105,10 +101,8 @@ func TestAccProvider_defaultZuliprcAndConfigVariable(t *testing.T) {
 	if err := os.Rename(filepath.Join(home, "zuliprc"), filepath.Join(home, ".zuliprc")); err != nil {
 		t.Fatal(err)
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    []resource.TestStep{applies(`provider "zulip" {}`)},
+	acctest.Test(t, resource.TestCase{
+		Steps: []resource.TestStep{applies(`provider "zulip" {}`)},
 	})
 }
 
@@ -123,9 +117,7 @@ func TestAccProvider_precedence(t *testing.T) {
 	rc := writeZuliprc(t, home, fmt.Sprintf("[api]\nemail=%s\nkey=wrong-key-from-file\nsite=%s\n", member.Email, srv.URL))
 	t.Setenv("ZULIP_EMAIL", admin.Email)
 	t.Setenv("ZULIP_API_KEY", "wrong-key-from-environment")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			applies(fmt.Sprintf(`provider "zulip" {
   zuliprc = %q
@@ -139,9 +131,7 @@ func TestAccProvider_missingValues(t *testing.T) {
 	home := isolateEnv(t)
 	srv := acctest.NewServer(t)
 	admin, _ := srv.User(refserver.SeedAdminID)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      fmt.Sprintf(`provider "zulip" { email = %q }`, admin.Email) + testAccProviderLinkifier,
@@ -178,9 +168,7 @@ func TestAccProvider_malformedZuliprc(t *testing.T) {
 	home := isolateEnv(t)
 	acctest.NewServer(t)
 	rc := writeZuliprc(t, home, "[api]\nemail=a@example.com\nthis line is not ini\nkey=secret-key-value\n")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      fmt.Sprintf(`provider "zulip" { zuliprc = %q }`, rc) + testAccProviderLinkifier,
 			PlanOnly:    true,
@@ -193,9 +181,7 @@ func TestAccProvider_wrongKeyIsRejectedClearly(t *testing.T) {
 	isolateEnv(t)
 	srv := acctest.NewServer(t)
 	admin, _ := srv.User(refserver.SeedAdminID)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`provider "zulip" {
   url     = %q
@@ -210,9 +196,7 @@ func TestAccProvider_wrongKeyIsRejectedClearly(t *testing.T) {
 func TestAccProvider_invalidArguments(t *testing.T) {
 	isolateEnv(t)
 	srv := acctest.NewServer(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: srv.ProviderConfig(t, refserver.SeedAdminID) + `
@@ -244,9 +228,7 @@ func TestAccProvider_apiKeyNotLogged(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin, _ := srv.User(refserver.SeedAdminID)
 	providerBlock := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: providerBlock + testAccProviderLinkifier,
@@ -305,9 +287,7 @@ func TestAccProvider_credentialsCheckedAtPlan(t *testing.T) {
 	step := func(config string, want *regexp.Regexp) resource.TestStep {
 		return resource.TestStep{Config: config + testAccProviderLinkifier, PlanOnly: true, ExpectError: want}
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(fmt.Sprintf(`provider "zulip" {
   url     = %q
@@ -356,9 +336,7 @@ func TestAccProvider_wrongKeyFromEnvironment(t *testing.T) {
 	t.Setenv("ZULIP_SITE", srv.URL)
 	t.Setenv("ZULIP_EMAIL", admin.Email)
 	t.Setenv("ZULIP_API_KEY", wrongKey)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:   `provider "zulip" {}` + testAccProviderLinkifier,
 			PlanOnly: true,
@@ -373,9 +351,7 @@ func TestAccProvider_wrongKeyFromEnvironment(t *testing.T) {
 func TestAccProvider_urlOnlyMakesNoAccountRequest(t *testing.T) {
 	isolateEnv(t)
 	srv := acctest.NewServer(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			// Configured, and then refused for want of an account.
 			Config:      fmt.Sprintf(`provider "zulip" { url = %q }`, srv.URL) + testAccProviderLinkifier,
@@ -398,9 +374,7 @@ func TestAccProvider_certBundle(t *testing.T) {
 	admin, _ := srv.User(refserver.SeedAdminID)
 	account := fmt.Sprintf("  url     = %q\n  email   = %q\n  api_key = %q\n", srv.URL, admin.Email, admin.APIKey)
 	rc := writeZuliprc(t, home, fmt.Sprintf("[api]\nemail=%s\nkey=%s\nsite=%s\ncert_bundle=%s\n", admin.Email, admin.APIKey, srv.URL, srv.CABundle))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      "provider \"zulip\" {\n" + account + "}\n" + testAccProviderLinkifier,
@@ -439,9 +413,7 @@ func TestAccProvider_insecure(t *testing.T) {
 		step.PreConfig = func() { t.Setenv("ZULIP_ALLOW_INSECURE", value) }
 		return step
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			applies("provider \"zulip\" {\n" + account + "  insecure = true\n}\n"),
 			setenv(applies("provider \"zulip\" {\n"+account+"}\n"), "true"),
@@ -472,9 +444,7 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 	account := fmt.Sprintf("  url     = %q\n  email   = %q\n  api_key = %q\n", srv.URL, admin.Email, admin.APIKey)
 	rc := writeZuliprc(t, home, fmt.Sprintf("[api]\nemail=%s\nkey=%s\nsite=%s\nclient_cert=%s\nclient_cert_key=%s\n",
 		admin.Email, admin.APIKey, srv.URL, srv.ClientCert, srv.ClientKey))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      "provider \"zulip\" {\n" + account + "}\n" + testAccProviderLinkifier,
@@ -652,8 +622,7 @@ func TestAccProvider_unknownConfigWarns(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin, _ := srv.User(refserver.SeedAdminID)
 	rec := &diagRecorder{}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`

@@ -144,9 +144,7 @@ func TestAccRealm_adopt(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	before, after := adoptedOrganization{srv: srv}, adoptedOrganization{srv: srv, changed: true}
 	empty := []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: owner + before.config(true),

@@ -37,9 +37,7 @@ func TestAccRealmPermissions_plan(t *testing.T) {
 	}
 	subscribers := fmt.Sprintf("resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = %d\n  subscribers = [%d, %d]\n}\n",
 		refserver.SeedChannelRandom, refserver.SeedMemberID, refserver.SeedMember2ID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// The organization's permissions.
 			refused(member+testAccUserGroupConfig("x", "", ""), "Insufficient Permission", "Creating a user group",

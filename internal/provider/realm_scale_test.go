@@ -45,9 +45,7 @@ func TestAccRealm_scale(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	cfg := owner + acctest.ScaleRealmConfig(false)
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: cfg, ConfigPlanChecks: empty},
 			{
@@ -143,10 +141,8 @@ func TestAccRealm_scaleImport(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(acctest.ScaleRealmSeed)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
+	acctest.Test(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
 		Steps: []resource.TestStep{
 			{Config: owner + acctest.ScaleRealmConfig(false)},
 			{Config: owner + scaleRemoved()},

@@ -23,9 +23,7 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_allowed_domain.test"
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: owner + testAccAllowedDomainConfig("example.org", "true"),
@@ -135,9 +133,7 @@ func TestAccAllowedDomain_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: owner + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -166,9 +162,7 @@ func TestAccAllowedDomain_validation(t *testing.T) {
 	step := func(domain string, want string) resource.TestStep {
 		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: expectErrRE(want)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step("Example.org", `domain: must be written in lower case \("example.org"\)`),
 			step(" example.org", `domain: must not have leading or trailing whitespace`),
@@ -190,9 +184,7 @@ func TestAccAllowedDomain_needsOwner(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	want := expectErr(`Insufficient Role`, `allowed domains needs an organization owner`)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: member + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
 			{Config: admin + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
@@ -217,9 +209,7 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_allowed_domain.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
@@ -273,9 +263,7 @@ resource "zulip_allowed_domain" "many" {
   count  = %d
   domain = "team${count.index}.example.org"
 }`, n)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{

@@ -31,9 +31,7 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 	mark := refserver.SeedMemberID
 	addr := "zulip_apns_device_token.test"
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			return testAccAPNsDevicesOnServer(srv, mark)
 		},
@@ -126,9 +124,7 @@ func TestAccAPNsDeviceToken_validation(t *testing.T) {
 	step := func(hcl string, phrases ...string) resource.TestStep {
 		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: expectErr(phrases...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccAPNsDeviceTokenConfig("", "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
 			step(testAccAPNsDeviceTokenConfig(strings.Repeat("ab12", 1025), "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
@@ -155,9 +151,7 @@ func TestAccAPNsDeviceToken_zulipRules(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	long := strings.Repeat("ab12", 1024)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: member + testAccAPNsDeviceTokenConfig(long, "org.zulip.Zulip") + `
 resource "zulip_apns_device_token" "example" {
@@ -189,9 +183,7 @@ func TestAccAPNsDeviceToken_base64BeforeHex(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 405 })
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	b64 := "dGVzdC10b2tlbg=="
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      member + testAccAPNsDeviceTokenConfig("c0ffee", "org.zulip.Zulip"),
@@ -213,9 +205,7 @@ func TestAccAPNsDeviceToken_base64BeforeHex(t *testing.T) {
 func TestAccAPNsDeviceToken_botRefused(t *testing.T) {
 	srv := acctest.NewServer(t)
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      bot + testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip"),
 			ExpectError: expectErr("Unable to Register APNs Device Token", "does not accept bot requests"),
@@ -231,9 +221,7 @@ func TestAccAPNsDeviceToken_example(t *testing.T) {
 		t.Fatal(err)
 	}
 	token := "740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			// The owner's seeded device stays; the example's token is gone.
 			return testAccAPNsDevicesOnServer(srv, refserver.SeedOwnerID, strings.Repeat("ab12", 16)+" org.zulip.Zulip")

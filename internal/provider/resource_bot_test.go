@@ -68,9 +68,7 @@ func TestAccBot_lifecycle(t *testing.T) {
 	provider := srv.ProviderConfig(t, refserver.SeedAdminID)
 	var keyBefore string
 	noKey := testAccBotKeyAbsent{srv: srv, local: "ci-bot"}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			if u, ok := testAccBot(srv, "deploy-bot"); !ok || u.IsActive {
 				return fmt.Errorf("after destroy: %+v", u)
@@ -133,9 +131,7 @@ func TestAccBot_lifecycle(t *testing.T) {
 func TestAccBot_outgoingWebhook(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: provider + testAccBotConfig("hook", "Hook", "  bot_type = \"outgoing_webhook\"\n"), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`Missing Outgoing Webhook URL`)},
@@ -163,9 +159,7 @@ func TestAccBot_outgoingWebhook(t *testing.T) {
 func TestAccBot_drift(t *testing.T) {
 	srv := acctest.NewServer(t)
 	config := srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig("drift", "Drift", "")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
@@ -206,9 +200,7 @@ func TestAccBot_validation(t *testing.T) {
 	})
 	build, _ := srv.User(refserver.SeedBotID)
 	local := build.Email[:len(build.Email)-len("-bot@")-len(srv.Host())]
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig(local, "Another", ""), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)Bot Address Taken.*import \{`)},
@@ -233,9 +225,7 @@ func TestAccBot_createAnswerLost(t *testing.T) {
 		}
 		return acctest.Fault{}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: provider + testAccBotConfig("lost", "Lost", ""),
 			Check: func(s *terraform.State) error {
@@ -256,8 +246,7 @@ func TestAccBot_createAnswerLost(t *testing.T) {
 func TestAccBotAPIKey_aliasedProvider(t *testing.T) {
 	srv := acctest.NewServer(t)
 	noKey := testAccBotKeyAbsent{srv: srv, local: "reader-bot"}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{
@@ -295,8 +284,7 @@ data "zulip_user" "self" {
 func TestAccBot_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   testAccEphemeralVersions,
 		ProtoV6ProviderFactories: testAccEphemeralFactories,
 		Steps: []resource.TestStep{
@@ -336,10 +324,8 @@ func TestAccBot_generatedConfig(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	for _, id := range []string{"build-bot@" + srv.Host(), strconv.Itoa(refserver.SeedIncomingBotID)} {
 		t.Run(id, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			acctest.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
 				Steps: []resource.TestStep{{
 					Config: admin, ResourceName: "zulip_bot.test", ImportState: true,
 					ImportStateKind: resource.ImportBlockWithID, ImportStateId: id, GenerateConfig: true,
@@ -356,9 +342,7 @@ func TestAccBot_ownerChecked(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owned := func(id int) string { return testAccBotConfig("owned", "Owned", fmt.Sprintf("  owner_id = %d\n", id)) }
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: admin + owned(refserver.SeedDeactivatedID), PlanOnly: true,
 				ExpectError: expectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
@@ -380,9 +364,7 @@ func TestAccBot_nameInUse(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	person, _ := srv.User(refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: admin + testAccBotConfig("named", person.FullName, ""), PlanOnly: true,
 				ExpectError: expectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
@@ -423,9 +405,7 @@ func TestAccBot_createHalfFinished(t *testing.T) {
 			return nil
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config, ExpectNonEmptyPlan: true, Check: ownedBy(refserver.SeedAdminID)},
 			{

@@ -40,9 +40,7 @@ func TestAccChannelFolder_lifecycle(t *testing.T) {
 			"resource \"zulip_channel\" \"in\" {\n  name      = \"in-folder\"\n  folder_id = %s\n}\n", name, channelFolder)
 	}
 	addr := "zulip_channel_folder.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:           folder("Teams", "zulip_channel_folder.test.id"),
@@ -118,9 +116,7 @@ func TestAccChannelFolder_validation(t *testing.T) {
 	step := func(cfg string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder\" \"x\" {\n  name = \"TAKEN\"\n}\n",
 				"Channel Folder Already Exists", "import {"),
@@ -132,9 +128,7 @@ func TestAccChannelFolder_validation(t *testing.T) {
 
 func TestAccChannelFolder_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_folder/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},

@@ -37,9 +37,7 @@ func TestAccChannelSubscribers_lifecycle(t *testing.T) {
 		return admin + fmt.Sprintf("resource \"zulip_channel_subscribers\" \"test\" {\n  channel_id  = %d\n  subscribers = %s\n}\n", random, subs)
 	}
 	addr := "zulip_channel_subscribers.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:           cfg("[1, 5, 11]"),
@@ -76,8 +74,7 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	rec := &diagRecorder{}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(),
 		Steps: []resource.TestStep{
 			{
@@ -102,9 +99,7 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 
 func TestAccChannelSubscribers_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_subscribers/resource.tf"),
 			ConfigVariables: config.Variables{
@@ -117,10 +112,8 @@ func TestAccChannelSubscribers_example(t *testing.T) {
 
 func TestAccChannelSubscribers_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscribers.test", "design"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscribers.test", "design"),
 	})
 }
 
@@ -129,9 +122,7 @@ func TestAccChannelSubscription_lifecycle(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	cfg := admin + fmt.Sprintf("resource \"zulip_channel_subscription\" \"test\" {\n  channel_id = %d\n  user_id    = 5\n}\n", refserver.SeedChannelDesign)
 	addr := "zulip_channel_subscription.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Subscribed already (seeded): adopted; the others stay.
@@ -163,9 +154,7 @@ func TestAccChannelSubscription_lifecycle(t *testing.T) {
 func TestAccChannelSubscription_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      admin + "resource \"zulip_channel_subscription\" \"x\" {\n  channel_id = 999\n  user_id    = 5\n}\n",
@@ -177,9 +166,7 @@ func TestAccChannelSubscription_validation(t *testing.T) {
 
 func TestAccChannelSubscription_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_subscription/resource.tf"),
 			ConfigVariables:  config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)},
@@ -190,9 +177,7 @@ func TestAccChannelSubscription_example(t *testing.T) {
 
 func TestAccChannelSubscription_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscription.test", "random:11"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscription.test", "random:11"),
 	})
 }

@@ -50,9 +50,7 @@ func TestAccChannel_lifecycle(t *testing.T) {
 	addr := "zulip_channel.test"
 	perms := `  can_send_message_group = { groups = ["backend"], users = [1] }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: admin + testAccChannelConfig("ops", "Operations", perms),
@@ -156,9 +154,7 @@ func TestAccChannel_validation(t *testing.T) {
 	step := func(hcl string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccChannelConfig("x", "", "  privacy = \"secret\"\n"), "privacy"),
 			step(testAccChannelConfig("x", "", "  history_public_to_subscribers = false\n"), "Invalid Channel History"),
@@ -210,9 +206,7 @@ func TestAccChannel_beforeChannelCreate(t *testing.T) {
 		}
 		return acctest.Fault{}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: cfg + testAccChannelConfig("old-server", "Made by subscribing", extra),
@@ -238,9 +232,7 @@ func TestAccChannel_beforeChannelCreate(t *testing.T) {
 // name a group the same configuration creates.
 func TestAccChannel_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_channel/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},

@@ -47,10 +47,8 @@ func TestAccCodePlayground_lifecycle(t *testing.T) {
 		}
 	}
 	first, second := "https://play.rust-lang.org/?code={code}", "https://play.rust-lang.org/?edition=2021&code={code}"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             count(second, 0),
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: count(second, 0),
 		Steps: []resource.TestStep{
 			{Config: admin + testAccPlaygroundConfig("Rust playground", "Rust", first), Check: count(first, 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
@@ -78,9 +76,7 @@ func TestAccCodePlayground_validation(t *testing.T) {
 	step := func(cfg string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={source}"), `Missing the required variable "code"`),
 			step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={code}&v={version}"), `"code" should be the only variable`),
@@ -95,9 +91,7 @@ func TestAccCodePlayground_validation(t *testing.T) {
 // TestAccCodePlayground_example applies the documentation's example.
 func TestAccCodePlayground_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_code_playground/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},

@@ -73,9 +73,7 @@ func TestAccCustomEmoji_lifecycle(t *testing.T) {
 	copyFile(t, testAccEmojiFile("green.png"), first)
 	copyFile(t, testAccEmojiFile("green.png"), moved)
 	var firstID string
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			if e, ok := testAccEmoji(srv, "ship_it"); !ok || !e.Deactivated {
 				return fmt.Errorf("after destroy: %+v", e)
@@ -144,9 +142,7 @@ func TestAccCustomEmoji_drift(t *testing.T) {
 			}
 		})
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
@@ -172,9 +168,7 @@ func TestAccCustomEmoji_drift(t *testing.T) {
 func TestAccCustomEmoji_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: provider + testAccEmojiConfig("Ship", testAccEmojiFile("green.png")), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)name.*lowercase English letters`)},
@@ -198,9 +192,7 @@ func TestAccCustomEmoji_permission(t *testing.T) {
 	srv.Do(func(r *refserver.Realm) {
 		r.Settings.GroupSettings["can_add_custom_emoji_group"] = refserver.GroupSetting{GroupID: refserver.GroupAdministrators}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: srv.ProviderConfig(t, refserver.SeedMemberID) + testAccEmojiConfig("ship", testAccEmojiFile("green.png")), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)can_add_custom_emoji_group`)},
@@ -219,9 +211,7 @@ func TestAccCustomEmoji_example(t *testing.T) {
 		t.Fatal(err)
 	}
 	example := strings.ReplaceAll(readExample(t, "examples/resources/zulip_custom_emoji/resource.tf"), "${path.module}", dir)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + example,
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -50,9 +50,7 @@ func TestAccCustomProfileFieldOrder_lifecycle(t *testing.T) {
 		}
 		return nil
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: inOrder, ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 			{ResourceName: "zulip_custom_profile_field_order.test", ImportState: true, ImportStateId: "custom_profile_fields", ImportStateVerify: true},
@@ -84,9 +82,7 @@ func TestAccCustomProfileFieldOrder_validation(t *testing.T) {
 			PlanOnly: true, ExpectError: expectErr(want...),
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(refserver.SeedAdminID, ids[1:], "Incomplete Custom Profile Field Order", fmt.Sprintf("(id %d)", ids[0])),
 			step(refserver.SeedMemberID, ids, "Insufficient Role", "administrator"),
@@ -106,9 +102,7 @@ func TestAccCustomProfileFieldOrder_example(t *testing.T) {
 			want = append(want, f.ID)
 		}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_custom_profile_field_order/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -126,9 +120,7 @@ func TestAccCustomProfileFieldOrder_example(t *testing.T) {
 // of the imported order is accepted as it is.
 func TestAccCustomProfileFieldOrder_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_custom_profile_field_order.test", "custom_profile_fields"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_custom_profile_field_order.test", "custom_profile_fields"),
 	})
 }

@@ -60,9 +60,7 @@ resource "zulip_custom_profile_field" "test" {
 		return statecheck.ExpectKnownValue("zulip_custom_profile_field.test", tfjsonpath.New(attr), v)
 	}
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			if profileFieldOnServer(srv, "Department") != nil {
 				return fmt.Errorf("the field outlived its resource")
@@ -105,9 +103,7 @@ func TestAccCustomProfileField_validation(t *testing.T) {
 	step := func(cfg string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: admin + cfg, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(field("a", `  name = "A"
   type = "select"`), "Missing Options"),
@@ -160,9 +156,7 @@ resource "zulip_custom_profile_field" "office" {
 }
 `, options)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(`    { key = "ber", text = "Berlin" },
     { key = "lis", text = "Lisbon" },
@@ -182,9 +176,7 @@ resource "zulip_custom_profile_field" "office" {
 func TestAccCustomProfileField_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { r.ProfileFields = nil }) // an organization without fields yet
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_custom_profile_field/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -207,8 +199,7 @@ func TestAccCustomProfileField_lostAnswers(t *testing.T) {
 	}
 	two := "  options = [{ key = \"ber\", text = \"Berlin\" }, { key = \"lis\", text = \"Lisbon\" }]\n"
 	one := "  options = [{ key = \"ber\", text = \"Berlin\" }]\n"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(),
 		Steps: []resource.TestStep{
 			{Config: config("select", two)},
@@ -317,10 +308,9 @@ resource "zulip_profile_data" "me" {
 		}
 	}
 	var oldID int
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// zulip_user's password is write-only, which needs Terraform 1.11.
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: rec.factories(),
 		Steps: []resource.TestStep{
 			{

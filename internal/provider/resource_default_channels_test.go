@@ -49,10 +49,8 @@ func TestAccDefaultChannels_lifecycle(t *testing.T) {
 	}
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	general, announce, random := refserver.SeedChannelGeneral, refserver.SeedChannelAnnounce, refserver.SeedChannelRandom
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             defaultChannelsOnServer(srv, fmt.Sprint([]int{announce, random})),
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: defaultChannelsOnServer(srv, fmt.Sprint([]int{announce, random})),
 		Steps: []resource.TestStep{
 			{Config: list(general, random), Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{general, random})), ConfigPlanChecks: empty},
 			{Config: list(announce, random), Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{announce, random})), ConfigPlanChecks: empty},
@@ -83,9 +81,7 @@ func TestAccDefaultChannels_validation(t *testing.T) {
 			PlanOnly: true, ExpectError: expectErr(want...),
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(refserver.SeedAdminID, fmt.Sprintf("[%d]", refserver.SeedChannelDesign), "Private Channel", "cannot be made default"),
 			step(refserver.SeedAdminID, fmt.Sprintf("[%d]", refserver.SeedChannelArchived), "Archived Channel"),
@@ -106,9 +102,7 @@ func TestAccDefaultChannels_lostAnswer(t *testing.T) {
 		return acctest.Fault{}
 	})
 	cfg := fmt.Sprintf("resource \"zulip_default_channels\" \"test\" {\n  channel_ids = [%d]\n}\n", refserver.SeedChannelRandom)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: lost + cfg, ExpectError: expectErr("Unable to Set Default Channels")},
 			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + cfg, Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{refserver.SeedChannelRandom})),
@@ -120,9 +114,7 @@ func TestAccDefaultChannels_lostAnswer(t *testing.T) {
 // TestAccDefaultChannels_example applies the documentation's example.
 func TestAccDefaultChannels_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_default_channels/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -134,9 +126,7 @@ func TestAccDefaultChannels_example(t *testing.T) {
 // imported set is accepted as it is.
 func TestAccDefaultChannels_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_default_channels.test", "default_channels"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_default_channels.test", "default_channels"),
 	})
 }

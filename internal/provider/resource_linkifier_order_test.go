@@ -55,9 +55,7 @@ func TestAccLinkifierOrder_lifecycle(t *testing.T) {
 		}
 	}
 	incidentsFirst := "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:           order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
@@ -99,9 +97,7 @@ func TestAccLinkifierOrder_validation(t *testing.T) {
 			ExpectError: expectErr(want...),
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(refserver.SeedAdminID, fmt.Sprintf("[%d, 999]", first), "Incomplete Linkifier Order", fmt.Sprintf("(id %d)", second), "ids 999"),
 			step(refserver.SeedMemberID, fmt.Sprintf("[%d, %d]", second, first), "Insufficient Role", "administrator"),
@@ -113,9 +109,7 @@ func TestAccLinkifierOrder_validation(t *testing.T) {
 func TestAccLinkifierOrder_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { r.Linkifiers = nil })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_linkifier_order/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -133,10 +127,8 @@ func TestAccLinkifierOrder_example(t *testing.T) {
 // imported order is accepted as it is.
 func TestAccLinkifierOrder_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_linkifier_order.test", "linkifiers"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_linkifier_order.test", "linkifiers"),
 	})
 }
 
@@ -156,9 +148,7 @@ resource "zulip_linkifier" "new" {
 		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair + more +
 			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: order("", "[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")},
 			{
@@ -190,9 +180,7 @@ func TestAccLinkifierOrder_lacksWithNewLinkifiers(t *testing.T) {
 		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair +
 			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),

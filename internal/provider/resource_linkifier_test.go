@@ -24,9 +24,7 @@ func TestAccLinkifier_lifecycle(t *testing.T) {
 	addr := "zulip_linkifier.test"
 	var id int
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: admin + testAccLinkifierConfigFull(),
@@ -108,9 +106,7 @@ func TestAccLinkifier_validation(t *testing.T) {
 	step := func(hcl string, want string) resource.TestStep {
 		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccLinkifierConfig(`foo(?=bar)(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
 			step(testAccLinkifierConfig(`(a)\1(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
@@ -145,9 +141,7 @@ resource "zulip_linkifier" "test" {
 func TestAccLinkifier_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 450 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      admin + testAccLinkifierConfigFull(),
@@ -168,9 +162,7 @@ func TestAccLinkifier_serverTooOld(t *testing.T) {
 func TestAccLinkifier_needsAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      member + testAccLinkifierConfig(`MEMBER-(?P<id>[0-9]+)`, "https://x.org/{id}"),
 			PlanOnly:    true,
@@ -191,9 +183,7 @@ resource "zulip_linkifier" "many" {
   pattern      = "T${count.index}-(?P<id>[0-9]+)"
   url_template = "https://tracker.example.com/${count.index}/{id}"
 }`, n)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
@@ -274,9 +264,7 @@ func TestAccLinkifier_createsReadBackOnce(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&cfg, "resource \"zulip_linkifier\" \"l%d\" {\n  pattern      = \"RB%d-(?P<id>[0-9]+)\"\n  url_template = \"https://rb%d.example.com/{id}\"\n}\n", i, i, i)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			PreConfig: srv.ResetRequests,
 			Config:    cfg.String(),

@@ -23,9 +23,7 @@ func TestAccMessageFlags_lifecycle(t *testing.T) {
 	addr := "zulip_message_flags.test"
 	mark := refserver.SeedMemberID
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			// Destroying removes the flag from every message the resource names.
 			if err := testAccMessageFlagsOnServer(srv, mark, "starred", map[int]bool{1: false, 2: false, 3: false}); err != nil {
@@ -129,9 +127,7 @@ func TestAccMessageFlags_unreadInUnsubscribedChannel(t *testing.T) {
 	cfg := srv.ProviderConfig(t, maria)
 	addr := "zulip_message_flags.test"
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			return testAccMessageFlagsOnServer(srv, maria, "read", map[int]bool{2: false})
 		},
@@ -186,9 +182,7 @@ func TestAccMessageFlags_validation(t *testing.T) {
 	step := func(hcl string, phrases ...string) resource.TestStep {
 		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: expectErr(phrases...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccMessageFlagsConfig("mentioned", 1), "flag", `"mentioned" is read-only: set by the server`),
 			step(testAccMessageFlagsConfig("stream_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
@@ -206,9 +200,7 @@ func TestAccMessageFlags_validation(t *testing.T) {
 func TestAccMessageFlags_inaccessibleMessage(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// 9999 does not exist.
@@ -237,9 +229,7 @@ func TestAccMessageFlags_messageDeletedBeforeDestroy(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	mark := refserver.SeedMemberID
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			return testAccMessageFlagsOnServer(srv, mark, "read", map[int]bool{3: false})
 		},
@@ -277,9 +267,7 @@ func TestAccMessageFlags_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: member + string(example),
@@ -397,9 +385,7 @@ func testAccSetMessageFlag(srv *acctest.Server, userID, messageID int, flag stri
 // messages is accepted as it is and plans no change.
 func TestAccMessageFlags_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), testAccMessageFlagsConfig("starred", 3, 2),
 			"zulip_message_flags.test", "starred:3,2"),
 	})

@@ -33,9 +33,7 @@ resource "zulip_message_report" "test" {
 `, description, round)
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config("Selling things in #random.", "1"),
@@ -107,9 +105,7 @@ func TestAccMessageReport_validation(t *testing.T) {
 	step := func(hcl string, phrases ...string) resource.TestStep {
 		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: expectErr(phrases...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccMessageReportConfig(10, "other", nil), "Missing Report Description", `type "other" needs a description`),
 			step(testAccMessageReportConfig(10, "spam", strings.Repeat("é", 1001)), "description", "is 1001 characters long; Zulip accepts at most 1000"),
@@ -135,9 +131,7 @@ func TestAccMessageReport_serverReportTypes(t *testing.T) {
 		r.ReportTypes = []refserver.ReportType{{Key: "spam", Name: "Spam"}, {Key: "impersonation", Name: "Impersonation"}}
 	})
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      member + testAccMessageReportConfig(10, "harassment", nil),
@@ -168,9 +162,7 @@ func TestAccMessageReport_reportingDisabled(t *testing.T) {
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(noRegister.Close)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Known at plan time.
@@ -198,9 +190,7 @@ provider "zulip" {
 func TestAccMessageReport_inaccessibleMessage(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Message 8 is in #leadership, which Mark cannot read.
@@ -234,9 +224,7 @@ func TestAccMessageReport_featureLevels(t *testing.T) {
 	fixed.Do(func(r *refserver.Realm) {
 		r.ReportTypes = append(r.ReportTypes, refserver.ReportType{Key: "impersonation", Name: "Impersonation"})
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      tooOld.ProviderConfig(t, refserver.SeedMemberID) + testAccMessageReportConfig(10, "spam", nil),
@@ -263,9 +251,7 @@ func TestAccMessageReport_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: member + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -30,9 +30,7 @@ func TestAccOwnAccountDeactivation_performsOnce(t *testing.T) {
 		})
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// The address is compared without regard to case.
@@ -91,9 +89,7 @@ func TestAccOwnAccountDeactivation_performsOnce(t *testing.T) {
 func TestAccOwnAccountDeactivation_wrongAccount(t *testing.T) {
 	srv := acctest.NewServer(t)
 	cfg := srv.ProviderConfig(t, refserver.SeedMember3ID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:   cfg + testAccOwnAccountDeactivationConfig("mark@zulip.example.com", "1"),
@@ -128,9 +124,7 @@ func TestAccOwnAccountDeactivation_wrongAccount(t *testing.T) {
 func TestAccOwnAccountDeactivation_realAddress(t *testing.T) {
 	srv := acctest.NewServer(t)
 	maria, _ := srv.User(refserver.SeedMember2ID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:            srv.ProviderConfig(t, maria.ID) + testAccOwnAccountDeactivationConfig(maria.Email, "1"),
 			ConfigStateChecks: []statecheck.StateCheck{testAccUserActiveCheck(srv, maria.ID, false)},
@@ -142,9 +136,7 @@ func TestAccOwnAccountDeactivation_lastOwner(t *testing.T) {
 	srv := acctest.NewServer(t)
 	// With Oscar gone, Olivia is the only owner.
 	testAccSetUserActive(srv, refserver.SeedOwner2ID, false)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccOwnAccountDeactivationConfig("olivia@zulip.example.com", "1"),
@@ -167,9 +159,7 @@ func TestAccOwnAccountDeactivation_onlyUser(t *testing.T) {
 			u.IsActive = id == mei
 		}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, mei) + testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "1"),
 			ExpectError: expectErr("Unable to Deactivate the Account", "the organization's only active user",
@@ -185,9 +175,7 @@ func TestAccOwnAccountDeactivation_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, mei) + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -38,9 +38,7 @@ func TestAccProfileData_lifecycle(t *testing.T) {
 		refserver.FieldIDWebsite: "https://maria.example.org/blog", refserver.FieldIDBirthday: "",
 	}
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedMember2ID, refserver.FieldIDPronouns, refserver.FieldIDTeam,
 			refserver.FieldIDMentor, refserver.FieldIDWebsite, refserver.FieldIDBirthday),
 		Steps: []resource.TestStep{
@@ -180,9 +178,7 @@ func TestAccProfileData_onlyNamedFields(t *testing.T) {
 		refserver.FieldIDBiography: "Backend engineer.", refserver.FieldIDWebsite: "https://mark.example.org",
 		refserver.FieldIDMentor: "[2]", refserver.FieldIDGitHub: "markm",
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
 			if err := profileDataDestroyed(srv, refserver.SeedMemberID, refserver.FieldIDPronouns, refserver.FieldIDBirthday)(s); err != nil {
 				return err
@@ -239,9 +235,7 @@ func TestAccProfileData_validation(t *testing.T) {
 		return resource.TestStep{Config: maria + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
 	}
 	one := func(block string) string { return testAccProfileDataConfig(block) }
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// Each type's rule, named at the block's value.
 			step(one(pdText(`name = "Phone number"`, strings.Repeat("1", 51))),
@@ -305,10 +299,8 @@ func TestAccProfileData_generatedConfig(t *testing.T) {
 	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
 	for _, id := range []string{"*", "Biography,6"} {
 		t.Run(id, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			acctest.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
 				Steps: []resource.TestStep{{
 					Config:          mark,
 					ResourceName:    "zulip_profile_data.test",
@@ -333,8 +325,7 @@ func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
 	addr := "zulip_profile_data.test"
 	two := mark + testAccProfileDataConfig(pdText(`name = "Biography"`, "Backend engineer."), pdText(`id = 7`, "markm"))
 	one := mark + testAccProfileDataConfig(pdText(`name = "Biography"`, "Backend engineer."))
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: diags.factories(),
 		Steps: []resource.TestStep{
 			{Config: two, ResourceName: addr, ImportState: true, ImportStateId: "*", ImportStatePersist: true},
@@ -395,10 +386,8 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMember2ID)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	config := testAccProfileDataConfig(pdText(`name = "Employee ID"`, "E-0042"))
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             profileDataDestroyed(srv, refserver.SeedAdminID, refserver.FieldIDEmployeeID),
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: profileDataDestroyed(srv, refserver.SeedAdminID, refserver.FieldIDEmployeeID),
 		Steps: []resource.TestStep{
 			{
 				Config:   member + config,
@@ -428,9 +417,7 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 	srv := acctest.NewServer(t)
 	maria := srv.ProviderConfig(t, refserver.SeedMember2ID)
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      maria + testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
@@ -459,9 +446,7 @@ func TestAccProfileData_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedMember2ID, refserver.FieldIDPronouns, refserver.FieldIDTeam,
 			refserver.FieldIDBirthday, refserver.FieldIDWebsite, refserver.FieldIDMentor, refserver.FieldIDPhone),
 		Steps: []resource.TestStep{

@@ -35,9 +35,7 @@ func TestAccPushTestNotification_performsOnce(t *testing.T) {
 	}
 	var firstID string
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Neither token nor device: every legacy device of the account.
@@ -124,9 +122,7 @@ func TestAccPushTestNotification_token(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	token := "5b0c7dd0b6ee4a5e8f2c9a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Not registered yet.
@@ -174,9 +170,7 @@ func TestAccPushTestNotification_encryptedDevice(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      owner + testAccPushTestNotificationDevice(99),
@@ -216,9 +210,7 @@ func TestAccPushTestNotification_bouncerErrors(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			srv := acctest.NewServer(t, func(o *refserver.Options) { o.PushBouncerError = code })
 			owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-			resource.ParallelTest(t, resource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+			acctest.ParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{
 					{
 						Config:      owner + testAccPushTestNotificationDevice(2),
@@ -261,9 +253,7 @@ func TestAccPushTestNotification_remoteTokenUnknown(t *testing.T) {
 		}
 	}))
 	t.Cleanup(stub.Close)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "zulip" {
@@ -290,9 +280,7 @@ func TestAccPushTestNotification_validation(t *testing.T) {
 			ExpectError: expectErr(phrases...),
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step("token = \"ab12ab12\"\ndevice_id = 2", "cannot be configured together", "token", "device_id"),
 			step("device_id = 2\nencrypted = false", "encrypted", "only the encrypted endpoint reaches"),
@@ -308,9 +296,7 @@ func TestAccPushTestNotification_featureLevels(t *testing.T) {
 	older := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 200 })
 	// Between 420 and 467 the device id is sent as push_account_id.
 	pushAccount := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 450 })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      old.ProviderConfig(t, refserver.SeedOwnerID) + testAccPushTestNotificationDevice(2),
@@ -337,9 +323,7 @@ func TestAccPushTestNotification_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: owner + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{

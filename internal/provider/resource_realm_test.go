@@ -50,9 +50,7 @@ resource "zulip_realm" "test" {
 	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue("zulip_realm.test", tfjsonpath.New(attr), v)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: realmOnServer(srv, func(r *refserver.Realm) error {
 			if r.Name != "Renamed again" {
 				return fmt.Errorf("destroying changed the name to %q", r.Name)
@@ -131,9 +129,7 @@ func TestAccRealmSettings_validation(t *testing.T) {
 	cloud := acctest.NewServer(t)
 	cloud.Do(func(r *refserver.Realm) { r.PlanType = 2 }) // Zulip Cloud Free
 	limited := cloud.ProviderConfig(t, refserver.SeedOwnerID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(admin+realm(`  org_type = "startup"`), "org_type", "business"),
 			step(admin+realm(`  message_content_edit_limit_seconds = "0"`), "message_content_edit_limit_seconds", "unlimited"),
@@ -164,9 +160,7 @@ func TestAccRealmSettings_lostAnswer(t *testing.T) {
 		return acctest.Fault{}
 	})
 	cfg := "resource \"zulip_realm\" \"test\" {\n  name = \"After\"\n}\n"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: lost + cfg, ExpectError: expectErr("Unable to Change Organization Settings")},
 			{Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + cfg,
@@ -180,10 +174,8 @@ func TestAccRealmSettings_lostAnswer(t *testing.T) {
 // generates for an imported organization is accepted as it is.
 func TestAccRealmSettings_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_realm.test", srv.URL),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_realm.test", srv.URL),
 	})
 }
 
@@ -191,9 +183,7 @@ func TestAccRealmSettings_generatedConfig(t *testing.T) {
 // owner: every setting it names reads back as written.
 func TestAccRealmSettings_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_realm/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -228,9 +218,7 @@ resource "zulip_channel" "mods" {
 }
 ` + realm(fmt.Sprintf("  moderation_request_channel_id = zulip_channel.mods.id\n  zulip_update_announcements_stream_id = %d\n  signup_announcements_stream_id = -1",
 		refserver.SeedChannelRandom)) + defaults(`  notification_sound = "ding"`)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(realm(`  new_stream_announcements_stream_id = 9999`), "Unknown Channel", "new_stream_announcements_stream_id",
 				"id 9999", "Invalid channel ID"),

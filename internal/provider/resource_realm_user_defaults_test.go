@@ -35,9 +35,7 @@ resource "zulip_realm_user_defaults" "test" {
 		return statecheck.ExpectKnownValue("zulip_realm_user_defaults.test", tfjsonpath.New(attr), v)
 	}
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config("recent", "dark", 300),
@@ -81,9 +79,7 @@ func TestAccRealmUserDefaults_validation(t *testing.T) {
 		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(admin+defaults(`  color_scheme = "purple"`), "color_scheme", "automatic"),
 			step(admin+defaults(`  web_font_size_px = -1`), "web_font_size_px"),
@@ -96,9 +92,7 @@ func TestAccRealmUserDefaults_validation(t *testing.T) {
 // TestAccRealmUserDefaults_example applies the documentation's example.
 func TestAccRealmUserDefaults_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_realm_user_defaults/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -113,9 +107,7 @@ func TestAccRealmUserDefaults_example(t *testing.T) {
 // the imported defaults is accepted as it is.
 func TestAccRealmUserDefaults_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_realm_user_defaults.test", srv.URL),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_realm_user_defaults.test", srv.URL),
 	})
 }

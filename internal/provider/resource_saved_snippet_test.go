@@ -25,9 +25,7 @@ func TestAccSavedSnippet_lifecycle(t *testing.T) {
 	var id int
 	const content = "Deploying **now**.\nExpect a short outage in #**general**."
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: admin + testAccSavedSnippetConfig("Deploy notice", content),
@@ -119,9 +117,7 @@ func TestAccSavedSnippet_example(t *testing.T) {
 	}
 	addr := "zulip_saved_snippet.release_checklist"
 	content := "Before tagging a release:\n- [ ] Changelog updated\n- [ ] Migrations reviewed\n- [ ] Announced in #**announce**"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: member + string(example),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -144,9 +140,7 @@ func TestAccSavedSnippet_validation(t *testing.T) {
 	step := func(title, content string, want string) resource.TestStep {
 		return resource.TestStep{Config: admin + testAccSavedSnippetConfig(title, content), PlanOnly: true, ExpectError: expectErrRE(want)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step("", "Hello", `title: must not be empty or only whitespace`),
 			step("Greeting", " \n\t", `content: must not be empty or only whitespace`),
@@ -172,9 +166,7 @@ func TestAccSavedSnippet_import(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	addr := "zulip_saved_snippet.test"
 	const welcome = "Welcome to the team! Please read #**general>rules**."
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Snippet 1 is the owner's: to the administrator it does not exist.
@@ -226,9 +218,7 @@ func TestAccSavedSnippet_olderServer(t *testing.T) {
 	addr := "zulip_saved_snippet.test"
 	differentID := statecheck.CompareValue(compare.ValuesDiffer())
 	var oldID int
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: admin + testAccSavedSnippetConfig("On call", "Page the on-call engineer."),
@@ -274,9 +264,7 @@ func TestAccSavedSnippet_olderServer(t *testing.T) {
 func TestAccSavedSnippet_serverWithoutSnippets(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 250 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      admin + testAccSavedSnippetConfig("On call", "Page the on-call engineer."),
 			PlanOnly:    true,
@@ -297,9 +285,7 @@ resource "zulip_saved_snippet" "many" {
   title   = "Snippet ${count.index}"
   content = "Text number ${count.index}."
 }`, n)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{

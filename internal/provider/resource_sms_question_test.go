@@ -59,9 +59,7 @@ resource "zulip_sms_question" "test" {
 	// The message changes with the trigger, so the two are told apart below.
 	config2 := strings.Replace(config("2"), "rev 2 done", "rev 1 done", 1)
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: config("1"),
@@ -187,9 +185,7 @@ resource "zulip_sms_question" "fourth" {
 }
 `, delay)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: three,
@@ -259,9 +255,7 @@ resource "zulip_sms_question" "test" {
 	step := func(hcl string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: testAccSMSProvider(srv) + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(with("to", `"0700000003"`), "to", `"0700000003" is not an E.164 phone number`),
 			step(with("to", `"+46 70 000 00 03"`), "to", "is not an E.164 phone number"),
@@ -287,9 +281,7 @@ resource "zulip_sms_question" "test" {
 func TestAccSMSQuestion_wrongCredentials(t *testing.T) {
 	srv := testAccSMSServer(t)
 	wrong := strings.Replace(testAccSMSProvider(srv), testAccSMSPassword, "not-the-password", 1)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: wrong + `
 resource "zulip_sms_question" "test" {
@@ -316,9 +308,7 @@ func TestAccSMSQuestion_secretsNotLogged(t *testing.T) {
 	t.Setenv("TF_LOG", "TRACE")
 	srv := testAccSMSServer(t)
 	const token = "tok-Hq3nV8ycR1"
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.Test(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: testAccSMSProvider(srv) + fmt.Sprintf(`
 resource "zulip_sms_question" "test" {
@@ -378,9 +368,7 @@ func TestAccSMSQuestion_example(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := "zulip_sms_question.confirm_partner_domain"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: owner + string(example),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -533,9 +521,7 @@ func (h *testAccSMSWebhook) expect(from, message, token string) error {
 // resource created in the same run: the plan must not report it missing.
 func TestAccSMSQuestion_credentialsKnownOnlyAtApply(t *testing.T) {
 	srv := testAccSMSServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 resource "terraform_data" "sms_password" {

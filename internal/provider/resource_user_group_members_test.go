@@ -37,9 +37,7 @@ func TestAccUserGroupMembers_lifecycle(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_user_group_members.test"
 	frontend := refserver.GroupFrontend
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// The seeded member 6 is removed, 5 and 11 added; subgroups set.
@@ -118,9 +116,7 @@ func TestAccUserGroupMembers_validation(t *testing.T) {
 	step := func(hcl string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccGroupMembersConfig("[5, 999]", ""), "Unknown User", "999"),
 			step(testAccGroupMembersConfig("[5]", "  subgroups = [\"nope\"]\n"), "Unknown User Group", `"nope"`),
@@ -138,8 +134,7 @@ func TestAccUserGroupMembers_validation(t *testing.T) {
 func TestAccUserGroupMembers_bothKinds(t *testing.T) {
 	srv := acctest.NewServer(t)
 	rec := &diagRecorder{}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(),
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccGroupMembersConfig("[5]", "") + fmt.Sprintf(`
@@ -160,9 +155,7 @@ resource "zulip_user_group_membership" "test" {
 
 func TestAccUserGroupMembers_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_user_group_members/resource.tf"),
 			ConfigVariables: config.Variables{
@@ -179,10 +172,8 @@ func TestAccUserGroupMembers_example(t *testing.T) {
 
 func TestAccUserGroupMembers_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_members.test", "leads"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_members.test", "leads"),
 	})
 }
 
@@ -192,9 +183,7 @@ func TestAccUserGroupMembership_lifecycle(t *testing.T) {
 	addr := "zulip_user_group_membership.test"
 	frontend := refserver.GroupFrontend
 	cfg := owner + fmt.Sprintf("resource \"zulip_user_group_membership\" \"test\" {\n  group_id = %d\n  user_id  = 11\n}\n", frontend)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:            cfg,
@@ -232,9 +221,7 @@ func TestAccUserGroupMembership_lifecycle(t *testing.T) {
 func TestAccUserGroupMembership_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      owner + "resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
@@ -254,9 +241,7 @@ func TestAccUserGroupMembership_validation(t *testing.T) {
 
 func TestAccUserGroupMembership_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_user_group_membership/resource.tf"),
 			ConfigVariables:  config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)},
@@ -270,9 +255,7 @@ func TestAccUserGroupMembership_example(t *testing.T) {
 
 func TestAccUserGroupMembership_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_membership.test", "backend:11"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_membership.test", "backend:11"),
 	})
 }

@@ -51,9 +51,7 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 	managers := `  can_manage_group  = { groups = ["role:administrators", "leads"], users = [5] }
   can_mention_group = { groups = ["role:members"] }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: owner + testAccUserGroupConfig("platform", "The platform team", managers),
@@ -182,9 +180,7 @@ func TestAccUserGroup_botKey(t *testing.T) {
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
 	addr := "zulip_user_group.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      old.ProviderConfig(t, refserver.SeedBotID) + testAccUserGroupConfig("bots-team", "Made by a bot", ""),
@@ -256,9 +252,7 @@ func TestAccUserGroup_validation(t *testing.T) {
 	step := func(hcl string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccUserGroupConfig("role:x", "", ""), "Invalid User Group Name", "reserved for system groups"),
 			step(testAccUserGroupConfig("@x", "", ""), "Invalid User Group Name"),
@@ -276,9 +270,7 @@ func TestAccUserGroup_validation(t *testing.T) {
 // refused at plan, naming the level.
 func TestAccUserGroup_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 300 })
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccUserGroupConfig("x", "", ""),
 			PlanOnly:    true,
@@ -291,9 +283,7 @@ func TestAccUserGroup_serverTooOld(t *testing.T) {
 // in a permission before it exists is known to the plan through the reference.
 func TestAccUserGroup_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
 				// The example's names are new in this organization.

@@ -38,12 +38,10 @@ func TestAccUser_lifecycle(t *testing.T) {
     "6" = { user_ids = [11] }
     "8" = { value = "they/them" }`)
 
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:           testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
 			{
 				Config: admin + testAccUserConfigFull(),
@@ -326,13 +324,11 @@ func TestAccUser_example(t *testing.T) {
 	if imports != 2 {
 		t.Fatalf("import.sh has %d `terraform import %s` lines, want 2 (by id and by e-mail)", imports, addr)
 	}
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             testAccUserDeactivated(srv, "jane.doe@zulip.example.com"),
-		Steps:                    steps,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:           testAccUserDeactivated(srv, "jane.doe@zulip.example.com"),
+		Steps:                  steps,
 	})
 }
 
@@ -355,11 +351,9 @@ resource "zulip_user" "test" {
 	profile := func(key, elem string) string {
 		return user(fmt.Sprintf("profile_data = { %q = %s }", key, elem))
 	}
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps: []resource.TestStep{
 			step(user(`role = "superuser"`), `(?s)role.*value must be one of:.*"owner".*"guest"`),
 			step(`
@@ -408,11 +402,9 @@ resource "zulip_user" "test" {
 func TestAccUser_guestBecomesAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps: []resource.TestStep{
 			{
 				Config: admin + testAccUserConfig("Jane Doe", "guest", "", ""),
@@ -447,11 +439,9 @@ func TestAccUser_guestBecomesAdministrator(t *testing.T) {
 // permission, and a member, are refused with a message naming it.
 func TestAccUser_needsCanCreateUsers(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps: []resource.TestStep{
 			{
 				Config:      srv.ProviderConfig(t, refserver.SeedAdmin2ID) + testAccUserConfig("Jane Doe", "", "", ""),
@@ -478,11 +468,9 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps: []resource.TestStep{
 			{
 				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
@@ -525,11 +513,9 @@ func TestAccUser_memberChangesRoleOrName(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	member := testAccUserAliasedProvider(t, srv, "member", refserver.SeedMemberID)
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps: []resource.TestStep{
 			{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
 			{
@@ -573,9 +559,7 @@ resource "zulip_user" "mei" {
 `, email)
 	}
 	addr := "zulip_user.mei"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:             owner + mei("mei@zulip.example.com"),
@@ -667,9 +651,7 @@ resource "zulip_user" "mark" {
 		return resource.TestStep{Config: cfg, ResourceName: "zulip_user.mark", ImportState: true, ImportStateId: id,
 			ExpectError: expectErrRE(want)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			imp("mark", `(?s)imported by its numeric user id or by its e-mail address, got "mark"`),
 			imp("999", `Cannot import user 999: the server has no such user`),
@@ -713,9 +695,7 @@ resource "zulip_user" "maria" {
 }
 `
 	addr := "zulip_user.maria"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "maria@zulip.example.com",
@@ -766,12 +746,10 @@ func TestAccUser_createAnswerLost(t *testing.T) {
 		}
 		return acctest.Fault{}
 	})
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:           testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{{
 			Config: proxy + testAccUserConfigFull(),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -817,10 +795,9 @@ func TestAccUser_createIncompleteConverges(t *testing.T) {
 	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", `
     "1" = { value = "+1-555-0199" }`)
 	addr := "zulip_user.test"
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: diags.factories(),
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
@@ -899,9 +876,7 @@ resource "zulip_user" "mark" {
 		refserver.FieldIDWebsite: "https://mark.example.org", refserver.FieldIDMentor: "[2]",
 		refserver.FieldIDGitHub: "mark-m", // the one the configuration names, changed
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// With an import block, the plan shows the import and only the
@@ -989,10 +964,9 @@ resource "zulip_user" "john" {
 		diags.reset()
 		srv.ResetRequests()
 	}
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: diags.factories(),
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
@@ -1097,11 +1071,9 @@ resource "zulip_user" "olivia" {
 		}
 		return nil
 	}
-	resource.ParallelTest(t, resource.TestCase{
+	acctest.ParallelTest(t, resource.TestCase{
 		// removed blocks need Terraform 1.7 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
 		Steps: []resource.TestStep{
 			{Config: cfg("", ""), ResourceName: "zulip_user.me", ImportState: true, ImportStateId: "2", ImportStatePersist: true},
 			{Config: cfg("", ""), ResourceName: "zulip_user.olivia", ImportState: true, ImportStateId: "1", ImportStatePersist: true},
@@ -1178,11 +1150,9 @@ func TestAccUser_generatedConfig(t *testing.T) {
 	}
 	for _, id := range []string{"mark@zulip.example.com", "10"} { // a member with profile values; a deactivated user
 		t.Run(id, func(t *testing.T) {
-			resource.ParallelTest(t, resource.TestCase{
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-				Steps:                    []resource.TestStep{step(id)},
+			acctest.ParallelTest(t, resource.TestCase{
+				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
+				Steps:                  []resource.TestStep{step(id)},
 			})
 		})
 	}

@@ -24,10 +24,8 @@ func TestAccUserTopic_lifecycle(t *testing.T) {
 	addr := "zulip_user_topic.test"
 	general := refserver.SeedChannelGeneral
 
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             userTopicDestroyed(srv, refserver.SeedAdminID, general, "deploys"),
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: userTopicDestroyed(srv, refserver.SeedAdminID, general, "deploys"),
 		Steps: []resource.TestStep{
 			{
 				Config: admin + testAccUserTopicConfig(general, "Deploys", "muted"),
@@ -175,10 +173,8 @@ func TestAccUserTopic_topicWithColon(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	addr := "zulip_user_topic.test"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelRandom, "release: 2.0 :: notes"),
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelRandom, "release: 2.0 :: notes"),
 		Steps: []resource.TestStep{
 			{
 				Config: member + testAccUserTopicConfig(refserver.SeedChannelRandom, "release: 2.0 :: notes", "muted"),
@@ -215,10 +211,8 @@ func TestAccUserTopic_seededTopic(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	config := member + testAccUserTopicConfig(refserver.SeedChannelGeneral, "Releases", "muted")
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		CheckDestroy:             userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases"),
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases"),
 		Steps: []resource.TestStep{
 			{
 				// The seeded row is "releases", followed; the import id's spelling is kept.
@@ -258,9 +252,7 @@ func TestAccUserTopic_validation(t *testing.T) {
 	step := func(hcl string, want string) resource.TestStep {
 		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccUserTopicConfig(1, strings.Repeat("x", 21), "muted"),
 				`(?s)Topic Too Long.*topic\s+=.*`+reWrapped("The topic is 21 characters long; the server's limit (max_topic_length) is 20 characters.")),
@@ -280,9 +272,7 @@ func TestAccUserTopic_validation(t *testing.T) {
 func TestAccUserTopic_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 200 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      admin + testAccUserTopicConfig(1, "deploys", "followed"),
@@ -304,9 +294,7 @@ func TestAccUserTopic_serverTooOld(t *testing.T) {
 func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMember2ID)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Private, and the account is not subscribed: refused at plan.
@@ -357,9 +345,7 @@ func TestAccUserTopic_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
 			if err := userTopicDestroyed(srv, refserver.SeedAdminID, 1, "releases")(s); err != nil {
 				return err
@@ -404,9 +390,7 @@ resource "zulip_user_topic" "many" {
   topic             = "topic ${count.index}"
   visibility_policy = "muted"
 }`, n)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
+	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
@@ -467,9 +451,7 @@ resource "zulip_user_topic" "test" {
 // topic preference is accepted as it is and plans no change.
 func TestAccUserTopic_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: acctest.ProtoV6ProviderFactories,
-		Steps:                    generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
 	})
 }
