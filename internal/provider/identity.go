@@ -5,8 +5,9 @@ package provider
 // identity = {...} }` blocks and `terraform query` use.
 //
 // The identity is written once, here, rather than in every resource's CRUD:
-// identified wraps a resource and, after each Create, Read, Update and
-// ImportState, copies the identity's attributes from the resource's state
+// the kit's wrapper (ruled, with the registry entry's identity), after each
+// Create, Read, Update and ImportState, copies the identity's attributes from
+// the resource's state
 // (from the prior state on the Read that finds the object gone, where the
 // framework still requires one). The identity is the human key where Zulip
 // has one (a channel's name, a user's e-mail, a domain) and the ids the
