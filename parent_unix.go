@@ -7,8 +7,10 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
@@ -33,6 +35,12 @@ func exitWithParent() {
 		// Already adopted, or started by init itself: there is no Terraform to watch.
 		return
 	}
+	// Terraform reads the provider's stdout and stderr through pipes. Once it is
+	// gone, the first log line written to them would raise SIGPIPE, which by Go's
+	// rule ends a process that writes to fd 1 or 2 at once: the creates in flight
+	// would die before they are journaled. Asking for the signal turns it into an
+	// EPIPE error that the logger drops.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	go func() {
 		for range time.Tick(parentPoll) {
 			if os.Getppid() != parent {

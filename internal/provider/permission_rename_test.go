@@ -46,8 +46,11 @@ resource "zulip_channel" "test" {
   can_send_message_group = { groups = [%[1]s] }
 }
 
+# The account is not in release-team: once the organization lets only that
+# group create groups, the account could not create qa.
 resource "zulip_realm" "test" {
   can_create_groups = { groups = [%[1]s] }
+  depends_on        = [zulip_user_group.qa]
 }
 `, groups)
 }
