@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,13 +141,13 @@ func TestGitOps(t *testing.T) {
 			var id int
 			prod.srv.Do(func(realm *refserver.Realm) {
 				for _, l := range realm.Linkifiers {
-					if l.Pattern == "#(?P<id>[0-9]+)" {
+					if l.Pattern == "ZT-(?P<id>[0-9]+)" {
 						id = l.ID
 					}
 				}
 			})
 			zulipAPI(t, prod.srv, owner.Email, owner.APIKey, http.MethodPatch, "/api/v1/realm/filters/"+strconv.Itoa(id), url.Values{
-				"pattern": {"#(?P<id>[0-9]+)"}, "url_template": {"https://elsewhere.example.com/{id}"}})
+				"pattern": {"ZT-(?P<id>[0-9]+)"}, "url_template": {"https://elsewhere.example.com/{id}"}})
 			out := prod.drift(t, c, rc, checkout("drift-after-edit"), 2)
 			if !strings.Contains(out, "module.organization.zulip_linkifier.issues will be updated in-place") {
 				t.Errorf("the drift check does not name the edited linkifier:\n%s", out)
@@ -197,7 +198,8 @@ func (o *gitopsOrg) drift(t *testing.T, c cli, rc, repo string, want int) string
 	t.Helper()
 	dir := filepath.Join(repo, "environments", o.name)
 	runCLI(t, c, rc, dir, o.env, 0, "init", "-input=false")
-	return runCLI(t, c, rc, dir, o.env, want, gitopsSteps.drift...)
+	// The workflow keeps the colours, which the CI's log shows.
+	return regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(runCLI(t, c, rc, dir, o.env, want, gitopsSteps.drift...), "")
 }
 
 // checkGitOpsRealm checks what the pipeline made in one organization, and
@@ -207,7 +209,7 @@ func checkGitOpsRealm(t *testing.T, env string, realm *refserver.Realm, botID in
 	tracker := map[bool]string{true: "https://tracker.staging.example.com/issues/{id}", false: "https://tracker.example.com/issues/{id}"}[sandbox]
 	found := false
 	for _, l := range realm.Linkifiers {
-		if l.Pattern == "#(?P<id>[0-9]+)" {
+		if l.Pattern == "ZT-(?P<id>[0-9]+)" {
 			found = true
 			if l.URLTemplate != tracker {
 				t.Errorf("%s: the linkifier goes to %s, want %s", env, l.URLTemplate, tracker)
@@ -215,13 +217,13 @@ func checkGitOpsRealm(t *testing.T, env string, realm *refserver.Realm, botID in
 		}
 	}
 	if !found {
-		t.Errorf("%s: no linkifier #1234", env)
+		t.Errorf("%s: no linkifier ZT-1234", env)
 	}
 	names := map[string]int{}
 	for _, ch := range realm.Channels {
 		names[ch.Name] = ch.CreatorID
 	}
-	for _, name := range []string{"announce", "engineering"} {
+	for _, name := range []string{"releases", "engineering"} {
 		if creator, ok := names[name]; !ok || creator != botID {
 			t.Errorf("%s: channel %s exists %v, created by %d, want by Terraform's bot %d", env, name, ok, creator, botID)
 		}

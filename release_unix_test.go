@@ -364,7 +364,8 @@ func readLock(t *testing.T, path, host string) lockEntry {
 }
 
 // zipH1 is Terraform's "h1:" hash of a provider package: the Go module
-// dirhash (Hash1) of the files in the zip.
+// dirhash (Hash1) of the files in the zip: for each file in name order, its
+// SHA-256 and its name on a line; the SHA-256 of those lines.
 func zipH1(t *testing.T, path string) string {
 	t.Helper()
 	zr, err := zip.OpenReader(path)
@@ -372,8 +373,10 @@ func zipH1(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	defer func() { _ = zr.Close() }()
+	files := slices.Clone(zr.File)
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	var lines []string
-	for _, f := range zr.File {
+	for _, f := range files {
 		if f.FileInfo().IsDir() {
 			continue
 		}
@@ -389,7 +392,6 @@ func zipH1(t *testing.T, path string) string {
 		}
 		lines = append(lines, fmt.Sprintf("%x  %s\n", h.Sum(nil), f.Name))
 	}
-	sort.Strings(lines)
 	sum := sha256.Sum256([]byte(strings.Join(lines, "")))
 	return "h1:" + base64.StdEncoding.EncodeToString(sum[:])
 }

@@ -9,9 +9,9 @@ terraform {
   }
 }
 
-# "#1234" in a message links to the issue tracker.
+# "ZT-1234" in a message links to the issue tracker.
 resource "zulip_linkifier" "issues" {
-  pattern      = "#(?P<id>[0-9]+)"
+  pattern      = "ZT-(?P<id>[0-9]+)"
   url_template = "${var.issue_tracker}/issues/{id}"
 }
 

@@ -1,5 +1,5 @@
 variable "issue_tracker" {
-  description = "Base URL of the issue tracker that #1234 links to."
+  description = "Base URL of the issue tracker that ZT-1234 links to."
   type        = string
 }
 

@@ -25,7 +25,7 @@ module "organization" {
   issue_tracker = "https://tracker.staging.example.com"
   playground    = "https://play.example.com"
   channels = {
-    announce    = "Announcements for everyone"
+    releases    = "Release announcements"
     engineering = "Engineering discussions"
     sandbox     = "Try integrations here before production"
   }
