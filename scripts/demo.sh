@@ -24,9 +24,16 @@ trap cleanup EXIT INT TERM
 
 step() { printf '\n== %s\n' "$*"; }
 
-command -v terraform >/dev/null || { echo "terraform is not on PATH" >&2; exit 1; }
+# TERRAFORM names the CLI: terraform on PATH, or e.g. TERRAFORM=tofu for OpenTofu (1.11 or newer).
+tf="${TERRAFORM:-terraform}"
+command -v "$tf" >/dev/null || { echo "$tf is not on PATH" >&2; exit 1; }
 
 step "Building the provider and the reference server"
+# Go prints nothing while it downloads and compiles: say what a first build is doing.
+framework="$(awk '$1 == "github.com/hashicorp/terraform-plugin-framework" { print $2 }' "$repo/go.mod")"
+if [ ! -d "$(go env GOMODCACHE)/github.com/hashicorp/terraform-plugin-framework@$framework" ]; then
+  echo "First build: Go downloads the modules (the only network access) and compiles them; this takes a few minutes."
+fi
 (cd "$repo" && go build -o "$work/bin/terraform-provider-zulip" . && go build -o "$work/bin/zulip-refserver" ./internal/cmd/zulip-refserver)
 
 step "Starting the reference server on a free loopback port"
@@ -47,6 +54,7 @@ cat >"$work/terraformrc" <<CONF
 provider_installation {
   dev_overrides {
     "registry.terraform.io/zulip-terraform/zulip" = "$work/bin"
+    "registry.opentofu.org/zulip-terraform/zulip" = "$work/bin"
   }
   direct {}
 }
@@ -67,21 +75,21 @@ cp -R "$repo/examples/demo" "$work/config"
 cd "$work/config"
 
 step "terraform apply: the realm as declared in examples/demo"
-terraform apply -auto-approve -input=false -compact-warnings
+"$tf" apply -auto-approve -input=false -compact-warnings
 
 step "Outputs"
-terraform output
+"$tf" output
 
 step "A second plan must be empty"
 set +e
-terraform plan -input=false -detailed-exitcode -compact-warnings >"$work/plan2.txt"
+"$tf" plan -input=false -detailed-exitcode -compact-warnings >"$work/plan2.txt"
 code=$?
 set -e
 if [ "$code" -ne 0 ]; then cat "$work/plan2.txt"; echo "the second plan is not empty (exit $code)" >&2; exit 1; fi
 echo "No changes: the realm matches the configuration."
 
 step "Someone changes the issue linkifier in the web UI (out of band)"
-linkifier_id="$(terraform output -raw issue_linkifier_id)"
+linkifier_id="$("$tf" output -raw issue_linkifier_id)"
 curl -sS -u "$ZULIP_EMAIL:$ZULIP_API_KEY" -X PATCH "$base/api/v1/realm/filters/$linkifier_id" \
   --data-urlencode 'pattern=ZT-(?P<id>[0-9]+)' \
   --data-urlencode 'url_template=https://bugs.example.org/show?id=ZT-{id}'
@@ -89,13 +97,13 @@ echo
 
 step "terraform plan shows the repair"
 set +e
-terraform plan -input=false -detailed-exitcode -compact-warnings
+"$tf" plan -input=false -detailed-exitcode -compact-warnings
 code=$?
 set -e
 [ "$code" -eq 2 ] || { echo "expected the plan to show a change (exit 2), got $code" >&2; exit 1; }
 
 step "terraform apply repairs it"
-terraform apply -auto-approve -input=false -compact-warnings
+"$tf" apply -auto-approve -input=false -compact-warnings
 
 step "terraform destroy"
-terraform destroy -auto-approve -input=false -compact-warnings
+"$tf" destroy -auto-approve -input=false -compact-warnings

@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -33,11 +35,27 @@ var terraformOnce sync.Once
 
 // PreCheck makes sure the tests use the local Terraform binary: they must never
 // download one. TF_ACC_TERRAFORM_PATH wins; else terraform on PATH is used.
+// It skips the tests that TF_ACC_SKIP names: one per line, a regular
+// expression matched against the test's name, a space and the reason
+// (`make testacc-tofu` names those that cannot pass on OpenTofu).
 func PreCheck(t *testing.T) {
 	t.Helper()
 	terraformOnce.Do(useLocalTerraform)
 	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
 		t.Fatal("no Terraform binary: set TF_ACC_TERRAFORM_PATH or put terraform on PATH (tests never download one)")
+	}
+	for _, line := range strings.Split(os.Getenv("TF_ACC_SKIP"), "\n") {
+		pattern, reason, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if pattern == "" {
+			continue
+		}
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Fatalf("TF_ACC_SKIP: %q: %v", pattern, err)
+		}
+		if re.MatchString(t.Name()) {
+			t.Skipf("skipped by TF_ACC_SKIP: %s", reason)
+		}
 	}
 }
 

@@ -1,0 +1,204 @@
+//go:build unix
+
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestShortRunCoversVersionedTests keeps CI's split honest. CI runs the whole
+// acceptance suite on the local and the newest Terraform, and only
+// ACC_SHORT_RUN (GNUmakefile) on Terraform 1.5.7 and OpenTofu: the tests whose
+// outcome depends on the CLI's version, and one lifecycle per type. A test
+// depends on the version when it, or a function it calls, holds a Terraform
+// version check (tfversion, or a variable holding some) or asks the CLI its
+// version (terraformVersion); each such test must match ACC_SHORT_RUN, every
+// resource type must have a _lifecycle test (an invocation resource a
+// _performsOnce one), which ACC_SHORT_RUN runs, and each name ACC_SHORT_RUN
+// lists must still exist.
+func TestShortRunCoversVersionedTests(t *testing.T) {
+	short := shortRun(t)
+	funcs, versioned := versionedFuncs(t, "internal/provider")
+	var tests []string
+	for name := range funcs {
+		if strings.HasPrefix(name, "TestAcc") {
+			tests = append(tests, name)
+		}
+	}
+	sort.Strings(tests)
+	var list []string
+	for _, name := range tests {
+		if versioned[name] {
+			list = append(list, name)
+		}
+	}
+	t.Logf("%d acceptance tests depend on the CLI's version: %s", len(list), strings.Join(list, " "))
+	for _, name := range tests {
+		if versioned[name] && !short.MatchString(name) {
+			t.Errorf("%s depends on the CLI's version but ACC_SHORT_RUN in GNUmakefile does not run it: add it", name)
+		}
+	}
+	for _, alt := range topLevelAlternatives(short.String()) {
+		found := false
+		re := regexp.MustCompile(alt)
+		for _, name := range tests {
+			found = found || re.MatchString(name)
+		}
+		if !found {
+			t.Errorf("ACC_SHORT_RUN's %q matches no acceptance test", alt)
+		}
+	}
+	resources, err := filepath.Glob("examples/resources/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range resources {
+		typ := strings.TrimPrefix(filepath.Base(dir), "zulip_")
+		camel := ""
+		for _, part := range strings.Split(typ, "_") {
+			camel += strings.ToUpper(part[:1]) + part[1:]
+		}
+		if typ == "realm" { // its tests are named after what it manages
+			camel = "RealmSettings"
+		}
+		found := false
+		for _, name := range tests {
+			if strings.EqualFold(name, "TestAcc"+camel+"_lifecycle") || strings.EqualFold(name, "TestAcc"+camel+"_performsOnce") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("zulip_%s has no TestAcc%s_lifecycle (or _performsOnce), which ACC_SHORT_RUN runs for each type", typ, camel)
+		}
+	}
+}
+
+// topLevelAlternatives splits a regular expression at the | that are
+// outside parentheses.
+func topLevelAlternatives(re string) []string {
+	var alts []string
+	depth, start := 0, 0
+	for i, r := range re {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				alts = append(alts, re[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(alts, re[start:])
+}
+
+// shortRun reads ACC_SHORT_RUN from GNUmakefile.
+func shortRun(t *testing.T) *regexp.Regexp {
+	t.Helper()
+	b, err := os.ReadFile("GNUmakefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^ACC_SHORT_RUN := (.+)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("GNUmakefile has no ACC_SHORT_RUN := line")
+	}
+	return regexp.MustCompile(strings.ReplaceAll(string(m[1]), "$$", "$"))
+}
+
+// versionedFuncs parses a package's test files and returns its top-level
+// functions and which of them depend on the CLI's version, directly or
+// through the functions they call.
+func versionedFuncs(t *testing.T, dir string) (map[string]*ast.FuncDecl, map[string]bool) {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parsed []*ast.File
+	for _, f := range files {
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, file)
+	}
+	usesTFVersion := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "tfversion" {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	// Package-level variables that hold version checks.
+	versionVars := map[string]bool{"terraformVersion": true}
+	funcs := map[string]*ast.FuncDecl{}
+	for _, file := range parsed {
+		for _, decl := range file.Decls {
+			switch d := decl.(type) {
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					if vs, ok := spec.(*ast.ValueSpec); ok && usesTFVersion(vs) {
+						for _, name := range vs.Names {
+							versionVars[name.Name] = true
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					funcs[d.Name.Name] = d
+				}
+			}
+		}
+	}
+	refs := map[string]map[string]bool{}
+	versioned := map[string]bool{}
+	for name, fn := range funcs {
+		refs[name] = map[string]bool{}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				refs[name][id.Name] = true
+			}
+			return true
+		})
+		if usesTFVersion(fn.Body) {
+			versioned[name] = true
+		}
+		for v := range versionVars {
+			if refs[name][v] {
+				versioned[name] = true
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for name := range funcs {
+			if versioned[name] {
+				continue
+			}
+			for ref := range refs[name] {
+				if versioned[ref] {
+					versioned[name], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return funcs, versioned
+}
