@@ -21,14 +21,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-// Cache keys of what zulip_user reads once per provider process. They are
-// private to this resource so that no other cache user can store a different
-// type under them.
-const (
-	cacheUserCaller = "zulip_user:caller"
-	cacheUserUsers  = "zulip_user:users"
-)
-
 // userProfileValueModel is one element of zulip_user's profile_data map.
 type userProfileValueModel struct {
 	Value   types.String `tfsdk:"value"`
@@ -44,21 +36,6 @@ var userProfileValueAttrTypes = map[string]attr.Type{
 // userProfileValueType is the element type of profile_data.
 var userProfileValueType = types.ObjectType{AttrTypes: userProfileValueAttrTypes}
 
-// userCaller returns the provider's own account, read once per provider process.
-func userCaller(ctx context.Context, d *providerData) (*zulip.User, error) {
-	v, err := d.cache.get(ctx, cacheUserCaller, func(ctx context.Context) (any, error) {
-		return d.client.GetOwnUser(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	u, ok := v.(*zulip.User)
-	if !ok {
-		return nil, fmt.Errorf("unexpected cached value %T", v)
-	}
-	return u, nil
-}
-
 // userProfileFields returns the organization's custom profile fields by id:
 // the run's list of them (profileFieldCollection), which the writes of
 // zulip_custom_profile_field forget, so that a field made or replaced in this
@@ -73,90 +50,6 @@ func userProfileFields(ctx context.Context, d *providerData) (map[int64]zulip.Cu
 		byID[f.ID] = f
 	}
 	return byID, nil
-}
-
-// userUsers returns the organization's users by id (bots and deactivated users
-// included), read once per provider process and forgotten whenever this
-// resource creates, deactivates or reactivates a user. The one list serves
-// every zulip_user's refresh and every plan-time check (the address taken,
-// the last owner, the ids of a Users field), so a plan of N users costs one
-// request, not N: it carries what GET /users/{id} would (custom profile
-// fields, avatar URLs instead of the Gravatar shortcut).
-func userUsers(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
-	return usersFrom(d.cache.get(ctx, cacheUserUsers, d.fetchUsers))
-}
-
-// userUsersSeen is userUsers for plan-time checks: the newest list this run has
-// seen, even if a write made it stale since (Terraform plans every resource
-// again during apply, and a fresh list per resource would cost a request per
-// user created). Checks that a user exists use checkUsersSeen instead.
-func userUsersSeen(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
-	if v, ok := d.cache.lastSeen(cacheUserUsers); ok {
-		return usersFrom(v, nil)
-	}
-	return userUsers(ctx, d)
-}
-
-// checkUsersSeen runs check on the newest user list this run has seen and, if
-// it fails there, again on a list read afresh, so that a plan-time check never
-// fails on a stale list (a user created or reactivated since, by this provider
-// or another configuration of it). It returns check's verdict, or listErr when no list could be read.
-func checkUsersSeen(ctx context.Context, d *providerData, check func(map[int64]zulip.User) error) (verdict, listErr error) {
-	users, err := userUsersSeen(ctx, d)
-	if err != nil {
-		return nil, err
-	}
-	if check(users) == nil {
-		return nil, nil
-	}
-	// Read afresh: even a list this process holds as fresh may miss a user
-	// another provider configuration (an alias) created in this run.
-	d.cache.invalidate(cacheUserUsers)
-	if users, err = userUsers(ctx, d); err != nil {
-		return nil, err
-	}
-	return check(users), nil
-}
-
-// userUsersAfterWrite is userUsers for a create that has just ended: one read
-// shared with the creates ending beside it (collectionCache.readBack).
-func userUsersAfterWrite(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
-	return usersFrom(d.cache.readBack(ctx, cacheUserUsers, d.fetchUsers))
-}
-
-// fetchUsers lists the organization's users by id.
-func (d *providerData) fetchUsers(ctx context.Context) (any, error) {
-	noGravatarShortcut := false
-	list, err := d.client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &noGravatarShortcut, IncludeCustomProfileFields: true})
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int64]zulip.User, len(list))
-	for _, u := range list {
-		byID[u.UserID] = u
-	}
-	return byID, nil
-}
-
-// usersFrom converts what the cache holds under cacheUserUsers.
-func usersFrom(v any, err error) (map[int64]zulip.User, error) {
-	if err != nil {
-		return nil, err
-	}
-	users, ok := v.(map[int64]zulip.User)
-	if !ok {
-		return nil, fmt.Errorf("unexpected cached value %T", v)
-	}
-	return users, nil
-}
-
-// userSelf returns the provider's own account: the one Configure read when it
-// did, else GET /users/me once per provider process.
-func userSelf(ctx context.Context, d *providerData) (*zulip.User, error) {
-	if d.me != nil {
-		return d.me, nil
-	}
-	return userCaller(ctx, d)
 }
 
 // userByEmail finds the user whose address is email (case-insensitively, as

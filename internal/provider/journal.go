@@ -57,16 +57,18 @@ const journalFile = "zulip-provider-creates.jsonl"
 // journalKeep is how long an entry no state has confirmed is kept.
 const journalKeep = 30 * 24 * time.Hour
 
-// WithCreateJournal keeps the create journal in dir, Terraform's data
-// directory (main passes TF_DATA_DIR, else the working directory's
-// .terraform). Without it, as in the in-process acceptance tests, there is no
-// journal.
-func WithCreateJournal(dir string) Option {
-	return func(p *zulipProvider) {
-		if dir != "" {
-			p.journal = &createJournal{path: filepath.Join(dir, journalFile)}
-		}
+// newCreateJournal is the create journal of the given types, kept in dir
+// (see WithCreateJournal); nil without a directory.
+func newCreateJournal(dir string, types map[string]bool) *createJournal {
+	if dir == "" {
+		return nil
 	}
+	return &createJournal{path: filepath.Join(dir, journalFile), types: types}
+}
+
+// covers reports a journal that records creates of typeName.
+func (j *createJournal) covers(typeName string) bool {
+	return j != nil && j.types[typeName]
 }
 
 // DataDir is Terraform's data directory as a provider started by Terraform
@@ -103,8 +105,10 @@ type journalEntry struct {
 // createJournal is the journal of one provider process.
 type createJournal struct {
 	path string
-	mu   sync.Mutex
-	once sync.Once
+	// types are the journaled types (the registry's entries marked journaled).
+	types map[string]bool
+	mu    sync.Mutex
+	once  sync.Once
 	// pending are the entries no state has confirmed yet.
 	pending []journalEntry
 }
@@ -220,7 +224,7 @@ func (j *createJournal) record(ctx context.Context, e journalEntry) {
 // confirm notes that a state holds an object (by any of its keys): the
 // journal forgets it.
 func (j *createJournal) confirm(ctx context.Context, realm, typeName string, keys []string) {
-	if j == nil || len(keys) == 0 || !journaledTypes[typeName] {
+	if len(keys) == 0 || !j.covers(typeName) {
 		return
 	}
 	j.load(ctx)
@@ -241,7 +245,7 @@ func (j *createJournal) confirm(ctx context.Context, realm, typeName string, key
 // names: created by an apply of this working directory that no state has
 // confirmed.
 func (j *createJournal) holds(ctx context.Context, realm, typeName, key string) bool {
-	if j == nil || !journaledTypes[typeName] {
+	if !j.covers(typeName) {
 		return false
 	}
 	j.load(ctx)
@@ -255,7 +259,7 @@ func (j *createJournal) holds(ctx context.Context, realm, typeName, key string) 
 // find returns the entry a new object of typeName would adopt: the same
 // natural key, or for a type without one the same planned values.
 func (j *createJournal) find(ctx context.Context, realm, typeName, natural, fingerprint string) (journalEntry, bool) {
-	if j == nil || !journaledTypes[typeName] {
+	if !j.covers(typeName) {
 		return journalEntry{}, false
 	}
 	j.load(ctx)
@@ -327,7 +331,7 @@ func (d *providerData) journaled(ctx context.Context, typeName, key string) bool
 // nothing, when there is no such object (the create then goes ahead).
 func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) bool {
 	d, typ := r.data, r.info.typeName
-	if d == nil || d.journal == nil || !journaledTypes[typ] {
+	if d == nil || !d.journal.covers(typ) {
 		return false
 	}
 	natural := r.info.natural.value(req.Plan.Raw)

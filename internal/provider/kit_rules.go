@@ -171,7 +171,7 @@ func (r *ruledResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	// Journaled even when the create failed after making the object (its
 	// state is then tainted, or lost if Terraform is gone).
-	if d := r.data; d != nil && d.journal != nil && journaledTypes[r.info.typeName] && r.identity != nil &&
+	if d := r.data; d != nil && d.journal.covers(r.info.typeName) && r.identity != nil &&
 		!resp.State.Raw.IsNull() {
 		e := journalEntry{Realm: d.realmKey(), Type: r.info.typeName, Keys: r.info.keyValues(resp.State.Raw),
 			Natural: r.info.natural.value(req.Plan.Raw), ImportID: r.identity.importIDOf(resp.State.Raw)}

@@ -28,26 +28,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// ListResources lists the provider's list resources: one per type
-// zulip_import_blocks covers.
-func (p *zulipProvider) ListResources(_ context.Context) []func() list.ListResource {
-	byType := map[string]func() resource.Resource{}
-	for _, newResource := range p.Resources(context.Background()) {
-		var meta resource.MetadataResponse
-		newResource().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
-		byType[meta.TypeName] = newResource
-	}
-	out := make([]func() list.ListResource, len(importSources))
-	for i, src := range importSources {
-		newResource := byType[src.typeName]
-		if newResource == nil {
-			panic("internal error: no resource of type " + src.typeName)
-		}
-		out[i] = func() list.ListResource { return &listResource{src: src, newResource: newResource} }
-	}
-	return out
-}
-
 // listResource lists the objects of one resource type.
 type listResource struct {
 	src         importSource

@@ -15,26 +15,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-// importTarget is one object to import: a name for its resource block, the
-// import id its resource type accepts, and (when not the name) how a list
-// shows it.
-type importTarget struct {
-	name, id, display string
-}
-
-// importSource lists the objects of one resource type.
-type importSource struct {
-	typeName string
-	list     func(context.Context, *providerData, filterValues) ([]importTarget, error)
-	// listDescription opens the description of the type's list resource;
-	// filters are its filters beyond name_regex.
-	listDescription string
-	filters         map[string]listFilter
-	// listOnly marks a type that only a list resource offers (with a filter
-	// it needs), not zulip_import_blocks.
-	listOnly bool
-}
-
 // Filters of the user and channel lists.
 const (
 	filterRole               = "role"
@@ -46,7 +26,7 @@ const (
 
 // importSources are the types adopted, in the order zulip_import_blocks
 // writes them (registry.go).
-var importSources = adoptedSources()
+var importSources = adoptedSources(registry)
 
 // userFilter is the filter of a list of one user's objects (what).
 func userFilter(what string) map[string]listFilter {

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -46,6 +47,16 @@ func New(version string, opts ...Option) func() provider.Provider {
 
 // Option configures the provider New makes.
 type Option func(*zulipProvider)
+
+// WithCreateJournal keeps the create journal in dir, Terraform's data
+// directory (main passes TF_DATA_DIR, else the working directory's
+// .terraform). Without it, as in the in-process acceptance tests, there is no
+// journal.
+func WithCreateJournal(dir string) Option {
+	return func(p *zulipProvider) {
+		p.journal = newCreateJournal(dir, journaledTypes)
+	}
+}
 
 // WithTerraformCommand tells the provider the command line of the Terraform
 // that started it (its parent process), when the platform lets main read it.
@@ -669,4 +680,24 @@ func attrTitle(attr string) string {
 	default:
 		return strings.ToUpper(attr[:1]) + attr[1:]
 	}
+}
+
+// ListResources lists the provider's list resources: one per type
+// zulip_import_blocks covers.
+func (p *zulipProvider) ListResources(_ context.Context) []func() list.ListResource {
+	byType := map[string]func() resource.Resource{}
+	for _, newResource := range p.Resources(context.Background()) {
+		var meta resource.MetadataResponse
+		newResource().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
+		byType[meta.TypeName] = newResource
+	}
+	out := make([]func() list.ListResource, len(importSources))
+	for i, src := range importSources {
+		newResource := byType[src.typeName]
+		if newResource == nil {
+			panic("internal error: no resource of type " + src.typeName)
+		}
+		out[i] = func() list.ListResource { return &listResource{src: src, newResource: newResource} }
+	}
+	return out
 }

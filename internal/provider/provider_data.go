@@ -396,5 +396,7 @@ const cacheRealm = "realm"
 // uncertain attempt receives nothing and expires), and deletes the queue.
 // It is zulip_realm's snapshot: one read serves both.
 func (d *providerData) realmSettings(ctx context.Context) (*zulip.RegisterResponse, error) {
-	return realmTable.snapshot(ctx, d)
+	return cachedAs(ctx, d.cache, cacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
+		return d.client.FetchState(ctx, zulip.EventTypeRealm)
+	})
 }

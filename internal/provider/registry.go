@@ -18,35 +18,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
-
-// typeEntry is one resource type.
-type typeEntry struct {
-	typeName    string
-	newResource func() resource.Resource
-	// identity is the type's resource identity (identity.go); nil for a type
-	// without one.
-	identity *identitySpec
-	// natural is the natural key, when it is not the identity's required
-	// attributes (the default) or Zulip compares it without regard to case;
-	// an empty rule for a type without one.
-	natural *keyRule
-	// journaled marks a type whose creates make an object an interrupted
-	// apply can leave behind (journal.go).
-	journaled bool
-	// noAccount marks a type whose operations use no Zulip account.
-	noAccount bool
-	// adopt lists the organization's objects of the type for adoption; nil
-	// for a type that is not adopted.
-	adopt *importSource
-}
-
-// identity is a pointer to spec, for registry entries.
-func identity(spec identitySpec) *identitySpec { return &spec }
 
 // registry are the provider's resource types.
 var registry = []typeEntry{
@@ -169,28 +144,4 @@ var registry = []typeEntry{
 }
 
 // journaledTypes are the registry's journaled types.
-var journaledTypes = registrySet(func(e typeEntry) bool { return e.journaled })
-
-// registrySet is the set of the registry's types for which has holds.
-func registrySet(has func(typeEntry) bool) map[string]bool {
-	set := map[string]bool{}
-	for _, e := range registry {
-		if has(e) {
-			set[e.typeName] = true
-		}
-	}
-	return set
-}
-
-// adoptedSources are the registry's adopted types, in its order.
-func adoptedSources() []importSource {
-	var out []importSource
-	for _, e := range registry {
-		if e.adopt != nil {
-			src := *e.adopt
-			src.typeName = e.typeName
-			out = append(out, src)
-		}
-	}
-	return out
-}
+var journaledTypes = registrySet(registry, func(e typeEntry) bool { return e.journaled })
