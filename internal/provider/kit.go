@@ -16,6 +16,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -674,11 +675,9 @@ type planNotes struct {
 	// type (a group, a custom profile field), so that references by name may
 	// name them before they exist.
 	planned map[string]bool
-	// memberships are the groups whose members resources of this plan manage:
-	// [authoritative, additive].
-	memberships map[int64][2]bool
-	// subscriptions are the same for channels and their subscribers.
-	subscriptions map[int64][2]bool
+	// sets are what types note in the plan to see each other's planned
+	// objects (noteInPlan), by set name.
+	sets map[string]map[string]bool
 	// held are the objects a state of this run holds, by type and key
 	// (heldByState); claims the natural keys its plans claim (kit_rules.go).
 	held     map[string]bool
@@ -689,9 +688,26 @@ type planNotes struct {
 	// groupRenames are the renames of groups this run's applies made, in
 	// order (groups()).
 	groupRenames groupRenameLog
-	// profileSummary are the custom profile fields this plan shows in the
-	// profile summary, by name.
-	profileSummary map[string]bool
+}
+
+// noteInPlan adds key to this plan's set named set and returns the keys the
+// set holds now: how the plans of one type see what the others of the plan
+// do (a group managed by both kinds of membership resource, the fields shown
+// in the profile summary).
+func (d *providerData) noteInPlan(set, key string) map[string]bool {
+	if d == nil {
+		return map[string]bool{key: true}
+	}
+	d.notes.mu.Lock()
+	defer d.notes.mu.Unlock()
+	if d.notes.sets == nil {
+		d.notes.sets = map[string]map[string]bool{}
+	}
+	if d.notes.sets[set] == nil {
+		d.notes.sets[set] = map[string]bool{}
+	}
+	d.notes.sets[set][key] = true
+	return maps.Clone(d.notes.sets[set])
 }
 
 // noteOwnerOnly records a planned change that needs an owner, and warns when

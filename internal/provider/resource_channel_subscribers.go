@@ -343,19 +343,8 @@ func (d *providerData) noteSubscription(channelID int64, authoritative bool, dia
 	if d == nil {
 		return
 	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	if d.notes.subscriptions == nil {
-		d.notes.subscriptions = map[int64][2]bool{}
-	}
-	kinds := d.notes.subscriptions[channelID]
-	if authoritative {
-		kinds[0] = true
-	} else {
-		kinds[1] = true
-	}
-	d.notes.subscriptions[channelID] = kinds
-	if kinds[0] && kinds[1] {
+	kinds := d.noteInPlan("subscribers of "+strconv.FormatInt(channelID, 10), strconv.FormatBool(authoritative))
+	if kinds["true"] && kinds["false"] {
 		diags.AddWarning("Channel Managed Twice",
 			fmt.Sprintf("Channel %d has both a zulip_channel_subscribers resource (all subscribers) and "+
 				"zulip_channel_subscription resources (one subscriber each) in this configuration. The authoritative "+

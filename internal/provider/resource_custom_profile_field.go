@@ -332,15 +332,9 @@ func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prio
 			names[f.Name] = true
 		}
 	}
-	r.data.notes.mu.Lock()
-	if r.data.notes.profileSummary == nil {
-		r.data.notes.profileSummary = map[string]bool{}
-	}
-	r.data.notes.profileSummary[plan.Name.ValueString()] = true
-	for n := range r.data.notes.profileSummary {
+	for n := range r.data.noteInPlan("profile summary", plan.Name.ValueString()) {
 		names[n] = true
 	}
-	r.data.notes.mu.Unlock()
 	if len(names) > maxProfileSummaryFields {
 		list := make([]string, 0, len(names))
 		for n := range names {

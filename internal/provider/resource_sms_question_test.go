@@ -331,8 +331,11 @@ resource "zulip_sms_question" "test" {
 	// The test harness logs each step's configuration, secrets included:
 	// that is the test's own text, not something the provider or Terraform wrote.
 	providerLogs := testAccLogsWithout(string(logs), "sdk.helper_resource:")
-	if !strings.Contains(providerLogs, "sent an SMS question") || !strings.Contains(providerLogs, "Terraform version:") {
-		t.Fatalf("the log file does not hold both Terraform's and the provider's logs (%d bytes)", len(logs))
+	// The CLI's first log line names it: "Terraform version:" or, on
+	// OpenTofu, "OpenTofu version:".
+	cliLogged := strings.Contains(providerLogs, "Terraform version:") || strings.Contains(providerLogs, "OpenTofu version:")
+	if !strings.Contains(providerLogs, "sent an SMS question") || !cliLogged {
+		t.Fatalf("the log file does not hold both the CLI's and the provider's logs (%d bytes)", len(logs))
 	}
 	for name, secret := range map[string]string{"SMS password": testAccSMSPassword, "token": token} {
 		if i := strings.Index(providerLogs, secret); i >= 0 {

@@ -394,19 +394,8 @@ func (d *providerData) noteMembership(groupID int64, authoritative bool, diags *
 	if d == nil {
 		return
 	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	if d.notes.memberships == nil {
-		d.notes.memberships = map[int64][2]bool{}
-	}
-	kinds := d.notes.memberships[groupID]
-	if authoritative {
-		kinds[0] = true
-	} else {
-		kinds[1] = true
-	}
-	d.notes.memberships[groupID] = kinds
-	if kinds[0] && kinds[1] {
+	kinds := d.noteInPlan("members of "+strconv.FormatInt(groupID, 10), strconv.FormatBool(authoritative))
+	if kinds["true"] && kinds["false"] {
 		diags.AddWarning("Group Managed Twice",
 			fmt.Sprintf("User group %d has both a zulip_user_group_members resource (all members) and "+
 				"zulip_user_group_membership resources (one member each) in this configuration. The authoritative "+
