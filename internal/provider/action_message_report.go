@@ -84,7 +84,7 @@ func (a *messageReportAction) ModifyPlan(ctx context.Context, req action.ModifyP
 	var m messageReportActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if !resp.Diagnostics.HasError() {
-		a.data.checkMessageReport(ctx, m.ReportType, &resp.Diagnostics)
+		checkMessageReport(ctx, a.data, m.ReportType, &resp.Diagnostics)
 	}
 }
 

@@ -139,7 +139,7 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	channelFromAPI2(ctx, d.data, *found, &r, &resp.Diagnostics)
 	m := channelDataFromResource(r)
 	m.IsArchived = types.BoolValue(found.IsArchived)
-	subs, err := d.data.subscribers(ctx)
+	subs, err := subscribers(ctx, d.data)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels' subscribers", roleAny, err)
 		return

@@ -81,7 +81,7 @@ func (e *devAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.Schem
 func (e *devAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m devAPIKeyEphemeralResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !e.data.readyWithoutCredentials(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !readyWithoutCredentials(e.data, &resp.Diagnostics) {
 		return
 	}
 	username := m.Username.ValueString()
@@ -98,7 +98,7 @@ func (e *devAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.Ope
 // readyWithoutCredentials reports, as a diagnostic, why the provider cannot call an
 // endpoint that needs no credentials; unlike ready, a provider configured
 // with only a URL passes.
-func (d *providerData) readyWithoutCredentials(diags *diag.Diagnostics) bool {
+func readyWithoutCredentials(d *providerData, diags *diag.Diagnostics) bool {
 	if d == nil || d.unknownConfig || d.client == nil {
 		return d.ready(diags) // reports why
 	}

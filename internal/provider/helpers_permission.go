@@ -544,3 +544,59 @@ func knownStrings(s types.Set) []string {
 	}
 	return out
 }
+
+// holds reports whether the user is in a group-setting value: a direct
+// member, or a member of a group it names or of any of their subgroups.
+func (dir groupDirectory) holds(v *zulip.GroupSettingValue, user int64) bool {
+	if v == nil {
+		return false
+	}
+	if slices.Contains(v.DirectMembers, user) {
+		return true
+	}
+	queue := slices.Clone(v.DirectSubgroups)
+	if v.GroupID != nil {
+		queue = append(queue, *v.GroupID)
+	}
+	seen := map[int64]bool{}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		g, ok := dir.byID[id]
+		if !ok {
+			continue
+		}
+		if slices.Contains(g.Members, user) {
+			return true
+		}
+		queue = append(queue, g.DirectSubgroupIDs...)
+	}
+	return false
+}
+
+// describe renders a group-setting value for a message: its groups by name
+// and its users by id.
+func (dir groupDirectory) describe(v *zulip.GroupSettingValue) string {
+	if v == nil {
+		return "unknown"
+	}
+	if v.GroupID != nil {
+		return dir.name(*v.GroupID)
+	}
+	var parts []string
+	for _, id := range v.DirectSubgroups {
+		parts = append(parts, dir.name(id))
+	}
+	sort.Strings(parts)
+	for _, id := range v.DirectMembers {
+		parts = append(parts, "user "+strconv.FormatInt(id, 10))
+	}
+	if len(parts) == 0 {
+		return "nobody"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -49,14 +49,14 @@ func profileFieldTypeName(t int) string {
 
 // profileDataFields returns the organization's custom profile fields through
 // the per-run cache.
-func (d *providerData) profileDataFields(ctx context.Context) ([]zulip.CustomProfileField, error) {
+func profileDataFields(ctx context.Context, d *providerData) ([]zulip.CustomProfileField, error) {
 	return cachedAs(ctx, d.cache, cacheProfileDataFields, d.client.ListCustomProfileFields)
 }
 
 // profileDataOwnUser returns the provider's own account: its id, role and
 // whether it is a bot. Configure read it when it could; otherwise GET /users/me
 // is read once per provider process.
-func (d *providerData) profileDataOwnUser(ctx context.Context) (*zulip.User, error) {
+func profileDataOwnUser(ctx context.Context, d *providerData) (*zulip.User, error) {
 	if d.me != nil {
 		return d.me, nil
 	}
@@ -66,8 +66,8 @@ func (d *providerData) profileDataOwnUser(ctx context.Context) (*zulip.User, err
 // profileDataValues returns the provider's own account with its custom profile
 // field values. GET /users/me carries no profile_data, so this reads the
 // account by its id with include_custom_profile_fields.
-func (d *providerData) profileDataValues(ctx context.Context) (*zulip.User, error) {
-	own, err := d.profileDataOwnUser(ctx)
+func profileDataValues(ctx context.Context, d *providerData) (*zulip.User, error) {
+	own, err := profileDataOwnUser(ctx, d)
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -36,7 +34,7 @@ const (
 )
 
 // permissionRule returns the server's rule for a setting.
-func (d *providerData) permissionRule(ctx context.Context, kind permissionKind, setting string) (zulip.GroupPermissionSetting, bool) {
+func permissionRule(ctx context.Context, d *providerData, kind permissionKind, setting string) (zulip.GroupPermissionSetting, bool) {
 	realm, err := d.realmSettings(ctx)
 	if err != nil {
 		tflog.Warn(ctx, "could not read the organization's settings; permission values are left to the server to check", map[string]any{"error": err.Error()})
@@ -100,66 +98,10 @@ func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissio
 	diags.AddAttributeError(at, "Permission Value Not Allowed", detail)
 }
 
-// holds reports whether the user is in a group-setting value: a direct
-// member, or a member of a group it names or of any of their subgroups.
-func (dir groupDirectory) holds(v *zulip.GroupSettingValue, user int64) bool {
-	if v == nil {
-		return false
-	}
-	if slices.Contains(v.DirectMembers, user) {
-		return true
-	}
-	queue := slices.Clone(v.DirectSubgroups)
-	if v.GroupID != nil {
-		queue = append(queue, *v.GroupID)
-	}
-	seen := map[int64]bool{}
-	for len(queue) > 0 {
-		id := queue[0]
-		queue = queue[1:]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		g, ok := dir.byID[id]
-		if !ok {
-			continue
-		}
-		if slices.Contains(g.Members, user) {
-			return true
-		}
-		queue = append(queue, g.DirectSubgroupIDs...)
-	}
-	return false
-}
-
-// describe renders a group-setting value for a message: its groups by name
-// and its users by id.
-func (dir groupDirectory) describe(v *zulip.GroupSettingValue) string {
-	if v == nil {
-		return "unknown"
-	}
-	if v.GroupID != nil {
-		return dir.name(*v.GroupID)
-	}
-	var parts []string
-	for _, id := range v.DirectSubgroups {
-		parts = append(parts, dir.name(id))
-	}
-	sort.Strings(parts)
-	for _, id := range v.DirectMembers {
-		parts = append(parts, "user "+strconv.FormatInt(id, 10))
-	}
-	if len(parts) == 0 {
-		return "nobody"
-	}
-	return strings.Join(parts, ", ")
-}
-
 // callerHolds reports whether the provider's account holds a permission
 // value; known is false when the plan cannot tell (no credentials, a read
 // failed, or the server predates the permission: v is nil).
-func (d *providerData) callerHolds(ctx context.Context, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
+func callerHolds(ctx context.Context, d *providerData, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
 	if v == nil || !d.knowsServer() || !d.hasCreds {
 		return false, false
 	}
@@ -173,7 +115,7 @@ func (d *providerData) callerHolds(ctx context.Context, kind permissionKind, set
 	}
 	// A guest never holds a permission that role:everyone may not have.
 	if me.Role == zulip.RoleGuest {
-		if rule, ok := d.permissionRule(ctx, kind, setting); !ok || !rule.AllowEveryoneGroup {
+		if rule, ok := permissionRule(ctx, d, kind, setting); !ok || !rule.AllowEveryoneGroup {
 			return false, true
 		}
 	}
@@ -192,7 +134,7 @@ type heldBy struct {
 
 // realmPermission is one of the organization's permissions, for requirePermission.
 // Its value is nil on a server older than the setting.
-func (d *providerData) realmPermission(ctx context.Context, setting string) heldBy {
+func realmPermission(ctx context.Context, d *providerData, setting string) heldBy {
 	p := heldBy{what: "the organization's " + setting, kind: permissionOfRealm, setting: setting}
 	realm, err := d.realmSettings(ctx)
 	if err == nil {
@@ -211,12 +153,12 @@ func (d *providerData) realmPermission(ctx context.Context, setting string) held
 // each and who holds it, instead of letting the apply fail with Zulip's bare
 // "Insufficient permission". When the plan cannot tell for any of them, the
 // server decides at apply.
-func (d *providerData) requirePermission(ctx context.Context, action string, attr path.Path, diags *diag.Diagnostics, options ...heldBy) {
+func requirePermission(ctx context.Context, d *providerData, action string, attr path.Path, diags *diag.Diagnostics, options ...heldBy) {
 	if !d.knowsServer() || !d.hasCreds {
 		return
 	}
 	for _, o := range options {
-		holds, known := d.callerHolds(ctx, o.kind, o.setting, o.value)
+		holds, known := callerHolds(ctx, d, o.kind, o.setting, o.value)
 		if !known || holds {
 			return
 		}
@@ -248,7 +190,7 @@ func (d *providerData) requirePermission(ctx context.Context, action string, att
 // (role:everyone where guests may not hold it, an anonymous group where it
 // needs a system group, ...) fails the plan. A value with unknown parts is
 // checked once they are known.
-func (d *providerData) checkPermissionSetting(ctx context.Context, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
+func checkPermissionSetting(ctx context.Context, d *providerData, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
 	d.checkPermission(ctx, at, o, diags)
 	if o.IsNull() || o.IsUnknown() || !d.knowsServer() || !d.hasCreds || diags.HasError() {
 		return
@@ -260,7 +202,7 @@ func (d *providerData) checkPermissionSetting(ctx context.Context, at path.Path,
 	if !fullyKnown(m.Groups) || !fullyKnown(m.Users) {
 		return
 	}
-	rule, ok := d.permissionRule(ctx, kind, setting)
+	rule, ok := permissionRule(ctx, d, kind, setting)
 	if !ok {
 		return
 	}
@@ -291,7 +233,7 @@ func fullyKnown(s types.Set) bool {
 // the organization's or the channel's can_add_subscribers_group, and removing
 // the channel's can_remove_subscribers_group. A channel this run has not seen
 // (created by the same apply) is left to the server.
-func (d *providerData) requireSubscriberChange(ctx context.Context, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
+func requireSubscriberChange(ctx context.Context, d *providerData, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
 	if !d.knowsServer() || !d.hasCreds {
 		return
 	}
@@ -315,13 +257,10 @@ func (d *providerData) requireSubscriberChange(ctx context.Context, channelID in
 	}
 	ch := all[i]
 	if others(add) {
-		d.requirePermission(ctx, fmt.Sprintf("Subscribing other users to the channel %q", ch.Name), at, diags,
-			d.realmPermission(ctx, "can_add_subscribers_group"),
-			heldBy{what: "the channel's can_add_subscribers_group", kind: permissionOfChannel, setting: "can_add_subscribers_group", value: ch.CanAddSubscribersGroup})
+		requirePermission(ctx, d, fmt.Sprintf("Subscribing other users to the channel %q", ch.Name), at, diags, realmPermission(ctx, d, "can_add_subscribers_group"), heldBy{what: "the channel's can_add_subscribers_group", kind: permissionOfChannel, setting: "can_add_subscribers_group", value: ch.CanAddSubscribersGroup})
 	}
 	if others(remove) {
-		d.requirePermission(ctx, fmt.Sprintf("Unsubscribing other users from the channel %q", ch.Name), at, diags,
-			heldBy{what: "the channel's can_remove_subscribers_group", kind: permissionOfChannel, setting: "can_remove_subscribers_group", value: ch.CanRemoveSubscribersGroup})
+		requirePermission(ctx, d, fmt.Sprintf("Unsubscribing other users from the channel %q", ch.Name), at, diags, heldBy{what: "the channel's can_remove_subscribers_group", kind: permissionOfChannel, setting: "can_remove_subscribers_group", value: ch.CanRemoveSubscribersGroup})
 	}
 }
 
@@ -332,7 +271,7 @@ func (d *providerData) requireSubscriberChange(ctx context.Context, channelID in
 // can_add_members_group (adding) or can_remove_members_group (removing); an
 // account that adds or removes only itself may also use can_join_group or
 // can_leave_group.
-func (d *providerData) requireMemberChange(ctx context.Context, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
+func requireMemberChange(ctx context.Context, d *providerData, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
 	if len(add) == 0 && len(remove) == 0 || !d.knowsServer() || !d.hasCreds {
 		return
 	}
@@ -342,7 +281,7 @@ func (d *providerData) requireMemberChange(ctx context.Context, g zulip.UserGrou
 	}
 	options := func(others string, otherValue *zulip.GroupSettingValue, self string, selfValue *zulip.GroupSettingValue, ids []int64) []heldBy {
 		out := []heldBy{
-			d.realmPermission(ctx, "can_manage_all_groups"),
+			realmPermission(ctx, d, "can_manage_all_groups"),
 			{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup},
 			{what: "the group's " + others, kind: permissionOfGroup, setting: others, value: otherValue},
 		}
@@ -352,11 +291,9 @@ func (d *providerData) requireMemberChange(ctx context.Context, g zulip.UserGrou
 		return out
 	}
 	if len(add) > 0 {
-		d.requirePermission(ctx, fmt.Sprintf("Adding members to the user group %q", g.Name), path.Root("group_id"), diags,
-			options("can_add_members_group", g.CanAddMembersGroup, "can_join_group", g.CanJoinGroup, add)...)
+		requirePermission(ctx, d, fmt.Sprintf("Adding members to the user group %q", g.Name), path.Root("group_id"), diags, options("can_add_members_group", g.CanAddMembersGroup, "can_join_group", g.CanJoinGroup, add)...)
 	}
 	if len(remove) > 0 {
-		d.requirePermission(ctx, fmt.Sprintf("Removing members from the user group %q", g.Name), path.Root("group_id"), diags,
-			options("can_remove_members_group", g.CanRemoveMembersGroup, "can_leave_group", g.CanLeaveGroup, remove)...)
+		requirePermission(ctx, d, fmt.Sprintf("Removing members from the user group %q", g.Name), path.Root("group_id"), diags, options("can_remove_members_group", g.CanRemoveMembersGroup, "can_leave_group", g.CanLeaveGroup, remove)...)
 	}
 }

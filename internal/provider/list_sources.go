@@ -30,7 +30,7 @@ var importSources = adoptedSources(registry)
 
 // userFilter is the filter of a list of one user's objects (what).
 func userFilter(what string) map[string]listFilter {
-	return map[string]listFilter{filterUserID: {listschema.Int64Attribute{Required: true,
+	return map[string]listFilter{filterUserID: {attr: listschema.Int64Attribute{Required: true,
 		MarkdownDescription: "The user whose " + what + " are listed."}}}
 }
 
@@ -38,7 +38,7 @@ func userFilter(what string) map[string]listFilter {
 // subscribed to.
 func subscriptionsOfUser(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
 	user := f.number(filterUserID)
-	subscribers, err := d.subscribers(ctx)
+	subscribers, err := subscribers(ctx, d)
 	if err != nil {
 		return nil, err
 	}

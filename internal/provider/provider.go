@@ -304,7 +304,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		flagReads:     newIDBatcher[map[int64]zulip.NarrowMatch](readBatchWindow),
 		sms:           p.smsConfig(cfg.SMS),
 	}
-	if data.hasCreds && !data.checkAccount(ctx, creds, sources, &resp.Diagnostics) {
+	if data.hasCreds && !checkAccount(ctx, data, creds, sources, &resp.Diagnostics) {
 		return
 	}
 	setProviderData(resp, data)
@@ -444,7 +444,7 @@ func newClient(clientCfg zulip.Config, creds zulip.Credentials, sources zulip.So
 // turns wrong credentials into a plan-time error naming where each value came
 // from, rather than one "unauthorized" per resource; the answer also tells
 // plan-time checks what the account may do. It reports false on an error.
-func (d *providerData) checkAccount(ctx context.Context, creds zulip.Credentials, sources zulip.Sources, diags *diag.Diagnostics) bool {
+func checkAccount(ctx context.Context, d *providerData, creds zulip.Credentials, sources zulip.Sources, diags *diag.Diagnostics) bool {
 	me, err := d.client.GetOwnUser(ctx)
 	switch {
 	case err == nil:

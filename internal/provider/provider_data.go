@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -399,4 +400,16 @@ func (d *providerData) realmSettings(ctx context.Context) (*zulip.RegisterRespon
 	return cachedAs(ctx, d.cache, cacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
 		return d.client.FetchState(ctx, zulip.EventTypeRealm)
 	})
+}
+
+// missing names the SMS credentials that are not set, or returns "".
+func (s smsSettings) missing() string {
+	var names []string
+	if s.Username == "" {
+		names = append(names, "username (ZULIP_SMS_USERNAME)")
+	}
+	if s.Password == "" {
+		names = append(names, "password (ZULIP_SMS_PASSWORD)")
+	}
+	return strings.Join(names, " and ")
 }

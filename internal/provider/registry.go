@@ -66,7 +66,7 @@ var registry = []typeEntry{
 		adopt: &importSource{list: liveChannels,
 			listDescription: "The channels the provider's account can see, without archived ones (declaring an archived " +
 				"channel's name unarchives it, so an archived channel is not an object Terraform manages).",
-			filters: map[string]listFilter{filterPrivacy: {listschema.StringAttribute{Optional: true,
+			filters: map[string]listFilter{filterPrivacy: {attr: listschema.StringAttribute{Optional: true,
 				MarkdownDescription: "Lists only the channels of this privacy: `public`, `private` or `web_public`.",
 				Validators:          []validator.String{stringvalidator.OneOf(privacyPublic, privacyPrivate, privacyWebPublic)}}}}}},
 	{typeName: "zulip_default_channels", newResource: NewDefaultChannelsResource, identity: &singletonIdentity,
@@ -94,17 +94,17 @@ var registry = []typeEntry{
 			return usersToImport(ctx, d, false, f)
 		}, listDescription: "The organization's human users, by their real address where the provider's account may see it.",
 			filters: map[string]listFilter{
-				filterRole: {listschema.StringAttribute{Optional: true,
+				filterRole: {attr: listschema.StringAttribute{Optional: true,
 					MarkdownDescription: "Lists only the users of this role: one of " + quoteAllCode(zulip.RoleNames()) + ".",
 					Validators:          []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)}}},
-				filterIncludeDeactivated: {listschema.BoolAttribute{Optional: true,
+				filterIncludeDeactivated: {attr: listschema.BoolAttribute{Optional: true,
 					MarkdownDescription: "Lists deactivated users too (they import with `active = false`). Default `false`."}},
 			}}},
 	{typeName: "zulip_bot", newResource: NewBotResource, identity: identity(identityOf("email", "The bot's e-mail address.", true)), natural: &keyRule{attrs: []string{"short_name"}, fold: true}, journaled: true,
 		adopt: &importSource{list: func(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
 			return usersToImport(ctx, d, true, f)
 		}, listDescription: "The organization's active bots that have an owner (not Zulip's own system bots).",
-			filters: map[string]listFilter{filterBotType: {listschema.StringAttribute{Optional: true,
+			filters: map[string]listFilter{filterBotType: {attr: listschema.StringAttribute{Optional: true,
 				MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",
 				Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}}},
 	// A saved snippet has no natural key: titles need not be unique.

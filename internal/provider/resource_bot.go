@@ -199,11 +199,11 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 // checkCreate refuses at plan a bot the account may not create, and an
 // address an active user has.
 func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *diag.Diagnostics) {
-	options := []heldBy{r.data.realmPermission(ctx, "can_create_bots_group")}
+	options := []heldBy{realmPermission(ctx, r.data, "can_create_bots_group")}
 	if plan.BotType.ValueString() == "incoming_webhook" && r.data.requireFeatureLevel(featureBotGroups, "") == nil {
-		options = append(options, r.data.realmPermission(ctx, "can_create_write_only_bots_group"))
+		options = append(options, realmPermission(ctx, r.data, "can_create_write_only_bots_group"))
 	}
-	r.data.requirePermission(ctx, "Creating a "+strings.ReplaceAll(plan.BotType.ValueString(), "_", " ")+" bot", path.Empty(), diags, options...)
+	requirePermission(ctx, r.data, "Creating a "+strings.ReplaceAll(plan.BotType.ValueString(), "_", " ")+" bot", path.Empty(), diags, options...)
 	if !known(plan.ShortName) || !r.data.hasCreds {
 		return
 	}

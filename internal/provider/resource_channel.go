@@ -297,7 +297,7 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			resp.Diagnostics.AddAttributeError(path.Root(s.name), "Zulip Server Too Old", err.Error())
 			continue
 		}
-		r.data.checkPermissionSetting(ctx, path.Root(s.name), permissionOfChannel, s.name, v, &resp.Diagnostics)
+		checkPermissionSetting(ctx, r.data, path.Root(s.name), permissionOfChannel, s.name, v, &resp.Diagnostics)
 	}
 	if !config.FolderID.IsNull() {
 		if err := r.data.requireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
@@ -334,15 +334,12 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 func (r *channelResource) requireCreation(ctx context.Context, privacy string, diags *diag.Diagnostics) {
 	at := path.Root("privacy")
 	if privacy == privacyPrivate {
-		r.data.requirePermission(ctx, "Creating a private channel", at, diags,
-			r.data.realmPermission(ctx, "can_create_private_channel_group"))
+		requirePermission(ctx, r.data, "Creating a private channel", at, diags, realmPermission(ctx, r.data, "can_create_private_channel_group"))
 		return
 	}
-	r.data.requirePermission(ctx, "Creating a public channel", at, diags,
-		r.data.realmPermission(ctx, "can_create_public_channel_group"))
+	requirePermission(ctx, r.data, "Creating a public channel", at, diags, realmPermission(ctx, r.data, "can_create_public_channel_group"))
 	if privacy == privacyWebPublic {
-		r.data.requirePermission(ctx, "Creating a web-public channel", at, diags,
-			r.data.realmPermission(ctx, "can_create_web_public_channel_group"))
+		requirePermission(ctx, r.data, "Creating a web-public channel", at, diags, realmPermission(ctx, r.data, "can_create_web_public_channel_group"))
 	}
 }
 

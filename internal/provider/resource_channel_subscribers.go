@@ -41,12 +41,12 @@ const cacheSubscribers = "channel subscribers"
 
 // subscribers returns the subscribers of every channel the account can see,
 // read once per run (one register request for all channels).
-func (d *providerData) subscribers(ctx context.Context) (map[int64][]int64, error) {
+func subscribers(ctx context.Context, d *providerData) (map[int64][]int64, error) {
 	return cachedAs(ctx, d.cache, cacheSubscribers, d.client.ListAllSubscribers)
 }
 
 // subscribersAfterWrite is subscribers for a write that has just ended.
-func (d *providerData) subscribersAfterWrite(ctx context.Context) (map[int64][]int64, error) {
+func subscribersAfterWrite(ctx context.Context, d *providerData) (map[int64][]int64, error) {
 	v, err := d.cache.readBack(ctx, cacheSubscribers, func(ctx context.Context) (any, error) { return d.client.ListAllSubscribers(ctx) })
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func (d *providerData) subscribersAfterWrite(ctx context.Context) (map[int64][]i
 // current name: Zulip's subscription endpoints address channels by name and
 // create missing ones, so a channel that is gone or archived is an error,
 // never a name to subscribe to.
-func (d *providerData) activeChannel(ctx context.Context, id int64, diags *diag.Diagnostics, summary string) (zulip.Channel, bool) {
+func activeChannel(ctx context.Context, d *providerData, id int64, diags *diag.Diagnostics, summary string) (zulip.Channel, bool) {
 	list, err := channelCollection(d).readBack(ctx)
 	if err != nil {
 		addAPIError(diags, summary, "list the channels", roleAny, err)
@@ -86,7 +86,7 @@ func (d *providerData) activeChannel(ctx context.Context, id int64, diags *diag.
 // changeSubscribers subscribes add to and unsubscribes remove from channel
 // ch, quietly where the server allows, and records the change in the cached
 // subscribers.
-func (d *providerData) changeSubscribers(ctx context.Context, ch zulip.Channel, add, remove []int64, notify bool) error {
+func changeSubscribers(ctx context.Context, d *providerData, ch zulip.Channel, add, remove []int64, notify bool) error {
 	w := d.cache.beginWrite(cacheSubscribers)
 	defer w.end()
 	if len(add) > 0 {
@@ -180,11 +180,11 @@ func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resourc
 		return
 	}
 	if known(plan.ChannelID) {
-		r.data.noteSubscription(plan.ChannelID.ValueInt64(), true, &resp.Diagnostics)
+		noteSubscription(r.data, plan.ChannelID.ValueInt64(), true, &resp.Diagnostics)
 	}
 	if known(plan.Subscribers) && r.data.hasCreds {
 		users := knownInt64s(plan.Subscribers)
-		r.data.checkGroupsAndUsers(ctx, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
+		checkGroupsAndUsers(ctx, r.data, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
 		if known(plan.ChannelID) && !resp.Diagnostics.HasError() {
 			var prior []int64
 			if !req.State.Raw.IsNull() {
@@ -193,7 +193,7 @@ func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resourc
 				prior = knownInt64s(state.Subscribers)
 			}
 			add, remove := missingFrom(users, prior), missingFrom(prior, users)
-			r.data.requireSubscriberChange(ctx, plan.ChannelID.ValueInt64(), add, remove, path.Root("subscribers"), &resp.Diagnostics)
+			requireSubscriberChange(ctx, r.data, plan.ChannelID.ValueInt64(), add, remove, path.Root("subscribers"), &resp.Diagnostics)
 		}
 	}
 }
@@ -216,11 +216,11 @@ func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, stat
 	if diags.HasError() || !r.data.ready(diags) {
 		return
 	}
-	ch, ok := r.data.activeChannel(ctx, plan.ChannelID.ValueInt64(), diags, summary)
+	ch, ok := activeChannel(ctx, r.data, plan.ChannelID.ValueInt64(), diags, summary)
 	if !ok {
 		return
 	}
-	current, err := r.data.subscribersAfterWrite(ctx)
+	current, err := subscribersAfterWrite(ctx, r.data)
 	if err != nil {
 		addAPIError(diags, summary, "list the channels' subscribers through POST /register", roleAny, err)
 		return
@@ -228,7 +228,7 @@ func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, stat
 	var want []int64
 	diags.Append(plan.Subscribers.ElementsAs(ctx, &want, false)...)
 	have := current[ch.StreamID]
-	if err := r.data.changeSubscribers(ctx, ch, missingFrom(want, have), missingFrom(have, want), plan.Notify.ValueBool()); err != nil {
+	if err := changeSubscribers(ctx, r.data, ch, missingFrom(want, have), missingFrom(have, want), plan.Notify.ValueBool()); err != nil {
 		addAPIError(diags, summary, fmt.Sprintf("change the subscribers of channel %q", ch.Name), roleAny, err)
 		return
 	}
@@ -244,7 +244,7 @@ func (r *channelSubscribersResource) Read(ctx context.Context, req resource.Read
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	subs, ok := r.data.readSubscribers(ctx, state.ChannelID.ValueInt64(), &resp.Diagnostics)
+	subs, ok := readSubscribers(ctx, r.data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -259,7 +259,7 @@ func (r *channelSubscribersResource) Read(ctx context.Context, req resource.Read
 
 // readSubscribers is a channel's subscribers from the run's one read, and
 // whether the channel is there and active.
-func (d *providerData) readSubscribers(ctx context.Context, id int64, diags *diag.Diagnostics) ([]int64, bool) {
+func readSubscribers(ctx context.Context, d *providerData, id int64, diags *diag.Diagnostics) ([]int64, bool) {
 	channels, err := channelCollection(d).list(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Read Channel Subscribers", "list the channels", roleAny, err)
@@ -269,7 +269,7 @@ func (d *providerData) readSubscribers(ctx context.Context, id int64, diags *dia
 	if i < 0 || channels[i].IsArchived {
 		return nil, false
 	}
-	all, err := d.subscribers(ctx)
+	all, err := subscribers(ctx, d)
 	if err != nil {
 		addAPIError(diags, "Unable to Read Channel Subscribers", "list the channels' subscribers through POST /register", roleAny, err)
 		return nil, false
@@ -286,23 +286,23 @@ func (r *channelSubscribersResource) Delete(ctx context.Context, req resource.De
 	}
 	var users []int64
 	resp.Diagnostics.Append(state.Subscribers.ElementsAs(ctx, &users, false)...)
-	r.data.unsubscribeManaged(ctx, state.ChannelID.ValueInt64(), users, &resp.Diagnostics)
+	unsubscribeManaged(ctx, r.data, state.ChannelID.ValueInt64(), users, &resp.Diagnostics)
 }
 
 // unsubscribeManaged unsubscribes users from a channel on destroy; a channel
 // that is gone or archived has nothing to undo.
-func (d *providerData) unsubscribeManaged(ctx context.Context, id int64, users []int64, diags *diag.Diagnostics) {
+func unsubscribeManaged(ctx context.Context, d *providerData, id int64, users []int64, diags *diag.Diagnostics) {
 	var probe diag.Diagnostics
-	ch, ok := d.activeChannel(ctx, id, &probe, "Unable to Unsubscribe")
+	ch, ok := activeChannel(ctx, d, id, &probe, "Unable to Unsubscribe")
 	if !ok {
 		return
 	}
-	current, err := d.subscribersAfterWrite(ctx)
+	current, err := subscribersAfterWrite(ctx, d)
 	if err != nil {
 		addAPIError(diags, "Unable to Unsubscribe", "list the channels' subscribers", roleAny, err)
 		return
 	}
-	if err := d.changeSubscribers(ctx, ch, nil, intersect(users, current[id]), false); err != nil {
+	if err := changeSubscribers(ctx, d, ch, nil, intersect(users, current[id]), false); err != nil {
 		addAPIError(diags, "Unable to Unsubscribe", fmt.Sprintf("unsubscribe users from channel %q", ch.Name), roleAny, err)
 	}
 }
@@ -312,7 +312,7 @@ func (r *channelSubscribersResource) ImportState(ctx context.Context, req resour
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	ch, ok := r.data.channelByNameOrID(ctx, req.ID, &resp.Diagnostics)
+	ch, ok := channelByNameOrID(ctx, r.data, req.ID, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -322,7 +322,7 @@ func (r *channelSubscribersResource) ImportState(ctx context.Context, req resour
 }
 
 // channelByNameOrID finds an active channel by import id.
-func (d *providerData) channelByNameOrID(ctx context.Context, id string, diags *diag.Diagnostics) (zulip.Channel, bool) {
+func channelByNameOrID(ctx context.Context, d *providerData, id string, diags *diag.Diagnostics) (zulip.Channel, bool) {
 	list, err := channelCollection(d).list(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Import", "list the channels", roleAny, err)
@@ -339,7 +339,7 @@ func (d *providerData) channelByNameOrID(ctx context.Context, id string, diags *
 
 // noteSubscription records a channel whose subscribers resources of this plan
 // manage, and warns when both kinds manage one channel.
-func (d *providerData) noteSubscription(channelID int64, authoritative bool, diags *diag.Diagnostics) {
+func noteSubscription(d *providerData, channelID int64, authoritative bool, diags *diag.Diagnostics) {
 	if d == nil {
 		return
 	}
@@ -407,12 +407,12 @@ func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 		return
 	}
 	if known(plan.ChannelID) {
-		r.data.noteSubscription(plan.ChannelID.ValueInt64(), false, &resp.Diagnostics)
+		noteSubscription(r.data, plan.ChannelID.ValueInt64(), false, &resp.Diagnostics)
 	}
 	if known(plan.UserID) && r.data.hasCreds {
-		r.data.checkGroupsAndUsers(ctx, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+		checkGroupsAndUsers(ctx, r.data, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
 		if known(plan.ChannelID) && req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
-			r.data.requireSubscriberChange(ctx, plan.ChannelID.ValueInt64(), []int64{plan.UserID.ValueInt64()}, nil, path.Root("user_id"), &resp.Diagnostics)
+			requireSubscriberChange(ctx, r.data, plan.ChannelID.ValueInt64(), []int64{plan.UserID.ValueInt64()}, nil, path.Root("user_id"), &resp.Diagnostics)
 		}
 	}
 }
@@ -424,18 +424,18 @@ func (r *channelSubscriptionResource) Create(ctx context.Context, req resource.C
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	ch, ok := r.data.activeChannel(ctx, plan.ChannelID.ValueInt64(), &resp.Diagnostics, "Unable to Subscribe")
+	ch, ok := activeChannel(ctx, r.data, plan.ChannelID.ValueInt64(), &resp.Diagnostics, "Unable to Subscribe")
 	if !ok {
 		return
 	}
-	current, err := r.data.subscribersAfterWrite(ctx)
+	current, err := subscribersAfterWrite(ctx, r.data)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Subscribe", "list the channels' subscribers", roleAny, err)
 		return
 	}
 	user := plan.UserID.ValueInt64()
 	if !slices.Contains(current[ch.StreamID], user) {
-		if err := r.data.changeSubscribers(ctx, ch, []int64{user}, nil, plan.Notify.ValueBool()); err != nil {
+		if err := changeSubscribers(ctx, r.data, ch, []int64{user}, nil, plan.Notify.ValueBool()); err != nil {
 			addAPIError(&resp.Diagnostics, "Unable to Subscribe", fmt.Sprintf("subscribe user %d to channel %q", user, ch.Name), roleAny, err)
 			return
 		}
@@ -451,7 +451,7 @@ func (r *channelSubscriptionResource) Read(ctx context.Context, req resource.Rea
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	subs, ok := r.data.readSubscribers(ctx, state.ChannelID.ValueInt64(), &resp.Diagnostics)
+	subs, ok := readSubscribers(ctx, r.data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -476,7 +476,7 @@ func (r *channelSubscriptionResource) Delete(ctx context.Context, req resource.D
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	r.data.unsubscribeManaged(ctx, state.ChannelID.ValueInt64(), []int64{state.UserID.ValueInt64()}, &resp.Diagnostics)
+	unsubscribeManaged(ctx, r.data, state.ChannelID.ValueInt64(), []int64{state.UserID.ValueInt64()}, &resp.Diagnostics)
 }
 
 // ImportState adopts a subscription by `<channel name or id>:<user id>`.
@@ -491,11 +491,11 @@ func (r *channelSubscriptionResource) ImportState(ctx context.Context, req resou
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	ch, ok := r.data.channelByNameOrID(ctx, req.ID[:i], &resp.Diagnostics)
+	ch, ok := channelByNameOrID(ctx, r.data, req.ID[:i], &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	subs, _ := r.data.readSubscribers(ctx, ch.StreamID, &resp.Diagnostics)
+	subs, _ := readSubscribers(ctx, r.data, ch.StreamID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -197,8 +197,7 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 		resp.Diagnostics.AddError("Guests Cannot Add Custom Emoji", "Zulip does not let guests add custom emoji (\"Not allowed for guest users\"): configure the provider with a member's account.")
 		return
 	}
-	r.data.requirePermission(ctx, "Adding custom emoji", path.Empty(), &resp.Diagnostics,
-		r.data.realmPermission(ctx, "can_add_custom_emoji_group"))
+	requirePermission(ctx, r.data, "Adding custom emoji", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.data, "can_add_custom_emoji_group"))
 	if known(plan.Name) && creating {
 		emojiCreation(r.data, plan.Name.ValueString(), nil).checkKeyFree(ctx, r.data, path.Root("name"),
 			fmt.Sprintf("the name %q", plan.Name.ValueString()), &resp.Diagnostics)

@@ -66,7 +66,7 @@ const cacheDefaultChannels = "default_channels"
 
 // defaultChannelIDs reads the default channels once per run (a change
 // forgets them).
-func (d *providerData) defaultChannelIDs(ctx context.Context) ([]int64, error) {
+func defaultChannelIDs(ctx context.Context, d *providerData) ([]int64, error) {
 	return cachedAs(ctx, d.cache, cacheDefaultChannels, d.client.ListDefaultChannels)
 }
 
@@ -121,7 +121,7 @@ func (r *defaultChannelsResource) put(ctx context.Context, p tfsdk.Plan, state *
 	var want []int64
 	diags.Append(plan.ChannelIDs.ElementsAs(ctx, &want, false)...)
 	r.data.cache.invalidate(cacheDefaultChannels)
-	current, err := r.data.defaultChannelIDs(ctx)
+	current, err := defaultChannelIDs(ctx, r.data)
 	if err != nil {
 		addAPIError(diags, "Unable to Set Default Channels", "read the default channels", roleAny, err)
 		return
@@ -148,7 +148,7 @@ func (r *defaultChannelsResource) Read(ctx context.Context, _ resource.ReadReque
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	ids, err := r.data.defaultChannelIDs(ctx)
+	ids, err := defaultChannelIDs(ctx, r.data)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Read Default Channels", "read the default channels", roleAny, err)
 		return

@@ -149,7 +149,7 @@ func (r *messageReportResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if channelID := r.data.checkMessageReport(ctx, plan.ReportType, &resp.Diagnostics); channelID != nil {
+	if channelID := checkMessageReport(ctx, r.data, plan.ReportType, &resp.Diagnostics); channelID != nil {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("moderation_request_channel_id"), *channelID)...)
 	}
 }
@@ -158,8 +158,8 @@ func (r *messageReportResource) ModifyPlan(ctx context.Context, req resource.Mod
 // report: an organization with reporting disabled, and a report type the
 // server does not accept. It returns the moderation request channel, when
 // the server says which it is.
-func (d *providerData) checkMessageReport(ctx context.Context, reportType types.String, diags *diag.Diagnostics) *int64 {
-	realm, err := d.messageReportRealm(ctx)
+func checkMessageReport(ctx context.Context, d *providerData, reportType types.String, diags *diag.Diagnostics) *int64 {
+	realm, err := readMessageReportRealm(ctx, d)
 	if err != nil {
 		// Not worth failing the plan over: the server checks the same at apply.
 		tflog.Warn(ctx, "could not read the organization's report settings; they are checked at apply", map[string]any{"error": err.Error()})
@@ -203,7 +203,7 @@ func (r *messageReportResource) Create(ctx context.Context, req resource.CreateR
 	if channelID.IsUnknown() {
 		// The plan could not learn the channel; the report went there anyway.
 		channelID = types.Int64Null()
-		if realm, err := r.data.messageReportRealm(ctx); err == nil && realm.channelID != nil && *realm.channelID != -1 {
+		if realm, err := readMessageReportRealm(ctx, r.data); err == nil && realm.channelID != nil && *realm.channelID != -1 {
 			channelID = types.Int64Value(*realm.channelID)
 		}
 	}
@@ -228,7 +228,7 @@ func (r *messageReportResource) Delete(context.Context, resource.DeleteRequest, 
 
 // messageReportRealm derives the report types and the moderation request
 // channel from the organization settings.
-func (d *providerData) messageReportRealm(ctx context.Context) (messageReportRealm, error) {
+func readMessageReportRealm(ctx context.Context, d *providerData) (messageReportRealm, error) {
 	resp, err := d.realmSettings(ctx)
 	if err != nil {
 		return messageReportRealm{}, err

@@ -210,7 +210,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 		r.setPlanFields(ctx, planElems, resp)
 		return
 	}
-	own, err := r.data.profileDataOwnUser(ctx)
+	own, err := profileDataOwnUser(ctx, r.data)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Read the Provider's Account", "read its own account (GET /users/me)", roleAny, err)
 		return
@@ -221,7 +221,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 				"users. Configure the provider with a user's API key to manage that user's profile.", own.Email))
 		return
 	}
-	fields, err := r.data.profileDataFields(ctx)
+	fields, err := profileDataFields(ctx, r.data)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
 		return
@@ -418,7 +418,7 @@ func (r *profileDataResource) ImportState(ctx context.Context, req resource.Impo
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	fields, err := r.data.profileDataFields(ctx)
+	fields, err := profileDataFields(ctx, r.data)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
 		return
@@ -429,7 +429,7 @@ func (r *profileDataResource) ImportState(ctx context.Context, req resource.Impo
 			Value: types.StringNull(), Users: types.ListNull(types.Int64Type)})
 	}
 	if strings.TrimSpace(req.ID) == "*" {
-		user, err := r.data.profileDataValues(ctx)
+		user, err := profileDataValues(ctx, r.data)
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Unable to Read Profile Data", "read the account's custom profile field values", roleAny, err)
 			return
@@ -557,7 +557,7 @@ func (r *profileDataResource) setPlanFields(ctx context.Context, elems []profile
 // resolve fills in the id and name of every block from the field list; a plan
 // made without the server (unknown provider configuration) leaves one unknown.
 func (r *profileDataResource) resolve(ctx context.Context, elems []profileDataFieldModel, diags *diag.Diagnostics) {
-	fields, err := r.data.profileDataFields(ctx)
+	fields, err := profileDataFields(ctx, r.data)
 	if err != nil {
 		addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
 		return
@@ -601,7 +601,7 @@ func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileData
 	if len(toClear) == 0 {
 		return
 	}
-	fields, err := r.data.profileDataFields(ctx)
+	fields, err := profileDataFields(ctx, r.data)
 	if err != nil {
 		addAPIError(diags, summary, "list the custom profile fields", roleAny, err)
 		return
@@ -624,12 +624,12 @@ func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileData
 // read fills the values of m's fields from the account; gone is called when
 // none of them has a value, which is what destroying the resource leaves.
 func (r *profileDataResource) read(ctx context.Context, m *profileDataResourceModel, diags *diag.Diagnostics, gone func()) {
-	fields, err := r.data.profileDataFields(ctx)
+	fields, err := profileDataFields(ctx, r.data)
 	if err != nil {
 		addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
 		return
 	}
-	user, err := r.data.profileDataValues(ctx)
+	user, err := profileDataValues(ctx, r.data)
 	if err != nil {
 		addAPIError(diags, "Unable to Read Profile Data", "read the account's custom profile field values", roleAny, err)
 		return

@@ -398,7 +398,7 @@ func (r *realmResource[M, P]) ModifyPlan(ctx context.Context, req resource.Modif
 			r.data.requireRole(ctx, roleOwner, "Changing the organization's "+sp.Name, at, &resp.Diagnostics)
 		}
 		if o, ok := planned[i].(types.Object); ok {
-			r.data.checkPermissionSetting(ctx, at, permissionOfRealm, sp.Name, o, &resp.Diagnostics)
+			checkPermissionSetting(ctx, r.data, at, permissionOfRealm, sp.Name, o, &resp.Diagnostics)
 		}
 		if m, ok := planned[i].(types.Map); ok && sp.Kind == realmspec.AuthMethods {
 			r.checkAuthMethods(ctx, at, m, &resp.Diagnostics)

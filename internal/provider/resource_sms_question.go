@@ -228,18 +228,6 @@ func (r *smsQuestionResource) smsClient(diags *diag.Diagnostics) *sms.Client {
 	return client
 }
 
-// missing names the SMS credentials that are not set, or returns "".
-func (s smsSettings) missing() string {
-	var names []string
-	if s.Username == "" {
-		names = append(names, "username (ZULIP_SMS_USERNAME)")
-	}
-	if s.Password == "" {
-		names = append(names, "password (ZULIP_SMS_PASSWORD)")
-	}
-	return strings.Join(names, " and ")
-}
-
 // addMissingSMSCredentials explains where the SMS credentials come from.
 func addMissingSMSCredentials(diags *diag.Diagnostics, missing string) {
 	diags.AddError("Missing SMS API Credentials", fmt.Sprintf(

@@ -230,7 +230,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddAttributeError(at, "Zulip Server Too Old", err.Error())
 			continue
 		}
-		r.data.checkPermissionSetting(ctx, at, permissionOfGroup, s.name, v, &resp.Diagnostics)
+		checkPermissionSetting(ctx, r.data, at, permissionOfGroup, s.name, v, &resp.Diagnostics)
 	}
 	if !r.data.hasCreds || resp.Diagnostics.HasError() {
 		return
@@ -256,8 +256,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	g, ok := dir.byName[plan.Name.ValueString()]
 	switch {
 	case !ok:
-		r.data.requirePermission(ctx, "Creating a user group", path.Empty(), &resp.Diagnostics,
-			r.data.realmPermission(ctx, "can_create_groups"))
+		requirePermission(ctx, r.data, "Creating a user group", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.data, "can_create_groups"))
 	case g.IsSystemGroup:
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
@@ -300,9 +299,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // provider's account may not make: it needs the organization's
 // can_manage_all_groups or the group's can_manage_group.
 func (r *userGroupResource) requireManage(ctx context.Context, g zulip.UserGroup, diags *diag.Diagnostics) {
-	r.data.requirePermission(ctx, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags,
-		r.data.realmPermission(ctx, "can_manage_all_groups"),
-		heldBy{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup})
+	requirePermission(ctx, r.data, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags, realmPermission(ctx, r.data, "can_manage_all_groups"), heldBy{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup})
 }
 
 // Create makes the group, or reactivates the deactivated group of that name.

@@ -101,10 +101,10 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	if known(plan.GroupID) {
-		r.data.noteMembership(plan.GroupID.ValueInt64(), true, &resp.Diagnostics)
-		if g, ok := r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && known(plan.Members) {
+		noteMembership(r.data, plan.GroupID.ValueInt64(), true, &resp.Diagnostics)
+		if g, ok := checkMembershipGroup(ctx, r.data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && known(plan.Members) {
 			want := knownInt64s(plan.Members)
-			r.data.requireMemberChange(ctx, g, missingFrom(want, g.Members), missingFrom(g.Members, want), &resp.Diagnostics)
+			requireMemberChange(ctx, r.data, g, missingFrom(want, g.Members), missingFrom(g.Members, want), &resp.Diagnostics)
 		}
 	}
 	if known(plan.Subgroups) && !plan.Subgroups.IsNull() {
@@ -124,7 +124,7 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 	if known(plan.Members) {
 		users = knownInt64s(plan.Members)
 	}
-	r.data.checkGroupsAndUsers(ctx, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
+	checkGroupsAndUsers(ctx, r.data, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
 }
 
 // Create sets the members.
@@ -160,7 +160,7 @@ func (r *userGroupMembersResource) Update(ctx context.Context, req resource.Upda
 // computed values.
 func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMembersModel, summary string, diags *diag.Diagnostics) {
 	id := plan.GroupID.ValueInt64()
-	g, dir, ok := r.data.readGroup(ctx, id, summary, diags)
+	g, dir, ok := readGroup(ctx, r.data, id, summary, diags)
 	if !ok {
 		return
 	}
@@ -184,7 +184,7 @@ func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMem
 	if diags.HasError() {
 		return
 	}
-	if err := r.data.changeMembers(ctx, g, change); err != nil {
+	if err := changeMembers(ctx, r.data, g, change); err != nil {
 		addAPIError(diags, summary, fmt.Sprintf("change the members of user group %q", g.Name), roleAny, err)
 		return
 	}
@@ -246,7 +246,7 @@ func (r *userGroupMembersResource) Delete(ctx context.Context, req resource.Dele
 			change.DeleteSubgroups = append(change.DeleteSubgroups, sid)
 		}
 	}
-	if err := r.data.changeMembers(ctx, g, change); err != nil {
+	if err := changeMembers(ctx, r.data, g, change); err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Remove User Group Members", fmt.Sprintf("remove the members of user group %q", g.Name), roleAny, err)
 	}
 }
@@ -256,7 +256,7 @@ func (r *userGroupMembersResource) ImportState(ctx context.Context, req resource
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	g, ok := r.data.groupByNameOrID(ctx, req.ID, &resp.Diagnostics)
+	g, ok := groupByNameOrID(ctx, r.data, req.ID, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -266,7 +266,7 @@ func (r *userGroupMembersResource) ImportState(ctx context.Context, req resource
 
 // readGroup reads a group afresh (after this run's writes), with the
 // directory of groups; a missing or deactivated group is an error.
-func (d *providerData) readGroup(ctx context.Context, id int64, summary string, diags *diag.Diagnostics) (zulip.UserGroup, groupDirectory, bool) {
+func readGroup(ctx context.Context, d *providerData, id int64, summary string, diags *diag.Diagnostics) (zulip.UserGroup, groupDirectory, bool) {
 	list, err := userGroupCollection(d).readBack(ctx)
 	if err != nil {
 		addAPIError(diags, summary, "list the user groups", roleAny, err)
@@ -289,7 +289,7 @@ func (d *providerData) readGroup(ctx context.Context, id int64, summary string, 
 // checkMembershipGroup fails a plan whose group the organization does not
 // have, or that is a system group (whose members follow the users' roles).
 // It returns the group as this run saw it, when there is one to manage.
-func (d *providerData) checkMembershipGroup(ctx context.Context, id int64, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
+func checkMembershipGroup(ctx context.Context, d *providerData, id int64, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
 	if !d.hasCreds {
 		return zulip.UserGroup{}, false
 	}
@@ -312,7 +312,7 @@ func (d *providerData) checkMembershipGroup(ctx context.Context, id int64, diags
 
 // changeMembers sends one membership change of group g, if there is one, and
 // records its effect in the cached list of groups.
-func (d *providerData) changeMembers(ctx context.Context, g zulip.UserGroup, change zulip.UpdateUserGroupMembersRequest) error {
+func changeMembers(ctx context.Context, d *providerData, g zulip.UserGroup, change zulip.UpdateUserGroupMembersRequest) error {
 	if len(change.Add)+len(change.Delete)+len(change.AddSubgroups)+len(change.DeleteSubgroups) == 0 {
 		return nil
 	}
@@ -335,7 +335,7 @@ func (d *providerData) changeMembers(ctx context.Context, g zulip.UserGroup, cha
 }
 
 // groupByNameOrID finds a custom, active group by import id.
-func (d *providerData) groupByNameOrID(ctx context.Context, id string, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
+func groupByNameOrID(ctx context.Context, d *providerData, id string, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
 	list, err := userGroupCollection(d).list(ctx)
 	if err != nil {
 		addAPIError(diags, "Unable to Import", "list the user groups", roleAny, err)
@@ -356,7 +356,7 @@ func (d *providerData) groupByNameOrID(ctx context.Context, id string, diags *di
 
 // checkGroupsAndUsers fails a plan that names a group or a user the
 // organization does not have.
-func (d *providerData) checkGroupsAndUsers(ctx context.Context, groupsAt, usersAt path.Path, groups []string, users []int64, diags *diag.Diagnostics) {
+func checkGroupsAndUsers(ctx context.Context, d *providerData, groupsAt, usersAt path.Path, groups []string, users []int64, diags *diag.Diagnostics) {
 	g := make([]attr.Value, len(groups))
 	for i, n := range groups {
 		g[i] = types.StringValue(n)
@@ -390,7 +390,7 @@ func (d *providerData) checkGroupsAndUsers(ctx context.Context, groupsAt, usersA
 // noteMembership records a group whose membership a resource of this plan
 // manages, and warns when an authoritative and an additive resource manage
 // the same group (each apply would undo the other's work).
-func (d *providerData) noteMembership(groupID int64, authoritative bool, diags *diag.Diagnostics) {
+func noteMembership(d *providerData, groupID int64, authoritative bool, diags *diag.Diagnostics) {
 	if d == nil {
 		return
 	}

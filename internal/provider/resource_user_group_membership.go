@@ -77,14 +77,14 @@ func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resour
 		return
 	}
 	if known(plan.GroupID) {
-		r.data.noteMembership(plan.GroupID.ValueInt64(), false, &resp.Diagnostics)
-		if g, ok := r.data.checkMembershipGroup(ctx, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && req.State.Raw.IsNull() &&
+		noteMembership(r.data, plan.GroupID.ValueInt64(), false, &resp.Diagnostics)
+		if g, ok := checkMembershipGroup(ctx, r.data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && req.State.Raw.IsNull() &&
 			known(plan.UserID) && !slices.Contains(g.Members, plan.UserID.ValueInt64()) {
-			r.data.requireMemberChange(ctx, g, []int64{plan.UserID.ValueInt64()}, nil, &resp.Diagnostics)
+			requireMemberChange(ctx, r.data, g, []int64{plan.UserID.ValueInt64()}, nil, &resp.Diagnostics)
 		}
 	}
 	if known(plan.UserID) && r.data.hasCreds {
-		r.data.checkGroupsAndUsers(ctx, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+		checkGroupsAndUsers(ctx, r.data, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
 	}
 }
 
@@ -96,13 +96,13 @@ func (r *userGroupMembershipResource) Create(ctx context.Context, req resource.C
 	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	g, _, ok := r.data.readGroup(ctx, plan.GroupID.ValueInt64(), "Unable to Add Group Member", &resp.Diagnostics)
+	g, _, ok := readGroup(ctx, r.data, plan.GroupID.ValueInt64(), "Unable to Add Group Member", &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	user := plan.UserID.ValueInt64()
 	if !slices.Contains(g.Members, user) {
-		if err := r.data.changeMembers(ctx, g, zulip.UpdateUserGroupMembersRequest{Add: []int64{user}}); err != nil {
+		if err := changeMembers(ctx, r.data, g, zulip.UpdateUserGroupMembersRequest{Add: []int64{user}}); err != nil {
 			addAPIError(&resp.Diagnostics, "Unable to Add Group Member", fmt.Sprintf("add user %d to user group %q", user, g.Name), roleAny, err)
 			return
 		}
@@ -154,7 +154,7 @@ func (r *userGroupMembershipResource) Delete(ctx context.Context, req resource.D
 	if i < 0 || !slices.Contains(list[i].Members, user) {
 		return
 	}
-	if err := r.data.changeMembers(ctx, list[i], zulip.UpdateUserGroupMembersRequest{Delete: []int64{user}}); err != nil {
+	if err := changeMembers(ctx, r.data, list[i], zulip.UpdateUserGroupMembersRequest{Delete: []int64{user}}); err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Remove Group Member", fmt.Sprintf("remove user %d from user group %q", user, list[i].Name), roleAny, err)
 	}
 }
@@ -171,7 +171,7 @@ func (r *userGroupMembershipResource) ImportState(ctx context.Context, req resou
 	if !r.data.ready(&resp.Diagnostics) {
 		return
 	}
-	g, ok := r.data.groupByNameOrID(ctx, req.ID[:i], &resp.Diagnostics)
+	g, ok := groupByNameOrID(ctx, r.data, req.ID[:i], &resp.Diagnostics)
 	if !ok {
 		return
 	}

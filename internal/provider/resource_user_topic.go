@@ -167,7 +167,7 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if prior.ValueString() == plan.Topic.ValueString() && !prior.IsNull() {
 		return
 	}
-	limits, err := r.data.userTopicRealm(ctx)
+	limits, err := userTopicRealm(ctx, r.data)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Unable to Read the Topic Length Limit", "read max_topic_length through POST /register", roleAny, err)
 		return
@@ -319,7 +319,7 @@ func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel,
 	// A server that answers with the empty topic's real name ("") rather than
 	// its display name still holds the policy the configuration names.
 	if emptyTopicRow != nil {
-		limits, err := r.data.userTopicRealm(ctx)
+		limits, err := userTopicRealm(ctx, r.data)
 		if err != nil {
 			addAPIError(diags, "Unable to Read User Topics", "read realm_empty_topic_display_name through POST /register", roleAny, err)
 			return
@@ -379,7 +379,7 @@ func userTopicCollection(d *providerData) *collection[zulip.UserTopic] {
 
 // userTopicRealm derives max_topic_length and the empty topic's display name
 // from the organization settings.
-func (d *providerData) userTopicRealm(ctx context.Context) (userTopicRealmLimits, error) {
+func userTopicRealm(ctx context.Context, d *providerData) (userTopicRealmLimits, error) {
 	resp, err := d.realmSettings(ctx)
 	if err != nil {
 		return userTopicRealmLimits{}, err
