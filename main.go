@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -32,23 +34,23 @@ func main() {
 	// a provider started by hand for a debugger serves many working directories.
 	journalDir := ""
 	if !debug {
-		journalDir = provider.DataDir(os.Getenv)
+		journalDir = kit.DataDir(os.Getenv)
 		exitWithParent()
 		terraformArgs = parentCommand()
 		// Ctrl-C reaches the provider too (the terminal signals the whole
 		// process group); go-plugin ignores it, but the provider ends the
-		// operations in flight at once (see provider.Interrupt).
+		// operations in flight at once (see kit.Interrupt).
 		interrupts := make(chan os.Signal, 1)
 		signal.Notify(interrupts, os.Interrupt)
 		go func() {
 			<-interrupts
-			provider.Interrupt()
+			kit.Interrupt()
 		}()
 	}
 
 	// The SDK's loggers default to TRACE; when nobody asked for logs, Terraform
-	// would parse and drop every line (see provider.QuietUnrequestedLogs).
-	if err := provider.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
+	// would parse and drop every line (see kit.QuietUnrequestedLogs).
+	if err := kit.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
 		log.Fatal(err.Error())
 	}
 
@@ -57,14 +59,14 @@ func main() {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
 	// The framework's server, wrapped so that operations slowed down by the
-	// server's rate limit say so (provider.WithVisibleWaits).
+	// server's rate limit say so (kit.WithVisibleWaits).
 	serve := func() tfprotov6.ProviderServer {
-		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version,
+		return kit.WithVisibleWaits(providerserver.NewProtocol6(provider.New(version,
 			provider.WithTerraformCommand(terraformArgs), provider.WithCreateJournal(journalDir))())())
 	}
 	err := tf6server.Serve("registry.terraform.io/zulip-terraform/zulip", serve, opts...)
 	// The event queues of this run's creates: Terraform has stopped the server.
-	provider.CloseEventQueues()
+	kit.CloseEventQueues()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

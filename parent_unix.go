@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 
 // parentPoll is how often the provider checks that Terraform is still there: the time
@@ -44,7 +44,7 @@ func exitWithParent() {
 	go func() {
 		for range time.Tick(parentPoll) {
 			if os.Getppid() != parent {
-				provider.Drain(drainTimeout)
+				kit.Drain(drainTimeout)
 				os.Exit(1)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 
 // drainTimeout bounds how long an orphaned provider finishes the creates in
@@ -24,7 +24,7 @@ func exitWithParent() {
 	go func() {
 		// An error means the parent could not be waited on, not that it exited.
 		if _, err := parent.Wait(); err == nil {
-			provider.Drain(drainTimeout)
+			kit.Drain(drainTimeout)
 			os.Exit(1)
 		}
 	}()

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
@@ -27,7 +29,7 @@ import (
 // so tests must not rely on two aliases with different credentials.)
 var ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"zulip": func() (tfprotov6.ProviderServer, error) {
-		return provider.WithVisibleWaits(providerserver.NewProtocol6(provider.New("test")())()), nil
+		return kit.WithVisibleWaits(providerserver.NewProtocol6(provider.New("test")())()), nil
 	},
 }
 

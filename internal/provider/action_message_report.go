@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -24,14 +26,14 @@ var (
 
 // NewMessageReportAction returns the zulip_message_report action.
 func NewMessageReportAction() action.Action {
-	return &messageReportAction{actionBase: actionBase{name: "message_report"}}
+	return &messageReportAction{ActionBase: kit.ActionBase{Name: "message_report"}}
 }
 
 // messageReportAction reports a message to the moderators when invoked: the
 // action form of the invocation resource zulip_message_report, which stays
 // for Terraform before 1.14.
 type messageReportAction struct {
-	actionBase
+	kit.ActionBase
 }
 
 type messageReportActionModel struct {
@@ -66,7 +68,7 @@ func (a *messageReportAction) Schema(_ context.Context, _ action.SchemaRequest, 
 func (a *messageReportAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
 	var m messageReportActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if known(m.ReportType) && m.ReportType.ValueString() == zulip.ReportTypeOther && m.Description.IsNull() {
+	if kit.Known(m.ReportType) && m.ReportType.ValueString() == zulip.ReportTypeOther && m.Description.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root("description"), "Missing Report Description",
 			"A report of type \"other\" needs a description: Zulip requires an explanation for it.")
 	}
@@ -74,17 +76,17 @@ func (a *messageReportAction) ValidateConfig(ctx context.Context, req action.Val
 
 // ModifyPlan checks the report against the server, as the resource does.
 func (a *messageReportAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if a.data == nil || !a.data.knowsServer() || !a.data.hasCreds {
+	if a.Data == nil || !a.Data.KnowsServer() || !a.Data.HasCreds {
 		return
 	}
-	if err := a.data.requireFeatureLevel(featureMessageReport, "zulip_message_report"); err != nil {
+	if err := a.Data.RequireFeatureLevel(featureMessageReport, "zulip_message_report"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
 	var m messageReportActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if !resp.Diagnostics.HasError() {
-		checkMessageReport(ctx, a.data, m.ReportType, &resp.Diagnostics)
+		checkMessageReport(ctx, a.Data, m.ReportType, &resp.Diagnostics)
 	}
 }
 
@@ -92,13 +94,13 @@ func (a *messageReportAction) ModifyPlan(ctx context.Context, req action.ModifyP
 func (a *messageReportAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m messageReportActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !a.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	id := m.MessageID.ValueInt64()
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Reporting message %d as %s", id, m.ReportType.ValueString())})
 	apiReq := zulip.ReportMessageRequest{ReportType: m.ReportType.ValueString(), Description: m.Description.ValueString()}
-	if err := a.data.client.ReportMessage(ctx, id, apiReq); err != nil {
+	if err := a.Data.Client.ReportMessage(ctx, id, apiReq); err != nil {
 		addMessageReportError(&resp.Diagnostics, err)
 		return
 	}

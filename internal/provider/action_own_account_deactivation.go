@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -20,13 +22,13 @@ var (
 
 // NewOwnAccountDeactivationAction returns the zulip_own_account_deactivation action.
 func NewOwnAccountDeactivationAction() action.Action {
-	return &ownAccountDeactivationAction{actionBase: actionBase{name: "own_account_deactivation"}}
+	return &ownAccountDeactivationAction{ActionBase: kit.ActionBase{Name: "own_account_deactivation"}}
 }
 
 // ownAccountDeactivationAction deactivates the provider's own account when
 // invoked: the action form of the invocation resource of the same name.
 type ownAccountDeactivationAction struct {
-	actionBase
+	kit.ActionBase
 }
 
 type ownAccountDeactivationActionModel struct {
@@ -46,20 +48,20 @@ func (a *ownAccountDeactivationAction) Schema(_ context.Context, _ action.Schema
 			"confirm_email": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The e-mail address of the provider's account (its API e-mail or its real address; " +
 					"compared without regard to case), so that a provider pointed at the wrong account deactivates nothing.",
-				Validators: []validator.String{validators.String("an e-mail address", checkNoOuterSpace)}},
+				Validators: []validator.String{validators.String("an e-mail address", kit.CheckNoOuterSpace)}},
 		},
 	}
 }
 
 // ModifyPlan checks confirm_email against the provider's account.
 func (a *ownAccountDeactivationAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if a.data == nil || !a.data.knowsServer() || !a.data.hasCreds {
+	if a.Data == nil || !a.Data.KnowsServer() || !a.Data.HasCreds {
 		return
 	}
 	var m ownAccountDeactivationActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if !resp.Diagnostics.HasError() && known(m.ConfirmEmail) {
-		confirmedOwnAccount(ctx, a.data, m.ConfirmEmail.ValueString(), &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() && kit.Known(m.ConfirmEmail) {
+		confirmedOwnAccount(ctx, a.Data, m.ConfirmEmail.ValueString(), &resp.Diagnostics)
 	}
 }
 
@@ -67,15 +69,15 @@ func (a *ownAccountDeactivationAction) ModifyPlan(ctx context.Context, req actio
 func (a *ownAccountDeactivationAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m ownAccountDeactivationActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !a.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	me, ok := confirmedOwnAccount(ctx, a.data, m.ConfirmEmail.ValueString(), &resp.Diagnostics)
+	me, ok := confirmedOwnAccount(ctx, a.Data, m.ConfirmEmail.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Deactivating the account %s (user id %d)", me.Email, me.UserID)})
-	if err := a.data.client.DeactivateOwnUser(ctx); err != nil {
+	if err := a.Data.Client.DeactivateOwnUser(ctx); err != nil {
 		addOwnAccountDeactivationError(&resp.Diagnostics, err)
 		return
 	}

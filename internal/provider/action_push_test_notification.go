@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -23,13 +25,13 @@ var (
 
 // NewPushTestNotificationAction returns the zulip_push_test_notification action.
 func NewPushTestNotificationAction() action.Action {
-	return &pushTestNotificationAction{actionBase: actionBase{name: "push_test_notification"}}
+	return &pushTestNotificationAction{ActionBase: kit.ActionBase{Name: "push_test_notification"}}
 }
 
 // pushTestNotificationAction sends a test push notification when invoked:
 // the action form of the invocation resource of the same name.
 type pushTestNotificationAction struct {
-	actionBase
+	kit.ActionBase
 }
 
 type pushTestNotificationActionModel struct {
@@ -86,17 +88,17 @@ func (a *pushTestNotificationAction) ValidateConfig(ctx context.Context, req act
 func (a *pushTestNotificationAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	var m pushTestNotificationActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || a.data == nil || m.Token.IsUnknown() || m.DeviceID.IsUnknown() || m.Encrypted.IsUnknown() {
+	if resp.Diagnostics.HasError() || a.Data == nil || m.Token.IsUnknown() || m.DeviceID.IsUnknown() || m.Encrypted.IsUnknown() {
 		return
 	}
-	checkPushLevel(a.data, m.asResource(), &resp.Diagnostics)
+	checkPushLevel(a.Data, m.asResource(), &resp.Diagnostics)
 }
 
 // Invoke sends the notification.
 func (a *pushTestNotificationAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m pushTestNotificationActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !a.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	rm := m.asResource()
@@ -104,9 +106,9 @@ func (a *pushTestNotificationAction) Invoke(ctx context.Context, req action.Invo
 	resp.SendProgress(action.InvokeProgressEvent{Message: "Sending a test push notification through POST /" + endpoint})
 	var err error
 	if endpoint == pushEndpointE2EE {
-		err = a.data.client.SendE2EETestNotification(ctx, pushTestNotificationToAPI(rm, a.data.featureLevel))
+		err = a.Data.Client.SendE2EETestNotification(ctx, pushTestNotificationToAPI(rm, a.Data.FeatureLevel))
 	} else {
-		err = a.data.client.SendTestNotification(ctx, m.Token.ValueString())
+		err = a.Data.Client.SendTestNotification(ctx, m.Token.ValueString())
 	}
 	if err != nil {
 		addPushTestNotificationError(&resp.Diagnostics, err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -27,13 +29,13 @@ var (
 
 // NewRealmExportAction returns the zulip_realm_export action.
 func NewRealmExportAction() action.Action {
-	return &realmExportAction{actionBase: actionBase{name: "realm_export"}}
+	return &realmExportAction{ActionBase: kit.ActionBase{Name: "realm_export"}}
 }
 
 // realmExportAction requests a data export of the organization and waits
 // until Zulip has made it.
 type realmExportAction struct {
-	actionBase
+	kit.ActionBase
 }
 
 type realmExportActionModel struct {
@@ -105,27 +107,27 @@ func (a *realmExportAction) ValidateConfig(ctx context.Context, req action.Valid
 func (a *realmExportAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	var m realmExportActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || a.data == nil || !a.data.knowsServer() || m.ExportType.IsUnknown() {
+	if resp.Diagnostics.HasError() || a.Data == nil || !a.Data.KnowsServer() || m.ExportType.IsUnknown() {
 		return
 	}
 	exportType := realmExportType(m)
 	attr := path.Root("export_type")
 	level := map[string]int{zulip.ExportFullWithConsent: featureRealmExportTypes, zulip.ExportFullWithoutConsent: featureRealmExportNames}[exportType]
-	if err := a.data.requireFeatureLevel(level, "export_type "+exportType); err != nil {
+	if err := a.Data.RequireFeatureLevel(level, "export_type "+exportType); err != nil {
 		resp.Diagnostics.AddAttributeError(attr, "Zulip Server Too Old", err.Error())
 		return
 	}
-	if !a.data.hasCreds {
+	if !a.Data.HasCreds {
 		return
 	}
 	if exportType == zulip.ExportFullWithoutConsent {
 		// Choice: an owner, as the reference server models it; Zulip's view of
 		// feature level 449 was not available, and its documentation ties the
 		// type to owner_full_content_access, a power of owners.
-		a.data.requireRole(ctx, roleOwner, "A full data export without member consent", attr, &resp.Diagnostics)
+		a.Data.RequireRole(ctx, kit.RoleOwner, "A full data export without member consent", attr, &resp.Diagnostics)
 		return
 	}
-	a.data.requireRole(ctx, roleAdministrator, "Exporting the organization's data", path.Empty(), &resp.Diagnostics)
+	a.Data.RequireRole(ctx, kit.RoleAdministrator, "Exporting the organization's data", path.Empty(), &resp.Diagnostics)
 }
 
 // realmExportType is the configured export type, public when unset.
@@ -140,7 +142,7 @@ func realmExportType(m realmExportActionModel) string {
 func (a *realmExportAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m realmExportActionModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !a.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	timeout := defaultRealmExportTimeout
@@ -150,7 +152,7 @@ func (a *realmExportAction) Invoke(ctx context.Context, req action.InvokeRequest
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	exportType := realmExportType(m)
-	client := a.data.client
+	client := a.Data.Client
 
 	// What exists before the request: after an uncertain failure, or an old
 	// server that answers no id, the new export is the one that was not there.
@@ -161,8 +163,8 @@ func (a *realmExportAction) Invoke(ctx context.Context, req action.InvokeRequest
 		return
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Requesting a %s data export of the organization", exportType)})
-	id, err := client.CreateRealmExport(ctx, exportType, a.data.featureLevel)
-	if err != nil && !isClientError(err) {
+	id, err := client.CreateRealmExport(ctx, exportType, a.Data.FeatureLevel)
+	if err != nil && !kit.IsClientError(err) {
 		// Choice: the request may have reached Zulip; adopt the one new export
 		// rather than request another (each counts against five a week).
 		tflog.Warn(ctx, "the export request's outcome is unknown; looking for the export it may have made", map[string]any{"error": err.Error()})
@@ -219,7 +221,7 @@ func (a *realmExportAction) wait(ctx context.Context, id int64, timeout time.Dur
 			return zulip.RealmExport{}, ctx.Err()
 		case <-t.C:
 		}
-		list, err := a.data.client.ListRealmExports(ctx)
+		list, err := a.Data.Client.ListRealmExports(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return zulip.RealmExport{}, ctx.Err()
@@ -250,9 +252,9 @@ func (a *realmExportAction) wait(ctx context.Context, id int64, timeout time.Dur
 // findNewExport finds the one export that was not in before, after a request
 // whose answer was lost (cause) or carried no id.
 func (a *realmExportAction) findNewExport(ctx context.Context, before []zulip.RealmExport, cause error) (int64, error) {
-	rctx, cancel := context.WithTimeout(ctx, reconcileTimeout)
+	rctx, cancel := context.WithTimeout(ctx, kit.ReconcileTimeout)
 	defer cancel()
-	after, err := a.data.client.ListRealmExports(rctx)
+	after, err := a.Data.Client.ListRealmExports(rctx)
 	if err != nil {
 		if cause != nil {
 			return 0, cause

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
@@ -58,9 +60,9 @@ func BenchmarkRefreshLinkifiers(b *testing.B) {
 				directReqs += requests.Load()
 
 				requests.Store(0)
-				data := &providerData{client: client, cache: newCollectionCache()}
+				data := &kit.ProviderData{Client: client, Cache: kit.NewCollectionCache()}
 				start = time.Now()
-				refreshAll(b, ids, linkifierCollection(data).list)
+				refreshAll(b, ids, linkifierCollection(data).List)
 				cached += time.Since(start)
 				cachedReqs += requests.Load()
 			}

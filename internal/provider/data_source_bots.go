@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,13 +17,13 @@ var _ datasource.DataSourceWithConfigure = (*botsDataSource)(nil)
 
 // NewBotsDataSource returns the zulip_bots data source.
 func NewBotsDataSource() datasource.DataSource {
-	return &botsDataSource{dataSourceBase: dataSourceBase{name: "bots"}}
+	return &botsDataSource{DataSourceBase: kit.DataSourceBase{Name: "bots"}}
 }
 
 // botsDataSource lists the organization's bots from the users list the run
 // reads once.
 type botsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type botsDataModel struct {
@@ -64,12 +66,12 @@ func (d *botsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 func (d *botsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m botsDataModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	users, err := userUsers(ctx, d.data)
+	users, err := kit.Users(ctx, d.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Bots", "list the users", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Bots", "list the users", kit.RoleAny, err)
 		return
 	}
 	m.Bots = []botDataEntry{}

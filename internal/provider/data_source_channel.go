@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -22,13 +24,13 @@ var (
 
 // NewChannelDataSource returns the zulip_channel data source.
 func NewChannelDataSource() datasource.DataSource {
-	return &channelDataSource{dataSourceBase: dataSourceBase{name: "channel"}}
+	return &channelDataSource{DataSourceBase: kit.DataSourceBase{Name: "channel"}}
 }
 
 // channelDataSource reads one channel, archived ones included, from the list
 // of channels the run reads once.
 type channelDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // channelDataSourceModel is the zulip_channel data source: the resource's
@@ -96,7 +98,7 @@ func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			MarkdownDescription: "The ids of the channel's subscribers, as far as the provider's account may see them."},
 	}
 	for _, s := range channelSettings {
-		attrs[s.name] = permissionDataAttribute(s.permissionSetting)
+		attrs[s.Name] = kit.PermissionDataAttribute(s.PermissionSetting)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One channel, by name or id, archived channels included, with its permissions in the " +
@@ -116,17 +118,17 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	var name types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &id)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := channelCollection(d.data).list(ctx)
+	list, err := channelCollection(d.Data).List(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels", kit.RoleAny, err)
 		return
 	}
 	var found *zulip.Channel
 	for i, c := range list {
-		if (known(id) && c.StreamID == id.ValueInt64()) || (known(name) && strings.EqualFold(c.Name, name.ValueString())) {
+		if (kit.Known(id) && c.StreamID == id.ValueInt64()) || (kit.Known(name) && strings.EqualFold(c.Name, name.ValueString())) {
 			found = &list[i]
 		}
 	}
@@ -136,12 +138,12 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	var r channelResourceModel
-	channelFromAPI2(ctx, d.data, *found, &r, &resp.Diagnostics)
+	channelFromAPI2(ctx, d.Data, *found, &r, &resp.Diagnostics)
 	m := channelDataFromResource(r)
 	m.IsArchived = types.BoolValue(found.IsArchived)
-	subs, err := subscribers(ctx, d.data)
+	subs, err := subscribers(ctx, d.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels' subscribers", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels' subscribers", kit.RoleAny, err)
 		return
 	}
 	m.Subscribers = int64Set(subs[found.StreamID])

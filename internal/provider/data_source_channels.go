@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -29,12 +31,12 @@ const (
 
 // NewChannelsDataSource returns the zulip_channels data source.
 func NewChannelsDataSource() datasource.DataSource {
-	return &channelsDataSource{dataSourceBase: dataSourceBase{name: "channels"}}
+	return &channelsDataSource{DataSourceBase: kit.DataSourceBase{Name: "channels"}}
 }
 
 // channelsDataSource lists the channels the provider's account can see.
 type channelsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // channelsDataSourceModel is the zulip_channels configuration and result.
@@ -167,12 +169,12 @@ func channelAttributes() map[string]schema.Attribute {
 		"is_announcement_only":         flag("Deprecated by Zulip: whether only administrators may post (`stream_post_policy` 2)."),
 		"topics_policy":                str("Whether messages may use the empty topic: `inherit`, `allow_empty_topic` or `disable_empty_topic`; null on servers that lack it."),
 		"is_default":                   flag("Whether new users join the channel by default; set only with `include_default = true`, null otherwise."),
-		"can_add_subscribers_group":    permissionDataAttribute(permissionSetting{"", "add other users to the channel", 342}),
-		"can_remove_subscribers_group": permissionDataAttribute(permissionSetting{"", "remove other users from the channel", 142}),
-		"can_administer_channel_group": permissionDataAttribute(permissionSetting{"", "administer the channel", 325}),
-		"can_send_message_group":       permissionDataAttribute(permissionSetting{"", "post in the channel", 333}),
-		"can_subscribe_group":          permissionDataAttribute(permissionSetting{"", "subscribe themselves to the channel", 357}),
-		"can_create_topic_group":       permissionDataAttribute(permissionSetting{"", "start new topics in the channel", 441}),
+		"can_add_subscribers_group":    kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "add other users to the channel", Level: 342}),
+		"can_remove_subscribers_group": kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "remove other users from the channel", Level: 142}),
+		"can_administer_channel_group": kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "administer the channel", Level: 325}),
+		"can_send_message_group":       kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "post in the channel", Level: 333}),
+		"can_subscribe_group":          kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "subscribe themselves to the channel", Level: 357}),
+		"can_create_topic_group":       kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "start new topics in the channel", Level: 441}),
 	}
 }
 
@@ -180,34 +182,34 @@ func channelAttributes() map[string]schema.Attribute {
 func (d *channelsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m channelsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	d.checkFeatureLevels(m, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, err := d.data.client.ListChannels(ctx, channelsOptionsToAPI(m))
+	list, err := d.Data.Client.ListChannels(ctx, channelsOptionsToAPI(m))
 	if err != nil {
-		if m.IncludeAllActive.ValueBool() && d.data.featureLevel < featureChannelsIncludeAll && isClientError(err) &&
+		if m.IncludeAllActive.ValueBool() && d.Data.FeatureLevel < featureChannelsIncludeAll && kit.IsClientError(err) &&
 			!zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
 			resp.Diagnostics.AddAttributeError(path.Root("include_all_active"), "Unable to List Channels",
 				"The server refused include_all_active: before Zulip feature level 356 only organization administrators "+
 					"may use it (since then it is an alias of include_all, open to every role). Server said: "+err.Error())
 			return
 		}
-		addAPIError(&resp.Diagnostics, "Unable to List Channels", "list the channels", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to List Channels", "list the channels", kit.RoleAny, err)
 		return
 	}
 	// Permissions name their groups; an account that may not list groups (a
 	// guest) sees them as "id:N".
-	dir, err := d.data.groups(ctx)
+	dir, err := d.Data.Groups(ctx)
 	if err != nil {
 		tflog.Warn(ctx, "could not list user groups; permissions name groups by id", map[string]any{"error": err.Error()})
 	}
 	m.Channels = make([]channelModel, 0, len(list))
 	for _, c := range list {
-		if known(m.Name) && !strings.EqualFold(c.Name, m.Name.ValueString()) {
+		if kit.Known(m.Name) && !strings.EqualFold(c.Name, m.Name.ValueString()) {
 			continue
 		}
 		m.Channels = append(m.Channels, channelFromAPI(c, dir))
@@ -224,11 +226,11 @@ func (d *channelsDataSource) checkFeatureLevels(m channelsDataSourceModel, diags
 		if !set {
 			return
 		}
-		if err := d.data.requireFeatureLevel(level, attr); err != nil {
+		if err := d.Data.RequireFeatureLevel(level, attr); err != nil {
 			diags.AddAttributeError(path.Root(attr), "Zulip Server Too Old", err.Error())
 		}
 	}
-	gate(known(m.ExcludeArchived) && !m.ExcludeArchived.ValueBool(), "exclude_archived", featureChannelsExcludeArchived)
+	gate(kit.Known(m.ExcludeArchived) && !m.ExcludeArchived.ValueBool(), "exclude_archived", featureChannelsExcludeArchived)
 	gate(m.IncludeAll.ValueBool(), "include_all", featureChannelsIncludeAll)
 	gate(m.IncludeCanAccessContent.ValueBool(), "include_can_access_content", featureChannelsIncludeAll)
 }
@@ -270,7 +272,7 @@ func channelsFillDefaults(m *channelsDataSourceModel) {
 
 // channelFromAPI converts a channel. Values the API gives as null (or an
 // older server leaves out) stay null.
-func channelFromAPI(c zulip.Channel, dir groupDirectory) channelModel {
+func channelFromAPI(c zulip.Channel, dir kit.GroupDirectory) channelModel {
 	return channelModel{
 		ID:                         types.Int64Value(c.StreamID),
 		Name:                       types.StringValue(c.Name),
@@ -288,13 +290,13 @@ func channelFromAPI(c zulip.Channel, dir groupDirectory) channelModel {
 		StreamWeeklyTraffic:        types.Int64PointerValue(c.StreamWeeklyTraffic),
 		StreamPostPolicy:           types.Int64Value(int64(c.StreamPostPolicy)),
 		IsAnnouncementOnly:         types.BoolValue(c.IsAnnouncementOnly),
-		TopicsPolicy:               stringOrNull(&c.TopicsPolicy),
+		TopicsPolicy:               kit.StringOrNull(&c.TopicsPolicy),
 		IsDefault:                  types.BoolPointerValue(c.IsDefault),
-		CanAddSubscribersGroup:     permissionFromAPI(c.CanAddSubscribersGroup, dir),
-		CanRemoveSubscribersGroup:  permissionFromAPI(c.CanRemoveSubscribersGroup, dir),
-		CanAdministerChannelGroup:  permissionFromAPI(c.CanAdministerChannelGroup, dir),
-		CanSendMessageGroup:        permissionFromAPI(c.CanSendMessageGroup, dir),
-		CanSubscribeGroup:          permissionFromAPI(c.CanSubscribeGroup, dir),
-		CanCreateTopicGroup:        permissionFromAPI(c.CanCreateTopicGroup, dir),
+		CanAddSubscribersGroup:     kit.PermissionFromAPI(c.CanAddSubscribersGroup, dir),
+		CanRemoveSubscribersGroup:  kit.PermissionFromAPI(c.CanRemoveSubscribersGroup, dir),
+		CanAdministerChannelGroup:  kit.PermissionFromAPI(c.CanAdministerChannelGroup, dir),
+		CanSendMessageGroup:        kit.PermissionFromAPI(c.CanSendMessageGroup, dir),
+		CanSubscribeGroup:          kit.PermissionFromAPI(c.CanSubscribeGroup, dir),
+		CanCreateTopicGroup:        kit.PermissionFromAPI(c.CanCreateTopicGroup, dir),
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -40,12 +42,12 @@ var customProfileFieldTypeKeys = map[int]string{
 
 // NewCustomProfileFieldsDataSource returns the zulip_custom_profile_fields data source.
 func NewCustomProfileFieldsDataSource() datasource.DataSource {
-	return &customProfileFieldsDataSource{dataSourceBase: dataSourceBase{name: "custom_profile_fields"}}
+	return &customProfileFieldsDataSource{DataSourceBase: kit.DataSourceBase{Name: "custom_profile_fields"}}
 }
 
 // customProfileFieldsDataSource lists the organization's custom profile fields.
 type customProfileFieldsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // customProfileFieldsDataSourceModel is the data source's configuration and result.
@@ -215,16 +217,16 @@ func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.S
 func (d *customProfileFieldsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m customProfileFieldsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := d.data.client.ListCustomProfileFields(ctx)
+	list, err := d.Data.Client.ListCustomProfileFields(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
-	if known(m.Name) {
+	if kit.Known(m.Name) {
 		name := m.Name.ValueString()
 		var match []zulip.CustomProfileField
 		for _, f := range list {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -20,14 +22,14 @@ var _ datasource.DataSourceWithConfigure = (*importBlocksDataSource)(nil)
 
 // NewImportBlocksDataSource returns the zulip_import_blocks data source.
 func NewImportBlocksDataSource() datasource.DataSource {
-	return &importBlocksDataSource{dataSourceBase: dataSourceBase{name: "import_blocks"}}
+	return &importBlocksDataSource{DataSourceBase: kit.DataSourceBase{Name: "import_blocks"}}
 }
 
 // importBlocksDataSource writes the import blocks of a whole organization:
 // the path to adopting everything on Terraform before 1.14, which has no
 // `terraform query`. Each type's collection is read once.
 type importBlocksDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type importBlocksModel struct {
@@ -42,8 +44,8 @@ var importBlockAttrTypes = map[string]attr.Type{"to": types.StringType, "id": ty
 func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	var names []string
 	for _, s := range importSources {
-		if !s.listOnly {
-			names = append(names, s.typeName)
+		if !s.ListOnly {
+			names = append(names, s.TypeName)
 		}
 	}
 	resp.Schema = schema.Schema{
@@ -57,7 +59,7 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"made into Terraform identifiers.",
 		Attributes: map[string]schema.Attribute{
 			"types": schema.SetAttribute{ElementType: types.StringType, Optional: true,
-				MarkdownDescription: "The resource types to import; all of them when left out. One of " + quoteAllCode(names) + ".",
+				MarkdownDescription: "The resource types to import; all of them when left out. One of " + kit.QuoteAllCode(names) + ".",
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(names...))}},
 			"text": schema.StringAttribute{Computed: true, MarkdownDescription: "The import blocks, as Terraform configuration."},
 			"blocks": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "The same blocks as values.",
@@ -73,7 +75,7 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 func (d *importBlocksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m importBlocksModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	wanted := map[string]bool{}
@@ -85,20 +87,20 @@ func (d *importBlocksDataSource) Read(ctx context.Context, req datasource.ReadRe
 	var text strings.Builder
 	var blocks []attr.Value
 	for _, src := range importSources {
-		if src.listOnly || len(wanted) > 0 && !wanted[src.typeName] {
+		if src.ListOnly || len(wanted) > 0 && !wanted[src.TypeName] {
 			continue
 		}
-		targets, err := src.list(ctx, d.data, filterValues{})
+		targets, err := src.List(ctx, d.Data, kit.FilterValues{})
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to List "+src.typeName, "list the objects to import", roleAny, err)
+			kit.AddAPIError(&resp.Diagnostics, "Unable to List "+src.TypeName, "list the objects to import", kit.RoleAny, err)
 			return
 		}
 		taken := map[string]bool{}
 		for _, t := range targets {
-			to := src.typeName + "." + uniqueIdentifier(t.name, taken)
-			fmt.Fprintf(&text, "import {\n  to = %s\n  id = %s\n}\n\n", to, strconv.Quote(t.id))
+			to := src.TypeName + "." + uniqueIdentifier(t.Name, taken)
+			fmt.Fprintf(&text, "import {\n  to = %s\n  id = %s\n}\n\n", to, strconv.Quote(t.ID))
 			blocks = append(blocks, types.ObjectValueMust(importBlockAttrTypes, map[string]attr.Value{
-				"to": types.StringValue(to), "id": types.StringValue(t.id)}))
+				"to": types.StringValue(to), "id": types.StringValue(t.ID)}))
 		}
 	}
 	m.Text = types.StringValue(text.String())

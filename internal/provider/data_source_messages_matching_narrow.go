@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -40,12 +42,12 @@ var (
 
 // NewMessagesMatchingNarrowDataSource returns the zulip_messages_matching_narrow data source.
 func NewMessagesMatchingNarrowDataSource() datasource.DataSource {
-	return &messagesMatchingNarrowDataSource{dataSourceBase: dataSourceBase{name: "messages_matching_narrow"}}
+	return &messagesMatchingNarrowDataSource{DataSourceBase: kit.DataSourceBase{Name: "messages_matching_narrow"}}
 }
 
 // messagesMatchingNarrowDataSource checks which messages match a narrow.
 type messagesMatchingNarrowDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // messagesMatchingNarrowDataSourceModel is the data source's configuration and result.
@@ -147,7 +149,7 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 func (d *messagesMatchingNarrowDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m messagesMatchingNarrowDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var ids []int64
@@ -159,7 +161,7 @@ func (d *messagesMatchingNarrowDataSource) Read(ctx context.Context, req datasou
 	}
 	narrow := narrowToAPI(terms)
 	tflog.Debug(ctx, "checking messages against a narrow", map[string]any{"messages": len(ids), "terms": len(narrow)})
-	matches, err := d.data.client.MatchesNarrow(ctx, ids, narrow)
+	matches, err := d.Data.Client.MatchesNarrow(ctx, ids, narrow)
 	if err != nil {
 		addNarrowError(&resp.Diagnostics, terms, err)
 		return
@@ -206,8 +208,8 @@ func narrowToAPI(terms []narrowTermModel) []zulip.NarrowTerm {
 // addNarrowError reports a refused narrow on the term it concerns when the
 // server's message names its operator, else on the whole narrow.
 func addNarrowError(diags *diag.Diagnostics, terms []narrowTermModel, err error) {
-	if !isClientError(err) || zulip.IsUnauthorized(err) || zulip.IsRateLimited(err) {
-		addAPIError(diags, "Unable to Match Messages", "check the messages against the narrow", roleAny, err)
+	if !kit.IsClientError(err) || zulip.IsUnauthorized(err) || zulip.IsRateLimited(err) {
+		kit.AddAPIError(diags, "Unable to Match Messages", "check the messages against the narrow", kit.RoleAny, err)
 		return
 	}
 	at, which := path.Root("narrow"), "the narrow"

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 )
@@ -11,13 +13,13 @@ var _ datasource.DataSourceWithConfigure = (*realmDataSource)(nil)
 
 // NewRealmDataSource returns the zulip_realm data source.
 func NewRealmDataSource() datasource.DataSource {
-	return &realmDataSource{dataSourceBase: dataSourceBase{name: "realm"}}
+	return &realmDataSource{DataSourceBase: kit.DataSourceBase{Name: "realm"}}
 }
 
 // realmDataSource reads the organization's settings, as the zulip_realm
 // resource names them, from the register snapshot the run reads once.
 type realmDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // Schema describes the data source: every setting of zulip_realm, computed.
@@ -31,11 +33,11 @@ func (d *realmDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 
 // Read reads the settings.
 func (d *realmDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !d.data.ready(&resp.Diagnostics) {
+	if !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var m realmModel
-	if readSettings(ctx, d.data, realmTable, &m, &resp.Diagnostics) {
+	if readSettings(ctx, d.Data, realmTable, &m, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
 }

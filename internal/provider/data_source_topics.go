@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -26,12 +28,12 @@ const featureTopicsEmptyName = 334
 
 // NewTopicsDataSource returns the zulip_topics data source.
 func NewTopicsDataSource() datasource.DataSource {
-	return &topicsDataSource{dataSourceBase: dataSourceBase{name: "topics"}}
+	return &topicsDataSource{DataSourceBase: kit.DataSourceBase{Name: "topics"}}
 }
 
 // topicsDataSource lists the topics of one channel.
 type topicsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // topicsDataSourceModel is the zulip_topics configuration and result.
@@ -90,17 +92,17 @@ func (d *topicsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 func (d *topicsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m topicsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	if m.AllowEmptyTopicName.ValueBool() {
-		if err := d.data.requireFeatureLevel(featureTopicsEmptyName, "allow_empty_topic_name"); err != nil {
+		if err := d.Data.RequireFeatureLevel(featureTopicsEmptyName, "allow_empty_topic_name"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("allow_empty_topic_name"), "Zulip Server Too Old", err.Error())
 			return
 		}
 	}
 	id := m.ChannelID.ValueInt64()
-	list, err := d.data.client.ListTopics(ctx, id, zulip.ListTopicsOptions{AllowEmptyTopicName: m.AllowEmptyTopicName.ValueBoolPointer()})
+	list, err := d.Data.Client.ListTopics(ctx, id, zulip.ListTopicsOptions{AllowEmptyTopicName: m.AllowEmptyTopicName.ValueBoolPointer()})
 	switch {
 	case zulip.IsNotFound(err):
 		resp.Diagnostics.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
@@ -108,11 +110,11 @@ func (d *topicsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 				"the same for all three). Server said: %s", id, err))
 		return
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "Unable to List Topics", fmt.Sprintf("list the topics of channel %d", id), roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to List Topics", fmt.Sprintf("list the topics of channel %d", id), kit.RoleAny, err)
 		return
 	}
 	m.Topics = topicsFromAPI(list)
-	if !known(m.AllowEmptyTopicName) {
+	if !kit.Known(m.AllowEmptyTopicName) {
 		m.AllowEmptyTopicName = types.BoolValue(false)
 	}
 	tflog.Debug(ctx, "listed topics", map[string]any{"channel_id": id, "count": len(list)})

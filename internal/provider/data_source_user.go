@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -33,12 +35,12 @@ const (
 
 // NewUserDataSource returns the zulip_user data source.
 func NewUserDataSource() datasource.DataSource {
-	return &userDataSource{dataSourceBase: dataSourceBase{name: "user"}}
+	return &userDataSource{DataSourceBase: kit.DataSourceBase{Name: "user"}}
 }
 
 // userDataSource reads one user or bot of the organization.
 type userDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // userDataSourceModel is the zulip_user data source's configuration and result.
@@ -227,7 +229,7 @@ func (d *userDataSource) ConfigValidators(_ context.Context) []datasource.Config
 func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m userDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	if m.ClientGravatar.IsNull() {
@@ -243,10 +245,10 @@ func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		u   *zulip.User
 		err error
 	)
-	if known(m.UserID) {
+	if kit.Known(m.UserID) {
 		id := m.UserID.ValueInt64()
 		tflog.Debug(ctx, "reading user by id", map[string]any{"user_id": id})
-		u, err = d.data.client.GetUser(ctx, id, opts)
+		u, err = d.Data.Client.GetUser(ctx, id, opts)
 		if err != nil {
 			if zulip.IsNotFound(err) {
 				resp.Diagnostics.AddAttributeError(path.Root("user_id"), "User Not Found",
@@ -254,25 +256,25 @@ func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 						"them. Server said: %s", id, err))
 				return
 			}
-			addAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("read user %d", id), roleAny, err)
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("read user %d", id), kit.RoleAny, err)
 			return
 		}
 	} else {
 		email := m.Email.ValueString()
-		if err := d.data.requireFeatureLevel(featureUserByEmail, "looking a user up by email"); err != nil {
+		if err := d.Data.RequireFeatureLevel(featureUserByEmail, "looking a user up by email"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("email"), "Zulip Server Too Old",
 				err.Error()+". Look the user up by user_id instead.")
 			return
 		}
 		tflog.Debug(ctx, "reading user by e-mail", map[string]any{"email": email})
-		u, err = d.data.client.GetUserByEmail(ctx, email, opts)
+		u, err = d.Data.Client.GetUserByEmail(ctx, email, opts)
 		if err != nil {
 			if zulip.IsNotFound(err) {
 				resp.Diagnostics.AddAttributeError(path.Root("email"), "User Not Found",
-					userEmailNotFoundDetail(d.data, email, err))
+					userEmailNotFoundDetail(d.Data, email, err))
 				return
 			}
-			addAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("read the user with e-mail %q", email), roleAny, err)
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("read the user with e-mail %q", email), kit.RoleAny, err)
 			return
 		}
 	}
@@ -286,14 +288,14 @@ func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 // userEmailNotFoundDetail explains a "No such user" answer to a lookup by
 // e-mail: Zulip gives the same answer for an address nobody has and for a real
 // address the caller may not see.
-func userEmailNotFoundDetail(d *providerData, email string, err error) string {
+func userEmailNotFoundDetail(d *kit.ProviderData, email string, err error) string {
 	detail := fmt.Sprintf("No user with the e-mail address %q is visible to the provider's account. Either no user has "+
 		"this address, or a user has it but their e-mail visibility setting hides it from the provider's account "+
 		"(Zulip answers \"No such user\" in both cases). Look the user up by user_id, or by their Zulip API e-mail "+
 		"(the stand-in address user{id}@{organization host}, which always works).", email)
-	if d.knowsServer() && d.featureLevel < featureUserByRealEmail {
+	if d.KnowsServer() && d.FeatureLevel < featureUserByRealEmail {
 		detail += fmt.Sprintf(" This server (feature level %d) accepts only API e-mail addresses: real addresses are "+
-			"looked up since feature level %d.", d.featureLevel, featureUserByRealEmail)
+			"looked up since feature level %d.", d.FeatureLevel, featureUserByRealEmail)
 	}
 	return detail + " Server said: " + err.Error()
 }
@@ -302,14 +304,14 @@ func userEmailNotFoundDetail(d *providerData, email string, err error) string {
 // lookup attributes keep the configured value (Terraform requires it); the
 // other one is filled in.
 func userDataFromAPI(ctx context.Context, u *zulip.User, m *userDataSourceModel, diags *diag.Diagnostics) {
-	if !known(m.UserID) {
+	if !kit.Known(m.UserID) {
 		m.UserID = types.Int64Value(u.UserID)
 	}
-	if !known(m.Email) {
+	if !kit.Known(m.Email) {
 		m.Email = types.StringValue(u.Email)
 	}
 	m.APIEmail = types.StringValue(u.Email)
-	m.DeliveryEmail = stringOrNull(u.DeliveryEmail)
+	m.DeliveryEmail = kit.StringOrNull(u.DeliveryEmail)
 	m.FullName = types.StringValue(u.FullName)
 	m.DateJoined = types.StringValue(u.DateJoined)
 	m.IsActive = types.BoolValue(u.IsActive)
@@ -336,8 +338,8 @@ func userDataFromAPI(ctx context.Context, u *zulip.User, m *userDataSourceModel,
 		tflog.Warn(ctx, "unknown user role", map[string]any{"user_id": u.UserID, "role": u.Role})
 		m.RoleName = types.StringNull()
 	}
-	m.Timezone = stringOrNull(&u.Timezone)
-	m.AvatarURL = stringOrNull(u.AvatarURL)
+	m.Timezone = kit.StringOrNull(&u.Timezone)
+	m.AvatarURL = kit.StringOrNull(u.AvatarURL)
 	m.AvatarVersion = types.Int64Value(u.AvatarVersion)
 	m.IsImportedStub = types.BoolValue(u.IsImportedStub)
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -23,13 +25,13 @@ var (
 
 // NewUserGroupDataSource returns the zulip_user_group data source.
 func NewUserGroupDataSource() datasource.DataSource {
-	return &userGroupDataSource{dataSourceBase: dataSourceBase{name: "user_group"}}
+	return &userGroupDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_group"}}
 }
 
 // userGroupDataSource reads one user group, system and deactivated groups
 // included, from the list of groups the run reads once.
 type userGroupDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // userGroupDataSourceModel is the zulip_user_group data source.
@@ -74,7 +76,7 @@ func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		"creator_id": schema.Int64Attribute{Computed: true, MarkdownDescription: "Who created the group; null when unknown."},
 	}
 	for _, s := range userGroupSettings {
-		attrs[s.name] = permissionDataAttribute(s.permissionSetting)
+		attrs[s.Name] = kit.PermissionDataAttribute(s.PermissionSetting)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One user group, by name or id: system groups (`role:...`) and deactivated groups " +
@@ -93,25 +95,25 @@ func (d *userGroupDataSource) ConfigValidators(context.Context) []datasource.Con
 func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m userGroupDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := userGroupCollection(d.data).list(ctx)
+	list, err := kit.UserGroupCollection(d.Data).List(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read User Group", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Group", "list the user groups", kit.RoleAny, err)
 		return
 	}
-	dir := newGroupDirectory(list)
+	dir := kit.NewGroupDirectory(list)
 	var g zulip.UserGroup
 	var ok bool
-	if known(m.ID) {
-		g, ok = dir.byID[m.ID.ValueInt64()]
+	if kit.Known(m.ID) {
+		g, ok = dir.ByID[m.ID.ValueInt64()]
 	} else {
-		g, ok = dir.byName[m.Name.ValueString()]
+		g, ok = dir.ByName[m.Name.ValueString()]
 	}
 	if !ok {
 		what := "named " + strconv.Quote(m.Name.ValueString())
-		if known(m.ID) {
+		if kit.Known(m.ID) {
 			what = fmt.Sprintf("with id %d", m.ID.ValueInt64())
 		}
 		resp.Diagnostics.AddError("User Group Not Found",
@@ -128,15 +130,15 @@ func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	subgroups := make([]attr.Value, len(g.DirectSubgroupIDs))
 	for i, id := range g.DirectSubgroupIDs {
-		subgroups[i] = types.StringValue(dir.name(id))
+		subgroups[i] = types.StringValue(dir.Name(id))
 	}
 	m.Members = types.SetValueMust(types.Int64Type, members)
 	m.Subgroups = types.SetValueMust(types.StringType, subgroups)
-	m.CanAddMembersGroup = permissionFromAPI(g.CanAddMembersGroup, dir)
-	m.CanJoinGroup = permissionFromAPI(g.CanJoinGroup, dir)
-	m.CanLeaveGroup = permissionFromAPI(g.CanLeaveGroup, dir)
-	m.CanManageGroup = permissionFromAPI(g.CanManageGroup, dir)
-	m.CanMentionGroup = permissionFromAPI(g.CanMentionGroup, dir)
-	m.CanRemoveMembersGroup = permissionFromAPI(g.CanRemoveMembersGroup, dir)
+	m.CanAddMembersGroup = kit.PermissionFromAPI(g.CanAddMembersGroup, dir)
+	m.CanJoinGroup = kit.PermissionFromAPI(g.CanJoinGroup, dir)
+	m.CanLeaveGroup = kit.PermissionFromAPI(g.CanLeaveGroup, dir)
+	m.CanManageGroup = kit.PermissionFromAPI(g.CanManageGroup, dir)
+	m.CanMentionGroup = kit.PermissionFromAPI(g.CanMentionGroup, dir)
+	m.CanRemoveMembersGroup = kit.PermissionFromAPI(g.CanRemoveMembersGroup, dir)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -27,12 +29,12 @@ const featureUserGroupsDeactivated = 294
 
 // NewUserGroupsDataSource returns the zulip_user_groups data source.
 func NewUserGroupsDataSource() datasource.DataSource {
-	return &userGroupsDataSource{dataSourceBase: dataSourceBase{name: "user_groups"}}
+	return &userGroupsDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_groups"}}
 }
 
 // userGroupsDataSource lists the organization's user groups.
 type userGroupsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // userGroupsDataSourceModel is the zulip_user_groups configuration and result.
@@ -99,12 +101,12 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 						"date_created":             num("When the group was created, in UNIX seconds; null when Zulip has no record of it (groups older than feature level 292, and usually system groups)."),
 						"creator_id":               num("The id of the user who created the group; null when unknown, and for system groups."),
 						"deactivated":              schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
-						"can_add_members_group":    permissionDataAttribute(permissionSetting{"", "add members to the group", 305}),
-						"can_join_group":           permissionDataAttribute(permissionSetting{"", "join the group", 301}),
-						"can_leave_group":          permissionDataAttribute(permissionSetting{"", "leave the group", 308}),
-						"can_manage_group":         permissionDataAttribute(permissionSetting{"", "manage the group (name, description, settings, members)", 283}),
-						"can_mention_group":        permissionDataAttribute(permissionSetting{"", "mention the group", 191}),
-						"can_remove_members_group": permissionDataAttribute(permissionSetting{"", "remove members from the group", 324}),
+						"can_add_members_group":    kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "add members to the group", Level: 305}),
+						"can_join_group":           kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "join the group", Level: 301}),
+						"can_leave_group":          kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "leave the group", Level: 308}),
+						"can_manage_group":         kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "manage the group (name, description, settings, members)", Level: 283}),
+						"can_mention_group":        kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "mention the group", Level: 191}),
+						"can_remove_members_group": kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "remove members from the group", Level: 324}),
 					},
 				},
 			},
@@ -116,27 +118,27 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m userGroupsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	if m.IncludeDeactivatedGroups.ValueBool() {
-		if err := d.data.requireFeatureLevel(featureUserGroupsDeactivated, "include_deactivated_groups"); err != nil {
+		if err := d.Data.RequireFeatureLevel(featureUserGroupsDeactivated, "include_deactivated_groups"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("include_deactivated_groups"), "Zulip Server Too Old", err.Error())
 			return
 		}
 	}
 	// One list of every group per run, shared with the permissions that name
 	// groups (deactivated ones included).
-	list, err := userGroupCollection(d.data).list(ctx)
+	list, err := kit.UserGroupCollection(d.Data).List(ctx)
 	if err != nil {
 		// Zulip refuses guests ("Not allowed for guest users") and, before
 		// feature level 496, bots with a plain BAD_REQUEST, not
 		// UNAUTHORIZED_PRINCIPAL; this endpoint takes no other input that a 400
 		// could be about, so say what the account lacks.
-		if isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) && !zulip.IsNotFound(err) {
+		if kit.IsClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) && !zulip.IsNotFound(err) {
 			who, use := "guests", "a member, moderator, administrator or owner"
-			if d.data.featureLevel < featureBotsOnGroupEndpoints {
-				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.data.featureLevel)
+			if d.Data.FeatureLevel < featureBotsOnGroupEndpoints {
+				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.Data.FeatureLevel)
 				use += " (or a bot, on Zulip with feature level 496 or newer)"
 			}
 			resp.Diagnostics.AddError("Unable to List User Groups",
@@ -144,18 +146,18 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 					"user groups to "+who+". Configure the provider with the API key of "+use+". Server said: "+err.Error())
 			return
 		}
-		addAPIError(&resp.Diagnostics, "Unable to List User Groups", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to List User Groups", "list the user groups", kit.RoleAny, err)
 		return
 	}
-	dir := newGroupDirectory(list)
+	dir := kit.NewGroupDirectory(list)
 	m.UserGroups = make([]userGroupModel, 0, len(list))
 	for _, g := range list {
-		if (known(m.Name) && !strings.EqualFold(g.Name, m.Name.ValueString())) || (g.Deactivated && !m.IncludeDeactivatedGroups.ValueBool()) {
+		if (kit.Known(m.Name) && !strings.EqualFold(g.Name, m.Name.ValueString())) || (g.Deactivated && !m.IncludeDeactivatedGroups.ValueBool()) {
 			continue
 		}
 		m.UserGroups = append(m.UserGroups, userGroupFromAPI(g, dir))
 	}
-	if !known(m.IncludeDeactivatedGroups) {
+	if !kit.Known(m.IncludeDeactivatedGroups) {
 		m.IncludeDeactivatedGroups = types.BoolValue(false)
 	}
 	tflog.Debug(ctx, "listed user groups", map[string]any{"received": len(list), "kept": len(m.UserGroups)})
@@ -163,22 +165,22 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 }
 
 // userGroupFromAPI converts a user group.
-func userGroupFromAPI(g zulip.UserGroup, dir groupDirectory) userGroupModel {
+func userGroupFromAPI(g zulip.UserGroup, dir kit.GroupDirectory) userGroupModel {
 	return userGroupModel{
 		ID:                    types.Int64Value(g.ID),
 		Name:                  types.StringValue(g.Name),
 		Description:           types.StringValue(g.Description),
-		Members:               groupSettingIDs(g.Members),
-		DirectSubgroupIDs:     groupSettingIDs(g.DirectSubgroupIDs),
+		Members:               kit.GroupSettingIDs(g.Members),
+		DirectSubgroupIDs:     kit.GroupSettingIDs(g.DirectSubgroupIDs),
 		IsSystemGroup:         types.BoolValue(g.IsSystemGroup),
 		DateCreated:           types.Int64PointerValue(g.DateCreated),
 		CreatorID:             types.Int64PointerValue(g.CreatorID),
 		Deactivated:           types.BoolValue(g.Deactivated),
-		CanAddMembersGroup:    permissionFromAPI(g.CanAddMembersGroup, dir),
-		CanJoinGroup:          permissionFromAPI(g.CanJoinGroup, dir),
-		CanLeaveGroup:         permissionFromAPI(g.CanLeaveGroup, dir),
-		CanManageGroup:        permissionFromAPI(g.CanManageGroup, dir),
-		CanMentionGroup:       permissionFromAPI(g.CanMentionGroup, dir),
-		CanRemoveMembersGroup: permissionFromAPI(g.CanRemoveMembersGroup, dir),
+		CanAddMembersGroup:    kit.PermissionFromAPI(g.CanAddMembersGroup, dir),
+		CanJoinGroup:          kit.PermissionFromAPI(g.CanJoinGroup, dir),
+		CanLeaveGroup:         kit.PermissionFromAPI(g.CanLeaveGroup, dir),
+		CanManageGroup:        kit.PermissionFromAPI(g.CanManageGroup, dir),
+		CanMentionGroup:       kit.PermissionFromAPI(g.CanMentionGroup, dir),
+		CanRemoveMembersGroup: kit.PermissionFromAPI(g.CanRemoveMembersGroup, dir),
 	}
 }

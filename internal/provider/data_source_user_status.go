@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -25,12 +27,12 @@ const featureUserStatus = 262
 
 // NewUserStatusDataSource returns the zulip_user_status data source.
 func NewUserStatusDataSource() datasource.DataSource {
-	return &userStatusDataSource{dataSourceBase: dataSourceBase{name: "user_status"}}
+	return &userStatusDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_status"}}
 }
 
 // userStatusDataSource reads one user's status.
 type userStatusDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // userStatusDataSourceModel is the zulip_user_status configuration and result.
@@ -85,26 +87,26 @@ func (d *userStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 func (d *userStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m userStatusDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	if err := d.data.requireFeatureLevel(featureUserStatus, "zulip_user_status"); err != nil {
+	if err := d.Data.RequireFeatureLevel(featureUserStatus, "zulip_user_status"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
 	id := m.UserID.ValueInt64()
-	st, err := d.data.client.GetUserStatus(ctx, id)
+	st, err := d.Data.Client.GetUserStatus(ctx, id)
 	switch {
 	case zulip.IsNotFound(err):
 		resp.Diagnostics.AddAttributeError(path.Root("user_id"), "User Not Found",
 			fmt.Sprintf("There is no user with id %d in the organization (bots count as none: they have no status). Server said: %s", id, err))
 		return
-	case err != nil && isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err):
+	case err != nil && kit.IsClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err):
 		resp.Diagnostics.AddAttributeError(path.Root("user_id"), "Unable to Read User Status",
 			fmt.Sprintf("The server refused to give the status of user %d (a deactivated user has none). Server said: %s", id, err))
 		return
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "Unable to Read User Status", fmt.Sprintf("read the status of user %d", id), roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Status", fmt.Sprintf("read the status of user %d", id), kit.RoleAny, err)
 		return
 	}
 	userStatusFromAPI(*st, &m)
@@ -115,9 +117,9 @@ func (d *userStatusDataSource) Read(ctx context.Context, req datasource.ReadRequ
 // userStatusFromAPI copies a status into the model; absent fields are null
 // (Zulip leaves out every field that is empty), and away is false unless set.
 func userStatusFromAPI(st zulip.UserStatus, m *userStatusDataSourceModel) {
-	m.StatusText = stringOrNull(&st.StatusText)
-	m.EmojiName = stringOrNull(&st.EmojiName)
-	m.EmojiCode = stringOrNull(&st.EmojiCode)
-	m.ReactionType = stringOrNull(&st.ReactionType)
+	m.StatusText = kit.StringOrNull(&st.StatusText)
+	m.EmojiName = kit.StringOrNull(&st.EmojiName)
+	m.EmojiCode = kit.StringOrNull(&st.EmojiCode)
+	m.ReactionType = kit.StringOrNull(&st.ReactionType)
 	m.Away = types.BoolValue(st.Away != nil && *st.Away)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,13 +21,13 @@ var (
 
 // NewBotAPIKeyEphemeralResource returns the zulip_bot_api_key ephemeral resource.
 func NewBotAPIKeyEphemeralResource() ephemeral.EphemeralResource {
-	return &botAPIKeyEphemeralResource{ephemeralBase: ephemeralBase{name: "bot_api_key"}}
+	return &botAPIKeyEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "bot_api_key"}}
 }
 
 // botAPIKeyEphemeralResource reads a bot's API key, and an outgoing webhook's
 // token, without writing them to the plan or the state.
 type botAPIKeyEphemeralResource struct {
-	ephemeralBase
+	kit.EphemeralBase
 }
 
 type botAPIKeyModel struct {
@@ -58,23 +60,23 @@ func (e *botAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.Schem
 func (e *botAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m botAPIKeyModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !e.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !e.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	if err := e.data.requireFeatureLevel(featureBotAPIKey, "Reading a bot's API key"); err != nil {
+	if err := e.Data.RequireFeatureLevel(featureBotAPIKey, "Reading a bot's API key"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error()+" Before it, Zulip gives a bot's key only when the bot is "+
 			"created or its key regenerated: read it in Zulip's settings (Personal settings, Bots) and pass it as a variable.")
 		return
 	}
 	id := m.BotID.ValueInt64()
-	key, err := e.data.client.GetBotAPIKey(ctx, id)
+	key, err := e.Data.Client.GetBotAPIKey(ctx, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read the Bot's API Key", fmt.Sprintf("read the API key of bot %d", id), roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Bot's API Key", fmt.Sprintf("read the API key of bot %d", id), kit.RoleAny, err)
 		return
 	}
-	users, err := userUsers(ctx, e.data)
+	users, err := kit.Users(ctx, e.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read the Bot", "list the users", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Bot", "list the users", kit.RoleAny, err)
 		return
 	}
 	u, ok := users[id]
@@ -84,9 +86,9 @@ func (e *botAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.Ope
 	}
 	m.Email, m.APIKey, m.OutgoingWebhookToken = types.StringValue(u.Email), types.StringValue(key), types.StringNull()
 	if u.BotType != nil && *u.BotType == zulip.BotTypeOutgoingWebhook {
-		bots, err := realmBots(ctx, e.data)
+		bots, err := realmBots(ctx, e.Data)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Read the Bot", "read the bots' settings through POST /register", roleAny, err)
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Bot", "read the bots' settings through POST /register", kit.RoleAny, err)
 			return
 		}
 		if b := bots[id]; len(b.Services) > 0 {

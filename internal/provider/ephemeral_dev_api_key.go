@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
@@ -25,12 +27,12 @@ var (
 
 // NewDevAPIKeyEphemeralResource returns the zulip_dev_api_key ephemeral resource.
 func NewDevAPIKeyEphemeralResource() ephemeral.EphemeralResource {
-	return &devAPIKeyEphemeralResource{ephemeralBase: ephemeralBase{name: "dev_api_key"}}
+	return &devAPIKeyEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "dev_api_key"}}
 }
 
 // devAPIKeyEphemeralResource fetches an account's API key from a development server.
 type devAPIKeyEphemeralResource struct {
-	ephemeralBase
+	kit.EphemeralBase
 }
 
 // devAPIKeyEphemeralResourceModel is the zulip_dev_api_key configuration and result.
@@ -81,13 +83,13 @@ func (e *devAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.Schem
 func (e *devAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m devAPIKeyEphemeralResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !readyWithoutCredentials(e.data, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !readyWithoutCredentials(e.Data, &resp.Diagnostics) {
 		return
 	}
 	username := m.Username.ValueString()
-	key, err := e.data.client.DevFetchAPIKey(ctx, username)
+	key, err := e.Data.Client.DevFetchAPIKey(ctx, username)
 	if err != nil {
-		addDevAPIKeyError(&resp.Diagnostics, e.data, username, err)
+		addDevAPIKeyError(&resp.Diagnostics, e.Data, username, err)
 		return
 	}
 	devAPIKeyFromAPI(key, &m)
@@ -98,9 +100,9 @@ func (e *devAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.Ope
 // readyWithoutCredentials reports, as a diagnostic, why the provider cannot call an
 // endpoint that needs no credentials; unlike ready, a provider configured
 // with only a URL passes.
-func readyWithoutCredentials(d *providerData, diags *diag.Diagnostics) bool {
-	if d == nil || d.unknownConfig || d.client == nil {
-		return d.ready(diags) // reports why
+func readyWithoutCredentials(d *kit.ProviderData, diags *diag.Diagnostics) bool {
+	if d == nil || d.UnknownConfig || d.Client == nil {
+		return d.Ready(diags) // reports why
 	}
 	return true
 }
@@ -113,7 +115,7 @@ func devAPIKeyFromAPI(k *zulip.APIKeyResponse, m *devAPIKeyEphemeralResourceMode
 }
 
 // addDevAPIKeyError explains the refusals of POST /dev_fetch_api_key.
-func addDevAPIKeyError(diags *diag.Diagnostics, d *providerData, username string, err error) {
+func addDevAPIKeyError(diags *diag.Diagnostics, d *kit.ProviderData, username string, err error) {
 	const summary = "Unable to Fetch Development API Key"
 	apiErr, _ := zulip.AsAPIError(err)
 	msg := ""
@@ -131,15 +133,15 @@ func addDevAPIKeyError(diags *diag.Diagnostics, d *providerData, username string
 				"no API keys without a password: zulip_dev_api_key works only against a Zulip development environment "+
 				"(or the bundled reference server). Against this server, configure the provider with the account's "+
 				"API key from its personal settings (or a bot's) instead. Server said: %s",
-			d.client.BaseURL(), err))
+			d.Client.BaseURL(), err))
 	case zulip.IsUnauthorized(err):
 		diags.AddAttributeError(path.Root("username"), summary, fmt.Sprintf(
 			"The server has no active account that logs in as %q (unknown, or deactivated). Check the address: it "+
 				"is the account's login (delivery) e-mail. Server said: %s", username, err))
-	case isClientError(err) && apiErr != nil && strings.Contains(strings.ToLower(msg), "email"):
+	case kit.IsClientError(err) && apiErr != nil && strings.Contains(strings.ToLower(msg), "email"):
 		diags.AddAttributeError(path.Root("username"), summary, fmt.Sprintf(
 			"The server refused the username %q. Server said: %s", username, err))
 	default:
-		addAPIError(diags, summary, "fetch the development API key", roleAny, err)
+		kit.AddAPIError(diags, summary, "fetch the development API key", kit.RoleAny, err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -32,13 +34,13 @@ const eventQueueCloseTimeout = 30 * time.Second
 
 // NewEventQueueEphemeralResource returns the zulip_event_queue ephemeral resource.
 func NewEventQueueEphemeralResource() ephemeral.EphemeralResource {
-	return &eventQueueEphemeralResource{ephemeralBase: ephemeralBase{name: "event_queue"}}
+	return &eventQueueEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "event_queue"}}
 }
 
 // eventQueueEphemeralResource registers an event queue for the length of a
 // Terraform run and deletes it afterwards.
 type eventQueueEphemeralResource struct {
-	ephemeralBase
+	kit.EphemeralBase
 }
 
 // eventQueueEphemeralResourceModel is the zulip_event_queue configuration and result.
@@ -109,16 +111,16 @@ func (e *eventQueueEphemeralResource) Schema(_ context.Context, _ ephemeral.Sche
 func (e *eventQueueEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
 	var m eventQueueEphemeralResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !e.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !e.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	apiReq := eventQueueToAPI(ctx, m, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	reg, err := e.data.client.Register(ctx, apiReq)
+	reg, err := e.Data.Client.Register(ctx, apiReq)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Register Event Queue", "register an event queue", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Register Event Queue", "register an event queue", kit.RoleAny, err)
 		return
 	}
 	if reg.QueueID == "" {
@@ -151,13 +153,13 @@ func (e *eventQueueEphemeralResource) Close(ctx context.Context, req ephemeral.C
 		tflog.Warn(ctx, "event queue private data unreadable; nothing to delete")
 		return
 	}
-	if !e.data.ready(&resp.Diagnostics) {
+	if !e.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	// Terraform may be stopping (Ctrl-C); the queue should still be deleted.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), eventQueueCloseTimeout)
 	defer cancel()
-	err := e.data.client.DeleteQueue(ctx, p.QueueID)
+	err := e.Data.Client.DeleteQueue(ctx, p.QueueID)
 	switch {
 	case err == nil:
 		tflog.Info(ctx, "deleted the event queue", map[string]any{"queue_id": p.QueueID})
@@ -203,5 +205,5 @@ func checkEventType(s string) error {
 	if s == "" {
 		return errors.New("must not be empty")
 	}
-	return checkNoOuterSpace(s)
+	return kit.CheckNoOuterSpace(s)
 }

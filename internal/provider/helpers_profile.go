@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
@@ -49,30 +51,30 @@ func profileFieldTypeName(t int) string {
 
 // profileDataFields returns the organization's custom profile fields through
 // the per-run cache.
-func profileDataFields(ctx context.Context, d *providerData) ([]zulip.CustomProfileField, error) {
-	return cachedAs(ctx, d.cache, cacheProfileDataFields, d.client.ListCustomProfileFields)
+func profileDataFields(ctx context.Context, d *kit.ProviderData) ([]zulip.CustomProfileField, error) {
+	return kit.CachedAs(ctx, d.Cache, cacheProfileDataFields, d.Client.ListCustomProfileFields)
 }
 
 // profileDataOwnUser returns the provider's own account: its id, role and
 // whether it is a bot. Configure read it when it could; otherwise GET /users/me
 // is read once per provider process.
-func profileDataOwnUser(ctx context.Context, d *providerData) (*zulip.User, error) {
-	if d.me != nil {
-		return d.me, nil
+func profileDataOwnUser(ctx context.Context, d *kit.ProviderData) (*zulip.User, error) {
+	if d.Me != nil {
+		return d.Me, nil
 	}
-	return cachedAs(ctx, d.cache, cacheProfileDataOwnUser, d.client.GetOwnUser)
+	return kit.CachedAs(ctx, d.Cache, cacheProfileDataOwnUser, d.Client.GetOwnUser)
 }
 
 // profileDataValues returns the provider's own account with its custom profile
 // field values. GET /users/me carries no profile_data, so this reads the
 // account by its id with include_custom_profile_fields.
-func profileDataValues(ctx context.Context, d *providerData) (*zulip.User, error) {
+func profileDataValues(ctx context.Context, d *kit.ProviderData) (*zulip.User, error) {
 	own, err := profileDataOwnUser(ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	return cachedAs(ctx, d.cache, cacheProfileDataValues, func(ctx context.Context) (*zulip.User, error) {
-		return d.client.GetUser(ctx, own.UserID, zulip.GetUserOptions{IncludeCustomProfileFields: true})
+	return kit.CachedAs(ctx, d.Cache, cacheProfileDataValues, func(ctx context.Context) (*zulip.User, error) {
+		return d.Client.GetUser(ctx, own.UserID, zulip.GetUserOptions{IncludeCustomProfileFields: true})
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -20,7 +22,7 @@ import (
 // rules of each group-setting permission (server_supported_permission_settings)
 // and the organization's own permissions (realm_can_*_group), both read once
 // per run with the rest of the register snapshot's realm section
-// (realmSettings). Where the server does not say (an older server, or the
+// (RealmSettings). Where the server does not say (an older server, or the
 // read failed) the plan says nothing and the server decides at apply.
 
 // permissionKind is the object a permission setting belongs to, as
@@ -34,8 +36,8 @@ const (
 )
 
 // permissionRule returns the server's rule for a setting.
-func permissionRule(ctx context.Context, d *providerData, kind permissionKind, setting string) (zulip.GroupPermissionSetting, bool) {
-	realm, err := d.realmSettings(ctx)
+func permissionRule(ctx context.Context, d *kit.ProviderData, kind permissionKind, setting string) (zulip.GroupPermissionSetting, bool) {
+	realm, err := d.RealmSettings(ctx)
 	if err != nil {
 		tflog.Warn(ctx, "could not read the organization's settings; permission values are left to the server to check", map[string]any{"error": err.Error()})
 		return zulip.GroupPermissionSetting{}, false
@@ -61,9 +63,9 @@ func permissionRule(ctx context.Context, d *providerData, kind permissionKind, s
 // with the words Zulip's own refusal uses (check_setting_configuration_for_system_groups).
 // A value of one group and no users is that group (Zulip's canonical form);
 // anything else is an anonymous group.
-func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissionSetting, groups []string, users []int64, dir groupDirectory, diags *diag.Diagnostics) {
+func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissionSetting, groups []string, users []int64, dir kit.GroupDirectory, diags *diag.Diagnostics) {
 	isSystem := func(name string) bool {
-		if g, ok := dir.byName[name]; ok {
+		if g, ok := dir.ByName[name]; ok {
 			return g.IsSystemGroup
 		}
 		return strings.HasPrefix(name, "role:")
@@ -101,15 +103,15 @@ func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissio
 // callerHolds reports whether the provider's account holds a permission
 // value; known is false when the plan cannot tell (no credentials, a read
 // failed, or the server predates the permission: v is nil).
-func callerHolds(ctx context.Context, d *providerData, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
-	if v == nil || !d.knowsServer() || !d.hasCreds {
+func callerHolds(ctx context.Context, d *kit.ProviderData, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
+	if v == nil || !d.KnowsServer() || !d.HasCreds {
 		return false, false
 	}
-	me, err := d.caller(ctx)
+	me, err := d.Caller(ctx)
 	if err != nil {
 		return false, false
 	}
-	dir, err := d.groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
 		return false, false
 	}
@@ -119,7 +121,7 @@ func callerHolds(ctx context.Context, d *providerData, kind permissionKind, sett
 			return false, true
 		}
 	}
-	return dir.holds(v, me.UserID), true
+	return dir.Holds(v, me.UserID), true
 }
 
 // heldBy is one permission that allows a change: what names it for a
@@ -134,9 +136,9 @@ type heldBy struct {
 
 // realmPermission is one of the organization's permissions, for requirePermission.
 // Its value is nil on a server older than the setting.
-func realmPermission(ctx context.Context, d *providerData, setting string) heldBy {
+func realmPermission(ctx context.Context, d *kit.ProviderData, setting string) heldBy {
 	p := heldBy{what: "the organization's " + setting, kind: permissionOfRealm, setting: setting}
-	realm, err := d.realmSettings(ctx)
+	realm, err := d.RealmSettings(ctx)
 	if err == nil {
 		if raw, ok := realm.RealmSetting(setting); ok {
 			err = json.Unmarshal(raw, &p.value)
@@ -153,8 +155,8 @@ func realmPermission(ctx context.Context, d *providerData, setting string) heldB
 // each and who holds it, instead of letting the apply fail with Zulip's bare
 // "Insufficient permission". When the plan cannot tell for any of them, the
 // server decides at apply.
-func requirePermission(ctx context.Context, d *providerData, action string, attr path.Path, diags *diag.Diagnostics, options ...heldBy) {
-	if !d.knowsServer() || !d.hasCreds {
+func requirePermission(ctx context.Context, d *kit.ProviderData, action string, attr path.Path, diags *diag.Diagnostics, options ...heldBy) {
+	if !d.KnowsServer() || !d.HasCreds {
 		return
 	}
 	for _, o := range options {
@@ -163,17 +165,17 @@ func requirePermission(ctx context.Context, d *providerData, action string, attr
 			return
 		}
 	}
-	me, err := d.caller(ctx)
+	me, err := d.Caller(ctx)
 	if err != nil {
 		return
 	}
-	dir, err := d.groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
 		return
 	}
 	held := make([]string, len(options))
 	for i, o := range options {
-		held[i] = fmt.Sprintf("%s permission (given to %s)", o.what, dir.describe(o.value))
+		held[i] = fmt.Sprintf("%s permission (given to %s)", o.what, dir.Describe(o.value))
 	}
 	detail := fmt.Sprintf("%s needs %s, which the provider's account (%s) does not hold. An administrator can "+
 		"change who holds it in Zulip, or configure the provider with an account that holds it.",
@@ -185,17 +187,17 @@ func requirePermission(ctx context.Context, d *providerData, action string, attr
 	diags.AddAttributeError(attr, "Insufficient Permission", detail)
 }
 
-// checkPermissionSetting is checkPermission for the value of a permission
+// checkPermissionSetting is CheckPermission for the value of a permission
 // setting, with the setting's own rule: a value Zulip would refuse for it
 // (role:everyone where guests may not hold it, an anonymous group where it
 // needs a system group, ...) fails the plan. A value with unknown parts is
 // checked once they are known.
-func checkPermissionSetting(ctx context.Context, d *providerData, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
-	d.checkPermission(ctx, at, o, diags)
-	if o.IsNull() || o.IsUnknown() || !d.knowsServer() || !d.hasCreds || diags.HasError() {
+func checkPermissionSetting(ctx context.Context, d *kit.ProviderData, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
+	d.CheckPermission(ctx, at, o, diags)
+	if o.IsNull() || o.IsUnknown() || !d.KnowsServer() || !d.HasCreds || diags.HasError() {
 		return
 	}
-	var m permissionModel
+	var m kit.PermissionModel
 	if diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...); diags.HasError() {
 		return
 	}
@@ -206,11 +208,11 @@ func checkPermissionSetting(ctx context.Context, d *providerData, at path.Path, 
 	if !ok {
 		return
 	}
-	dir, err := d.groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
 		return
 	}
-	checkPermissionRule(at, setting, rule, knownStrings(m.Groups), knownInt64s(m.Users), dir, diags)
+	checkPermissionRule(at, setting, rule, kit.KnownStrings(m.Groups), kit.KnownInt64s(m.Users), dir, diags)
 }
 
 // fullyKnown reports a set that is known with every element known (null
@@ -233,11 +235,11 @@ func fullyKnown(s types.Set) bool {
 // the organization's or the channel's can_add_subscribers_group, and removing
 // the channel's can_remove_subscribers_group. A channel this run has not seen
 // (created by the same apply) is left to the server.
-func requireSubscriberChange(ctx context.Context, d *providerData, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
-	if !d.knowsServer() || !d.hasCreds {
+func requireSubscriberChange(ctx context.Context, d *kit.ProviderData, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
+	if !d.KnowsServer() || !d.HasCreds {
 		return
 	}
-	me, err := d.caller(ctx)
+	me, err := d.Caller(ctx)
 	if err != nil || me.Role <= zulip.RoleAdministrator {
 		return
 	}
@@ -247,7 +249,7 @@ func requireSubscriberChange(ctx context.Context, d *providerData, channelID int
 	if !others(add) && !others(remove) {
 		return
 	}
-	all, err := channelCollection(d).lastSeen(ctx)
+	all, err := channelCollection(d).LastSeen(ctx)
 	if err != nil {
 		return
 	}
@@ -271,11 +273,11 @@ func requireSubscriberChange(ctx context.Context, d *providerData, channelID int
 // can_add_members_group (adding) or can_remove_members_group (removing); an
 // account that adds or removes only itself may also use can_join_group or
 // can_leave_group.
-func requireMemberChange(ctx context.Context, d *providerData, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
-	if len(add) == 0 && len(remove) == 0 || !d.knowsServer() || !d.hasCreds {
+func requireMemberChange(ctx context.Context, d *kit.ProviderData, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
+	if len(add) == 0 && len(remove) == 0 || !d.KnowsServer() || !d.HasCreds {
 		return
 	}
-	me, err := d.caller(ctx)
+	me, err := d.Caller(ctx)
 	if err != nil {
 		return
 	}

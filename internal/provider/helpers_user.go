@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -40,8 +42,8 @@ var userProfileValueType = types.ObjectType{AttrTypes: userProfileValueAttrTypes
 // the run's list of them (profileFieldCollection), which the writes of
 // zulip_custom_profile_field forget, so that a field made or replaced in this
 // apply is known to the plans and updates of the users that answer it.
-func userProfileFields(ctx context.Context, d *providerData) (map[int64]zulip.CustomProfileField, error) {
-	list, err := profileFieldCollection(d).list(ctx)
+func userProfileFields(ctx context.Context, d *kit.ProviderData) (map[int64]zulip.CustomProfileField, error) {
+	list, err := profileFieldCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +105,7 @@ func userDescribe(u zulip.User) string {
 // checkUserProfileUsers applies the server's rule for a Users field's value:
 // every id names an active, non-bot user of the organization.
 func checkUserProfileUsers(ctx context.Context, users map[int64]zulip.User, e userProfileValueModel, diags *diag.Diagnostics) error {
-	if !known(e.UserIDs) {
+	if !kit.Known(e.UserIDs) {
 		return nil
 	}
 	var ids []int64
@@ -148,7 +150,7 @@ func userRoleName(role int, diags *diag.Diagnostics) types.String {
 
 // userProfileElements decodes the profile_data map; nil when it is null or unknown.
 func userProfileElements(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]userProfileValueModel {
-	if !known(m) {
+	if !kit.Known(m) {
 		return nil
 	}
 	out := map[string]userProfileValueModel{}
@@ -173,12 +175,12 @@ func userProfileItem(ctx context.Context, key string, e userProfileValueModel, d
 		return nil
 	}
 	switch {
-	case known(e.UserIDs):
+	case kit.Known(e.UserIDs):
 		var ids []int64
 		diags.Append(e.UserIDs.ElementsAs(ctx, &ids, false)...)
 		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 		return &zulip.ProfileDataItem{ID: id, Value: zulip.ProfileUserIDs(ids...)}
-	case known(e.Value):
+	case kit.Known(e.Value):
 		return &zulip.ProfileDataItem{ID: id, Value: zulip.ProfileText(e.Value.ValueString())}
 	}
 	return nil
@@ -213,7 +215,7 @@ func checkUserProfileValue(f zulip.CustomProfileField, e userProfileValueModel) 
 	if !e.UserIDs.IsNull() {
 		return fmt.Errorf("%q (field %d) is not a Users field: set it with value = \"...\", not user_ids", f.Name, f.ID)
 	}
-	if !known(e.Value) {
+	if !kit.Known(e.Value) {
 		return nil
 	}
 	v := e.Value.ValueString()
@@ -262,7 +264,7 @@ func checkUserProfileValue(f zulip.CustomProfileField, e userProfileValueModel) 
 // addUserAPIError reports a failed user API call, explaining the special
 // permissions Zulip wants for creating users and changing e-mail addresses,
 // which its own messages do not name.
-func addUserAPIError(diags *diag.Diagnostics, at path.Path, summary, action string, role requiredRole, err error) {
+func addUserAPIError(diags *diag.Diagnostics, at path.Path, summary, action string, role kit.RequiredRole, err error) {
 	msg := ""
 	if apiErr, ok := zulip.AsAPIError(err); ok {
 		msg = strings.ToLower(apiErr.Msg)
@@ -282,7 +284,7 @@ func addUserAPIError(diags *diag.Diagnostics, at path.Path, summary, action stri
 			"or leave `email` unchanged. Server said: %s", action, err)
 	default:
 		var d diag.Diagnostics
-		addAPIError(&d, summary, action, role, err)
+		kit.AddAPIError(&d, summary, action, role, err)
 		detail = d[0].Detail()
 	}
 	if at.Equal(path.Empty()) {

@@ -44,7 +44,7 @@ const (
 	kindCollection resourceKind = iota
 	// kindManaged: another managed object with its own tests.
 	kindManaged
-	// kindInvocation: an operation performed once (helpers_invocation.go).
+	// kindInvocation: an operation performed once (kit/invocation.go).
 	kindInvocation
 )
 

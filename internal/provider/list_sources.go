@@ -2,13 +2,15 @@ package provider
 
 // The objects of each resource type that adopting an organization adopts:
 // listed once, and used by both zulip_import_blocks (Terraform before 1.14)
-// and the list resources of `terraform query` (list.go).
+// and the list resources of `terraform query` (kit/list.go).
 
 import (
 	"context"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 
@@ -26,31 +28,31 @@ const (
 
 // importSources are the types adopted, in the order zulip_import_blocks
 // writes them (registry.go).
-var importSources = adoptedSources(registry)
+var importSources = kit.AdoptedSources(registry)
 
 // userFilter is the filter of a list of one user's objects (what).
-func userFilter(what string) map[string]listFilter {
-	return map[string]listFilter{filterUserID: {attr: listschema.Int64Attribute{Required: true,
+func userFilter(what string) map[string]kit.ListFilter {
+	return map[string]kit.ListFilter{filterUserID: {Attr: listschema.Int64Attribute{Required: true,
 		MarkdownDescription: "The user whose " + what + " are listed."}}}
 }
 
 // subscriptionsOfUser lists the live channels a user (the user_id filter) is
 // subscribed to.
-func subscriptionsOfUser(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
-	user := f.number(filterUserID)
+func subscriptionsOfUser(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
+	user := f.Number(filterUserID)
 	subscribers, err := subscribers(ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	channels, err := channelCollection(d).list(ctx)
+	channels, err := channelCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []importTarget
+	var out []kit.ImportTarget
 	for _, c := range channels {
 		if !c.IsArchived && slices.Contains(subscribers[c.StreamID], user) {
-			out = append(out, importTarget{name: c.Name, id: strconv.FormatInt(c.StreamID, 10) + ":" + strconv.FormatInt(user, 10),
-				display: "#" + c.Name})
+			out = append(out, kit.ImportTarget{Name: c.Name, ID: strconv.FormatInt(c.StreamID, 10) + ":" + strconv.FormatInt(user, 10),
+				Display: "#" + c.Name})
 		}
 	}
 	return out, nil
@@ -58,16 +60,16 @@ func subscriptionsOfUser(ctx context.Context, d *providerData, f filterValues) (
 
 // membershipsOfUser lists the custom groups a user (the user_id filter) is a
 // direct member of.
-func membershipsOfUser(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
-	user := f.number(filterUserID)
-	groups, err := userGroupCollection(d).list(ctx)
+func membershipsOfUser(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
+	user := f.Number(filterUserID)
+	groups, err := kit.UserGroupCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []importTarget
+	var out []kit.ImportTarget
 	for _, g := range groups {
 		if !g.IsSystemGroup && !g.Deactivated && slices.Contains(g.Members, user) {
-			out = append(out, importTarget{name: g.Name, id: membershipID(g.ID, user)})
+			out = append(out, kit.ImportTarget{Name: g.Name, ID: membershipID(g.ID, user)})
 		}
 	}
 	return out, nil
@@ -75,12 +77,12 @@ func membershipsOfUser(ctx context.Context, d *providerData, f filterValues) ([]
 
 // userTopicsToImport lists the provider account's topic preferences, named
 // after their channel and topic.
-func userTopicsToImport(ctx context.Context, d *providerData, _ filterValues) ([]importTarget, error) {
-	topics, err := userTopicCollection(d).list(ctx)
+func userTopicsToImport(ctx context.Context, d *kit.ProviderData, _ kit.FilterValues) ([]kit.ImportTarget, error) {
+	topics, err := userTopicCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	channels, err := channelCollection(d).list(ctx)
+	channels, err := channelCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +90,7 @@ func userTopicsToImport(ctx context.Context, d *providerData, _ filterValues) ([
 	for _, c := range channels {
 		names[c.StreamID] = c.Name
 	}
-	var out []importTarget
+	var out []kit.ImportTarget
 	for _, v := range topics {
 		if v.VisibilityPolicy == zulip.VisibilityPolicyNone {
 			continue
@@ -97,44 +99,44 @@ func userTopicsToImport(ctx context.Context, d *providerData, _ filterValues) ([
 		if channel == "" {
 			channel = strconv.FormatInt(v.StreamID, 10)
 		}
-		out = append(out, importTarget{name: channel + " " + v.TopicName, id: userTopicID(v.StreamID, v.TopicName),
-			display: "#" + channel + " > " + v.TopicName})
+		out = append(out, kit.ImportTarget{Name: channel + " " + v.TopicName, ID: userTopicID(v.StreamID, v.TopicName),
+			Display: "#" + channel + " > " + v.TopicName})
 	}
 	return out, nil
 }
 
 // thisOrganization is the one object of the organization's settings.
-func thisOrganization(_ context.Context, d *providerData, _ filterValues) ([]importTarget, error) {
-	return []importTarget{{name: "this", id: realmURL(d.client), display: realmURL(d.client)}}, nil
+func thisOrganization(_ context.Context, d *kit.ProviderData, _ kit.FilterValues) ([]kit.ImportTarget, error) {
+	return []kit.ImportTarget{{Name: "this", ID: realmURL(d.Client), Display: realmURL(d.Client)}}, nil
 }
 
 // singleton is the one object of an organization-wide resource.
-func singleton(id string) func(context.Context, *providerData, filterValues) ([]importTarget, error) {
-	return func(context.Context, *providerData, filterValues) ([]importTarget, error) {
-		return []importTarget{{name: "all", id: id, display: id}}, nil
+func singleton(id string) func(context.Context, *kit.ProviderData, kit.FilterValues) ([]kit.ImportTarget, error) {
+	return func(context.Context, *kit.ProviderData, kit.FilterValues) ([]kit.ImportTarget, error) {
+		return []kit.ImportTarget{{Name: "all", ID: id, Display: id}}, nil
 	}
 }
 
 // orderOf is the order resource of a collection, when it has something to
 // order (an order resource needs at least one object).
-func orderOf[T any](coll func(*providerData) *collection[T], id string, counts func(T) bool) func(context.Context, *providerData, filterValues) ([]importTarget, error) {
-	return func(ctx context.Context, d *providerData, _ filterValues) ([]importTarget, error) {
-		list, err := coll(d).list(ctx)
+func orderOf[T any](coll func(*kit.ProviderData) *kit.Collection[T], id string, counts func(T) bool) func(context.Context, *kit.ProviderData, kit.FilterValues) ([]kit.ImportTarget, error) {
+	return func(ctx context.Context, d *kit.ProviderData, _ kit.FilterValues) ([]kit.ImportTarget, error) {
+		list, err := coll(d).List(ctx)
 		if err != nil || !slices.ContainsFunc(list, counts) {
 			return nil, err
 		}
-		return []importTarget{{name: "all", id: id, display: id}}, nil
+		return []kit.ImportTarget{{Name: "all", ID: id, Display: id}}, nil
 	}
 }
 
 // customGroups are the user groups that are not system groups nor
 // deactivated; liveChannels the channels that are not archived, by name.
 var (
-	customGroups = importFrom(userGroupCollection, func(v zulip.UserGroup) (string, string, bool) {
+	customGroups = importFrom(kit.UserGroupCollection, func(v zulip.UserGroup) (string, string, bool) {
 		return v.Name, v.Name, !v.IsSystemGroup && !v.Deactivated
 	})
-	liveChannels = importFromFiltered(channelCollection, func(v zulip.Channel, f filterValues) (string, string, bool) {
-		privacy := f.str(filterPrivacy)
+	liveChannels = importFromFiltered(channelCollection, func(v zulip.Channel, f kit.FilterValues) (string, string, bool) {
+		privacy := f.Str(filterPrivacy)
 		return v.Name, v.Name, !v.IsArchived && (privacy == "" || privacy == channelPrivacy(v))
 	})
 )
@@ -153,21 +155,21 @@ func channelPrivacy(c zulip.Channel) string {
 
 // importFrom lists a collection's objects to import: pick gives a name, the
 // import id, and whether the object is imported at all.
-func importFrom[T any](coll func(*providerData) *collection[T], pick func(T) (name, id string, ok bool)) func(context.Context, *providerData, filterValues) ([]importTarget, error) {
-	return importFromFiltered(coll, func(v T, _ filterValues) (string, string, bool) { return pick(v) })
+func importFrom[T any](coll func(*kit.ProviderData) *kit.Collection[T], pick func(T) (name, id string, ok bool)) func(context.Context, *kit.ProviderData, kit.FilterValues) ([]kit.ImportTarget, error) {
+	return importFromFiltered(coll, func(v T, _ kit.FilterValues) (string, string, bool) { return pick(v) })
 }
 
 // importFromFiltered is importFrom for a type whose list has filters.
-func importFromFiltered[T any](coll func(*providerData) *collection[T], pick func(T, filterValues) (name, id string, ok bool)) func(context.Context, *providerData, filterValues) ([]importTarget, error) {
-	return func(ctx context.Context, d *providerData, f filterValues) ([]importTarget, error) {
-		list, err := coll(d).list(ctx)
+func importFromFiltered[T any](coll func(*kit.ProviderData) *kit.Collection[T], pick func(T, kit.FilterValues) (name, id string, ok bool)) func(context.Context, *kit.ProviderData, kit.FilterValues) ([]kit.ImportTarget, error) {
+	return func(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
+		list, err := coll(d).List(ctx)
 		if err != nil {
 			return nil, err
 		}
-		var out []importTarget
+		var out []kit.ImportTarget
 		for _, v := range list {
 			if name, id, ok := pick(v, f); ok {
-				out = append(out, importTarget{name: name, id: id})
+				out = append(out, kit.ImportTarget{Name: name, ID: id})
 			}
 		}
 		return out, nil
@@ -177,18 +179,18 @@ func importFromFiltered[T any](coll func(*providerData) *collection[T], pick fun
 // usersToImport lists the active humans (bots: the active bots of an owner)
 // by their real address where the provider's account may see it, shown as
 // "Full Name <address>".
-func usersToImport(ctx context.Context, d *providerData, bots bool, f filterValues) ([]importTarget, error) {
-	users, err := userUsers(ctx, d)
+func usersToImport(ctx context.Context, d *kit.ProviderData, bots bool, f kit.FilterValues) ([]kit.ImportTarget, error) {
+	users, err := kit.Users(ctx, d)
 	if err != nil {
 		return nil, err
 	}
 	role := -1
-	if name := f.str(filterRole); name != "" {
+	if name := f.Str(filterRole); name != "" {
 		role, _ = zulip.RoleFromName(name) // validated by the schema
 	}
-	withDeactivated := !bots && f.flag(filterIncludeDeactivated)
-	botType, anyType := botTypes[f.str(filterBotType)], f.str(filterBotType) == ""
-	var out []importTarget
+	withDeactivated := !bots && f.Flag(filterIncludeDeactivated)
+	botType, anyType := botTypes[f.Str(filterBotType)], f.Str(filterBotType) == ""
+	var out []kit.ImportTarget
 	for _, u := range users {
 		switch {
 		case u.IsBot != bots, !u.IsActive && !withDeactivated, bots && u.BotOwnerID == nil, role >= 0 && u.Role != role,
@@ -200,8 +202,8 @@ func usersToImport(ctx context.Context, d *providerData, bots bool, f filterValu
 			address = *u.DeliveryEmail
 		}
 		local, _, _ := strings.Cut(address, "@")
-		out = append(out, importTarget{name: local, id: address, display: u.FullName + " <" + address + ">"})
+		out = append(out, kit.ImportTarget{Name: local, ID: address, Display: u.FullName + " <" + address + ">"})
 	}
-	slices.SortFunc(out, func(a, b importTarget) int { return strings.Compare(a.id, b.id) })
+	slices.SortFunc(out, func(a, b kit.ImportTarget) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }

@@ -3,6 +3,8 @@ package provider
 import (
 	"strings"
 	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 
 func TestQuietUnrequestedLogs(t *testing.T) {
@@ -22,7 +24,7 @@ func TestQuietUnrequestedLogs(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var set []string
-			err := QuietUnrequestedLogs(tc.environ, func(k, v string) error {
+			err := kit.QuietUnrequestedLogs(tc.environ, func(k, v string) error {
 				set = append(set, k+"="+v)
 				return nil
 			})

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -54,7 +56,7 @@ type Option func(*zulipProvider)
 // journal.
 func WithCreateJournal(dir string) Option {
 	return func(p *zulipProvider) {
-		p.journal = newCreateJournal(dir, journaledTypes)
+		p.journal = kit.NewCreateJournal(dir, journaledTypes)
 	}
 }
 
@@ -100,7 +102,7 @@ type zulipProvider struct {
 	// destroying: Terraform was started to destroy (WithTerraformCommand).
 	destroying bool
 	// journal is the create journal (WithCreateJournal), nil without one.
-	journal *createJournal
+	journal *kit.CreateJournal
 }
 
 // zulipProviderModel is the provider configuration.
@@ -258,7 +260,7 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	// plan without server-side checks and their operations report why.
 	if cfg.hasUnknown() {
 		tflog.Info(ctx, "provider configuration depends on unknown values; deferring server checks")
-		setProviderData(resp, &providerData{unknownConfig: true, version: p.version})
+		setProviderData(resp, &kit.ProviderData{UnknownConfig: true, Version: p.version})
 		return
 	}
 	creds, sources, ok := p.resolveCredentials(cfg, &resp.Diagnostics)
@@ -290,28 +292,28 @@ func (p *zulipProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		"zulip_version": settings.ZulipVersion, "zulip_feature_level": settings.ZulipFeatureLevel,
 	})
 	noCredentials := creds.Email == "" && creds.APIKey == ""
-	data := &providerData{
-		client:        client,
-		events:        newEventFeed(client),
-		hasCreds:      !noCredentials,
-		destroying:    p.destroying,
-		journal:       p.journal,
-		noCredentials: describeNoCredentials(creds, sources, credentialSources),
-		featureLevel:  settings.ZulipFeatureLevel,
-		serverVersion: settings.ZulipVersion,
-		version:       p.version,
-		cache:         newCollectionCache(),
-		flagReads:     newIDBatcher[map[int64]zulip.NarrowMatch](readBatchWindow),
-		sms:           p.smsConfig(cfg.SMS),
+	data := &kit.ProviderData{
+		Client:        client,
+		Events:        kit.NewEventFeed(client),
+		HasCreds:      !noCredentials,
+		Destroying:    p.destroying,
+		Journal:       p.journal,
+		NoCredentials: describeNoCredentials(creds, sources, credentialSources),
+		FeatureLevel:  settings.ZulipFeatureLevel,
+		ServerVersion: settings.ZulipVersion,
+		Version:       p.version,
+		Cache:         kit.NewCollectionCache(),
+		FlagReads:     kit.NewIDBatcher[map[int64]zulip.NarrowMatch](kit.ReadBatchWindow),
+		SMS:           p.smsConfig(cfg.SMS),
 	}
-	if data.hasCreds && !checkAccount(ctx, data, creds, sources, &resp.Diagnostics) {
+	if data.HasCreds && !checkAccount(ctx, data, creds, sources, &resp.Diagnostics) {
 		return
 	}
 	setProviderData(resp, data)
 }
 
 // setProviderData hands data to every kind of the provider's types.
-func setProviderData(resp *provider.ConfigureResponse, data *providerData) {
+func setProviderData(resp *provider.ConfigureResponse, data *kit.ProviderData) {
 	resp.ResourceData, resp.DataSourceData, resp.EphemeralResourceData, resp.ActionData, resp.ListResourceData = data, data, data, data, data
 }
 
@@ -386,7 +388,7 @@ func (p *zulipProvider) clientConfig(cfg zulipProviderModel, creds zulip.Credent
 		// warning (WithVisibleWaits), which Terraform always shows.
 		Warnf: func(ctx context.Context, msg string, fields map[string]any) {
 			tflog.Warn(ctx, msg, fields)
-			noteWait(ctx, msg, fields)
+			kit.NoteWait(ctx, msg, fields)
 		},
 	}
 	if !cfg.MaxRetries.IsNull() {
@@ -444,11 +446,11 @@ func newClient(clientCfg zulip.Config, creds zulip.Credentials, sources zulip.So
 // turns wrong credentials into a plan-time error naming where each value came
 // from, rather than one "unauthorized" per resource; the answer also tells
 // plan-time checks what the account may do. It reports false on an error.
-func checkAccount(ctx context.Context, d *providerData, creds zulip.Credentials, sources zulip.Sources, diags *diag.Diagnostics) bool {
-	me, err := d.client.GetOwnUser(ctx)
+func checkAccount(ctx context.Context, d *kit.ProviderData, creds zulip.Credentials, sources zulip.Sources, diags *diag.Diagnostics) bool {
+	me, err := d.Client.GetOwnUser(ctx)
 	switch {
 	case err == nil:
-		d.me = me
+		d.Me = me
 		tflog.Info(ctx, "authenticated to Zulip", map[string]any{"user_id": me.UserID, "role": me.Role})
 	case isDeactivatedAccount(err):
 		// Not an error: zulip_own_account_deactivation leaves its own
@@ -460,9 +462,9 @@ func checkAccount(ctx context.Context, d *providerData, creds zulip.Credentials,
 				"the server will fail; only resources whose state needs no server, such as zulip_own_account_deactivation, "+
 				"still plan. An organization administrator can reactivate the account, or configure the provider with "+
 				"another account's e-mail and API key.\n\nThe provider used:\n%s",
-				d.client.BaseURL(), creds.Email, err, describeCredentials(creds, sources)))
+				d.Client.BaseURL(), creds.Email, err, describeCredentials(creds, sources)))
 	default:
-		addCredentialsError(diags, d.client.BaseURL(), creds, sources, err)
+		addCredentialsError(diags, d.Client.BaseURL(), creds, sources, err)
 		return false
 	}
 	return true
@@ -590,11 +592,11 @@ func tlsHint(err error, creds zulip.Credentials, sources zulip.Sources) string {
 }
 
 // smsConfig resolves the sms block against the ZULIP_SMS_* environment variables.
-func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
-	var s smsSettings
+func (p *zulipProvider) smsConfig(m *smsModel) kit.SMSSettings {
+	var s kit.SMSSettings
 	if m != nil {
-		s = smsSettings{APIURL: m.APIURL.ValueString(), Username: m.Username.ValueString(), Password: m.Password.ValueString(),
-			unknown: m.APIURL.IsUnknown() || m.Username.IsUnknown() || m.Password.IsUnknown()}
+		s = kit.SMSSettings{APIURL: m.APIURL.ValueString(), Username: m.Username.ValueString(), Password: m.Password.ValueString(),
+			Unknown: m.APIURL.IsUnknown() || m.Username.IsUnknown() || m.Password.IsUnknown()}
 	}
 	if s.APIURL == "" {
 		s.APIURL = p.getenv("ZULIP_SMS_API_URL")
@@ -612,7 +614,7 @@ func (p *zulipProvider) smsConfig(m *smsModel) smsSettings {
 func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource {
 	out := make([]func() resource.Resource, len(registry))
 	for i, e := range registry {
-		out[i] = ruled(e)
+		out[i] = kit.Ruled(e)
 	}
 	return out
 }
@@ -693,11 +695,11 @@ func (p *zulipProvider) ListResources(_ context.Context) []func() list.ListResou
 	}
 	out := make([]func() list.ListResource, len(importSources))
 	for i, src := range importSources {
-		newResource := byType[src.typeName]
+		newResource := byType[src.TypeName]
 		if newResource == nil {
-			panic("internal error: no resource of type " + src.typeName)
+			panic("internal error: no resource of type " + src.TypeName)
 		}
-		out[i] = func() list.ListResource { return &listResource{src: src, newResource: newResource} }
+		out[i] = func() list.ListResource { return &kit.ListResource{Src: src, NewResource: newResource} }
 	}
 	return out
 }

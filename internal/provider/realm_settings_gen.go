@@ -5,6 +5,8 @@ package provider
 import (
 	"context"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -382,30 +384,30 @@ func (realmModel) attributes() map[string]schema.Attribute {
 		"moderation_request_channel_id": schema.Int64Attribute{Optional: true, Computed: true, MarkdownDescription: "The private channel where reported messages go (-1: reporting is disabled). Needs Zulip feature level 331 (Zulip 10.0) or newer. Managed only when set.",
 			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			Validators:    []validator.Int64{int64validator.AtLeast(-1)}},
-		"can_access_all_users_group":               permissionAttribute(permissionSetting{name: "can_access_all_users_group", level: 225, what: "see every user of the organization (guests only when role:everyone)"}),
-		"can_add_custom_emoji_group":               permissionAttribute(permissionSetting{name: "can_add_custom_emoji_group", level: 307, what: "add custom emoji"}),
-		"can_add_subscribers_group":                permissionAttribute(permissionSetting{name: "can_add_subscribers_group", level: 341, what: "subscribe others to channels"}),
-		"can_create_bots_group":                    permissionAttribute(permissionSetting{name: "can_create_bots_group", level: 344, what: "create any bot"}),
-		"can_create_groups":                        permissionAttribute(permissionSetting{name: "can_create_groups", level: 299, what: "create user groups"}),
-		"can_create_private_channel_group":         permissionAttribute(permissionSetting{name: "can_create_private_channel_group", level: 266, what: "create private channels"}),
-		"can_create_public_channel_group":          permissionAttribute(permissionSetting{name: "can_create_public_channel_group", level: 264, what: "create public channels"}),
-		"can_create_web_public_channel_group":      permissionAttribute(permissionSetting{name: "can_create_web_public_channel_group", level: 280, what: "create web-public channels"}),
-		"can_create_write_only_bots_group":         permissionAttribute(permissionSetting{name: "can_create_write_only_bots_group", level: 344, what: "create bots that only send messages (incoming webhooks)"}),
-		"can_delete_any_message_group":             permissionAttribute(permissionSetting{name: "can_delete_any_message_group", level: 281, what: "delete any message"}),
-		"can_delete_own_message_group":             permissionAttribute(permissionSetting{name: "can_delete_own_message_group", level: 291, what: "delete their own messages"}),
-		"can_invite_users_group":                   permissionAttribute(permissionSetting{name: "can_invite_users_group", level: 321, what: "invite users"}),
-		"can_manage_all_groups":                    permissionAttribute(permissionSetting{name: "can_manage_all_groups", level: 299, what: "manage every user group"}),
-		"can_manage_billing_group":                 permissionAttribute(permissionSetting{name: "can_manage_billing_group", level: 363, what: "manage the plan and billing"}),
-		"can_mention_many_users_group":             permissionAttribute(permissionSetting{name: "can_mention_many_users_group", level: 352, what: "use wildcard mentions in large channels"}),
-		"can_move_messages_between_channels_group": permissionAttribute(permissionSetting{name: "can_move_messages_between_channels_group", level: 310, what: "move messages between channels"}),
-		"can_move_messages_between_topics_group":   permissionAttribute(permissionSetting{name: "can_move_messages_between_topics_group", level: 316, what: "move messages between topics"}),
-		"can_resolve_topics_group":                 permissionAttribute(permissionSetting{name: "can_resolve_topics_group", level: 367, what: "resolve topics"}),
-		"can_set_delete_message_policy_group":      permissionAttribute(permissionSetting{name: "can_set_delete_message_policy_group", level: 407, what: "set channels' message deletion permissions"}),
-		"can_set_topics_policy_group":              permissionAttribute(permissionSetting{name: "can_set_topics_policy_group", level: 392, what: "set channels' topics policy"}),
-		"can_summarize_topics_group":               permissionAttribute(permissionSetting{name: "can_summarize_topics_group", level: 350, what: "use AI summaries of topics"}),
-		"create_multiuse_invite_group":             permissionAttribute(permissionSetting{name: "create_multiuse_invite_group", level: 209, what: "create reusable invitation links"}),
-		"direct_message_initiator_group":           permissionAttribute(permissionSetting{name: "direct_message_initiator_group", level: 270, what: "start direct message conversations"}),
-		"direct_message_permission_group":          permissionAttribute(permissionSetting{name: "direct_message_permission_group", level: 270, what: "be in direct message conversations (one member of it must be)"}),
+		"can_access_all_users_group":               kit.PermissionAttribute(kit.PermissionSetting{Name: "can_access_all_users_group", Level: 225, What: "see every user of the organization (guests only when role:everyone)"}),
+		"can_add_custom_emoji_group":               kit.PermissionAttribute(kit.PermissionSetting{Name: "can_add_custom_emoji_group", Level: 307, What: "add custom emoji"}),
+		"can_add_subscribers_group":                kit.PermissionAttribute(kit.PermissionSetting{Name: "can_add_subscribers_group", Level: 341, What: "subscribe others to channels"}),
+		"can_create_bots_group":                    kit.PermissionAttribute(kit.PermissionSetting{Name: "can_create_bots_group", Level: 344, What: "create any bot"}),
+		"can_create_groups":                        kit.PermissionAttribute(kit.PermissionSetting{Name: "can_create_groups", Level: 299, What: "create user groups"}),
+		"can_create_private_channel_group":         kit.PermissionAttribute(kit.PermissionSetting{Name: "can_create_private_channel_group", Level: 266, What: "create private channels"}),
+		"can_create_public_channel_group":          kit.PermissionAttribute(kit.PermissionSetting{Name: "can_create_public_channel_group", Level: 264, What: "create public channels"}),
+		"can_create_web_public_channel_group":      kit.PermissionAttribute(kit.PermissionSetting{Name: "can_create_web_public_channel_group", Level: 280, What: "create web-public channels"}),
+		"can_create_write_only_bots_group":         kit.PermissionAttribute(kit.PermissionSetting{Name: "can_create_write_only_bots_group", Level: 344, What: "create bots that only send messages (incoming webhooks)"}),
+		"can_delete_any_message_group":             kit.PermissionAttribute(kit.PermissionSetting{Name: "can_delete_any_message_group", Level: 281, What: "delete any message"}),
+		"can_delete_own_message_group":             kit.PermissionAttribute(kit.PermissionSetting{Name: "can_delete_own_message_group", Level: 291, What: "delete their own messages"}),
+		"can_invite_users_group":                   kit.PermissionAttribute(kit.PermissionSetting{Name: "can_invite_users_group", Level: 321, What: "invite users"}),
+		"can_manage_all_groups":                    kit.PermissionAttribute(kit.PermissionSetting{Name: "can_manage_all_groups", Level: 299, What: "manage every user group"}),
+		"can_manage_billing_group":                 kit.PermissionAttribute(kit.PermissionSetting{Name: "can_manage_billing_group", Level: 363, What: "manage the plan and billing"}),
+		"can_mention_many_users_group":             kit.PermissionAttribute(kit.PermissionSetting{Name: "can_mention_many_users_group", Level: 352, What: "use wildcard mentions in large channels"}),
+		"can_move_messages_between_channels_group": kit.PermissionAttribute(kit.PermissionSetting{Name: "can_move_messages_between_channels_group", Level: 310, What: "move messages between channels"}),
+		"can_move_messages_between_topics_group":   kit.PermissionAttribute(kit.PermissionSetting{Name: "can_move_messages_between_topics_group", Level: 316, What: "move messages between topics"}),
+		"can_resolve_topics_group":                 kit.PermissionAttribute(kit.PermissionSetting{Name: "can_resolve_topics_group", Level: 367, What: "resolve topics"}),
+		"can_set_delete_message_policy_group":      kit.PermissionAttribute(kit.PermissionSetting{Name: "can_set_delete_message_policy_group", Level: 407, What: "set channels' message deletion permissions"}),
+		"can_set_topics_policy_group":              kit.PermissionAttribute(kit.PermissionSetting{Name: "can_set_topics_policy_group", Level: 392, What: "set channels' topics policy"}),
+		"can_summarize_topics_group":               kit.PermissionAttribute(kit.PermissionSetting{Name: "can_summarize_topics_group", Level: 350, What: "use AI summaries of topics"}),
+		"create_multiuse_invite_group":             kit.PermissionAttribute(kit.PermissionSetting{Name: "create_multiuse_invite_group", Level: 209, What: "create reusable invitation links"}),
+		"direct_message_initiator_group":           kit.PermissionAttribute(kit.PermissionSetting{Name: "direct_message_initiator_group", Level: 270, What: "start direct message conversations"}),
+		"direct_message_permission_group":          kit.PermissionAttribute(kit.PermissionSetting{Name: "direct_message_permission_group", Level: 270, What: "be in direct message conversations (one member of it must be)"}),
 	}
 }
 
@@ -457,36 +459,36 @@ func (realmModel) dataAttributes() map[string]dschema.Attribute {
 		"signup_announcements_stream_id":                 dschema.Int64Attribute{Computed: true, MarkdownDescription: "The channel where new users are announced (-1: none). Null on servers that predate it."},
 		"zulip_update_announcements_stream_id":           dschema.Int64Attribute{Computed: true, MarkdownDescription: "The channel where Zulip's own update announcements are posted (-1: none). Null on servers that predate it."},
 		"moderation_request_channel_id":                  dschema.Int64Attribute{Computed: true, MarkdownDescription: "The private channel where reported messages go (-1: reporting is disabled). Null on servers that predate it."},
-		"can_access_all_users_group":                     permissionDataAttribute(permissionSetting{name: "can_access_all_users_group", level: 225, what: "see every user of the organization (guests only when role:everyone)"}),
-		"can_add_custom_emoji_group":                     permissionDataAttribute(permissionSetting{name: "can_add_custom_emoji_group", level: 307, what: "add custom emoji"}),
-		"can_add_subscribers_group":                      permissionDataAttribute(permissionSetting{name: "can_add_subscribers_group", level: 341, what: "subscribe others to channels"}),
-		"can_create_bots_group":                          permissionDataAttribute(permissionSetting{name: "can_create_bots_group", level: 344, what: "create any bot"}),
-		"can_create_groups":                              permissionDataAttribute(permissionSetting{name: "can_create_groups", level: 299, what: "create user groups"}),
-		"can_create_private_channel_group":               permissionDataAttribute(permissionSetting{name: "can_create_private_channel_group", level: 266, what: "create private channels"}),
-		"can_create_public_channel_group":                permissionDataAttribute(permissionSetting{name: "can_create_public_channel_group", level: 264, what: "create public channels"}),
-		"can_create_web_public_channel_group":            permissionDataAttribute(permissionSetting{name: "can_create_web_public_channel_group", level: 280, what: "create web-public channels"}),
-		"can_create_write_only_bots_group":               permissionDataAttribute(permissionSetting{name: "can_create_write_only_bots_group", level: 344, what: "create bots that only send messages (incoming webhooks)"}),
-		"can_delete_any_message_group":                   permissionDataAttribute(permissionSetting{name: "can_delete_any_message_group", level: 281, what: "delete any message"}),
-		"can_delete_own_message_group":                   permissionDataAttribute(permissionSetting{name: "can_delete_own_message_group", level: 291, what: "delete their own messages"}),
-		"can_invite_users_group":                         permissionDataAttribute(permissionSetting{name: "can_invite_users_group", level: 321, what: "invite users"}),
-		"can_manage_all_groups":                          permissionDataAttribute(permissionSetting{name: "can_manage_all_groups", level: 299, what: "manage every user group"}),
-		"can_manage_billing_group":                       permissionDataAttribute(permissionSetting{name: "can_manage_billing_group", level: 363, what: "manage the plan and billing"}),
-		"can_mention_many_users_group":                   permissionDataAttribute(permissionSetting{name: "can_mention_many_users_group", level: 352, what: "use wildcard mentions in large channels"}),
-		"can_move_messages_between_channels_group":       permissionDataAttribute(permissionSetting{name: "can_move_messages_between_channels_group", level: 310, what: "move messages between channels"}),
-		"can_move_messages_between_topics_group":         permissionDataAttribute(permissionSetting{name: "can_move_messages_between_topics_group", level: 316, what: "move messages between topics"}),
-		"can_resolve_topics_group":                       permissionDataAttribute(permissionSetting{name: "can_resolve_topics_group", level: 367, what: "resolve topics"}),
-		"can_set_delete_message_policy_group":            permissionDataAttribute(permissionSetting{name: "can_set_delete_message_policy_group", level: 407, what: "set channels' message deletion permissions"}),
-		"can_set_topics_policy_group":                    permissionDataAttribute(permissionSetting{name: "can_set_topics_policy_group", level: 392, what: "set channels' topics policy"}),
-		"can_summarize_topics_group":                     permissionDataAttribute(permissionSetting{name: "can_summarize_topics_group", level: 350, what: "use AI summaries of topics"}),
-		"create_multiuse_invite_group":                   permissionDataAttribute(permissionSetting{name: "create_multiuse_invite_group", level: 209, what: "create reusable invitation links"}),
-		"direct_message_initiator_group":                 permissionDataAttribute(permissionSetting{name: "direct_message_initiator_group", level: 270, what: "start direct message conversations"}),
-		"direct_message_permission_group":                permissionDataAttribute(permissionSetting{name: "direct_message_permission_group", level: 270, what: "be in direct message conversations (one member of it must be)"}),
+		"can_access_all_users_group":                     kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_access_all_users_group", Level: 225, What: "see every user of the organization (guests only when role:everyone)"}),
+		"can_add_custom_emoji_group":                     kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_add_custom_emoji_group", Level: 307, What: "add custom emoji"}),
+		"can_add_subscribers_group":                      kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_add_subscribers_group", Level: 341, What: "subscribe others to channels"}),
+		"can_create_bots_group":                          kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_create_bots_group", Level: 344, What: "create any bot"}),
+		"can_create_groups":                              kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_create_groups", Level: 299, What: "create user groups"}),
+		"can_create_private_channel_group":               kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_create_private_channel_group", Level: 266, What: "create private channels"}),
+		"can_create_public_channel_group":                kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_create_public_channel_group", Level: 264, What: "create public channels"}),
+		"can_create_web_public_channel_group":            kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_create_web_public_channel_group", Level: 280, What: "create web-public channels"}),
+		"can_create_write_only_bots_group":               kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_create_write_only_bots_group", Level: 344, What: "create bots that only send messages (incoming webhooks)"}),
+		"can_delete_any_message_group":                   kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_delete_any_message_group", Level: 281, What: "delete any message"}),
+		"can_delete_own_message_group":                   kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_delete_own_message_group", Level: 291, What: "delete their own messages"}),
+		"can_invite_users_group":                         kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_invite_users_group", Level: 321, What: "invite users"}),
+		"can_manage_all_groups":                          kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_manage_all_groups", Level: 299, What: "manage every user group"}),
+		"can_manage_billing_group":                       kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_manage_billing_group", Level: 363, What: "manage the plan and billing"}),
+		"can_mention_many_users_group":                   kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_mention_many_users_group", Level: 352, What: "use wildcard mentions in large channels"}),
+		"can_move_messages_between_channels_group":       kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_move_messages_between_channels_group", Level: 310, What: "move messages between channels"}),
+		"can_move_messages_between_topics_group":         kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_move_messages_between_topics_group", Level: 316, What: "move messages between topics"}),
+		"can_resolve_topics_group":                       kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_resolve_topics_group", Level: 367, What: "resolve topics"}),
+		"can_set_delete_message_policy_group":            kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_set_delete_message_policy_group", Level: 407, What: "set channels' message deletion permissions"}),
+		"can_set_topics_policy_group":                    kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_set_topics_policy_group", Level: 392, What: "set channels' topics policy"}),
+		"can_summarize_topics_group":                     kit.PermissionDataAttribute(kit.PermissionSetting{Name: "can_summarize_topics_group", Level: 350, What: "use AI summaries of topics"}),
+		"create_multiuse_invite_group":                   kit.PermissionDataAttribute(kit.PermissionSetting{Name: "create_multiuse_invite_group", Level: 209, What: "create reusable invitation links"}),
+		"direct_message_initiator_group":                 kit.PermissionDataAttribute(kit.PermissionSetting{Name: "direct_message_initiator_group", Level: 270, What: "start direct message conversations"}),
+		"direct_message_permission_group":                kit.PermissionDataAttribute(kit.PermissionSetting{Name: "direct_message_permission_group", Level: 270, What: "be in direct message conversations (one member of it must be)"}),
 	}
 }
 
 // read fills the settings from the register snapshot (get); a setting the
 // server does not send (it predates it) is null.
-func (m *realmModel) read(get settingGetter, dir groupDirectory) (err error) {
+func (m *realmModel) read(get settingGetter, dir kit.GroupDirectory) (err error) {
 	if m.Name, err = textFromAPI(get, "name"); err != nil {
 		return err
 	}
@@ -696,7 +698,7 @@ func (m *realmModel) read(get settingGetter, dir groupDirectory) (err error) {
 
 // send sends, in one request, every setting the configuration sets whose
 // planned value (m) differs from prior; it returns the names of those sent.
-func (m *realmModel) send(ctx context.Context, c *zulip.Client, config, prior *realmModel, dir groupDirectory) (names []string, err error) {
+func (m *realmModel) send(ctx context.Context, c *zulip.Client, config, prior *realmModel, dir kit.GroupDirectory) (names []string, err error) {
 	var s zulip.RealmSettings
 	if changed(config.Name, m.Name, prior.Name) {
 		s.Name = m.Name.ValueStringPointer()
@@ -899,145 +901,145 @@ func (m *realmModel) send(ctx context.Context, c *zulip.Client, config, prior *r
 		names = append(names, "moderation_request_channel_id")
 	}
 	if changed(config.CanAccessAllUsersGroup, m.CanAccessAllUsersGroup, prior.CanAccessAllUsersGroup) {
-		if s.CanAccessAllUsersGroup, err = permissionChange(ctx, m.CanAccessAllUsersGroup, prior.CanAccessAllUsersGroup, dir); err != nil {
+		if s.CanAccessAllUsersGroup, err = kit.PermissionChange(ctx, m.CanAccessAllUsersGroup, prior.CanAccessAllUsersGroup, dir); err != nil {
 			return nil, settingError("can_access_all_users_group", err)
 		}
 		names = append(names, "can_access_all_users_group")
 	}
 	if changed(config.CanAddCustomEmojiGroup, m.CanAddCustomEmojiGroup, prior.CanAddCustomEmojiGroup) {
-		if s.CanAddCustomEmojiGroup, err = permissionChange(ctx, m.CanAddCustomEmojiGroup, prior.CanAddCustomEmojiGroup, dir); err != nil {
+		if s.CanAddCustomEmojiGroup, err = kit.PermissionChange(ctx, m.CanAddCustomEmojiGroup, prior.CanAddCustomEmojiGroup, dir); err != nil {
 			return nil, settingError("can_add_custom_emoji_group", err)
 		}
 		names = append(names, "can_add_custom_emoji_group")
 	}
 	if changed(config.CanAddSubscribersGroup, m.CanAddSubscribersGroup, prior.CanAddSubscribersGroup) {
-		if s.CanAddSubscribersGroup, err = permissionChange(ctx, m.CanAddSubscribersGroup, prior.CanAddSubscribersGroup, dir); err != nil {
+		if s.CanAddSubscribersGroup, err = kit.PermissionChange(ctx, m.CanAddSubscribersGroup, prior.CanAddSubscribersGroup, dir); err != nil {
 			return nil, settingError("can_add_subscribers_group", err)
 		}
 		names = append(names, "can_add_subscribers_group")
 	}
 	if changed(config.CanCreateBotsGroup, m.CanCreateBotsGroup, prior.CanCreateBotsGroup) {
-		if s.CanCreateBotsGroup, err = permissionChange(ctx, m.CanCreateBotsGroup, prior.CanCreateBotsGroup, dir); err != nil {
+		if s.CanCreateBotsGroup, err = kit.PermissionChange(ctx, m.CanCreateBotsGroup, prior.CanCreateBotsGroup, dir); err != nil {
 			return nil, settingError("can_create_bots_group", err)
 		}
 		names = append(names, "can_create_bots_group")
 	}
 	if changed(config.CanCreateGroups, m.CanCreateGroups, prior.CanCreateGroups) {
-		if s.CanCreateGroups, err = permissionChange(ctx, m.CanCreateGroups, prior.CanCreateGroups, dir); err != nil {
+		if s.CanCreateGroups, err = kit.PermissionChange(ctx, m.CanCreateGroups, prior.CanCreateGroups, dir); err != nil {
 			return nil, settingError("can_create_groups", err)
 		}
 		names = append(names, "can_create_groups")
 	}
 	if changed(config.CanCreatePrivateChannelGroup, m.CanCreatePrivateChannelGroup, prior.CanCreatePrivateChannelGroup) {
-		if s.CanCreatePrivateChannelGroup, err = permissionChange(ctx, m.CanCreatePrivateChannelGroup, prior.CanCreatePrivateChannelGroup, dir); err != nil {
+		if s.CanCreatePrivateChannelGroup, err = kit.PermissionChange(ctx, m.CanCreatePrivateChannelGroup, prior.CanCreatePrivateChannelGroup, dir); err != nil {
 			return nil, settingError("can_create_private_channel_group", err)
 		}
 		names = append(names, "can_create_private_channel_group")
 	}
 	if changed(config.CanCreatePublicChannelGroup, m.CanCreatePublicChannelGroup, prior.CanCreatePublicChannelGroup) {
-		if s.CanCreatePublicChannelGroup, err = permissionChange(ctx, m.CanCreatePublicChannelGroup, prior.CanCreatePublicChannelGroup, dir); err != nil {
+		if s.CanCreatePublicChannelGroup, err = kit.PermissionChange(ctx, m.CanCreatePublicChannelGroup, prior.CanCreatePublicChannelGroup, dir); err != nil {
 			return nil, settingError("can_create_public_channel_group", err)
 		}
 		names = append(names, "can_create_public_channel_group")
 	}
 	if changed(config.CanCreateWebPublicChannelGroup, m.CanCreateWebPublicChannelGroup, prior.CanCreateWebPublicChannelGroup) {
-		if s.CanCreateWebPublicChannelGroup, err = permissionChange(ctx, m.CanCreateWebPublicChannelGroup, prior.CanCreateWebPublicChannelGroup, dir); err != nil {
+		if s.CanCreateWebPublicChannelGroup, err = kit.PermissionChange(ctx, m.CanCreateWebPublicChannelGroup, prior.CanCreateWebPublicChannelGroup, dir); err != nil {
 			return nil, settingError("can_create_web_public_channel_group", err)
 		}
 		names = append(names, "can_create_web_public_channel_group")
 	}
 	if changed(config.CanCreateWriteOnlyBotsGroup, m.CanCreateWriteOnlyBotsGroup, prior.CanCreateWriteOnlyBotsGroup) {
-		if s.CanCreateWriteOnlyBotsGroup, err = permissionChange(ctx, m.CanCreateWriteOnlyBotsGroup, prior.CanCreateWriteOnlyBotsGroup, dir); err != nil {
+		if s.CanCreateWriteOnlyBotsGroup, err = kit.PermissionChange(ctx, m.CanCreateWriteOnlyBotsGroup, prior.CanCreateWriteOnlyBotsGroup, dir); err != nil {
 			return nil, settingError("can_create_write_only_bots_group", err)
 		}
 		names = append(names, "can_create_write_only_bots_group")
 	}
 	if changed(config.CanDeleteAnyMessageGroup, m.CanDeleteAnyMessageGroup, prior.CanDeleteAnyMessageGroup) {
-		if s.CanDeleteAnyMessageGroup, err = permissionChange(ctx, m.CanDeleteAnyMessageGroup, prior.CanDeleteAnyMessageGroup, dir); err != nil {
+		if s.CanDeleteAnyMessageGroup, err = kit.PermissionChange(ctx, m.CanDeleteAnyMessageGroup, prior.CanDeleteAnyMessageGroup, dir); err != nil {
 			return nil, settingError("can_delete_any_message_group", err)
 		}
 		names = append(names, "can_delete_any_message_group")
 	}
 	if changed(config.CanDeleteOwnMessageGroup, m.CanDeleteOwnMessageGroup, prior.CanDeleteOwnMessageGroup) {
-		if s.CanDeleteOwnMessageGroup, err = permissionChange(ctx, m.CanDeleteOwnMessageGroup, prior.CanDeleteOwnMessageGroup, dir); err != nil {
+		if s.CanDeleteOwnMessageGroup, err = kit.PermissionChange(ctx, m.CanDeleteOwnMessageGroup, prior.CanDeleteOwnMessageGroup, dir); err != nil {
 			return nil, settingError("can_delete_own_message_group", err)
 		}
 		names = append(names, "can_delete_own_message_group")
 	}
 	if changed(config.CanInviteUsersGroup, m.CanInviteUsersGroup, prior.CanInviteUsersGroup) {
-		if s.CanInviteUsersGroup, err = permissionChange(ctx, m.CanInviteUsersGroup, prior.CanInviteUsersGroup, dir); err != nil {
+		if s.CanInviteUsersGroup, err = kit.PermissionChange(ctx, m.CanInviteUsersGroup, prior.CanInviteUsersGroup, dir); err != nil {
 			return nil, settingError("can_invite_users_group", err)
 		}
 		names = append(names, "can_invite_users_group")
 	}
 	if changed(config.CanManageAllGroups, m.CanManageAllGroups, prior.CanManageAllGroups) {
-		if s.CanManageAllGroups, err = permissionChange(ctx, m.CanManageAllGroups, prior.CanManageAllGroups, dir); err != nil {
+		if s.CanManageAllGroups, err = kit.PermissionChange(ctx, m.CanManageAllGroups, prior.CanManageAllGroups, dir); err != nil {
 			return nil, settingError("can_manage_all_groups", err)
 		}
 		names = append(names, "can_manage_all_groups")
 	}
 	if changed(config.CanManageBillingGroup, m.CanManageBillingGroup, prior.CanManageBillingGroup) {
-		if s.CanManageBillingGroup, err = permissionChange(ctx, m.CanManageBillingGroup, prior.CanManageBillingGroup, dir); err != nil {
+		if s.CanManageBillingGroup, err = kit.PermissionChange(ctx, m.CanManageBillingGroup, prior.CanManageBillingGroup, dir); err != nil {
 			return nil, settingError("can_manage_billing_group", err)
 		}
 		names = append(names, "can_manage_billing_group")
 	}
 	if changed(config.CanMentionManyUsersGroup, m.CanMentionManyUsersGroup, prior.CanMentionManyUsersGroup) {
-		if s.CanMentionManyUsersGroup, err = permissionChange(ctx, m.CanMentionManyUsersGroup, prior.CanMentionManyUsersGroup, dir); err != nil {
+		if s.CanMentionManyUsersGroup, err = kit.PermissionChange(ctx, m.CanMentionManyUsersGroup, prior.CanMentionManyUsersGroup, dir); err != nil {
 			return nil, settingError("can_mention_many_users_group", err)
 		}
 		names = append(names, "can_mention_many_users_group")
 	}
 	if changed(config.CanMoveMessagesBetweenChannelsGroup, m.CanMoveMessagesBetweenChannelsGroup, prior.CanMoveMessagesBetweenChannelsGroup) {
-		if s.CanMoveMessagesBetweenChannelsGroup, err = permissionChange(ctx, m.CanMoveMessagesBetweenChannelsGroup, prior.CanMoveMessagesBetweenChannelsGroup, dir); err != nil {
+		if s.CanMoveMessagesBetweenChannelsGroup, err = kit.PermissionChange(ctx, m.CanMoveMessagesBetweenChannelsGroup, prior.CanMoveMessagesBetweenChannelsGroup, dir); err != nil {
 			return nil, settingError("can_move_messages_between_channels_group", err)
 		}
 		names = append(names, "can_move_messages_between_channels_group")
 	}
 	if changed(config.CanMoveMessagesBetweenTopicsGroup, m.CanMoveMessagesBetweenTopicsGroup, prior.CanMoveMessagesBetweenTopicsGroup) {
-		if s.CanMoveMessagesBetweenTopicsGroup, err = permissionChange(ctx, m.CanMoveMessagesBetweenTopicsGroup, prior.CanMoveMessagesBetweenTopicsGroup, dir); err != nil {
+		if s.CanMoveMessagesBetweenTopicsGroup, err = kit.PermissionChange(ctx, m.CanMoveMessagesBetweenTopicsGroup, prior.CanMoveMessagesBetweenTopicsGroup, dir); err != nil {
 			return nil, settingError("can_move_messages_between_topics_group", err)
 		}
 		names = append(names, "can_move_messages_between_topics_group")
 	}
 	if changed(config.CanResolveTopicsGroup, m.CanResolveTopicsGroup, prior.CanResolveTopicsGroup) {
-		if s.CanResolveTopicsGroup, err = permissionChange(ctx, m.CanResolveTopicsGroup, prior.CanResolveTopicsGroup, dir); err != nil {
+		if s.CanResolveTopicsGroup, err = kit.PermissionChange(ctx, m.CanResolveTopicsGroup, prior.CanResolveTopicsGroup, dir); err != nil {
 			return nil, settingError("can_resolve_topics_group", err)
 		}
 		names = append(names, "can_resolve_topics_group")
 	}
 	if changed(config.CanSetDeleteMessagePolicyGroup, m.CanSetDeleteMessagePolicyGroup, prior.CanSetDeleteMessagePolicyGroup) {
-		if s.CanSetDeleteMessagePolicyGroup, err = permissionChange(ctx, m.CanSetDeleteMessagePolicyGroup, prior.CanSetDeleteMessagePolicyGroup, dir); err != nil {
+		if s.CanSetDeleteMessagePolicyGroup, err = kit.PermissionChange(ctx, m.CanSetDeleteMessagePolicyGroup, prior.CanSetDeleteMessagePolicyGroup, dir); err != nil {
 			return nil, settingError("can_set_delete_message_policy_group", err)
 		}
 		names = append(names, "can_set_delete_message_policy_group")
 	}
 	if changed(config.CanSetTopicsPolicyGroup, m.CanSetTopicsPolicyGroup, prior.CanSetTopicsPolicyGroup) {
-		if s.CanSetTopicsPolicyGroup, err = permissionChange(ctx, m.CanSetTopicsPolicyGroup, prior.CanSetTopicsPolicyGroup, dir); err != nil {
+		if s.CanSetTopicsPolicyGroup, err = kit.PermissionChange(ctx, m.CanSetTopicsPolicyGroup, prior.CanSetTopicsPolicyGroup, dir); err != nil {
 			return nil, settingError("can_set_topics_policy_group", err)
 		}
 		names = append(names, "can_set_topics_policy_group")
 	}
 	if changed(config.CanSummarizeTopicsGroup, m.CanSummarizeTopicsGroup, prior.CanSummarizeTopicsGroup) {
-		if s.CanSummarizeTopicsGroup, err = permissionChange(ctx, m.CanSummarizeTopicsGroup, prior.CanSummarizeTopicsGroup, dir); err != nil {
+		if s.CanSummarizeTopicsGroup, err = kit.PermissionChange(ctx, m.CanSummarizeTopicsGroup, prior.CanSummarizeTopicsGroup, dir); err != nil {
 			return nil, settingError("can_summarize_topics_group", err)
 		}
 		names = append(names, "can_summarize_topics_group")
 	}
 	if changed(config.CreateMultiuseInviteGroup, m.CreateMultiuseInviteGroup, prior.CreateMultiuseInviteGroup) {
-		if s.CreateMultiuseInviteGroup, err = permissionChange(ctx, m.CreateMultiuseInviteGroup, prior.CreateMultiuseInviteGroup, dir); err != nil {
+		if s.CreateMultiuseInviteGroup, err = kit.PermissionChange(ctx, m.CreateMultiuseInviteGroup, prior.CreateMultiuseInviteGroup, dir); err != nil {
 			return nil, settingError("create_multiuse_invite_group", err)
 		}
 		names = append(names, "create_multiuse_invite_group")
 	}
 	if changed(config.DirectMessageInitiatorGroup, m.DirectMessageInitiatorGroup, prior.DirectMessageInitiatorGroup) {
-		if s.DirectMessageInitiatorGroup, err = permissionChange(ctx, m.DirectMessageInitiatorGroup, prior.DirectMessageInitiatorGroup, dir); err != nil {
+		if s.DirectMessageInitiatorGroup, err = kit.PermissionChange(ctx, m.DirectMessageInitiatorGroup, prior.DirectMessageInitiatorGroup, dir); err != nil {
 			return nil, settingError("direct_message_initiator_group", err)
 		}
 		names = append(names, "direct_message_initiator_group")
 	}
 	if changed(config.DirectMessagePermissionGroup, m.DirectMessagePermissionGroup, prior.DirectMessagePermissionGroup) {
-		if s.DirectMessagePermissionGroup, err = permissionChange(ctx, m.DirectMessagePermissionGroup, prior.DirectMessagePermissionGroup, dir); err != nil {
+		if s.DirectMessagePermissionGroup, err = kit.PermissionChange(ctx, m.DirectMessagePermissionGroup, prior.DirectMessagePermissionGroup, dir); err != nil {
 			return nil, settingError("direct_message_permission_group", err)
 		}
 		names = append(names, "direct_message_permission_group")
@@ -1460,7 +1462,7 @@ func (realmUserDefaultsModel) attributes() map[string]schema.Attribute {
 
 // read fills the settings from the register snapshot (get); a setting the
 // server does not send (it predates it) is null.
-func (m *realmUserDefaultsModel) read(get settingGetter, dir groupDirectory) (err error) {
+func (m *realmUserDefaultsModel) read(get settingGetter, dir kit.GroupDirectory) (err error) {
 	if m.WebHomeView, err = stringEnumFromAPI(get, "web_home_view", userDefaultsWebHomeViewValues); err != nil {
 		return err
 	}
@@ -1643,7 +1645,7 @@ func (m *realmUserDefaultsModel) read(get settingGetter, dir groupDirectory) (er
 
 // send sends, in one request, every setting the configuration sets whose
 // planned value (m) differs from prior; it returns the names of those sent.
-func (m *realmUserDefaultsModel) send(ctx context.Context, c *zulip.Client, config, prior *realmUserDefaultsModel, dir groupDirectory) (names []string, err error) {
+func (m *realmUserDefaultsModel) send(ctx context.Context, c *zulip.Client, config, prior *realmUserDefaultsModel, dir kit.GroupDirectory) (names []string, err error) {
 	var s zulip.RealmUserDefaults
 	if changed(config.WebHomeView, m.WebHomeView, prior.WebHomeView) {
 		if s.WebHomeView, err = stringEnumToAPI(m.WebHomeView, userDefaultsWebHomeViewValues); err != nil {

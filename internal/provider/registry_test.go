@@ -13,13 +13,13 @@ import (
 // it by.
 func TestJournaledTypesHaveIDs(t *testing.T) {
 	for _, e := range registry {
-		if !e.journaled {
+		if !e.Journaled {
 			continue
 		}
 		var sch resource.SchemaResponse
-		e.newResource().Schema(context.Background(), resource.SchemaRequest{}, &sch)
-		if _, hasID := sch.Schema.Attributes["id"]; !hasID && e.typeName != "zulip_allowed_domain" || e.identity == nil {
-			t.Errorf("%s is journaled but has no id attribute or no identity", e.typeName)
+		e.NewResource().Schema(context.Background(), resource.SchemaRequest{}, &sch)
+		if _, hasID := sch.Schema.Attributes["id"]; !hasID && e.TypeName != "zulip_allowed_domain" || e.Identity == nil {
+			t.Errorf("%s is journaled but has no id attribute or no identity", e.TypeName)
 		}
 	}
 	if len(journaledTypes) == 0 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -31,12 +33,12 @@ const cacheRealmDomains = "realm_domains"
 
 // NewAllowedDomainResource returns the zulip_allowed_domain resource.
 func NewAllowedDomainResource() resource.Resource {
-	return &allowedDomainResource{resourceBase: resourceBase{name: "allowed_domain"}}
+	return &allowedDomainResource{ResourceBase: kit.ResourceBase{Name: "allowed_domain"}}
 }
 
 // allowedDomainResource manages one allowed e-mail domain of the organization.
 type allowedDomainResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // allowedDomainResourceModel is the zulip_allowed_domain state.
@@ -74,41 +76,41 @@ func (r *allowedDomainResource) Schema(_ context.Context, _ resource.SchemaReque
 // ModifyPlan refuses at plan time what the apply would fail on: an account
 // that is not an organization owner, and a domain the organization already allows.
 func (r *allowedDomainResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.knowsServer() || req.Plan.Raw.Equal(req.State.Raw) {
+	if !r.Data.KnowsServer() || req.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
-	r.data.requireRole(ctx, roleOwner, "Changing the organization's allowed domains", path.Empty(), &resp.Diagnostics)
-	r.data.noteOwnerOnly("a change of the allowed domains", &resp.Diagnostics)
+	r.Data.RequireRole(ctx, kit.RoleOwner, "Changing the organization's allowed domains", path.Empty(), &resp.Diagnostics)
+	r.Data.NoteOwnerOnly("a change of the allowed domains", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return
 	}
 	var plan allowedDomainResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !known(plan.Domain) || !known(plan.AllowSubdomains) {
+	if resp.Diagnostics.HasError() || !kit.Known(plan.Domain) || !kit.Known(plan.AllowSubdomains) {
 		return
 	}
 	domain, allow := allowedDomainToAPI(plan)
-	r.creation(domain, allow).checkKeyFree(ctx, r.data, path.Root("domain"), fmt.Sprintf("the domain %q", domain), &resp.Diagnostics)
+	r.creation(domain, allow).CheckKeyFree(ctx, r.Data, path.Root("domain"), fmt.Sprintf("the domain %q", domain), &resp.Diagnostics)
 }
 
 // Create adds the domain.
 func (r *allowedDomainResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan allowedDomainResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	domain, allow := allowedDomainToAPI(plan)
-	key, ok := r.creation(domain, allow).create(ctx, r.data, &resp.Diagnostics)
+	key, ok := r.creation(domain, allow).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	allowedDomains.finishCreate(ctx, r.data, &plan, key, resp)
+	allowedDomains.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
 // Read refreshes the domain from the organization's list.
 func (r *allowedDomainResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	allowedDomains.Read(ctx, r.data, req, resp)
+	allowedDomains.Read(ctx, r.Data, req, resp)
 }
 
 // Update changes allow_subdomains in place (the domain itself forces a replacement).
@@ -116,30 +118,30 @@ func (r *allowedDomainResource) Update(ctx context.Context, req resource.UpdateR
 	var plan, state allowedDomainResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	_, allow := allowedDomainToAPI(plan)
-	err := realmDomainCollection(r.data).write(ctx, func(ctx context.Context) error {
+	err := realmDomainCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		// The path is matched case-sensitively: use the domain as the server stored it.
-		return r.data.client.UpdateRealmDomain(ctx, state.Domain.ValueString(), allow)
+		return r.Data.Client.UpdateRealmDomain(ctx, state.Domain.ValueString(), allow)
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Update Allowed Domain", "change the allowed domain", roleOwner, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Allowed Domain", "change the allowed domain", kit.RoleOwner, err)
 		return
 	}
 	plan.Domain = state.Domain
-	allowedDomains.afterUpdate(ctx, r.data, &plan, resp)
+	allowedDomains.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete removes the domain; one already gone is not an error.
 func (r *allowedDomainResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	allowedDomains.Delete(ctx, r.data, req, resp, r.data.client.DeleteRealmDomain)
+	allowedDomains.Delete(ctx, r.Data, req, resp, r.Data.Client.DeleteRealmDomain)
 }
 
 // ImportState adopts an allowed domain by the domain name.
 func (r *allowedDomainResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	allowedDomains.Import(ctx, r.data, req, resp, func(id string) (func(zulip.RealmDomain) bool, error) {
+	allowedDomains.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.RealmDomain) bool, error) {
 		// Zulip stores domains trimmed and in lower case, so "Example.COM" can only mean "example.com".
 		domain := strings.ToLower(id)
 		if err := validators.CheckDomain(domain); err != nil {
@@ -150,39 +152,39 @@ func (r *allowedDomainResource) ImportState(ctx context.Context, req resource.Im
 }
 
 // allowedDomains is the kit's skeleton for zulip_allowed_domain; a domain is its own key.
-var allowedDomains = objects[allowedDomainResourceModel, zulip.RealmDomain]{
-	typeName: "zulip_allowed_domain", what: "allowed domain", role: roleOwner,
-	coll:     realmDomainCollection,
-	key:      func(d zulip.RealmDomain) string { return d.Domain },
-	stateKey: func(m *allowedDomainResourceModel) string { return m.Domain.ValueString() },
-	setKey:   func(m *allowedDomainResourceModel, k string) { m.Domain = types.StringValue(k) },
-	fromAPI: func(_ context.Context, _ *providerData, d zulip.RealmDomain, m *allowedDomainResourceModel, _ *diag.Diagnostics) {
+var allowedDomains = kit.Objects[allowedDomainResourceModel, zulip.RealmDomain]{
+	TypeName: "zulip_allowed_domain", What: "allowed domain", Role: kit.RoleOwner,
+	Coll:     realmDomainCollection,
+	Key:      func(d zulip.RealmDomain) string { return d.Domain },
+	StateKey: func(m *allowedDomainResourceModel) string { return m.Domain.ValueString() },
+	SetKey:   func(m *allowedDomainResourceModel, k string) { m.Domain = types.StringValue(k) },
+	FromAPI: func(_ context.Context, _ *kit.ProviderData, d zulip.RealmDomain, m *allowedDomainResourceModel, _ *diag.Diagnostics) {
 		allowedDomainFromAPI(d, m)
 	},
-	importHint: "The organization's allowed domains are listed in its settings, under Organization permissions (GET /api/v1/realm/domains).",
+	ImportHint: "The organization's allowed domains are listed in its settings, under Organization permissions (GET /api/v1/realm/domains).",
 }
 
 // creation is the create of an allowed domain; the domain is the natural key.
-func (r *allowedDomainResource) creation(domain string, allow bool) creation[allowedDomainResourceModel, zulip.RealmDomain] {
-	return creation[allowedDomainResourceModel, zulip.RealmDomain]{
-		o: allowedDomains,
-		send: func(ctx context.Context) (string, error) {
-			_, err := r.data.client.AddRealmDomain(ctx, domain, allow)
+func (r *allowedDomainResource) creation(domain string, allow bool) kit.Creation[allowedDomainResourceModel, zulip.RealmDomain] {
+	return kit.Creation[allowedDomainResourceModel, zulip.RealmDomain]{
+		Objects: allowedDomains,
+		Send: func(ctx context.Context) (string, error) {
+			_, err := r.Data.Client.AddRealmDomain(ctx, domain, allow)
 			return domain, err
 		},
-		sameKey: func(d zulip.RealmDomain) bool { return d.Domain == domain },
-		matches: func(d zulip.RealmDomain) bool { return d.Domain == domain && d.AllowSubdomains == allow },
+		SameKey: func(d zulip.RealmDomain) bool { return d.Domain == domain },
+		Matches: func(d zulip.RealmDomain) bool { return d.Domain == domain && d.AllowSubdomains == allow },
 		// Zulip stores the domain stripped and lower-cased (create_realm_domain);
 		// the plan allows only that form, so the configuration is what is listed.
-		made: func(string) zulip.RealmDomain {
+		Made: func(string) zulip.RealmDomain {
 			return zulip.RealmDomain{Domain: strings.ToLower(strings.TrimSpace(domain)), AllowSubdomains: allow}
 		},
 	}
 }
 
 // realmDomainCollection is the organization's allowed domains, read once per run.
-func realmDomainCollection(d *providerData) *collection[zulip.RealmDomain] {
-	return newCollection(d, cacheRealmDomains, d.client.ListRealmDomains)
+func realmDomainCollection(d *kit.ProviderData) *kit.Collection[zulip.RealmDomain] {
+	return kit.NewCollection(d, cacheRealmDomains, d.Client.ListRealmDomains)
 }
 
 // allowedDomainToAPI returns the domain and allow_subdomains of a request.

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -43,12 +45,12 @@ var reAPNsAppID = regexp.MustCompile(`^[.a-zA-Z0-9-]+$`)
 
 // NewAPNsDeviceTokenResource returns the zulip_apns_device_token resource.
 func NewAPNsDeviceTokenResource() resource.Resource {
-	return &apnsDeviceTokenResource{resourceBase: resourceBase{name: "apns_device_token"}}
+	return &apnsDeviceTokenResource{ResourceBase: kit.ResourceBase{Name: "apns_device_token"}}
 }
 
 // apnsDeviceTokenResource registers an iOS push token for the provider's account.
 type apnsDeviceTokenResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // apnsDeviceTokenResourceModel is the zulip_apns_device_token state.
@@ -107,18 +109,18 @@ func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaReq
 // feature level (hexadecimal since featureAPNsHexTokens, base64 before);
 // the attribute validator, which cannot know the server, accepts either.
 func (r *apnsDeviceTokenResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || !r.Data.KnowsServer() {
 		return
 	}
 	var plan apnsDeviceTokenResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !known(plan.Token) {
+	if resp.Diagnostics.HasError() || !kit.Known(plan.Token) {
 		return
 	}
-	if err := checkAPNsToken(plan.Token.ValueString(), r.data.featureLevel); err != nil {
+	if err := checkAPNsToken(plan.Token.ValueString(), r.Data.FeatureLevel); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Invalid APNs Device Token",
 			fmt.Sprintf("The Zulip server (Zulip %s, feature level %d) would refuse this token: %s.",
-				r.data.serverVersion, r.data.featureLevel, err))
+				r.Data.ServerVersion, r.Data.FeatureLevel, err))
 	}
 }
 
@@ -126,12 +128,12 @@ func (r *apnsDeviceTokenResource) ModifyPlan(ctx context.Context, req resource.M
 func (r *apnsDeviceTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan apnsDeviceTokenResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	token, appID := apnsDeviceTokenToAPI(plan)
-	if err := r.data.client.AddAPNsToken(ctx, token, appID); err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Register APNs Device Token", "register the APNs device token", roleAny, err)
+	if err := r.Data.Client.AddAPNsToken(ctx, token, appID); err != nil {
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Register APNs Device Token", "register the APNs device token", kit.RoleAny, err)
 		return
 	}
 	apnsDeviceTokenFromAPI(token, appID, &plan)
@@ -145,22 +147,22 @@ func (r *apnsDeviceTokenResource) Read(context.Context, resource.ReadRequest, *r
 
 // Update is never called: both arguments require replacement.
 func (r *apnsDeviceTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	invocationUpdate(ctx, req, resp)
+	kit.InvocationUpdate(ctx, req, resp)
 }
 
 // Delete unregisters the token; one already gone is not an error.
 func (r *apnsDeviceTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state apnsDeviceTokenResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	err := r.data.client.RemoveAPNsToken(ctx, state.Token.ValueString())
+	err := r.Data.Client.RemoveAPNsToken(ctx, state.Token.ValueString())
 	switch {
 	case zulip.IsNotFound(err):
 		tflog.Info(ctx, "APNs device token was already unregistered", map[string]any{"id": state.ID.ValueString()})
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "Unable to Unregister APNs Device Token", "unregister the APNs device token", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Unregister APNs Device Token", "unregister the APNs device token", kit.RoleAny, err)
 	}
 }
 

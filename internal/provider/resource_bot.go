@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -57,13 +59,13 @@ var shortNamePattern = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-
 
 // NewBotResource returns the zulip_bot resource.
 func NewBotResource() resource.Resource {
-	return &botResource{resourceBase: resourceBase{name: "bot"}}
+	return &botResource{ResourceBase: kit.ResourceBase{Name: "bot"}}
 }
 
 // botResource manages a bot. Its API key is never in state: the ephemeral
 // zulip_bot_api_key reads it.
 type botResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // botModel is the zulip_bot state.
@@ -144,7 +146,7 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 			"Zulip never deletes users: destroying deactivates the bot, and its API key stops working. Creating a bot with its short name again reactivates it.")
 		return
 	}
-	if unchanged(req) {
+	if kit.Unchanged(req) {
 		return
 	}
 	var plan, state botModel
@@ -158,34 +160,34 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	}
 	outgoing := plan.BotType.ValueString() == "outgoing_webhook"
 	switch {
-	case !known(plan.BotType):
+	case !kit.Known(plan.BotType):
 	case outgoing && plan.OutgoingWebhookURL.IsNull():
 		resp.Diagnostics.AddAttributeError(path.Root("outgoing_webhook_url"), "Missing Outgoing Webhook URL",
 			"An outgoing_webhook bot needs the URL Zulip posts to when it is mentioned.")
 	case !outgoing && !plan.OutgoingWebhookURL.IsNull():
 		resp.Diagnostics.AddAttributeError(path.Root("outgoing_webhook_url"), "Not an Outgoing Webhook",
 			fmt.Sprintf("Only outgoing_webhook bots have a URL; this bot is %s.", plan.BotType.ValueString()))
-	case !outgoing && known(plan.OutgoingWebhookInterface) && !plan.OutgoingWebhookInterface.Equal(state.OutgoingWebhookInterface):
+	case !outgoing && kit.Known(plan.OutgoingWebhookInterface) && !plan.OutgoingWebhookInterface.Equal(state.OutgoingWebhookInterface):
 		resp.Diagnostics.AddAttributeError(path.Root("outgoing_webhook_interface"), "Not an Outgoing Webhook",
 			fmt.Sprintf("Only outgoing_webhook bots have an interface; this bot is %s.", plan.BotType.ValueString()))
 	}
 	if !outgoing && plan.OutgoingWebhookInterface.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("outgoing_webhook_interface"), types.StringNull())...)
 	}
-	if !r.data.knowsServer() || resp.Diagnostics.HasError() {
+	if !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
-	if r.data.hasCreds {
-		if known(plan.OwnerID) && (creating || !plan.OwnerID.Equal(state.OwnerID)) {
+	if r.Data.HasCreds {
+		if kit.Known(plan.OwnerID) && (creating || !plan.OwnerID.Equal(state.OwnerID)) {
 			r.checkOwner(ctx, plan.OwnerID.ValueInt64(), &resp.Diagnostics)
 		}
-		if known(plan.FullName) && (creating || plan.FullName.ValueString() != state.FullName.ValueString()) {
+		if kit.Known(plan.FullName) && (creating || plan.FullName.ValueString() != state.FullName.ValueString()) {
 			r.checkNameFree(ctx, plan.FullName.ValueString(), state.ID, plan.ShortName, &resp.Diagnostics)
 		}
 	}
 	if !creating {
 		if !plan.ShortName.Equal(state.ShortName) {
-			if r.data.requireFeatureLevel(featureBotShortName, "") != nil {
+			if r.Data.RequireFeatureLevel(featureBotShortName, "") != nil {
 				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("short_name"))
 			} else {
 				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("email"), types.StringUnknown())...)
@@ -199,21 +201,21 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 // checkCreate refuses at plan a bot the account may not create, and an
 // address an active user has.
 func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *diag.Diagnostics) {
-	options := []heldBy{realmPermission(ctx, r.data, "can_create_bots_group")}
-	if plan.BotType.ValueString() == "incoming_webhook" && r.data.requireFeatureLevel(featureBotGroups, "") == nil {
-		options = append(options, realmPermission(ctx, r.data, "can_create_write_only_bots_group"))
+	options := []heldBy{realmPermission(ctx, r.Data, "can_create_bots_group")}
+	if plan.BotType.ValueString() == "incoming_webhook" && r.Data.RequireFeatureLevel(featureBotGroups, "") == nil {
+		options = append(options, realmPermission(ctx, r.Data, "can_create_write_only_bots_group"))
 	}
-	requirePermission(ctx, r.data, "Creating a "+strings.ReplaceAll(plan.BotType.ValueString(), "_", " ")+" bot", path.Empty(), diags, options...)
-	if !known(plan.ShortName) || !r.data.hasCreds {
+	requirePermission(ctx, r.Data, "Creating a "+strings.ReplaceAll(plan.BotType.ValueString(), "_", " ")+" bot", path.Empty(), diags, options...)
+	if !kit.Known(plan.ShortName) || !r.Data.HasCreds {
 		return
 	}
 	existing, err := r.existing(ctx, plan.ShortName.ValueString())
 	switch {
 	case err != nil || existing == nil:
 		return // the server says
-	case existing.IsBot && r.data.journaled(ctx, "zulip_bot", strconv.FormatInt(existing.UserID, 10)):
-		return // made by an interrupted apply: the create adopts it (journal.go)
-	case existing.IsBot && r.data.heldByState("zulip_bot", strconv.FormatInt(existing.UserID, 10)):
+	case existing.IsBot && r.Data.Journaled(ctx, "zulip_bot", strconv.FormatInt(existing.UserID, 10)):
+		return // made by an interrupted apply: the create adopts it (kit/journal.go)
+	case existing.IsBot && r.Data.HeldByState("zulip_bot", strconv.FormatInt(existing.UserID, 10)):
 		// This configuration's own bot, which a replacement deactivates and the
 		// create reactivates: Zulip never lets a new bot take a short name.
 		diags.AddAttributeWarning(path.Root("short_name"), "Replacing a Bot Reactivates It",
@@ -235,7 +237,7 @@ func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *dia
 	}
 	diags.AddAttributeError(path.Root("short_name"), "Bot Address Taken",
 		fmt.Sprintf("The address %s belongs to the bot %s. To manage that bot with this resource, import it (with <name> this "+
-			"resource's name):\n\n%s", existing.Email, userDescribe(*existing), importBlock("zulip_bot", existing.Email)))
+			"resource's name):\n\n%s", existing.Email, userDescribe(*existing), kit.ImportBlock("zulip_bot", existing.Email)))
 }
 
 // checkOwner refuses at plan an owner that Zulip refuses ("Failed to change
@@ -243,7 +245,7 @@ func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *dia
 // run's list of users, afresh only when the owner is not in it (a user this
 // run created or reactivated).
 func (r *botResource) checkOwner(ctx context.Context, owner int64, diags *diag.Diagnostics) {
-	verdict, err := checkUsersSeen(ctx, r.data, func(users map[int64]zulip.User) error {
+	verdict, err := kit.CheckUsersSeen(ctx, r.Data, func(users map[int64]zulip.User) error {
 		u, ok := users[owner]
 		switch {
 		case !ok:
@@ -280,10 +282,10 @@ func (r *botResource) checkNameFree(ctx context.Context, name string, self types
 			return u.UserID == self.ValueInt64()
 		}
 		local, _, _ := strings.Cut(u.Email, "@")
-		return known(shortName) && u.IsBot && strings.EqualFold(local, shortName.ValueString()+"-bot") &&
-			r.data.heldByState("zulip_bot", strconv.FormatInt(u.UserID, 10))
+		return kit.Known(shortName) && u.IsBot && strings.EqualFold(local, shortName.ValueString()+"-bot") &&
+			r.Data.HeldByState("zulip_bot", strconv.FormatInt(u.UserID, 10))
 	}
-	verdict, err := checkUsersSeen(ctx, r.data, func(users map[int64]zulip.User) error {
+	verdict, err := kit.CheckUsersSeen(ctx, r.Data, func(users map[int64]zulip.User) error {
 		for _, u := range users {
 			if u.IsActive && u.FullName == name && !itself(u) {
 				holder = u
@@ -306,7 +308,7 @@ func (r *botResource) checkNameFree(ctx context.Context, name string, self types
 // existing is the user whose address the short name gives, from the run's
 // newest list; nil when there is none.
 func (r *botResource) existing(ctx context.Context, shortName string) (*zulip.User, error) {
-	users, err := userUsersSeen(ctx, r.data)
+	users, err := kit.UsersSeen(ctx, r.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -323,19 +325,19 @@ func (r *botResource) existing(ctx context.Context, shortName string) (*zulip.Us
 func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan botModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	existing, err := r.existing(ctx, plan.ShortName.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Create Bot", "list the users", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Bot", "list the users", kit.RoleAny, err)
 		return
 	}
 	var id int64
 	switch {
 	case existing != nil && existing.IsBot && !existing.IsActive:
-		if err := r.data.client.ReactivateUser(ctx, existing.UserID); err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Reactivate Bot", "reactivate the bot "+existing.Email, roleAdministrator, err)
+		if err := r.Data.Client.ReactivateUser(ctx, existing.UserID); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Reactivate Bot", "reactivate the bot "+existing.Email, kit.RoleAdministrator, err)
 			return
 		}
 		resp.Diagnostics.AddWarning("Deactivated Bot Reactivated",
@@ -345,12 +347,12 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 	default:
 		id, err = r.create(ctx, plan)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Create Bot", "create the bot", roleAny, err)
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Create Bot", "create the bot", kit.RoleAny, err)
 			return
 		}
 	}
-	r.data.cache.invalidate(cacheUserUsers)
-	r.data.cache.invalidate(cacheRealmBots)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	r.Data.Cache.Invalidate(cacheRealmBots)
 	plan.ID = types.Int64Value(id)
 	// The bot exists: whatever fails below, Terraform keeps tracking it.
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), plan.ID)...)
@@ -382,7 +384,7 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 		resp.Diagnostics.Append(rest...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	settleUnknowns(ctx, &resp.State, &resp.Diagnostics) // a half-made bot's computed values: the next refresh reads them
+	kit.SettleUnknowns(ctx, &resp.State, &resp.Diagnostics) // a half-made bot's computed values: the next refresh reads them
 }
 
 // fillUnknown copies into m the values it does not know yet from got.
@@ -405,7 +407,7 @@ func (m *botModel) fillUnknown(got botModel) {
 
 // knownStringPointer is a known value's pointer; nil for null or unknown.
 func knownStringPointer(v types.String) *string {
-	if !known(v) {
+	if !kit.Known(v) {
 		return nil
 	}
 	return v.ValueStringPointer()
@@ -418,28 +420,28 @@ func (r *botResource) create(ctx context.Context, plan botModel) (int64, error) 
 	req := zulip.CreateBotRequest{FullName: plan.FullName.ValueString(), ShortName: plan.ShortName.ValueString(),
 		BotType: botTypes[plan.BotType.ValueString()], PayloadURL: knownStringPointer(plan.OutgoingWebhookURL),
 		DefaultSendingStream: knownStringPointer(plan.DefaultSendingChannel), DefaultEventsRegisterStream: knownStringPointer(plan.DefaultEventsRegisterChannel)}
-	if known(plan.DefaultAllPublicStreams) {
+	if kit.Known(plan.DefaultAllPublicStreams) {
 		req.DefaultAllPublicStreams = plan.DefaultAllPublicStreams.ValueBoolPointer()
 	}
-	if known(plan.OutgoingWebhookInterface) {
+	if kit.Known(plan.OutgoingWebhookInterface) {
 		n := botInterfaces[plan.OutgoingWebhookInterface.ValueString()]
 		req.InterfaceType = &n
 	}
-	id, err := r.data.client.CreateBot(ctx, req)
-	if err == nil || nothingDone(err) {
+	id, err := r.Data.Client.CreateBot(ctx, req)
+	if err == nil || kit.NothingDone(err) {
 		return id, err
 	}
-	r.data.cache.invalidate(cacheUserUsers)
-	lctx, cancel := settling(ctx)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	lctx, cancel := kit.Settling(ctx)
 	defer cancel()
-	users, lerr := userUsers(lctx, r.data)
+	users, lerr := kit.Users(lctx, r.Data)
 	if lerr != nil {
 		return 0, err
 	}
 	for _, u := range users {
 		local, _, _ := strings.Cut(u.Email, "@")
 		if u.IsBot && u.IsActive && strings.EqualFold(local, req.ShortName+"-bot") && u.FullName == req.FullName &&
-			u.BotOwnerID != nil && r.data.me != nil && *u.BotOwnerID == r.data.me.UserID {
+			u.BotOwnerID != nil && r.Data.Me != nil && *u.BotOwnerID == r.Data.Me.UserID {
 			tflog.Warn(ctx, "the bot create failed but the bot exists; adopting it", map[string]any{"id": u.UserID, "error": err.Error()})
 			return u.UserID, nil
 		}
@@ -453,7 +455,7 @@ func (r *botResource) update(ctx context.Context, id int64, plan, prior botModel
 	var req zulip.UpdateBotRequest
 	changed := false
 	setString := func(planned, before types.String, to **string) {
-		if known(planned) && !planned.Equal(before) {
+		if kit.Known(planned) && !planned.Equal(before) {
 			*to, changed = planned.ValueStringPointer(), true
 		}
 	}
@@ -462,33 +464,33 @@ func (r *botResource) update(ctx context.Context, id int64, plan, prior botModel
 	setString(plan.DefaultSendingChannel, prior.DefaultSendingChannel, &req.DefaultSendingStream)
 	setString(plan.DefaultEventsRegisterChannel, prior.DefaultEventsRegisterChannel, &req.DefaultEventsRegisterStream)
 	setString(plan.OutgoingWebhookURL, prior.OutgoingWebhookURL, &req.ServicePayloadURL)
-	if known(plan.Role) && !plan.Role.Equal(prior.Role) {
+	if kit.Known(plan.Role) && !plan.Role.Equal(prior.Role) {
 		role, _ := zulip.RoleFromName(plan.Role.ValueString())
 		req.Role, changed = &role, true
 	}
-	if known(plan.OwnerID) && !plan.OwnerID.Equal(prior.OwnerID) {
+	if kit.Known(plan.OwnerID) && !plan.OwnerID.Equal(prior.OwnerID) {
 		req.BotOwnerID, changed = plan.OwnerID.ValueInt64Pointer(), true
 	}
-	if known(plan.DefaultAllPublicStreams) && !plan.DefaultAllPublicStreams.Equal(prior.DefaultAllPublicStreams) {
+	if kit.Known(plan.DefaultAllPublicStreams) && !plan.DefaultAllPublicStreams.Equal(prior.DefaultAllPublicStreams) {
 		req.DefaultAllPublicStreams, changed = plan.DefaultAllPublicStreams.ValueBoolPointer(), true
 	}
-	if known(plan.OutgoingWebhookInterface) && !plan.OutgoingWebhookInterface.Equal(prior.OutgoingWebhookInterface) {
+	if kit.Known(plan.OutgoingWebhookInterface) && !plan.OutgoingWebhookInterface.Equal(prior.OutgoingWebhookInterface) {
 		n := botInterfaces[plan.OutgoingWebhookInterface.ValueString()]
 		req.ServiceInterface, changed = &n, true
 	}
 	if changed {
-		err := r.data.client.UpdateBot(ctx, id, req)
-		r.data.cache.invalidate(cacheUserUsers)
-		r.data.cache.invalidate(cacheRealmBots)
+		err := r.Data.Client.UpdateBot(ctx, id, req)
+		r.Data.Cache.Invalidate(kit.CacheUserUsers)
+		r.Data.Cache.Invalidate(cacheRealmBots)
 		if err != nil {
-			addAPIError(diags, "Unable to Update Bot", "change the bot", roleAny, err)
+			kit.AddAPIError(diags, "Unable to Update Bot", "change the bot", kit.RoleAny, err)
 			return false
 		}
 	}
 	if !plan.KeyRotation.Equal(prior.KeyRotation) && !prior.ID.IsNull() {
 		// The new key is not kept: zulip_bot_api_key reads it when needed.
-		if _, err := r.data.client.RegenerateBotAPIKey(ctx, id); err != nil {
-			addAPIError(diags, "Unable to Rotate the Bot's API Key", "regenerate the bot's API key", roleAny, err)
+		if _, err := r.Data.Client.RegenerateBotAPIKey(ctx, id); err != nil {
+			kit.AddAPIError(diags, "Unable to Rotate the Bot's API Key", "regenerate the bot's API key", kit.RoleAny, err)
 			return false
 		}
 		tflog.Info(ctx, "regenerated the bot's API key", map[string]any{"id": id})
@@ -499,18 +501,18 @@ func (r *botResource) update(ctx context.Context, id int64, plan, prior botModel
 // readInto fills the computed values from the server's users list and
 // realm_bots; false when the bot is gone (deactivated or unknown).
 func (r *botResource) readInto(ctx context.Context, m *botModel, diags *diag.Diagnostics) bool {
-	users, err := userUsers(ctx, r.data)
+	users, err := kit.Users(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Bot", "list the users", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Bot", "list the users", kit.RoleAny, err)
 		return false
 	}
 	u, ok := users[m.ID.ValueInt64()]
 	if !ok || !u.IsBot || !u.IsActive {
 		return false
 	}
-	bots, err := realmBots(ctx, r.data)
+	bots, err := realmBots(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Bot", "read the bots' settings through POST /register", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Bot", "read the bots' settings through POST /register", kit.RoleAny, err)
 		return false
 	}
 	botFromAPI(u, bots[u.UserID], m)
@@ -551,9 +553,9 @@ func botFromAPI(u zulip.User, b zulip.RealmBot, m *botModel) {
 }
 
 // realmBots is register's realm_bots by user id, read once per run.
-func realmBots(ctx context.Context, d *providerData) (map[int64]zulip.RealmBot, error) {
-	return cachedAs(ctx, d.cache, cacheRealmBots, func(ctx context.Context) (map[int64]zulip.RealmBot, error) {
-		list, err := d.client.ListRealmBots(ctx)
+func realmBots(ctx context.Context, d *kit.ProviderData) (map[int64]zulip.RealmBot, error) {
+	return kit.CachedAs(ctx, d.Cache, cacheRealmBots, func(ctx context.Context) (map[int64]zulip.RealmBot, error) {
+		list, err := d.Client.ListRealmBots(ctx)
 		out := make(map[int64]zulip.RealmBot, len(list))
 		for _, b := range list {
 			out[b.UserID] = b
@@ -566,7 +568,7 @@ func realmBots(ctx context.Context, d *providerData) (map[int64]zulip.RealmBot, 
 func (r *botResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var m botModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	if !r.readInto(ctx, &m, &resp.Diagnostics) {
@@ -584,7 +586,7 @@ func (r *botResource) Update(ctx context.Context, req resource.UpdateRequest, re
 	var plan, state botModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	plan.ID = state.ID
@@ -604,31 +606,31 @@ func (r *botResource) Update(ctx context.Context, req resource.UpdateRequest, re
 func (r *botResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m botModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	err := r.data.client.DeactivateBot(ctx, m.ID.ValueInt64())
-	r.data.cache.invalidate(cacheUserUsers)
+	err := r.Data.Client.DeactivateBot(ctx, m.ID.ValueInt64())
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	if err == nil || zulip.IsNotFound(err) {
 		return
 	}
 	// Not idempotent: a repeat of a deactivation that happened fails.
-	if users, lerr := userUsers(ctx, r.data); lerr == nil {
+	if users, lerr := kit.Users(ctx, r.Data); lerr == nil {
 		if u, ok := users[m.ID.ValueInt64()]; !ok || !u.IsActive {
 			return
 		}
 	}
-	addAPIError(&resp.Diagnostics, "Unable to Deactivate Bot", "deactivate the bot", roleAny, err)
+	kit.AddAPIError(&resp.Diagnostics, "Unable to Deactivate Bot", "deactivate the bot", kit.RoleAny, err)
 }
 
 // ImportState adopts a bot by e-mail address or id.
 func (r *botResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	users, err := userUsers(ctx, r.data)
+	users, err := kit.Users(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Import Bot", "list the users", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Import Bot", "list the users", kit.RoleAny, err)
 		return
 	}
 	id := strings.TrimSpace(req.ID)

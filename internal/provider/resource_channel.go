@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -53,13 +55,13 @@ var (
 
 // NewChannelResource returns the zulip_channel resource.
 func NewChannelResource() resource.Resource {
-	return &channelResource{resourceBase: resourceBase{name: "channel"}}
+	return &channelResource{ResourceBase: kit.ResourceBase{Name: "channel"}}
 }
 
 // channelResource manages one channel's properties and permissions (not its
 // subscribers).
 type channelResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // channelResourceModel is the zulip_channel state.
@@ -91,7 +93,7 @@ type channelResourceModel struct {
 // channelSetting is one channel permission: where the model, the server's
 // channel and the client's requests keep it.
 type channelSetting struct {
-	permissionSetting
+	kit.PermissionSetting
 	model  func(*channelResourceModel) *types.Object
 	api    func(*zulip.Channel) *zulip.GroupSettingValue
 	create func(*zulip.ChannelPermissions) **zulip.GroupSettingValue
@@ -100,34 +102,34 @@ type channelSetting struct {
 
 // channelSettings are the eleven channel permissions.
 var channelSettings = []channelSetting{
-	{permissionSetting{"can_add_subscribers_group", "subscribe other users to the channel", 342},
+	{kit.PermissionSetting{Name: "can_add_subscribers_group", What: "subscribe other users to the channel", Level: 342},
 		func(m *channelResourceModel) *types.Object { return &m.CanAddSubscribersGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanAddSubscribersGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAddSubscribersGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddSubscribersGroup }},
-	{permissionSetting{"can_administer_channel_group", "administer the channel (its name, description, privacy and permissions)", 325},
+	{kit.PermissionSetting{Name: "can_administer_channel_group", What: "administer the channel (its name, description, privacy and permissions)", Level: 325},
 		func(m *channelResourceModel) *types.Object { return &m.CanAdministerChannelGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanAdministerChannelGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAdministerChannelGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanAdministerChannelGroup
 		}},
-	{permissionSetting{"can_create_topic_group", "start new topics in the channel", 441},
+	{kit.PermissionSetting{Name: "can_create_topic_group", What: "start new topics in the channel", Level: 441},
 		func(m *channelResourceModel) *types.Object { return &m.CanCreateTopicGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanCreateTopicGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanCreateTopicGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanCreateTopicGroup }},
-	{permissionSetting{"can_delete_any_message_group", "delete any message in the channel (changing it needs the organization's can_set_delete_message_policy_group)", 407},
+	{kit.PermissionSetting{Name: "can_delete_any_message_group", What: "delete any message in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
 		func(m *channelResourceModel) *types.Object { return &m.CanDeleteAnyMessageGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanDeleteAnyMessageGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteAnyMessageGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteAnyMessageGroup }},
-	{permissionSetting{"can_delete_own_message_group", "delete their own messages in the channel (changing it needs the organization's can_set_delete_message_policy_group)", 407},
+	{kit.PermissionSetting{Name: "can_delete_own_message_group", What: "delete their own messages in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
 		func(m *channelResourceModel) *types.Object { return &m.CanDeleteOwnMessageGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanDeleteOwnMessageGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteOwnMessageGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteOwnMessageGroup }},
-	{permissionSetting{"can_move_messages_out_of_channel_group", "move messages out of the channel", 396},
+	{kit.PermissionSetting{Name: "can_move_messages_out_of_channel_group", What: "move messages out of the channel", Level: 396},
 		func(m *channelResourceModel) *types.Object { return &m.CanMoveMessagesOutOfChannelGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanMoveMessagesOutOfChannelGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
@@ -136,7 +138,7 @@ var channelSettings = []channelSetting{
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanMoveMessagesOutOfChannelGroup
 		}},
-	{permissionSetting{"can_move_messages_within_channel_group", "move messages between the channel's topics", 396},
+	{kit.PermissionSetting{Name: "can_move_messages_within_channel_group", What: "move messages between the channel's topics", Level: 396},
 		func(m *channelResourceModel) *types.Object { return &m.CanMoveMessagesWithinChannelGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanMoveMessagesWithinChannelGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
@@ -145,24 +147,24 @@ var channelSettings = []channelSetting{
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanMoveMessagesWithinChannelGroup
 		}},
-	{permissionSetting{"can_remove_subscribers_group", "unsubscribe other users from the channel", 142},
+	{kit.PermissionSetting{Name: "can_remove_subscribers_group", What: "unsubscribe other users from the channel", Level: 142},
 		func(m *channelResourceModel) *types.Object { return &m.CanRemoveSubscribersGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanRemoveSubscribersGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanRemoveSubscribersGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanRemoveSubscribersGroup
 		}},
-	{permissionSetting{"can_resolve_topics_group", "mark the channel's topics resolved", 402},
+	{kit.PermissionSetting{Name: "can_resolve_topics_group", What: "mark the channel's topics resolved", Level: 402},
 		func(m *channelResourceModel) *types.Object { return &m.CanResolveTopicsGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanResolveTopicsGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanResolveTopicsGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanResolveTopicsGroup }},
-	{permissionSetting{"can_send_message_group", "post in the channel", 333},
+	{kit.PermissionSetting{Name: "can_send_message_group", What: "post in the channel", Level: 333},
 		func(m *channelResourceModel) *types.Object { return &m.CanSendMessageGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanSendMessageGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSendMessageGroup },
 		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSendMessageGroup }},
-	{permissionSetting{"can_subscribe_group", "subscribe themselves to the channel", 357},
+	{kit.PermissionSetting{Name: "can_subscribe_group", What: "subscribe themselves to the channel", Level: 357},
 		func(m *channelResourceModel) *types.Object { return &m.CanSubscribeGroup },
 		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanSubscribeGroup },
 		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSubscribeGroup },
@@ -189,7 +191,7 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			MarkdownDescription: fmt.Sprintf("The channel's name, unique in the organization regardless of case "+
 				"(archived channels included), at most %d characters. Renaming keeps the channel.", maxChannelNameLength),
 			Validators: []validator.String{stringvalidator.LengthBetween(1, maxChannelNameLength),
-				validators.String("must not start or end with whitespace (Zulip strips it)", checkNoOuterSpace)},
+				validators.String("must not start or end with whitespace (Zulip strips it)", kit.CheckNoOuterSpace)},
 		},
 		"description": schema.StringAttribute{
 			Optional: true, Computed: true, Default: stringdefault.StaticString(""),
@@ -238,7 +240,7 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 		"creator_id":   computedInt("The id of the user who created the channel; null when unknown."),
 	}
 	for _, s := range channelSettings {
-		attrs[s.name] = permissionAttribute(s.permissionSetting)
+		attrs[s.Name] = kit.PermissionAttribute(s.PermissionSetting)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A channel: its name, description, privacy, history, retention and who may do what " +
@@ -256,7 +258,7 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 // ModifyPlan fills what follows from the configuration, and checks at plan
 // time what the apply would fail on.
 func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) {
 		return
 	}
 	var plan, config channelResourceModel
@@ -266,7 +268,7 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	// History: shared for public channels; Zulip's default for a new private one.
-	if config.HistoryPublicToSubscribers.IsNull() && known(plan.Privacy) {
+	if config.HistoryPublicToSubscribers.IsNull() && kit.Known(plan.Privacy) {
 		var prior channelResourceModel
 		if !req.State.Raw.IsNull() {
 			resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
@@ -280,12 +282,12 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			plan.HistoryPublicToSubscribers = types.BoolValue(false)
 		}
 	}
-	if known(plan.Privacy) && plan.Privacy.ValueString() != privacyPrivate && known(plan.HistoryPublicToSubscribers) && !plan.HistoryPublicToSubscribers.ValueBool() {
+	if kit.Known(plan.Privacy) && plan.Privacy.ValueString() != privacyPrivate && kit.Known(plan.HistoryPublicToSubscribers) && !plan.HistoryPublicToSubscribers.ValueBool() {
 		resp.Diagnostics.AddAttributeError(path.Root("history_public_to_subscribers"), "Invalid Channel History",
 			"A public or web-public channel shares its history with new subscribers; only a private channel can hide it.")
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-	if !r.data.knowsServer() || resp.Diagnostics.HasError() {
+	if !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
 	for _, s := range channelSettings {
@@ -293,33 +295,33 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		if v.IsNull() || v.IsUnknown() {
 			continue
 		}
-		if err := r.data.requireFeatureLevel(s.level, s.name); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root(s.name), "Zulip Server Too Old", err.Error())
+		if err := r.Data.RequireFeatureLevel(s.Level, s.Name); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root(s.Name), "Zulip Server Too Old", err.Error())
 			continue
 		}
-		checkPermissionSetting(ctx, r.data, path.Root(s.name), permissionOfChannel, s.name, v, &resp.Diagnostics)
+		checkPermissionSetting(ctx, r.Data, path.Root(s.Name), permissionOfChannel, s.Name, v, &resp.Diagnostics)
 	}
 	if !config.FolderID.IsNull() {
-		if err := r.data.requireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
+		if err := r.Data.RequireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("folder_id"), "Zulip Server Too Old", err.Error())
 		}
 	}
-	if !config.MessageRetentionDays.IsNull() && r.data.hasCreds {
+	if !config.MessageRetentionDays.IsNull() && r.Data.HasCreds {
 		var prior types.String
 		if !req.State.Raw.IsNull() {
 			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("message_retention_days"), &prior)...)
 		}
 		if !prior.Equal(plan.MessageRetentionDays) {
-			r.data.requireRole(ctx, roleOwner, "Setting a channel's message retention", path.Root("message_retention_days"), &resp.Diagnostics)
+			r.Data.RequireRole(ctx, kit.RoleOwner, "Setting a channel's message retention", path.Root("message_retention_days"), &resp.Diagnostics)
 		}
 	}
-	if req.State.Raw.IsNull() && known(plan.Name) && r.data.hasCreds && !resp.Diagnostics.HasError() {
-		if r.checkName(ctx, plan.Name.ValueString(), &resp.Diagnostics) && known(plan.Privacy) {
-			if r.data.featureLevel < featureChannelCreate {
+	if req.State.Raw.IsNull() && kit.Known(plan.Name) && r.Data.HasCreds && !resp.Diagnostics.HasError() {
+		if r.checkName(ctx, plan.Name.ValueString(), &resp.Diagnostics) && kit.Known(plan.Privacy) {
+			if r.Data.FeatureLevel < featureChannelCreate {
 				resp.Diagnostics.AddWarning("Channel Created Through the Subscription Endpoint",
 					fmt.Sprintf("This server (Zulip %s, feature level %d) predates POST /channels/create (feature level %d), so "+
 						"the channel is created by subscribing the provider's account to it, and that account stays subscribed. "+
-						"Declare zulip_channel_subscribers to manage who is subscribed.", r.data.serverVersion, r.data.featureLevel,
+						"Declare zulip_channel_subscribers to manage who is subscribed.", r.Data.ServerVersion, r.Data.FeatureLevel,
 						featureChannelCreate))
 			}
 			r.requireCreation(ctx, plan.Privacy.ValueString(), &resp.Diagnostics)
@@ -334,12 +336,12 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 func (r *channelResource) requireCreation(ctx context.Context, privacy string, diags *diag.Diagnostics) {
 	at := path.Root("privacy")
 	if privacy == privacyPrivate {
-		requirePermission(ctx, r.data, "Creating a private channel", at, diags, realmPermission(ctx, r.data, "can_create_private_channel_group"))
+		requirePermission(ctx, r.Data, "Creating a private channel", at, diags, realmPermission(ctx, r.Data, "can_create_private_channel_group"))
 		return
 	}
-	requirePermission(ctx, r.data, "Creating a public channel", at, diags, realmPermission(ctx, r.data, "can_create_public_channel_group"))
+	requirePermission(ctx, r.Data, "Creating a public channel", at, diags, realmPermission(ctx, r.Data, "can_create_public_channel_group"))
 	if privacy == privacyWebPublic {
-		requirePermission(ctx, r.data, "Creating a web-public channel", at, diags, realmPermission(ctx, r.data, "can_create_web_public_channel_group"))
+		requirePermission(ctx, r.Data, "Creating a web-public channel", at, diags, realmPermission(ctx, r.Data, "can_create_web_public_channel_group"))
 	}
 }
 
@@ -348,19 +350,19 @@ func (r *channelResource) requireCreation(ctx context.Context, privacy string, d
 // which the apply unarchives. It reports whether the apply creates a new
 // channel.
 func (r *channelResource) checkName(ctx context.Context, name string, diags *diag.Diagnostics) bool {
-	all, err := channelCollection(r.data).lastSeen(ctx)
+	all, err := channelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Channels", "list the channels to check the name", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Channels", "list the channels to check the name", kit.RoleAny, err)
 		return false
 	}
 	for _, c := range all {
 		if !strings.EqualFold(c.Name, name) {
 			continue
 		}
-		if r.data.journaled(ctx, "zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
-			return false // made by an interrupted apply: the create adopts it (journal.go)
+		if r.Data.Journaled(ctx, "zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
+			return false // made by an interrupted apply: the create adopts it (kit/journal.go)
 		}
-		if r.data.heldByState("zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
+		if r.Data.HeldByState("zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
 			// This configuration's own channel, which a replacement archives
 			// and the create then unarchives (Zulip keeps archived names).
 			diags.AddAttributeWarning(path.Root("name"), "Replacing a Channel Unarchives It",
@@ -379,7 +381,7 @@ func (r *channelResource) checkName(ctx context.Context, name string, diags *dia
 		diags.AddAttributeError(path.Root("name"), "Channel Already Exists",
 			fmt.Sprintf("The organization already has a channel named %q (id %d). To manage it with this resource, "+
 				"import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
-				c.Name, c.StreamID, importBlock("zulip_channel", c.Name)))
+				c.Name, c.StreamID, kit.ImportBlock("zulip_channel", c.Name)))
 		return false
 	}
 	return true
@@ -389,17 +391,17 @@ func (r *channelResource) checkName(ctx context.Context, name string, diags *dia
 func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan channelResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	dir, err := r.data.groups(ctx)
+	dir, err := r.Data.Groups(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the user groups", kit.RoleAny, err)
 		return
 	}
-	all, err := channelCollection(r.data).lastSeen(ctx)
+	all, err := channelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the channels", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the channels", kit.RoleAny, err)
 		return
 	}
 	for _, c := range all {
@@ -415,15 +417,15 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	var key string
 	var ok bool
-	if r.data.featureLevel >= featureChannelCreate {
-		key, ok = channelCreation(r.data, apiReq).create(ctx, r.data, &resp.Diagnostics)
+	if r.Data.FeatureLevel >= featureChannelCreate {
+		key, ok = channelCreation(r.Data, apiReq).Create(ctx, r.Data, &resp.Diagnostics)
 	} else {
 		key, ok = r.createBySubscribing(ctx, apiReq, all, &resp.Diagnostics)
 	}
 	if !ok {
 		return
 	}
-	channels.finishCreate(ctx, r.data, &plan, key, resp)
+	channels.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
 // createBySubscribing creates a channel the way servers before POST
@@ -434,34 +436,34 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 // seen before (made by someone else since the plan) is not adopted, since the
 // request only subscribed the account to it.
 func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.CreateChannelRequest, before []zulip.Channel, diags *diag.Diagnostics) (string, bool) {
-	coll := channelCollection(r.data)
+	coll := channelCollection(r.Data)
 	sub := zulip.SubscribeRequest{
 		Subscriptions: []zulip.ChannelByName{{Name: req.Name, Description: req.Description}},
 		Announce:      req.Announce, InviteOnly: req.InviteOnly, IsWebPublic: req.IsWebPublic,
 		HistoryPublicToSubscribers: req.HistoryPublicToSubscribers, MessageRetentionDays: req.MessageRetentionDays,
 		TopicsPolicy: req.TopicsPolicy, FolderID: req.FolderID, Permissions: req.Permissions,
 	}
-	err := coll.write(ctx, func(ctx context.Context) error {
-		_, err := r.data.client.Subscribe(ctx, sub)
+	err := coll.Write(ctx, func(ctx context.Context) error {
+		_, err := r.Data.Client.Subscribe(ctx, sub)
 		return err
 	})
-	if nothingDone(err) { // a refusal, or never sent: nothing was created
-		addAPIError(diags, "Unable to Create Channel", "create the channel through the subscription endpoint", roleAny, err)
+	if kit.NothingDone(err) { // a refusal, or never sent: nothing was created
+		kit.AddAPIError(diags, "Unable to Create Channel", "create the channel through the subscription endpoint", kit.RoleAny, err)
 		return "", false
 	}
 	// Also after an uncertain failure: the list says whether the channel exists.
-	lctx, cancel := settling(ctx)
+	lctx, cancel := kit.Settling(ctx)
 	defer cancel()
-	after, lerr := coll.readBack(lctx)
+	after, lerr := coll.ReadBack(lctx)
 	if lerr != nil {
-		addAPIError(diags, "Unable to Create Channel", "list the channels to find the channel just created", roleAny, lerr)
+		kit.AddAPIError(diags, "Unable to Create Channel", "list the channels to find the channel just created", kit.RoleAny, lerr)
 		return "", false
 	}
 	i := slices.IndexFunc(after, func(c zulip.Channel) bool { return !c.IsArchived && strings.EqualFold(c.Name, req.Name) })
 	switch {
 	case i < 0 && err != nil:
-		addAPIError(diags, "Unable to Create Channel", "create the channel through the subscription endpoint (no channel "+
-			"of that name exists afterwards)", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Create Channel", "create the channel through the subscription endpoint (no channel "+
+			"of that name exists afterwards)", kit.RoleAny, err)
 		return "", false
 	case i < 0:
 		diags.AddError("Unable to Create Channel", fmt.Sprintf("The server accepted the subscription that creates the "+
@@ -471,14 +473,14 @@ func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.Cre
 	ch := after[i]
 	// Someone else's: listed before, or made by another account (creator_id,
 	// FL254; a channel made by this very request has the account as creator).
-	me, merr := r.data.caller(lctx)
+	me, merr := r.Data.Caller(lctx)
 	othersCreator := merr == nil && ch.CreatorID != nil && *ch.CreatorID != me.UserID
 	if slices.ContainsFunc(before, func(c zulip.Channel) bool { return c.StreamID == ch.StreamID }) || othersCreator ||
-		(r.data.featureLevel >= featureChannelCreator && ch.CreatorID == nil) {
+		(r.Data.FeatureLevel >= featureChannelCreator && ch.CreatorID == nil) {
 		diags.AddAttributeError(path.Root("name"), "Channel Already Exists",
 			fmt.Sprintf("A channel named %q (id %d) was made by someone else after this plan, so the request only "+
 				"subscribed the provider's account to it. To manage it with this resource, import it (with <name> this "+
-				"resource's name):\n\n%s\n\nor choose another name.", ch.Name, ch.StreamID, importBlock("zulip_channel", ch.Name)))
+				"resource's name):\n\n%s\n\nor choose another name.", ch.Name, ch.StreamID, kit.ImportBlock("zulip_channel", ch.Name)))
 		return "", false
 	}
 	if err != nil {
@@ -489,7 +491,7 @@ func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.Cre
 }
 
 // channelCreateRequest is the request that creates the planned channel.
-func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir groupDirectory) (zulip.CreateChannelRequest, error) {
+func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir kit.GroupDirectory) (zulip.CreateChannelRequest, error) {
 	description := plan.Description.ValueString()
 	privacy := plan.Privacy.ValueString()
 	private, webPublic := privacy == privacyPrivate, privacy == privacyWebPublic
@@ -498,23 +500,23 @@ func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir gr
 		Announce: plan.Announce.ValueBoolPointer(), InviteOnly: &private, IsWebPublic: &webPublic,
 		HistoryPublicToSubscribers: plan.HistoryPublicToSubscribers.ValueBoolPointer(),
 	}
-	if known(plan.MessageRetentionDays) {
+	if kit.Known(plan.MessageRetentionDays) {
 		ret, err := retentionFromString(plan.MessageRetentionDays.ValueString())
 		if err != nil {
 			return req, err
 		}
 		req.MessageRetentionDays = &ret
 	}
-	if known(plan.TopicsPolicy) {
+	if kit.Known(plan.TopicsPolicy) {
 		req.TopicsPolicy = plan.TopicsPolicy.ValueStringPointer()
 	}
-	if known(plan.FolderID) && plan.FolderID.ValueInt64() > 0 {
+	if kit.Known(plan.FolderID) && plan.FolderID.ValueInt64() > 0 {
 		req.FolderID = plan.FolderID.ValueInt64Pointer()
 	}
 	for _, s := range channelSettings {
-		v, err := permissionValue(ctx, *s.model(&plan), dir)
+		v, err := kit.PermissionValue(ctx, *s.model(&plan), dir)
 		if err != nil {
-			return req, fmt.Errorf("%s: %w", s.name, err)
+			return req, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		*s.create(&req.Permissions) = v
 	}
@@ -523,54 +525,54 @@ func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir gr
 
 // unarchive takes over the archived channel c: unarchives it and applies the
 // configuration, in one request.
-func (r *channelResource) unarchive(ctx context.Context, plan channelResourceModel, c zulip.Channel, dir groupDirectory, resp *resource.CreateResponse) {
+func (r *channelResource) unarchive(ctx context.Context, plan channelResourceModel, c zulip.Channel, dir kit.GroupDirectory, resp *resource.CreateResponse) {
 	var prior channelResourceModel
-	channelFromAPI2(ctx, r.data, c, &prior, &resp.Diagnostics)
+	channelFromAPI2(ctx, r.Data, c, &prior, &resp.Diagnostics)
 	update, err := channelUpdateRequest(ctx, plan, prior, dir)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Unarchive Channel", err.Error())
 		return
 	}
 	update.Unarchive = true
-	err = channelCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateChannel(ctx, c.StreamID, update)
+	err = channelCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+		return r.Data.Client.UpdateChannel(ctx, c.StreamID, update)
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Unarchive Channel",
-			fmt.Sprintf("unarchive the archived channel %q (id %d)", c.Name, c.StreamID), roleAdministrator, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Unarchive Channel",
+			fmt.Sprintf("unarchive the archived channel %q (id %d)", c.Name, c.StreamID), kit.RoleAdministrator, err)
 		return
 	}
 	tflog.Info(ctx, "unarchived the archived channel of the configured name", map[string]any{"id": c.StreamID, "name": c.Name})
-	channels.finishCreate(ctx, r.data, &plan, strconv.FormatInt(c.StreamID, 10), resp)
+	channels.FinishCreate(ctx, r.Data, &plan, strconv.FormatInt(c.StreamID, 10), resp)
 }
 
 // channelUpdateRequest is the request that takes a channel from prior to plan.
-func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel, dir groupDirectory) (zulip.UpdateChannelRequest, error) {
+func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel, dir kit.GroupDirectory) (zulip.UpdateChannelRequest, error) {
 	var req zulip.UpdateChannelRequest
 	if !plan.Name.Equal(prior.Name) {
 		req.NewName = plan.Name.ValueStringPointer()
 	}
-	if known(plan.Description) && !plan.Description.Equal(prior.Description) {
+	if kit.Known(plan.Description) && !plan.Description.Equal(prior.Description) {
 		req.Description = plan.Description.ValueStringPointer()
 	}
-	if known(plan.Privacy) && !plan.Privacy.Equal(prior.Privacy) {
+	if kit.Known(plan.Privacy) && !plan.Privacy.Equal(prior.Privacy) {
 		private, webPublic := plan.Privacy.ValueString() == privacyPrivate, plan.Privacy.ValueString() == privacyWebPublic
 		req.IsPrivate, req.IsWebPublic = &private, &webPublic
 	}
-	if known(plan.HistoryPublicToSubscribers) && (!plan.HistoryPublicToSubscribers.Equal(prior.HistoryPublicToSubscribers) || req.IsPrivate != nil) {
+	if kit.Known(plan.HistoryPublicToSubscribers) && (!plan.HistoryPublicToSubscribers.Equal(prior.HistoryPublicToSubscribers) || req.IsPrivate != nil) {
 		req.HistoryPublicToSubscribers = plan.HistoryPublicToSubscribers.ValueBoolPointer()
 	}
-	if known(plan.MessageRetentionDays) && !plan.MessageRetentionDays.Equal(prior.MessageRetentionDays) {
+	if kit.Known(plan.MessageRetentionDays) && !plan.MessageRetentionDays.Equal(prior.MessageRetentionDays) {
 		ret, err := retentionFromString(plan.MessageRetentionDays.ValueString())
 		if err != nil {
 			return req, err
 		}
 		req.MessageRetentionDays = &ret
 	}
-	if known(plan.TopicsPolicy) && !plan.TopicsPolicy.Equal(prior.TopicsPolicy) {
+	if kit.Known(plan.TopicsPolicy) && !plan.TopicsPolicy.Equal(prior.TopicsPolicy) {
 		req.TopicsPolicy = plan.TopicsPolicy.ValueStringPointer()
 	}
-	if known(plan.FolderID) && !plan.FolderID.Equal(prior.FolderID) {
+	if kit.Known(plan.FolderID) && !plan.FolderID.Equal(prior.FolderID) {
 		if plan.FolderID.ValueInt64() > 0 {
 			req.FolderID = plan.FolderID.ValueInt64Pointer()
 		} else {
@@ -578,9 +580,9 @@ func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel,
 		}
 	}
 	for _, s := range channelSettings {
-		u, err := permissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
+		u, err := kit.PermissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
 		if err != nil {
-			return req, fmt.Errorf("%s: %w", s.name, err)
+			return req, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		*s.update(&req.Permissions) = u
 	}
@@ -590,14 +592,14 @@ func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel,
 // Read refreshes the channel; an archived one is gone (the next plan
 // unarchives it).
 func (r *channelResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	channels.Read(ctx, r.data, req, resp)
+	channels.Read(ctx, r.Data, req, resp)
 }
 
 // Update changes the channel in place.
 func (r *channelResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	updateWithPermissions(ctx, channels, r.data, req, resp, func(m *channelResourceModel) string { return m.Name.ValueString() },
+	kit.UpdateWithPermissions(ctx, channels, r.Data, req, resp, func(m *channelResourceModel) string { return m.Name.ValueString() },
 		channelUpdateRequest, func(ctx context.Context, state channelResourceModel, update zulip.UpdateChannelRequest) error {
-			return r.data.client.UpdateChannel(ctx, state.ID.ValueInt64(), update)
+			return r.Data.Client.UpdateChannel(ctx, state.ID.ValueInt64(), update)
 		})
 }
 
@@ -605,16 +607,16 @@ func (r *channelResource) Update(ctx context.Context, req resource.UpdateRequest
 func (r *channelResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var folder types.Int64
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("folder_id"), &folder)...)
-	channels.Delete(ctx, r.data, req, resp, func(ctx context.Context, id string) error {
+	channels.Delete(ctx, r.Data, req, resp, func(ctx context.Context, id string) error {
 		n, _ := strconv.ParseInt(id, 10, 64)
 		// Zulip counts archived channels as in their folder, so a folder could
 		// never be archived after its channels: take the channel out first.
 		if folder.ValueInt64() > 0 {
-			if err := r.data.client.UpdateChannel(ctx, n, zulip.UpdateChannelRequest{ClearFolder: true}); err != nil {
+			if err := r.Data.Client.UpdateChannel(ctx, n, zulip.UpdateChannelRequest{ClearFolder: true}); err != nil {
 				return err
 			}
 		}
-		err := r.data.client.ArchiveChannel(ctx, n)
+		err := r.Data.Client.ArchiveChannel(ctx, n)
 		if err == nil {
 			tflog.Info(ctx, "archived the channel (Zulip keeps archived channels and their names)", map[string]any{"id": n})
 		}
@@ -624,7 +626,7 @@ func (r *channelResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 // ImportState adopts an active channel by name (case-insensitively) or id.
 func (r *channelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	channels.Import(ctx, r.data, req, resp, byNameOrID("zulip_channel", func(c zulip.Channel) int64 { return c.StreamID },
+	channels.Import(ctx, r.Data, req, resp, kit.ByNameOrID("zulip_channel", func(c zulip.Channel) int64 { return c.StreamID },
 		func(c zulip.Channel) string { return c.Name }, true))
 }
 
@@ -633,47 +635,47 @@ const cacheChannels = "channels"
 
 // channelCollection is every channel the account can see, archived ones
 // included, read once per run.
-func channelCollection(d *providerData) *collection[zulip.Channel] {
-	return newCollection(d, cacheChannels, func(ctx context.Context) ([]zulip.Channel, error) {
+func channelCollection(d *kit.ProviderData) *kit.Collection[zulip.Channel] {
+	return kit.NewCollection(d, cacheChannels, func(ctx context.Context) ([]zulip.Channel, error) {
 		all, archived := true, false
-		return d.client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived})
+		return d.Client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived})
 	})
 }
 
 // channels is the kit's skeleton for zulip_channel: an archived channel is
 // not the resource's object.
-var channels = objects[channelResourceModel, zulip.Channel]{
-	typeName: "zulip_channel", what: "channel", role: roleAdministrator,
-	coll: func(d *providerData) *collection[zulip.Channel] {
+var channels = kit.Objects[channelResourceModel, zulip.Channel]{
+	TypeName: "zulip_channel", What: "channel", Role: kit.RoleAdministrator,
+	Coll: func(d *kit.ProviderData) *kit.Collection[zulip.Channel] {
 		c := channelCollection(d)
-		c.filter = func(ch zulip.Channel) bool { return !ch.IsArchived }
+		c.Filter = func(ch zulip.Channel) bool { return !ch.IsArchived }
 		return c
 	},
-	key:      func(c zulip.Channel) string { return strconv.FormatInt(c.StreamID, 10) },
-	stateKey: func(m *channelResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	archived: func(c zulip.Channel) zulip.Channel {
+	Key:      func(c zulip.Channel) string { return strconv.FormatInt(c.StreamID, 10) },
+	StateKey: func(m *channelResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	Archived: func(c zulip.Channel) zulip.Channel {
 		c.IsArchived, c.FolderID = true, nil // Delete takes it out of its folder first
 		return c
 	},
-	setKey: func(m *channelResourceModel, k string) {
+	SetKey: func(m *channelResourceModel, k string) {
 		n, _ := strconv.ParseInt(k, 10, 64)
 		m.ID = types.Int64Value(n)
 	},
-	fromAPI: channelFromAPI2,
-	importHint: "A channel is imported by its name or its numeric id (GET /api/v1/streams lists them). Archived " +
+	FromAPI: channelFromAPI2,
+	ImportHint: "A channel is imported by its name or its numeric id (GET /api/v1/streams lists them). Archived " +
 		"channels are unarchived by declaring them, not imported.",
 }
 
 // channelCreation is the create of a channel; its natural key is its name.
-func channelCreation(d *providerData, req zulip.CreateChannelRequest) creation[channelResourceModel, zulip.Channel] {
-	return creation[channelResourceModel, zulip.Channel]{
-		o: channels,
-		send: func(ctx context.Context) (string, error) {
-			id, err := d.client.CreateChannel(ctx, req)
+func channelCreation(d *kit.ProviderData, req zulip.CreateChannelRequest) kit.Creation[channelResourceModel, zulip.Channel] {
+	return kit.Creation[channelResourceModel, zulip.Channel]{
+		Objects: channels,
+		Send: func(ctx context.Context) (string, error) {
+			id, err := d.Client.CreateChannel(ctx, req)
 			return strconv.FormatInt(id, 10), err
 		},
-		sameKey: func(c zulip.Channel) bool { return strings.EqualFold(c.Name, req.Name) },
-		matches: func(c zulip.Channel) bool {
+		SameKey: func(c zulip.Channel) bool { return strings.EqualFold(c.Name, req.Name) },
+		Matches: func(c zulip.Channel) bool {
 			return c.Name == req.Name && c.Description == *req.Description && c.InviteOnly == *req.InviteOnly
 		},
 	}
@@ -681,7 +683,7 @@ func channelCreation(d *providerData, req zulip.CreateChannelRequest) creation[c
 
 // channelFromAPI2 copies a channel into the resource model (channelFromAPI
 // is the data source's).
-func channelFromAPI2(ctx context.Context, d *providerData, c zulip.Channel, m *channelResourceModel, diags *diag.Diagnostics) {
+func channelFromAPI2(ctx context.Context, d *kit.ProviderData, c zulip.Channel, m *channelResourceModel, diags *diag.Diagnostics) {
 	m.ID = types.Int64Value(c.StreamID)
 	m.Name = types.StringValue(c.Name)
 	m.Description = types.StringValue(c.Description)
@@ -708,13 +710,13 @@ func channelFromAPI2(ctx context.Context, d *providerData, c zulip.Channel, m *c
 	if c.FolderID != nil {
 		m.FolderID = types.Int64Value(*c.FolderID)
 	}
-	dir, err := d.groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
 	for _, s := range channelSettings {
-		*s.model(m) = permissionFromAPI(s.api(&c), dir)
+		*s.model(m) = kit.PermissionFromAPI(s.api(&c), dir)
 	}
 }
 

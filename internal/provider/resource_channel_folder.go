@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -32,12 +34,12 @@ const featureChannelFolders = 389
 
 // NewChannelFolderResource returns the zulip_channel_folder resource.
 func NewChannelFolderResource() resource.Resource {
-	return &channelFolderResource{resourceBase: resourceBase{name: "channel_folder"}}
+	return &channelFolderResource{ResourceBase: kit.ResourceBase{Name: "channel_folder"}}
 }
 
 // channelFolderResource manages one channel folder.
 type channelFolderResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // channelFolderModel is the zulip_channel_folder state.
@@ -70,35 +72,35 @@ func (r *channelFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 
 // ModifyPlan checks the level, the role, and a new folder's name.
 func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if unchanged(req) || !r.data.knowsServer() {
+	if kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	if err := r.data.requireFeatureLevel(featureChannelFolders, "zulip_channel_folder"); err != nil {
+	if err := r.Data.RequireFeatureLevel(featureChannelFolders, "zulip_channel_folder"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
-	r.data.requireRole(ctx, roleAdministrator, "Changing channel folders", path.Empty(), &resp.Diagnostics)
-	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || resp.Diagnostics.HasError() || !r.data.hasCreds {
+	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing channel folders", path.Empty(), &resp.Diagnostics)
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || resp.Diagnostics.HasError() || !r.Data.HasCreds {
 		return
 	}
 	var plan channelFolderModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if !known(plan.Name) {
+	if !kit.Known(plan.Name) {
 		return
 	}
-	all, err := channelFolderCollection(r.data).lastSeen(ctx)
+	all, err := channelFolderCollection(r.Data).LastSeen(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Channel Folders", "list the channel folders", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel Folders", "list the channel folders", kit.RoleAny, err)
 		return
 	}
 	for _, f := range all {
 		if !strings.EqualFold(f.Name, plan.Name.ValueString()) {
 			continue
 		}
-		if r.data.journaled(ctx, "zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
-			return // made by an interrupted apply: the create adopts it (journal.go)
+		if r.Data.Journaled(ctx, "zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
+			return // made by an interrupted apply: the create adopts it (kit/journal.go)
 		}
-		if r.data.heldByState("zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
+		if r.Data.HeldByState("zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
 			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Replacing a Channel Folder Unarchives It",
 				fmt.Sprintf("Zulip keeps the name of an archived channel folder, so replacing the folder %q (id %d) archives "+
 					"it and then unarchives the same folder with this configuration: no new folder is made.", f.Name, f.ID))
@@ -111,7 +113,7 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Channel Folder Already Exists",
 			fmt.Sprintf("The organization already has a channel folder named %q (id %d). To manage it with this resource, "+
-				"import it (with <name> this resource's name):\n\n%s", f.Name, f.ID, importBlock("zulip_channel_folder", f.Name)))
+				"import it (with <name> this resource's name):\n\n%s", f.Name, f.ID, kit.ImportBlock("zulip_channel_folder", f.Name)))
 		return
 	}
 }
@@ -120,49 +122,49 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan channelFolderModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	name, description := plan.Name.ValueString(), plan.Description.ValueString()
-	all, err := channelFolderCollection(r.data).lastSeen(ctx)
+	all, err := channelFolderCollection(r.Data).LastSeen(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Create Channel Folder", "list the channel folders", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Channel Folder", "list the channel folders", kit.RoleAny, err)
 		return
 	}
 	for _, f := range all {
 		if f.IsArchived && strings.EqualFold(f.Name, name) {
 			unarchive := false
-			err := channelFolderCollection(r.data).write(ctx, func(ctx context.Context) error {
-				return r.data.client.UpdateChannelFolder(ctx, f.ID, zulip.UpdateChannelFolderRequest{
+			err := channelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+				return r.Data.Client.UpdateChannelFolder(ctx, f.ID, zulip.UpdateChannelFolderRequest{
 					Name: &name, Description: &description, IsArchived: &unarchive})
 			})
 			if err != nil {
-				addAPIError(&resp.Diagnostics, "Unable to Unarchive Channel Folder", "unarchive the channel folder", roleAdministrator, err)
+				kit.AddAPIError(&resp.Diagnostics, "Unable to Unarchive Channel Folder", "unarchive the channel folder", kit.RoleAdministrator, err)
 				return
 			}
 			tflog.Info(ctx, "unarchived the archived channel folder of the configured name", map[string]any{"id": f.ID})
-			channelFolders.finishCreate(ctx, r.data, &plan, strconv.FormatInt(f.ID, 10), resp)
+			channelFolders.FinishCreate(ctx, r.Data, &plan, strconv.FormatInt(f.ID, 10), resp)
 			return
 		}
 	}
-	key, ok := creation[channelFolderModel, zulip.ChannelFolder]{
-		o: channelFolders,
-		send: func(ctx context.Context) (string, error) {
-			id, err := r.data.client.CreateChannelFolder(ctx, zulip.CreateChannelFolderRequest{Name: name, Description: description})
+	key, ok := kit.Creation[channelFolderModel, zulip.ChannelFolder]{
+		Objects: channelFolders,
+		Send: func(ctx context.Context) (string, error) {
+			id, err := r.Data.Client.CreateChannelFolder(ctx, zulip.CreateChannelFolderRequest{Name: name, Description: description})
 			return strconv.FormatInt(id, 10), err
 		},
-		sameKey: func(f zulip.ChannelFolder) bool { return strings.EqualFold(f.Name, name) },
-		matches: func(f zulip.ChannelFolder) bool { return f.Name == name && f.Description == description },
-	}.create(ctx, r.data, &resp.Diagnostics)
+		SameKey: func(f zulip.ChannelFolder) bool { return strings.EqualFold(f.Name, name) },
+		Matches: func(f zulip.ChannelFolder) bool { return f.Name == name && f.Description == description },
+	}.Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	channelFolders.finishCreate(ctx, r.data, &plan, key, resp)
+	channelFolders.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
 // Read refreshes the folder; an archived one is gone (the next plan unarchives it).
 func (r *channelFolderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	channelFolders.Read(ctx, r.data, req, resp)
+	channelFolders.Read(ctx, r.Data, req, resp)
 }
 
 // Update renames the folder or changes its description.
@@ -170,7 +172,7 @@ func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateR
 	var plan, state channelFolderModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var update zulip.UpdateChannelFolderRequest
@@ -180,15 +182,15 @@ func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateR
 	if !plan.Description.Equal(state.Description) {
 		update.Description = plan.Description.ValueStringPointer()
 	}
-	err := channelFolderCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateChannelFolder(ctx, state.ID.ValueInt64(), update)
+	err := channelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+		return r.Data.Client.UpdateChannelFolder(ctx, state.ID.ValueInt64(), update)
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Update Channel Folder", "update the channel folder", roleAdministrator, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Channel Folder", "update the channel folder", kit.RoleAdministrator, err)
 		return
 	}
 	plan.ID = state.ID
-	channelFolders.afterUpdate(ctx, r.data, &plan, resp)
+	channelFolders.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete archives the folder; while channels are in it Zulip refuses, and
@@ -196,19 +198,19 @@ func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateR
 func (r *channelFolderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state channelFolderModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	id := state.ID.ValueInt64()
 	archive := true
 	// The run's list keeps the folder, archived as Zulip keeps it, so that the
 	// create of a replacement planned after this delete unarchives it.
-	err := channelFolderCollection(r.data).writeKnown(ctx, func(ctx context.Context) (func([]zulip.ChannelFolder) []zulip.ChannelFolder, error) {
-		if err := r.data.client.UpdateChannelFolder(ctx, id, zulip.UpdateChannelFolderRequest{IsArchived: &archive}); err != nil {
+	err := channelFolderCollection(r.Data).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.ChannelFolder) []zulip.ChannelFolder, error) {
+		if err := r.Data.Client.UpdateChannelFolder(ctx, id, zulip.UpdateChannelFolderRequest{IsArchived: &archive}); err != nil {
 			return nil, err
 		}
 		return func(list []zulip.ChannelFolder) []zulip.ChannelFolder {
-			return changedIn(list, func(f *zulip.ChannelFolder) bool { return f.ID == id }, func(f *zulip.ChannelFolder) { f.IsArchived = true })
+			return kit.ChangedIn(list, func(f *zulip.ChannelFolder) bool { return f.ID == id }, func(f *zulip.ChannelFolder) { f.IsArchived = true })
 		}, nil
 	})
 	if err == nil || zulip.IsNotFound(err) {
@@ -221,12 +223,12 @@ func (r *channelFolderResource) Delete(ctx context.Context, req resource.DeleteR
 				state.Name.ValueString(), strings.Join(in, ", "), err))
 		return
 	}
-	addAPIError(&resp.Diagnostics, "Unable to Archive Channel Folder", "archive the channel folder", roleAdministrator, err)
+	kit.AddAPIError(&resp.Diagnostics, "Unable to Archive Channel Folder", "archive the channel folder", kit.RoleAdministrator, err)
 }
 
 // channelsIn names the channels in a folder, from a fresh read.
 func (r *channelFolderResource) channelsIn(ctx context.Context, folder int64) []string {
-	list, err := channelCollection(r.data).readBack(ctx)
+	list, err := channelCollection(r.Data).ReadBack(ctx)
 	if err != nil {
 		return nil
 	}
@@ -241,7 +243,7 @@ func (r *channelFolderResource) channelsIn(ctx context.Context, folder int64) []
 
 // ImportState adopts an active folder by name (any case) or id.
 func (r *channelFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	channelFolders.Import(ctx, r.data, req, resp, byNameOrID("zulip_channel_folder", func(f zulip.ChannelFolder) int64 { return f.ID },
+	channelFolders.Import(ctx, r.Data, req, resp, kit.ByNameOrID("zulip_channel_folder", func(f zulip.ChannelFolder) int64 { return f.ID },
 		func(f zulip.ChannelFolder) string { return f.Name }, true))
 }
 
@@ -249,29 +251,29 @@ func (r *channelFolderResource) ImportState(ctx context.Context, req resource.Im
 const cacheChannelFolders = "channel folders"
 
 // channelFolderCollection is every folder, archived ones included.
-func channelFolderCollection(d *providerData) *collection[zulip.ChannelFolder] {
-	return newCollection(d, cacheChannelFolders, func(ctx context.Context) ([]zulip.ChannelFolder, error) {
+func channelFolderCollection(d *kit.ProviderData) *kit.Collection[zulip.ChannelFolder] {
+	return kit.NewCollection(d, cacheChannelFolders, func(ctx context.Context) ([]zulip.ChannelFolder, error) {
 		all := true
-		return d.client.ListChannelFolders(ctx, zulip.ListChannelFoldersOptions{IncludeArchived: &all})
+		return d.Client.ListChannelFolders(ctx, zulip.ListChannelFoldersOptions{IncludeArchived: &all})
 	})
 }
 
 // channelFolders is the kit's skeleton for zulip_channel_folder.
-var channelFolders = objects[channelFolderModel, zulip.ChannelFolder]{
-	typeName: "zulip_channel_folder", what: "channel folder", role: roleAdministrator,
-	coll: func(d *providerData) *collection[zulip.ChannelFolder] {
+var channelFolders = kit.Objects[channelFolderModel, zulip.ChannelFolder]{
+	TypeName: "zulip_channel_folder", What: "channel folder", Role: kit.RoleAdministrator,
+	Coll: func(d *kit.ProviderData) *kit.Collection[zulip.ChannelFolder] {
 		c := channelFolderCollection(d)
-		c.filter = func(f zulip.ChannelFolder) bool { return !f.IsArchived }
+		c.Filter = func(f zulip.ChannelFolder) bool { return !f.IsArchived }
 		return c
 	},
-	key:      func(f zulip.ChannelFolder) string { return strconv.FormatInt(f.ID, 10) },
-	stateKey: func(m *channelFolderModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	setKey: func(m *channelFolderModel, k string) {
+	Key:      func(f zulip.ChannelFolder) string { return strconv.FormatInt(f.ID, 10) },
+	StateKey: func(m *channelFolderModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	SetKey: func(m *channelFolderModel, k string) {
 		n, _ := strconv.ParseInt(k, 10, 64)
 		m.ID = types.Int64Value(n)
 	},
-	fromAPI: withoutData(func(_ context.Context, f zulip.ChannelFolder, m *channelFolderModel, _ *diag.Diagnostics) {
+	FromAPI: kit.WithoutData(func(_ context.Context, f zulip.ChannelFolder, m *channelFolderModel, _ *diag.Diagnostics) {
 		m.ID, m.Name, m.Description = types.Int64Value(f.ID), types.StringValue(f.Name), types.StringValue(f.Description)
 	}),
-	importHint: "A channel folder is imported by its name or its numeric id (GET /api/v1/channel_folders lists them).",
+	ImportHint: "A channel folder is imported by its name or its numeric id (GET /api/v1/channel_folders lists them).",
 }

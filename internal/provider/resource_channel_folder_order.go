@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -13,29 +15,31 @@ import (
 const featureChannelFolderOrder = 414
 
 // NewChannelFolderOrderResource returns the zulip_channel_folder_order resource.
-func NewChannelFolderOrderResource() resource.Resource { return newOrderResource(channelFolderOrder) }
+func NewChannelFolderOrderResource() resource.Resource {
+	return kit.NewOrderResource(channelFolderOrder)
+}
 
 // channelFolderOrder is the order of the organization's channel folders.
-var channelFolderOrder = &orderSpec{
-	name: "channel_folder_order", attr: "folders", objectType: "channel_folder", importID: "channel_folders",
-	what: "channel folders", title: "Channel Folder", level: featureChannelFolderOrder,
-	description: "The order of the organization's channel folders in Zulip's left sidebar. Zulip takes " +
+var channelFolderOrder = &kit.OrderSpec{
+	Name: "channel_folder_order", Attr: "folders", ObjectType: "channel_folder", ImportID: "channel_folders",
+	What: "channel folders", Title: "Channel Folder", Level: featureChannelFolderOrder,
+	Description: "The order of the organization's channel folders in Zulip's left sidebar. Zulip takes " +
 		"only a complete order: every folder, archived ones included, so the plan names any folder the list " +
 		"lacks. Destroying the resource leaves the order as it is. Needs an organization administrator and " +
 		"Zulip feature level 414 (Zulip 11.0). One per organization; import id: `channel_folders`.",
-	attrDescription: "The ids of every channel folder, first to last, e.g. `[zulip_channel_folder.a.id, zulip_channel_folder.b.id]`.",
-	list: func(ctx context.Context, d *providerData, seen bool) ([]orderItem, error) {
-		return collectionOrder(ctx, channelFolderCollection(d), seen, folderOrder)
+	AttrDescription: "The ids of every channel folder, first to last, e.g. `[zulip_channel_folder.a.id, zulip_channel_folder.b.id]`.",
+	List: func(ctx context.Context, d *kit.ProviderData, seen bool) ([]kit.OrderItem, error) {
+		return kit.CollectionOrder(ctx, channelFolderCollection(d), seen, folderOrder)
 	},
-	reorder: func(ctx context.Context, d *providerData, ids []int64) error {
-		return channelFolderCollection(d).write(ctx, func(ctx context.Context) error {
-			return d.client.ReorderChannelFolders(ctx, ids)
+	Reorder: func(ctx context.Context, d *kit.ProviderData, ids []int64) error {
+		return channelFolderCollection(d).Write(ctx, func(ctx context.Context) error {
+			return d.Client.ReorderChannelFolders(ctx, ids)
 		})
 	},
 }
 
 // folderOrder is the folders in their display order (the order field, then id).
-func folderOrder(all []zulip.ChannelFolder) []orderItem {
+func folderOrder(all []zulip.ChannelFolder) []kit.OrderItem {
 	sorted := slices.Clone(all)
 	slices.SortStableFunc(sorted, func(a, b zulip.ChannelFolder) int {
 		ao, bo := int64(0), int64(0)
@@ -50,9 +54,9 @@ func folderOrder(all []zulip.ChannelFolder) []orderItem {
 		}
 		return int(a.ID - b.ID)
 	})
-	out := make([]orderItem, len(sorted))
+	out := make([]kit.OrderItem, len(sorted))
 	for i, f := range sorted {
-		out[i] = orderItem{id: f.ID, name: f.Name}
+		out[i] = kit.OrderItem{ID: f.ID, Name: f.Name}
 	}
 	return out
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -41,13 +43,13 @@ const cacheSubscribers = "channel subscribers"
 
 // subscribers returns the subscribers of every channel the account can see,
 // read once per run (one register request for all channels).
-func subscribers(ctx context.Context, d *providerData) (map[int64][]int64, error) {
-	return cachedAs(ctx, d.cache, cacheSubscribers, d.client.ListAllSubscribers)
+func subscribers(ctx context.Context, d *kit.ProviderData) (map[int64][]int64, error) {
+	return kit.CachedAs(ctx, d.Cache, cacheSubscribers, d.Client.ListAllSubscribers)
 }
 
 // subscribersAfterWrite is subscribers for a write that has just ended.
-func subscribersAfterWrite(ctx context.Context, d *providerData) (map[int64][]int64, error) {
-	v, err := d.cache.readBack(ctx, cacheSubscribers, func(ctx context.Context) (any, error) { return d.client.ListAllSubscribers(ctx) })
+func subscribersAfterWrite(ctx context.Context, d *kit.ProviderData) (map[int64][]int64, error) {
+	v, err := d.Cache.ReadBack(ctx, cacheSubscribers, func(ctx context.Context) (any, error) { return d.Client.ListAllSubscribers(ctx) })
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +64,10 @@ func subscribersAfterWrite(ctx context.Context, d *providerData) (map[int64][]in
 // current name: Zulip's subscription endpoints address channels by name and
 // create missing ones, so a channel that is gone or archived is an error,
 // never a name to subscribe to.
-func activeChannel(ctx context.Context, d *providerData, id int64, diags *diag.Diagnostics, summary string) (zulip.Channel, bool) {
-	list, err := channelCollection(d).readBack(ctx)
+func activeChannel(ctx context.Context, d *kit.ProviderData, id int64, diags *diag.Diagnostics, summary string) (zulip.Channel, bool) {
+	list, err := channelCollection(d).ReadBack(ctx)
 	if err != nil {
-		addAPIError(diags, summary, "list the channels", roleAny, err)
+		kit.AddAPIError(diags, summary, "list the channels", kit.RoleAny, err)
 		return zulip.Channel{}, false
 	}
 	i := slices.IndexFunc(list, func(c zulip.Channel) bool { return c.StreamID == id })
@@ -86,15 +88,15 @@ func activeChannel(ctx context.Context, d *providerData, id int64, diags *diag.D
 // changeSubscribers subscribes add to and unsubscribes remove from channel
 // ch, quietly where the server allows, and records the change in the cached
 // subscribers.
-func changeSubscribers(ctx context.Context, d *providerData, ch zulip.Channel, add, remove []int64, notify bool) error {
-	w := d.cache.beginWrite(cacheSubscribers)
-	defer w.end()
+func changeSubscribers(ctx context.Context, d *kit.ProviderData, ch zulip.Channel, add, remove []int64, notify bool) error {
+	w := d.Cache.BeginWrite(cacheSubscribers)
+	defer w.End()
 	if len(add) > 0 {
 		req := zulip.SubscribeRequest{Subscriptions: []zulip.ChannelByName{{Name: ch.Name}}, Principals: add}
-		if d.featureLevel >= featureQuietSubscriptions {
+		if d.FeatureLevel >= featureQuietSubscriptions {
 			req.SendNewSubscriptionMessages = &notify
 		}
-		res, err := d.client.Subscribe(ctx, req)
+		res, err := d.Client.Subscribe(ctx, req)
 		if err != nil {
 			return err
 		}
@@ -103,11 +105,11 @@ func changeSubscribers(ctx context.Context, d *providerData, ch zulip.Channel, a
 		}
 	}
 	if len(remove) > 0 {
-		if _, err := d.client.Unsubscribe(ctx, zulip.UnsubscribeRequest{Subscriptions: []string{ch.Name}, Principals: remove}); err != nil {
+		if _, err := d.Client.Unsubscribe(ctx, zulip.UnsubscribeRequest{Subscriptions: []string{ch.Name}, Principals: remove}); err != nil {
 			return err
 		}
 	}
-	w.endKnown(func(old any) (any, bool) {
+	w.EndKnown(func(old any) (any, bool) {
 		m, ok := old.(map[int64][]int64)
 		if !ok {
 			return nil, false
@@ -121,12 +123,12 @@ func changeSubscribers(ctx context.Context, d *providerData, ch zulip.Channel, a
 
 // NewChannelSubscribersResource returns the zulip_channel_subscribers resource.
 func NewChannelSubscribersResource() resource.Resource {
-	return &channelSubscribersResource{resourceBase: resourceBase{name: "channel_subscribers"}}
+	return &channelSubscribersResource{ResourceBase: kit.ResourceBase{Name: "channel_subscribers"}}
 }
 
 // channelSubscribersResource manages all the subscribers of one channel.
 type channelSubscribersResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // channelSubscribersModel is the zulip_channel_subscribers state.
@@ -171,7 +173,7 @@ func (r *channelSubscribersResource) Schema(_ context.Context, _ resource.Schema
 
 // ModifyPlan checks the users and notes the channel (see noteSubscription).
 func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	var plan channelSubscribersModel
@@ -179,21 +181,21 @@ func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(plan.ChannelID) {
-		noteSubscription(r.data, plan.ChannelID.ValueInt64(), true, &resp.Diagnostics)
+	if kit.Known(plan.ChannelID) {
+		noteSubscription(r.Data, plan.ChannelID.ValueInt64(), true, &resp.Diagnostics)
 	}
-	if known(plan.Subscribers) && r.data.hasCreds {
-		users := knownInt64s(plan.Subscribers)
-		checkGroupsAndUsers(ctx, r.data, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
-		if known(plan.ChannelID) && !resp.Diagnostics.HasError() {
+	if kit.Known(plan.Subscribers) && r.Data.HasCreds {
+		users := kit.KnownInt64s(plan.Subscribers)
+		checkGroupsAndUsers(ctx, r.Data, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
+		if kit.Known(plan.ChannelID) && !resp.Diagnostics.HasError() {
 			var prior []int64
 			if !req.State.Raw.IsNull() {
 				var state channelSubscribersModel
 				resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-				prior = knownInt64s(state.Subscribers)
+				prior = kit.KnownInt64s(state.Subscribers)
 			}
 			add, remove := missingFrom(users, prior), missingFrom(prior, users)
-			requireSubscriberChange(ctx, r.data, plan.ChannelID.ValueInt64(), add, remove, path.Root("subscribers"), &resp.Diagnostics)
+			requireSubscriberChange(ctx, r.Data, plan.ChannelID.ValueInt64(), add, remove, path.Root("subscribers"), &resp.Diagnostics)
 		}
 	}
 }
@@ -213,23 +215,23 @@ func (r *channelSubscribersResource) Update(ctx context.Context, req resource.Up
 func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, summary string, diags *diag.Diagnostics) {
 	var plan channelSubscribersModel
 	diags.Append(p.Get(ctx, &plan)...)
-	if diags.HasError() || !r.data.ready(diags) {
+	if diags.HasError() || !r.Data.Ready(diags) {
 		return
 	}
-	ch, ok := activeChannel(ctx, r.data, plan.ChannelID.ValueInt64(), diags, summary)
+	ch, ok := activeChannel(ctx, r.Data, plan.ChannelID.ValueInt64(), diags, summary)
 	if !ok {
 		return
 	}
-	current, err := subscribersAfterWrite(ctx, r.data)
+	current, err := subscribersAfterWrite(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, summary, "list the channels' subscribers through POST /register", roleAny, err)
+		kit.AddAPIError(diags, summary, "list the channels' subscribers through POST /register", kit.RoleAny, err)
 		return
 	}
 	var want []int64
 	diags.Append(plan.Subscribers.ElementsAs(ctx, &want, false)...)
 	have := current[ch.StreamID]
-	if err := changeSubscribers(ctx, r.data, ch, missingFrom(want, have), missingFrom(have, want), plan.Notify.ValueBool()); err != nil {
-		addAPIError(diags, summary, fmt.Sprintf("change the subscribers of channel %q", ch.Name), roleAny, err)
+	if err := changeSubscribers(ctx, r.Data, ch, missingFrom(want, have), missingFrom(have, want), plan.Notify.ValueBool()); err != nil {
+		kit.AddAPIError(diags, summary, fmt.Sprintf("change the subscribers of channel %q", ch.Name), kit.RoleAny, err)
 		return
 	}
 	plan.ID = types.StringValue(strconv.FormatInt(ch.StreamID, 10))
@@ -241,10 +243,10 @@ func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, stat
 func (r *channelSubscribersResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state channelSubscribersModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	subs, ok := readSubscribers(ctx, r.data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
+	subs, ok := readSubscribers(ctx, r.Data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -259,10 +261,10 @@ func (r *channelSubscribersResource) Read(ctx context.Context, req resource.Read
 
 // readSubscribers is a channel's subscribers from the run's one read, and
 // whether the channel is there and active.
-func readSubscribers(ctx context.Context, d *providerData, id int64, diags *diag.Diagnostics) ([]int64, bool) {
-	channels, err := channelCollection(d).list(ctx)
+func readSubscribers(ctx context.Context, d *kit.ProviderData, id int64, diags *diag.Diagnostics) ([]int64, bool) {
+	channels, err := channelCollection(d).List(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Channel Subscribers", "list the channels", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Channel Subscribers", "list the channels", kit.RoleAny, err)
 		return nil, false
 	}
 	i := slices.IndexFunc(channels, func(c zulip.Channel) bool { return c.StreamID == id })
@@ -271,7 +273,7 @@ func readSubscribers(ctx context.Context, d *providerData, id int64, diags *diag
 	}
 	all, err := subscribers(ctx, d)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Channel Subscribers", "list the channels' subscribers through POST /register", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Channel Subscribers", "list the channels' subscribers through POST /register", kit.RoleAny, err)
 		return nil, false
 	}
 	return all[id], true
@@ -281,17 +283,17 @@ func readSubscribers(ctx context.Context, d *providerData, id int64, diags *diag
 func (r *channelSubscribersResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state channelSubscribersModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var users []int64
 	resp.Diagnostics.Append(state.Subscribers.ElementsAs(ctx, &users, false)...)
-	unsubscribeManaged(ctx, r.data, state.ChannelID.ValueInt64(), users, &resp.Diagnostics)
+	unsubscribeManaged(ctx, r.Data, state.ChannelID.ValueInt64(), users, &resp.Diagnostics)
 }
 
 // unsubscribeManaged unsubscribes users from a channel on destroy; a channel
 // that is gone or archived has nothing to undo.
-func unsubscribeManaged(ctx context.Context, d *providerData, id int64, users []int64, diags *diag.Diagnostics) {
+func unsubscribeManaged(ctx context.Context, d *kit.ProviderData, id int64, users []int64, diags *diag.Diagnostics) {
 	var probe diag.Diagnostics
 	ch, ok := activeChannel(ctx, d, id, &probe, "Unable to Unsubscribe")
 	if !ok {
@@ -299,20 +301,20 @@ func unsubscribeManaged(ctx context.Context, d *providerData, id int64, users []
 	}
 	current, err := subscribersAfterWrite(ctx, d)
 	if err != nil {
-		addAPIError(diags, "Unable to Unsubscribe", "list the channels' subscribers", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Unsubscribe", "list the channels' subscribers", kit.RoleAny, err)
 		return
 	}
 	if err := changeSubscribers(ctx, d, ch, nil, intersect(users, current[id]), false); err != nil {
-		addAPIError(diags, "Unable to Unsubscribe", fmt.Sprintf("unsubscribe users from channel %q", ch.Name), roleAny, err)
+		kit.AddAPIError(diags, "Unable to Unsubscribe", fmt.Sprintf("unsubscribe users from channel %q", ch.Name), kit.RoleAny, err)
 	}
 }
 
 // ImportState adopts a channel's subscribers by the channel's name or id.
 func (r *channelSubscribersResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	ch, ok := channelByNameOrID(ctx, r.data, req.ID, &resp.Diagnostics)
+	ch, ok := channelByNameOrID(ctx, r.Data, req.ID, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -322,10 +324,10 @@ func (r *channelSubscribersResource) ImportState(ctx context.Context, req resour
 }
 
 // channelByNameOrID finds an active channel by import id.
-func channelByNameOrID(ctx context.Context, d *providerData, id string, diags *diag.Diagnostics) (zulip.Channel, bool) {
-	list, err := channelCollection(d).list(ctx)
+func channelByNameOrID(ctx context.Context, d *kit.ProviderData, id string, diags *diag.Diagnostics) (zulip.Channel, bool) {
+	list, err := channelCollection(d).List(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Import", "list the channels", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Import", "list the channels", kit.RoleAny, err)
 		return zulip.Channel{}, false
 	}
 	for _, c := range list {
@@ -339,11 +341,11 @@ func channelByNameOrID(ctx context.Context, d *providerData, id string, diags *d
 
 // noteSubscription records a channel whose subscribers resources of this plan
 // manage, and warns when both kinds manage one channel.
-func noteSubscription(d *providerData, channelID int64, authoritative bool, diags *diag.Diagnostics) {
+func noteSubscription(d *kit.ProviderData, channelID int64, authoritative bool, diags *diag.Diagnostics) {
 	if d == nil {
 		return
 	}
-	kinds := d.noteInPlan("subscribers of "+strconv.FormatInt(channelID, 10), strconv.FormatBool(authoritative))
+	kinds := d.NoteInPlan("subscribers of "+strconv.FormatInt(channelID, 10), strconv.FormatBool(authoritative))
 	if kinds["true"] && kinds["false"] {
 		diags.AddWarning("Channel Managed Twice",
 			fmt.Sprintf("Channel %d has both a zulip_channel_subscribers resource (all subscribers) and "+
@@ -355,12 +357,12 @@ func noteSubscription(d *providerData, channelID int64, authoritative bool, diag
 
 // NewChannelSubscriptionResource returns the zulip_channel_subscription resource.
 func NewChannelSubscriptionResource() resource.Resource {
-	return &channelSubscriptionResource{resourceBase: resourceBase{name: "channel_subscription"}}
+	return &channelSubscriptionResource{ResourceBase: kit.ResourceBase{Name: "channel_subscription"}}
 }
 
 // channelSubscriptionResource manages one user's subscription to one channel.
 type channelSubscriptionResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // channelSubscriptionModel is the zulip_channel_subscription state.
@@ -398,7 +400,7 @@ func (r *channelSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 
 // ModifyPlan checks the user and notes the channel.
 func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	var plan channelSubscriptionModel
@@ -406,13 +408,13 @@ func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(plan.ChannelID) {
-		noteSubscription(r.data, plan.ChannelID.ValueInt64(), false, &resp.Diagnostics)
+	if kit.Known(plan.ChannelID) {
+		noteSubscription(r.Data, plan.ChannelID.ValueInt64(), false, &resp.Diagnostics)
 	}
-	if known(plan.UserID) && r.data.hasCreds {
-		checkGroupsAndUsers(ctx, r.data, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
-		if known(plan.ChannelID) && req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
-			requireSubscriberChange(ctx, r.data, plan.ChannelID.ValueInt64(), []int64{plan.UserID.ValueInt64()}, nil, path.Root("user_id"), &resp.Diagnostics)
+	if kit.Known(plan.UserID) && r.Data.HasCreds {
+		checkGroupsAndUsers(ctx, r.Data, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+		if kit.Known(plan.ChannelID) && req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
+			requireSubscriberChange(ctx, r.Data, plan.ChannelID.ValueInt64(), []int64{plan.UserID.ValueInt64()}, nil, path.Root("user_id"), &resp.Diagnostics)
 		}
 	}
 }
@@ -421,22 +423,22 @@ func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 func (r *channelSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan channelSubscriptionModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	ch, ok := activeChannel(ctx, r.data, plan.ChannelID.ValueInt64(), &resp.Diagnostics, "Unable to Subscribe")
+	ch, ok := activeChannel(ctx, r.Data, plan.ChannelID.ValueInt64(), &resp.Diagnostics, "Unable to Subscribe")
 	if !ok {
 		return
 	}
-	current, err := subscribersAfterWrite(ctx, r.data)
+	current, err := subscribersAfterWrite(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Subscribe", "list the channels' subscribers", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Subscribe", "list the channels' subscribers", kit.RoleAny, err)
 		return
 	}
 	user := plan.UserID.ValueInt64()
 	if !slices.Contains(current[ch.StreamID], user) {
-		if err := changeSubscribers(ctx, r.data, ch, []int64{user}, nil, plan.Notify.ValueBool()); err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Subscribe", fmt.Sprintf("subscribe user %d to channel %q", user, ch.Name), roleAny, err)
+		if err := changeSubscribers(ctx, r.Data, ch, []int64{user}, nil, plan.Notify.ValueBool()); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Subscribe", fmt.Sprintf("subscribe user %d to channel %q", user, ch.Name), kit.RoleAny, err)
 			return
 		}
 	}
@@ -448,10 +450,10 @@ func (r *channelSubscriptionResource) Create(ctx context.Context, req resource.C
 func (r *channelSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state channelSubscriptionModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	subs, ok := readSubscribers(ctx, r.data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
+	subs, ok := readSubscribers(ctx, r.Data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -473,10 +475,10 @@ func (r *channelSubscriptionResource) Update(ctx context.Context, req resource.U
 func (r *channelSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state channelSubscriptionModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	unsubscribeManaged(ctx, r.data, state.ChannelID.ValueInt64(), []int64{state.UserID.ValueInt64()}, &resp.Diagnostics)
+	unsubscribeManaged(ctx, r.Data, state.ChannelID.ValueInt64(), []int64{state.UserID.ValueInt64()}, &resp.Diagnostics)
 }
 
 // ImportState adopts a subscription by `<channel name or id>:<user id>`.
@@ -488,14 +490,14 @@ func (r *channelSubscriptionResource) ImportState(ctx context.Context, req resou
 			fmt.Sprintf("A zulip_channel_subscription is imported by <channel name or id>:<user id>, e.g. general:12; got %q.", req.ID))
 		return
 	}
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	ch, ok := channelByNameOrID(ctx, r.data, req.ID[:i], &resp.Diagnostics)
+	ch, ok := channelByNameOrID(ctx, r.Data, req.ID[:i], &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	subs, _ := readSubscribers(ctx, r.data, ch.StreamID, &resp.Diagnostics)
+	subs, _ := readSubscribers(ctx, r.Data, ch.StreamID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

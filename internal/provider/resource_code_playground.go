@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -38,12 +40,12 @@ var pygmentsLanguagePattern = regexp.MustCompile(`^[ a-zA-Z0-9_+\-./#]*$`)
 
 // NewCodePlaygroundResource returns the zulip_code_playground resource.
 func NewCodePlaygroundResource() resource.Resource {
-	return &codePlaygroundResource{resourceBase: resourceBase{name: "code_playground"}}
+	return &codePlaygroundResource{ResourceBase: kit.ResourceBase{Name: "code_playground"}}
 }
 
 // codePlaygroundResource manages one code playground.
 type codePlaygroundResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // codePlaygroundModel is the zulip_code_playground state.
@@ -96,43 +98,43 @@ func checkPlaygroundTemplate(s string) error {
 
 // ModifyPlan checks the level, the role and that the language and name are free.
 func (r *codePlaygroundResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	if err := r.data.requireFeatureLevel(featurePlaygroundTemplate, "zulip_code_playground"); err != nil {
+	if err := r.Data.RequireFeatureLevel(featurePlaygroundTemplate, "zulip_code_playground"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
-	r.data.requireRole(ctx, roleAdministrator, "Changing code playgrounds", path.Empty(), &resp.Diagnostics)
+	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing code playgrounds", path.Empty(), &resp.Diagnostics)
 	if !req.State.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
 	var plan codePlaygroundModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !known(plan.Name) || !known(plan.PygmentsLanguage) || !known(plan.URLTemplate) {
+	if resp.Diagnostics.HasError() || !kit.Known(plan.Name) || !kit.Known(plan.PygmentsLanguage) || !kit.Known(plan.URLTemplate) {
 		return
 	}
-	c := playgroundCreation(r.data, playgroundToAPI(plan))
-	c.checkKeyFree(ctx, r.data, path.Root("name"), fmt.Sprintf("the language %q and the name %q", plan.PygmentsLanguage.ValueString(), plan.Name.ValueString()), &resp.Diagnostics)
+	c := playgroundCreation(r.Data, playgroundToAPI(plan))
+	c.CheckKeyFree(ctx, r.Data, path.Root("name"), fmt.Sprintf("the language %q and the name %q", plan.PygmentsLanguage.ValueString(), plan.Name.ValueString()), &resp.Diagnostics)
 }
 
 // Create adds the playground.
 func (r *codePlaygroundResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan codePlaygroundModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	key, ok := playgroundCreation(r.data, playgroundToAPI(plan)).create(ctx, r.data, &resp.Diagnostics)
+	key, ok := playgroundCreation(r.Data, playgroundToAPI(plan)).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	playgrounds.finishCreate(ctx, r.data, &plan, key, resp)
+	playgrounds.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
 // Read refreshes the playground from the organization's list.
 func (r *codePlaygroundResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	playgrounds.Read(ctx, r.data, req, resp)
+	playgrounds.Read(ctx, r.Data, req, resp)
 }
 
 // Update is never called: every attribute replaces the playground.
@@ -142,18 +144,18 @@ func (r *codePlaygroundResource) Update(_ context.Context, _ resource.UpdateRequ
 
 // Delete removes the playground; one already gone is not an error.
 func (r *codePlaygroundResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	playgrounds.Delete(ctx, r.data, req, resp, func(ctx context.Context, key string) error {
+	playgrounds.Delete(ctx, r.Data, req, resp, func(ctx context.Context, key string) error {
 		id, err := strconv.ParseInt(key, 10, 64)
 		if err != nil {
 			return err
 		}
-		return r.data.client.DeletePlayground(ctx, id)
+		return r.Data.Client.DeletePlayground(ctx, id)
 	})
 }
 
 // ImportState adopts a playground by id or by "language/name".
 func (r *codePlaygroundResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	playgrounds.Import(ctx, r.data, req, resp, func(id string) (func(zulip.Playground) bool, error) {
+	playgrounds.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.Playground) bool, error) {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
 			return func(p zulip.Playground) bool { return p.ID == n }, nil
 		}
@@ -166,24 +168,24 @@ func (r *codePlaygroundResource) ImportState(ctx context.Context, req resource.I
 }
 
 // playgroundCollection is the organization's playgrounds, read once per run.
-func playgroundCollection(d *providerData) *collection[zulip.Playground] {
-	return newCollection(d, cachePlaygrounds, d.client.ListPlaygrounds)
+func playgroundCollection(d *kit.ProviderData) *kit.Collection[zulip.Playground] {
+	return kit.NewCollection(d, cachePlaygrounds, d.Client.ListPlaygrounds)
 }
 
 // playgrounds is the kit's skeleton for zulip_code_playground.
-var playgrounds = objects[codePlaygroundModel, zulip.Playground]{
-	typeName: "zulip_code_playground", what: "code playground", role: roleAdministrator,
-	coll:     playgroundCollection,
-	key:      func(p zulip.Playground) string { return strconv.FormatInt(p.ID, 10) },
-	stateKey: func(m *codePlaygroundModel) string { return m.ID.ValueString() },
-	setKey:   func(m *codePlaygroundModel, k string) { m.ID = types.StringValue(k) },
-	fromAPI: withoutData(func(_ context.Context, p zulip.Playground, m *codePlaygroundModel, _ *diag.Diagnostics) {
+var playgrounds = kit.Objects[codePlaygroundModel, zulip.Playground]{
+	TypeName: "zulip_code_playground", What: "code playground", Role: kit.RoleAdministrator,
+	Coll:     playgroundCollection,
+	Key:      func(p zulip.Playground) string { return strconv.FormatInt(p.ID, 10) },
+	StateKey: func(m *codePlaygroundModel) string { return m.ID.ValueString() },
+	SetKey:   func(m *codePlaygroundModel, k string) { m.ID = types.StringValue(k) },
+	FromAPI: kit.WithoutData(func(_ context.Context, p zulip.Playground, m *codePlaygroundModel, _ *diag.Diagnostics) {
 		m.ID = types.StringValue(strconv.FormatInt(p.ID, 10))
 		m.Name = types.StringValue(p.Name)
 		m.PygmentsLanguage = types.StringValue(p.PygmentsLanguage)
 		m.URLTemplate = types.StringValue(p.URLTemplate)
 	}),
-	importHint: "The organization's code playgrounds are listed in its settings, under Linkifiers and playgrounds.",
+	ImportHint: "The organization's code playgrounds are listed in its settings, under Linkifiers and playgrounds.",
 }
 
 // playgroundToAPI is the request of a planned playground.
@@ -193,19 +195,19 @@ func playgroundToAPI(m codePlaygroundModel) zulip.PlaygroundRequest {
 
 // playgroundCreation is the create of a playground; its natural key is the
 // language and the name.
-func playgroundCreation(d *providerData, req zulip.PlaygroundRequest) creation[codePlaygroundModel, zulip.Playground] {
-	return creation[codePlaygroundModel, zulip.Playground]{
-		o: playgrounds,
-		send: func(ctx context.Context) (string, error) {
-			id, err := d.client.CreatePlayground(ctx, req)
+func playgroundCreation(d *kit.ProviderData, req zulip.PlaygroundRequest) kit.Creation[codePlaygroundModel, zulip.Playground] {
+	return kit.Creation[codePlaygroundModel, zulip.Playground]{
+		Objects: playgrounds,
+		Send: func(ctx context.Context) (string, error) {
+			id, err := d.Client.CreatePlayground(ctx, req)
 			return strconv.FormatInt(id, 10), err
 		},
-		sameKey: func(p zulip.Playground) bool { return p.PygmentsLanguage == req.PygmentsLanguage && p.Name == req.Name },
-		matches: func(p zulip.Playground) bool {
+		SameKey: func(p zulip.Playground) bool { return p.PygmentsLanguage == req.PygmentsLanguage && p.Name == req.Name },
+		Matches: func(p zulip.Playground) bool {
 			return p.PygmentsLanguage == req.PygmentsLanguage && p.Name == req.Name && p.URLTemplate == req.URLTemplate
 		},
 		// The plan allows only trimmed values, which Zulip stores as they are.
-		made: func(key string) zulip.Playground {
+		Made: func(key string) zulip.Playground {
 			id, _ := strconv.ParseInt(key, 10, 64)
 			return zulip.Playground{ID: id, Name: req.Name, PygmentsLanguage: req.PygmentsLanguage, URLTemplate: req.URLTemplate}
 		},

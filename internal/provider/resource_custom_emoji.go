@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -46,14 +48,14 @@ var emojiNamePattern = regexp.MustCompile(`^[0-9a-z_-]*[0-9a-z]$`)
 
 // NewCustomEmojiResource returns the zulip_custom_emoji resource.
 func NewCustomEmojiResource() resource.Resource {
-	return &customEmojiResource{resourceBase: resourceBase{name: "custom_emoji"}}
+	return &customEmojiResource{ResourceBase: kit.ResourceBase{Name: "custom_emoji"}}
 }
 
 // customEmojiResource manages one custom emoji. Zulip cannot change an
 // emoji: a new image replaces it (deactivate, then upload under the same
 // name, which Zulip allows once the old one is deactivated).
 type customEmojiResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // customEmojiModel is the zulip_custom_emoji state.
@@ -155,7 +157,7 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 		plan.SourceSHA256 = state.SourceSHA256 // the image is not managed: keep what is known
 	case plan.Source.IsUnknown():
 		plan.SourceSHA256 = types.StringUnknown()
-		if !creating && known(state.SourceSHA256) {
+		if !creating && kit.Known(state.SourceSHA256) {
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_sha256"))
 			resp.Diagnostics.AddAttributeWarning(at, "Image Not Known Until Apply",
 				"The image's path is known only at apply, so the plan cannot tell whether it changed: the emoji is replaced.")
@@ -174,7 +176,7 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 		plan.SourceSHA256 = types.StringValue(img.sha256)
 		switch {
 		case creating:
-		case !known(state.SourceSHA256):
+		case !kit.Known(state.SourceSHA256):
 			resp.Diagnostics.AddAttributeWarning(at, "Image Adopted as It Is",
 				"This emoji was adopted by import: Zulip cannot give its image back to compare, so the plan records the "+
 					"file's hash without uploading it. A later change of the file replaces the emoji.")
@@ -190,16 +192,16 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("author_id"), types.Int64Unknown())...)
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_sha256"), plan.SourceSHA256)...)
-	if (!creating && !replacing) || !r.data.knowsServer() || resp.Diagnostics.HasError() {
+	if (!creating && !replacing) || !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
-	if r.data.me != nil && r.data.me.Role == zulip.RoleGuest {
+	if r.Data.Me != nil && r.Data.Me.Role == zulip.RoleGuest {
 		resp.Diagnostics.AddError("Guests Cannot Add Custom Emoji", "Zulip does not let guests add custom emoji (\"Not allowed for guest users\"): configure the provider with a member's account.")
 		return
 	}
-	requirePermission(ctx, r.data, "Adding custom emoji", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.data, "can_add_custom_emoji_group"))
-	if known(plan.Name) && creating {
-		emojiCreation(r.data, plan.Name.ValueString(), nil).checkKeyFree(ctx, r.data, path.Root("name"),
+	requirePermission(ctx, r.Data, "Adding custom emoji", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.Data, "can_add_custom_emoji_group"))
+	if kit.Known(plan.Name) && creating {
+		emojiCreation(r.Data, plan.Name.ValueString(), nil).CheckKeyFree(ctx, r.Data, path.Root("name"),
 			fmt.Sprintf("the name %q", plan.Name.ValueString()), &resp.Diagnostics)
 	}
 }
@@ -208,7 +210,7 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 func (r *customEmojiResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan customEmojiModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	img, err := readEmojiImage(plan.Source.ValueString())
@@ -216,17 +218,17 @@ func (r *customEmojiResource) Create(ctx context.Context, req resource.CreateReq
 		resp.Diagnostics.AddAttributeError(path.Root("source"), "Unusable Emoji Image", err.Error())
 		return
 	}
-	if known(plan.SourceSHA256) && plan.SourceSHA256.ValueString() != img.sha256 {
+	if kit.Known(plan.SourceSHA256) && plan.SourceSHA256.ValueString() != img.sha256 {
 		resp.Diagnostics.AddAttributeError(path.Root("source"), "Image Changed Since the Plan",
 			fmt.Sprintf("%s changed between plan and apply; run terraform apply again to plan its new content.", plan.Source.ValueString()))
 		return
 	}
 	plan.SourceSHA256 = types.StringValue(img.sha256)
-	key, ok := emojiCreation(r.data, plan.Name.ValueString(), img).create(ctx, r.data, &resp.Diagnostics)
+	key, ok := emojiCreation(r.Data, plan.Name.ValueString(), img).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	customEmoji.finishCreate(ctx, r.data, &plan, key, resp)
+	customEmoji.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
 // Read refreshes the emoji from the organization's list. An emoji whose name
@@ -235,8 +237,8 @@ func (r *customEmojiResource) Create(ctx context.Context, req resource.CreateReq
 func (r *customEmojiResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var prior customEmojiModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-	customEmoji.Read(ctx, r.data, req, resp)
-	if resp.Diagnostics.HasError() || resp.State.Raw.IsNull() || !known(prior.ID) {
+	customEmoji.Read(ctx, r.Data, req, resp)
+	if resp.Diagnostics.HasError() || resp.State.Raw.IsNull() || !kit.Known(prior.ID) {
 		return
 	}
 	var now customEmojiModel
@@ -259,23 +261,23 @@ func (r *customEmojiResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *customEmojiResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state customEmojiModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := emojiCollection(r.data).list(ctx)
+	list, err := emojiCollection(r.Data).List(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Deactivate Custom Emoji", "list the custom emoji", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Deactivate Custom Emoji", "list the custom emoji", kit.RoleAny, err)
 		return
 	}
 	if i := slices.IndexFunc(list, func(e zulip.CustomEmoji) bool { return e.Name == state.Name.ValueString() }); i < 0 || list[i].ID != state.ID.ValueString() {
 		return // deactivated already (and maybe replaced by someone else's)
 	}
-	customEmoji.Delete(ctx, r.data, req, resp, r.data.client.DeactivateCustomEmoji)
+	customEmoji.Delete(ctx, r.Data, req, resp, r.Data.Client.DeactivateCustomEmoji)
 }
 
 // ImportState adopts an active emoji by name or id.
 func (r *customEmojiResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	customEmoji.Import(ctx, r.data, req, resp, func(id string) (func(zulip.CustomEmoji) bool, error) {
+	customEmoji.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.CustomEmoji) bool, error) {
 		if _, err := strconv.Atoi(id); err == nil {
 			return func(e zulip.CustomEmoji) bool { return e.ID == id }, nil
 		}
@@ -288,22 +290,22 @@ func (r *customEmojiResource) ImportState(ctx context.Context, req resource.Impo
 
 // emojiCollection is the organization's active custom emoji, read once per
 // run: a name belongs to one active emoji at a time.
-func emojiCollection(d *providerData) *collection[zulip.CustomEmoji] {
-	return newCollection(d, cacheEmoji, func(ctx context.Context) ([]zulip.CustomEmoji, error) {
-		all, err := d.client.ListCustomEmoji(ctx)
+func emojiCollection(d *kit.ProviderData) *kit.Collection[zulip.CustomEmoji] {
+	return kit.NewCollection(d, cacheEmoji, func(ctx context.Context) ([]zulip.CustomEmoji, error) {
+		all, err := d.Client.ListCustomEmoji(ctx)
 		return slices.DeleteFunc(all, func(e zulip.CustomEmoji) bool { return e.Deactivated }), err
 	})
 }
 
 // customEmoji is the kit's skeleton for zulip_custom_emoji; its key is the
 // name, unique among active emoji.
-var customEmoji = objects[customEmojiModel, zulip.CustomEmoji]{
-	typeName: "zulip_custom_emoji", what: "custom emoji", role: roleAny,
-	coll:     emojiCollection,
-	key:      func(e zulip.CustomEmoji) string { return e.Name },
-	stateKey: func(m *customEmojiModel) string { return m.Name.ValueString() },
-	setKey:   func(m *customEmojiModel, k string) { m.Name = types.StringValue(k) },
-	fromAPI: withoutData(func(_ context.Context, e zulip.CustomEmoji, m *customEmojiModel, _ *diag.Diagnostics) {
+var customEmoji = kit.Objects[customEmojiModel, zulip.CustomEmoji]{
+	TypeName: "zulip_custom_emoji", What: "custom emoji", Role: kit.RoleAny,
+	Coll:     emojiCollection,
+	Key:      func(e zulip.CustomEmoji) string { return e.Name },
+	StateKey: func(m *customEmojiModel) string { return m.Name.ValueString() },
+	SetKey:   func(m *customEmojiModel, k string) { m.Name = types.StringValue(k) },
+	FromAPI: kit.WithoutData(func(_ context.Context, e zulip.CustomEmoji, m *customEmojiModel, _ *diag.Diagnostics) {
 		m.ID = types.StringValue(e.ID)
 		m.Name = types.StringValue(e.Name)
 		m.SourceURL = types.StringValue(e.SourceURL)
@@ -313,22 +315,22 @@ var customEmoji = objects[customEmojiModel, zulip.CustomEmoji]{
 			m.SourceSHA256 = types.StringNull()
 		}
 	}),
-	importHint: "The organization's custom emoji are listed in its settings, under Custom emoji.",
+	ImportHint: "The organization's custom emoji are listed in its settings, under Custom emoji.",
 }
 
 // emojiCreation is the upload of an emoji (img nil: only to check that the
 // name is free). After an uncertain failure, an emoji of the name that this
 // account added since is adopted.
-func emojiCreation(d *providerData, name string, img *emojiImage) creation[customEmojiModel, zulip.CustomEmoji] {
-	return creation[customEmojiModel, zulip.CustomEmoji]{
-		o: customEmoji,
-		send: func(ctx context.Context) (string, error) {
+func emojiCreation(d *kit.ProviderData, name string, img *emojiImage) kit.Creation[customEmojiModel, zulip.CustomEmoji] {
+	return kit.Creation[customEmojiModel, zulip.CustomEmoji]{
+		Objects: customEmoji,
+		Send: func(ctx context.Context) (string, error) {
 			filename := name + "." + strings.TrimPrefix(img.contentType, "image/") // Zulip uses only the part's type
-			return name, d.client.UploadCustomEmoji(ctx, name, filename, img.contentType, img.data)
+			return name, d.Client.UploadCustomEmoji(ctx, name, filename, img.contentType, img.data)
 		},
-		sameKey: func(e zulip.CustomEmoji) bool { return e.Name == name },
-		matches: func(e zulip.CustomEmoji) bool {
-			return e.Name == name && e.AuthorID != nil && d.me != nil && *e.AuthorID == d.me.UserID
+		SameKey: func(e zulip.CustomEmoji) bool { return e.Name == name },
+		Matches: func(e zulip.CustomEmoji) bool {
+			return e.Name == name && e.AuthorID != nil && d.Me != nil && *e.AuthorID == d.Me.UserID
 		},
 	}
 }

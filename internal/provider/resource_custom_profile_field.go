@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -57,12 +59,12 @@ var profileFieldTypes = func() map[string]int {
 
 // NewCustomProfileFieldResource returns the zulip_custom_profile_field resource.
 func NewCustomProfileFieldResource() resource.Resource {
-	return &profileFieldResource{resourceBase: resourceBase{name: "custom_profile_field"}}
+	return &profileFieldResource{ResourceBase: kit.ResourceBase{Name: "custom_profile_field"}}
 }
 
 // profileFieldResource manages one custom profile field definition.
 type profileFieldResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // profileFieldModel is the zulip_custom_profile_field state.
@@ -119,7 +121,7 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 				"of a built-in subtype, whose label Zulip sets.", stringvalidator.LengthBetween(1, 40)),
 			"hint": optString("The help text under the field, at most 80 characters (empty: none). Zulip sets it for "+
 				"external account fields of a built-in subtype.", stringvalidator.LengthAtMost(80)),
-			"type": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + quoteAllCode(names) +
+			"type": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + kit.QuoteAllCode(names) +
 				". Changing it replaces the field and deletes every user's answer.",
 				Validators:    []validator.String{stringvalidator.OneOf(names...)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
@@ -157,13 +159,13 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 func (r *profileFieldResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var options types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("options"), &options)...)
-	if resp.Diagnostics.HasError() || !known(options) {
+	if resp.Diagnostics.HasError() || !kit.Known(options) {
 		return
 	}
 	keys, texts := map[string]int{}, map[string]int{}
 	for i, e := range options.Elements() {
 		obj, ok := e.(types.Object)
-		if !ok || !known(obj) {
+		if !ok || !kit.Known(obj) {
 			continue
 		}
 		var o profileOptionModel
@@ -176,12 +178,12 @@ func (r *profileFieldResource) ValidateConfig(ctx context.Context, req resource.
 			value types.String
 			seen  map[string]int
 		}{{"key", o.Key, keys}, {"text", o.Text, texts}} {
-			if !known(a.value) || a.value.ValueString() == "" {
+			if !kit.Known(a.value) || a.value.ValueString() == "" {
 				continue // empty: reported by the attribute's validator
 			}
 			v := a.value.ValueString()
 			if strings.TrimFunc(v, isPythonSpace) == "" {
-				resp.Diagnostics.AddAttributeError(at.AtName(a.name), "Blank Option "+titleCase(a.name),
+				resp.Diagnostics.AddAttributeError(at.AtName(a.name), "Blank Option "+kit.TitleCase(a.name),
 					fmt.Sprintf("options[%d].%s is only whitespace, which Zulip refuses (\"cannot be blank\"): give the "+
 						"option a %s with at least one other character.", i, a.name, a.name))
 				continue
@@ -211,7 +213,7 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 			"Destroying a custom profile field deletes it and every user's answer to it.")
 		return
 	}
-	if unchanged(req) || !r.data.knowsServer() {
+	if kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	var plan, config, prior profileFieldModel
@@ -223,8 +225,8 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(plan.Name) && (req.State.Raw.IsNull() || !plan.Name.Equal(prior.Name)) {
-		r.data.notePlannedName("zulip_custom_profile_field", plan.Name.ValueString())
+	if kit.Known(plan.Name) && (req.State.Raw.IsNull() || !plan.Name.Equal(prior.Name)) {
+		r.Data.NotePlannedName("zulip_custom_profile_field", plan.Name.ValueString())
 	}
 	r.checkShape(plan, config, prior, &resp.Diagnostics)
 	for _, gate := range []struct {
@@ -235,37 +237,37 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 		{config.Required, featureProfileRequired, "required"}, {config.EditableByUser, featureProfileEditable, "editable_by_user"},
 		{config.UseForUserMatching, featureProfileMatching, "use_for_user_matching"}} {
 		if !gate.v.IsNull() {
-			if err := r.data.requireFeatureLevel(gate.level, gate.name); err != nil {
+			if err := r.Data.RequireFeatureLevel(gate.level, gate.name); err != nil {
 				resp.Diagnostics.AddAttributeError(path.Root(gate.name), "Zulip Server Too Old", err.Error())
 			}
 		}
 	}
 	if plan.Type.ValueString() == "pronouns" {
-		if err := r.data.requireFeatureLevel(featureProfilePronouns, "a pronouns field"); err != nil {
+		if err := r.Data.RequireFeatureLevel(featureProfilePronouns, "a pronouns field"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("type"), "Zulip Server Too Old", err.Error())
 		}
 	}
-	r.data.requireRole(ctx, roleAdministrator, "Changing custom profile fields", path.Empty(), &resp.Diagnostics)
+	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing custom profile fields", path.Empty(), &resp.Diagnostics)
 	if !req.State.Raw.IsNull() && !prior.Type.Equal(plan.Type) {
 		lost := "the answers of the old field are lost"
 		if n, ok := r.countAnswers(ctx, prior.ID); ok {
-			lost = fmt.Sprintf("the answers of the %d %s who answered it are lost", n, pluralize("user", n))
+			lost = fmt.Sprintf("the answers of the %d %s who answered it are lost", n, kit.Pluralize("user", n))
 		}
 		resp.Diagnostics.AddAttributeWarning(path.Root("type"), "Field Will Be Replaced: Every Answer Is Deleted",
 			fmt.Sprintf("Zulip cannot change a field's type: the field %q is deleted with every user's answer and a new "+
 				"%s field is made; %s. Answers the configuration gives the new field (in zulip_user or "+
 				"zulip_profile_data) are set again by this apply.", prior.Name.ValueString(), plan.Type.ValueString(), lost))
 	}
-	if !r.data.hasCreds || resp.Diagnostics.HasError() {
+	if !r.Data.HasCreds || resp.Diagnostics.HasError() {
 		return
 	}
 	r.checkSummaryLimit(ctx, plan, prior, &resp.Diagnostics)
 	if !req.State.Raw.IsNull() && prior.Type.Equal(plan.Type) {
 		r.warnRemovedOptions(ctx, plan, prior, &resp.Diagnostics)
 	}
-	if req.State.Raw.IsNull() && known(plan.Name) {
+	if req.State.Raw.IsNull() && kit.Known(plan.Name) {
 		req := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)
-		profileFieldCreation(r.data, profileFieldTypes[plan.Type.ValueString()], req).checkKeyFree(ctx, r.data, path.Root("name"),
+		profileFieldCreation(r.Data, profileFieldTypes[plan.Type.ValueString()], req).CheckKeyFree(ctx, r.Data, path.Root("name"),
 			fmt.Sprintf("the label %q", plan.Name.ValueString()), &resp.Diagnostics)
 	}
 }
@@ -274,7 +276,7 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel, diags *diag.Diagnostics) {
 	typ := plan.Type.ValueString()
 	sub := config.ExternalAccountSubtype.ValueString()
-	builtIn := typ == "external_account" && known(config.ExternalAccountSubtype) && sub != "custom"
+	builtIn := typ == "external_account" && kit.Known(config.ExternalAccountSubtype) && sub != "custom"
 	switch {
 	case typ == "select" && config.Options.IsNull():
 		diags.AddAttributeError(path.Root("options"), "Missing Options", "A select field needs at least one option.")
@@ -288,7 +290,7 @@ func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel,
 		diags.AddAttributeError(path.Root("external_account_subtype"), "Subtype Without an External Account Field", "Only an external_account field has a subtype.")
 	case sub == "custom" && config.URLPattern.IsNull():
 		diags.AddAttributeError(path.Root("url_pattern"), "Missing URL Pattern", "A custom external account needs url_pattern, with %(username)s where the answer goes.")
-	case known(config.URLPattern) && !strings.Contains(config.URLPattern.ValueString(), "%(username)s"):
+	case kit.Known(config.URLPattern) && !strings.Contains(config.URLPattern.ValueString(), "%(username)s"):
 		diags.AddAttributeError(path.Root("url_pattern"), "Invalid URL Pattern", "url_pattern must contain %(username)s exactly once.")
 	case builtIn && !config.URLPattern.IsNull():
 		diags.AddAttributeError(path.Root("url_pattern"), "URL Pattern of a Built-in Subtype", "Only a custom external account has url_pattern.")
@@ -311,7 +313,7 @@ func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel,
 	if !config.UseForUserMatching.IsNull() && config.UseForUserMatching.ValueBool() && typ != "short_text" && typ != "external_account" {
 		diags.AddAttributeError(path.Root("use_for_user_matching"), "Not a Matching Field", "Only short text and external account fields can be used for user matching.")
 	}
-	if known(config.DisplayInProfileSummary) && config.DisplayInProfileSummary.ValueBool() && typ == "users" {
+	if kit.Known(config.DisplayInProfileSummary) && config.DisplayInProfileSummary.ValueBool() && typ == "users" {
 		diags.AddAttributeError(path.Root("display_in_profile_summary"), "Not a Summary Field", "Zulip does not show users fields in the profile summary.")
 	}
 }
@@ -319,10 +321,10 @@ func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel,
 // checkSummaryLimit counts the fields shown in the profile summary: the
 // server's others, and this configuration's (plan notes).
 func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prior profileFieldModel, diags *diag.Diagnostics) {
-	if !known(plan.DisplayInProfileSummary) || !plan.DisplayInProfileSummary.ValueBool() {
+	if !kit.Known(plan.DisplayInProfileSummary) || !plan.DisplayInProfileSummary.ValueBool() {
 		return
 	}
-	all, err := profileFieldCollection(r.data).lastSeen(ctx)
+	all, err := profileFieldCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		return
 	}
@@ -332,7 +334,7 @@ func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prio
 			names[f.Name] = true
 		}
 	}
-	for n := range r.data.noteInPlan("profile summary", plan.Name.ValueString()) {
+	for n := range r.Data.NoteInPlan("profile summary", plan.Name.ValueString()) {
 		names[n] = true
 	}
 	if len(names) > maxProfileSummaryFields {
@@ -351,10 +353,10 @@ func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prio
 // list of users (read at most once per run, and shared with zulip_user);
 // false when the provider has no credentials or the list cannot be read.
 func (r *profileFieldResource) countAnswers(ctx context.Context, id types.String) (int, bool) {
-	if !r.data.hasCreds || !known(id) {
+	if !r.Data.HasCreds || !kit.Known(id) {
 		return 0, false
 	}
-	users, err := userUsersSeen(ctx, r.data)
+	users, err := kit.UsersSeen(ctx, r.Data)
 	if err != nil {
 		return 0, false
 	}
@@ -370,7 +372,7 @@ func (r *profileFieldResource) countAnswers(ctx context.Context, id types.String
 // warnRemovedOptions warns when a select option users chose is removed: Zulip
 // deletes their answers.
 func (r *profileFieldResource) warnRemovedOptions(ctx context.Context, plan, prior profileFieldModel, diags *diag.Diagnostics) {
-	if plan.Type.ValueString() != "select" || !known(plan.Options) {
+	if plan.Type.ValueString() != "select" || !kit.Known(plan.Options) {
 		return
 	}
 	keep := map[string]bool{}
@@ -387,7 +389,7 @@ func (r *profileFieldResource) warnRemovedOptions(ctx context.Context, plan, pri
 		return
 	}
 	id, _ := strconv.ParseInt(prior.ID.ValueString(), 10, 64)
-	users, err := userUsersSeen(ctx, r.data)
+	users, err := kit.UsersSeen(ctx, r.Data)
 	if err != nil {
 		return
 	}
@@ -417,13 +419,13 @@ func profileOptions(ctx context.Context, l types.List, diags *diag.Diagnostics) 
 // profileFieldRequestOf is the request of a planned field: every configured value.
 func profileFieldRequestOf(ctx context.Context, m profileFieldModel, diags *diag.Diagnostics) zulip.ProfileFieldRequest {
 	knownBool := func(b types.Bool) *bool {
-		if !known(b) {
+		if !kit.Known(b) {
 			return nil // left to the server (unset in the configuration)
 		}
 		return b.ValueBoolPointer()
 	}
 	knownString := func(s types.String) *string {
-		if !known(s) {
+		if !kit.Known(s) {
 			return nil
 		}
 		return s.ValueStringPointer()
@@ -444,7 +446,7 @@ func profileFieldRequestOf(ctx context.Context, m profileFieldModel, diags *diag
 		data = choices
 	case "external_account":
 		ext := map[string]string{"subtype": m.ExternalAccountSubtype.ValueString()}
-		if known(m.URLPattern) {
+		if kit.Known(m.URLPattern) {
 			ext["url_pattern"] = m.URLPattern.ValueString()
 		}
 		data = ext
@@ -461,20 +463,20 @@ func profileFieldRequestOf(ctx context.Context, m profileFieldModel, diags *diag
 func (r *profileFieldResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan profileFieldModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	apiReq := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)
-	key, ok := profileFieldCreation(r.data, profileFieldTypes[plan.Type.ValueString()], apiReq).create(ctx, r.data, &resp.Diagnostics)
+	key, ok := profileFieldCreation(r.Data, profileFieldTypes[plan.Type.ValueString()], apiReq).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	profileFields.finishCreate(ctx, r.data, &plan, key, resp)
+	profileFields.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
 // Read refreshes the field.
 func (r *profileFieldResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	profileFields.Read(ctx, r.data, req, resp)
+	profileFields.Read(ctx, r.Data, req, resp)
 }
 
 // Update changes the field in place (the type replaces it).
@@ -482,7 +484,7 @@ func (r *profileFieldResource) Update(ctx context.Context, req resource.UpdateRe
 	var plan, state profileFieldModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	id, _ := strconv.ParseInt(state.ID.ValueString(), 10, 64)
@@ -493,43 +495,43 @@ func (r *profileFieldResource) Update(ctx context.Context, req resource.UpdateRe
 	if plan.Hint.Equal(state.Hint) {
 		apiReq.Hint = nil
 	}
-	err := profileFieldCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateCustomProfileField(ctx, id, apiReq)
+	err := profileFieldCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+		return r.Data.Client.UpdateCustomProfileField(ctx, id, apiReq)
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Update Custom Profile Field", "update the custom profile field", roleAdministrator, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Custom Profile Field", "update the custom profile field", kit.RoleAdministrator, err)
 		return
 	}
 	plan.ID = state.ID
-	profileFields.afterUpdate(ctx, r.data, &plan, resp)
+	profileFields.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete deletes the field and every answer.
 func (r *profileFieldResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	profileFields.Delete(ctx, r.data, req, resp, func(ctx context.Context, key string) error {
+	profileFields.Delete(ctx, r.Data, req, resp, func(ctx context.Context, key string) error {
 		id, err := strconv.ParseInt(key, 10, 64)
 		if err != nil {
 			return err
 		}
-		return r.data.client.DeleteCustomProfileField(ctx, id)
+		return r.Data.Client.DeleteCustomProfileField(ctx, id)
 	})
 }
 
 // ImportState adopts a field by name or id.
 func (r *profileFieldResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	profileFields.Import(ctx, r.data, req, resp, byNameOrID("zulip_custom_profile_field",
+	profileFields.Import(ctx, r.Data, req, resp, kit.ByNameOrID("zulip_custom_profile_field",
 		func(f zulip.CustomProfileField) int64 { return f.ID }, func(f zulip.CustomProfileField) string { return f.Name }, true))
 }
 
 // profileFields is the kit's skeleton for zulip_custom_profile_field.
-var profileFields = objects[profileFieldModel, zulip.CustomProfileField]{
-	typeName: "zulip_custom_profile_field", what: "custom profile field", role: roleAdministrator,
-	coll:     profileFieldCollection,
-	key:      func(f zulip.CustomProfileField) string { return strconv.FormatInt(f.ID, 10) },
-	stateKey: func(m *profileFieldModel) string { return m.ID.ValueString() },
-	setKey:   func(m *profileFieldModel, k string) { m.ID = types.StringValue(k) },
-	fromAPI:  withoutData(profileFieldFromAPI),
-	importHint: "The organization's custom profile fields are listed in its settings, under Custom profile fields " +
+var profileFields = kit.Objects[profileFieldModel, zulip.CustomProfileField]{
+	TypeName: "zulip_custom_profile_field", What: "custom profile field", Role: kit.RoleAdministrator,
+	Coll:     profileFieldCollection,
+	Key:      func(f zulip.CustomProfileField) string { return strconv.FormatInt(f.ID, 10) },
+	StateKey: func(m *profileFieldModel) string { return m.ID.ValueString() },
+	SetKey:   func(m *profileFieldModel, k string) { m.ID = types.StringValue(k) },
+	FromAPI:  kit.WithoutData(profileFieldFromAPI),
+	ImportHint: "The organization's custom profile fields are listed in its settings, under Custom profile fields " +
 		"(GET /api/v1/realm/profile_fields, or data.zulip_custom_profile_fields).",
 }
 
@@ -593,19 +595,19 @@ func sameJSON(a, b string) bool {
 }
 
 // profileFieldCreation is the create of a field; its natural key is the label.
-func profileFieldCreation(d *providerData, fieldType int, req zulip.ProfileFieldRequest) creation[profileFieldModel, zulip.CustomProfileField] {
+func profileFieldCreation(d *kit.ProviderData, fieldType int, req zulip.ProfileFieldRequest) kit.Creation[profileFieldModel, zulip.CustomProfileField] {
 	name := ""
 	if req.Name != nil {
 		name = *req.Name
 	}
-	return creation[profileFieldModel, zulip.CustomProfileField]{
-		o: profileFields,
-		send: func(ctx context.Context) (string, error) {
-			id, err := d.client.CreateCustomProfileField(ctx, fieldType, req)
+	return kit.Creation[profileFieldModel, zulip.CustomProfileField]{
+		Objects: profileFields,
+		Send: func(ctx context.Context) (string, error) {
+			id, err := d.Client.CreateCustomProfileField(ctx, fieldType, req)
 			return strconv.FormatInt(id, 10), err
 		},
-		sameKey: func(f zulip.CustomProfileField) bool { return name != "" && strings.EqualFold(f.Name, name) },
-		matches: func(f zulip.CustomProfileField) bool {
+		SameKey: func(f zulip.CustomProfileField) bool { return name != "" && strings.EqualFold(f.Name, name) },
+		Matches: func(f zulip.CustomProfileField) bool {
 			return f.Type == fieldType && (name == "" || f.Name == name) && (req.Hint == nil || f.Hint == *req.Hint) &&
 				(req.FieldData == nil || sameJSON(f.FieldData, *req.FieldData))
 		},

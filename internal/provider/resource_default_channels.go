@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -29,12 +31,12 @@ const defaultChannelsID = "default_channels"
 
 // NewDefaultChannelsResource returns the zulip_default_channels resource.
 func NewDefaultChannelsResource() resource.Resource {
-	return &defaultChannelsResource{resourceBase: resourceBase{name: "default_channels"}}
+	return &defaultChannelsResource{ResourceBase: kit.ResourceBase{Name: "default_channels"}}
 }
 
 // defaultChannelsResource is the organization's set of default channels.
 type defaultChannelsResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // defaultChannelsModel is the zulip_default_channels state.
@@ -66,28 +68,28 @@ const cacheDefaultChannels = "default_channels"
 
 // defaultChannelIDs reads the default channels once per run (a change
 // forgets them).
-func defaultChannelIDs(ctx context.Context, d *providerData) ([]int64, error) {
-	return cachedAs(ctx, d.cache, cacheDefaultChannels, d.client.ListDefaultChannels)
+func defaultChannelIDs(ctx context.Context, d *kit.ProviderData) ([]int64, error) {
+	return kit.CachedAs(ctx, d.Cache, cacheDefaultChannels, d.Client.ListDefaultChannels)
 }
 
 // ModifyPlan checks the role and that every channel can be a default one.
 func (r *defaultChannelsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	r.data.requireRole(ctx, roleAdministrator, "Changing the default channels", path.Empty(), &resp.Diagnostics)
+	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing the default channels", path.Empty(), &resp.Diagnostics)
 	var plan defaultChannelsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !known(plan.ChannelIDs) || !r.data.hasCreds {
+	if resp.Diagnostics.HasError() || !kit.Known(plan.ChannelIDs) || !r.Data.HasCreds {
 		return
 	}
-	all, err := channelCollection(r.data).lastSeen(ctx)
+	all, err := channelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Channels", "list the channels", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channels", "list the channels", kit.RoleAny, err)
 		return
 	}
 	at := path.Root("channel_ids")
-	for _, id := range knownInt64s(plan.ChannelIDs) {
+	for _, id := range kit.KnownInt64s(plan.ChannelIDs) {
 		i := slices.IndexFunc(all, func(c zulip.Channel) bool { return c.StreamID == id })
 		switch {
 		case i < 0:
@@ -115,27 +117,27 @@ func (r *defaultChannelsResource) Update(ctx context.Context, req resource.Updat
 func (r *defaultChannelsResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
 	var plan defaultChannelsModel
 	diags.Append(p.Get(ctx, &plan)...)
-	if diags.HasError() || !r.data.ready(diags) {
+	if diags.HasError() || !r.Data.Ready(diags) {
 		return
 	}
 	var want []int64
 	diags.Append(plan.ChannelIDs.ElementsAs(ctx, &want, false)...)
-	r.data.cache.invalidate(cacheDefaultChannels)
-	current, err := defaultChannelIDs(ctx, r.data)
+	r.Data.Cache.Invalidate(cacheDefaultChannels)
+	current, err := defaultChannelIDs(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, "Unable to Set Default Channels", "read the default channels", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Set Default Channels", "read the default channels", kit.RoleAny, err)
 		return
 	}
-	defer r.data.cache.invalidate(cacheDefaultChannels)
+	defer r.Data.Cache.Invalidate(cacheDefaultChannels)
 	for _, id := range missingFrom(want, current) {
-		if err := r.data.client.AddDefaultChannel(ctx, id); err != nil {
-			addAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("make channel %d a default channel", id), roleAdministrator, err)
+		if err := r.Data.Client.AddDefaultChannel(ctx, id); err != nil {
+			kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("make channel %d a default channel", id), kit.RoleAdministrator, err)
 			return
 		}
 	}
 	for _, id := range missingFrom(current, want) {
-		if err := r.data.client.RemoveDefaultChannel(ctx, id); err != nil {
-			addAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("remove channel %d from the default channels", id), roleAdministrator, err)
+		if err := r.Data.Client.RemoveDefaultChannel(ctx, id); err != nil {
+			kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("remove channel %d from the default channels", id), kit.RoleAdministrator, err)
 			return
 		}
 	}
@@ -145,12 +147,12 @@ func (r *defaultChannelsResource) put(ctx context.Context, p tfsdk.Plan, state *
 
 // Read refreshes the default channels.
 func (r *defaultChannelsResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	ids, err := defaultChannelIDs(ctx, r.data)
+	ids, err := defaultChannelIDs(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Default Channels", "read the default channels", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Default Channels", "read the default channels", kit.RoleAny, err)
 		return
 	}
 	elems := make([]attr.Value, len(ids))

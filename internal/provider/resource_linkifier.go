@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -41,12 +43,12 @@ const cacheLinkifiers = "linkifiers"
 
 // NewLinkifierResource returns the zulip_linkifier resource.
 func NewLinkifierResource() resource.Resource {
-	return &linkifierResource{resourceBase: resourceBase{name: "linkifier"}}
+	return &linkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier"}}
 }
 
 // linkifierResource manages one realm linkifier.
 type linkifierResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // linkifierResourceModel is the zulip_linkifier state.
@@ -61,7 +63,7 @@ type linkifierResourceModel struct {
 
 // Schema describes the resource.
 func (r *linkifierResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	noSpace := validators.String("must not start or end with whitespace (Zulip strips it)", checkNoOuterSpace)
+	noSpace := validators.String("must not start or end with whitespace (Zulip strips it)", kit.CheckNoOuterSpace)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A linkifier: text in messages that matches `pattern` becomes a link built from " +
 			"`url_template`. Needs an organization administrator's credentials. New linkifiers are applied after " +
@@ -120,25 +122,25 @@ func (r *linkifierResource) ValidateConfig(ctx context.Context, req resource.Val
 	if _, err := validators.CheckPattern(pattern); err != nil {
 		return // reported by the attribute validator
 	}
-	if known(m.URLTemplate) {
+	if kit.Known(m.URLTemplate) {
 		if _, err := validators.CheckURLTemplate(m.URLTemplate.ValueString()); err == nil {
 			if err := validators.CheckGroupsMatchTemplate(pattern, m.URLTemplate.ValueString()); err != nil {
 				resp.Diagnostics.AddAttributeError(path.Root("url_template"), "URL Template Does Not Match the Pattern", err.Error())
 			}
 		}
 	}
-	if known(m.ReverseTemplate) {
+	if kit.Known(m.ReverseTemplate) {
 		switch {
 		case m.ExampleInput.IsNull():
 			resp.Diagnostics.AddAttributeError(path.Root("example_input"), "Missing Example Input",
 				"reverse_template requires example_input: Zulip checks the reverse template by reproducing the example.")
-		case known(m.ExampleInput):
+		case kit.Known(m.ExampleInput):
 			if err := validators.CheckReverseTemplate(pattern, m.ExampleInput.ValueString(), m.ReverseTemplate.ValueString()); err != nil {
 				resp.Diagnostics.AddAttributeError(path.Root("reverse_template"), "Reverse Template Does Not Round-Trip", err.Error())
 			}
 		}
 	}
-	if known(m.ExampleInput) && m.ReverseTemplate.IsNull() {
+	if kit.Known(m.ExampleInput) && m.ReverseTemplate.IsNull() {
 		if err := validators.CheckReverseTemplate(pattern, m.ExampleInput.ValueString(), ""); err != nil &&
 			strings.Contains(err.Error(), "does not match") {
 			resp.Diagnostics.AddAttributeError(path.Root("example_input"), "Example Input Does Not Match the Pattern", err.Error())
@@ -148,7 +150,7 @@ func (r *linkifierResource) ValidateConfig(ctx context.Context, req resource.Val
 		var alts []types.String
 		resp.Diagnostics.Append(m.AlternativeURLTemplates.ElementsAs(ctx, &alts, false)...)
 		for i, alt := range alts {
-			if !known(alt) {
+			if !kit.Known(alt) {
 				continue
 			}
 			if _, err := validators.CheckURLTemplate(alt.ValueString()); err != nil {
@@ -166,15 +168,15 @@ func (r *linkifierResource) ValidateConfig(ctx context.Context, req resource.Val
 // server is too old for, an account that is not an administrator, and a
 // pattern another linkifier already has.
 func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.knowsServer() {
+	if !r.Data.KnowsServer() {
 		return
 	}
 	if req.Plan.Raw.IsNull() {
-		r.data.requireRole(ctx, roleAdministrator, "Deleting a linkifier", path.Empty(), &resp.Diagnostics)
+		r.Data.RequireRole(ctx, kit.RoleAdministrator, "Deleting a linkifier", path.Empty(), &resp.Diagnostics)
 		return
 	}
 	if !req.Plan.Raw.Equal(req.State.Raw) {
-		r.data.requireRole(ctx, roleAdministrator, "Changing linkifiers", path.Empty(), &resp.Diagnostics)
+		r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing linkifiers", path.Empty(), &resp.Diagnostics)
 	}
 	var m linkifierResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
@@ -185,15 +187,15 @@ func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if v.IsNull() {
 			return
 		}
-		if err := r.data.requireFeatureLevel(level, attr); err != nil {
+		if err := r.Data.RequireFeatureLevel(level, attr); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root(attr), "Zulip Server Too Old", err.Error())
 		}
 	}
 	gate(m.ExampleInput, "example_input", featureLinkifierReverse)
 	gate(m.ReverseTemplate, "reverse_template", featureLinkifierReverse)
 	gate(m.AlternativeURLTemplates, "alternative_url_templates", featureLinkifierAlternatives)
-	if req.State.Raw.IsNull() && known(m.Pattern) && !resp.Diagnostics.HasError() {
-		r.creation(zulip.LinkifierRequest{Pattern: m.Pattern.ValueString()}).checkKeyFree(ctx, r.data, path.Root("pattern"),
+	if req.State.Raw.IsNull() && kit.Known(m.Pattern) && !resp.Diagnostics.HasError() {
+		r.creation(zulip.LinkifierRequest{Pattern: m.Pattern.ValueString()}).CheckKeyFree(ctx, r.Data, path.Root("pattern"),
 			fmt.Sprintf("the pattern %q", m.Pattern.ValueString()), &resp.Diagnostics)
 	}
 }
@@ -202,23 +204,23 @@ func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 func (r *linkifierResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan linkifierResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	apiReq := linkifierToAPI(ctx, plan, nil, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id, ok := r.creation(apiReq).create(ctx, r.data, &resp.Diagnostics)
+	id, ok := r.creation(apiReq).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	linkifiers.finishCreate(ctx, r.data, &plan, id, resp)
+	linkifiers.FinishCreate(ctx, r.Data, &plan, id, resp)
 }
 
 // Read refreshes the linkifier from the server's list.
 func (r *linkifierResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	linkifiers.Read(ctx, r.data, req, resp)
+	linkifiers.Read(ctx, r.Data, req, resp)
 }
 
 // Update changes the linkifier in place.
@@ -226,35 +228,35 @@ func (r *linkifierResource) Update(ctx context.Context, req resource.UpdateReque
 	var plan, state linkifierResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	apiReq := linkifierToAPI(ctx, plan, &state, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := linkifierCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateLinkifier(ctx, state.ID.ValueInt64(), apiReq)
+	err := linkifierCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+		return r.Data.Client.UpdateLinkifier(ctx, state.ID.ValueInt64(), apiReq)
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Update Linkifier", "update the linkifier", roleAdministrator, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Linkifier", "update the linkifier", kit.RoleAdministrator, err)
 		return
 	}
 	plan.ID = state.ID
-	linkifiers.afterUpdate(ctx, r.data, &plan, resp)
+	linkifiers.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete removes the linkifier; one already gone is not an error.
 func (r *linkifierResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	linkifiers.Delete(ctx, r.data, req, resp, func(ctx context.Context, id string) error {
+	linkifiers.Delete(ctx, r.Data, req, resp, func(ctx context.Context, id string) error {
 		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
-		return r.data.client.DeleteLinkifier(ctx, n)
+		return r.Data.Client.DeleteLinkifier(ctx, n)
 	})
 }
 
 // ImportState adopts a linkifier by its numeric id or by its pattern.
 func (r *linkifierResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	linkifiers.Import(ctx, r.data, req, resp, func(id string) (func(zulip.Linkifier) bool, error) {
+	linkifiers.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.Linkifier) bool, error) {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
 			return func(l zulip.Linkifier) bool { return l.ID == n }, nil
 		}
@@ -266,32 +268,32 @@ func (r *linkifierResource) ImportState(ctx context.Context, req resource.Import
 }
 
 // linkifiers is the kit's skeleton for zulip_linkifier.
-var linkifiers = objects[linkifierResourceModel, zulip.Linkifier]{
-	typeName: "zulip_linkifier", what: "linkifier", role: roleAdministrator,
-	coll:     linkifierCollection,
-	key:      func(l zulip.Linkifier) string { return strconv.FormatInt(l.ID, 10) },
-	stateKey: func(m *linkifierResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	setKey: func(m *linkifierResourceModel, k string) {
+var linkifiers = kit.Objects[linkifierResourceModel, zulip.Linkifier]{
+	TypeName: "zulip_linkifier", What: "linkifier", Role: kit.RoleAdministrator,
+	Coll:     linkifierCollection,
+	Key:      func(l zulip.Linkifier) string { return strconv.FormatInt(l.ID, 10) },
+	StateKey: func(m *linkifierResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	SetKey: func(m *linkifierResourceModel, k string) {
 		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
 		m.ID = types.Int64Value(n)
 	},
-	fromAPI:    withoutData(linkifierFromAPI),
-	importHint: "A linkifier is imported by its numeric id or its pattern; Zulip's settings list them under Linkifiers (GET /api/v1/realm/linkifiers).",
+	FromAPI:    kit.WithoutData(linkifierFromAPI),
+	ImportHint: "A linkifier is imported by its numeric id or its pattern; Zulip's settings list them under Linkifiers (GET /api/v1/realm/linkifiers).",
 }
 
 // creation is the create of apiReq: a linkifier's natural key is its pattern
 // (Zulip refuses a second linkifier with the same one).
-func (r *linkifierResource) creation(apiReq zulip.LinkifierRequest) creation[linkifierResourceModel, zulip.Linkifier] {
+func (r *linkifierResource) creation(apiReq zulip.LinkifierRequest) kit.Creation[linkifierResourceModel, zulip.Linkifier] {
 	pattern := strings.TrimSpace(apiReq.Pattern)
-	return creation[linkifierResourceModel, zulip.Linkifier]{
-		o: linkifiers,
-		send: func(ctx context.Context) (string, error) {
-			id, err := r.data.client.CreateLinkifier(ctx, apiReq)
+	return kit.Creation[linkifierResourceModel, zulip.Linkifier]{
+		Objects: linkifiers,
+		Send: func(ctx context.Context) (string, error) {
+			id, err := r.Data.Client.CreateLinkifier(ctx, apiReq)
 			return strconv.FormatInt(id, 10), err
 		},
-		sameKey: func(l zulip.Linkifier) bool { return l.Pattern == pattern },
-		matches: func(l zulip.Linkifier) bool { return linkifierMatches(l, apiReq) },
-		made:    func(key string) zulip.Linkifier { return linkifierMade(key, apiReq) },
+		SameKey: func(l zulip.Linkifier) bool { return l.Pattern == pattern },
+		Matches: func(l zulip.Linkifier) bool { return linkifierMatches(l, apiReq) },
+		Made:    func(key string) zulip.Linkifier { return linkifierMade(key, apiReq) },
 	}
 }
 
@@ -315,8 +317,8 @@ func linkifierMade(key string, apiReq zulip.LinkifierRequest) zulip.Linkifier {
 }
 
 // linkifierCollection is the realm's linkifiers, read once per run.
-func linkifierCollection(d *providerData) *collection[zulip.Linkifier] {
-	return newCollection(d, cacheLinkifiers, d.client.ListLinkifiers)
+func linkifierCollection(d *kit.ProviderData) *kit.Collection[zulip.Linkifier] {
+	return kit.NewCollection(d, cacheLinkifiers, d.Client.ListLinkifiers)
 }
 
 // linkifierMatches reports whether l has every value of req.
@@ -367,8 +369,8 @@ func linkifierFromAPI(ctx context.Context, l zulip.Linkifier, m *linkifierResour
 	m.ID = types.Int64Value(l.ID)
 	m.Pattern = types.StringValue(l.Pattern)
 	m.URLTemplate = types.StringValue(l.URLTemplate)
-	m.ExampleInput = stringOrNull(l.ExampleInput)
-	m.ReverseTemplate = stringOrNull(l.ReverseTemplate)
+	m.ExampleInput = kit.StringOrNull(l.ExampleInput)
+	m.ReverseTemplate = kit.StringOrNull(l.ReverseTemplate)
 	if len(l.AlternativeURLTemplates) == 0 {
 		m.AlternativeURLTemplates = types.ListNull(types.StringType)
 	} else {

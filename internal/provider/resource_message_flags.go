@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -55,12 +57,12 @@ var messageFlagsNarrow = map[string]struct {
 
 // NewMessageFlagsResource returns the zulip_message_flags resource.
 func NewMessageFlagsResource() resource.Resource {
-	return &messageFlagsResource{resourceBase: resourceBase{name: "message_flags"}}
+	return &messageFlagsResource{ResourceBase: kit.ResourceBase{Name: "message_flags"}}
 }
 
 // messageFlagsResource sets one personal flag on a set of messages.
 type messageFlagsResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // messageFlagsResourceModel is the zulip_message_flags state.
@@ -132,7 +134,7 @@ func (r *messageFlagsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	var plan messageFlagsResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !known(plan.Flag) || !known(plan.MessageIDs) {
+	if resp.Diagnostics.HasError() || !kit.Known(plan.Flag) || !kit.Known(plan.MessageIDs) {
 		return
 	}
 	ids := setInt64Values(ctx, plan.MessageIDs, &resp.Diagnostics)
@@ -146,14 +148,14 @@ func (r *messageFlagsResource) ModifyPlan(ctx context.Context, req resource.Modi
 func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan messageFlagsResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	apiReq := messageFlagsToAPI(ctx, plan, zulip.FlagOpAdd, nil, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	out, err := r.data.client.UpdateMessageFlags(ctx, apiReq)
+	out, err := r.Data.Client.UpdateMessageFlags(ctx, apiReq)
 	if err != nil {
 		addMessageFlagsError(&resp.Diagnostics, "Unable to Add Message Flag", "add the flag", err)
 		return
@@ -171,7 +173,7 @@ func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRe
 func (r *messageFlagsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state messageFlagsResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	gone := false
@@ -194,7 +196,7 @@ func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRe
 	var plan, state messageFlagsResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	flag := plan.Flag.ValueString()
@@ -216,7 +218,7 @@ func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	var ignored []int64
 	if len(add) > 0 {
-		if _, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: add, Op: zulip.FlagOpAdd, Flag: flag}); err != nil {
+		if _, err := r.Data.Client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: add, Op: zulip.FlagOpAdd, Flag: flag}); err != nil {
 			addMessageFlagsError(&resp.Diagnostics, "Unable to Add Message Flag", "add the flag", err)
 			return
 		}
@@ -236,7 +238,7 @@ func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRe
 func (r *messageFlagsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state messageFlagsResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	ids := setInt64Values(ctx, state.MessageIDs, &resp.Diagnostics)
@@ -273,11 +275,11 @@ func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResource
 		return
 	}
 	// The resources Terraform refreshes together share one request per flag.
-	matches, err := r.data.flagReads.do(ctx, flag, ids, func(ctx context.Context, all []int64) (map[int64]zulip.NarrowMatch, error) {
-		return r.data.client.MatchesNarrow(ctx, all, []zulip.NarrowTerm{{Operator: "is", Operand: narrow.operand}})
+	matches, err := r.Data.FlagReads.Do(ctx, flag, ids, func(ctx context.Context, all []int64) (map[int64]zulip.NarrowMatch, error) {
+		return r.Data.Client.MatchesNarrow(ctx, all, []zulip.NarrowTerm{{Operator: "is", Operand: narrow.operand}})
 	})
 	if err != nil {
-		addAPIError(diags, "Unable to Read Message Flags", "read which messages have the "+flag+" flag", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Message Flags", "read which messages have the "+flag+" flag", kit.RoleAny, err)
 		return
 	}
 	var flagged []int64
@@ -306,13 +308,13 @@ func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResource
 // Zulip refuses the whole request; the flag is then removed message by
 // message, skipping those, since a vanished message needs no unflagging.
 func (r *messageFlagsResource) removeFlag(ctx context.Context, flag string, ids []int64, diags *diag.Diagnostics) (*zulip.UpdateMessageFlagsResponse, bool) {
-	out, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: ids, Op: zulip.FlagOpRemove, Flag: flag})
+	out, err := r.Data.Client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: ids, Op: zulip.FlagOpRemove, Flag: flag})
 	if err != nil && zulip.IsNotFound(err) {
 		out = &zulip.UpdateMessageFlagsResponse{}
 		var skipped []int64
 		channels := map[int64]bool{}
 		for _, id := range ids {
-			one, err := r.data.client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: []int64{id}, Op: zulip.FlagOpRemove, Flag: flag})
+			one, err := r.Data.Client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: []int64{id}, Op: zulip.FlagOpRemove, Flag: flag})
 			switch {
 			case zulip.IsNotFound(err):
 				skipped = append(skipped, id)
@@ -355,7 +357,7 @@ func addMessageFlagsError(diags *diag.Diagnostics, summary, action string, err e
 				"subscribed to). Server said: %s", action, err))
 		return
 	}
-	addAPIError(diags, summary, action, roleAny, err)
+	kit.AddAPIError(diags, summary, action, kit.RoleAny, err)
 }
 
 // messageFlagsToAPI builds the flag request for the model's messages.
@@ -435,7 +437,7 @@ func setInt64Values(ctx context.Context, s types.Set, diags *diag.Diagnostics) [
 	diags.Append(s.ElementsAs(ctx, &elems, false)...)
 	out := make([]int64, 0, len(elems))
 	for _, e := range elems {
-		if !known(e) {
+		if !kit.Known(e) {
 			return nil
 		}
 		out = append(out, e.ValueInt64())

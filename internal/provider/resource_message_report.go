@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -47,12 +49,12 @@ var messageReportLegacyTypes = []string{
 
 // NewMessageReportResource returns the zulip_message_report resource.
 func NewMessageReportResource() resource.Resource {
-	return &messageReportResource{resourceBase: resourceBase{name: "message_report"}}
+	return &messageReportResource{ResourceBase: kit.ResourceBase{Name: "message_report"}}
 }
 
 // messageReportResource reports a message to the moderators (an invocation).
 type messageReportResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // messageReportResourceModel is the zulip_message_report state.
@@ -79,15 +81,15 @@ type messageReportRealm struct {
 // Schema describes the resource.
 func (r *messageReportResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: invocationDescription(
+		MarkdownDescription: kit.InvocationDescription(
 			"Reports a message to the organization's moderators, as the account the provider is configured with "+
 				"(`POST /messages/{message_id}/report`, Zulip feature level 382). Zulip posts the report to the "+
 				"organization's moderation request channel; an organization without one (reporting disabled) "+
 				"refuses reports, which the provider detects at plan time.",
 			"the report stays posted in the moderation request channel"),
 		Attributes: map[string]schema.Attribute{
-			"id":           invocationIDAttribute(),
-			"performed_at": invocationPerformedAtAttribute(),
+			"id":           kit.InvocationIDAttribute(),
+			"performed_at": kit.InvocationPerformedAtAttribute(),
 			"message_id": schema.Int64Attribute{
 				Required:            true,
 				MarkdownDescription: "The id of the message to report; the account must be able to access it.",
@@ -108,7 +110,7 @@ func (r *messageReportResource) Schema(_ context.Context, _ resource.SchemaReque
 				Validators:    []validator.String{validators.String("1 to 1000 characters", checkReportDescription)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"triggers": invocationTriggersAttribute(),
+			"triggers": kit.InvocationTriggersAttribute(),
 			"moderation_request_channel_id": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The id of the channel the report was posted to (the organization's moderation " +
@@ -126,7 +128,7 @@ func (r *messageReportResource) ValidateConfig(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(m.ReportType) && m.ReportType.ValueString() == zulip.ReportTypeOther && m.Description.IsNull() {
+	if kit.Known(m.ReportType) && m.ReportType.ValueString() == zulip.ReportTypeOther && m.Description.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root("description"), "Missing Report Description",
 			"A report of type \"other\" needs a description: Zulip requires an explanation for it.")
 	}
@@ -137,10 +139,10 @@ func (r *messageReportResource) ValidateConfig(ctx context.Context, req resource
 func (r *messageReportResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	// A performed report is never checked again; a replacement is planned with
 	// a null prior state, so it is checked here like a new one.
-	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || !r.data.knowsServer() || !r.data.hasCreds {
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || !r.Data.KnowsServer() || !r.Data.HasCreds {
 		return
 	}
-	if err := r.data.requireFeatureLevel(featureMessageReport, "zulip_message_report"); err != nil {
+	if err := r.Data.RequireFeatureLevel(featureMessageReport, "zulip_message_report"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
@@ -149,7 +151,7 @@ func (r *messageReportResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if channelID := checkMessageReport(ctx, r.data, plan.ReportType, &resp.Diagnostics); channelID != nil {
+	if channelID := checkMessageReport(ctx, r.Data, plan.ReportType, &resp.Diagnostics); channelID != nil {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("moderation_request_channel_id"), *channelID)...)
 	}
 }
@@ -158,7 +160,7 @@ func (r *messageReportResource) ModifyPlan(ctx context.Context, req resource.Mod
 // report: an organization with reporting disabled, and a report type the
 // server does not accept. It returns the moderation request channel, when
 // the server says which it is.
-func checkMessageReport(ctx context.Context, d *providerData, reportType types.String, diags *diag.Diagnostics) *int64 {
+func checkMessageReport(ctx context.Context, d *kit.ProviderData, reportType types.String, diags *diag.Diagnostics) *int64 {
 	realm, err := readMessageReportRealm(ctx, d)
 	if err != nil {
 		// Not worth failing the plan over: the server checks the same at apply.
@@ -173,7 +175,7 @@ func checkMessageReport(ctx context.Context, d *providerData, reportType types.S
 				"moderation settings first.")
 		return nil
 	}
-	if known(reportType) {
+	if kit.Known(reportType) {
 		allowed := realm.types
 		if allowed == nil {
 			allowed = messageReportLegacyTypes
@@ -191,11 +193,11 @@ func checkMessageReport(ctx context.Context, d *providerData, reportType types.S
 func (r *messageReportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan messageReportResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	messageID, apiReq := messageReportToAPI(plan)
-	if err := r.data.client.ReportMessage(ctx, messageID, apiReq); err != nil {
+	if err := r.Data.Client.ReportMessage(ctx, messageID, apiReq); err != nil {
 		addMessageReportError(&resp.Diagnostics, err)
 		return
 	}
@@ -203,7 +205,7 @@ func (r *messageReportResource) Create(ctx context.Context, req resource.CreateR
 	if channelID.IsUnknown() {
 		// The plan could not learn the channel; the report went there anyway.
 		channelID = types.Int64Null()
-		if realm, err := readMessageReportRealm(ctx, r.data); err == nil && realm.channelID != nil && *realm.channelID != -1 {
+		if realm, err := readMessageReportRealm(ctx, r.Data); err == nil && realm.channelID != nil && *realm.channelID != -1 {
 			channelID = types.Int64Value(*realm.channelID)
 		}
 	}
@@ -214,12 +216,12 @@ func (r *messageReportResource) Create(ctx context.Context, req resource.CreateR
 
 // Read keeps the recorded invocation.
 func (r *messageReportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	invocationRead(ctx, req, resp)
+	kit.InvocationRead(ctx, req, resp)
 }
 
 // Update is never called: every argument requires replacement.
 func (r *messageReportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	invocationUpdate(ctx, req, resp)
+	kit.InvocationUpdate(ctx, req, resp)
 }
 
 // Delete only forgets: a posted report cannot be withdrawn through the API.
@@ -228,8 +230,8 @@ func (r *messageReportResource) Delete(context.Context, resource.DeleteRequest, 
 
 // messageReportRealm derives the report types and the moderation request
 // channel from the organization settings.
-func readMessageReportRealm(ctx context.Context, d *providerData) (messageReportRealm, error) {
-	resp, err := d.realmSettings(ctx)
+func readMessageReportRealm(ctx context.Context, d *kit.ProviderData) (messageReportRealm, error) {
+	resp, err := d.RealmSettings(ctx)
 	if err != nil {
 		return messageReportRealm{}, err
 	}
@@ -267,7 +269,7 @@ func addMessageReportError(diags *diag.Diagnostics, err error) {
 		diags.AddAttributeError(path.Root("description"), summary, fmt.Sprintf("The server refused the description. "+
 			"Server said: %s", err))
 	default:
-		addAPIError(diags, summary, "report the message", roleAny, err)
+		kit.AddAPIError(diags, summary, "report the message", kit.RoleAny, err)
 	}
 }
 
@@ -282,9 +284,9 @@ func messageReportToAPI(m messageReportResourceModel) (int64, zulip.ReportMessag
 // messageReportFromAPI records a posted report (the server answers nothing
 // but success).
 func messageReportFromAPI(channelID types.Int64, m *messageReportResourceModel) {
-	m.ID = types.StringValue(newInvocationID())
+	m.ID = types.StringValue(kit.NewInvocationID())
 	m.ModerationRequestChannelID = channelID
-	m.PerformedAt = invocationNow()
+	m.PerformedAt = kit.InvocationNow()
 }
 
 // checkReportDescription is Zulip's limit on report explanations, counted

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -28,12 +30,12 @@ var (
 
 // NewOwnAccountDeactivationResource returns the zulip_own_account_deactivation resource.
 func NewOwnAccountDeactivationResource() resource.Resource {
-	return &ownAccountDeactivationResource{resourceBase: resourceBase{name: "own_account_deactivation"}}
+	return &ownAccountDeactivationResource{ResourceBase: kit.ResourceBase{Name: "own_account_deactivation"}}
 }
 
 // ownAccountDeactivationResource deactivates the provider's own account (an invocation).
 type ownAccountDeactivationResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // ownAccountDeactivationResourceModel is the zulip_own_account_deactivation state.
@@ -48,7 +50,7 @@ type ownAccountDeactivationResourceModel struct {
 // Schema describes the resource.
 func (r *ownAccountDeactivationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: invocationDescription(
+		MarkdownDescription: kit.InvocationDescription(
 			"**Deactivates the account whose credentials the provider uses** (`DELETE /users/me`). "+
 				"**This is irreversible through this provider**: once the account is deactivated its API key stops "+
 				"working, so the provider can neither undo it nor do anything else as that account; only an "+
@@ -59,17 +61,17 @@ func (r *ownAccountDeactivationResource) Schema(_ context.Context, _ resource.Sc
 				"Zulip refuses to deactivate the organization's only owner or only user (`CANNOT_DEACTIVATE_LAST_USER`).",
 			"the account stays deactivated"),
 		Attributes: map[string]schema.Attribute{
-			"id":           invocationIDAttribute(),
-			"performed_at": invocationPerformedAtAttribute(),
+			"id":           kit.InvocationIDAttribute(),
+			"performed_at": kit.InvocationPerformedAtAttribute(),
 			"confirm_email": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The e-mail address of the account the provider is configured with (its Zulip API " +
 					"e-mail or its real address; compared without regard to case). Checked at plan time and again " +
 					"just before the deactivation, so that a provider pointed at the wrong account deactivates nothing.",
-				Validators:    []validator.String{validators.String("an e-mail address", checkNoOuterSpace)},
+				Validators:    []validator.String{validators.String("an e-mail address", kit.CheckNoOuterSpace)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"triggers": invocationTriggersAttribute(),
+			"triggers": kit.InvocationTriggersAttribute(),
 			"user_id": schema.Int64Attribute{
 				Computed:            true,
 				MarkdownDescription: "The id of the account that was deactivated.",
@@ -84,15 +86,15 @@ func (r *ownAccountDeactivationResource) Schema(_ context.Context, _ resource.Sc
 func (r *ownAccountDeactivationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	// A performed deactivation is never checked again (the account's key no
 	// longer works); a replacement is planned with a null prior state.
-	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || !r.data.knowsServer() || !r.data.hasCreds {
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || !r.Data.KnowsServer() || !r.Data.HasCreds {
 		return
 	}
 	var plan ownAccountDeactivationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !known(plan.ConfirmEmail) {
+	if resp.Diagnostics.HasError() || !kit.Known(plan.ConfirmEmail) {
 		return
 	}
-	me, ok := confirmedOwnAccount(ctx, r.data, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
+	me, ok := confirmedOwnAccount(ctx, r.Data, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -104,14 +106,14 @@ func (r *ownAccountDeactivationResource) ModifyPlan(ctx context.Context, req res
 func (r *ownAccountDeactivationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan ownAccountDeactivationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	me, ok := confirmedOwnAccount(ctx, r.data, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
+	me, ok := confirmedOwnAccount(ctx, r.Data, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	if err := r.data.client.DeactivateOwnUser(ctx); err != nil {
+	if err := r.Data.Client.DeactivateOwnUser(ctx); err != nil {
 		addOwnAccountDeactivationError(&resp.Diagnostics, err)
 		return
 	}
@@ -122,12 +124,12 @@ func (r *ownAccountDeactivationResource) Create(ctx context.Context, req resourc
 
 // Read keeps the recorded invocation (the account's key no longer works).
 func (r *ownAccountDeactivationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	invocationRead(ctx, req, resp)
+	kit.InvocationRead(ctx, req, resp)
 }
 
 // Update is never called: every argument requires replacement.
 func (r *ownAccountDeactivationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	invocationUpdate(ctx, req, resp)
+	kit.InvocationUpdate(ctx, req, resp)
 }
 
 // Delete only forgets: the account stays deactivated.
@@ -136,10 +138,10 @@ func (r *ownAccountDeactivationResource) Delete(context.Context, resource.Delete
 
 // confirmedOwnAccount reads the provider's account and checks that confirm
 // names it, reporting on confirm_email when it does not.
-func confirmedOwnAccount(ctx context.Context, d *providerData, confirm string, diags *diag.Diagnostics) (*zulip.User, bool) {
-	me, err := d.client.GetOwnUser(ctx)
+func confirmedOwnAccount(ctx context.Context, d *kit.ProviderData, confirm string, diags *diag.Diagnostics) (*zulip.User, bool) {
+	me, err := d.Client.GetOwnUser(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read the Provider's Account", "read its own account to check confirm_email", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read the Provider's Account", "read its own account to check confirm_email", kit.RoleAny, err)
 		return nil, false
 	}
 	emails := []string{me.Email}
@@ -173,13 +175,13 @@ func addOwnAccountDeactivationError(diags *diag.Diagnostics, err error) {
 			"leave an organization without users. To close the organization, deactivate the organization itself "+
 			"instead. Server said: %s", err))
 	default:
-		addAPIError(diags, summary, "deactivate its own account", roleAny, err)
+		kit.AddAPIError(diags, summary, "deactivate its own account", kit.RoleAny, err)
 	}
 }
 
 // ownAccountDeactivationFromAPI records a deactivation.
 func ownAccountDeactivationFromAPI(me *zulip.User, m *ownAccountDeactivationResourceModel) {
-	m.ID = types.StringValue(newInvocationID())
+	m.ID = types.StringValue(kit.NewInvocationID())
 	m.UserID = types.Int64Value(me.UserID)
-	m.PerformedAt = invocationNow()
+	m.PerformedAt = kit.InvocationNow()
 }

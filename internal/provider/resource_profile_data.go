@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -34,13 +36,13 @@ var (
 
 // NewProfileDataResource returns the zulip_profile_data resource.
 func NewProfileDataResource() resource.Resource {
-	return &profileDataResource{resourceBase: resourceBase{name: "profile_data"}}
+	return &profileDataResource{ResourceBase: kit.ResourceBase{Name: "profile_data"}}
 }
 
 // profileDataResource manages the provider account's own values of the custom
 // profile fields it names.
 type profileDataResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // profileDataResourceModel is the zulip_profile_data state.
@@ -141,7 +143,7 @@ func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest
 func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m profileDataResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !known(m.Field) {
+	if resp.Diagnostics.HasError() || !kit.Known(m.Field) {
 		return
 	}
 	elems := profileDataElems(ctx, m.Field, &resp.Diagnostics)
@@ -161,14 +163,14 @@ func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.V
 			resp.Diagnostics.AddAttributeError(p.AtName("users"), "Conflicting Field Values",
 				"Set `value` or `users`, not both: `users` is for Users fields, `value` for every other type.")
 		}
-		if known(e.ID) {
+		if kit.Known(e.ID) {
 			if j, dup := ids[e.ID.ValueInt64()]; dup {
 				resp.Diagnostics.AddAttributeError(p.AtName("id"), "Duplicate Field",
 					fmt.Sprintf("Field id %d is already set by field[%d].", e.ID.ValueInt64(), j))
 			}
 			ids[e.ID.ValueInt64()] = i
 		}
-		if known(e.Name) {
+		if kit.Known(e.Name) {
 			if j, dup := names[e.Name.ValueString()]; dup {
 				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Duplicate Field",
 					fmt.Sprintf("Field %q is already set by field[%d].", e.Name.ValueString(), j))
@@ -182,13 +184,13 @@ func (r *profileDataResource) ValidateConfig(ctx context.Context, req resource.V
 // applies the server's rules where they can be checked before apply: the field
 // exists, the account may edit it, and the value suits the field's type.
 func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) {
 		return
 	}
 	var plan, config profileDataResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() || !known(plan.Field) || !known(config.Field) {
+	if resp.Diagnostics.HasError() || !kit.Known(plan.Field) || !kit.Known(config.Field) {
 		return
 	}
 	planElems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)
@@ -196,7 +198,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.HasError() || len(planElems) != len(configElems) {
 		return
 	}
-	if !r.data.knowsServer() || !r.data.hasCreds {
+	if !r.Data.KnowsServer() || !r.Data.HasCreds {
 		// The prior state's id or name at this index may belong to another field
 		// (blocks can be reordered): the one not configured is learnt at apply.
 		for i, c := range configElems {
@@ -210,9 +212,9 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 		r.setPlanFields(ctx, planElems, resp)
 		return
 	}
-	own, err := profileDataOwnUser(ctx, r.data)
+	own, err := profileDataOwnUser(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read the Provider's Account", "read its own account (GET /users/me)", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Provider's Account", "read its own account (GET /users/me)", kit.RoleAny, err)
 		return
 	}
 	if own.IsBot {
@@ -221,9 +223,9 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 				"users. Configure the provider with a user's API key to manage that user's profile.", own.Email))
 		return
 	}
-	fields, err := profileDataFields(ctx, r.data)
+	fields, err := profileDataFields(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
 	seen := map[int64]int{}
@@ -232,24 +234,24 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 		var f zulip.CustomProfileField
 		var ok bool
 		switch {
-		case known(c.ID):
+		case kit.Known(c.ID):
 			if f, ok = profileFieldByID(fields, c.ID.ValueInt64()); !ok {
 				resp.Diagnostics.AddAttributeError(p.AtName("id"), "Unknown Custom Profile Field",
 					fmt.Sprintf("No custom profile field has id %d. %s", c.ID.ValueInt64(), profileFieldList(fields)))
-			} else if known(c.Name) && c.Name.ValueString() != f.Name {
+			} else if kit.Known(c.Name) && c.Name.ValueString() != f.Name {
 				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Conflicting Field Reference",
 					fmt.Sprintf("This block names field id %d and the name %q, but field %d is named %q. Name the field by "+
 						"`id` or by `name`, or by both when they agree. %s", f.ID, c.Name.ValueString(), f.ID, f.Name,
 						profileFieldList(fields)))
 				ok = false
 			}
-		case known(c.Name) && r.data.plannedName("zulip_custom_profile_field", c.Name.ValueString()):
+		case kit.Known(c.Name) && r.Data.PlannedName("zulip_custom_profile_field", c.Name.ValueString()):
 			// A field this plan creates or renames to: its id is known at apply.
 			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
 				planElems[i].ID = types.Int64Unknown()
 				continue
 			}
-		case known(c.Name):
+		case kit.Known(c.Name):
 			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
 				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Unknown Custom Profile Field",
 					fmt.Sprintf("No custom profile field is named %q (names are matched exactly). %s", c.Name.ValueString(), profileFieldList(fields)))
@@ -263,7 +265,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 		planElems[i].ID, planElems[i].Name = types.Int64Value(f.ID), types.StringValue(f.Name)
 		// Errors about the field itself point at the line that names it.
 		ref := p.AtName("name")
-		if known(c.ID) {
+		if kit.Known(c.ID) {
 			ref = p.AtName("id")
 		}
 		if j, dup := seen[f.ID]; dup {
@@ -290,7 +292,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 				fmt.Sprintf("%q is a %s field: set value; users is only for Users fields.", f.Name, profileFieldTypeName(f.Type)))
 			continue
 		}
-		if known(c.Value) {
+		if kit.Known(c.Value) {
 			if err := checkProfileText(f, c.Value.ValueString()); err != nil {
 				resp.Diagnostics.AddAttributeError(p.AtName("value"), "Invalid Custom Profile Field Value", err.Error())
 			}
@@ -310,7 +312,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 func (r *profileDataResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan profileDataResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	elems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)
@@ -337,7 +339,7 @@ func (r *profileDataResource) Create(ctx context.Context, req resource.CreateReq
 func (r *profileDataResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state profileDataResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	gone := false
@@ -359,7 +361,7 @@ func (r *profileDataResource) Update(ctx context.Context, req resource.UpdateReq
 	var plan, state profileDataResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	elems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)
@@ -374,7 +376,7 @@ func (r *profileDataResource) Update(ctx context.Context, req resource.UpdateReq
 	}
 	var removed []int64
 	for _, e := range prior {
-		if known(e.ID) && !named[e.ID.ValueInt64()] {
+		if kit.Known(e.ID) && !named[e.ID.ValueInt64()] {
 			removed = append(removed, e.ID.ValueInt64())
 		}
 	}
@@ -400,12 +402,12 @@ func (r *profileDataResource) Update(ctx context.Context, req resource.UpdateReq
 func (r *profileDataResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state profileDataResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var ids []int64
 	for _, e := range profileDataElems(ctx, state.Field, &resp.Diagnostics) {
-		if known(e.ID) {
+		if kit.Known(e.ID) {
 			ids = append(ids, e.ID.ValueInt64())
 		}
 	}
@@ -415,12 +417,12 @@ func (r *profileDataResource) Delete(ctx context.Context, req resource.DeleteReq
 // ImportState adopts the values of fields named by a comma-separated list of
 // ids and names, or of every field with a value ("*").
 func (r *profileDataResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	fields, err := profileDataFields(ctx, r.data)
+	fields, err := profileDataFields(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
 	var elems []profileDataFieldModel
@@ -429,9 +431,9 @@ func (r *profileDataResource) ImportState(ctx context.Context, req resource.Impo
 			Value: types.StringNull(), Users: types.ListNull(types.Int64Type)})
 	}
 	if strings.TrimSpace(req.ID) == "*" {
-		user, err := profileDataValues(ctx, r.data)
+		user, err := profileDataValues(ctx, r.Data)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Read Profile Data", "read the account's custom profile field values", roleAny, err)
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Read Profile Data", "read the account's custom profile field values", kit.RoleAny, err)
 			return
 		}
 		for _, f := range fields {
@@ -498,7 +500,7 @@ func (r *profileDataResource) warnImportedDropped(ctx context.Context, req resou
 	}
 	named := map[int64]bool{}
 	for _, e := range planElems {
-		if known(e.ID) {
+		if kit.Known(e.ID) {
 			named[e.ID.ValueInt64()] = true
 		}
 	}
@@ -519,7 +521,7 @@ func (r *profileDataResource) warnImportedDropped(ctx context.Context, req resou
 func profileDataImportIDFor(fields []zulip.CustomProfileField, elems []profileDataFieldModel) string {
 	parts := make([]string, 0, len(elems))
 	for _, e := range elems {
-		if f, ok := profileFieldByID(fields, e.ID.ValueInt64()); ok && known(e.ID) {
+		if f, ok := profileFieldByID(fields, e.ID.ValueInt64()); ok && kit.Known(e.ID) {
 			parts = append(parts, f.Name)
 		}
 	}
@@ -530,12 +532,12 @@ func profileDataImportIDFor(fields []zulip.CustomProfileField, elems []profileDa
 // time: every id names an active, non-bot user. The users are the one list
 // the run reads anyway (shared with zulip_user).
 func (r *profileDataResource) checkUsers(ctx context.Context, users types.List, at path.Path, diags *diag.Diagnostics) {
-	if !known(users) {
+	if !kit.Known(users) {
 		return
 	}
 	var ids []int64
 	diags.Append(users.ElementsAs(ctx, &ids, true)...)
-	verdict, err := checkUsersSeen(ctx, r.data, func(all map[int64]zulip.User) error { return checkProfileUserIDs(all, ids) })
+	verdict, err := kit.CheckUsersSeen(ctx, r.Data, func(all map[int64]zulip.User) error { return checkProfileUserIDs(all, ids) })
 	if err != nil {
 		tflog.Warn(ctx, "could not list users; the server will check the Users field", map[string]any{"error": err.Error()})
 		return
@@ -557,16 +559,16 @@ func (r *profileDataResource) setPlanFields(ctx context.Context, elems []profile
 // resolve fills in the id and name of every block from the field list; a plan
 // made without the server (unknown provider configuration) leaves one unknown.
 func (r *profileDataResource) resolve(ctx context.Context, elems []profileDataFieldModel, diags *diag.Diagnostics) {
-	fields, err := profileDataFields(ctx, r.data)
+	fields, err := profileDataFields(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
 	for i, e := range elems {
 		p := path.Root("field").AtListIndex(i)
 		var f zulip.CustomProfileField
 		var ok bool
-		if known(e.ID) {
+		if kit.Known(e.ID) {
 			f, ok = profileFieldByID(fields, e.ID.ValueInt64())
 			p = p.AtName("id")
 		} else {
@@ -586,14 +588,14 @@ func (r *profileDataResource) resolve(ctx context.Context, elems []profileDataFi
 // values. Fields to clear that no longer exist are skipped: their values went
 // with them.
 func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileDataItem, toClear []int64, summary string, diags *diag.Diagnostics) {
-	defer r.data.cache.invalidate(cacheProfileDataValues)
+	defer r.Data.Cache.Invalidate(cacheProfileDataValues)
 	if len(set) > 0 {
 		ids := make([]int64, 0, len(set))
 		for _, it := range set {
 			ids = append(ids, it.ID)
 		}
 		tflog.Debug(ctx, "setting custom profile field values", map[string]any{"field_ids": ids})
-		if err := r.data.client.UpdateOwnProfileData(ctx, set); err != nil {
+		if err := r.Data.Client.UpdateOwnProfileData(ctx, set); err != nil {
 			addProfileDataError(diags, summary, "set the account's custom profile field values", err)
 			return
 		}
@@ -601,9 +603,9 @@ func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileData
 	if len(toClear) == 0 {
 		return
 	}
-	fields, err := profileDataFields(ctx, r.data)
+	fields, err := profileDataFields(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, summary, "list the custom profile fields", roleAny, err)
+		kit.AddAPIError(diags, summary, "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
 	existing := toClear[:0:0]
@@ -616,7 +618,7 @@ func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileData
 		return
 	}
 	tflog.Debug(ctx, "clearing custom profile field values", map[string]any{"field_ids": existing})
-	if err := r.data.client.RemoveOwnProfileData(ctx, existing); err != nil && !zulip.IsNotFound(err) {
+	if err := r.Data.Client.RemoveOwnProfileData(ctx, existing); err != nil && !zulip.IsNotFound(err) {
 		addProfileDataError(diags, summary, "clear the account's custom profile field values", err)
 	}
 }
@@ -624,14 +626,14 @@ func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileData
 // read fills the values of m's fields from the account; gone is called when
 // none of them has a value, which is what destroying the resource leaves.
 func (r *profileDataResource) read(ctx context.Context, m *profileDataResourceModel, diags *diag.Diagnostics, gone func()) {
-	fields, err := profileDataFields(ctx, r.data)
+	fields, err := profileDataFields(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
-	user, err := profileDataValues(ctx, r.data)
+	user, err := profileDataValues(ctx, r.Data)
 	if err != nil {
-		addAPIError(diags, "Unable to Read Profile Data", "read the account's custom profile field values", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Profile Data", "read the account's custom profile field values", kit.RoleAny, err)
 		return
 	}
 	elems := profileDataElems(ctx, m.Field, diags)
@@ -658,18 +660,18 @@ func (r *profileDataResource) read(ctx context.Context, m *profileDataResourceMo
 // addProfileDataError reports a failed write, with the likely causes of a
 // refusal that plan-time checks could not see.
 func addProfileDataError(diags *diag.Diagnostics, summary, action string, err error) {
-	if isClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
+	if kit.IsClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
 		diags.AddError(summary, fmt.Sprintf("The provider could not %s. Zulip refuses values that do not suit the field's "+
 			"type, fields that are not editable by users (unless the account is an administrator), and any profile data "+
 			"from bots. Server said: %s", action, err))
 		return
 	}
-	addAPIError(diags, summary, action, roleAny, err)
+	kit.AddAPIError(diags, summary, action, kit.RoleAny, err)
 }
 
 // profileDataElems converts the field list into its blocks.
 func profileDataElems(ctx context.Context, list types.List, diags *diag.Diagnostics) []profileDataFieldModel {
-	if !known(list) {
+	if !kit.Known(list) {
 		return nil
 	}
 	var elems []profileDataFieldModel
@@ -689,7 +691,7 @@ func profileDataList(ctx context.Context, elems []profileDataFieldModel, diags *
 func profileDataToAPI(ctx context.Context, elems, prior []profileDataFieldModel, diags *diag.Diagnostics) []zulip.ProfileDataItem {
 	was := map[int64]profileDataFieldModel{}
 	for _, e := range prior {
-		if known(e.ID) {
+		if kit.Known(e.ID) {
 			was[e.ID.ValueInt64()] = e
 		}
 	}
@@ -717,9 +719,9 @@ func profileDataToAPI(ctx context.Context, elems, prior []profileDataFieldModel,
 func profileDataFromAPI(ctx context.Context, fields []zulip.CustomProfileField, user *zulip.User, e *profileDataFieldModel, diags *diag.Diagnostics) bool {
 	var f zulip.CustomProfileField
 	var ok bool
-	if known(e.ID) {
+	if kit.Known(e.ID) {
 		f, ok = profileFieldByID(fields, e.ID.ValueInt64())
-	} else if known(e.Name) {
+	} else if kit.Known(e.Name) {
 		f, ok = profileFieldByName(fields, e.Name.ValueString())
 	}
 	e.Value, e.Users = types.StringNull(), types.ListNull(types.Int64Type)

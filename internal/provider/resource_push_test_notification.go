@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -45,12 +47,12 @@ const (
 
 // NewPushTestNotificationResource returns the zulip_push_test_notification resource.
 func NewPushTestNotificationResource() resource.Resource {
-	return &pushTestNotificationResource{resourceBase: resourceBase{name: "push_test_notification"}}
+	return &pushTestNotificationResource{ResourceBase: kit.ResourceBase{Name: "push_test_notification"}}
 }
 
 // pushTestNotificationResource sends a test push notification (an invocation).
 type pushTestNotificationResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // pushTestNotificationResourceModel is the zulip_push_test_notification state.
@@ -67,7 +69,7 @@ type pushTestNotificationResourceModel struct {
 // Schema describes the resource.
 func (r *pushTestNotificationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: invocationDescription(
+		MarkdownDescription: kit.InvocationDescription(
 			"Sends a test push notification to the mobile devices of the account the provider is configured with, "+
 				"to check that push notifications reach them. Three forms:\n\n"+
 				"- `token`: the device registered with that legacy APNs/FCM token (`POST /mobile_push/test_notification`, "+
@@ -80,8 +82,8 @@ func (r *pushTestNotificationResource) Schema(_ context.Context, _ resource.Sche
 				"server with the push notification service, or retry later.",
 			"a notification, once sent, stays sent"),
 		Attributes: map[string]schema.Attribute{
-			"id":           invocationIDAttribute(),
-			"performed_at": invocationPerformedAtAttribute(),
+			"id":           kit.InvocationIDAttribute(),
+			"performed_at": kit.InvocationPerformedAtAttribute(),
 			"token": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
@@ -104,7 +106,7 @@ func (r *pushTestNotificationResource) Schema(_ context.Context, _ resource.Sche
 					"`device_id` or `true` with `token`.",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
 			},
-			"triggers": invocationTriggersAttribute(),
+			"triggers": kit.InvocationTriggersAttribute(),
 			"endpoint": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "The endpoint used, below `/api/v1/`: `mobile_push/test_notification` or " +
@@ -133,7 +135,7 @@ func (r *pushTestNotificationResource) ValidateConfig(ctx context.Context, req r
 
 // checkPushEncryption rejects an `encrypted` that contradicts the device chosen.
 func checkPushEncryption(m pushTestNotificationResourceModel, diags *diag.Diagnostics) {
-	if !known(m.Encrypted) {
+	if !kit.Known(m.Encrypted) {
 		return
 	}
 	if !m.Encrypted.ValueBool() && !m.DeviceID.IsNull() {
@@ -161,11 +163,11 @@ func (r *pushTestNotificationResource) ModifyPlan(ctx context.Context, req resou
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("endpoint"), pushTestNotificationEndpoint(plan))...)
-	checkPushLevel(r.data, plan, &resp.Diagnostics)
+	checkPushLevel(r.Data, plan, &resp.Diagnostics)
 }
 
 // checkPushLevel refuses a server too old for the endpoint the arguments choose.
-func checkPushLevel(d *providerData, m pushTestNotificationResourceModel, diags *diag.Diagnostics) {
+func checkPushLevel(d *kit.ProviderData, m pushTestNotificationResourceModel, diags *diag.Diagnostics) {
 	endpoint := pushTestNotificationEndpoint(m)
 	level, attr := featurePushTestNotification, path.Root("token")
 	if endpoint == pushEndpointE2EE {
@@ -174,7 +176,7 @@ func checkPushLevel(d *providerData, m pushTestNotificationResourceModel, diags 
 			attr = path.Root("device_id")
 		}
 	}
-	if err := d.requireFeatureLevel(level, "POST /"+endpoint); err != nil {
+	if err := d.RequireFeatureLevel(level, "POST /"+endpoint); err != nil {
 		diags.AddAttributeError(attr, "Zulip Server Too Old", err.Error())
 	}
 }
@@ -183,15 +185,15 @@ func checkPushLevel(d *providerData, m pushTestNotificationResourceModel, diags 
 func (r *pushTestNotificationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan pushTestNotificationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	endpoint := pushTestNotificationEndpoint(plan)
 	var err error
 	if endpoint == pushEndpointE2EE {
-		err = r.data.client.SendE2EETestNotification(ctx, pushTestNotificationToAPI(plan, r.data.featureLevel))
+		err = r.Data.Client.SendE2EETestNotification(ctx, pushTestNotificationToAPI(plan, r.Data.FeatureLevel))
 	} else {
-		err = r.data.client.SendTestNotification(ctx, plan.Token.ValueString())
+		err = r.Data.Client.SendTestNotification(ctx, plan.Token.ValueString())
 	}
 	if err != nil {
 		addPushTestNotificationError(&resp.Diagnostics, err)
@@ -204,12 +206,12 @@ func (r *pushTestNotificationResource) Create(ctx context.Context, req resource.
 
 // Read keeps the recorded invocation.
 func (r *pushTestNotificationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	invocationRead(ctx, req, resp)
+	kit.InvocationRead(ctx, req, resp)
 }
 
 // Update is never called: every argument requires replacement.
 func (r *pushTestNotificationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	invocationUpdate(ctx, req, resp)
+	kit.InvocationUpdate(ctx, req, resp)
 }
 
 // Delete only forgets: a sent notification cannot be unsent.
@@ -242,9 +244,9 @@ func pushTestNotificationToAPI(m pushTestNotificationResourceModel, featureLevel
 // pushTestNotificationFromAPI records a successful invocation (the server
 // answers nothing but success).
 func pushTestNotificationFromAPI(endpoint string, m *pushTestNotificationResourceModel) {
-	m.ID = types.StringValue(newInvocationID())
+	m.ID = types.StringValue(kit.NewInvocationID())
 	m.Endpoint = types.StringValue(endpoint)
-	m.PerformedAt = invocationNow()
+	m.PerformedAt = kit.InvocationNow()
 }
 
 // addPushTestNotificationError explains each error code of the test
@@ -291,6 +293,6 @@ func addPushTestNotificationError(diags *diag.Diagnostics, err error) {
 			"Zulip's push notification service failed while handling the notification. Retry later (a failed "+
 				"invocation is not recorded, so the next apply tries again). Server said: %s", err))
 	default:
-		addAPIError(diags, summary, "send the test push notification", roleAny, err)
+		kit.AddAPIError(diags, summary, "send the test push notification", kit.RoleAny, err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,13 +34,13 @@ var (
 
 // NewRealmResource returns the zulip_realm resource.
 func NewRealmResource() resource.Resource {
-	return &realmResource[realmModel, *realmModel]{resourceBase: resourceBase{name: "realm"}, table: realmTable}
+	return &realmResource[realmModel, *realmModel]{ResourceBase: kit.ResourceBase{Name: "realm"}, table: realmTable}
 }
 
 // NewRealmUserDefaultsResource returns the zulip_realm_user_defaults resource.
 func NewRealmUserDefaultsResource() resource.Resource {
 	return &realmResource[realmUserDefaultsModel, *realmUserDefaultsModel]{
-		resourceBase: resourceBase{name: "realm_user_defaults"}, table: userDefaultsTable}
+		ResourceBase: kit.ResourceBase{Name: "realm_user_defaults"}, table: userDefaultsTable}
 }
 
 // settingsModel is a model that internal/cmd/gen-realm generates from one of
@@ -51,8 +53,8 @@ type settingsModel[M any] interface {
 	// values are the settings in the table's order.
 	values() []attr.Value
 	setID(id string)
-	read(get settingGetter, dir groupDirectory) error
-	send(ctx context.Context, c *zulip.Client, config, prior *M, dir groupDirectory) ([]string, error)
+	read(get settingGetter, dir kit.GroupDirectory) error
+	send(ctx context.Context, c *zulip.Client, config, prior *M, dir kit.GroupDirectory) ([]string, error)
 	narrow(prior *M)
 }
 
@@ -60,7 +62,7 @@ type settingsModel[M any] interface {
 // configuration sets, and no others. The code that handles each setting is
 // generated from the table (M); what every setting shares is here.
 type realmResource[M any, P settingsModel[M]] struct {
-	resourceBase
+	kit.ResourceBase
 	table *settingsTable
 }
 
@@ -82,7 +84,7 @@ type settingsTable struct {
 
 // realmTable is the organization's settings (PATCH /realm).
 var realmTable = &settingsTable{
-	specs: realmspec.Settings, what: "Organization Settings", cacheKey: cacheRealm, fetchType: zulip.EventTypeRealm,
+	specs: realmspec.Settings, what: "Organization Settings", cacheKey: kit.CacheRealm, fetchType: zulip.EventTypeRealm,
 	value: (*zulip.RegisterResponse).RealmSetting,
 	description: "The organization's own settings (`PATCH /realm`). Only the attributes set in the " +
 		"configuration are managed: the others show the organization's current values and are never changed, " +
@@ -109,9 +111,9 @@ var userDefaultsTable = &settingsTable{
 
 // snapshot reads the table's register snapshot, once per run (a change
 // forgets it).
-func (t *settingsTable) snapshot(ctx context.Context, d *providerData) (*zulip.RegisterResponse, error) {
-	return cachedAs(ctx, d.cache, t.cacheKey, func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		return d.client.FetchState(ctx, t.fetchType)
+func (t *settingsTable) snapshot(ctx context.Context, d *kit.ProviderData) (*zulip.RegisterResponse, error) {
+	return kit.CachedAs(ctx, d.Cache, t.cacheKey, func(ctx context.Context) (*zulip.RegisterResponse, error) {
+		return d.Client.FetchState(ctx, t.fetchType)
 	})
 }
 
@@ -242,12 +244,12 @@ func jitsiFromAPI(get settingGetter, name string) (types.String, error) {
 	return types.StringValue(s), nil
 }
 
-func permissionFromSnapshot(get settingGetter, name string, dir groupDirectory) (types.Object, error) {
+func permissionFromSnapshot(get settingGetter, name string, dir kit.GroupDirectory) (types.Object, error) {
 	v, _, ok, err := fromSnapshot[*zulip.GroupSettingValue](get, name)
 	if !ok || err != nil {
-		return types.ObjectNull(permissionAttrTypes), err
+		return types.ObjectNull(kit.PermissionAttrTypes), err
 	}
-	return permissionFromAPI(v, dir), nil
+	return kit.PermissionFromAPI(v, dir), nil
 }
 
 func authMethodsFromSnapshot(get settingGetter, name string) (types.Map, error) {
@@ -331,7 +333,7 @@ func limitToAPI(v types.String) (*zulip.Limit, error) {
 func authMethodsToAPI(v types.Map) map[string]bool {
 	methods := map[string]bool{}
 	for name, e := range v.Elements() {
-		if b, ok := e.(types.Bool); ok && known(b) {
+		if b, ok := e.(types.Bool); ok && kit.Known(b) {
 			methods[name] = b.ValueBool()
 		}
 	}
@@ -343,7 +345,7 @@ func authMethodsToAPI(v types.Map) map[string]bool {
 // change. A prior value that is null or unknown (an import, a configuration
 // that leaves the setting out) keeps every key.
 func keepKeys(current, prior types.Map) types.Map {
-	if !known(prior) || !known(current) {
+	if !kit.Known(prior) || !kit.Known(current) {
 		return current
 	}
 	kept := map[string]attr.Value{}
@@ -365,10 +367,10 @@ func (r *realmResource[M, P]) ModifyPlan(ctx context.Context, req resource.Modif
 			"Destroying this resource only stops managing the settings: Zulip keeps them as they are.")
 		return
 	}
-	if unchanged(req) || !r.data.knowsServer() {
+	if kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	if err := r.data.requireFeatureLevel(r.table.level, "zulip_"+r.name); err != nil {
+	if err := r.Data.RequireFeatureLevel(r.table.level, "zulip_"+r.Name); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
@@ -388,30 +390,30 @@ func (r *realmResource[M, P]) ModifyPlan(ctx context.Context, req resource.Modif
 			continue
 		}
 		at := path.Root(sp.Name)
-		if err := r.data.requireFeatureLevel(sp.FL, sp.Name); err != nil {
+		if err := r.Data.RequireFeatureLevel(sp.FL, sp.Name); err != nil {
 			resp.Diagnostics.AddAttributeError(at, "Zulip Server Too Old", err.Error())
 			continue
 		}
 		changing = true
 		r.checkPlanLimit(ctx, at, sp, planned[i], &resp.Diagnostics)
 		if sp.Owner {
-			r.data.requireRole(ctx, roleOwner, "Changing the organization's "+sp.Name, at, &resp.Diagnostics)
+			r.Data.RequireRole(ctx, kit.RoleOwner, "Changing the organization's "+sp.Name, at, &resp.Diagnostics)
 		}
 		if o, ok := planned[i].(types.Object); ok {
-			checkPermissionSetting(ctx, r.data, at, permissionOfRealm, sp.Name, o, &resp.Diagnostics)
+			checkPermissionSetting(ctx, r.Data, at, permissionOfRealm, sp.Name, o, &resp.Diagnostics)
 		}
 		if m, ok := planned[i].(types.Map); ok && sp.Kind == realmspec.AuthMethods {
 			r.checkAuthMethods(ctx, at, m, &resp.Diagnostics)
 		}
-		if n, ok := planned[i].(types.Int64); ok && sp.Kind == realmspec.Channel && known(n) {
+		if n, ok := planned[i].(types.Int64); ok && sp.Kind == realmspec.Channel && kit.Known(n) {
 			r.checkChannel(ctx, at, sp, n.ValueInt64(), &resp.Diagnostics)
 		}
-		if v, ok := planned[i].(types.String); ok && sp.Sound && known(v) {
+		if v, ok := planned[i].(types.String); ok && sp.Sound && kit.Known(v) {
 			r.checkSound(ctx, at, v.ValueString(), &resp.Diagnostics)
 		}
 	}
 	if changing {
-		r.data.requireRole(ctx, roleAdministrator, "Changing the "+strings.ToLower(r.table.what), path.Empty(), &resp.Diagnostics)
+		r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing the "+strings.ToLower(r.table.what), path.Empty(), &resp.Diagnostics)
 	}
 }
 
@@ -426,10 +428,10 @@ const (
 // organization's Zulip Cloud plan does not allow (ensure_not_on_limited_plan,
 // can_enable_restricted_user_access_for_guests).
 func (r *realmResource[M, P]) checkPlanLimit(ctx context.Context, at path.Path, sp realmspec.Setting, planned attr.Value, diags *diag.Diagnostics) {
-	if r.table != realmTable || !r.data.hasCreds {
+	if r.table != realmTable || !r.Data.HasCreds {
 		return
 	}
-	snap, err := r.table.snapshot(ctx, r.data)
+	snap, err := r.table.snapshot(ctx, r.Data)
 	if err != nil || snap.RealmPlanType == 0 {
 		return
 	}
@@ -452,10 +454,10 @@ func (r *realmResource[M, P]) checkPlanLimit(ctx context.Context, at path.Path, 
 // only private channels. A channel the same apply creates is unknown at plan
 // and checked when the apply plans it again.
 func (r *realmResource[M, P]) checkChannel(ctx context.Context, at path.Path, sp realmspec.Setting, id int64, diags *diag.Diagnostics) {
-	if id == -1 || !r.data.hasCreds {
+	if id == -1 || !r.Data.HasCreds {
 		return
 	}
-	all, err := channelCollection(r.data).lastSeen(ctx)
+	all, err := channelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		return // the apply will say
 	}
@@ -478,10 +480,10 @@ func (r *realmResource[M, P]) checkChannel(ctx context.Context, at path.Path, sp
 // available_notification_sounds beside the settings; a server that does not
 // send the list is left to decide.
 func (r *realmResource[M, P]) checkSound(ctx context.Context, at path.Path, sound string, diags *diag.Diagnostics) {
-	if sound == "none" || !r.data.hasCreds {
+	if sound == "none" || !r.Data.HasCreds {
 		return
 	}
-	snap, err := r.table.snapshot(ctx, r.data)
+	snap, err := r.table.snapshot(ctx, r.Data)
 	if err != nil {
 		return // the apply will say
 	}
@@ -498,10 +500,10 @@ func (r *realmResource[M, P]) checkSound(ctx context.Context, at path.Path, soun
 // server lacks (naming the ones it has), enabling one the plan lacks (with
 // the server's reason), and leaving no method enabled.
 func (r *realmResource[M, P]) checkAuthMethods(ctx context.Context, at path.Path, planned types.Map, diags *diag.Diagnostics) {
-	if !r.data.hasCreds {
+	if !r.Data.HasCreds {
 		return
 	}
-	snap, err := r.table.snapshot(ctx, r.data)
+	snap, err := r.table.snapshot(ctx, r.Data)
 	if err != nil {
 		return // the apply will say
 	}
@@ -524,7 +526,7 @@ func (r *realmResource[M, P]) checkAuthMethods(ctx context.Context, at path.Path
 	slices.Sort(names)
 	for name, e := range planned.Elements() {
 		b, isBool := e.(types.Bool)
-		if !isBool || !known(b) {
+		if !isBool || !kit.Known(b) {
 			return // unknown parts: checked when known
 		}
 		m, exists := server[name]
@@ -548,7 +550,7 @@ func (r *realmResource[M, P]) checkAuthMethods(ctx context.Context, at path.Path
 // Create adopts the organization and sets the configured settings that
 // differ from its current ones.
 func (r *realmResource[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var current M
@@ -560,7 +562,7 @@ func (r *realmResource[M, P]) Create(ctx context.Context, req resource.CreateReq
 
 // Update sets the configured settings that changed.
 func (r *realmResource[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var prior M
@@ -581,14 +583,14 @@ func (r *realmResource[M, P]) apply(ctx context.Context, configured tfsdk.Config
 	if diags.HasError() {
 		return
 	}
-	dir, err := r.data.groups(ctx)
+	dir, err := r.Data.Groups(ctx)
 	if err != nil {
-		addAPIError(diags, summary, "list the user groups", roleAny, err)
+		kit.AddAPIError(diags, summary, "list the user groups", kit.RoleAny, err)
 		return
 	}
-	names, err := P(&plan).send(ctx, r.data.client, &config, prior, dir)
+	names, err := P(&plan).send(ctx, r.Data.Client, &config, prior, dir)
 	if names != nil {
-		r.data.cache.invalidate(r.table.cacheKey)
+		r.Data.Cache.Invalidate(r.table.cacheKey)
 	}
 	switch {
 	case zulip.IsExpectationMismatch(err):
@@ -601,7 +603,7 @@ func (r *realmResource[M, P]) apply(ctx context.Context, configured tfsdk.Config
 		diags.AddError(summary, err.Error())
 		return
 	case err != nil:
-		addAPIError(diags, summary, "change "+strings.Join(names, ", "), roleAdministrator, err)
+		kit.AddAPIError(diags, summary, "change "+strings.Join(names, ", "), kit.RoleAdministrator, err)
 		return
 	}
 	var current M
@@ -615,31 +617,31 @@ func (r *realmResource[M, P]) apply(ctx context.Context, configured tfsdk.Config
 // read fills m with the table's settings from the register snapshot the run
 // reads once.
 func (r *realmResource[M, P]) read(ctx context.Context, m P, diags *diag.Diagnostics) bool {
-	return readSettings(ctx, r.data, r.table, m, diags)
+	return readSettings(ctx, r.Data, r.table, m, diags)
 }
 
 // readSettings fills a generated model with a table's settings from the
 // register snapshot the run reads once, and the organization's URL.
-func readSettings(ctx context.Context, d *providerData, t *settingsTable, m interface {
-	read(settingGetter, groupDirectory) error
+func readSettings(ctx context.Context, d *kit.ProviderData, t *settingsTable, m interface {
+	read(settingGetter, kit.GroupDirectory) error
 	setID(string)
 }, diags *diag.Diagnostics) bool {
 	summary := "Unable to Read " + t.what
 	snap, err := t.snapshot(ctx, d)
 	if err != nil {
-		addAPIError(diags, summary, "read the settings through POST /register", roleAny, err)
+		kit.AddAPIError(diags, summary, "read the settings through POST /register", kit.RoleAny, err)
 		return false
 	}
-	dir, err := d.groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
-		addAPIError(diags, summary, "list the user groups", roleAny, err)
+		kit.AddAPIError(diags, summary, "list the user groups", kit.RoleAny, err)
 		return false
 	}
 	if err := m.read(func(name string) (json.RawMessage, bool) { return t.value(snap, name) }, dir); err != nil {
 		diags.AddError(summary, err.Error())
 		return false
 	}
-	m.setID(realmURL(d.client))
+	m.setID(realmURL(d.Client))
 	return true
 }
 
@@ -650,7 +652,7 @@ func realmURL(c *zulip.Client) string {
 
 // Read refreshes every setting: the organization has no other way to be gone.
 func (r *realmResource[M, P]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	var prior, current M

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -48,12 +50,12 @@ const cacheSavedSnippets = "saved_snippets"
 
 // NewSavedSnippetResource returns the zulip_saved_snippet resource.
 func NewSavedSnippetResource() resource.Resource {
-	return &savedSnippetResource{resourceBase: resourceBase{name: "saved_snippet"}}
+	return &savedSnippetResource{ResourceBase: kit.ResourceBase{Name: "saved_snippet"}}
 }
 
 // savedSnippetResource manages one of the provider account's saved snippets.
 type savedSnippetResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // savedSnippetResourceModel is the zulip_saved_snippet state.
@@ -105,24 +107,24 @@ func (r *savedSnippetResource) Schema(_ context.Context, _ resource.SchemaReques
 // servers that cannot edit a snippet turns a change of title or content into a
 // replacement.
 func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.knowsServer() || unchanged(req) {
+	if req.Plan.Raw.IsNull() || !r.Data.KnowsServer() || kit.Unchanged(req) {
 		return
 	}
 	if req.State.Raw.IsNull() {
-		if err := r.data.requireFeatureLevel(featureSavedSnippets, "zulip_saved_snippet"); err != nil {
+		if err := r.Data.RequireFeatureLevel(featureSavedSnippets, "zulip_saved_snippet"); err != nil {
 			resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 			return
 		}
 		var plan savedSnippetResourceModel
 		resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-		if !resp.Diagnostics.HasError() && known(plan.Title) && known(plan.Content) {
+		if !resp.Diagnostics.HasError() && kit.Known(plan.Title) && kit.Known(plan.Content) {
 			title, content := savedSnippetToAPI(plan)
-			r.creation(title, content).checkKeyFree(ctx, r.data, path.Root("title"),
+			r.creation(title, content).CheckKeyFree(ctx, r.Data, path.Root("title"),
 				fmt.Sprintf("the title %q and the same content", title), &resp.Diagnostics)
 		}
 		return
 	}
-	if r.data.featureLevel >= featureSavedSnippetEdit {
+	if r.Data.FeatureLevel >= featureSavedSnippetEdit {
 		return
 	}
 	var plan, state savedSnippetResourceModel
@@ -141,7 +143,7 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	if len(resp.RequiresReplace) > 0 {
 		tflog.Info(ctx, "server cannot edit saved snippets; planning a replacement", map[string]any{
-			"id": state.ID.ValueInt64(), "zulip_feature_level": r.data.featureLevel,
+			"id": state.ID.ValueInt64(), "zulip_feature_level": r.Data.FeatureLevel,
 		})
 	}
 }
@@ -150,29 +152,29 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 func (r *savedSnippetResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan savedSnippetResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	title, content := savedSnippetToAPI(plan)
-	defer r.data.events.expect(ctx)() // before the create: its event goes to the queues that exist
-	id, ok := r.creation(title, content).create(ctx, r.data, &resp.Diagnostics)
+	defer r.Data.Events.Expect(ctx)() // before the create: its event goes to the queues that exist
+	id, ok := r.creation(title, content).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	// The snippet as its add event shows it (date_created is the server's);
 	// without the event, as the list read back shows it.
 	n, _ := strconv.ParseInt(id, 10, 64)
-	if s, found := feedObject[zulip.SavedSnippet](ctx, r.data, feedSnippet, n); found && s.ID == n {
+	if s, found := kit.FeedObject[zulip.SavedSnippet](ctx, r.Data, kit.FeedSnippet, n); found && s.ID == n {
 		savedSnippetFromAPI(s, &plan)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
-	savedSnippets.finishCreate(ctx, r.data, &plan, id, resp)
+	savedSnippets.FinishCreate(ctx, r.Data, &plan, id, resp)
 }
 
 // Read refreshes the snippet from the account's list.
 func (r *savedSnippetResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	savedSnippets.Read(ctx, r.data, req, resp)
+	savedSnippets.Read(ctx, r.Data, req, resp)
 }
 
 // Update edits the snippet in place (servers that cannot are planned a replacement).
@@ -180,30 +182,30 @@ func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRe
 	var plan, state savedSnippetResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	if err := r.data.requireFeatureLevel(featureSavedSnippetEdit, "Editing a saved snippet in place"); err != nil {
+	if err := r.Data.RequireFeatureLevel(featureSavedSnippetEdit, "Editing a saved snippet in place"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old",
 			fmt.Sprintf("%s. Run terraform apply again: with the provider configuration known, the plan replaces the snippet instead.", err))
 		return
 	}
-	err := savedSnippetCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(plan, state))
+	err := savedSnippetCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+		return r.Data.Client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(plan, state))
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Update Saved Snippet", "edit the saved snippet", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Saved Snippet", "edit the saved snippet", kit.RoleAny, err)
 		return
 	}
 	plan.ID = state.ID
-	savedSnippets.afterUpdate(ctx, r.data, &plan, resp)
+	savedSnippets.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete removes the snippet; one already gone is not an error.
 func (r *savedSnippetResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	savedSnippets.Delete(ctx, r.data, req, resp, func(ctx context.Context, id string) error {
+	savedSnippets.Delete(ctx, r.Data, req, resp, func(ctx context.Context, id string) error {
 		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
-		return r.data.client.DeleteSavedSnippet(ctx, n)
+		return r.Data.Client.DeleteSavedSnippet(ctx, n)
 	})
 }
 
@@ -211,7 +213,7 @@ func (r *savedSnippetResource) Delete(ctx context.Context, req resource.DeleteRe
 // Saved snippets are private to the user who saved them, so only a provider
 // configured with that user's credentials can find one.
 func (r *savedSnippetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	savedSnippets.Import(ctx, r.data, req, resp, func(id string) (func(zulip.SavedSnippet) bool, error) {
+	savedSnippets.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.SavedSnippet) bool, error) {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
 			return func(s zulip.SavedSnippet) bool { return s.ID == n }, nil
 		}
@@ -223,19 +225,19 @@ func (r *savedSnippetResource) ImportState(ctx context.Context, req resource.Imp
 }
 
 // savedSnippets is the kit's skeleton for zulip_saved_snippet.
-var savedSnippets = objects[savedSnippetResourceModel, zulip.SavedSnippet]{
-	typeName: "zulip_saved_snippet", what: "saved snippet", role: roleAny,
-	coll:     savedSnippetCollection,
-	key:      func(s zulip.SavedSnippet) string { return strconv.FormatInt(s.ID, 10) },
-	stateKey: func(m *savedSnippetResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	setKey: func(m *savedSnippetResourceModel, k string) {
+var savedSnippets = kit.Objects[savedSnippetResourceModel, zulip.SavedSnippet]{
+	TypeName: "zulip_saved_snippet", What: "saved snippet", Role: kit.RoleAny,
+	Coll:     savedSnippetCollection,
+	Key:      func(s zulip.SavedSnippet) string { return strconv.FormatInt(s.ID, 10) },
+	StateKey: func(m *savedSnippetResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	SetKey: func(m *savedSnippetResourceModel, k string) {
 		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
 		m.ID = types.Int64Value(n)
 	},
-	fromAPI: func(_ context.Context, _ *providerData, s zulip.SavedSnippet, m *savedSnippetResourceModel, _ *diag.Diagnostics) {
+	FromAPI: func(_ context.Context, _ *kit.ProviderData, s zulip.SavedSnippet, m *savedSnippetResourceModel, _ *diag.Diagnostics) {
 		savedSnippetFromAPI(s, m)
 	},
-	importHint: "A snippet is imported by its numeric id or its title. Saved snippets are private to the user who saved " +
+	ImportHint: "A snippet is imported by its numeric id or its title. Saved snippets are private to the user who saved " +
 		"them: Zulip shows another user's snippet to nobody else, so it can be imported only with a provider configured " +
 		"with that user's credentials.",
 }
@@ -244,22 +246,22 @@ var savedSnippets = objects[savedSnippetResourceModel, zulip.SavedSnippet]{
 // snippet twice, but a second identical one is never what a configuration
 // means: it is what an apply that was killed after creating leaves behind. So
 // the title and content together are the natural key.
-func (r *savedSnippetResource) creation(title, content string) creation[savedSnippetResourceModel, zulip.SavedSnippet] {
+func (r *savedSnippetResource) creation(title, content string) kit.Creation[savedSnippetResourceModel, zulip.SavedSnippet] {
 	same := func(s zulip.SavedSnippet) bool { return s.Title == title && s.Content == content }
-	return creation[savedSnippetResourceModel, zulip.SavedSnippet]{
-		o: savedSnippets,
-		send: func(ctx context.Context) (string, error) {
-			id, err := r.data.client.CreateSavedSnippet(ctx, title, content)
+	return kit.Creation[savedSnippetResourceModel, zulip.SavedSnippet]{
+		Objects: savedSnippets,
+		Send: func(ctx context.Context) (string, error) {
+			id, err := r.Data.Client.CreateSavedSnippet(ctx, title, content)
 			return strconv.FormatInt(id, 10), err
 		},
-		sameKey: same,
-		matches: same,
+		SameKey: same,
+		Matches: same,
 	}
 }
 
 // savedSnippetCollection is the account's saved snippets, read once per run.
-func savedSnippetCollection(d *providerData) *collection[zulip.SavedSnippet] {
-	return newCollection(d, cacheSavedSnippets, d.client.ListSavedSnippets)
+func savedSnippetCollection(d *kit.ProviderData) *kit.Collection[zulip.SavedSnippet] {
+	return kit.NewCollection(d, cacheSavedSnippets, d.Client.ListSavedSnippets)
 }
 
 // savedSnippetToAPI returns the title and content of the create request.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -37,7 +39,7 @@ var (
 
 // NewSMSQuestionResource returns the zulip_sms_question resource.
 func NewSMSQuestionResource() resource.Resource {
-	return &smsQuestionResource{resourceBase: resourceBase{name: "sms_question"}}
+	return &smsQuestionResource{ResourceBase: kit.ResourceBase{Name: "sms_question"}}
 }
 
 // smsQuestionResource sends a question by SMS through the conversations API
@@ -45,7 +47,7 @@ func NewSMSQuestionResource() resource.Resource {
 // is built when a question is sent, so that a configuration without SMS
 // credentials fails only if it actually has a question to send.
 type smsQuestionResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // smsQuestionResourceModel is the zulip_sms_question state.
@@ -75,7 +77,7 @@ func (r *smsQuestionResource) Schema(_ context.Context, _ resource.SchemaRequest
 		}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: invocationDescription(
+		MarkdownDescription: kit.InvocationDescription(
 			"Sends a question by SMS through the SMS conversations API (46elks' *Conversations*, `POST /a1/conversations`): "+
 				"the recipient's replies are posted to `reply_url`, with `token`. Typical use: ask an on-call "+
 				"administrator to confirm a change that Terraform just made.\n\n"+
@@ -132,7 +134,7 @@ func (r *smsQuestionResource) Schema(_ context.Context, _ resource.SchemaRequest
 					"number of active conversations, instead of failing; it is sent when one of them closes. Default `false`.",
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
 			},
-			"triggers": invocationTriggersAttribute(),
+			"triggers": kit.InvocationTriggersAttribute(),
 			"status": computedString("The conversation's status when the question was sent: `started` (sent) or " +
 				"`waiting` (queued, see `delay_allowed`). Not refreshed afterwards."),
 			"from": computedString("The number the SMS API sent the question from (it chooses one itself); null while " +
@@ -154,10 +156,10 @@ func (r *smsQuestionResource) Schema(_ context.Context, _ resource.SchemaRequest
 // about to be sent, rather than half-way through an apply.
 func (r *smsQuestionResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	// Destroying, or keeping an invocation already performed, sends nothing.
-	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || r.data == nil || r.data.unknownConfig || r.data.sms.unknown {
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || r.Data == nil || r.Data.UnknownConfig || r.Data.SMS.Unknown {
 		return
 	}
-	if missing := r.data.sms.missing(); missing != "" {
+	if missing := r.Data.SMS.Missing(); missing != "" {
 		addMissingSMSCredentials(&resp.Diagnostics, missing)
 	}
 }
@@ -173,7 +175,7 @@ func (r *smsQuestionResource) Create(ctx context.Context, req resource.CreateReq
 	if client == nil {
 		return
 	}
-	ctx = maskSMSSecrets(ctx, r.data.sms.Password, plan.Token.ValueString())
+	ctx = maskSMSSecrets(ctx, r.Data.SMS.Password, plan.Token.ValueString())
 	q, err := client.SendQuestion(ctx, smsQuestionToAPI(plan))
 	if err != nil {
 		addSMSQuestionError(&resp.Diagnostics, err)
@@ -186,12 +188,12 @@ func (r *smsQuestionResource) Create(ctx context.Context, req resource.CreateReq
 
 // Read keeps the recorded invocation.
 func (r *smsQuestionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	invocationRead(ctx, req, resp)
+	kit.InvocationRead(ctx, req, resp)
 }
 
 // Update is never called: every argument requires replacement.
 func (r *smsQuestionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	invocationUpdate(ctx, req, resp)
+	kit.InvocationUpdate(ctx, req, resp)
 }
 
 // Delete only forgets: the API cannot unsend an SMS or close a conversation.
@@ -205,19 +207,19 @@ func (r *smsQuestionResource) Delete(ctx context.Context, req resource.DeleteReq
 // smsClient builds the SMS API client from the provider's resolved sms
 // settings, or reports what is missing.
 func (r *smsQuestionResource) smsClient(diags *diag.Diagnostics) *sms.Client {
-	if r.data == nil || r.data.unknownConfig {
-		r.data.ready(diags) // reports why
+	if r.Data == nil || r.Data.UnknownConfig {
+		r.Data.Ready(diags) // reports why
 		return nil
 	}
-	if missing := r.data.sms.missing(); missing != "" {
+	if missing := r.Data.SMS.Missing(); missing != "" {
 		addMissingSMSCredentials(diags, missing)
 		return nil
 	}
 	client, err := sms.New(sms.Config{
-		APIURL:    r.data.sms.APIURL,
-		Username:  r.data.sms.Username,
-		Password:  r.data.sms.Password,
-		UserAgent: zulip.UserAgent(r.data.version),
+		APIURL:    r.Data.SMS.APIURL,
+		Username:  r.Data.SMS.Username,
+		Password:  r.Data.SMS.Password,
+		UserAgent: zulip.UserAgent(r.Data.Version),
 	})
 	if err != nil {
 		// sms.New's errors never quote the password.
@@ -266,7 +268,7 @@ func smsQuestionToAPI(m smsQuestionResourceModel) sms.QuestionRequest {
 func smsQuestionFromAPI(ctx context.Context, q *sms.Question, m *smsQuestionResourceModel, diags *diag.Diagnostics) {
 	m.ID = types.StringValue(q.ID)
 	m.Status = types.StringValue(q.Status)
-	m.From = stringOrNull(&q.From)
+	m.From = kit.StringOrNull(&q.From)
 	m.Created = timeOrNull(q.Created)
 	m.Expires = timeOrNull(q.Expires)
 	items := q.Items

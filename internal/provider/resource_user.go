@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -46,12 +48,12 @@ const (
 
 // NewUserResource returns the zulip_user resource.
 func NewUserResource() resource.Resource {
-	return &userResource{resourceBase: resourceBase{name: "user"}}
+	return &userResource{ResourceBase: kit.ResourceBase{Name: "user"}}
 }
 
 // userResource manages one user account of the organization.
 type userResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // userResourceModel is the zulip_user state.
@@ -299,10 +301,10 @@ func (r *userResource) ValidateConfig(ctx context.Context, req resource.Validate
 // reactivated, an active one must be imported), the protected accounts, the
 // role, password and profile field rules.
 func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if unchanged(req) {
+	if kit.Unchanged(req) {
 		return
 	}
-	checks := r.data.knowsServer() && r.data.hasCreds
+	checks := r.Data.KnowsServer() && r.Data.HasCreds
 	if req.Plan.Raw.IsNull() {
 		// Destroy: the only plan that sees nothing but the state.
 		if checks {
@@ -331,7 +333,7 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		// A deactivated account holding the address is taken over (Zulip never
 		// lets a new account use it); an active one fails the plan.
 		var existing *zulip.User
-		if checks && known(plan.Email) {
+		if checks && kit.Known(plan.Email) {
 			existing = r.checkAddressTaken(ctx, plan, &resp.Diagnostics)
 			if resp.Diagnostics.HasError() {
 				return
@@ -360,7 +362,7 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 
 	// The role flags follow the role; a UseStateForUnknown value would be
 	// stale when the role changes.
-	if known(plan.Role) {
+	if kit.Known(plan.Role) {
 		role := plan.Role.ValueString()
 		plan.IsOwner = types.BoolValue(role == userRoleOwner)
 		plan.IsAdmin = types.BoolValue(role == userRoleOwner || role == userRoleAdministrator)
@@ -369,7 +371,7 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		plan.IsOwner, plan.IsAdmin, plan.IsGuest = types.BoolUnknown(), types.BoolUnknown(), types.BoolUnknown()
 	}
 	// A new address changes what the server reports as the user's e-mails.
-	if state != nil && (!known(plan.Email) || !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString())) {
+	if state != nil && (!kit.Known(plan.Email) || !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString())) {
 		plan.APIEmail, plan.DeliveryEmail = types.StringUnknown(), types.StringUnknown()
 	}
 
@@ -399,20 +401,20 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	var plan, config userResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	// The create is a write to the users list: its end forgets the list, and
 	// the read-back below is shared with the creates ending beside it.
-	write := r.data.cache.beginWrite(cacheUserUsers)
-	defer write.end()
+	write := r.Data.Cache.BeginWrite(kit.CacheUserUsers)
+	defer write.End()
 	// existing is the account taken over; nil for a new one.
 	var existing *zulip.User
 	fresh := false // a new account, created by this request
-	if known(plan.ID) {
+	if kit.Known(plan.ID) {
 		existing = r.takeOver(ctx, plan, &resp.Diagnostics)
 	} else {
-		defer r.data.events.expect(ctx)() // before the create: its event goes to the queues that exist
+		defer r.Data.Events.Expect(ctx)() // before the create: its event goes to the queues that exist
 		existing, fresh = r.createAccount(ctx, &plan, config.Password, &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
@@ -427,7 +429,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 
 	var rest diag.Diagnostics
 	if ok, wrote := r.finishCreate(ctx, plan, existing, &rest); ok {
-		write.end()
+		write.End()
 		// A new account that needed nothing more is as its add event shows it.
 		if u, found := r.fromEvent(ctx, id, fresh && !wrote); found {
 			userFromAPI(ctx, &u, &plan, &rest)
@@ -465,13 +467,13 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	id := state.ID.ValueInt64()
-	users, err := userUsers(ctx, r.data)
+	users, err := kit.Users(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("list the users to read user %d", id), roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("list the users to read user %d", id), kit.RoleAny, err)
 		return
 	}
 	if u, ok := users[id]; ok {
@@ -503,7 +505,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	var plan, state userResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	id := state.ID.ValueInt64()
@@ -513,22 +515,22 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 			return
 		}
 	}
-	if known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
+	if kit.Known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
 		email := plan.Email.ValueString()
-		err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
-		r.data.cache.invalidate(cacheUserUsers)
+		err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
+		r.Data.Cache.Invalidate(kit.CacheUserUsers)
 		if err != nil {
 			addUserAPIError(&resp.Diagnostics, path.Root("email"), "Unable to Change User E-mail",
-				"change the user's e-mail address", roleAdministrator, err)
+				"change the user's e-mail address", kit.RoleAdministrator, err)
 			return
 		}
 		tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})
 	}
-	if known(plan.Role) && !plan.Role.Equal(state.Role) {
+	if kit.Known(plan.Role) && !plan.Role.Equal(state.Role) {
 		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
-		err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
-		r.data.cache.invalidate(cacheUserCaller)
-		r.data.cache.invalidate(cacheUserUsers)
+		err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
+		r.Data.Cache.Invalidate(kit.CacheUserCaller)
+		r.Data.Cache.Invalidate(kit.CacheUserUsers)
 		if err != nil {
 			addUserAPIError(&resp.Diagnostics, path.Root("role"), "Unable to Change User Role", "change the user's role",
 				userRoleNeeded(state.Role.ValueString(), plan.Role.ValueString()), err)
@@ -545,10 +547,10 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		if apiReq.ProfileData == nil {
 			at = path.Root("full_name")
 		}
-		err := r.data.client.UpdateUser(ctx, id, apiReq)
-		r.data.cache.invalidate(cacheUserUsers)
+		err := r.Data.Client.UpdateUser(ctx, id, apiReq)
+		r.Data.Cache.Invalidate(kit.CacheUserUsers)
 		if err != nil {
-			addUserAPIError(&resp.Diagnostics, at, "Unable to Update User", "update the user's name or profile data", roleAdministrator, err)
+			addUserAPIError(&resp.Diagnostics, at, "Unable to Update User", "update the user's name or profile data", kit.RoleAdministrator, err)
 			return
 		}
 	}
@@ -572,7 +574,7 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	if !state.Active.IsNull() && !state.Active.ValueBool() {
@@ -594,10 +596,10 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 	switch {
 	case !byEmail && id > 0:
 	case byEmail && validators.CheckEmail(req.ID) == nil:
-		if !r.data.ready(&resp.Diagnostics) {
+		if !r.Data.Ready(&resp.Diagnostics) {
 			return
 		}
-		u, err := r.data.client.GetUserByEmail(ctx, req.ID, zulip.GetUserOptions{})
+		u, err := r.Data.Client.GetUserByEmail(ctx, req.ID, zulip.GetUserOptions{})
 		if zulip.IsNotFound(err) {
 			resp.Diagnostics.AddError("User Not Found",
 				fmt.Sprintf("Cannot import %q: %s (a hidden address can still be imported by the user's id). Server said: %s",
@@ -605,7 +607,7 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 			return
 		}
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Look Up User", "look the user up by e-mail", roleAny, err)
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Look Up User", "look the user up by e-mail", kit.RoleAny, err)
 			return
 		}
 		id = u.UserID
@@ -614,7 +616,7 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 			fmt.Sprintf("A zulip_user is imported by its numeric user id or by its e-mail address, got %q.", req.ID))
 		return
 	}
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	m := userResourceModel{ID: types.Int64Value(id), ProfileData: types.MapNull(userProfileValueType),
@@ -638,10 +640,10 @@ func (r *userResource) ImportState(ctx context.Context, req resource.ImportState
 // whole organization imported at once (a list resource, many import blocks)
 // then costs one request, not one per user. It reports whether it imported.
 func (r *userResource) importFromList(ctx context.Context, key string, id int64, resp *resource.ImportStateResponse) bool {
-	if !r.data.knowsServer() {
+	if !r.Data.KnowsServer() {
 		return false
 	}
-	users, err := userUsers(ctx, r.data)
+	users, err := kit.Users(ctx, r.Data)
 	if err != nil {
 		return false // the lookup by the user's own endpoint says why
 	}
@@ -672,7 +674,7 @@ func (r *userResource) importFromList(ctx context.Context, key string, id int64,
 // gone is called when the user does not exist.
 func (r *userResource) readOne(ctx context.Context, m *userResourceModel, diags *diag.Diagnostics, gone func()) {
 	noGravatarShortcut := false // always report an avatar URL, Gravatar or not
-	u, err := r.data.client.GetUser(ctx, m.ID.ValueInt64(), zulip.GetUserOptions{
+	u, err := r.Data.Client.GetUser(ctx, m.ID.ValueInt64(), zulip.GetUserOptions{
 		ClientGravatar:             &noGravatarShortcut,
 		IncludeCustomProfileFields: !m.ProfileData.IsNull(),
 	})
@@ -681,7 +683,7 @@ func (r *userResource) readOne(ctx context.Context, m *userResourceModel, diags 
 		return
 	}
 	if err != nil {
-		addAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d", m.ID.ValueInt64()), roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d", m.ID.ValueInt64()), kit.RoleAny, err)
 		return
 	}
 	userFromAPI(ctx, u, m, diags)
@@ -692,15 +694,15 @@ func (r *userResource) fromEvent(ctx context.Context, id int64, want bool) (zuli
 	if !want {
 		return zulip.User{}, false
 	}
-	u, ok := feedObject[zulip.User](ctx, r.data, feedUser, id)
+	u, ok := kit.FeedObject[zulip.User](ctx, r.Data, kit.FeedUser, id)
 	return u, ok && u.UserID == id
 }
 
-// readBack reads a user just created, from one list of the users shared with
+// ReadBack reads a user just created, from one list of the users shared with
 // the creates ending beside it (a request per user otherwise); a user missing
 // from it is looked up by id, as Read does.
 func (r *userResource) readBack(ctx context.Context, m *userResourceModel, diags *diag.Diagnostics, gone func()) {
-	users, err := userUsersAfterWrite(ctx, r.data)
+	users, err := kit.UsersAfterWrite(ctx, r.Data)
 	if err == nil {
 		if u, ok := users[m.ID.ValueInt64()]; ok {
 			userFromAPI(ctx, &u, m, diags)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -24,12 +26,12 @@ import (
 // server keeps its own rule for the last owner).
 func (r *userResource) userProtection(ctx context.Context, id int64) (zulip.User, []string) {
 	var reasons []string
-	users, err := userUsersSeen(ctx, r.data)
+	users, err := kit.UsersSeen(ctx, r.Data)
 	if err != nil {
 		tflog.Warn(ctx, "could not list users; the last-owner check is left to the server", map[string]any{"error": err.Error()})
 	}
 	u, found := users[id]
-	if self, err := userSelf(ctx, r.data); err != nil {
+	if self, err := kit.OwnAccount(ctx, r.Data); err != nil {
 		tflog.Warn(ctx, "could not read the provider's own account; it is not protected in this plan", map[string]any{"error": err.Error()})
 	} else if self.UserID == id {
 		reasons = append(reasons, "the provider's own account: the credentials this run uses would stop working")
@@ -40,7 +42,7 @@ func (r *userResource) userProtection(ctx context.Context, id int64) (zulip.User
 	if found && userIsLastOwner(users, u) {
 		// Only a fresh list may say so: an owner made by this run may be missing
 		// from the copy seen before.
-		if fresh, err := userUsers(ctx, r.data); err == nil {
+		if fresh, err := kit.Users(ctx, r.Data); err == nil {
 			users = fresh
 			if fu, ok := users[id]; ok {
 				u = fu
@@ -59,7 +61,7 @@ func (r *userResource) userProtection(ctx context.Context, id int64) (zulip.User
 func (r *userResource) checkDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var state userResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || state.AllowProtected.ValueBool() || (known(state.Active) && !state.Active.ValueBool()) {
+	if resp.Diagnostics.HasError() || state.AllowProtected.ValueBool() || (kit.Known(state.Active) && !state.Active.ValueBool()) {
 		return // allowed, or already deactivated: destroying changes nothing
 	}
 	u, reasons := r.userProtection(ctx, state.ID.ValueInt64())
@@ -77,7 +79,7 @@ func (r *userResource) checkDestroy(ctx context.Context, req resource.ModifyPlan
 // checkProtectedChange refuses, at plan time, to deactivate or demote a
 // protected account unless the configuration allows it.
 func (r *userResource) checkProtectedChange(ctx context.Context, plan, state userResourceModel, diags *diag.Diagnostics) {
-	if !known(plan.AllowProtected) || plan.AllowProtected.ValueBool() {
+	if !kit.Known(plan.AllowProtected) || plan.AllowProtected.ValueBool() {
 		return
 	}
 	var change string
@@ -85,7 +87,7 @@ func (r *userResource) checkProtectedChange(ctx context.Context, plan, state use
 	from, fromKnown := zulip.RoleFromName(state.Role.ValueString())
 	to, toKnown := zulip.RoleFromName(plan.Role.ValueString())
 	switch {
-	case known(plan.Active) && !plan.Active.ValueBool() && state.Active.ValueBool():
+	case kit.Known(plan.Active) && !plan.Active.ValueBool() && state.Active.ValueBool():
 		change, at = "deactivate", path.Root("active")
 	case fromKnown && toKnown && to > from: // a larger role value is a lower role
 		change = fmt.Sprintf("demote (from %q to %q)", state.Role.ValueString(), plan.Role.ValueString())
@@ -114,15 +116,15 @@ const featureChangeUserEmail = 285
 // permission that Zulip also requires is not visible through the API, so the
 // server's answer reports its absence (addUserAPIError names it).
 func (r *userResource) checkEmailChange(ctx context.Context, plan, state userResourceModel, diags *diag.Diagnostics) {
-	if !known(plan.Email) || !known(state.Email) || strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
+	if !kit.Known(plan.Email) || !kit.Known(state.Email) || strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
 		return
 	}
-	if err := r.data.requireFeatureLevel(featureChangeUserEmail, "changing a user's e-mail address"); err != nil {
+	if err := r.Data.RequireFeatureLevel(featureChangeUserEmail, "changing a user's e-mail address"); err != nil {
 		diags.AddAttributeError(path.Root("email"), "Zulip Server Too Old", err.Error()+
 			". Change the address in Zulip's own settings (the user can change it in theirs), then update the configuration.")
 		return
 	}
-	r.data.requireRole(ctx, roleAdministrator, "Changing a user's e-mail address", path.Root("email"), diags)
+	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing a user's e-mail address", path.Root("email"), diags)
 }
 
 // checkAdminChange reports at plan time a change of a user's role or name
@@ -131,13 +133,13 @@ func (r *userResource) checkEmailChange(ctx context.Context, plan, state userRes
 // gets Zulip's bare "Insufficient permission" at apply. (A change to or from
 // the owner role is checkOwnerRoleChange's.)
 func (r *userResource) checkAdminChange(ctx context.Context, plan, state userResourceModel, diags *diag.Diagnostics) {
-	if known(plan.Role) && known(state.Role) && !plan.Role.Equal(state.Role) &&
+	if kit.Known(plan.Role) && kit.Known(state.Role) && !plan.Role.Equal(state.Role) &&
 		plan.Role.ValueString() != userRoleOwner && state.Role.ValueString() != userRoleOwner {
-		r.data.requireRole(ctx, roleAdministrator, fmt.Sprintf("Changing the role of %s from %q to %q",
+		r.Data.RequireRole(ctx, kit.RoleAdministrator, fmt.Sprintf("Changing the role of %s from %q to %q",
 			state.Email.ValueString(), state.Role.ValueString(), plan.Role.ValueString()), path.Root("role"), diags)
 	}
-	if known(plan.FullName) && known(state.FullName) && !plan.FullName.Equal(state.FullName) {
-		r.data.requireRole(ctx, roleAdministrator, fmt.Sprintf("Changing the name of %s from %q to %q",
+	if kit.Known(plan.FullName) && kit.Known(state.FullName) && !plan.FullName.Equal(state.FullName) {
+		r.Data.RequireRole(ctx, kit.RoleAdministrator, fmt.Sprintf("Changing the name of %s from %q to %q",
 			state.Email.ValueString(), state.FullName.ValueString(), plan.FullName.ValueString()), path.Root("full_name"), diags)
 	}
 }
@@ -145,19 +147,19 @@ func (r *userResource) checkAdminChange(ctx context.Context, plan, state userRes
 // checkOwnerRoleChange reports at plan time a change to or from the owner role
 // that the provider's account cannot make (Zulip wants an owner for it).
 func (r *userResource) checkOwnerRoleChange(ctx context.Context, plan userResourceModel, from string, diags *diag.Diagnostics) {
-	if !known(plan.Role) {
+	if !kit.Known(plan.Role) {
 		return
 	}
 	to := plan.Role.ValueString()
 	if from == to || (from != userRoleOwner && to != userRoleOwner) {
 		return
 	}
-	if self, err := userSelf(ctx, r.data); err == nil && known(plan.ID) && self.UserID == plan.ID.ValueInt64() && from == userRoleOwner {
-		r.data.noteStepDown(fmt.Sprintf("%s, from %q to %q", self.Email, from, to), diags)
+	if self, err := kit.OwnAccount(ctx, r.Data); err == nil && kit.Known(plan.ID) && self.UserID == plan.ID.ValueInt64() && from == userRoleOwner {
+		r.Data.NoteStepDown(fmt.Sprintf("%s, from %q to %q", self.Email, from, to), diags)
 	} else {
-		r.data.noteOwnerOnly(fmt.Sprintf("the role of %s from %q to %q", plan.Email.ValueString(), from, to), diags)
+		r.Data.NoteOwnerOnly(fmt.Sprintf("the role of %s from %q to %q", plan.Email.ValueString(), from, to), diags)
 	}
-	caller, err := userSelf(ctx, r.data)
+	caller, err := kit.OwnAccount(ctx, r.Data)
 	if err != nil {
 		tflog.Warn(ctx, "could not read the provider's own account; the server will check the role change", map[string]any{"error": err.Error()})
 		return
@@ -179,7 +181,7 @@ func (r *userResource) checkProfileData(ctx context.Context, plan userResourceMo
 	if len(elems) == 0 {
 		return
 	}
-	fields, err := userProfileFields(ctx, r.data)
+	fields, err := userProfileFields(ctx, r.Data)
 	if err != nil {
 		tflog.Warn(ctx, "could not list custom profile fields; the server will check profile_data", map[string]any{"error": err.Error()})
 		return
@@ -201,12 +203,12 @@ func (r *userResource) checkProfileData(ctx context.Context, plan userResourceMo
 			diags.AddAttributeError(at, "Invalid Profile Value", fmt.Sprintf("profile_data[%q]: %s", key, err))
 			continue
 		}
-		if f.Type != zulip.ProfileFieldUser || !known(e.UserIDs) {
+		if f.Type != zulip.ProfileFieldUser || !kit.Known(e.UserIDs) {
 			continue
 		}
 		// A bad id would fail only after the user is created (profile data is
 		// a second request), leaving a tainted resource: check it now.
-		verdict, err := checkUsersSeen(ctx, r.data, func(users map[int64]zulip.User) error {
+		verdict, err := kit.CheckUsersSeen(ctx, r.Data, func(users map[int64]zulip.User) error {
 			return checkUserProfileUsers(ctx, users, e, diags)
 		})
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -23,7 +25,7 @@ import (
 // an error: the plan says so rather than the apply.
 func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) *zulip.User {
 	email := plan.Email.ValueString()
-	users, err := userUsersSeen(ctx, r.data)
+	users, err := kit.UsersSeen(ctx, r.Data)
 	if err != nil {
 		tflog.Warn(ctx, "could not list users; the server will check the address when the user is created", map[string]any{"error": err.Error()})
 		return nil
@@ -39,9 +41,9 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 			fmt.Sprintf("The address %q belongs to the bot %s. Zulip addresses are unique, and zulip_user manages human "+
 				"users: choose another address.", email, userDescribe(u)))
 		return nil
-	case r.data.journaled(ctx, "zulip_user", strconv.FormatInt(u.UserID, 10)):
-		return &u // made by an interrupted apply: the create adopts it (journal.go)
-	case r.data.heldByState("zulip_user", strconv.FormatInt(u.UserID, 10)):
+	case r.Data.Journaled(ctx, "zulip_user", strconv.FormatInt(u.UserID, 10)):
+		return &u // made by an interrupted apply: the create adopts it (kit/journal.go)
+	case r.Data.HeldByState("zulip_user", strconv.FormatInt(u.UserID, 10)):
 		// This configuration's own account, which a replacement deactivates and
 		// the create takes over again: Zulip never deletes users.
 		diags.AddAttributeWarning(at, "Replacing a User Reactivates the Same Account",
@@ -58,7 +60,7 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 		return nil
 	}
 	what := "reactivates it"
-	if known(plan.Active) && !plan.Active.ValueBool() {
+	if kit.Known(plan.Active) && !plan.Active.ValueBool() {
 		what = "takes it over as it is, deactivated,"
 	}
 	diags.AddAttributeWarning(at, "Deactivated User Will Be Reactivated",
@@ -74,9 +76,9 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 // configuration wants it deactivated. It returns the account as it was.
 func (r *userResource) takeOver(ctx context.Context, plan userResourceModel, diags *diag.Diagnostics) *zulip.User {
 	id := plan.ID.ValueInt64()
-	u, err := r.data.client.GetUser(ctx, id, zulip.GetUserOptions{})
+	u, err := r.Data.Client.GetUser(ctx, id, zulip.GetUserOptions{})
 	if err != nil {
-		addAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d, which the plan reactivates", id), roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d, which the plan reactivates", id), kit.RoleAny, err)
 		return nil
 	}
 	email := plan.Email.ValueString()
@@ -98,16 +100,16 @@ func (r *userResource) takeOver(ctx context.Context, plan userResourceModel, dia
 // plan could not look it up: its values were unknown then), that account is
 // reactivated instead and returned.
 func (r *userResource) createAccount(ctx context.Context, plan *userResourceModel, password types.String, diags *diag.Diagnostics) (existing *zulip.User, fresh bool) {
-	if !known(password) {
+	if !kit.Known(password) {
 		diags.AddAttributeError(path.Root("password"), "Missing Password",
 			"Creating a user needs an initial password: Zulip's API requires one.")
 		return nil, false
 	}
 	email := plan.Email.ValueString()
-	id, err := r.data.client.CreateUser(ctx, zulip.CreateUserRequest{
+	id, err := r.Data.Client.CreateUser(ctx, zulip.CreateUserRequest{
 		Email: email, Password: password.ValueString(), FullName: plan.FullName.ValueString(),
 	})
-	r.data.cache.invalidate(cacheUserUsers)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	if err == nil {
 		tflog.Info(ctx, "created user", map[string]any{"id": id})
 		plan.ID = types.Int64Value(id)
@@ -115,14 +117,14 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 	}
 	if zulip.IsNotSent(err) { // nothing reached the server: nothing to look for
 		addUserAPIError(diags, path.Empty(), "Unable to Create User", "create the user (the request was never sent, so "+
-			"nothing was created; apply again)", roleAdministrator, err)
+			"nothing was created; apply again)", kit.RoleAdministrator, err)
 		return nil, false
 	}
-	lctx, cancel := settling(ctx)
+	lctx, cancel := kit.Settling(ctx)
 	defer cancel()
-	existing, lookupErr := r.data.client.GetUserByEmail(lctx, email, zulip.GetUserOptions{})
+	existing, lookupErr := r.Data.Client.GetUserByEmail(lctx, email, zulip.GetUserOptions{})
 	switch {
-	case lookupErr == nil && !isClientError(err) && existing.IsActive && existing.FullName == plan.FullName.ValueString():
+	case lookupErr == nil && !kit.IsClientError(err) && existing.IsActive && existing.FullName == plan.FullName.ValueString():
 		// A failure after the request was sent (a timeout, a 502) may still
 		// have created the user: adopt it rather than leave an account that
 		// the next apply would collide with. An account that does not look
@@ -146,27 +148,27 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 				"account, import it (replace <name> with this resource's name):\n\n%s\n\nServer said: %s",
 				email, userDescribe(*existing), userImportBlock(email), err))
 	default:
-		addUserAPIError(diags, path.Empty(), "Unable to Create User", "create the user", roleAdministrator, err)
+		addUserAPIError(diags, path.Empty(), "Unable to Create User", "create the user", kit.RoleAdministrator, err)
 	}
 	return nil, false
 }
 
-// finishCreate sets, after POST /users or a takeover, what that endpoint
+// FinishCreate sets, after POST /users or a takeover, what that endpoint
 // cannot: the role, the name (of an account taken over), the profile data and
 // deactivation. from is the account taken over, nil for a new one. It reports
 // whether every step worked, and whether it changed anything.
 func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel, from *zulip.User, diags *diag.Diagnostics) (ok, wrote bool) {
 	id := plan.ID.ValueInt64()
-	defer r.data.cache.invalidate(cacheUserUsers)
+	defer r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	current, active := zulip.RoleMember, true
 	if from != nil {
 		current, active = from.Role, from.IsActive || plan.Active.ValueBool()
 	}
-	if known(plan.Role) {
+	if kit.Known(plan.Role) {
 		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
 		if role != current {
 			currentName, _ := zulip.RoleName(current)
-			if err := r.data.client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role}); err != nil {
+			if err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role}); err != nil {
 				addUserAPIError(diags, path.Root("role"), "Unable to Set User Role", "set the user's role",
 					userRoleNeeded(currentName, plan.Role.ValueString()), err)
 				return false, true
@@ -183,9 +185,9 @@ func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel,
 		apiReq.FullName = &name
 	}
 	if apiReq.FullName != nil || apiReq.ProfileData != nil {
-		if err := r.data.client.UpdateUser(ctx, id, apiReq); err != nil {
+		if err := r.Data.Client.UpdateUser(ctx, id, apiReq); err != nil {
 			addUserAPIError(diags, path.Root("profile_data"), "Unable to Set User Profile Data",
-				"set the user's name and profile data", roleAdministrator, err)
+				"set the user's name and profile data", kit.RoleAdministrator, err)
 			return false, true
 		}
 		wrote = true
@@ -204,16 +206,16 @@ func (r *userResource) setActive(ctx context.Context, id int64, active bool, rol
 	action := "deactivate the user"
 	if active {
 		action = "reactivate the user"
-		err = r.data.client.ReactivateUser(ctx, id)
+		err = r.Data.Client.ReactivateUser(ctx, id)
 	} else {
-		err = r.data.client.DeactivateUser(ctx, id, zulip.DeactivateUserRequest{})
+		err = r.Data.Client.DeactivateUser(ctx, id, zulip.DeactivateUserRequest{})
 	}
-	r.data.cache.invalidate(cacheUserUsers)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	if err == nil {
 		tflog.Info(ctx, "changed user activation", map[string]any{"id": id, "active": active})
 		return true
 	}
-	u, getErr := r.data.client.GetUser(ctx, id, zulip.GetUserOptions{})
+	u, getErr := r.Data.Client.GetUser(ctx, id, zulip.GetUserOptions{})
 	switch {
 	case zulip.IsNotFound(getErr) && !active:
 		return true // a user that is gone cannot log in either
@@ -226,9 +228,9 @@ func (r *userResource) setActive(ctx context.Context, id int64, active bool, rol
 				"user endpoints that zulip_user uses. Server said: %s", id, err))
 		return false
 	}
-	needed := roleAdministrator
+	needed := kit.RoleAdministrator
 	if role == userRoleOwner {
-		needed = roleOwner
+		needed = kit.RoleOwner
 	}
 	summary := "Unable to Deactivate User"
 	if active {

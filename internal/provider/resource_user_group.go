@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -52,13 +54,13 @@ var userGroupReservedPrefixes = []string{"role:", "@", "user:", "stream:", "chan
 
 // NewUserGroupResource returns the zulip_user_group resource.
 func NewUserGroupResource() resource.Resource {
-	return &userGroupResource{resourceBase: resourceBase{name: "user_group"}}
+	return &userGroupResource{ResourceBase: kit.ResourceBase{Name: "user_group"}}
 }
 
 // userGroupResource manages one custom user group (not its members: see
 // zulip_user_group_members and zulip_user_group_membership).
 type userGroupResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // userGroupResourceModel is the zulip_user_group state.
@@ -79,7 +81,7 @@ type userGroupResourceModel struct {
 // userGroupSetting is one of a group's permission settings: where the model,
 // the server's group and the client's requests keep it.
 type userGroupSetting struct {
-	permissionSetting
+	kit.PermissionSetting
 	model  func(*userGroupResourceModel) *types.Object
 	api    func(*zulip.UserGroup) *zulip.GroupSettingValue
 	create func(*zulip.UserGroupPermissions) **zulip.GroupSettingValue
@@ -88,32 +90,32 @@ type userGroupSetting struct {
 
 // userGroupSettings are the six permission settings of a user group.
 var userGroupSettings = []userGroupSetting{
-	{permissionSetting{"can_add_members_group", "add members to the group", 305},
+	{kit.PermissionSetting{Name: "can_add_members_group", What: "add members to the group", Level: 305},
 		func(m *userGroupResourceModel) *types.Object { return &m.CanAddMembersGroup },
 		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanAddMembersGroup },
 		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanAddMembersGroup },
 		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddMembersGroup }},
-	{permissionSetting{"can_join_group", "join the group", 301},
+	{kit.PermissionSetting{Name: "can_join_group", What: "join the group", Level: 301},
 		func(m *userGroupResourceModel) *types.Object { return &m.CanJoinGroup },
 		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanJoinGroup },
 		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanJoinGroup },
 		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanJoinGroup }},
-	{permissionSetting{"can_leave_group", "leave the group", 308},
+	{kit.PermissionSetting{Name: "can_leave_group", What: "leave the group", Level: 308},
 		func(m *userGroupResourceModel) *types.Object { return &m.CanLeaveGroup },
 		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanLeaveGroup },
 		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanLeaveGroup },
 		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanLeaveGroup }},
-	{permissionSetting{"can_manage_group", "manage the group (its name, description, settings and members)", 283},
+	{kit.PermissionSetting{Name: "can_manage_group", What: "manage the group (its name, description, settings and members)", Level: 283},
 		func(m *userGroupResourceModel) *types.Object { return &m.CanManageGroup },
 		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanManageGroup },
 		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanManageGroup },
 		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanManageGroup }},
-	{permissionSetting{"can_mention_group", "mention the group (notifying its members)", 258},
+	{kit.PermissionSetting{Name: "can_mention_group", What: "mention the group (notifying its members)", Level: 258},
 		func(m *userGroupResourceModel) *types.Object { return &m.CanMentionGroup },
 		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanMentionGroup },
 		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanMentionGroup },
 		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanMentionGroup }},
-	{permissionSetting{"can_remove_members_group", "remove members from the group", 324},
+	{kit.PermissionSetting{Name: "can_remove_members_group", What: "remove members from the group", Level: 324},
 		func(m *userGroupResourceModel) *types.Object { return &m.CanRemoveMembersGroup },
 		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanRemoveMembersGroup },
 		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanRemoveMembersGroup },
@@ -156,7 +158,7 @@ func (r *userGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		},
 	}
 	for _, s := range userGroupSettings {
-		attrs[s.name] = permissionAttribute(s.permissionSetting)
+		attrs[s.Name] = kit.PermissionAttribute(s.PermissionSetting)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A custom user group: its name, description and who may use and manage it. Members " +
@@ -205,7 +207,7 @@ func (noReservedGroupPrefix) ValidateString(_ context.Context, req validator.Str
 // groups and users the permissions name; it warns when the create will
 // reactivate a deactivated group.
 func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	var plan userGroupResourceModel
@@ -213,10 +215,10 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(plan.Name) {
-		r.data.notePlannedName("zulip_user_group", plan.Name.ValueString())
+	if kit.Known(plan.Name) {
+		r.Data.NotePlannedName("zulip_user_group", plan.Name.ValueString())
 	}
-	if err := r.data.requireFeatureLevel(featureUserGroupCreateID, "zulip_user_group"); err != nil {
+	if err := r.Data.RequireFeatureLevel(featureUserGroupCreateID, "zulip_user_group"); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
@@ -225,48 +227,48 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if v.IsNull() || v.IsUnknown() {
 			continue
 		}
-		at := path.Root(s.name)
-		if err := r.data.requireFeatureLevel(s.level, s.name); err != nil {
+		at := path.Root(s.Name)
+		if err := r.Data.RequireFeatureLevel(s.Level, s.Name); err != nil {
 			resp.Diagnostics.AddAttributeError(at, "Zulip Server Too Old", err.Error())
 			continue
 		}
-		checkPermissionSetting(ctx, r.data, at, permissionOfGroup, s.name, v, &resp.Diagnostics)
+		checkPermissionSetting(ctx, r.Data, at, permissionOfGroup, s.Name, v, &resp.Diagnostics)
 	}
-	if !r.data.hasCreds || resp.Diagnostics.HasError() {
+	if !r.Data.HasCreds || resp.Diagnostics.HasError() {
 		return
 	}
 	if !req.State.Raw.IsNull() {
-		if dir, err := r.data.groups(ctx); err == nil && known(plan.ID) {
-			if g, ok := dir.byID[plan.ID.ValueInt64()]; ok {
+		if dir, err := r.Data.Groups(ctx); err == nil && kit.Known(plan.ID) {
+			if g, ok := dir.ByID[plan.ID.ValueInt64()]; ok {
 				r.requireManage(ctx, g, &resp.Diagnostics)
 			}
 		}
 		return
 	}
-	if !known(plan.Name) {
+	if !kit.Known(plan.Name) {
 		return
 	}
 	// A new group: its name must be free, or belong to a deactivated group,
 	// which the create reactivates.
-	dir, err := r.data.groups(ctx)
+	dir, err := r.Data.Groups(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read User Groups", "list the user groups to check the name", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Groups", "list the user groups to check the name", kit.RoleAny, err)
 		return
 	}
-	g, ok := dir.byName[plan.Name.ValueString()]
+	g, ok := dir.ByName[plan.Name.ValueString()]
 	switch {
 	case !ok:
-		requirePermission(ctx, r.data, "Creating a user group", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.data, "can_create_groups"))
+		requirePermission(ctx, r.Data, "Creating a user group", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.Data, "can_create_groups"))
 	case g.IsSystemGroup:
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
 				"Refer to it in permissions by its name instead.", g.Name))
-	case r.data.journaled(ctx, "zulip_user_group", strconv.FormatInt(g.ID, 10)):
-		return // made by an interrupted apply: the create adopts it (journal.go)
-	case r.data.heldByState("zulip_user_group", strconv.FormatInt(g.ID, 10)):
+	case r.Data.Journaled(ctx, "zulip_user_group", strconv.FormatInt(g.ID, 10)):
+		return // made by an interrupted apply: the create adopts it (kit/journal.go)
+	case r.Data.HeldByState("zulip_user_group", strconv.FormatInt(g.ID, 10)):
 		// This configuration's own group, which a replacement deactivates and
 		// the create then reactivates (Zulip keeps deactivated groups' names).
-		if err := r.data.requireFeatureLevel(featureUserGroupReactivate, "replacing the user group "+strconv.Quote(g.Name)); err != nil {
+		if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "replacing the user group "+strconv.Quote(g.Name)); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "User Group Cannot Be Replaced",
 				fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q deactivates it and then "+
 					"has to reactivate it, and %s. Run `terraform untaint` on it (or drop -replace) to keep it as it is, "+
@@ -278,7 +280,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 				"then reactivates the same group, with its members, and gives it this configuration: no new group is made.",
 				g.Name, g.ID))
 	case g.Deactivated:
-		if err := r.data.requireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
+		if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "Zulip Server Too Old", err.Error())
 			return
 		}
@@ -291,7 +293,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "User Group Already Exists",
 			fmt.Sprintf("The organization already has a user group named %q (id %d). To manage it with this "+
 				"resource, import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
-				g.Name, g.ID, importBlock("zulip_user_group", g.Name)))
+				g.Name, g.ID, kit.ImportBlock("zulip_user_group", g.Name)))
 	}
 }
 
@@ -299,23 +301,23 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // provider's account may not make: it needs the organization's
 // can_manage_all_groups or the group's can_manage_group.
 func (r *userGroupResource) requireManage(ctx context.Context, g zulip.UserGroup, diags *diag.Diagnostics) {
-	requirePermission(ctx, r.data, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags, realmPermission(ctx, r.data, "can_manage_all_groups"), heldBy{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup})
+	requirePermission(ctx, r.Data, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags, realmPermission(ctx, r.Data, "can_manage_all_groups"), heldBy{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup})
 }
 
 // Create makes the group, or reactivates the deactivated group of that name.
 func (r *userGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userGroupResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	dir, err := r.data.groups(ctx)
+	dir, err := r.Data.Groups(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Create User Group", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Create User Group", "list the user groups", kit.RoleAny, err)
 		return
 	}
 	name := plan.Name.ValueString()
-	if g, ok := dir.byName[name]; ok && g.Deactivated && !g.IsSystemGroup {
+	if g, ok := dir.ByName[name]; ok && g.Deactivated && !g.IsSystemGroup {
 		r.reactivate(ctx, plan, g, dir, resp)
 		return
 	}
@@ -325,20 +327,20 @@ func (r *userGroupResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	description := plan.Description.ValueString()
-	key, ok := userGroupCreation(r.data, name, description, perms).create(ctx, r.data, &resp.Diagnostics)
+	key, ok := userGroupCreation(r.Data, name, description, perms).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	userGroups.finishCreate(ctx, r.data, &plan, key, resp)
+	userGroups.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
 // createPermissions are the configured settings of a new group.
-func (r *userGroupResource) createPermissions(ctx context.Context, plan userGroupResourceModel, dir groupDirectory) (zulip.UserGroupPermissions, error) {
+func (r *userGroupResource) createPermissions(ctx context.Context, plan userGroupResourceModel, dir kit.GroupDirectory) (zulip.UserGroupPermissions, error) {
 	var perms zulip.UserGroupPermissions
 	for _, s := range userGroupSettings {
-		v, err := permissionValue(ctx, *s.model(&plan), dir)
+		v, err := kit.PermissionValue(ctx, *s.model(&plan), dir)
 		if err != nil {
-			return perms, fmt.Errorf("%s: %w", s.name, err)
+			return perms, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		*s.create(&perms) = v
 	}
@@ -347,9 +349,9 @@ func (r *userGroupResource) createPermissions(ctx context.Context, plan userGrou
 
 // reactivate takes over the deactivated group g: reactivates it and sets the
 // configured description and settings, in one request.
-func (r *userGroupResource) reactivate(ctx context.Context, plan userGroupResourceModel, g zulip.UserGroup, dir groupDirectory, resp *resource.CreateResponse) {
+func (r *userGroupResource) reactivate(ctx context.Context, plan userGroupResourceModel, g zulip.UserGroup, dir kit.GroupDirectory, resp *resource.CreateResponse) {
 	var prior userGroupResourceModel
-	userGroupResourceFromAPI(ctx, r.data, g, &prior, &resp.Diagnostics)
+	userGroupResourceFromAPI(ctx, r.Data, g, &prior, &resp.Diagnostics)
 	update, err := r.update(ctx, plan, prior, dir)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Reactivate User Group", err.Error())
@@ -357,34 +359,34 @@ func (r *userGroupResource) reactivate(ctx context.Context, plan userGroupResour
 	}
 	update.Name = nil // the same name
 	update.Reactivate = true
-	err = userGroupCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.UpdateUserGroup(ctx, g.ID, update)
+	err = kit.UserGroupCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+		return r.Data.Client.UpdateUserGroup(ctx, g.ID, update)
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Reactivate User Group",
-			fmt.Sprintf("reactivate the deactivated user group %q (id %d)", g.Name, g.ID), roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Reactivate User Group",
+			fmt.Sprintf("reactivate the deactivated user group %q (id %d)", g.Name, g.ID), kit.RoleAny, err)
 		return
 	}
 	tflog.Info(ctx, "reactivated a deactivated user group of the configured name", map[string]any{"id": g.ID, "name": g.Name})
-	userGroups.finishCreate(ctx, r.data, &plan, strconv.FormatInt(g.ID, 10), resp)
+	userGroups.FinishCreate(ctx, r.Data, &plan, strconv.FormatInt(g.ID, 10), resp)
 }
 
 // update is the request that takes a group from prior to plan: changed name
 // and description, and each setting the plan changes as {new, old}.
-func (r *userGroupResource) update(ctx context.Context, plan, prior userGroupResourceModel, dir groupDirectory) (zulip.UpdateUserGroupRequest, error) {
+func (r *userGroupResource) update(ctx context.Context, plan, prior userGroupResourceModel, dir kit.GroupDirectory) (zulip.UpdateUserGroupRequest, error) {
 	var req zulip.UpdateUserGroupRequest
 	if !plan.Name.Equal(prior.Name) {
 		name := plan.Name.ValueString()
 		req.Name = &name
 	}
-	if known(plan.Description) && !plan.Description.Equal(prior.Description) {
+	if kit.Known(plan.Description) && !plan.Description.Equal(prior.Description) {
 		d := plan.Description.ValueString()
 		req.Description = &d
 	}
 	for _, s := range userGroupSettings {
-		u, err := permissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
+		u, err := kit.PermissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
 		if err != nil {
-			return req, fmt.Errorf("%s: %w", s.name, err)
+			return req, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		*s.update(&req.Permissions) = u
 	}
@@ -394,18 +396,18 @@ func (r *userGroupResource) update(ctx context.Context, plan, prior userGroupRes
 // Read refreshes the group from the organization's list; a deactivated group
 // is gone (the next plan reactivates it).
 func (r *userGroupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	userGroups.Read(ctx, r.data, req, resp)
+	userGroups.Read(ctx, r.Data, req, resp)
 }
 
 // Update changes the name, description and settings in place.
 func (r *userGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	updateWithPermissions(ctx, userGroups, r.data, req, resp, func(m *userGroupResourceModel) string { return m.Name.ValueString() },
+	kit.UpdateWithPermissions(ctx, userGroups, r.Data, req, resp, func(m *userGroupResourceModel) string { return m.Name.ValueString() },
 		r.update, func(ctx context.Context, state userGroupResourceModel, update zulip.UpdateUserGroupRequest) error {
-			err := r.data.client.UpdateUserGroup(ctx, state.ID.ValueInt64(), update)
+			err := r.Data.Client.UpdateUserGroup(ctx, state.ID.ValueInt64(), update)
 			if err == nil && update.Name != nil {
 				// The permissions this apply changes next may name the group
 				// as the plan read it (priorID).
-				r.data.noteGroupRename(state.ID.ValueInt64(), state.Name.ValueString(), *update.Name)
+				r.Data.NoteGroupRename(state.ID.ValueInt64(), state.Name.ValueString(), *update.Name)
 			}
 			return err
 		})
@@ -416,18 +418,18 @@ func (r *userGroupResource) Update(ctx context.Context, req resource.UpdateReque
 func (r *userGroupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userGroupResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	id := state.ID.ValueInt64()
 	// The run's list keeps the group, deactivated as Zulip keeps it, so that the
 	// create of a replacement planned after this delete reactivates it.
-	err := userGroupCollection(r.data).writeKnown(ctx, func(ctx context.Context) (func([]zulip.UserGroup) []zulip.UserGroup, error) {
-		if err := r.data.client.DeactivateUserGroup(ctx, id); err != nil {
+	err := kit.UserGroupCollection(r.Data).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.UserGroup) []zulip.UserGroup, error) {
+		if err := r.Data.Client.DeactivateUserGroup(ctx, id); err != nil {
 			return nil, err
 		}
 		return func(list []zulip.UserGroup) []zulip.UserGroup {
-			return changedIn(list, func(g *zulip.UserGroup) bool { return g.ID == id }, func(g *zulip.UserGroup) { g.Deactivated = true })
+			return kit.ChangedIn(list, func(g *zulip.UserGroup) bool { return g.ID == id }, func(g *zulip.UserGroup) { g.Deactivated = true })
 		}, nil
 	})
 	switch {
@@ -445,13 +447,13 @@ func (r *userGroupResource) Delete(ctx context.Context, req resource.DeleteReque
 		if g, ok, lerr := r.find(ctx, id); lerr == nil && ok && g.Deactivated {
 			return
 		}
-		addAPIError(&resp.Diagnostics, "Unable to Deactivate User Group", "deactivate the user group", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Deactivate User Group", "deactivate the user group", kit.RoleAny, err)
 	}
 }
 
 // find reads a group from a fresh list.
 func (r *userGroupResource) find(ctx context.Context, id int64) (zulip.UserGroup, bool, error) {
-	list, err := userGroupCollection(r.data).list(ctx)
+	list, err := kit.UserGroupCollection(r.Data).List(ctx)
 	if err != nil {
 		return zulip.UserGroup{}, false, err
 	}
@@ -467,10 +469,10 @@ func (r *userGroupResource) describeObjections(ctx context.Context, objections [
 	if len(objections) == 0 {
 		return "- (the server did not say where)"
 	}
-	dir, _ := r.data.groups(ctx)
+	dir, _ := r.Data.Groups(ctx)
 	channelName := func(id int64) string {
 		all, archived := true, false
-		if channels, err := r.data.client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived}); err == nil {
+		if channels, err := r.Data.Client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived}); err == nil {
 			for _, c := range channels {
 				if c.StreamID == id {
 					return fmt.Sprintf("channel #%s (id %d)", c.Name, id)
@@ -488,11 +490,11 @@ func (r *userGroupResource) describeObjections(ctx context.Context, objections [
 		case "channel":
 			lines = append(lines, fmt.Sprintf("- %s: %s", channelName(o.ChannelID), settings))
 		case "user_group":
-			lines = append(lines, fmt.Sprintf("- user group %q (id %d): %s", dir.name(o.GroupID), o.GroupID, settings))
+			lines = append(lines, fmt.Sprintf("- user group %q (id %d): %s", dir.Name(o.GroupID), o.GroupID, settings))
 		case "subgroup":
 			names := make([]string, len(o.SupergroupIDs))
 			for i, id := range o.SupergroupIDs {
-				names[i] = strconv.Quote(dir.name(id))
+				names[i] = strconv.Quote(dir.Name(id))
 			}
 			lines = append(lines, "- a subgroup of the user groups "+strings.Join(names, ", "))
 		default:
@@ -504,8 +506,8 @@ func (r *userGroupResource) describeObjections(ctx context.Context, objections [
 
 // ImportState adopts a custom group by name or id.
 func (r *userGroupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	byKey := byNameOrID("zulip_user_group", func(g zulip.UserGroup) int64 { return g.ID }, func(g zulip.UserGroup) string { return g.Name }, false)
-	userGroups.Import(ctx, r.data, req, resp, func(id string) (func(zulip.UserGroup) bool, error) {
+	byKey := kit.ByNameOrID("zulip_user_group", func(g zulip.UserGroup) int64 { return g.ID }, func(g zulip.UserGroup) string { return g.Name }, false)
+	userGroups.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.UserGroup) bool, error) {
 		if strings.HasPrefix(id, "role:") {
 			return nil, fmt.Errorf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform", id)
 		}
@@ -520,58 +522,58 @@ func (r *userGroupResource) ImportState(ctx context.Context, req resource.Import
 // userGroups is the kit's skeleton for zulip_user_group. A deactivated group
 // is not listed as the resource's object: its resource is gone from state, and
 // the next plan reactivates it.
-var userGroups = objects[userGroupResourceModel, zulip.UserGroup]{
-	typeName: "zulip_user_group", what: "user group", role: roleAny,
-	coll:     activeUserGroups,
-	key:      func(g zulip.UserGroup) string { return strconv.FormatInt(g.ID, 10) },
-	stateKey: func(m *userGroupResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	setKey: func(m *userGroupResourceModel, k string) {
+var userGroups = kit.Objects[userGroupResourceModel, zulip.UserGroup]{
+	TypeName: "zulip_user_group", What: "user group", Role: kit.RoleAny,
+	Coll:     activeUserGroups,
+	Key:      func(g zulip.UserGroup) string { return strconv.FormatInt(g.ID, 10) },
+	StateKey: func(m *userGroupResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	SetKey: func(m *userGroupResourceModel, k string) {
 		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
 		m.ID = types.Int64Value(n)
 	},
-	fromAPI: userGroupResourceFromAPI,
-	importHint: "A user group is imported by its name or its numeric id; the organization's groups are listed in " +
+	FromAPI: userGroupResourceFromAPI,
+	ImportHint: "A user group is imported by its name or its numeric id; the organization's groups are listed in " +
 		"its settings under User groups (GET /api/v1/user_groups). Deactivated groups are reactivated by declaring " +
 		"them, not imported.",
 }
 
 // activeUserGroups is the organization's custom groups that are active, from
 // the one list of groups the run reads.
-func activeUserGroups(d *providerData) *collection[zulip.UserGroup] {
-	all := userGroupCollection(d)
-	return &collection[zulip.UserGroup]{name: all.name, cache: all.cache, fetch: all.fetch, filter: func(g zulip.UserGroup) bool {
+func activeUserGroups(d *kit.ProviderData) *kit.Collection[zulip.UserGroup] {
+	all := kit.UserGroupCollection(d)
+	return &kit.Collection[zulip.UserGroup]{Name: all.Name, Cache: all.Cache, Fetch: all.Fetch, Filter: func(g zulip.UserGroup) bool {
 		return !g.Deactivated && !g.IsSystemGroup
 	}}
 }
 
 // userGroupCreation is the create of a group; its natural key is its name.
-func userGroupCreation(d *providerData, name, description string, perms zulip.UserGroupPermissions) creation[userGroupResourceModel, zulip.UserGroup] {
-	return creation[userGroupResourceModel, zulip.UserGroup]{
-		o: userGroups,
-		send: func(ctx context.Context) (string, error) {
-			id, err := d.client.CreateUserGroup(ctx, zulip.CreateUserGroupRequest{
+func userGroupCreation(d *kit.ProviderData, name, description string, perms zulip.UserGroupPermissions) kit.Creation[userGroupResourceModel, zulip.UserGroup] {
+	return kit.Creation[userGroupResourceModel, zulip.UserGroup]{
+		Objects: userGroups,
+		Send: func(ctx context.Context) (string, error) {
+			id, err := d.Client.CreateUserGroup(ctx, zulip.CreateUserGroupRequest{
 				Name: name, Description: description, Members: []int64{}, Permissions: perms,
 			})
 			return strconv.FormatInt(id, 10), err
 		},
-		sameKey: func(g zulip.UserGroup) bool { return g.Name == name },
-		matches: func(g zulip.UserGroup) bool { return g.Name == name && g.Description == description },
+		SameKey: func(g zulip.UserGroup) bool { return g.Name == name },
+		Matches: func(g zulip.UserGroup) bool { return g.Name == name && g.Description == description },
 	}
 }
 
 // userGroupResourceFromAPI copies a group into the resource model.
-func userGroupResourceFromAPI(ctx context.Context, d *providerData, g zulip.UserGroup, m *userGroupResourceModel, diags *diag.Diagnostics) {
+func userGroupResourceFromAPI(ctx context.Context, d *kit.ProviderData, g zulip.UserGroup, m *userGroupResourceModel, diags *diag.Diagnostics) {
 	m.ID = types.Int64Value(g.ID)
 	m.Name = types.StringValue(g.Name)
 	m.Description = types.StringValue(g.Description)
 	m.DateCreated = types.Int64PointerValue(g.DateCreated)
 	m.CreatorID = types.Int64PointerValue(g.CreatorID)
-	dir, err := d.groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
 	for _, s := range userGroupSettings {
-		*s.model(m) = permissionFromAPI(s.api(&g), dir)
+		*s.model(m) = kit.PermissionFromAPI(s.api(&g), dir)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -34,13 +36,13 @@ const featureGroupSubgroupsOnMembers = 311
 
 // NewUserGroupMembersResource returns the zulip_user_group_members resource.
 func NewUserGroupMembersResource() resource.Resource {
-	return &userGroupMembersResource{resourceBase: resourceBase{name: "user_group_members"}}
+	return &userGroupMembersResource{ResourceBase: kit.ResourceBase{Name: "user_group_members"}}
 }
 
 // userGroupMembersResource manages all of a group's direct members, and its
 // direct subgroups when they are configured.
 type userGroupMembersResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // userGroupMembersModel is the zulip_user_group_members state.
@@ -92,7 +94,7 @@ func (r *userGroupMembersResource) Schema(_ context.Context, _ resource.SchemaRe
 // ModifyPlan checks the users and groups named, and notes the group so that
 // an additive membership of the same group warns.
 func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	var plan userGroupMembersModel
@@ -100,38 +102,38 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(plan.GroupID) {
-		noteMembership(r.data, plan.GroupID.ValueInt64(), true, &resp.Diagnostics)
-		if g, ok := checkMembershipGroup(ctx, r.data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && known(plan.Members) {
-			want := knownInt64s(plan.Members)
-			requireMemberChange(ctx, r.data, g, missingFrom(want, g.Members), missingFrom(g.Members, want), &resp.Diagnostics)
+	if kit.Known(plan.GroupID) {
+		noteMembership(r.Data, plan.GroupID.ValueInt64(), true, &resp.Diagnostics)
+		if g, ok := checkMembershipGroup(ctx, r.Data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && kit.Known(plan.Members) {
+			want := kit.KnownInt64s(plan.Members)
+			requireMemberChange(ctx, r.Data, g, missingFrom(want, g.Members), missingFrom(g.Members, want), &resp.Diagnostics)
 		}
 	}
-	if known(plan.Subgroups) && !plan.Subgroups.IsNull() {
-		if err := r.data.requireFeatureLevel(featureGroupSubgroupsOnMembers, "subgroups"); err != nil {
+	if kit.Known(plan.Subgroups) && !plan.Subgroups.IsNull() {
+		if err := r.Data.RequireFeatureLevel(featureGroupSubgroupsOnMembers, "subgroups"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("subgroups"), "Zulip Server Too Old", err.Error())
 			return
 		}
 	}
-	if !r.data.hasCreds {
+	if !r.Data.HasCreds {
 		return
 	}
 	var groups []string
-	if known(plan.Subgroups) {
-		groups = knownStrings(plan.Subgroups)
+	if kit.Known(plan.Subgroups) {
+		groups = kit.KnownStrings(plan.Subgroups)
 	}
 	var users []int64
-	if known(plan.Members) {
-		users = knownInt64s(plan.Members)
+	if kit.Known(plan.Members) {
+		users = kit.KnownInt64s(plan.Members)
 	}
-	checkGroupsAndUsers(ctx, r.data, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
+	checkGroupsAndUsers(ctx, r.Data, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
 }
 
 // Create sets the members.
 func (r *userGroupMembersResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userGroupMembersModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	r.apply(ctx, &plan, "Unable to Set User Group Members", &resp.Diagnostics)
@@ -145,7 +147,7 @@ func (r *userGroupMembersResource) Create(ctx context.Context, req resource.Crea
 func (r *userGroupMembersResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan userGroupMembersModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	r.apply(ctx, &plan, "Unable to Update User Group Members", &resp.Diagnostics)
@@ -160,19 +162,19 @@ func (r *userGroupMembersResource) Update(ctx context.Context, req resource.Upda
 // computed values.
 func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMembersModel, summary string, diags *diag.Diagnostics) {
 	id := plan.GroupID.ValueInt64()
-	g, dir, ok := readGroup(ctx, r.data, id, summary, diags)
+	g, dir, ok := readGroup(ctx, r.Data, id, summary, diags)
 	if !ok {
 		return
 	}
 	var want []int64
 	diags.Append(plan.Members.ElementsAs(ctx, &want, false)...)
 	change := zulip.UpdateUserGroupMembersRequest{Add: missingFrom(want, g.Members), Delete: missingFrom(g.Members, want)}
-	if known(plan.Subgroups) {
+	if kit.Known(plan.Subgroups) {
 		var names []string
 		diags.Append(plan.Subgroups.ElementsAs(ctx, &names, false)...)
 		wantSub := make([]int64, 0, len(names))
 		for _, n := range names {
-			sid, ok := dir.id(n)
+			sid, ok := dir.ID(n)
 			if !ok {
 				diags.AddAttributeError(path.Root("subgroups"), summary, fmt.Sprintf("The organization has no user group named %q.", n))
 				return
@@ -184,12 +186,12 @@ func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMem
 	if diags.HasError() {
 		return
 	}
-	if err := changeMembers(ctx, r.data, g, change); err != nil {
-		addAPIError(diags, summary, fmt.Sprintf("change the members of user group %q", g.Name), roleAny, err)
+	if err := changeMembers(ctx, r.Data, g, change); err != nil {
+		kit.AddAPIError(diags, summary, fmt.Sprintf("change the members of user group %q", g.Name), kit.RoleAny, err)
 		return
 	}
 	plan.ID = types.StringValue(strconv.FormatInt(id, 10))
-	if !known(plan.Subgroups) {
+	if !kit.Known(plan.Subgroups) {
 		plan.Subgroups = groupNames(g.DirectSubgroupIDs, dir)
 	}
 }
@@ -199,16 +201,16 @@ func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMem
 func (r *userGroupMembersResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userGroupMembersModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := userGroupCollection(r.data).list(ctx)
+	list, err := kit.UserGroupCollection(r.Data).List(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read User Group Members", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Group Members", "list the user groups", kit.RoleAny, err)
 		return
 	}
-	dir := newGroupDirectory(list)
-	g, ok := dir.byID[state.GroupID.ValueInt64()]
+	dir := kit.NewGroupDirectory(list)
+	g, ok := dir.ByID[state.GroupID.ValueInt64()]
 	if !ok || g.Deactivated {
 		tflog.Info(ctx, "user group is gone or deactivated; removing its members from state", map[string]any{"group_id": state.GroupID.ValueInt64()})
 		resp.State.RemoveResource(ctx)
@@ -223,16 +225,16 @@ func (r *userGroupMembersResource) Read(ctx context.Context, req resource.ReadRe
 func (r *userGroupMembersResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userGroupMembersModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := userGroupCollection(r.data).readBack(ctx)
+	list, err := kit.UserGroupCollection(r.Data).ReadBack(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Remove User Group Members", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Remove User Group Members", "list the user groups", kit.RoleAny, err)
 		return
 	}
-	dir := newGroupDirectory(list)
-	g, ok := dir.byID[state.GroupID.ValueInt64()]
+	dir := kit.NewGroupDirectory(list)
+	g, ok := dir.ByID[state.GroupID.ValueInt64()]
 	if !ok {
 		return // the group is gone: nothing to remove
 	}
@@ -242,21 +244,21 @@ func (r *userGroupMembersResource) Delete(ctx context.Context, req resource.Dele
 	resp.Diagnostics.Append(state.Subgroups.ElementsAs(ctx, &subgroups, false)...)
 	change := zulip.UpdateUserGroupMembersRequest{Delete: intersect(members, g.Members)}
 	for _, n := range subgroups {
-		if sid, ok := dir.id(n); ok && slices.Contains(g.DirectSubgroupIDs, sid) {
+		if sid, ok := dir.ID(n); ok && slices.Contains(g.DirectSubgroupIDs, sid) {
 			change.DeleteSubgroups = append(change.DeleteSubgroups, sid)
 		}
 	}
-	if err := changeMembers(ctx, r.data, g, change); err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Remove User Group Members", fmt.Sprintf("remove the members of user group %q", g.Name), roleAny, err)
+	if err := changeMembers(ctx, r.Data, g, change); err != nil {
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Remove User Group Members", fmt.Sprintf("remove the members of user group %q", g.Name), kit.RoleAny, err)
 	}
 }
 
 // ImportState adopts a group's members by the group's name or id.
 func (r *userGroupMembersResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	g, ok := groupByNameOrID(ctx, r.data, req.ID, &resp.Diagnostics)
+	g, ok := groupByNameOrID(ctx, r.Data, req.ID, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -266,14 +268,14 @@ func (r *userGroupMembersResource) ImportState(ctx context.Context, req resource
 
 // readGroup reads a group afresh (after this run's writes), with the
 // directory of groups; a missing or deactivated group is an error.
-func readGroup(ctx context.Context, d *providerData, id int64, summary string, diags *diag.Diagnostics) (zulip.UserGroup, groupDirectory, bool) {
-	list, err := userGroupCollection(d).readBack(ctx)
+func readGroup(ctx context.Context, d *kit.ProviderData, id int64, summary string, diags *diag.Diagnostics) (zulip.UserGroup, kit.GroupDirectory, bool) {
+	list, err := kit.UserGroupCollection(d).ReadBack(ctx)
 	if err != nil {
-		addAPIError(diags, summary, "list the user groups", roleAny, err)
-		return zulip.UserGroup{}, groupDirectory{}, false
+		kit.AddAPIError(diags, summary, "list the user groups", kit.RoleAny, err)
+		return zulip.UserGroup{}, kit.GroupDirectory{}, false
 	}
-	dir := newGroupDirectory(list)
-	g, ok := dir.byID[id]
+	dir := kit.NewGroupDirectory(list)
+	g, ok := dir.ByID[id]
 	switch {
 	case !ok:
 		diags.AddAttributeError(path.Root("group_id"), summary, fmt.Sprintf("The organization has no user group with id %d.", id))
@@ -283,21 +285,21 @@ func readGroup(ctx context.Context, d *providerData, id int64, summary string, d
 	default:
 		return g, dir, true
 	}
-	return zulip.UserGroup{}, groupDirectory{}, false
+	return zulip.UserGroup{}, kit.GroupDirectory{}, false
 }
 
 // checkMembershipGroup fails a plan whose group the organization does not
 // have, or that is a system group (whose members follow the users' roles).
 // It returns the group as this run saw it, when there is one to manage.
-func checkMembershipGroup(ctx context.Context, d *providerData, id int64, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
-	if !d.hasCreds {
+func checkMembershipGroup(ctx context.Context, d *kit.ProviderData, id int64, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
+	if !d.HasCreds {
 		return zulip.UserGroup{}, false
 	}
-	dir, err := d.groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
 		return zulip.UserGroup{}, false // the apply will say
 	}
-	g, ok := dir.byID[id]
+	g, ok := dir.ByID[id]
 	switch {
 	case !ok: // a group this plan creates has no id yet: its reference is unknown, not checked
 		diags.AddAttributeError(path.Root("group_id"), "Unknown User Group", fmt.Sprintf("The organization has no user group with id %d.", id))
@@ -312,12 +314,12 @@ func checkMembershipGroup(ctx context.Context, d *providerData, id int64, diags 
 
 // changeMembers sends one membership change of group g, if there is one, and
 // records its effect in the cached list of groups.
-func changeMembers(ctx context.Context, d *providerData, g zulip.UserGroup, change zulip.UpdateUserGroupMembersRequest) error {
+func changeMembers(ctx context.Context, d *kit.ProviderData, g zulip.UserGroup, change zulip.UpdateUserGroupMembersRequest) error {
 	if len(change.Add)+len(change.Delete)+len(change.AddSubgroups)+len(change.DeleteSubgroups) == 0 {
 		return nil
 	}
-	return userGroupCollection(d).writeKnown(ctx, func(ctx context.Context) (func([]zulip.UserGroup) []zulip.UserGroup, error) {
-		if err := d.client.UpdateUserGroupMembers(ctx, g.ID, change); err != nil {
+	return kit.UserGroupCollection(d).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.UserGroup) []zulip.UserGroup, error) {
+		if err := d.Client.UpdateUserGroupMembers(ctx, g.ID, change); err != nil {
 			return nil, err
 		}
 		return func(list []zulip.UserGroup) []zulip.UserGroup {
@@ -335,10 +337,10 @@ func changeMembers(ctx context.Context, d *providerData, g zulip.UserGroup, chan
 }
 
 // groupByNameOrID finds a custom, active group by import id.
-func groupByNameOrID(ctx context.Context, d *providerData, id string, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
-	list, err := userGroupCollection(d).list(ctx)
+func groupByNameOrID(ctx context.Context, d *kit.ProviderData, id string, diags *diag.Diagnostics) (zulip.UserGroup, bool) {
+	list, err := kit.UserGroupCollection(d).List(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Import", "list the user groups", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Import", "list the user groups", kit.RoleAny, err)
 		return zulip.UserGroup{}, false
 	}
 	for _, g := range list {
@@ -356,7 +358,7 @@ func groupByNameOrID(ctx context.Context, d *providerData, id string, diags *dia
 
 // checkGroupsAndUsers fails a plan that names a group or a user the
 // organization does not have.
-func checkGroupsAndUsers(ctx context.Context, d *providerData, groupsAt, usersAt path.Path, groups []string, users []int64, diags *diag.Diagnostics) {
+func checkGroupsAndUsers(ctx context.Context, d *kit.ProviderData, groupsAt, usersAt path.Path, groups []string, users []int64, diags *diag.Diagnostics) {
 	g := make([]attr.Value, len(groups))
 	for i, n := range groups {
 		g[i] = types.StringValue(n)
@@ -367,12 +369,12 @@ func checkGroupsAndUsers(ctx context.Context, d *providerData, groupsAt, usersAt
 	}
 	var parts diag.Diagnostics
 	if len(groups) > 0 {
-		d.checkPermission(ctx, groupsAt, types.ObjectValueMust(permissionAttrTypes, map[string]attr.Value{
+		d.CheckPermission(ctx, groupsAt, types.ObjectValueMust(kit.PermissionAttrTypes, map[string]attr.Value{
 			"groups": types.SetValueMust(types.StringType, g), "users": types.SetValueMust(types.Int64Type, []attr.Value{}),
 		}), &parts)
 	}
 	if len(users) > 0 {
-		d.checkPermission(ctx, usersAt, types.ObjectValueMust(permissionAttrTypes, map[string]attr.Value{
+		d.CheckPermission(ctx, usersAt, types.ObjectValueMust(kit.PermissionAttrTypes, map[string]attr.Value{
 			"groups": types.SetValueMust(types.StringType, []attr.Value{}), "users": types.SetValueMust(types.Int64Type, u),
 		}), &parts)
 	}
@@ -390,11 +392,11 @@ func checkGroupsAndUsers(ctx context.Context, d *providerData, groupsAt, usersAt
 // noteMembership records a group whose membership a resource of this plan
 // manages, and warns when an authoritative and an additive resource manage
 // the same group (each apply would undo the other's work).
-func noteMembership(d *providerData, groupID int64, authoritative bool, diags *diag.Diagnostics) {
+func noteMembership(d *kit.ProviderData, groupID int64, authoritative bool, diags *diag.Diagnostics) {
 	if d == nil {
 		return
 	}
-	kinds := d.noteInPlan("members of "+strconv.FormatInt(groupID, 10), strconv.FormatBool(authoritative))
+	kinds := d.NoteInPlan("members of "+strconv.FormatInt(groupID, 10), strconv.FormatBool(authoritative))
 	if kinds["true"] && kinds["false"] {
 		diags.AddWarning("Group Managed Twice",
 			fmt.Sprintf("User group %d has both a zulip_user_group_members resource (all members) and "+
@@ -441,10 +443,10 @@ func int64Set(ids []int64) types.Set {
 }
 
 // groupNames is a set of group names.
-func groupNames(ids []int64, dir groupDirectory) types.Set {
+func groupNames(ids []int64, dir kit.GroupDirectory) types.Set {
 	v := make([]attr.Value, len(ids))
 	for i, id := range ids {
-		v[i] = types.StringValue(dir.name(id))
+		v[i] = types.StringValue(dir.Name(id))
 	}
 	return types.SetValueMust(types.StringType, v)
 }

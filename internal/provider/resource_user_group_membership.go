@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -28,13 +30,13 @@ var (
 
 // NewUserGroupMembershipResource returns the zulip_user_group_membership resource.
 func NewUserGroupMembershipResource() resource.Resource {
-	return &userGroupMembershipResource{resourceBase: resourceBase{name: "user_group_membership"}}
+	return &userGroupMembershipResource{ResourceBase: kit.ResourceBase{Name: "user_group_membership"}}
 }
 
 // userGroupMembershipResource manages one user's direct membership of one
 // group, leaving the group's other members alone.
 type userGroupMembershipResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // userGroupMembershipModel is the zulip_user_group_membership state.
@@ -68,7 +70,7 @@ func (r *userGroupMembershipResource) Schema(_ context.Context, _ resource.Schem
 
 // ModifyPlan checks the user and notes the group (see noteMembership).
 func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	var plan userGroupMembershipModel
@@ -76,15 +78,15 @@ func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(plan.GroupID) {
-		noteMembership(r.data, plan.GroupID.ValueInt64(), false, &resp.Diagnostics)
-		if g, ok := checkMembershipGroup(ctx, r.data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && req.State.Raw.IsNull() &&
-			known(plan.UserID) && !slices.Contains(g.Members, plan.UserID.ValueInt64()) {
-			requireMemberChange(ctx, r.data, g, []int64{plan.UserID.ValueInt64()}, nil, &resp.Diagnostics)
+	if kit.Known(plan.GroupID) {
+		noteMembership(r.Data, plan.GroupID.ValueInt64(), false, &resp.Diagnostics)
+		if g, ok := checkMembershipGroup(ctx, r.Data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && req.State.Raw.IsNull() &&
+			kit.Known(plan.UserID) && !slices.Contains(g.Members, plan.UserID.ValueInt64()) {
+			requireMemberChange(ctx, r.Data, g, []int64{plan.UserID.ValueInt64()}, nil, &resp.Diagnostics)
 		}
 	}
-	if known(plan.UserID) && r.data.hasCreds {
-		checkGroupsAndUsers(ctx, r.data, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+	if kit.Known(plan.UserID) && r.Data.HasCreds {
+		checkGroupsAndUsers(ctx, r.Data, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
 	}
 }
 
@@ -93,17 +95,17 @@ func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resour
 func (r *userGroupMembershipResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan userGroupMembershipModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	g, _, ok := readGroup(ctx, r.data, plan.GroupID.ValueInt64(), "Unable to Add Group Member", &resp.Diagnostics)
+	g, _, ok := readGroup(ctx, r.Data, plan.GroupID.ValueInt64(), "Unable to Add Group Member", &resp.Diagnostics)
 	if !ok {
 		return
 	}
 	user := plan.UserID.ValueInt64()
 	if !slices.Contains(g.Members, user) {
-		if err := changeMembers(ctx, r.data, g, zulip.UpdateUserGroupMembersRequest{Add: []int64{user}}); err != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Add Group Member", fmt.Sprintf("add user %d to user group %q", user, g.Name), roleAny, err)
+		if err := changeMembers(ctx, r.Data, g, zulip.UpdateUserGroupMembersRequest{Add: []int64{user}}); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "Unable to Add Group Member", fmt.Sprintf("add user %d to user group %q", user, g.Name), kit.RoleAny, err)
 			return
 		}
 	}
@@ -116,12 +118,12 @@ func (r *userGroupMembershipResource) Create(ctx context.Context, req resource.C
 func (r *userGroupMembershipResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userGroupMembershipModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := userGroupCollection(r.data).list(ctx)
+	list, err := kit.UserGroupCollection(r.Data).List(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Group Membership", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Group Membership", "list the user groups", kit.RoleAny, err)
 		return
 	}
 	i := slices.IndexFunc(list, func(g zulip.UserGroup) bool { return g.ID == state.GroupID.ValueInt64() })
@@ -141,12 +143,12 @@ func (r *userGroupMembershipResource) Update(context.Context, resource.UpdateReq
 func (r *userGroupMembershipResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userGroupMembershipModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := userGroupCollection(r.data).readBack(ctx)
+	list, err := kit.UserGroupCollection(r.Data).ReadBack(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Remove Group Member", "list the user groups", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Remove Group Member", "list the user groups", kit.RoleAny, err)
 		return
 	}
 	user := state.UserID.ValueInt64()
@@ -154,8 +156,8 @@ func (r *userGroupMembershipResource) Delete(ctx context.Context, req resource.D
 	if i < 0 || !slices.Contains(list[i].Members, user) {
 		return
 	}
-	if err := changeMembers(ctx, r.data, list[i], zulip.UpdateUserGroupMembersRequest{Delete: []int64{user}}); err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Remove Group Member", fmt.Sprintf("remove user %d from user group %q", user, list[i].Name), roleAny, err)
+	if err := changeMembers(ctx, r.Data, list[i], zulip.UpdateUserGroupMembersRequest{Delete: []int64{user}}); err != nil {
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Remove Group Member", fmt.Sprintf("remove user %d from user group %q", user, list[i].Name), kit.RoleAny, err)
 	}
 }
 
@@ -168,10 +170,10 @@ func (r *userGroupMembershipResource) ImportState(ctx context.Context, req resou
 			fmt.Sprintf("A zulip_user_group_membership is imported by <group name or id>:<user id>, e.g. backend:12; got %q.", req.ID))
 		return
 	}
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	g, ok := groupByNameOrID(ctx, r.data, req.ID[:i], &resp.Diagnostics)
+	g, ok := groupByNameOrID(ctx, r.Data, req.ID[:i], &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -22,7 +24,7 @@ import (
 // changed, went with it, and Zulip refuses to clear a field it does not know.
 func userToAPI(ctx context.Context, m userResourceModel, prior *userResourceModel, exists func(id int64) bool, diags *diag.Diagnostics) zulip.UpdateUserRequest {
 	var req zulip.UpdateUserRequest
-	if prior != nil && known(m.FullName) && !m.FullName.Equal(prior.FullName) {
+	if prior != nil && kit.Known(m.FullName) && !m.FullName.Equal(prior.FullName) {
 		name := m.FullName.ValueString()
 		req.FullName = &name
 	}
@@ -64,7 +66,7 @@ func (r *userResource) fieldExists(ctx context.Context) func(id int64) bool {
 		if !read {
 			read = true
 			var err error
-			if fields, err = userProfileFields(ctx, r.data); err != nil {
+			if fields, err = userProfileFields(ctx, r.Data); err != nil {
 				tflog.Warn(ctx, "could not list custom profile fields; clearing the removed values anyway", map[string]any{"error": err.Error()})
 			}
 		}
@@ -86,7 +88,7 @@ func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, diags
 	m.Role = userRoleName(u.Role, diags)
 	m.Active = types.BoolValue(u.IsActive)
 	if u.DeliveryEmail != nil && *u.DeliveryEmail != "" {
-		if !known(m.Email) || !strings.EqualFold(m.Email.ValueString(), *u.DeliveryEmail) {
+		if !kit.Known(m.Email) || !strings.EqualFold(m.Email.ValueString(), *u.DeliveryEmail) {
 			m.Email = types.StringValue(*u.DeliveryEmail)
 		}
 		m.DeliveryEmail = types.StringValue(*u.DeliveryEmail)
@@ -110,13 +112,13 @@ func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, diags
 		m.BotOwnerID = types.Int64Value(*u.BotOwnerID)
 	}
 	m.DateJoined = types.StringValue(u.DateJoined)
-	m.Timezone = stringOrNull(&u.Timezone)
-	m.AvatarURL = stringOrNull(u.AvatarURL)
+	m.Timezone = kit.StringOrNull(&u.Timezone)
+	m.AvatarURL = kit.StringOrNull(u.AvatarURL)
 	m.AvatarVersion = types.Int64Value(u.AvatarVersion)
 	m.IsImportedStub = types.BoolValue(u.IsImportedStub)
 	m.Password = types.StringNull() // write-only: never stored
 
-	if !known(m.ProfileData) {
+	if !kit.Known(m.ProfileData) {
 		m.ProfileData = types.MapNull(userProfileValueType)
 		return
 	}
@@ -169,11 +171,11 @@ func userPartial(plan userResourceModel) *userResourceModel {
 
 // userRoleNeeded names the role the provider needs to change a role from one
 // to another.
-func userRoleNeeded(from, to string) requiredRole {
+func userRoleNeeded(from, to string) kit.RequiredRole {
 	if from == userRoleOwner || to == userRoleOwner {
-		return roleOwner
+		return kit.RoleOwner
 	}
-	return roleAdministrator
+	return kit.RoleAdministrator
 }
 
 // userFieldList describes the custom profile fields for an error message.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -54,12 +56,12 @@ var userTopicPolicies = map[string]int{
 
 // NewUserTopicResource returns the zulip_user_topic resource.
 func NewUserTopicResource() resource.Resource {
-	return &userTopicResource{resourceBase: resourceBase{name: "user_topic"}}
+	return &userTopicResource{ResourceBase: kit.ResourceBase{Name: "user_topic"}}
 }
 
 // userTopicResource manages the caller's visibility policy for one topic.
 type userTopicResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // userTopicResourceModel is the zulip_user_topic state.
@@ -118,7 +120,7 @@ func (r *userTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 // ModifyPlan computes the id and applies the server's limits: its feature
 // level, and the length of a topic name that is being set.
 func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) {
 		return
 	}
 	var plan userTopicResourceModel
@@ -128,34 +130,34 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	// The id follows the configured spelling, so that a change of case (an
 	// in-place update) plans the new id rather than an unknown one.
-	if known(plan.ChannelID) && known(plan.Topic) {
+	if kit.Known(plan.ChannelID) && kit.Known(plan.Topic) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))...)
 	} else {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
 	}
-	if !r.data.knowsServer() {
+	if !r.Data.KnowsServer() {
 		return
 	}
-	if err := r.data.requireFeatureLevel(featureUserTopics, "zulip_user_topic (POST /user_topics)"); err != nil {
+	if err := r.Data.RequireFeatureLevel(featureUserTopics, "zulip_user_topic (POST /user_topics)"); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
 		return
 	}
 	if plan.VisibilityPolicy.ValueString() == "followed" {
-		if err := r.data.requireFeatureLevel(featureUserTopicFollows, `visibility_policy "followed"`); err != nil {
+		if err := r.Data.RequireFeatureLevel(featureUserTopicFollows, `visibility_policy "followed"`); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
 		}
 	}
-	if !r.data.hasCreds {
+	if !r.Data.HasCreds {
 		return
 	}
 	var priorChannel types.Int64
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("channel_id"), &priorChannel)...)
 	}
-	if known(plan.ChannelID) && (priorChannel.IsNull() || !priorChannel.Equal(plan.ChannelID)) {
+	if kit.Known(plan.ChannelID) && (priorChannel.IsNull() || !priorChannel.Equal(plan.ChannelID)) {
 		r.checkChannel(ctx, plan.ChannelID.ValueInt64(), &resp.Diagnostics)
 	}
-	if !known(plan.Topic) {
+	if !kit.Known(plan.Topic) {
 		return
 	}
 	// Only a topic that is being set needs the limit: refreshing a settled
@@ -167,9 +169,9 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if prior.ValueString() == plan.Topic.ValueString() && !prior.IsNull() {
 		return
 	}
-	limits, err := userTopicRealm(ctx, r.data)
+	limits, err := userTopicRealm(ctx, r.Data)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read the Topic Length Limit", "read max_topic_length through POST /register", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Topic Length Limit", "read max_topic_length through POST /register", kit.RoleAny, err)
 		return
 	}
 	if n := utf8.RuneCountInString(plan.Topic.ValueString()); n > limits.maxTopicLength {
@@ -189,7 +191,7 @@ func (r *userTopicResource) Create(ctx context.Context, req resource.CreateReque
 func (r *userTopicResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, summary string, diags *diag.Diagnostics) {
 	var plan userTopicResourceModel
 	diags.Append(p.Get(ctx, &plan)...)
-	if diags.HasError() || !r.data.ready(diags) {
+	if diags.HasError() || !r.Data.Ready(diags) {
 		return
 	}
 	r.set(ctx, plan, summary, diags)
@@ -204,7 +206,7 @@ func (r *userTopicResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.
 func (r *userTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state userTopicResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
 	gone := false
@@ -231,14 +233,14 @@ func (r *userTopicResource) Update(ctx context.Context, req resource.UpdateReque
 func (r *userTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state userTopicResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	err := userTopicCollection(r.data).write(ctx, func(ctx context.Context) error {
-		return r.data.client.SetUserTopic(ctx, state.ChannelID.ValueInt64(), state.Topic.ValueString(), zulip.VisibilityPolicyNone)
+	err := userTopicCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+		return r.Data.Client.SetUserTopic(ctx, state.ChannelID.ValueInt64(), state.Topic.ValueString(), zulip.VisibilityPolicyNone)
 	})
 	if err != nil && !zulip.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Unable to Delete User Topic", "set the topic's visibility policy back to none", roleAny, err)
+		kit.AddAPIError(&resp.Diagnostics, "Unable to Delete User Topic", "set the topic's visibility policy back to none", kit.RoleAny, err)
 	}
 }
 
@@ -265,8 +267,8 @@ func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, s
 		"channel_id": m.ChannelID.ValueInt64(), "topic": m.Topic.ValueString(), "visibility_policy": policy,
 	})
 	channel, topic := m.ChannelID.ValueInt64(), m.Topic.ValueString()
-	err := userTopicCollection(r.data).writeKnown(ctx, func(ctx context.Context) (func([]zulip.UserTopic) []zulip.UserTopic, error) {
-		if err := r.data.client.SetUserTopic(ctx, channel, topic, policy); err != nil {
+	err := userTopicCollection(r.Data).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.UserTopic) []zulip.UserTopic, error) {
+		if err := r.Data.Client.SetUserTopic(ctx, channel, topic, policy); err != nil {
 			return nil, err
 		}
 		// The answer is only "success": the server now holds this policy for
@@ -290,16 +292,16 @@ func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, s
 			fmt.Sprintf("Channel %d does not exist, is archived, or the provider's account cannot read it (a private "+
 				"channel it is not subscribed to). Server said: %s", m.ChannelID.ValueInt64(), err))
 	default:
-		addAPIError(diags, summary, "set the topic's visibility policy", roleAny, err)
+		kit.AddAPIError(diags, summary, "set the topic's visibility policy", kit.RoleAny, err)
 	}
 }
 
 // read fills m from the account's user topics; gone is called when the topic
 // has no policy. A row matches case-insensitively, as Zulip matches topics.
 func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel, diags *diag.Diagnostics, gone func()) {
-	list, err := userTopicCollection(r.data).list(ctx)
+	list, err := userTopicCollection(r.Data).List(ctx)
 	if err != nil {
-		addAPIError(diags, "Unable to Read User Topics", "list the account's user topics through POST /register", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User Topics", "list the account's user topics through POST /register", kit.RoleAny, err)
 		return
 	}
 	channel, topic := m.ChannelID.ValueInt64(), m.Topic.ValueString()
@@ -319,9 +321,9 @@ func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel,
 	// A server that answers with the empty topic's real name ("") rather than
 	// its display name still holds the policy the configuration names.
 	if emptyTopicRow != nil {
-		limits, err := userTopicRealm(ctx, r.data)
+		limits, err := userTopicRealm(ctx, r.Data)
 		if err != nil {
-			addAPIError(diags, "Unable to Read User Topics", "read realm_empty_topic_display_name through POST /register", roleAny, err)
+			kit.AddAPIError(diags, "Unable to Read User Topics", "read realm_empty_topic_display_name through POST /register", kit.RoleAny, err)
 			return
 		}
 		if limits.emptyTopicName != "" && strings.EqualFold(limits.emptyTopicName, topic) {
@@ -337,12 +339,12 @@ func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel,
 // is not subscribed) or one that is archived. The channels are read once per
 // run, and only for policies whose channel is being set.
 func (r *userTopicResource) checkChannel(ctx context.Context, id int64, diags *diag.Diagnostics) {
-	channels, err := cachedAs(ctx, r.data.cache, cacheUserTopicChannels, func(ctx context.Context) ([]zulip.Channel, error) {
+	channels, err := kit.CachedAs(ctx, r.Data.Cache, cacheUserTopicChannels, func(ctx context.Context) ([]zulip.Channel, error) {
 		includeArchived := false
-		return r.data.client.ListChannels(ctx, zulip.ListChannelsOptions{ExcludeArchived: &includeArchived})
+		return r.Data.Client.ListChannels(ctx, zulip.ListChannelsOptions{ExcludeArchived: &includeArchived})
 	})
 	if err != nil {
-		addAPIError(diags, "Unable to Read Channels", "list the channels the account can see, to check channel_id", roleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Channels", "list the channels the account can see, to check channel_id", kit.RoleAny, err)
 		return
 	}
 	for _, c := range channels {
@@ -373,14 +375,14 @@ type userTopicRealmLimits struct {
 
 // userTopicCollection is the account's user topics: one register call serves
 // every zulip_user_topic of a run.
-func userTopicCollection(d *providerData) *collection[zulip.UserTopic] {
-	return newCollection(d, cacheUserTopics, d.client.ListUserTopics)
+func userTopicCollection(d *kit.ProviderData) *kit.Collection[zulip.UserTopic] {
+	return kit.NewCollection(d, cacheUserTopics, d.Client.ListUserTopics)
 }
 
 // userTopicRealm derives max_topic_length and the empty topic's display name
 // from the organization settings.
-func userTopicRealm(ctx context.Context, d *providerData) (userTopicRealmLimits, error) {
-	resp, err := d.realmSettings(ctx)
+func userTopicRealm(ctx context.Context, d *kit.ProviderData) (userTopicRealmLimits, error) {
+	resp, err := d.RealmSettings(ctx)
 	if err != nil {
 		return userTopicRealmLimits{}, err
 	}

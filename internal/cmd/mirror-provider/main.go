@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -31,7 +33,7 @@ import (
 func main() {
 	// The same logging as the Zulip provider's, so that the ratio compares the
 	// work of the providers, not their log volume.
-	if err := zprovider.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
+	if err := kit.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
 		log.Fatal(err)
 	}
 	zulip := zprovider.New("mirror")()

@@ -11,6 +11,8 @@ import (
 	"log"
 	"os"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -19,14 +21,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	zprovider "github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
 )
 
 func main() {
 	// The same logging as the Zulip provider's, so that the ratio compares the
 	// work of the providers, not their log volume.
-	if err := zprovider.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
+	if err := kit.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
 		log.Fatal(err)
 	}
 	if err := providerserver.Serve(context.Background(), func() provider.Provider { return &noio{} },

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -13,58 +13,58 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-// providerData is what Configure hands to every resource and data source.
-type providerData struct {
-	client *zulip.Client
+// ProviderData is what Configure hands to every resource and data source.
+type ProviderData struct {
+	Client *zulip.Client
 	// events is the process's event queue for creates (eventFeed).
-	events *eventFeed
-	// hasCreds is false when the provider was configured with a URL only, which
+	Events *eventFeed
+	// HasCreds is false when the provider was configured with a URL only, which
 	// is enough for the development API key and nothing else.
-	hasCreds bool
-	// noCredentials says, when hasCreds is false, what is missing and where
+	HasCreds bool
+	// NoCredentials says, when HasCreds is false, what is missing and where
 	// the provider looked for it.
-	noCredentials string
+	NoCredentials string
 	// destroying: the run is part of a terraform destroy, whose first plan
 	// plans the whole configuration only to refresh the state.
-	destroying bool
+	Destroying bool
 	// journal is the create journal (journal.go), nil without one.
-	journal *createJournal
-	// unknownConfig is true when the provider's own configuration was not known
+	Journal *CreateJournal
+	// UnknownConfig is true when the provider's own configuration was not known
 	// yet (planning against a server that another resource creates).
-	unknownConfig bool
-	featureLevel  int
-	serverVersion string
+	UnknownConfig bool
+	FeatureLevel  int
+	ServerVersion string
 	// me is the provider's own account as GET /users/me answered when the
 	// provider was configured (nil without credentials): its id and role let
 	// plans refuse changes the account may not make.
-	me      *zulip.User
-	version string
-	cache   *collectionCache
-	sms     smsSettings
+	Me      *zulip.User
+	Version string
+	Cache   *collectionCache
+	SMS     SMSSettings
 	// notes collects what one plan does that other resources' plans must know.
 	notes planNotes
-	// flagReads joins the flag lookups of zulip_message_flags refreshed together.
-	flagReads *idBatcher[map[int64]zulip.NarrowMatch]
+	// FlagReads joins the flag lookups of zulip_message_flags refreshed together.
+	FlagReads *idBatcher[map[int64]zulip.NarrowMatch]
 }
 
-// smsSettings are the resolved credentials of the SMS conversations API.
-type smsSettings struct {
+// SMSSettings are the resolved credentials of the SMS conversations API.
+type SMSSettings struct {
 	APIURL   string
 	Username string
 	Password string
 	// unknown is true when the sms block depends on values not known yet at
 	// plan time; credentials are then checked only when a question is sent.
-	unknown bool
+	Unknown bool
 }
 
 // providerDataFrom converts the framework's ProviderData. It returns nil
 // without a diagnostic when the provider is not configured yet (the framework
 // calls Configure on resources before the provider during validation).
-func providerDataFrom(raw any, diags *diag.Diagnostics) *providerData {
+func providerDataFrom(raw any, diags *diag.Diagnostics) *ProviderData {
 	if raw == nil {
 		return nil
 	}
-	d, ok := raw.(*providerData)
+	d, ok := raw.(*ProviderData)
 	if !ok {
 		diags.AddError("Unexpected Provider Data",
 			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", raw))
@@ -73,19 +73,19 @@ func providerDataFrom(raw any, diags *diag.Diagnostics) *providerData {
 	return d
 }
 
-// ready reports, as a diagnostic, why the provider cannot call the API yet.
-func (d *providerData) ready(diags *diag.Diagnostics) bool {
+// Ready reports, as a diagnostic, why the provider cannot call the API yet.
+func (d *ProviderData) Ready(diags *diag.Diagnostics) bool {
 	switch {
 	case d == nil:
 		diags.AddError("Provider Not Configured",
 			"The Zulip provider was not configured before this operation. This is a bug in the provider or in Terraform.")
 		return false
-	case d.unknownConfig:
+	case d.UnknownConfig:
 		diags.AddError("Provider Configuration Unknown",
 			"The Zulip provider's url, email, api_key or zuliprc depends on a value that is not known yet. "+
 				"Apply the resources it depends on first (for example with -target), then apply again.")
 		return false
-	case !d.hasCreds:
+	case !d.HasCreds:
 		diags.AddError("Missing Zulip Credentials",
 			"This operation needs an account: set `email` and `api_key` in the provider block, the ZULIP_EMAIL and "+
 				"ZULIP_API_KEY environment variables, or `email` and `key` in the [api] section of a zuliprc file. "+
@@ -95,18 +95,18 @@ func (d *providerData) ready(diags *diag.Diagnostics) bool {
 	return true
 }
 
-// knowsServer reports whether the server's feature level is known, so that
+// KnowsServer reports whether the server's feature level is known, so that
 // plan-time checks that depend on it can run.
-func (d *providerData) knowsServer() bool { return d != nil && d.client != nil && !d.unknownConfig }
+func (d *ProviderData) KnowsServer() bool { return d != nil && d.Client != nil && !d.UnknownConfig }
 
-// requireFeatureLevel adds an error when the server is older than level;
+// RequireFeatureLevel adds an error when the server is older than level;
 // what names the attribute or operation that needs it.
-func (d *providerData) requireFeatureLevel(level int, what string) error {
-	if !d.knowsServer() || d.featureLevel >= level {
+func (d *ProviderData) RequireFeatureLevel(level int, what string) error {
+	if !d.KnowsServer() || d.FeatureLevel >= level {
 		return nil
 	}
 	return fmt.Errorf("%s needs Zulip feature level %d or newer, but the server (Zulip %s) has feature level %d",
-		what, level, d.serverVersion, d.featureLevel)
+		what, level, d.ServerVersion, d.FeatureLevel)
 }
 
 // collectionCache keeps whole collections (linkifiers, realm domains, saved
@@ -136,7 +136,7 @@ type collectionCache struct {
 	last map[string]any
 	// took is how long the last write to each collection took, interval the
 	// smoothed time between the starts of its writes, and begun when the last
-	// one started: how long a read-back waits for others to join (readBack).
+	// one started: how long a read-back waits for others to join (ReadBack).
 	took, interval map[string]time.Duration
 	begun          map[string]time.Time
 	// readBacks joins the read-backs of writes that end together.
@@ -153,12 +153,12 @@ type cacheEntry struct {
 	value any
 }
 
-// newCollectionCache returns an empty cache.
-func newCollectionCache() *collectionCache {
+// NewCollectionCache returns an empty cache.
+func NewCollectionCache() *collectionCache {
 	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{},
 		writing: map[string]int{}, settled: map[string]chan struct{}{}, version: map[string]uint64{},
 		last: map[string]any{}, took: map[string]time.Duration{}, interval: map[string]time.Duration{},
-		begun: map[string]time.Time{}, readBacks: newIDBatcher[any](readBatchWindow)}
+		begun: map[string]time.Time{}, readBacks: NewIDBatcher[any](ReadBatchWindow)}
 }
 
 // get returns the cached collection, or fetches it once for all concurrent callers.
@@ -220,10 +220,10 @@ func (c *collectionCache) get(ctx context.Context, key string, fetch func(contex
 	}
 }
 
-// cachedAs is get for a collection of type T: fetch's result is cached under
+// CachedAs is get for a collection of type T: fetch's result is cached under
 // key, and what the cache holds is returned as a T. A key holds one type, so a
 // value of another type is an internal error.
-func cachedAs[T any](ctx context.Context, c *collectionCache, key string, fetch func(context.Context) (T, error)) (T, error) {
+func CachedAs[T any](ctx context.Context, c *collectionCache, key string, fetch func(context.Context) (T, error)) (T, error) {
 	var zero T
 	v, err := c.get(ctx, key, func(ctx context.Context) (any, error) { return fetch(ctx) })
 	if err != nil {
@@ -248,7 +248,7 @@ func (c *collectionCache) stored(key string, value any, gen, version uint64) {
 	}
 }
 
-// lastSeen returns the newest copy of key the run has seen, fresh or stale.
+// LastSeen returns the newest copy of key the run has seen, fresh or stale.
 func (c *collectionCache) lastSeen(key string) (any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -275,13 +275,13 @@ const readBackJoiners = 3
 // to come (a rate limit pacing them) waiting longer gathers no more of them.
 const maxReadBackWait = 500 * time.Millisecond
 
-// readBack fetches key for a caller whose own write has ended and that needs
+// ReadBack fetches key for a caller whose own write has ended and that needs
 // what the server made of it (a value its answer lacked). Callers that ask
 // while one read-back is gathering share its one request: the first waits as
 // long as readBackWindow says, so that the writes running beside its own end
 // and join, and N creates cost a fraction of N reads. A fresh cached copy is
 // used as is.
-func (c *collectionCache) readBack(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
+func (c *collectionCache) ReadBack(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok && e.gen == c.gen[key] {
 		c.mu.Unlock()
@@ -303,7 +303,7 @@ func (c *collectionCache) readBack(ctx context.Context, key string, fetch func(c
 	})
 }
 
-// writeTicket is a write to a collection in flight (beginWrite).
+// writeTicket is a write to a collection in flight (BeginWrite).
 type writeTicket struct {
 	c     *collectionCache
 	key   string
@@ -311,8 +311,8 @@ type writeTicket struct {
 	once  sync.Once
 }
 
-// beginWrite marks a write to key as in flight until the ticket ends.
-func (c *collectionCache) beginWrite(key string) *writeTicket {
+// BeginWrite marks a write to key as in flight until the ticket ends.
+func (c *collectionCache) BeginWrite(key string) *writeTicket {
 	c.mu.Lock()
 	if c.writing[key] == 0 {
 		c.settled[key] = make(chan struct{})
@@ -336,14 +336,14 @@ func (c *collectionCache) beginWrite(key string) *writeTicket {
 
 // end ends the write and forgets the collection (whatever the outcome: even a
 // failed request may have changed it).
-func (w *writeTicket) end() { w.finish(nil) }
+func (w *writeTicket) End() { w.finish(nil) }
 
-// endKnown ends a write whose effect the provider knows: apply returns a copy
+// EndKnown ends a write whose effect the provider knows: apply returns a copy
 // of the collection as the server now holds it. When the cache holds the
 // collection as it was (no other change forgot it meanwhile), the copy
 // replaces it and no read-back is needed; otherwise the collection is
-// forgotten, as by end. The run's newest copy (lastSeen) gets the change too.
-func (w *writeTicket) endKnown(apply func(old any) (any, bool)) { w.finish(apply) }
+// forgotten, as by end. The run's newest copy (LastSeen) gets the change too.
+func (w *writeTicket) EndKnown(apply func(old any) (any, bool)) { w.finish(apply) }
 
 func (w *writeTicket) finish(apply func(old any) (any, bool)) {
 	w.once.Do(func() {
@@ -379,7 +379,7 @@ func (w *writeTicket) finish(apply func(old any) (any, bool)) {
 }
 
 // invalidate forgets a collection after a write to it.
-func (c *collectionCache) invalidate(key string) {
+func (c *collectionCache) Invalidate(key string) {
 	c.mu.Lock()
 	c.version[key]++
 	c.gen[key]++
@@ -387,23 +387,23 @@ func (c *collectionCache) invalidate(key string) {
 	c.mu.Unlock()
 }
 
-// cacheRealm is the cache key of the organization settings read through register.
-const cacheRealm = "realm"
+// CacheRealm is the cache key of the organization settings read through register.
+const CacheRealm = "realm"
 
-// realmSettings reads the organization's settings (fetch type "realm") once
+// RealmSettings reads the organization's settings (fetch type "realm") once
 // per provider process; nothing this provider does changes the ones it reads.
 // Zulip offers them only through POST /register; the client's state read
 // registers a queue for no events, retries like any read (a second queue from an
 // uncertain attempt receives nothing and expires), and deletes the queue.
 // It is zulip_realm's snapshot: one read serves both.
-func (d *providerData) realmSettings(ctx context.Context) (*zulip.RegisterResponse, error) {
-	return cachedAs(ctx, d.cache, cacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		return d.client.FetchState(ctx, zulip.EventTypeRealm)
+func (d *ProviderData) RealmSettings(ctx context.Context) (*zulip.RegisterResponse, error) {
+	return CachedAs(ctx, d.Cache, CacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
+		return d.Client.FetchState(ctx, zulip.EventTypeRealm)
 	})
 }
 
-// missing names the SMS credentials that are not set, or returns "".
-func (s smsSettings) missing() string {
+// Missing names the SMS credentials that are not set, or returns "".
+func (s SMSSettings) Missing() string {
 	var names []string
 	if s.Username == "" {
 		names = append(names, "username (ZULIP_SMS_USERNAME)")

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -46,8 +46,8 @@ type eventFeed struct {
 
 // The event types of the feed.
 const (
-	feedUser    = "realm_user"
-	feedSnippet = zulip.EventTypeSavedSnippets
+	FeedUser    = "realm_user"
+	FeedSnippet = zulip.EventTypeSavedSnippets
 )
 
 // feedWait bounds how long a create waits for its event before it reads the
@@ -65,7 +65,7 @@ var (
 	openFeeds   []*eventFeed
 )
 
-func newEventFeed(c *zulip.Client) *eventFeed {
+func NewEventFeed(c *zulip.Client) *eventFeed {
 	return &eventFeed{client: c, got: map[feedKey]json.RawMessage{}, waiting: map[feedKey][]chan struct{}{}}
 }
 
@@ -74,14 +74,14 @@ func newEventFeed(c *zulip.Client) *eventFeed {
 // it when it is done, whether or not it awaited its event). A create calls
 // expect before it sends its request: an event only reaches the queues that
 // exist when it happens.
-func (f *eventFeed) expect(ctx context.Context) (release func()) {
+func (f *eventFeed) Expect(ctx context.Context) (release func()) {
 	if f == nil {
 		return func() {}
 	}
 	f.start.Do(func() {
 		empty := []string{}
 		resp, err := f.client.Register(ctx, zulip.RegisterRequest{
-			EventTypes: []string{feedUser, feedSnippet}, FetchEventTypes: empty,
+			EventTypes: []string{FeedUser, FeedSnippet}, FetchEventTypes: empty,
 			ClientGravatar: new(bool), // avatar_url as GET /users gives it
 		})
 		if err != nil {
@@ -159,11 +159,11 @@ func (f *eventFeed) await(ctx context.Context, typ string, id int64) (json.RawMe
 	return raw, ok
 }
 
-// feedObject is the object of the add event of typ with id, decoded; false
+// FeedObject is the object of the add event of typ with id, decoded; false
 // when the feed has none (see eventFeed).
-func feedObject[T any](ctx context.Context, d *providerData, typ string, id int64) (T, bool) {
+func FeedObject[T any](ctx context.Context, d *ProviderData, typ string, id int64) (T, bool) {
 	var v T
-	raw, ok := d.events.await(ctx, typ, id)
+	raw, ok := d.Events.await(ctx, typ, id)
 	if !ok || json.Unmarshal(raw, &v) != nil {
 		return v, false
 	}
@@ -247,7 +247,7 @@ func (f *eventFeed) take(events []json.RawMessage) {
 			continue
 		}
 		obj := e.Person
-		if e.Type == feedSnippet {
+		if e.Type == FeedSnippet {
 			obj = e.Saved
 		}
 		var ids struct {
@@ -258,7 +258,7 @@ func (f *eventFeed) take(events []json.RawMessage) {
 			continue
 		}
 		key := feedKey{e.Type, ids.ID}
-		if e.Type == feedUser {
+		if e.Type == FeedUser {
 			key.id = ids.UserID
 		}
 		f.got[key] = obj

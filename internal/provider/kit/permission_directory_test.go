@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"testing"
@@ -15,10 +15,10 @@ func TestGroupDirectoryRenames(t *testing.T) {
 	before := []zulip.UserGroup{{ID: 1, Name: "x"}, {ID: 2, Name: "y"}, {ID: 3, Name: "z"}}
 	after := []zulip.UserGroup{{ID: 1, Name: "y"}, {ID: 2, Name: "x"}, {ID: 3, Name: "z"}}
 	for what, list := range map[string][]zulip.UserGroup{"read before the renames": before, "read after them": after} {
-		dir := newGroupDirectory(list)
+		dir := NewGroupDirectory(list)
 		dir.applyRenames(renames)
 		for name, want := range map[string]int64{"x": 2, "y": 1, "z": 3} {
-			if id, ok := dir.id(name); !ok || id != want {
+			if id, ok := dir.ID(name); !ok || id != want {
 				t.Errorf("%s: id(%q) = %d, %v; want %d", what, name, id, ok, want)
 			}
 		}
@@ -27,10 +27,10 @@ func TestGroupDirectoryRenames(t *testing.T) {
 				t.Errorf("%s: priorID(%q) = %d, %v; want %d", what, name, id, ok, want)
 			}
 		}
-		if _, ok := dir.id("tmp"); ok {
+		if _, ok := dir.ID("tmp"); ok {
 			t.Errorf("%s: id(\"tmp\") found a name no group has", what)
 		}
-		if got := dir.name(1); got != "y" {
+		if got := dir.Name(1); got != "y" {
 			t.Errorf("%s: name(1) = %q, want y", what, got)
 		}
 	}

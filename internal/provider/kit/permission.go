@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -33,14 +33,14 @@ import (
 // that group's id, so both forms read as the same Terraform value, and a
 // configuration never diffs against its own canonical form.
 
-// permissionModel is a permission's Terraform value.
-type permissionModel struct {
+// PermissionModel is a permission's Terraform value.
+type PermissionModel struct {
 	Groups types.Set `tfsdk:"groups"`
 	Users  types.Set `tfsdk:"users"`
 }
 
-// permissionAttrTypes are the attribute types of a permission object.
-var permissionAttrTypes = map[string]attr.Type{
+// PermissionAttrTypes are the attribute types of a permission object.
+var PermissionAttrTypes = map[string]attr.Type{
 	"groups": types.SetType{ElemType: types.StringType},
 	"users":  types.SetType{ElemType: types.Int64Type},
 }
@@ -49,22 +49,22 @@ var permissionAttrTypes = map[string]attr.Type{
 // links to.
 const permissionGuide = "[Permissions](../guides/permissions.md)"
 
-// permissionSetting describes one permission attribute of a resource: its
+// PermissionSetting describes one permission attribute of a resource: its
 // name (Zulip's, which is also the attribute's), what completes "Who may ...",
 // and the feature level that introduced it (0: every supported server).
-type permissionSetting struct {
-	name  string
-	what  string
-	level int
+type PermissionSetting struct {
+	Name  string
+	What  string
+	Level int
 }
 
-// permissionAttribute is the schema of a managed permission: set, it is
+// PermissionAttribute is the schema of a managed permission: set, it is
 // managed; left out, the server's value is kept and only shown.
-func permissionAttribute(s permissionSetting) schema.SingleNestedAttribute {
-	desc := "Who may " + s.what + ": `{ groups = [group names], users = [user ids] }` (see " + permissionGuide +
+func PermissionAttribute(s PermissionSetting) schema.SingleNestedAttribute {
+	desc := "Who may " + s.What + ": `{ groups = [group names], users = [user ids] }` (see " + permissionGuide +
 		"). Managed only when set; left out, the organization's current value is kept."
-	if s.level > 0 {
-		desc += fmt.Sprintf(" Needs Zulip feature level %d (%s) or newer.", s.level, zulipVersionOf(s.level))
+	if s.Level > 0 {
+		desc += fmt.Sprintf(" Needs Zulip feature level %d (%s) or newer.", s.Level, zulipVersionOf(s.Level))
 	}
 	empty := func(t attr.Type) types.Set { return types.SetValueMust(t, []attr.Value{}) }
 	return schema.SingleNestedAttribute{
@@ -123,12 +123,12 @@ func (notEmptyPermission) ValidateObject(ctx context.Context, req validator.Obje
 	}
 }
 
-// groupDirectory resolves group names and ids: the organization's groups,
+// GroupDirectory resolves group names and ids: the organization's groups,
 // deactivated ones included, read once per run, with the renames this run
 // made since applied to them.
-type groupDirectory struct {
-	byID   map[int64]zulip.UserGroup
-	byName map[string]zulip.UserGroup
+type GroupDirectory struct {
+	ByID   map[int64]zulip.UserGroup
+	ByName map[string]zulip.UserGroup
 	// former are the names this run's renames took from a group, each with the
 	// group that had it when the plan read the groups (priorID).
 	former map[string]int64
@@ -137,33 +137,33 @@ type groupDirectory struct {
 // cacheUserGroups is the cache key of the organization's groups.
 const cacheUserGroups = "user groups"
 
-// userGroupCollection is the organization's groups, deactivated included.
-func userGroupCollection(d *providerData) *collection[zulip.UserGroup] {
-	return newCollection(d, cacheUserGroups, func(ctx context.Context) ([]zulip.UserGroup, error) {
+// UserGroupCollection is the organization's groups, deactivated included.
+func UserGroupCollection(d *ProviderData) *Collection[zulip.UserGroup] {
+	return NewCollection(d, cacheUserGroups, func(ctx context.Context) ([]zulip.UserGroup, error) {
 		all := true
-		return d.client.ListUserGroups(ctx, zulip.ListUserGroupsOptions{IncludeDeactivatedGroups: &all})
+		return d.Client.ListUserGroups(ctx, zulip.ListUserGroupsOptions{IncludeDeactivatedGroups: &all})
 	})
 }
 
-// newGroupDirectory indexes a list of groups.
-func newGroupDirectory(groups []zulip.UserGroup) groupDirectory {
-	dir := groupDirectory{byID: make(map[int64]zulip.UserGroup, len(groups)), byName: make(map[string]zulip.UserGroup, len(groups))}
+// NewGroupDirectory indexes a list of groups.
+func NewGroupDirectory(groups []zulip.UserGroup) GroupDirectory {
+	dir := GroupDirectory{ByID: make(map[int64]zulip.UserGroup, len(groups)), ByName: make(map[string]zulip.UserGroup, len(groups))}
 	for _, g := range groups {
-		dir.byID[g.ID] = g
-		dir.byName[g.Name] = g
+		dir.ByID[g.ID] = g
+		dir.ByName[g.Name] = g
 	}
 	return dir
 }
 
-// groups returns the directory of the organization's groups as this run
+// Groups returns the directory of the organization's groups as this run
 // last saw them, with the renames it made since (a copy read before one of
 // them still names the group as it is now).
-func (d *providerData) groups(ctx context.Context) (groupDirectory, error) {
-	list, err := userGroupCollection(d).lastSeen(ctx)
+func (d *ProviderData) Groups(ctx context.Context) (GroupDirectory, error) {
+	list, err := UserGroupCollection(d).LastSeen(ctx)
 	if err != nil {
-		return groupDirectory{}, err
+		return GroupDirectory{}, err
 	}
-	dir := newGroupDirectory(list)
+	dir := NewGroupDirectory(list)
 	dir.applyRenames(d.groupRenames().list())
 	return dir, nil
 }
@@ -195,14 +195,14 @@ func (l *groupRenameLog) list() []groupRename {
 }
 
 // groupRenames is the log of the groups this run renamed.
-func (d *providerData) groupRenames() *groupRenameLog {
+func (d *ProviderData) groupRenames() *groupRenameLog {
 	return &d.notes.groupRenames
 }
 
-// noteGroupRename records that the group id, which the plan read as from, is
+// NoteGroupRename records that the group id, which the plan read as from, is
 // now named to: a permission planned from a state that names the group by
 // from is resolved by id after the rename (priorID).
-func (d *providerData) noteGroupRename(id int64, from, to string) {
+func (d *ProviderData) NoteGroupRename(id int64, from, to string) {
 	if from != to {
 		d.groupRenames().add(groupRename{id: id, from: from, to: to})
 	}
@@ -212,7 +212,7 @@ func (d *providerData) noteGroupRename(id int64, from, to string) {
 // order: each group has its new name (whether the directory was read before
 // or after the rename), and each name a rename took is kept in former, with
 // the group that had it first in this run.
-func (dir *groupDirectory) applyRenames(renames []groupRename) {
+func (dir *GroupDirectory) applyRenames(renames []groupRename) {
 	if len(renames) == 0 {
 		return
 	}
@@ -221,32 +221,32 @@ func (dir *groupDirectory) applyRenames(renames []groupRename) {
 		if _, ok := dir.former[r.from]; !ok {
 			dir.former[r.from] = r.id
 		}
-		g, ok := dir.byID[r.id]
+		g, ok := dir.ByID[r.id]
 		if !ok {
 			continue
 		}
-		if cur, ok := dir.byName[g.Name]; ok && cur.ID == r.id {
-			delete(dir.byName, g.Name)
+		if cur, ok := dir.ByName[g.Name]; ok && cur.ID == r.id {
+			delete(dir.ByName, g.Name)
 		}
 		g.Name = r.to
-		dir.byID[r.id] = g
-		dir.byName[r.to] = g
+		dir.ByID[r.id] = g
+		dir.ByName[r.to] = g
 	}
 }
 
-// name returns a group's name; a group the directory lacks (made since it was
+// Name returns a group's name; a group the directory lacks (made since it was
 // read) shows as its id, so that the value still says something true.
-func (dir groupDirectory) name(id int64) string {
-	if g, ok := dir.byID[id]; ok {
+func (dir GroupDirectory) Name(id int64) string {
+	if g, ok := dir.ByID[id]; ok {
 		return g.Name
 	}
 	return "id:" + strconv.FormatInt(id, 10)
 }
 
-// id returns the id of a group named in a configuration; "id:N" names a group
+// ID returns the id of a group named in a configuration; "id:N" names a group
 // by id (what name writes for a group it lacks).
-func (dir groupDirectory) id(name string) (int64, bool) {
-	if g, ok := dir.byName[name]; ok {
+func (dir GroupDirectory) ID(name string) (int64, bool) {
+	if g, ok := dir.ByName[name]; ok {
 		return g.ID, true
 	}
 	if rest, ok := strings.CutPrefix(name, "id:"); ok {
@@ -261,32 +261,32 @@ func (dir groupDirectory) id(name string) (int64, bool) {
 // there are the groups' names when the plan read them, so a name that a
 // rename in this run took is that group's, whatever the group (or another one)
 // is called now.
-func (dir groupDirectory) priorID(name string) (int64, bool) {
+func (dir GroupDirectory) priorID(name string) (int64, bool) {
 	if id, ok := dir.former[name]; ok {
 		return id, true
 	}
-	return dir.id(name)
+	return dir.ID(name)
 }
 
-// permissionFromAPI is the Terraform value of a group-setting value; nil (a
+// PermissionFromAPI is the Terraform value of a group-setting value; nil (a
 // server too old for the setting) is null.
-func permissionFromAPI(v *zulip.GroupSettingValue, dir groupDirectory) types.Object {
+func PermissionFromAPI(v *zulip.GroupSettingValue, dir GroupDirectory) types.Object {
 	if v == nil {
-		return types.ObjectNull(permissionAttrTypes)
+		return types.ObjectNull(PermissionAttrTypes)
 	}
 	var groups []attr.Value
 	var users []attr.Value
 	if v.GroupID != nil {
-		groups = append(groups, types.StringValue(dir.name(*v.GroupID)))
+		groups = append(groups, types.StringValue(dir.Name(*v.GroupID)))
 	} else {
 		for _, id := range v.DirectSubgroups {
-			groups = append(groups, types.StringValue(dir.name(id)))
+			groups = append(groups, types.StringValue(dir.Name(id)))
 		}
 		for _, id := range v.DirectMembers {
 			users = append(users, types.Int64Value(id))
 		}
 	}
-	return types.ObjectValueMust(permissionAttrTypes, map[string]attr.Value{
+	return types.ObjectValueMust(PermissionAttrTypes, map[string]attr.Value{
 		"groups": types.SetValueMust(types.StringType, nonNilValues(groups)),
 		"users":  types.SetValueMust(types.Int64Type, nonNilValues(users)),
 	})
@@ -302,16 +302,16 @@ func nonNilValues(vs []attr.Value) []attr.Value {
 
 // permissionParts reads a known permission value's group names and user ids.
 func permissionParts(ctx context.Context, o types.Object) (groups []string, users []int64, diags diag.Diagnostics) {
-	var m permissionModel
+	var m PermissionModel
 	diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...)
 	if diags.HasError() {
 		return nil, nil, diags
 	}
 	if !m.Groups.IsNull() && !m.Groups.IsUnknown() {
-		groups = knownStrings(m.Groups)
+		groups = KnownStrings(m.Groups)
 	}
 	if !m.Users.IsNull() && !m.Users.IsUnknown() {
-		users = knownInt64s(m.Users)
+		users = KnownInt64s(m.Users)
 	}
 	return groups, users, diags
 }
@@ -319,9 +319,9 @@ func permissionParts(ctx context.Context, o types.Object) (groups []string, user
 // permissionToAPI is the group-setting value of a known permission, in the
 // form Zulip itself answers with: a group's id when the value is exactly one
 // group, else an anonymous group with sorted members and subgroups.
-func permissionToAPI(ctx context.Context, o types.Object, dir groupDirectory) (zulip.GroupSettingValue, error) {
+func permissionToAPI(ctx context.Context, o types.Object, dir GroupDirectory) (zulip.GroupSettingValue, error) {
 	return permissionByIDs(ctx, o, func(name string) (int64, error) {
-		if id, ok := dir.id(name); ok {
+		if id, ok := dir.ID(name); ok {
 			return id, nil
 		}
 		return 0, fmt.Errorf("the organization has no user group named %q", name)
@@ -330,7 +330,7 @@ func permissionToAPI(ctx context.Context, o types.Object, dir groupDirectory) (z
 
 // priorPermissionToAPI is the group-setting value of a prior state's
 // permission, its groups resolved as the plan read them (priorID).
-func priorPermissionToAPI(ctx context.Context, o types.Object, dir groupDirectory) (zulip.GroupSettingValue, error) {
+func priorPermissionToAPI(ctx context.Context, o types.Object, dir GroupDirectory) (zulip.GroupSettingValue, error) {
 	return permissionByIDs(ctx, o, func(name string) (int64, error) {
 		if id, ok := dir.priorID(name); ok {
 			return id, nil
@@ -371,7 +371,7 @@ func nonNilIDs(ids []int64) []int64 {
 	return ids
 }
 
-// permissionChange returns the update of one permission from its prior value
+// PermissionChange returns the update of one permission from its prior value
 // to its planned one, or nil when the plan leaves it as it is (not configured,
 // or equal). The prior value is sent as "old", so that Zulip refuses the change
 // (EXPECTATION_MISMATCH) when someone changed the setting since the plan was
@@ -379,7 +379,7 @@ func nonNilIDs(ids []int64) []int64 {
 // groups as the plan read them, so it is resolved by priorID: a group renamed
 // in the same apply (a rename made in the web app, undone) is still the group
 // the plan meant.
-func permissionChange(ctx context.Context, plan, prior types.Object, dir groupDirectory) (*zulip.GroupSettingUpdate, error) {
+func PermissionChange(ctx context.Context, plan, prior types.Object, dir GroupDirectory) (*zulip.GroupSettingUpdate, error) {
 	if plan.IsNull() || plan.IsUnknown() || plan.Equal(prior) {
 		return nil, nil
 	}
@@ -398,9 +398,9 @@ func permissionChange(ctx context.Context, plan, prior types.Object, dir groupDi
 	return u, nil
 }
 
-// permissionValue is a planned permission's value for a create, or nil when
+// PermissionValue is a planned permission's value for a create, or nil when
 // the configuration leaves it to the server's default.
-func permissionValue(ctx context.Context, plan types.Object, dir groupDirectory) (*zulip.GroupSettingValue, error) {
+func PermissionValue(ctx context.Context, plan types.Object, dir GroupDirectory) (*zulip.GroupSettingValue, error) {
 	if plan.IsNull() || plan.IsUnknown() {
 		return nil, nil
 	}
@@ -411,13 +411,13 @@ func permissionValue(ctx context.Context, plan types.Object, dir groupDirectory)
 	return &v, nil
 }
 
-// checkPermission fails a plan whose permission names a group or a user the
+// CheckPermission fails a plan whose permission names a group or a user the
 // organization does not have (and this configuration does not create: groups
 // planned by zulip_user_group in the same run are known to the plan notes).
 // Unknown parts (references to objects created in the same apply) are
 // checked when they are known.
-func (d *providerData) checkPermission(ctx context.Context, at path.Path, o types.Object, diags *diag.Diagnostics) {
-	if o.IsNull() || o.IsUnknown() || !d.knowsServer() || !d.hasCreds {
+func (d *ProviderData) CheckPermission(ctx context.Context, at path.Path, o types.Object, diags *diag.Diagnostics) {
+	if o.IsNull() || o.IsUnknown() || !d.KnowsServer() || !d.HasCreds {
 		return
 	}
 	groups, users, parts := permissionParts(ctx, o)
@@ -426,14 +426,14 @@ func (d *providerData) checkPermission(ctx context.Context, at path.Path, o type
 		return
 	}
 	if len(groups) > 0 {
-		dir, err := d.groups(ctx)
+		dir, err := d.Groups(ctx)
 		if err != nil {
-			addAPIError(diags, "Unable to Read User Groups", "list the user groups to check "+at.String(), roleAny, err)
+			AddAPIError(diags, "Unable to Read User Groups", "list the user groups to check "+at.String(), RoleAny, err)
 			return
 		}
 		var missing []string
 		for _, name := range groups {
-			if _, ok := dir.id(name); !ok && !d.plannedName("zulip_user_group", name) {
+			if _, ok := dir.ID(name); !ok && !d.PlannedName("zulip_user_group", name) {
 				missing = append(missing, name)
 			}
 		}
@@ -443,11 +443,11 @@ func (d *providerData) checkPermission(ctx context.Context, at path.Path, o type
 				fmt.Sprintf("%s names %s the organization does not have: %s. System groups are named role:everyone, "+
 					"role:members, role:fullmembers, role:moderators, role:administrators, role:owners, role:nobody and "+
 					"role:internet. If this configuration creates the group, refer to it as zulip_user_group.<name>.name, "+
-					"so that Terraform plans the group first.", at, pluralize("a user group", len(missing)), quoteAll(missing)))
+					"so that Terraform plans the group first.", at, Pluralize("a user group", len(missing)), quoteAll(missing)))
 		}
 	}
 	if len(users) > 0 {
-		verdict, err := checkUsersSeen(ctx, d, func(all map[int64]zulip.User) error {
+		verdict, err := CheckUsersSeen(ctx, d, func(all map[int64]zulip.User) error {
 			var bad []string
 			for _, id := range users {
 				if u, ok := all[id]; !ok || !u.IsActive {
@@ -461,7 +461,7 @@ func (d *providerData) checkPermission(ctx context.Context, at path.Path, o type
 		})
 		switch {
 		case err != nil:
-			addAPIError(diags, "Unable to Read Users", "list the users to check "+at.String(), roleAny, err)
+			AddAPIError(diags, "Unable to Read Users", "list the users to check "+at.String(), RoleAny, err)
 		case verdict != nil:
 			diags.AddAttributeError(at.AtName("users"), "Unknown User", fmt.Sprintf("%s: %s.", at, verdict))
 		}
@@ -477,10 +477,10 @@ func quoteAll(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// notePlannedName records a name that a resource of typeName in this plan
+// NotePlannedName records a name that a resource of TypeName in this plan
 // creates or renames to, so that references by name may name it before it
 // exists (a group in permissions, a field in profile data).
-func (d *providerData) notePlannedName(typeName, name string) {
+func (d *ProviderData) NotePlannedName(typeName, name string) {
 	if d == nil {
 		return
 	}
@@ -492,8 +492,8 @@ func (d *providerData) notePlannedName(typeName, name string) {
 	d.notes.planned[typeName+"\x00"+name] = true
 }
 
-// plannedName reports whether a resource of typeName in this plan makes name.
-func (d *providerData) plannedName(typeName, name string) bool {
+// PlannedName reports whether a resource of TypeName in this plan makes name.
+func (d *ProviderData) PlannedName(typeName, name string) bool {
 	if d == nil {
 		return false
 	}
@@ -505,12 +505,12 @@ func (d *providerData) plannedName(typeName, name string) bool {
 // zulipVersionOf names the Zulip version that introduced a feature level.
 func zulipVersionOf(level int) string { return realmspec.ZulipVersion(level) }
 
-// permissionDataAttribute is the computed schema of a permission in a data
+// PermissionDataAttribute is the computed schema of a permission in a data
 // source: the same shape as the resources' attribute.
-func permissionDataAttribute(s permissionSetting) dschema.SingleNestedAttribute {
-	desc := "Who may " + s.what + ": `{ groups = [group names], users = [user ids] }` (see " + permissionGuide + ")."
-	if s.level > 0 {
-		desc += fmt.Sprintf(" Null on servers older than feature level %d (%s).", s.level, zulipVersionOf(s.level))
+func PermissionDataAttribute(s PermissionSetting) dschema.SingleNestedAttribute {
+	desc := "Who may " + s.What + ": `{ groups = [group names], users = [user ids] }` (see " + permissionGuide + ")."
+	if s.Level > 0 {
+		desc += fmt.Sprintf(" Null on servers older than feature level %d (%s).", s.Level, zulipVersionOf(s.Level))
 	}
 	return dschema.SingleNestedAttribute{
 		Computed:            true,
@@ -522,32 +522,32 @@ func permissionDataAttribute(s permissionSetting) dschema.SingleNestedAttribute 
 	}
 }
 
-// knownInt64s is the known elements of a set of numbers: at plan time some may
+// KnownInt64s is the known elements of a set of numbers: at plan time some may
 // be references to objects not created yet, which are checked when known.
-func knownInt64s(s types.Set) []int64 {
+func KnownInt64s(s types.Set) []int64 {
 	var out []int64
 	for _, v := range s.Elements() {
-		if n, ok := v.(types.Int64); ok && known(n) {
+		if n, ok := v.(types.Int64); ok && Known(n) {
 			out = append(out, n.ValueInt64())
 		}
 	}
 	return out
 }
 
-// knownStrings is the known elements of a set of strings (see knownInt64s).
-func knownStrings(s types.Set) []string {
+// KnownStrings is the known elements of a set of strings (see KnownInt64s).
+func KnownStrings(s types.Set) []string {
 	var out []string
 	for _, v := range s.Elements() {
-		if str, ok := v.(types.String); ok && known(str) {
+		if str, ok := v.(types.String); ok && Known(str) {
 			out = append(out, str.ValueString())
 		}
 	}
 	return out
 }
 
-// holds reports whether the user is in a group-setting value: a direct
+// Holds reports whether the user is in a group-setting value: a direct
 // member, or a member of a group it names or of any of their subgroups.
-func (dir groupDirectory) holds(v *zulip.GroupSettingValue, user int64) bool {
+func (dir GroupDirectory) Holds(v *zulip.GroupSettingValue, user int64) bool {
 	if v == nil {
 		return false
 	}
@@ -566,7 +566,7 @@ func (dir groupDirectory) holds(v *zulip.GroupSettingValue, user int64) bool {
 			continue
 		}
 		seen[id] = true
-		g, ok := dir.byID[id]
+		g, ok := dir.ByID[id]
 		if !ok {
 			continue
 		}
@@ -578,18 +578,18 @@ func (dir groupDirectory) holds(v *zulip.GroupSettingValue, user int64) bool {
 	return false
 }
 
-// describe renders a group-setting value for a message: its groups by name
+// Describe renders a group-setting value for a message: its groups by name
 // and its users by id.
-func (dir groupDirectory) describe(v *zulip.GroupSettingValue) string {
+func (dir GroupDirectory) Describe(v *zulip.GroupSettingValue) string {
 	if v == nil {
 		return "unknown"
 	}
 	if v.GroupID != nil {
-		return dir.name(*v.GroupID)
+		return dir.Name(*v.GroupID)
 	}
 	var parts []string
 	for _, id := range v.DirectSubgroups {
-		parts = append(parts, dir.name(id))
+		parts = append(parts, dir.Name(id))
 	}
 	sort.Strings(parts)
 	for _, id := range v.DirectMembers {

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 // Resource identity (Terraform 1.12+): every resource with an object on the
 // server declares the key Terraform stores beside its state, which `import {
@@ -14,7 +14,7 @@ package provider
 // configuration refers by otherwise, which every state already holds, so it
 // is known even for an object that is gone and on Terraform before 1.12,
 // which stores no identity to fall back on. An import by identity becomes the
-// import id the resource already accepts (importID), so there is one lookup
+// import id the resource already accepts (ImportID), so there is one lookup
 // per type whichever way the object is imported.
 //
 // Zulip lets most human keys change in place (a channel or group renamed, an
@@ -38,47 +38,47 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// identityAttr is one attribute of an identity, copied from the state
+// IdentityAttr is one attribute of an identity, copied from the state
 // attribute of the same name.
-type identityAttr struct {
-	name        string
-	number      bool // an int64 attribute, else a string
-	description string
+type IdentityAttr struct {
+	Name        string
+	Number      bool // an int64 attribute, else a string
+	Description string
 	// optional marks an attribute that may be null (an address hidden from
 	// the provider's account) and may be left out of an import by identity.
 	optional bool
 }
 
-// identitySpec is the identity of a resource type.
-type identitySpec struct {
-	attrs []identityAttr
-	// importID turns the identity's values (in attrs' order, numbers written
+// IdentitySpec is the identity of a resource type.
+type IdentitySpec struct {
+	Attrs []IdentityAttr
+	// ImportID turns the identity's values (in attrs' order, numbers written
 	// in decimal, "" for an optional one left out) into the import id the
 	// resource accepts; when nil, the one attribute's value is the import id.
-	importID func(values []string) string
+	ImportID func(values []string) string
 	// mutable marks an identity that Zulip lets change in place.
-	mutable bool
+	Mutable bool
 }
 
-// identityOf is the identity of one string attribute that is the import id.
-func identityOf(name, description string, mutable bool) identitySpec {
-	return identitySpec{attrs: []identityAttr{{name: name, description: description}}, mutable: mutable}
+// IdentityOf is the identity of one string attribute that is the import id.
+func IdentityOf(name, description string, mutable bool) IdentitySpec {
+	return IdentitySpec{Attrs: []IdentityAttr{{Name: name, Description: description}}, Mutable: mutable}
 }
 
-// identityOfIDs is the identity of id attributes joined by ':' into the
+// IdentityOfIDs is the identity of id attributes joined by ':' into the
 // import id, e.g. channel_id and user_id into "12:45".
-func identityOfIDs(attrs ...identityAttr) identitySpec {
-	return identitySpec{attrs: attrs, importID: func(v []string) string { return strings.Join(v, ":") }}
+func IdentityOfIDs(attrs ...IdentityAttr) IdentitySpec {
+	return IdentitySpec{Attrs: attrs, ImportID: func(v []string) string { return strings.Join(v, ":") }}
 }
 
 // schema is the identity schema: every attribute is needed to import.
-func (s identitySpec) schema() identityschema.Schema {
-	attrs := make(map[string]identityschema.Attribute, len(s.attrs))
-	for _, a := range s.attrs {
-		if a.number {
-			attrs[a.name] = identityschema.Int64Attribute{RequiredForImport: !a.optional, OptionalForImport: a.optional, Description: a.description}
+func (s IdentitySpec) schema() identityschema.Schema {
+	attrs := make(map[string]identityschema.Attribute, len(s.Attrs))
+	for _, a := range s.Attrs {
+		if a.Number {
+			attrs[a.Name] = identityschema.Int64Attribute{RequiredForImport: !a.optional, OptionalForImport: a.optional, Description: a.Description}
 		} else {
-			attrs[a.name] = identityschema.StringAttribute{RequiredForImport: !a.optional, OptionalForImport: a.optional, Description: a.description}
+			attrs[a.Name] = identityschema.StringAttribute{RequiredForImport: !a.optional, OptionalForImport: a.optional, Description: a.Description}
 		}
 	}
 	return identityschema.Schema{Attributes: attrs}
@@ -87,25 +87,25 @@ func (s identitySpec) schema() identityschema.Schema {
 // fromState copies the identity from a state (or plan). It reports false,
 // leaving identity as it is, when the state does not hold every value (a
 // state without the object, or a value still unknown).
-func (s identitySpec) fromState(ctx context.Context, state tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) bool {
+func (s IdentitySpec) fromState(ctx context.Context, state tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) bool {
 	if identity == nil || state.Raw.IsNull() || !state.Raw.IsKnown() {
 		return false
 	}
-	values := make([]any, len(s.attrs))
-	for i, a := range s.attrs {
+	values := make([]any, len(s.Attrs))
+	for i, a := range s.Attrs {
 		var v interface {
 			IsNull() bool
 			IsUnknown() bool
 		}
-		if a.number {
+		if a.Number {
 			var n types.Int64
-			if state.GetAttribute(ctx, path.Root(a.name), &n).HasError() {
+			if state.GetAttribute(ctx, path.Root(a.Name), &n).HasError() {
 				return false
 			}
 			v, values[i] = n, n
 		} else {
 			var str types.String
-			if state.GetAttribute(ctx, path.Root(a.name), &str).HasError() {
+			if state.GetAttribute(ctx, path.Root(a.Name), &str).HasError() {
 				return false
 			}
 			v, values[i] = str, str
@@ -114,8 +114,8 @@ func (s identitySpec) fromState(ctx context.Context, state tfsdk.State, identity
 			return false
 		}
 	}
-	for i, a := range s.attrs {
-		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), values[i])...)
+	for i, a := range s.Attrs {
+		diags.Append(identity.SetAttribute(ctx, path.Root(a.Name), values[i])...)
 	}
 	return true
 }
@@ -128,20 +128,20 @@ func (s identitySpec) fromState(ctx context.Context, state tfsdk.State, identity
 // create accepts, e.g. a bot's id for its address). The next refresh
 // replaces a value taken from the id with the real one. It records nothing
 // for a state without the object.
-func (s identitySpec) completeAfterCreate(ctx context.Context, state tfsdk.State, plan tfsdk.Plan, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+func (s IdentitySpec) completeAfterCreate(ctx context.Context, state tfsdk.State, plan tfsdk.Plan, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if identity == nil || state.Raw.IsNull() || !state.Raw.IsKnown() {
 		return
 	}
 	key, hasKey := objectKey(ctx, state)
-	values := make([]attr.Value, len(s.attrs))
+	values := make([]attr.Value, len(s.Attrs))
 	set := 0
-	for i, a := range s.attrs {
+	for i, a := range s.Attrs {
 		v := identityValue(a, func(p path.Path, target any) diag.Diagnostics { return state.GetAttribute(ctx, p, target) })
 		if v == nil && !plan.Raw.IsNull() {
 			v = identityValue(a, func(p path.Path, target any) diag.Diagnostics { return plan.GetAttribute(ctx, p, target) })
 		}
 		if v == nil && !a.optional && hasKey {
-			if a.number {
+			if a.Number {
 				if n, err := strconv.ParseInt(key, 10, 64); err == nil {
 					v = types.Int64Value(n)
 				}
@@ -152,7 +152,7 @@ func (s identitySpec) completeAfterCreate(ctx context.Context, state tfsdk.State
 		switch {
 		case v != nil:
 			set++
-		case a.number:
+		case a.Number:
 			v = types.Int64Null()
 		default:
 			v = types.StringNull()
@@ -162,23 +162,23 @@ func (s identitySpec) completeAfterCreate(ctx context.Context, state tfsdk.State
 	if set == 0 {
 		return // no key at all: nothing identifies the object
 	}
-	for i, a := range s.attrs {
-		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), values[i])...)
+	for i, a := range s.Attrs {
+		diags.Append(identity.SetAttribute(ctx, path.Root(a.Name), values[i])...)
 	}
 }
 
 // identityValue is an identity attribute's known, non-null value as get reads
 // it; nil when there is none.
-func identityValue(a identityAttr, get func(path.Path, any) diag.Diagnostics) attr.Value {
-	if a.number {
+func identityValue(a IdentityAttr, get func(path.Path, any) diag.Diagnostics) attr.Value {
+	if a.Number {
 		var n types.Int64
-		if get(path.Root(a.name), &n).HasError() || !known(n) {
+		if get(path.Root(a.Name), &n).HasError() || !Known(n) {
 			return nil
 		}
 		return n
 	}
 	var str types.String
-	if get(path.Root(a.name), &str).HasError() || !known(str) || str.ValueString() == "" {
+	if get(path.Root(a.Name), &str).HasError() || !Known(str) || str.ValueString() == "" {
 		return nil
 	}
 	return str
@@ -189,37 +189,37 @@ func identityValue(a identityAttr, get func(path.Path, any) diag.Diagnostics) at
 func objectKey(ctx context.Context, state tfsdk.State) (string, bool) {
 	var n types.Int64
 	if !state.GetAttribute(ctx, path.Root("id"), &n).HasError() {
-		return strconv.FormatInt(n.ValueInt64(), 10), known(n)
+		return strconv.FormatInt(n.ValueInt64(), 10), Known(n)
 	}
 	var str types.String
-	if !state.GetAttribute(ctx, path.Root("id"), &str).HasError() && known(str) && str.ValueString() != "" {
+	if !state.GetAttribute(ctx, path.Root("id"), &str).HasError() && Known(str) && str.ValueString() != "" {
 		return str.ValueString(), true
 	}
 	return "", false
 }
 
 // toImportID reads an identity given to import into the resource's import id.
-func (s identitySpec) toImportID(ctx context.Context, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) (string, bool) {
-	values := make([]string, len(s.attrs))
+func (s IdentitySpec) toImportID(ctx context.Context, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) (string, bool) {
+	values := make([]string, len(s.Attrs))
 	given := false
-	for i, a := range s.attrs {
-		if a.number {
+	for i, a := range s.Attrs {
+		if a.Number {
 			var n types.Int64
-			diags.Append(identity.GetAttribute(ctx, path.Root(a.name), &n)...)
-			if known(n) {
+			diags.Append(identity.GetAttribute(ctx, path.Root(a.Name), &n)...)
+			if Known(n) {
 				values[i] = strconv.FormatInt(n.ValueInt64(), 10)
 			}
 		} else {
 			var str types.String
-			diags.Append(identity.GetAttribute(ctx, path.Root(a.name), &str)...)
+			diags.Append(identity.GetAttribute(ctx, path.Root(a.Name), &str)...)
 			values[i] = str.ValueString()
 		}
 		switch {
 		case values[i] != "":
 			given = true
 		case !a.optional:
-			diags.AddAttributeError(path.Root(a.name), "Missing Identity Attribute",
-				fmt.Sprintf("Importing by identity needs %q (%s).", a.name, a.description))
+			diags.AddAttributeError(path.Root(a.Name), "Missing Identity Attribute",
+				fmt.Sprintf("Importing by identity needs %q (%s).", a.Name, a.Description))
 		}
 	}
 	if !given && !diags.HasError() {
@@ -228,17 +228,17 @@ func (s identitySpec) toImportID(ctx context.Context, identity *tfsdk.ResourceId
 	if diags.HasError() {
 		return "", false
 	}
-	if s.importID == nil {
+	if s.ImportID == nil {
 		return values[0], true
 	}
-	return s.importID(values), true
+	return s.ImportID(values), true
 }
 
 // names lists the identity's attribute names, for messages.
-func (s identitySpec) names() string {
-	names := make([]string, len(s.attrs))
-	for i, a := range s.attrs {
-		names[i] = strconv.Quote(a.name)
+func (s IdentitySpec) names() string {
+	names := make([]string, len(s.Attrs))
+	for i, a := range s.Attrs {
+		names[i] = strconv.Quote(a.Name)
 	}
 	return strings.Join(names, " or ")
 }
@@ -246,10 +246,10 @@ func (s identitySpec) names() string {
 // afterCreate records the identity of a created object. A create that made
 // the object but not all of it (a later request failed, which the resource
 // reports as a warning so that Terraform keeps the object untainted) may
-// leave an identity attribute unknown, which settleUnknowns makes null:
+// leave an identity attribute unknown, which SettleUnknowns makes null:
 // completeAfterCreate fills it, because the framework refuses a create
 // without an identity as an error, which taints the object.
-func (s identitySpec) afterCreate(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (s IdentitySpec) afterCreate(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	if !s.fromState(ctx, resp.State, resp.Identity, &resp.Diagnostics) {
 		s.completeAfterCreate(ctx, resp.State, req.Plan, resp.Identity, &resp.Diagnostics)
 	}
@@ -257,7 +257,7 @@ func (s identitySpec) afterCreate(ctx context.Context, req resource.CreateReques
 
 // afterRefresh records the identity after a Read or an Update (which a
 // rename changes); an object gone keeps the identity of its prior state.
-func (s identitySpec) afterRefresh(ctx context.Context, prior, now tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+func (s IdentitySpec) afterRefresh(ctx context.Context, prior, now tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if !s.fromState(ctx, now, identity, diags) {
 		s.fromState(ctx, prior, identity, diags)
 	}
@@ -265,41 +265,41 @@ func (s identitySpec) afterRefresh(ctx context.Context, prior, now tfsdk.State, 
 
 // The identity attributes the resources share.
 var (
-	channelIDAttr = identityAttr{name: "channel_id", number: true, description: "The channel's id."}
-	groupIDAttr   = identityAttr{name: "group_id", number: true, description: "The user group's id."}
-	userIDAttr    = identityAttr{name: "user_id", number: true, description: "The user's id."}
-	// userIdentity is a user's real address, and the id, which is all the
+	ChannelIDAttr = IdentityAttr{Name: "channel_id", Number: true, Description: "The channel's id."}
+	GroupIDAttr   = IdentityAttr{Name: "group_id", Number: true, Description: "The user group's id."}
+	UserIDAttr    = IdentityAttr{Name: "user_id", Number: true, Description: "The user's id."}
+	// UserIdentity is a user's real address, and the id, which is all the
 	// identity when the address is hidden from the provider's account; an
 	// import by identity uses the address when given.
-	userIdentity = identitySpec{attrs: []identityAttr{
-		{name: "email", optional: true, description: "The user's real (delivery) e-mail address; null when it is hidden from the provider's account."},
-		{name: "id", number: true, optional: true, description: "The user's id."},
-	}, importID: func(v []string) string {
+	UserIdentity = IdentitySpec{Attrs: []IdentityAttr{
+		{Name: "email", optional: true, Description: "The user's real (delivery) e-mail address; null when it is hidden from the provider's account."},
+		{Name: "id", Number: true, optional: true, Description: "The user's id."},
+	}, ImportID: func(v []string) string {
 		if v[0] != "" {
 			return v[0]
 		}
 		return v[1]
-	}, mutable: true}
-	// singletonIdentity is the identity of an organization-wide resource: its
+	}, Mutable: true}
+	// SingletonIdentity is the identity of an organization-wide resource: its
 	// id, the import id it was imported by (the organization's URL for the
 	// settings, the collection's name for an order).
-	singletonIdentity = identityOf("id", "The import id: the organization's URL for `zulip_realm` and "+
+	SingletonIdentity = IdentityOf("id", "The import id: the organization's URL for `zulip_realm` and "+
 		"`zulip_realm_user_defaults`, the collection's name for an order or the default channels.", false)
 )
 
 // importIDOf is the import id of the object a state holds, "" when the state
 // lacks a value the identity needs.
-func (s identitySpec) importIDOf(raw tftypes.Value) string {
-	values := make([]string, len(s.attrs))
-	for i, a := range s.attrs {
-		if v := rawStrings(raw, []string{a.name}); len(v) == 1 {
+func (s IdentitySpec) importIDOf(raw tftypes.Value) string {
+	values := make([]string, len(s.Attrs))
+	for i, a := range s.Attrs {
+		if v := rawStrings(raw, []string{a.Name}); len(v) == 1 {
 			values[i] = v[0]
 		} else if !a.optional {
 			return ""
 		}
 	}
-	if s.importID == nil {
+	if s.ImportID == nil {
 		return values[0]
 	}
-	return s.importID(values)
+	return s.ImportID(values)
 }

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 // The create journal: recovery from a killed apply in one plain apply.
 //
@@ -57,17 +57,17 @@ const journalFile = "zulip-provider-creates.jsonl"
 // journalKeep is how long an entry no state has confirmed is kept.
 const journalKeep = 30 * 24 * time.Hour
 
-// newCreateJournal is the create journal of the given types, kept in dir
+// NewCreateJournal is the create journal of the given types, kept in dir
 // (see WithCreateJournal); nil without a directory.
-func newCreateJournal(dir string, types map[string]bool) *createJournal {
+func NewCreateJournal(dir string, types map[string]bool) *CreateJournal {
 	if dir == "" {
 		return nil
 	}
-	return &createJournal{path: filepath.Join(dir, journalFile), types: types}
+	return &CreateJournal{path: filepath.Join(dir, journalFile), types: types}
 }
 
-// covers reports a journal that records creates of typeName.
-func (j *createJournal) covers(typeName string) bool {
+// covers reports a journal that records creates of TypeName.
+func (j *CreateJournal) covers(typeName string) bool {
 	return j != nil && j.types[typeName]
 }
 
@@ -102,8 +102,8 @@ type journalEntry struct {
 	Held bool `json:"held,omitempty"`
 }
 
-// createJournal is the journal of one provider process.
-type createJournal struct {
+// CreateJournal is the journal of one provider process.
+type CreateJournal struct {
 	path string
 	// types are the journaled types (the registry's entries marked journaled).
 	types map[string]bool
@@ -118,7 +118,7 @@ type createJournal struct {
 // Two provider processes of one run (two provider configurations) may load
 // and compact at once; the worst outcome is a confirmation lost, which the
 // next run's read writes again.
-func (j *createJournal) load(ctx context.Context) {
+func (j *CreateJournal) load(ctx context.Context) {
 	j.once.Do(func() {
 		f, err := os.Open(j.path)
 		if err != nil {
@@ -157,7 +157,7 @@ func (e journalEntry) sameObject(o journalEntry) bool {
 
 // rewrite replaces the file by the pending entries; removes it when there
 // are none. Called with the entries loaded, under j.mu or before any use.
-func (j *createJournal) rewrite(ctx context.Context) {
+func (j *CreateJournal) rewrite(ctx context.Context) {
 	if len(j.pending) == 0 {
 		if err := os.Remove(j.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			tflog.Warn(ctx, "the create journal could not be removed", map[string]any{"path": j.path, "error": err.Error()})
@@ -183,7 +183,7 @@ func (j *createJournal) rewrite(ctx context.Context) {
 }
 
 // appendLine writes one entry at the end of the file.
-func (j *createJournal) appendLine(ctx context.Context, e journalEntry) {
+func (j *CreateJournal) appendLine(ctx context.Context, e journalEntry) {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return
@@ -209,7 +209,7 @@ func appendFile(path string, data []byte) error {
 }
 
 // record notes an object this process created.
-func (j *createJournal) record(ctx context.Context, e journalEntry) {
+func (j *CreateJournal) record(ctx context.Context, e journalEntry) {
 	if j == nil || len(e.Keys) == 0 || e.ImportID == "" {
 		return
 	}
@@ -223,7 +223,7 @@ func (j *createJournal) record(ctx context.Context, e journalEntry) {
 
 // confirm notes that a state holds an object (by any of its keys): the
 // journal forgets it.
-func (j *createJournal) confirm(ctx context.Context, realm, typeName string, keys []string) {
+func (j *CreateJournal) confirm(ctx context.Context, realm, typeName string, keys []string) {
 	if len(keys) == 0 || !j.covers(typeName) {
 		return
 	}
@@ -244,7 +244,7 @@ func (j *createJournal) confirm(ctx context.Context, realm, typeName string, key
 // holds reports an object (by its id or identity value) that the journal
 // names: created by an apply of this working directory that no state has
 // confirmed.
-func (j *createJournal) holds(ctx context.Context, realm, typeName, key string) bool {
+func (j *CreateJournal) holds(ctx context.Context, realm, typeName, key string) bool {
 	if !j.covers(typeName) {
 		return false
 	}
@@ -256,9 +256,9 @@ func (j *createJournal) holds(ctx context.Context, realm, typeName, key string) 
 	})
 }
 
-// find returns the entry a new object of typeName would adopt: the same
+// find returns the entry a new object of TypeName would adopt: the same
 // natural key, or for a type without one the same planned values.
-func (j *createJournal) find(ctx context.Context, realm, typeName, natural, fingerprint string) (journalEntry, bool) {
+func (j *CreateJournal) find(ctx context.Context, realm, typeName, natural, fingerprint string) (journalEntry, bool) {
 	if !j.covers(typeName) {
 		return journalEntry{}, false
 	}
@@ -277,7 +277,7 @@ func (j *createJournal) find(ctx context.Context, realm, typeName, natural, fing
 }
 
 // forget drops an entry whose object is gone.
-func (j *createJournal) forget(ctx context.Context, e journalEntry) {
+func (j *CreateJournal) forget(ctx context.Context, e journalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.pending = slices.DeleteFunc(j.pending, func(p journalEntry) bool { return p.sameObject(e) })
@@ -312,16 +312,16 @@ func Drain(timeout time.Duration) {
 }
 
 // realmKey is the organization a journal entry belongs to.
-func (d *providerData) realmKey() string {
-	if d == nil || d.client == nil {
+func (d *ProviderData) realmKey() string {
+	if d == nil || d.Client == nil {
 		return ""
 	}
-	return d.client.BaseURL()
+	return d.Client.BaseURL()
 }
 
-// journaled reports an object that the create journal names (see holds).
-func (d *providerData) journaled(ctx context.Context, typeName, key string) bool {
-	return d != nil && d.journal.holds(ctx, d.realmKey(), typeName, key)
+// Journaled reports an object that the create journal names (see holds).
+func (d *ProviderData) Journaled(ctx context.Context, typeName, key string) bool {
+	return d != nil && d.Journal.holds(ctx, d.realmKey(), typeName, key)
 }
 
 // adoptJournaled adopts, for a create, the object an interrupted apply of
@@ -331,7 +331,7 @@ func (d *providerData) journaled(ctx context.Context, typeName, key string) bool
 // nothing, when there is no such object (the create then goes ahead).
 func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) bool {
 	d, typ := r.data, r.info.typeName
-	if d == nil || !d.journal.covers(typ) {
+	if d == nil || !d.Journal.covers(typ) {
 		return false
 	}
 	natural := r.info.natural.value(req.Plan.Raw)
@@ -339,7 +339,7 @@ func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateR
 	if natural == "" {
 		fp = fingerprint(req.Plan.Raw)
 	}
-	e, ok := d.journal.find(ctx, d.realmKey(), typ, natural, fp)
+	e, ok := d.Journal.find(ctx, d.realmKey(), typ, natural, fp)
 	if !ok || d.heldInRun(typ, e.Keys[0]) {
 		return false
 	}
@@ -352,7 +352,7 @@ func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateR
 	importer.ImportState(ctx, resource.ImportStateRequest{ID: e.ImportID}, &imp)
 	if imp.Diagnostics.HasError() {
 		tflog.Info(ctx, "the object the create journal names is gone; creating", map[string]any{"type": typ, "import_id": e.ImportID})
-		d.journal.forget(ctx, e)
+		d.Journal.forget(ctx, e)
 		return false
 	}
 	read := resource.ReadResponse{State: imp.State, Private: resp.Private}
@@ -360,7 +360,7 @@ func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateR
 	if read.Diagnostics.HasError() || read.State.Raw.IsNull() || !slices.Contains(r.info.keyValues(read.State.Raw), e.Keys[0]) {
 		tflog.Info(ctx, "the object the create journal names is gone or another now has its key; creating",
 			map[string]any{"type": typ, "import_id": e.ImportID})
-		d.journal.forget(ctx, e)
+		d.Journal.forget(ctx, e)
 		return false
 	}
 	// The plan of a create leaves computed values unknown; an update plan
@@ -386,7 +386,7 @@ func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateR
 
 // addAdopted tells that a create adopted a journaled object.
 func addAdopted(diags *diag.Diagnostics, what, importID string) {
-	diags.AddWarning(titleCase(what)+" Adopted After an Interrupted Apply",
+	diags.AddWarning(TitleCase(what)+" Adopted After an Interrupted Apply",
 		fmt.Sprintf("An earlier apply in this working directory created this %s (import id %q) and was stopped before "+
 			"Terraform recorded it. This apply adopted it and brought it to the configuration, instead of creating "+
 			"another.", what, importID))
@@ -422,17 +422,17 @@ func fillUnknown(plan, state tftypes.Value) tftypes.Value {
 func (r *ruledResource) noteAdoption(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	d, typ := r.data, r.info.typeName
 	natural := r.info.natural.value(req.Plan.Raw)
-	if d.journal == nil || natural == "" {
+	if d.Journal == nil || natural == "" {
 		return
 	}
-	e, ok := d.journal.find(ctx, d.realmKey(), typ, natural, "")
+	e, ok := d.Journal.find(ctx, d.realmKey(), typ, natural, "")
 	if !ok {
 		return
 	}
 	if d.heldInRun(typ, e.Keys[0]) {
 		return // another resource's state has it
 	}
-	resp.Diagnostics.AddWarning(titleCase(r.what())+" Will Be Adopted",
+	resp.Diagnostics.AddWarning(TitleCase(r.what())+" Will Be Adopted",
 		fmt.Sprintf("An earlier apply in this working directory created this %s (import id %q) and was stopped before "+
 			"Terraform recorded it. The apply adopts it and brings it to the configuration instead of creating another.",
 			r.what(), e.ImportID))

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"errors"
@@ -12,22 +12,22 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-// requiredRole names the Zulip role an operation needs, for error messages.
-type requiredRole string
+// RequiredRole names the Zulip role an operation needs, for error messages.
+type RequiredRole string
 
 const (
-	roleAny           requiredRole = ""
-	roleAdministrator requiredRole = "an organization administrator"
-	roleOwner         requiredRole = "an organization owner"
+	RoleAny           RequiredRole = ""
+	RoleAdministrator RequiredRole = "an organization administrator"
+	RoleOwner         RequiredRole = "an organization owner"
 )
 
-// addAPIError reports a failed API call. action completes "The provider could
+// AddAPIError reports a failed API call. action completes "The provider could
 // not ..."; when the server refused for lack of a role, the detail says which
 // role the resource needs, since Zulip's own message names only the role.
-func addAPIError(diags *diag.Diagnostics, summary, action string, role requiredRole, err error) {
+func AddAPIError(diags *diag.Diagnostics, summary, action string, role RequiredRole, err error) {
 	detail := fmt.Sprintf("The provider could not %s: %s", action, err)
 	switch {
-	case zulip.IsUnauthorizedPrincipal(err) && role != roleAny:
+	case zulip.IsUnauthorizedPrincipal(err) && role != RoleAny:
 		detail = fmt.Sprintf("The provider could not %s because its credentials are not those of %s, which this "+
 			"needs. Configure the provider with the API key of %s (or a bot they own with that role). Server said: %s",
 			action, role, role, err)
@@ -41,41 +41,41 @@ func addAPIError(diags *diag.Diagnostics, summary, action string, role requiredR
 	diags.AddError(summary, detail)
 }
 
-// isClientError reports whether err is a definite refusal by the server (a 4xx
+// IsClientError reports whether err is a definite refusal by the server (a 4xx
 // answer), after which nothing was changed.
-func isClientError(err error) bool {
+func IsClientError(err error) bool {
 	var apiErr *zulip.APIError
 	return errors.As(err, &apiErr) && apiErr.HTTPStatus >= 400 && apiErr.HTTPStatus < 500
 }
 
-// nothingDone reports a failed write the server surely did not carry out: a
+// NothingDone reports a failed write the server surely did not carry out: a
 // refusal (4xx), or a request that never left the process (interrupted while it
 // waited for the rate limit, or unable to connect). Only other failures need a
 // look at the server before the next step.
-func nothingDone(err error) bool { return isClientError(err) || zulip.IsNotSent(err) }
+func NothingDone(err error) bool { return IsClientError(err) || zulip.IsNotSent(err) }
 
-// known reports whether a value is neither null nor unknown.
-func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
+// Known reports whether a value is neither null nor unknown.
+func Known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
-// stringOrNull converts an optional API string; nil and "" are null.
-func stringOrNull(s *string) types.String {
+// StringOrNull converts an optional API string; nil and "" are null.
+func StringOrNull(s *string) types.String {
 	if s == nil || *s == "" {
 		return types.StringNull()
 	}
 	return types.StringValue(*s)
 }
 
-// checkNoOuterSpace rejects values that the server would strip, which would
+// CheckNoOuterSpace rejects values that the server would strip, which would
 // otherwise show as a change on every plan.
-func checkNoOuterSpace(s string) error {
+func CheckNoOuterSpace(s string) error {
 	if strings.TrimSpace(s) != s {
 		return errors.New("must not start or end with whitespace: Zulip strips it, so the plan would never settle")
 	}
 	return nil
 }
 
-// quoteAllCode formats names as code, joined.
-func quoteAllCode(names []string) string {
+// QuoteAllCode formats names as code, joined.
+func QuoteAllCode(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = "`" + n + "`"

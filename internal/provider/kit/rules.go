@@ -1,4 +1,4 @@
-package provider
+package kit
 
 // The rules every resource type keeps through Terraform's own operations
 // (replacement, a tainted object, two resources with one natural key, a
@@ -20,7 +20,7 @@ package provider
 //   - during apply, the destroy half runs first: Delete records the keys it
 //     destroyed.
 // An existing object with one of those keys is therefore this configuration's
-// own (heldByState), and the type's check lets the create go ahead; an object
+// own (HeldByState), and the type's check lets the create go ahead; an object
 // no state holds is still refused with its import block. That a second
 // resource of this configuration claims a held object is caught by the natural
 // key claims: every plan of an object claims its natural key, and a key
@@ -42,28 +42,28 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// keyRule says how to find a type's natural key in a plan: the attributes
+// KeyRule says how to find a type's natural key in a plan: the attributes
 // whose values together are unique in the organization, and whether Zulip
 // compares them without regard to case.
-type keyRule struct {
-	attrs []string
-	fold  bool
+type KeyRule struct {
+	Attrs []string
+	Fold  bool
 }
 
 // replacesKey is the private-data key under which a plan with a prior state
 // records that object's keys, for the plan of its replacement.
 const replacesKey = "replaces"
 
-// ruled wraps the resources of a registry entry in the kit's rules, with its
+// Ruled wraps the resources of a registry entry in the kit's rules, with its
 // identity when it has one.
-func ruled(e typeEntry) func() resource.Resource {
+func Ruled(e TypeEntry) func() resource.Resource {
 	var once sync.Once
 	var info *ruleInfo
 	return func() resource.Resource {
-		inner := e.newResource()
+		inner := e.NewResource()
 		once.Do(func() { info = newRuleInfo(inner, e) })
-		r := &ruledResource{Resource: inner, info: info, identity: e.identity}
-		if e.identity != nil {
+		r := &ruledResource{Resource: inner, info: info, identity: e.Identity}
+		if e.Identity != nil {
 			if _, ok := inner.(resource.ResourceWithImportState); !ok {
 				panic(fmt.Sprintf("internal error: %s has an identity but no import", info.typeName))
 			}
@@ -80,41 +80,41 @@ type ruleInfo struct {
 	// id and the identity's attributes, whichever the schema has.
 	keys []string
 	// natural is the natural key; empty when the type has none.
-	natural keyRule
-	// noAccount: the type's operations use no Zulip account.
+	natural KeyRule
+	// NoAccount: the type's operations use no Zulip account.
 	noAccount bool
 }
 
 // newRuleInfo reads a type's name, schema and registry entry.
-func newRuleInfo(r resource.Resource, e typeEntry) *ruleInfo {
-	identity := e.identity
+func newRuleInfo(r resource.Resource, e TypeEntry) *ruleInfo {
+	identity := e.Identity
 	ctx := context.Background()
 	var meta resource.MetadataResponse
 	r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
 	var sch resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sch)
-	if meta.TypeName != e.typeName {
-		panic(fmt.Sprintf("internal error: the registry's %s makes resources of type %s", e.typeName, meta.TypeName))
+	if meta.TypeName != e.TypeName {
+		panic(fmt.Sprintf("internal error: the registry's %s makes resources of type %s", e.TypeName, meta.TypeName))
 	}
-	info := &ruleInfo{typeName: meta.TypeName, noAccount: e.noAccount}
+	info := &ruleInfo{typeName: meta.TypeName, noAccount: e.NoAccount}
 	if _, ok := sch.Schema.Attributes["id"]; ok {
 		info.keys = append(info.keys, "id")
 	}
 	var required []string
 	if identity != nil {
-		for _, a := range identity.attrs {
-			if !slices.Contains(info.keys, a.name) {
-				info.keys = append(info.keys, a.name)
+		for _, a := range identity.Attrs {
+			if !slices.Contains(info.keys, a.Name) {
+				info.keys = append(info.keys, a.Name)
 			}
 			if !a.optional {
-				required = append(required, a.name)
+				required = append(required, a.Name)
 			}
 		}
 	}
 	sort.Strings(required)
-	info.natural = keyRule{attrs: required}
-	if e.natural != nil {
-		info.natural = *e.natural
+	info.natural = KeyRule{Attrs: required}
+	if e.Natural != nil {
+		info.natural = *e.Natural
 	}
 	return info
 }
@@ -125,8 +125,8 @@ type ruledResource struct {
 	resource.Resource
 	info *ruleInfo
 	// identity is the type's identity (identity.go), nil when it has none.
-	identity *identitySpec
-	data     *providerData
+	identity *IdentitySpec
+	data     *ProviderData
 }
 
 var (
@@ -144,7 +144,7 @@ func (r *ruledResource) Configure(ctx context.Context, req resource.ConfigureReq
 	if c, ok := r.Resource.(resource.ResourceWithConfigure); ok {
 		c.Configure(ctx, req, resp)
 	}
-	if d, ok := req.ProviderData.(*providerData); ok {
+	if d, ok := req.ProviderData.(*ProviderData); ok {
 		r.data = d
 	}
 }
@@ -153,7 +153,7 @@ func (r *ruledResource) Configure(ctx context.Context, req resource.ConfigureReq
 func (r *ruledResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	r.Resource.Metadata(ctx, req, resp)
 	if r.identity != nil {
-		resp.ResourceBehavior.MutableIdentity = r.identity.mutable
+		resp.ResourceBehavior.MutableIdentity = r.identity.Mutable
 	}
 }
 
@@ -171,7 +171,7 @@ func (r *ruledResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	// Journaled even when the create failed after making the object (its
 	// state is then tainted, or lost if Terraform is gone).
-	if d := r.data; d != nil && d.journal.covers(r.info.typeName) && r.identity != nil &&
+	if d := r.data; d != nil && d.Journal.covers(r.info.typeName) && r.identity != nil &&
 		!resp.State.Raw.IsNull() {
 		e := journalEntry{Realm: d.realmKey(), Type: r.info.typeName, Keys: r.info.keyValues(resp.State.Raw),
 			Natural: r.info.natural.value(req.Plan.Raw), ImportID: r.identity.importIDOf(resp.State.Raw)}
@@ -183,7 +183,7 @@ func (r *ruledResource) Create(ctx context.Context, req resource.CreateRequest, 
 		if e.Natural == "" {
 			e.Fingerprint = fingerprint(req.Plan.Raw)
 		}
-		d.journal.record(ctx, e)
+		d.Journal.record(ctx, e)
 	}
 }
 
@@ -198,7 +198,7 @@ func (r *ruledResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		keys := r.info.keyValues(resp.State.Raw)
 		r.data.noteHeld(r.info.typeName, keys)
 		if r.data != nil {
-			r.data.journal.confirm(ctx, r.data.realmKey(), r.info.typeName, keys)
+			r.data.Journal.confirm(ctx, r.data.realmKey(), r.info.typeName, keys)
 		}
 	}
 }
@@ -241,7 +241,7 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if !req.Plan.Raw.IsNull() && !r.info.noAccount && !d.accountForPlan(&resp.Diagnostics) {
 		return
 	}
-	if creating && d != nil && d.destroying {
+	if creating && d != nil && d.Destroying {
 		// The refreshing plan terraform destroy makes first: nothing will be
 		// created, so no create-time check may stand in the destroy's way.
 		return
@@ -251,7 +251,7 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	// A state holds the object even when no refresh read it (-refresh=false).
 	d.noteHeld(typ, priorKeys)
 	if d != nil {
-		d.journal.confirm(ctx, d.realmKey(), typ, priorKeys)
+		d.Journal.confirm(ctx, d.realmKey(), typ, priorKeys)
 		if creating {
 			r.noteAdoption(ctx, req, resp)
 		}
@@ -279,7 +279,7 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 // resources of the configuration claim.
 func (r *ruledResource) claimNaturalKey(req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	rule := r.info.natural
-	if len(rule.attrs) == 0 {
+	if len(rule.Attrs) == 0 {
 		return
 	}
 	var prior, planned string
@@ -291,10 +291,10 @@ func (r *ruledResource) claimNaturalKey(req resource.ModifyPlanRequest, resp *re
 	}
 	claim := func(key string, kind claimKind) {
 		shown := strings.ReplaceAll(key, "\x00", " / ")
-		if rule.fold { // shown as configured
-			shown = strings.Join(rawStrings(resp.Plan.Raw, rule.attrs), " / ")
+		if rule.Fold { // shown as configured
+			shown = strings.Join(rawStrings(resp.Plan.Raw, rule.Attrs), " / ")
 			if req.Plan.Raw.IsNull() || kind == claimGivenUp {
-				shown = strings.Join(rawStrings(req.State.Raw, rule.attrs), " / ")
+				shown = strings.Join(rawStrings(req.State.Raw, rule.Attrs), " / ")
 			}
 		}
 		if summary, detail := r.data.notes.claim(r.info.typeName, naturalKeyNoun(rule), key, shown, kind); summary != "" {
@@ -319,19 +319,19 @@ func (r *ruledResource) claimNaturalKey(req resource.ModifyPlanRequest, resp *re
 }
 
 // naturalKeyNoun names a natural key in messages ("name", "email").
-func naturalKeyNoun(rule keyRule) string {
-	return strings.ReplaceAll(strings.Join(rule.attrs, " and "), "_", " ")
+func naturalKeyNoun(rule KeyRule) string {
+	return strings.ReplaceAll(strings.Join(rule.Attrs, " and "), "_", " ")
 }
 
 // value is the natural key of a state or plan, "" when a part of it is
 // unknown or null (nothing can be said of it yet).
-func (k keyRule) value(raw tftypes.Value) string {
-	parts := rawStrings(raw, k.attrs)
-	if len(parts) != len(k.attrs) {
+func (k KeyRule) value(raw tftypes.Value) string {
+	parts := rawStrings(raw, k.Attrs)
+	if len(parts) != len(k.Attrs) {
 		return ""
 	}
 	v := strings.Join(parts, "\x00")
-	if k.fold {
+	if k.Fold {
 		v = strings.ToLower(v)
 	}
 	return v
@@ -414,12 +414,12 @@ func (n *planNotes) claim(typeName, noun, key, shown string, kind claimKind) (su
 	}
 	switch {
 	case c.taken > 1:
-		return "Two Resources With One " + titleCase(noun), fmt.Sprintf("Two %s resources of this configuration have "+
+		return "Two Resources With One " + TitleCase(noun), fmt.Sprintf("Two %s resources of this configuration have "+
 			"the %s %q, which Zulip keeps unique: the apply would create one and fail on the other, or both would "+
 			"manage one object. Keep one resource for it. (To destroy the configuration as it is, run "+
 			"`terraform destroy -refresh=false`: its first, refreshing plan makes this check too.)", typeName, noun, shown)
 	case c.new > 0 && c.givenUp > 0:
-		return titleCase(noun) + " Moves Between Resources", fmt.Sprintf("A %s resource of this configuration gives up "+
+		return TitleCase(noun) + " Moves Between Resources", fmt.Sprintf("A %s resource of this configuration gives up "+
 			"the %s %q (it is removed from the configuration, or changed) while a new one takes it, and Terraform may "+
 			"run the create first, which Zulip would refuse. If it is the same object under a new resource address, "+
 			"say so with a `moved` block; otherwise apply the two changes in two steps.", typeName, noun, shown)
@@ -429,7 +429,7 @@ func (n *planNotes) claim(typeName, noun, key, shown string, kind claimKind) (su
 
 // noteHeld records objects a state of this run holds (refreshed, being
 // replaced, or destroyed by this run), by type and key.
-func (d *providerData) noteHeld(typeName string, keys []string) {
+func (d *ProviderData) noteHeld(typeName string, keys []string) {
 	if d == nil || len(keys) == 0 {
 		return
 	}
@@ -445,7 +445,7 @@ func (d *providerData) noteHeld(typeName string, keys []string) {
 
 // noteReplaced records objects this run replaces: planned for replacement
 // (-replace, or a change that requires it) or destroyed by it.
-func (d *providerData) noteReplaced(typeName string, keys []string) {
+func (d *ProviderData) noteReplaced(typeName string, keys []string) {
 	if d == nil || len(keys) == 0 {
 		return
 	}
@@ -461,10 +461,10 @@ func (d *providerData) noteReplaced(typeName string, keys []string) {
 }
 
 // replacing reports an object (by its id or identity value) that this run
-// replaces or has destroyed (noteReplaced). Unlike heldByState, it does not
+// replaces or has destroyed (noteReplaced). Unlike HeldByState, it does not
 // know of tainted objects, which Terraform plans without a trace of the
 // object they replace.
-func (d *providerData) replacing(typeName, key string) bool {
+func (d *ProviderData) replacing(typeName, key string) bool {
 	if d == nil {
 		return false
 	}
@@ -473,23 +473,23 @@ func (d *providerData) replacing(typeName, key string) bool {
 	return d.notes.replaced[typeName+"\x00"+key]
 }
 
-// heldByState reports an object (by its id or identity value) that a state
+// HeldByState reports an object (by its id or identity value) that a state
 // of this run holds: refreshed by this run, planned for replacement, or
 // destroyed by it; or that an interrupted apply of this working directory
 // created and no state recorded (journal.go), which the create adopts. A type's "already exists" check skips such an object: it
 // is this configuration's own, which a tainted or replaced resource is about
 // to make again; a second resource that claims it is refused by the natural
 // key claims instead.
-func (d *providerData) heldByState(typeName, key string) bool {
+func (d *ProviderData) HeldByState(typeName, key string) bool {
 	if d == nil {
 		return false
 	}
-	return d.heldInRun(typeName, key) || d.journaled(context.Background(), typeName, key)
+	return d.heldInRun(typeName, key) || d.Journaled(context.Background(), typeName, key)
 }
 
-// heldInRun reports an object that a state of this run holds (heldByState
+// heldInRun reports an object that a state of this run holds (HeldByState
 // without the journal).
-func (d *providerData) heldInRun(typeName, key string) bool {
+func (d *ProviderData) heldInRun(typeName, key string) bool {
 	if d == nil {
 		return false
 	}
@@ -502,11 +502,11 @@ func (d *providerData) heldInRun(typeName, key string) bool {
 // account to make it with (the plan would otherwise pass with every server
 // check skipped, and only the apply fail), and warns once per run when the
 // provider's configuration is not known yet.
-func (d *providerData) accountForPlan(diags *diag.Diagnostics) bool {
+func (d *ProviderData) accountForPlan(diags *diag.Diagnostics) bool {
 	switch {
 	case d == nil:
 		return true // not configured yet: validation only
-	case d.unknownConfig:
+	case d.UnknownConfig:
 		d.notes.mu.Lock()
 		first := !d.notes.warnedUnknown
 		d.notes.warnedUnknown = true
@@ -518,8 +518,8 @@ func (d *providerData) accountForPlan(diags *diag.Diagnostics) bool {
 					"The apply checks them when the values are known.")
 		}
 		return true
-	case !d.hasCreds:
-		diags.AddError("Missing Zulip Credentials", d.noCredentials)
+	case !d.HasCreds:
+		diags.AddError("Missing Zulip Credentials", d.NoCredentials)
 		return false
 	}
 	return true

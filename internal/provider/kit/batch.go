@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -7,15 +7,15 @@ import (
 	"time"
 )
 
-// readBatchWindow is how long the first of concurrent lookups waits for others
+// ReadBatchWindow is how long the first of concurrent lookups waits for others
 // to join it. Terraform refreshes up to ten resources at once, so a window a
 // little longer than the time between their starts gathers them.
-const readBatchWindow = 20 * time.Millisecond
+const ReadBatchWindow = 20 * time.Millisecond
 
 // idBatcher joins lookups by message id that concurrent Reads make into one
 // request per key (for zulip_message_flags: one GET /messages/matches_narrow
 // per flag for all the resources refreshed together, instead of one each).
-// The first caller for a key opens a batch and, after readBatchWindow, sends
+// The first caller for a key opens a batch and, after ReadBatchWindow, sends
 // the union of the ids collected; callers arriving later join the next batch.
 type idBatcher[R any] struct {
 	mu      sync.Mutex
@@ -36,8 +36,8 @@ type idBatch[R any] struct {
 	err    error
 }
 
-// newIDBatcher returns a batcher with the given window.
-func newIDBatcher[R any](window time.Duration) *idBatcher[R] {
+// NewIDBatcher returns a batcher with the given window.
+func NewIDBatcher[R any](window time.Duration) *idBatcher[R] {
 	return &idBatcher[R]{pending: map[string]*idBatch[R]{}, window: window,
 		hold: func(_ string, d time.Duration) { time.Sleep(d) }}
 }
@@ -45,7 +45,7 @@ func newIDBatcher[R any](window time.Duration) *idBatcher[R] {
 // do returns fetch's result for a batch holding at least ids. fetch gets the
 // batch's ids sorted and without duplicates. A cancelled caller returns at
 // once; the batch goes on for the others.
-func (b *idBatcher[R]) do(ctx context.Context, key string, ids []int64, fetch func(context.Context, []int64) (R, error)) (R, error) {
+func (b *idBatcher[R]) Do(ctx context.Context, key string, ids []int64, fetch func(context.Context, []int64) (R, error)) (R, error) {
 	return b.doWithin(ctx, key, ids, 0, fetch)
 }
 

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func TestCreateJournal(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, journalFile)
 	realm := "https://chat.example"
-	j := newCreateJournal(dir, testJournaledTypes)
+	j := NewCreateJournal(dir, testJournaledTypes)
 	j.record(ctx, journalEntry{Realm: realm, Type: "zulip_channel", Keys: []string{"12", "ops"}, Natural: "ops", ImportID: "ops"})
 	j.record(ctx, journalEntry{Realm: realm, Type: "zulip_linkifier", Keys: []string{"5", "A-(?P<id>.+)"}, Natural: "A-(?P<id>.+)", ImportID: "A-(?P<id>.+)"})
 	j.record(ctx, journalEntry{Realm: realm, Type: "zulip_saved_snippet", Keys: []string{"7"}, Fingerprint: "f1", ImportID: "7"})
@@ -44,7 +44,7 @@ func TestCreateJournal(t *testing.T) {
 	// A state confirms the channel: another process sees the rest, and the
 	// file holds only the pending entries after its load.
 	j.confirm(ctx, realm, "zulip_channel", []string{"12", "ops"})
-	next := newCreateJournal(dir, testJournaledTypes)
+	next := NewCreateJournal(dir, testJournaledTypes)
 	if next.holds(ctx, realm, "zulip_channel", "12") {
 		t.Error("a confirmed channel is still held by the next process")
 	}
@@ -65,13 +65,13 @@ func TestCreateJournal(t *testing.T) {
 	}
 	_, _ = f.WriteString(`{"realm":"https://chat.ex`)
 	_ = f.Close()
-	third := newCreateJournal(dir, testJournaledTypes)
+	third := NewCreateJournal(dir, testJournaledTypes)
 	if third.holds(ctx, realm, "zulip_user_group", "40") {
 		t.Error("an expired entry is held")
 	}
 	third.confirm(ctx, realm, "zulip_linkifier", []string{"5"})
 	third.confirm(ctx, realm, "zulip_saved_snippet", []string{"7"})
-	if last := newCreateJournal(dir, testJournaledTypes); last.holds(ctx, realm, "zulip_saved_snippet", "7") {
+	if last := NewCreateJournal(dir, testJournaledTypes); last.holds(ctx, realm, "zulip_saved_snippet", "7") {
 		t.Error("a confirmed snippet is held")
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 // The organization's users and the provider's own account, which every area
 // checks against (owners of bots, members of groups, subscribers, people named
@@ -15,14 +15,14 @@ import (
 // once per provider process; only the functions below use them, so that no
 // other cache user can store a different type under them.
 const (
-	cacheUserCaller = "zulip_user:caller"
-	cacheUserUsers  = "zulip_user:users"
+	CacheUserCaller = "zulip_user:caller"
+	CacheUserUsers  = "zulip_user:users"
 )
 
 // userCaller returns the provider's own account, read once per provider process.
-func userCaller(ctx context.Context, d *providerData) (*zulip.User, error) {
-	v, err := d.cache.get(ctx, cacheUserCaller, func(ctx context.Context) (any, error) {
-		return d.client.GetOwnUser(ctx)
+func userCaller(ctx context.Context, d *ProviderData) (*zulip.User, error) {
+	v, err := d.Cache.get(ctx, CacheUserCaller, func(ctx context.Context) (any, error) {
+		return d.Client.GetOwnUser(ctx)
 	})
 	if err != nil {
 		return nil, err
@@ -34,34 +34,34 @@ func userCaller(ctx context.Context, d *providerData) (*zulip.User, error) {
 	return u, nil
 }
 
-// userUsers returns the organization's users by id (bots and deactivated users
+// Users returns the organization's users by id (bots and deactivated users
 // included), read once per provider process and forgotten whenever this
 // resource creates, deactivates or reactivates a user. The one list serves
 // every zulip_user's refresh and every plan-time check (the address taken,
 // the last owner, the ids of a Users field), so a plan of N users costs one
 // request, not N: it carries what GET /users/{id} would (custom profile
 // fields, avatar URLs instead of the Gravatar shortcut).
-func userUsers(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
-	return usersFrom(d.cache.get(ctx, cacheUserUsers, d.fetchUsers))
+func Users(ctx context.Context, d *ProviderData) (map[int64]zulip.User, error) {
+	return usersFrom(d.Cache.get(ctx, CacheUserUsers, d.fetchUsers))
 }
 
-// userUsersSeen is userUsers for plan-time checks: the newest list this run has
+// UsersSeen is Users for plan-time checks: the newest list this run has
 // seen, even if a write made it stale since (Terraform plans every resource
 // again during apply, and a fresh list per resource would cost a request per
-// user created). Checks that a user exists use checkUsersSeen instead.
-func userUsersSeen(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
-	if v, ok := d.cache.lastSeen(cacheUserUsers); ok {
+// user created). Checks that a user exists use CheckUsersSeen instead.
+func UsersSeen(ctx context.Context, d *ProviderData) (map[int64]zulip.User, error) {
+	if v, ok := d.Cache.lastSeen(CacheUserUsers); ok {
 		return usersFrom(v, nil)
 	}
-	return userUsers(ctx, d)
+	return Users(ctx, d)
 }
 
-// checkUsersSeen runs check on the newest user list this run has seen and, if
+// CheckUsersSeen runs check on the newest user list this run has seen and, if
 // it fails there, again on a list read afresh, so that a plan-time check never
 // fails on a stale list (a user created or reactivated since, by this provider
 // or another configuration of it). It returns check's verdict, or listErr when no list could be read.
-func checkUsersSeen(ctx context.Context, d *providerData, check func(map[int64]zulip.User) error) (verdict, listErr error) {
-	users, err := userUsersSeen(ctx, d)
+func CheckUsersSeen(ctx context.Context, d *ProviderData, check func(map[int64]zulip.User) error) (verdict, listErr error) {
+	users, err := UsersSeen(ctx, d)
 	if err != nil {
 		return nil, err
 	}
@@ -70,23 +70,23 @@ func checkUsersSeen(ctx context.Context, d *providerData, check func(map[int64]z
 	}
 	// Read afresh: even a list this process holds as fresh may miss a user
 	// another provider configuration (an alias) created in this run.
-	d.cache.invalidate(cacheUserUsers)
-	if users, err = userUsers(ctx, d); err != nil {
+	d.Cache.Invalidate(CacheUserUsers)
+	if users, err = Users(ctx, d); err != nil {
 		return nil, err
 	}
 	return check(users), nil
 }
 
-// userUsersAfterWrite is userUsers for a create that has just ended: one read
-// shared with the creates ending beside it (collectionCache.readBack).
-func userUsersAfterWrite(ctx context.Context, d *providerData) (map[int64]zulip.User, error) {
-	return usersFrom(d.cache.readBack(ctx, cacheUserUsers, d.fetchUsers))
+// UsersAfterWrite is Users for a create that has just ended: one read
+// shared with the creates ending beside it (collectionCache.ReadBack).
+func UsersAfterWrite(ctx context.Context, d *ProviderData) (map[int64]zulip.User, error) {
+	return usersFrom(d.Cache.ReadBack(ctx, CacheUserUsers, d.fetchUsers))
 }
 
 // fetchUsers lists the organization's users by id.
-func (d *providerData) fetchUsers(ctx context.Context) (any, error) {
+func (d *ProviderData) fetchUsers(ctx context.Context) (any, error) {
 	noGravatarShortcut := false
-	list, err := d.client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &noGravatarShortcut, IncludeCustomProfileFields: true})
+	list, err := d.Client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &noGravatarShortcut, IncludeCustomProfileFields: true})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (d *providerData) fetchUsers(ctx context.Context) (any, error) {
 	return byID, nil
 }
 
-// usersFrom converts what the cache holds under cacheUserUsers.
+// usersFrom converts what the cache holds under CacheUserUsers.
 func usersFrom(v any, err error) (map[int64]zulip.User, error) {
 	if err != nil {
 		return nil, err
@@ -109,11 +109,11 @@ func usersFrom(v any, err error) (map[int64]zulip.User, error) {
 	return users, nil
 }
 
-// userSelf returns the provider's own account: the one Configure read when it
+// OwnAccount returns the provider's own account: the one Configure read when it
 // did, else GET /users/me once per provider process.
-func userSelf(ctx context.Context, d *providerData) (*zulip.User, error) {
-	if d.me != nil {
-		return d.me, nil
+func OwnAccount(ctx context.Context, d *ProviderData) (*zulip.User, error) {
+	if d.Me != nil {
+		return d.Me, nil
 	}
 	return userCaller(ctx, d)
 }

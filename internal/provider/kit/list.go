@@ -1,4 +1,4 @@
-package provider
+package kit
 
 // List resources (Terraform 1.14+): `list "zulip_<type>" "all" {}` blocks that
 // `terraform query` runs, and whose results `-generate-config-out` turns into
@@ -28,24 +28,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// listResource lists the objects of one resource type.
-type listResource struct {
-	src         importSource
-	newResource func() resource.Resource
-	data        *providerData
+// ListResource lists the objects of one resource type.
+type ListResource struct {
+	Src         ImportSource
+	NewResource func() resource.Resource
+	data        *ProviderData
 }
 
 var (
-	_ list.ListResourceWithConfigure = (*listResource)(nil)
+	_ list.ListResourceWithConfigure = (*ListResource)(nil)
 )
 
 // Metadata names the list resource after its resource type.
-func (l *listResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = l.src.typeName
+func (l *ListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = l.Src.TypeName
 }
 
 // Configure receives the provider's data.
-func (l *listResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+func (l *ListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	l.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
@@ -53,17 +53,17 @@ func (l *listResource) Configure(_ context.Context, req resource.ConfigureReques
 const nameRegexAttr = "name_regex"
 
 // ListResourceConfigSchema describes the list's filters.
-func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (l *ListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	attrs := map[string]listschema.Attribute{
 		nameRegexAttr: listschema.StringAttribute{Optional: true,
 			MarkdownDescription: "Lists only the objects whose display name matches this regular expression (Go syntax, " +
 				"unanchored: `^team-` for names starting with `team-`)."},
 	}
-	for name, f := range l.src.filters {
-		attrs[name] = f.attr
+	for name, f := range l.Src.Filters {
+		attrs[name] = f.Attr
 	}
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: l.src.listDescription + " Results are named by what people recognise (a name, a " +
+		MarkdownDescription: l.Src.ListDescription + " Results are named by what people recognise (a name, a " +
 			"user's name and address); `include_resource = true` fills each result with the object as an import " +
 			"would read it, which `terraform query -generate-config-out` writes as configuration that plans empty " +
 			"after import. The whole list costs one request per collection read, however many objects it finds.",
@@ -71,20 +71,20 @@ func (l *listResource) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 	}
 }
 
-// listFilter is one filter of a list beyond name_regex.
-type listFilter struct {
-	attr listschema.Attribute
+// ListFilter is one filter of a list beyond name_regex.
+type ListFilter struct {
+	Attr listschema.Attribute
 }
 
-// filterValues are a list's filter values, read from its configuration (none
+// FilterValues are a list's filter values, read from its configuration (none
 // for zulip_import_blocks, which lists with the defaults).
-type filterValues struct {
+type FilterValues struct {
 	ctx    context.Context
 	config *tfsdk.Config
 }
 
-// str returns a string filter's value ("" when not set).
-func (f filterValues) str(name string) string {
+// Str returns a string filter's value ("" when not set).
+func (f FilterValues) Str(name string) string {
 	var v types.String
 	if f.config == nil || f.config.GetAttribute(f.ctx, path.Root(name), &v).HasError() {
 		return ""
@@ -92,8 +92,8 @@ func (f filterValues) str(name string) string {
 	return v.ValueString()
 }
 
-// number returns an int64 filter's value (0 when not set).
-func (f filterValues) number(name string) int64 {
+// Number returns an int64 filter's value (0 when not set).
+func (f FilterValues) Number(name string) int64 {
 	var v types.Int64
 	if f.config == nil || f.config.GetAttribute(f.ctx, path.Root(name), &v).HasError() {
 		return 0
@@ -101,8 +101,8 @@ func (f filterValues) number(name string) int64 {
 	return v.ValueInt64()
 }
 
-// flag returns a bool filter's value (false when not set).
-func (f filterValues) flag(name string) bool {
+// Flag returns a bool filter's value (false when not set).
+func (f FilterValues) Flag(name string) bool {
 	var v types.Bool
 	if f.config == nil || f.config.GetAttribute(f.ctx, path.Root(name), &v).HasError() {
 		return false
@@ -111,15 +111,15 @@ func (f filterValues) flag(name string) bool {
 }
 
 // List streams the objects: each made by the resource's own import and read.
-func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+func (l *ListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	fail := func() { stream.Results = list.ListResultsStreamDiagnostics(diags) }
-	if !l.data.ready(&diags) {
+	if !l.data.Ready(&diags) {
 		fail()
 		return
 	}
 	var nameRegex *regexp.Regexp
-	if expr := (filterValues{ctx, &req.Config}).str(nameRegexAttr); expr != "" {
+	if expr := (FilterValues{ctx, &req.Config}).Str(nameRegexAttr); expr != "" {
 		re, err := regexp.Compile(expr)
 		if err != nil {
 			diags.AddAttributeError(path.Root(nameRegexAttr), "Invalid Regular Expression", err.Error())
@@ -128,13 +128,13 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 		}
 		nameRegex = re
 	}
-	targets, err := l.src.list(ctx, l.data, filterValues{ctx, &req.Config})
+	targets, err := l.Src.List(ctx, l.data, FilterValues{ctx, &req.Config})
 	if err != nil {
-		addAPIError(&diags, "Unable to List "+l.src.typeName, "list the objects", roleAny, err)
+		AddAPIError(&diags, "Unable to List "+l.Src.TypeName, "list the objects", RoleAny, err)
 		fail()
 		return
 	}
-	r := l.newResource()
+	r := l.NewResource()
 	if c, ok := r.(resource.ResourceWithConfigure); ok {
 		var cr resource.ConfigureResponse
 		c.Configure(ctx, resource.ConfigureRequest{ProviderData: l.data}, &cr)
@@ -142,7 +142,7 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 	}
 	imp, ok := r.(resource.ResourceWithImportState)
 	if !ok {
-		diags.AddError("Internal Error", fmt.Sprintf("%s cannot be imported; this is a bug in the provider.", l.src.typeName))
+		diags.AddError("Internal Error", fmt.Sprintf("%s cannot be imported; this is a bug in the provider.", l.Src.TypeName))
 	}
 	if diags.HasError() {
 		fail()
@@ -166,12 +166,12 @@ func (l *listResource) List(ctx context.Context, req list.ListRequest, stream *l
 }
 
 // result makes one object's result through the resource's ImportState and Read.
-func (l *listResource) result(ctx context.Context, req list.ListRequest, r resource.ResourceWithImportState, t importTarget) list.ListResult {
+func (l *ListResource) result(ctx context.Context, req list.ListRequest, r resource.ResourceWithImportState, t ImportTarget) list.ListResult {
 	out := req.NewListResult(ctx)
 	out.DisplayName = t.displayName()
 	empty := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
 	importResp := resource.ImportStateResponse{State: empty, Identity: out.Identity}
-	r.ImportState(ctx, resource.ImportStateRequest{ID: t.id}, &importResp)
+	r.ImportState(ctx, resource.ImportStateRequest{ID: t.ID}, &importResp)
 	out.Diagnostics.Append(importResp.Diagnostics...)
 	if out.Diagnostics.HasError() {
 		return out
@@ -182,7 +182,7 @@ func (l *listResource) result(ctx context.Context, req list.ListRequest, r resou
 	switch {
 	case out.Diagnostics.HasError():
 	case readResp.State.Raw.IsNull():
-		out.Diagnostics.AddError("Object Disappeared", fmt.Sprintf("The %s %q was deleted while it was being listed.", l.src.typeName, t.id))
+		out.Diagnostics.AddError("Object Disappeared", fmt.Sprintf("The %s %q was deleted while it was being listed.", l.Src.TypeName, t.ID))
 	case req.IncludeResource:
 		out.Resource.Raw = readResp.State.Raw
 	}
@@ -190,9 +190,9 @@ func (l *listResource) result(ctx context.Context, req list.ListRequest, r resou
 }
 
 // displayName is how a result is shown: its name, or its own display text.
-func (t importTarget) displayName() string {
-	if t.display != "" {
-		return t.display
+func (t ImportTarget) displayName() string {
+	if t.Display != "" {
+		return t.Display
 	}
-	return strings.TrimSpace(t.name)
+	return strings.TrimSpace(t.Name)
 }

@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -13,10 +13,10 @@ import (
 // TestCollectionCacheSharesOneRead: concurrent readers share one fetch, and a
 // write makes the next reader fetch again.
 func TestCollectionCacheSharesOneRead(t *testing.T) {
-	d := &providerData{cache: newCollectionCache()}
+	d := &ProviderData{Cache: NewCollectionCache()}
 	var fetches atomic.Int32
 	release := make(chan struct{})
-	c := newCollection(d, "things", func(context.Context) ([]int, error) {
+	c := NewCollection(d, "things", func(context.Context) ([]int, error) {
 		fetches.Add(1)
 		<-release
 		return []int{1, 2}, nil
@@ -26,7 +26,7 @@ func TestCollectionCacheSharesOneRead(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if got, err := c.list(t.Context()); err != nil || len(got) != 2 {
+			if got, err := c.List(t.Context()); err != nil || len(got) != 2 {
 				t.Errorf("list = %v, %v", got, err)
 			}
 		}()
@@ -37,10 +37,10 @@ func TestCollectionCacheSharesOneRead(t *testing.T) {
 	if n := fetches.Load(); n != 1 {
 		t.Fatalf("%d fetches for 10 concurrent readers, want 1", n)
 	}
-	if err := c.write(t.Context(), func(context.Context) error { return nil }); err != nil {
+	if err := c.Write(t.Context(), func(context.Context) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.list(t.Context()); err != nil {
+	if _, err := c.List(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if n := fetches.Load(); n != 2 {
@@ -52,21 +52,21 @@ func TestCollectionCacheSharesOneRead(t *testing.T) {
 // ends (Ctrl-C) stops waiting at once, while the shared read goes on for the
 // others.
 func TestCollectionCacheCancelledReaderReturnsAtOnce(t *testing.T) {
-	d := &providerData{cache: newCollectionCache()}
+	d := &ProviderData{Cache: NewCollectionCache()}
 	release := make(chan struct{})
-	c := newCollection(d, "slow", func(context.Context) ([]int, error) {
+	c := NewCollection(d, "slow", func(context.Context) ([]int, error) {
 		<-release
 		return []int{7}, nil
 	})
 	other := make(chan error, 1)
 	go func() {
-		_, err := c.list(context.Background())
+		_, err := c.List(context.Background())
 		other <- err
 	}()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.list(ctx)
+		_, err := c.List(ctx)
 		done <- err
 	}()
 	time.Sleep(20 * time.Millisecond)
@@ -90,9 +90,9 @@ func TestCollectionCacheCancelledReaderReturnsAtOnce(t *testing.T) {
 // writes in flight and share one fetch that sees every write (issue 13: N
 // creates cost N full lists before).
 func TestCollectionCacheReadsBackOnceAfterParallelWrites(t *testing.T) {
-	d := &providerData{cache: newCollectionCache()}
+	d := &ProviderData{Cache: NewCollectionCache()}
 	var fetches, stored atomic.Int32
-	c := newCollection(d, "things", func(context.Context) ([]int32, error) {
+	c := NewCollection(d, "things", func(context.Context) ([]int32, error) {
 		fetches.Add(1)
 		return []int32{stored.Load()}, nil
 	})
@@ -103,7 +103,7 @@ func TestCollectionCacheReadsBackOnceAfterParallelWrites(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := c.write(t.Context(), func(context.Context) error {
+			err := c.Write(t.Context(), func(context.Context) error {
 				started.Done()
 				started.Wait() // every write is in flight before any ends
 				time.Sleep(time.Duration(i) * 5 * time.Millisecond)
@@ -114,7 +114,7 @@ func TestCollectionCacheReadsBackOnceAfterParallelWrites(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			got, err := c.list(t.Context())
+			got, err := c.List(t.Context())
 			if err != nil || len(got) != 1 || got[0] != writers {
 				t.Errorf("read back %v, %v: want every write (%d) seen", got, err, writers)
 			}
@@ -129,25 +129,25 @@ func TestCollectionCacheReadsBackOnceAfterParallelWrites(t *testing.T) {
 // TestCollectionCacheWriteWaitIsBounded: a read does not wait for a write that
 // takes longer than writeSettleMax, and a cancelled reader returns at once.
 func TestCollectionCacheWriteWaitIsBounded(t *testing.T) {
-	d := &providerData{cache: newCollectionCache()}
-	c := newCollection(d, "things", func(context.Context) ([]int, error) { return []int{1}, nil })
+	d := &ProviderData{Cache: NewCollectionCache()}
+	c := NewCollection(d, "things", func(context.Context) ([]int, error) { return []int{1}, nil })
 	release := make(chan struct{})
 	go func() {
-		_ = c.write(context.Background(), func(context.Context) error { <-release; return nil })
+		_ = c.Write(context.Background(), func(context.Context) error { <-release; return nil })
 	}()
 	defer close(release)
 	time.Sleep(20 * time.Millisecond)
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	if _, err := c.list(ctx); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := c.List(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("cancelled read: %v", err)
 	}
 	if d := time.Since(start); d >= writeSettleMax {
 		t.Errorf("the cancelled read took %s", d)
 	}
 	start = time.Now()
-	if got, err := c.list(t.Context()); err != nil || len(got) != 1 {
+	if got, err := c.List(t.Context()); err != nil || len(got) != 1 {
 		t.Errorf("read = %v, %v", got, err)
 	}
 	if d := time.Since(start); d < writeSettleMax {
@@ -161,13 +161,13 @@ func TestCollectionCacheWriteWaitIsBounded(t *testing.T) {
 // without a cached collection, or when the create failed, the collection is
 // read again.
 func TestCollectionCreateAddsToTheCache(t *testing.T) {
-	d := &providerData{cache: newCollectionCache()}
+	d := &ProviderData{Cache: NewCollectionCache()}
 	var fetches atomic.Int32
 	var server []int
 	var mu sync.Mutex
 	inFetch, release := make(chan struct{}, 1), make(chan struct{})
 	slow := false
-	c := newCollection(d, "things", func(context.Context) ([]int, error) {
+	c := NewCollection(d, "things", func(context.Context) ([]int, error) {
 		fetches.Add(1)
 		mu.Lock()
 		snapshot := slices.Clone(server)
@@ -193,7 +193,7 @@ func TestCollectionCreateAddsToTheCache(t *testing.T) {
 	}
 	list := func() []int {
 		t.Helper()
-		got, err := c.list(t.Context())
+		got, err := c.List(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,12 +216,12 @@ func TestCollectionCreateAddsToTheCache(t *testing.T) {
 	}
 	// A fetch in flight (it started before the object existed) must not
 	// replace the collection the create added to.
-	d.cache.invalidate("things")
+	d.Cache.Invalidate("things")
 	mu.Lock()
 	slow = true
 	mu.Unlock()
 	done := make(chan []int)
-	go func() { got, _ := c.list(context.Background()); done <- got }()
+	go func() { got, _ := c.List(context.Background()); done <- got }()
 	<-inFetch
 	mu.Lock()
 	slow = false
@@ -238,33 +238,33 @@ func TestCollectionCreateAddsToTheCache(t *testing.T) {
 // TestCollectionReadBackJoinsWritesEndingTogether: creates whose answers lack
 // what the state needs read the collection back once for all that end while
 // the first read-back gathers, and each sees its own object; a read-back after
-// that batch was sent reads again. lastSeen keeps the stale copy with what the
+// that batch was sent reads again. LastSeen keeps the stale copy with what the
 // creates made, without a request.
 func TestCollectionReadBackJoinsWritesEndingTogether(t *testing.T) {
-	d := &providerData{cache: newCollectionCache()}
+	d := &ProviderData{Cache: NewCollectionCache()}
 	var fetches atomic.Int32
 	var mu sync.Mutex
 	server := []int{1}
-	c := newCollection(d, "snippets", func(context.Context) ([]int, error) {
+	c := NewCollection(d, "snippets", func(context.Context) ([]int, error) {
 		fetches.Add(1)
 		mu.Lock()
 		defer mu.Unlock()
 		return slices.Clone(server), nil
 	})
-	if _, err := c.list(t.Context()); err != nil {
+	if _, err := c.List(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	// The first batch is held until all five read-backs joined it (no timing).
 	first := true
-	d.cache.readBacks.hold = func(key string, _ time.Duration) {
+	d.Cache.readBacks.hold = func(key string, _ time.Duration) {
 		if !first {
 			return
 		}
 		first = false
 		for {
-			d.cache.readBacks.mu.Lock()
-			joined := len(d.cache.readBacks.pending[key].ids)
-			d.cache.readBacks.mu.Unlock()
+			d.Cache.readBacks.mu.Lock()
+			joined := len(d.Cache.readBacks.pending[key].ids)
+			d.Cache.readBacks.mu.Unlock()
 			if joined == 5 {
 				return
 			}
@@ -277,7 +277,7 @@ func TestCollectionReadBackJoinsWritesEndingTogether(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			id := 10 + i
-			err := c.write(t.Context(), func(context.Context) error {
+			err := c.Write(t.Context(), func(context.Context) error {
 				mu.Lock()
 				server = append(server, id)
 				mu.Unlock()
@@ -287,7 +287,7 @@ func TestCollectionReadBackJoinsWritesEndingTogether(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			got, err := c.readBack(t.Context())
+			got, err := c.ReadBack(t.Context())
 			if err != nil || !slices.Contains(got, id) {
 				t.Errorf("read-back after creating %d = %v, %v", id, got, err)
 			}
@@ -298,16 +298,16 @@ func TestCollectionReadBackJoinsWritesEndingTogether(t *testing.T) {
 		t.Fatalf("%d fetches (one list, then read-backs of 5 parallel creates), want 2", n)
 	}
 	// The read-back's answer is cached: nothing changed while it ran.
-	if _, err := c.readBack(t.Context()); err != nil || fetches.Load() != 2 {
+	if _, err := c.ReadBack(t.Context()); err != nil || fetches.Load() != 2 {
 		t.Fatalf("a read-back with a fresh cached copy fetched (%d fetches, err %v)", fetches.Load(), err)
 	}
-	if err := c.write(t.Context(), func(context.Context) error { return nil }); err != nil {
+	if err := c.Write(t.Context(), func(context.Context) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := c.lastSeen(t.Context()); err != nil || len(got) != 6 || fetches.Load() != 2 {
+	if got, err := c.LastSeen(t.Context()); err != nil || len(got) != 6 || fetches.Load() != 2 {
 		t.Fatalf("lastSeen after a write = %v, %v (%d fetches), want the stale copy of 6 and no fetch", got, err, fetches.Load())
 	}
-	if _, err := c.readBack(t.Context()); err != nil || fetches.Load() != 3 {
+	if _, err := c.ReadBack(t.Context()); err != nil || fetches.Load() != 3 {
 		t.Fatalf("a read-back after a later write did not fetch (%d fetches, err %v)", fetches.Load(), err)
 	}
 }

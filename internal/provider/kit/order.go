@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -23,52 +23,52 @@ import (
 
 // The kit of order resources: the complete order of one collection
 // (channel folders, linkifiers, custom profile fields), a singleton that
-// Zulip sets only whole. Each is an orderSpec.
+// Zulip sets only whole. Each is an OrderSpec.
 
-// orderItem is one object of an ordered collection.
-type orderItem struct {
-	id   int64
-	name string
+// OrderItem is one object of an ordered collection.
+type OrderItem struct {
+	ID   int64
+	Name string
 }
 
-// orderSpec describes one order resource.
-type orderSpec struct {
+// OrderSpec describes one order resource.
+type OrderSpec struct {
 	// name is the resource type without the provider prefix.
-	name string
-	// attr is the list attribute ("folders"), importID the singleton's id.
-	attr, importID string
+	Name string
+	// attr is the list attribute ("folders"), ImportID the singleton's id.
+	Attr, ImportID string
 	// what names the objects ("channel folders"), title for messages
 	// ("Channel Folder").
-	what, title string
-	// objectType is the type of the ordered objects' resource, without the
+	What, Title string
+	// ObjectType is the type of the ordered objects' resource, without the
 	// provider prefix ("linkifier").
-	objectType string
+	ObjectType string
 	// level is the feature level of the reorder endpoint (0: every server).
-	level int
-	// description and attrDescription document the resource.
-	description, attrDescription string
+	Level int
+	// description and AttrDescription document the resource.
+	Description, AttrDescription string
 	// list returns the objects in their current order; seen uses the newest
 	// copy this run has (plan checks), otherwise a fresh read.
-	list func(ctx context.Context, d *providerData, seen bool) ([]orderItem, error)
+	List func(ctx context.Context, d *ProviderData, seen bool) ([]OrderItem, error)
 	// reorder sends a complete order.
-	reorder func(ctx context.Context, d *providerData, ids []int64) error
+	Reorder func(ctx context.Context, d *ProviderData, ids []int64) error
 }
 
-// collectionOrder is an orderSpec's list for a collection: its objects, as
+// CollectionOrder is an OrderSpec's list for a collection: its objects, as
 // items puts them in order, from the newest copy this run has when seen.
-func collectionOrder[T any](ctx context.Context, coll *collection[T], seen bool, items func([]T) []orderItem) ([]orderItem, error) {
-	read := coll.list
+func CollectionOrder[T any](ctx context.Context, coll *Collection[T], seen bool, items func([]T) []OrderItem) ([]OrderItem, error) {
+	read := coll.List
 	if seen {
-		read = coll.lastSeen
+		read = coll.LastSeen
 	}
 	all, err := read(ctx)
 	return items(all), err
 }
 
-// orderResource is the resource of an orderSpec.
+// orderResource is the resource of an OrderSpec.
 type orderResource struct {
-	resourceBase
-	spec *orderSpec
+	ResourceBase
+	spec *OrderSpec
 }
 
 var (
@@ -77,20 +77,20 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*orderResource)(nil)
 )
 
-// newOrderResource returns the resource of a spec.
-func newOrderResource(spec *orderSpec) resource.Resource {
-	return &orderResource{resourceBase: resourceBase{name: spec.name}, spec: spec}
+// NewOrderResource returns the resource of a spec.
+func NewOrderResource(spec *OrderSpec) resource.Resource {
+	return &orderResource{ResourceBase: ResourceBase{Name: spec.Name}, spec: spec}
 }
 
 // Schema describes the resource.
 func (r *orderResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: r.spec.description,
+		MarkdownDescription: r.spec.Description,
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `" + r.spec.importID + "`.",
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `" + r.spec.ImportID + "`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
-			r.spec.attr: schema.ListAttribute{
-				ElementType: types.Int64Type, Required: true, MarkdownDescription: r.spec.attrDescription,
+			r.spec.Attr: schema.ListAttribute{
+				ElementType: types.Int64Type, Required: true, MarkdownDescription: r.spec.AttrDescription,
 				Validators: []validator.List{listvalidator.UniqueValues(), listvalidator.SizeAtLeast(1)},
 			},
 		},
@@ -99,17 +99,17 @@ func (r *orderResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 
 // ModifyPlan checks the level, the role, and that the order is complete.
 func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || unchanged(req) || !r.data.knowsServer() {
+	if req.Plan.Raw.IsNull() || Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	if err := r.data.requireFeatureLevel(r.spec.level, "zulip_"+r.spec.name); err != nil {
+	if err := r.Data.RequireFeatureLevel(r.spec.Level, "zulip_"+r.spec.Name); err != nil {
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
-	r.data.requireRole(ctx, roleAdministrator, "Ordering "+r.spec.what, path.Empty(), &resp.Diagnostics)
+	r.Data.RequireRole(ctx, RoleAdministrator, "Ordering "+r.spec.What, path.Empty(), &resp.Diagnostics)
 	var planned types.List
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(r.spec.attr), &planned)...)
-	if resp.Diagnostics.HasError() || !known(planned) || !r.data.hasCreds {
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(r.spec.Attr), &planned)...)
+	if resp.Diagnostics.HasError() || !Known(planned) || !r.Data.HasCreds {
 		return
 	}
 	var ids []int64
@@ -119,47 +119,47 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		if !ok {
 			return
 		}
-		if !known(n) {
+		if !Known(n) {
 			unknownIDs++ // an object created by this apply
 			continue
 		}
 		ids = append(ids, n.ValueInt64())
 	}
-	all, err := r.spec.list(ctx, r.data, true)
+	all, err := r.spec.List(ctx, r.Data, true)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.title+"s", "list the "+r.spec.what, roleAny, err)
+		AddAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.Title+"s", "list the "+r.spec.What, RoleAny, err)
 		return
 	}
 	var held []int64 // the order's prior state: objects it may name by a reference unknown now
 	if !req.State.Raw.IsNull() {
 		var prior types.List
-		if !req.State.GetAttribute(ctx, path.Root(r.spec.attr), &prior).HasError() {
+		if !req.State.GetAttribute(ctx, path.Root(r.spec.Attr), &prior).HasError() {
 			for _, v := range prior.Elements() {
-				if n, ok := v.(types.Int64); ok && known(n) {
+				if n, ok := v.(types.Int64); ok && Known(n) {
 					held = append(held, n.ValueInt64())
 				}
 			}
 		}
 	}
 	// A tainted object's replacement leaves no trace but the refresh that read
-	// it (heldByState): an object a state of this run holds may stand behind
+	// it (HeldByState): an object a state of this run holds may stand behind
 	// an unknown id too.
 	for _, o := range all {
-		if r.data.heldByState("zulip_"+r.spec.objectType, strconv.FormatInt(o.id, 10)) && !slices.Contains(held, o.id) {
-			held = append(held, o.id)
+		if r.Data.HeldByState("zulip_"+r.spec.ObjectType, strconv.FormatInt(o.ID, 10)) && !slices.Contains(held, o.ID) {
+			held = append(held, o.ID)
 		}
 	}
-	missing, unknown := orderGaps(all, ids, unknownIDs, held, r.spec.replaced(r.data))
+	missing, unknown := orderGaps(all, ids, unknownIDs, held, r.spec.replaced(r.Data))
 	if len(missing)+len(unknown) > 0 {
-		resp.Diagnostics.AddAttributeError(path.Root(r.spec.attr), "Incomplete "+r.spec.title+" Order", r.spec.problem(missing, unknown, unknownIDs))
+		resp.Diagnostics.AddAttributeError(path.Root(r.spec.Attr), "Incomplete "+r.spec.Title+" Order", r.spec.problem(missing, unknown, unknownIDs))
 	}
 }
 
 // replaced reports an object this plan replaces: its replacement's id is
 // unknown until apply, and it is gone by the time the order, which refers to
 // the replacement, is sent.
-func (s *orderSpec) replaced(d *providerData) func(int64) bool {
-	return func(id int64) bool { return d.replacing("zulip_"+s.objectType, strconv.FormatInt(id, 10)) }
+func (s *OrderSpec) replaced(d *ProviderData) func(int64) bool {
+	return func(id int64) bool { return d.replacing("zulip_"+s.ObjectType, strconv.FormatInt(id, 10)) }
 }
 
 // orderGaps lists the objects an order lacks and the ids it names that are
@@ -171,14 +171,14 @@ func (s *orderSpec) replaced(d *providerData) func(int64) bool {
 // held before (held, its prior state) may stand behind one of them. So with
 // pending ids an order lacks the objects it never held, and the ones it held
 // when there are more of them than pending ids.
-func orderGaps(all []orderItem, ids []int64, pending int, held []int64, replaced func(int64) bool) (missing []string, unknown []int64) {
+func orderGaps(all []OrderItem, ids []int64, pending int, held []int64, replaced func(int64) bool) (missing []string, unknown []int64) {
 	var maybe []string
 	for _, o := range all {
-		if slices.Contains(ids, o.id) || replaced(o.id) {
+		if slices.Contains(ids, o.ID) || replaced(o.ID) {
 			continue
 		}
-		name := fmt.Sprintf("%q (id %d)", o.name, o.id)
-		if pending > 0 && slices.Contains(held, o.id) {
+		name := fmt.Sprintf("%q (id %d)", o.Name, o.ID)
+		if pending > 0 && slices.Contains(held, o.ID) {
 			maybe = append(maybe, name)
 		} else {
 			missing = append(missing, name)
@@ -188,7 +188,7 @@ func orderGaps(all []orderItem, ids []int64, pending int, held []int64, replaced
 		missing = append(missing, maybe...)
 	}
 	for _, id := range ids {
-		if !slices.ContainsFunc(all, func(o orderItem) bool { return o.id == id }) {
+		if !slices.ContainsFunc(all, func(o OrderItem) bool { return o.ID == id }) {
 			unknown = append(unknown, id)
 		}
 	}
@@ -198,12 +198,12 @@ func orderGaps(all []orderItem, ids []int64, pending int, held []int64, replaced
 
 // problem words what an incomplete order lacks; pending is how many of its
 // ids are known only at apply.
-func (s *orderSpec) problem(missing []string, unknown []int64, pending int) string {
+func (s *OrderSpec) problem(missing []string, unknown []int64, pending int) string {
 	var parts []string
 	if len(missing) > 0 {
 		part := "it lacks " + strings.Join(missing, ", ") + " (Zulip takes only a complete order)"
 		if pending > 0 {
-			part += "; the ids known only at apply are those of " + s.what + " this apply creates"
+			part += "; the ids known only at apply are those of " + s.What + " this apply creates"
 		}
 		parts = append(parts, part)
 	}
@@ -212,7 +212,7 @@ func (s *orderSpec) problem(missing []string, unknown []int64, pending int) stri
 		for i, id := range unknown {
 			ids[i] = strconv.FormatInt(id, 10)
 		}
-		parts = append(parts, "none of the "+s.what+" has the ids "+strings.Join(ids, ", "))
+		parts = append(parts, "none of the "+s.What+" has the ids "+strings.Join(ids, ", "))
 	}
 	return "The order cannot be applied: " + strings.Join(parts, "; ") + "."
 }
@@ -230,35 +230,35 @@ func (r *orderResource) Update(ctx context.Context, req resource.UpdateRequest, 
 // put sends the planned order.
 func (r *orderResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
 	var planned types.List
-	diags.Append(p.GetAttribute(ctx, path.Root(r.spec.attr), &planned)...)
-	if diags.HasError() || !r.data.ready(diags) {
+	diags.Append(p.GetAttribute(ctx, path.Root(r.spec.Attr), &planned)...)
+	if diags.HasError() || !r.Data.Ready(diags) {
 		return
 	}
 	var ids []int64
 	diags.Append(planned.ElementsAs(ctx, &ids, false)...)
-	if err := r.spec.reorder(ctx, r.data, ids); err != nil {
-		addAPIError(diags, "Unable to Order "+r.spec.title+"s", "order the "+r.spec.what, roleAdministrator, err)
+	if err := r.spec.Reorder(ctx, r.Data, ids); err != nil {
+		AddAPIError(diags, "Unable to Order "+r.spec.Title+"s", "order the "+r.spec.What, RoleAdministrator, err)
 		return
 	}
-	diags.Append(state.SetAttribute(ctx, path.Root("id"), r.spec.importID)...)
-	diags.Append(state.SetAttribute(ctx, path.Root(r.spec.attr), planned)...)
+	diags.Append(state.SetAttribute(ctx, path.Root("id"), r.spec.ImportID)...)
+	diags.Append(state.SetAttribute(ctx, path.Root(r.spec.Attr), planned)...)
 }
 
 // Read refreshes the order.
 func (r *orderResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
-	if !r.data.ready(&resp.Diagnostics) {
+	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	all, err := r.spec.list(ctx, r.data, false)
+	all, err := r.spec.List(ctx, r.Data, false)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.title+"s", "list the "+r.spec.what, roleAny, err)
+		AddAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.Title+"s", "list the "+r.spec.What, RoleAny, err)
 		return
 	}
 	ids := make([]attr.Value, len(all))
 	for i, o := range all {
-		ids[i] = types.Int64Value(o.id)
+		ids[i] = types.Int64Value(o.ID)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(r.spec.attr), types.ListValueMust(types.Int64Type, ids))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(r.spec.Attr), types.ListValueMust(types.Int64Type, ids))...)
 }
 
 // Delete leaves the order as it is.
@@ -266,11 +266,11 @@ func (r *orderResource) Delete(context.Context, resource.DeleteRequest, *resourc
 
 // ImportState adopts the order.
 func (r *orderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if req.ID != r.spec.importID {
+	if req.ID != r.spec.ImportID {
 		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The order of the %s is imported with the id %s, got %q.",
-			r.spec.what, r.spec.importID, req.ID))
+			r.spec.What, r.spec.ImportID, req.ID))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), r.spec.importID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(r.spec.attr), types.ListValueMust(types.Int64Type, []attr.Value{}))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), r.spec.ImportID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(r.spec.Attr), types.ListValueMust(types.Int64Type, []attr.Value{}))...)
 }

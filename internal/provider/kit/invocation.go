@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -19,10 +19,10 @@ import (
 // the record, any argument change replaces the resource (performing it again),
 // and Delete only forgets. The helpers below give them one shape.
 
-// invocationDescription completes a resource description with the invocation
+// InvocationDescription completes a resource description with the invocation
 // semantics, so that every such resource says the same thing the same way.
 // undo says what destroying does not undo, e.g. "the report stays filed".
-func invocationDescription(what, undo string) string {
+func InvocationDescription(what, undo string) string {
 	return what + "\n\n" +
 		"This is an **invocation resource** (see the *Invocation resources* guide): creating it performs the " +
 		"operation once and records the server's answer in its computed attributes; a second `terraform apply` " +
@@ -31,9 +31,9 @@ func invocationDescription(what, undo string) string {
 		undo + "."
 }
 
-// invocationTriggersAttribute is the optional `triggers` map of every
+// InvocationTriggersAttribute is the optional `triggers` map of every
 // invocation resource: changing it performs the operation again.
-func invocationTriggersAttribute() schema.MapAttribute {
+func InvocationTriggersAttribute() schema.MapAttribute {
 	return schema.MapAttribute{
 		ElementType: types.StringType,
 		Optional:    true,
@@ -43,9 +43,9 @@ func invocationTriggersAttribute() schema.MapAttribute {
 	}
 }
 
-// invocationIDAttribute is the computed id of an invocation: random, since an
+// InvocationIDAttribute is the computed id of an invocation: random, since an
 // event has no identity on the server.
-func invocationIDAttribute() schema.StringAttribute {
+func InvocationIDAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Computed:            true,
 		MarkdownDescription: "A random identifier of this invocation, assigned when it was performed.",
@@ -53,8 +53,8 @@ func invocationIDAttribute() schema.StringAttribute {
 	}
 }
 
-// invocationPerformedAtAttribute records when the operation was performed.
-func invocationPerformedAtAttribute() schema.StringAttribute {
+// InvocationPerformedAtAttribute records when the operation was performed.
+func InvocationPerformedAtAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
 		Computed:            true,
 		MarkdownDescription: "When the provider performed the operation (RFC 3339, UTC).",
@@ -62,26 +62,26 @@ func invocationPerformedAtAttribute() schema.StringAttribute {
 	}
 }
 
-// newInvocationID returns a random 128-bit identifier in hex.
-func newInvocationID() string {
+// NewInvocationID returns a random 128-bit identifier in hex.
+func NewInvocationID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
 	return hex.EncodeToString(b[:])
 }
 
-// invocationNow is the performed_at value of an invocation made now.
-func invocationNow() types.String {
+// InvocationNow is the performed_at value of an invocation made now.
+func InvocationNow() types.String {
 	return types.StringValue(time.Now().UTC().Format(time.RFC3339))
 }
 
-// invocationRead keeps the recorded state: an invocation has nothing on the
+// InvocationRead keeps the recorded state: an invocation has nothing on the
 // server to refresh. The framework pre-fills the response with the prior
 // state, so there is nothing to do; the function exists to say so once.
-func invocationRead(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+func InvocationRead(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
-// invocationUpdate copies the plan into the state. Every argument of an
+// InvocationUpdate copies the plan into the state. Every argument of an
 // invocation requires replacement, so Terraform plans an update only when no
 // argument changed (never in practice); recording the plan is then correct.
-func invocationUpdate(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func InvocationUpdate(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.State.Raw = req.Plan.Raw
 }

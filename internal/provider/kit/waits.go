@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -33,9 +33,9 @@ func withWaitNotes(ctx context.Context) (context.Context, *waitNotes) {
 	return context.WithValue(ctx, waitNotesKey{}, n), n
 }
 
-// noteWait records a wait the client announced (msg, and the "wait" field
+// NoteWait records a wait the client announced (msg, and the "wait" field
 // as a duration) in the operation's notes, when the context has them.
-func noteWait(ctx context.Context, msg string, fields map[string]any) {
+func NoteWait(ctx context.Context, msg string, fields map[string]any) {
 	n, ok := ctx.Value(waitNotesKey{}).(*waitNotes)
 	if !ok {
 		return

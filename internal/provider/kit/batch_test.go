@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // of the union of their ids; a lookup after the batch was sent starts another;
 // keys do not mix.
 func TestIDBatcherJoinsConcurrentLookups(t *testing.T) {
-	b := newIDBatcher[string](time.Hour)
+	b := NewIDBatcher[string](time.Hour)
 	// The first batch is held until all five lookups joined it (no timing).
 	first := true
 	b.hold = func(key string, _ time.Duration) {
@@ -43,7 +43,7 @@ func TestIDBatcherJoinsConcurrentLookups(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := b.do(t.Context(), "starred", []int64{int64(5 - i), 3}, fetch)
+			r, err := b.Do(t.Context(), "starred", []int64{int64(5 - i), 3}, fetch)
 			if err != nil {
 				t.Error(err)
 			}
@@ -59,10 +59,10 @@ func TestIDBatcherJoinsConcurrentLookups(t *testing.T) {
 			t.Errorf("lookup %d got %s, want the union, sorted and without duplicates", i, r)
 		}
 	}
-	if r, _ := b.do(t.Context(), "starred", []int64{9}, fetch); r != "[9]" || fetches.Load() != 2 {
+	if r, _ := b.Do(t.Context(), "starred", []int64{9}, fetch); r != "[9]" || fetches.Load() != 2 {
 		t.Errorf("a later lookup got %s after %d fetches", r, fetches.Load())
 	}
-	if r, _ := b.do(t.Context(), "read", []int64{1}, fetch); r != "[1]" {
+	if r, _ := b.Do(t.Context(), "read", []int64{1}, fetch); r != "[1]" {
 		t.Errorf("another key got %s", r)
 	}
 }
@@ -70,9 +70,9 @@ func TestIDBatcherJoinsConcurrentLookups(t *testing.T) {
 // TestIDBatcherErrorsAndCancellation: a failed fetch fails every lookup of the
 // batch; a cancelled caller returns at once while the batch goes on.
 func TestIDBatcherErrorsAndCancellation(t *testing.T) {
-	b := newIDBatcher[int](20 * time.Millisecond)
+	b := NewIDBatcher[int](20 * time.Millisecond)
 	boom := errors.New("boom")
-	if _, err := b.do(t.Context(), "k", []int64{1}, func(context.Context, []int64) (int, error) { return 0, boom }); !errors.Is(err, boom) {
+	if _, err := b.Do(t.Context(), "k", []int64{1}, func(context.Context, []int64) (int, error) { return 0, boom }); !errors.Is(err, boom) {
 		t.Errorf("err = %v", err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
@@ -80,11 +80,11 @@ func TestIDBatcherErrorsAndCancellation(t *testing.T) {
 	release := make(chan struct{})
 	done := make(chan int, 1)
 	go func() {
-		r, _ := b.do(t.Context(), "k", []int64{2}, func(context.Context, []int64) (int, error) { <-release; return 7, nil })
+		r, _ := b.Do(t.Context(), "k", []int64{2}, func(context.Context, []int64) (int, error) { <-release; return 7, nil })
 		done <- r
 	}()
 	time.Sleep(5 * time.Millisecond)
-	if _, err := b.do(ctx, "k", []int64{3}, func(context.Context, []int64) (int, error) { return 8, nil }); !errors.Is(err, context.Canceled) {
+	if _, err := b.Do(ctx, "k", []int64{3}, func(context.Context, []int64) (int, error) { return 8, nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled lookup: %v", err)
 	}
 	close(release)

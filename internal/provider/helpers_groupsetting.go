@@ -1,6 +1,0 @@
-package provider
-
-// groupSettingIDs copies ids, as an empty list rather than a null one.
-func groupSettingIDs(ids []int64) []int64 {
-	return append(make([]int64, 0, len(ids)), ids...)
-}

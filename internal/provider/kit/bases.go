@@ -1,0 +1,63 @@
+package kit
+
+// The bases of the provider's other kinds of types, as ResourceBase is of
+// its resources: each names its type and receives the provider's data, so
+// that no data source, ephemeral resource or action writes its own Metadata
+// and Configure.
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+)
+
+// DataSourceBase is embedded by every data source.
+type DataSourceBase struct {
+	// name is the type name without the provider's prefix, e.g. "channels".
+	Name string
+	Data *ProviderData
+}
+
+// Metadata names the data source.
+func (b *DataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.Name
+}
+
+// Configure receives the provider's data.
+func (b *DataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	b.Data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// EphemeralBase is embedded by every ephemeral resource.
+type EphemeralBase struct {
+	Name string
+	Data *ProviderData
+}
+
+// Metadata names the ephemeral resource.
+func (b *EphemeralBase) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.Name
+}
+
+// Configure receives the provider's data.
+func (b *EphemeralBase) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
+	b.Data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ActionBase is embedded by every action.
+type ActionBase struct {
+	Name string
+	Data *ProviderData
+}
+
+// Metadata names the action.
+func (b *ActionBase) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.Name
+}
+
+// Configure receives the provider's data.
+func (b *ActionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	b.Data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}

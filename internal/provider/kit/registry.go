@@ -1,0 +1,78 @@
+package kit
+
+// What the kit knows of a resource type: the registry's entries (registry.go
+// lists them) and the objects an organization's adoption finds.
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// TypeEntry is one resource type.
+type TypeEntry struct {
+	TypeName    string
+	NewResource func() resource.Resource
+	// identity is the type's resource identity (identity.go); nil for a type
+	// without one.
+	Identity *IdentitySpec
+	// natural is the natural key, when it is not the identity's required
+	// attributes (the default) or Zulip compares it without regard to case;
+	// an empty rule for a type without one.
+	Natural *KeyRule
+	// journaled marks a type whose creates make an object an interrupted
+	// apply can leave behind (journal.go).
+	Journaled bool
+	// NoAccount marks a type whose operations use no Zulip account.
+	NoAccount bool
+	// adopt lists the organization's objects of the type for adoption; nil
+	// for a type that is not adopted.
+	Adopt *ImportSource
+}
+
+// Identity is a pointer to spec, for registry entries.
+func Identity(spec IdentitySpec) *IdentitySpec { return &spec }
+
+// ImportTarget is one object to import: a name for its resource block, the
+// import id its resource type accepts, and (when not the name) how a list
+// shows it.
+type ImportTarget struct {
+	Name, ID, Display string
+}
+
+// ImportSource lists the objects of one resource type.
+type ImportSource struct {
+	TypeName string
+	List     func(context.Context, *ProviderData, FilterValues) ([]ImportTarget, error)
+	// ListDescription opens the description of the type's list resource;
+	// filters are its filters beyond name_regex.
+	ListDescription string
+	Filters         map[string]ListFilter
+	// ListOnly marks a type that only a list resource offers (with a filter
+	// it needs), not zulip_import_blocks.
+	ListOnly bool
+}
+
+// RegistrySet is the set of the entries' types for which has holds.
+func RegistrySet(entries []TypeEntry, has func(TypeEntry) bool) map[string]bool {
+	set := map[string]bool{}
+	for _, e := range entries {
+		if has(e) {
+			set[e.TypeName] = true
+		}
+	}
+	return set
+}
+
+// AdoptedSources are the entries' adopted types, in their order.
+func AdoptedSources(entries []TypeEntry) []ImportSource {
+	var out []ImportSource
+	for _, e := range entries {
+		if e.Adopt != nil {
+			src := *e.Adopt
+			src.TypeName = e.TypeName
+			out = append(out, src)
+		}
+	}
+	return out
+}
