@@ -43,7 +43,10 @@ var releasePlatforms = []string{
 // the provider mirror scripts/release-check.sh laid out beside it.
 type release struct {
 	dist, mirror, version string
-	zips                  map[string]string // platform → path
+	// platforms are the platforms built: all of releasePlatforms, or those
+	// ZULIP_RELEASE_PLATFORMS names (CI builds two; see scripts/release-check.sh).
+	platforms []string
+	zips      map[string]string // platform → path
 }
 
 // zipName is the file name of a platform's zip.
@@ -73,8 +76,17 @@ func loadRelease(t *testing.T) release {
 	if meta.ProjectName != "terraform-provider-zulip" || meta.Version == "" {
 		t.Fatalf("the release is of %q version %q, want terraform-provider-zulip and a version", meta.ProjectName, meta.Version)
 	}
-	r := release{dist: dist, mirror: filepath.Join(dist, "mirror"), version: meta.Version, zips: map[string]string{}}
-	for _, p := range releasePlatforms {
+	r := release{dist: dist, mirror: filepath.Join(dist, "mirror"), version: meta.Version, zips: map[string]string{},
+		platforms: releasePlatforms}
+	if only := strings.Fields(os.Getenv("ZULIP_RELEASE_PLATFORMS")); len(only) > 0 {
+		for _, p := range only {
+			if !slices.Contains(releasePlatforms, p) {
+				t.Fatalf("ZULIP_RELEASE_PLATFORMS names %s, which is no platform of the release", p)
+			}
+		}
+		r.platforms = only
+	}
+	for _, p := range r.platforms {
 		r.zips[p] = filepath.Join(dist, r.zipName(p))
 	}
 	return r
@@ -143,7 +155,7 @@ func TestReleaseArtifacts(t *testing.T) {
 	sums := readSHA256SUMS(t, filepath.Join(r.dist, fmt.Sprintf("terraform-provider-zulip_%s_SHA256SUMS", r.version)))
 	manifestName := fmt.Sprintf("terraform-provider-zulip_%s_manifest.json", r.version)
 	want := []string{manifestName}
-	for _, p := range releasePlatforms {
+	for _, p := range r.platforms {
 		want = append(want, r.zipName(p))
 	}
 	sort.Strings(want)
@@ -167,7 +179,7 @@ func TestReleaseArtifacts(t *testing.T) {
 		t.Errorf("terraform-registry-manifest.json = %s (%v), want version 1 and protocol_versions [\"6.0\"] (the provider serves protocol 6)", b, err)
 	}
 
-	for _, p := range releasePlatforms {
+	for _, p := range r.platforms {
 		zipPath := r.zips[p]
 		if got := sha256File(t, zipPath); sums[r.zipName(p)] != got {
 			t.Errorf("%s: sha256 %s, SHA256SUMS says %s", r.zipName(p), got, sums[r.zipName(p)])
@@ -209,7 +221,7 @@ func TestReleaseArtifacts(t *testing.T) {
 func TestReleaseInstalls(t *testing.T) {
 	r := loadRelease(t)
 	hashes := map[string]string{} // lock file hash → platform
-	for _, p := range releasePlatforms {
+	for _, p := range r.platforms {
 		hashes[zipH1(t, r.zips[p])] = p
 		hashes["zh:"+sha256File(t, r.zips[p])] = p
 	}
@@ -244,12 +256,12 @@ func TestReleaseInstalls(t *testing.T) {
 			checkKnownHashes(t, lock.hashes, hashes)
 
 			args := []string{"providers", "lock", "-fs-mirror=" + r.mirror}
-			for _, p := range releasePlatforms {
+			for _, p := range r.platforms {
 				args = append(args, "-platform="+p)
 			}
 			runCLI(t, c, rc, work, env, 0, args...)
 			lock = readLock(t, filepath.Join(work, ".terraform.lock.hcl"), c.host())
-			for _, p := range releasePlatforms {
+			for _, p := range r.platforms {
 				if h := zipH1(t, r.zips[p]); !slices.Contains(lock.hashes, h) {
 					t.Errorf("after providers lock, the lock file lacks %s's hash %s", p, h)
 				}
@@ -462,5 +474,51 @@ func copyExample(t *testing.T, example, dir string) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dir, e.Name()), string(b), 0o644)
+	}
+}
+
+// TestReleasePlatformsAreTheConfigured: releasePlatforms, which the release
+// tests check, are .goreleaser.yml's goos × goarch less its ignored pairs, so
+// that a release check that builds only some platforms (RELEASE_PLATFORMS)
+// still holds the configuration to the list (pairs Go has no port for are
+// skipped, as goreleaser does). The file is read as the lines
+// the scaffold writes: `goos: [...]`, `goarch: [...]` and `- goos:` / `goarch:`
+// pairs under `ignore:`.
+func TestReleasePlatformsAreTheConfigured(t *testing.T) {
+	b, err := os.ReadFile(".goreleaser.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(key string) []string {
+		m := regexp.MustCompile(`(?m)^\s+` + key + `: \[([^\]]*)\]`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf(".goreleaser.yml has no %s list", key)
+		}
+		var out []string
+		for _, v := range strings.Split(string(m[1]), ",") {
+			out = append(out, strings.Trim(strings.TrimSpace(v), `"`))
+		}
+		return out
+	}
+	ignored := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\s+- goos: (\w+)\n\s+goarch: "?(\w+)"?`).FindAllSubmatch(b, -1) {
+		ignored[string(m[1])+"_"+string(m[2])] = true
+	}
+	// goreleaser skips the pairs Go has no port for (darwin/arm).
+	ports, err := exec.Command("go", "tool", "dist", "list").Output()
+	if err != nil {
+		t.Fatalf("go tool dist list: %v", err)
+	}
+	var configured []string
+	for _, goos := range list("goos") {
+		for _, goarch := range list("goarch") {
+			if p := goos + "_" + goarch; !ignored[p] && slices.Contains(strings.Fields(string(ports)), goos+"/"+goarch) {
+				configured = append(configured, p)
+			}
+		}
+	}
+	sort.Strings(configured)
+	if want := slices.Sorted(slices.Values(releasePlatforms)); !slices.Equal(configured, want) {
+		t.Errorf(".goreleaser.yml builds %v; the release tests expect %v", configured, want)
 	}
 }
