@@ -156,6 +156,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
@@ -271,7 +272,7 @@ func renderSchema(b *bytes.Buffer, t table) {
 				"\t\t\tPlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},\n"+
 				"\t\t\tValidators: []validator.Int64{int64validator.AtLeast(%d)}},\n", desc, least)
 		case realmspec.Permission:
-			fmt.Fprintf(b, "permissionAttribute(permissionSetting{name: %q, level: %d, what: %q}),\n", sp.Name, sp.FL, permissionWhat(sp))
+			fmt.Fprintf(b, "kit.PermissionAttribute(kit.PermissionSetting{Name: %q, Level: %d, What: %q}),\n", sp.Name, sp.FL, permissionWhat(sp))
 		case realmspec.AuthMethods:
 			fmt.Fprintf(b, "schema.MapAttribute{ElementType: types.BoolType, Optional: true, Computed: true, MarkdownDescription: %q,\n"+
 				"\t\t\tPlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}},\n", desc)
@@ -323,7 +324,7 @@ func renderDataSchema(b *bytes.Buffer, t table) {
 		case realmspec.Count, realmspec.Channel:
 			fmt.Fprintf(b, "dschema.Int64Attribute{Computed: true, MarkdownDescription: %q},\n", desc)
 		case realmspec.Permission:
-			fmt.Fprintf(b, "permissionDataAttribute(permissionSetting{name: %q, level: %d, what: %q}),\n", sp.Name, sp.FL, permissionWhat(sp))
+			fmt.Fprintf(b, "kit.PermissionDataAttribute(kit.PermissionSetting{Name: %q, Level: %d, What: %q}),\n", sp.Name, sp.FL, permissionWhat(sp))
 		case realmspec.AuthMethods:
 			fmt.Fprintf(b, "dschema.MapAttribute{ElementType: types.BoolType, Computed: true, MarkdownDescription: %q},\n", desc)
 		default:
@@ -359,7 +360,7 @@ func fromAPI(t table, sp realmspec.Setting) string {
 func renderRead(b *bytes.Buffer, t table) {
 	b.WriteString("// read fills the settings from the register snapshot (get); a setting the\n")
 	b.WriteString("// server does not send (it predates it) is null.\n")
-	fmt.Fprintf(b, "func (m *%s) read(get settingGetter, dir groupDirectory) (err error) {\n", t.model)
+	fmt.Fprintf(b, "func (m *%s) read(get settingGetter, dir kit.GroupDirectory) (err error) {\n", t.model)
 	for _, sp := range t.specs {
 		fmt.Fprintf(b, "\tif m.%s, err = %s; err != nil {\n\t\treturn err\n\t}\n", goName(sp.Name), fromAPI(t, sp))
 	}
@@ -382,7 +383,7 @@ func toAPI(t table, sp realmspec.Setting) (expr string, fails bool) {
 	case realmspec.Limit, realmspec.Retention:
 		return fmt.Sprintf("limitToAPI(%s)", f), true
 	case realmspec.Permission:
-		return fmt.Sprintf("permissionChange(ctx, %s, prior.%s, dir)", f, goName(sp.Name)), true
+		return fmt.Sprintf("kit.PermissionChange(ctx, %s, prior.%s, dir)", f, goName(sp.Name)), true
 	case realmspec.AuthMethods:
 		return fmt.Sprintf("authMethodsToAPI(%s)", f), false
 	}
@@ -392,7 +393,7 @@ func toAPI(t table, sp realmspec.Setting) (expr string, fails bool) {
 func renderChanges(b *bytes.Buffer, t table) {
 	b.WriteString("// send sends, in one request, every setting the configuration sets whose\n")
 	b.WriteString("// planned value (m) differs from prior; it returns the names of those sent.\n")
-	fmt.Fprintf(b, "func (m *%s) send(ctx context.Context, c *zulip.Client, config, prior *%s, dir groupDirectory) (names []string, err error) {\n", t.model, t.model)
+	fmt.Fprintf(b, "func (m *%s) send(ctx context.Context, c *zulip.Client, config, prior *%s, dir kit.GroupDirectory) (names []string, err error) {\n", t.model, t.model)
 	fmt.Fprintf(b, "\tvar s zulip.%s\n", t.request)
 	for _, sp := range t.specs {
 		f := goName(sp.Name)
