@@ -84,8 +84,8 @@ func (a *realmExportAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"timeout": schema.StringAttribute{Optional: true,
 				MarkdownDescription: fmt.Sprintf("How long to wait for the export to finish, as a Go duration such as `10m` "+
 					"or `1h`. Default `%s`. When it runs out the action fails, and the export goes on on the server.",
-					formatDuration(defaultRealmExportTimeout)),
-				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", checkDuration)}},
+					kit.FormatDuration(defaultRealmExportTimeout)),
+				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", kit.CheckDuration)}},
 		},
 	}
 }
@@ -181,14 +181,14 @@ func (a *realmExportAction) Invoke(ctx context.Context, req action.InvokeRequest
 		}
 	}
 	tflog.Info(ctx, "requested a data export", map[string]any{"export_id": id, "export_type": exportType})
-	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Data export %d requested; waiting for Zulip to make it (at most %s)", id, formatDuration(timeout))})
+	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Data export %d requested; waiting for Zulip to make it (at most %s)", id, kit.FormatDuration(timeout))})
 
 	done, err := a.wait(ctx, id, timeout, resp)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			resp.Diagnostics.AddAttributeError(path.Root("timeout"), "Data Export Not Finished",
 				fmt.Sprintf("Data export %d was still pending after %s. Zulip goes on making it: find it in the organization's "+
-					"settings (Export organization), or invoke the action with a longer timeout once it is done.", id, formatDuration(timeout)))
+					"settings (Export organization), or invoke the action with a longer timeout once it is done.", id, kit.FormatDuration(timeout)))
 			return
 		}
 		resp.Diagnostics.AddError("Cannot Read Data Exports", fmt.Sprintf("Waiting for data export %d (GET /export/realm) failed: %s", id, err))
@@ -243,7 +243,7 @@ func (a *realmExportAction) wait(ctx context.Context, id int64, timeout time.Dur
 		if time.Since(lastProgress) >= realmExportProgressEvery || delay == realmExportFirstPoll {
 			lastProgress = time.Now()
 			resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Data export %d is still being made (%s of at most %s)",
-				id, time.Since(start).Round(time.Second), formatDuration(timeout))})
+				id, time.Since(start).Round(time.Second), kit.FormatDuration(timeout))})
 		}
 		delay = min(delay*3/2, realmExportMaxPoll)
 	}

@@ -62,7 +62,7 @@ func BenchmarkRefreshLinkifiers(b *testing.B) {
 				requests.Store(0)
 				data := &kit.ProviderData{Client: client, Cache: kit.NewCollectionCache()}
 				start = time.Now()
-				refreshAll(b, ids, linkifierCollection(data).List)
+				refreshAll(b, ids, kit.LinkifierCollection(data).List)
 				cached += time.Since(start)
 				cachedReqs += requests.Load()
 			}

@@ -121,7 +121,7 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := channelCollection(d.Data).List(ctx)
+	list, err := kit.ChannelCollection(d.Data).List(ctx)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels", kit.RoleAny, err)
 		return
@@ -146,6 +146,6 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels' subscribers", kit.RoleAny, err)
 		return
 	}
-	m.Subscribers = int64Set(subs[found.StreamID])
+	m.Subscribers = kit.Int64Set(subs[found.StreamID])
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

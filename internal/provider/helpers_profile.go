@@ -15,11 +15,10 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-// Collection cache keys of zulip_profile_data. The field definitions and the
-// provider's own account are read once per provider process; the account's
-// values are invalidated by every write to them.
+// Collection cache keys of zulip_profile_data. The provider's own account is
+// read once per provider process; the account's values are invalidated by
+// every write to them. (The field definitions are ProfileFieldCollection.)
 const (
-	cacheProfileDataFields  = "profile_data:fields"
 	cacheProfileDataOwnUser = "profile_data:own_user"
 	cacheProfileDataValues  = "profile_data:values"
 )
@@ -49,10 +48,10 @@ func profileFieldTypeName(t int) string {
 	return fmt.Sprintf("type %d", t)
 }
 
-// profileDataFields returns the organization's custom profile fields through
-// the per-run cache.
+// profileDataFields returns the organization's custom profile fields: the
+// run's list of them (ProfileFieldCollection).
 func profileDataFields(ctx context.Context, d *kit.ProviderData) ([]zulip.CustomProfileField, error) {
-	return kit.CachedAs(ctx, d.Cache, cacheProfileDataFields, d.Client.ListCustomProfileFields)
+	return kit.ProfileFieldCollection(d).List(ctx)
 }
 
 // profileDataOwnUser returns the provider's own account: its id, role and

@@ -39,11 +39,11 @@ var userProfileValueAttrTypes = map[string]attr.Type{
 var userProfileValueType = types.ObjectType{AttrTypes: userProfileValueAttrTypes}
 
 // userProfileFields returns the organization's custom profile fields by id:
-// the run's list of them (profileFieldCollection), which the writes of
+// the run's list of them (ProfileFieldCollection), which the writes of
 // zulip_custom_profile_field forget, so that a field made or replaced in this
 // apply is known to the plans and updates of the users that answer it.
 func userProfileFields(ctx context.Context, d *kit.ProviderData) (map[int64]zulip.CustomProfileField, error) {
-	list, err := profileFieldCollection(d).List(ctx)
+	list, err := kit.ProfileFieldCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -91,15 +91,6 @@ func userIsLastOwner(users map[int64]zulip.User, u zulip.User) bool {
 // names it <name>; Terraform prints the address next to the diagnostic.
 func userImportBlock(email string) string {
 	return fmt.Sprintf("import {\n  to = zulip_user.<name>\n  id = %q\n}", email)
-}
-
-// userDescribe names a user in messages: id, name and address.
-func userDescribe(u zulip.User) string {
-	email := u.Email
-	if u.DeliveryEmail != nil && *u.DeliveryEmail != "" {
-		email = *u.DeliveryEmail
-	}
-	return fmt.Sprintf("user %d (%s, %s)", u.UserID, u.FullName, email)
 }
 
 // checkUserProfileUsers applies the server's rule for a Users field's value:

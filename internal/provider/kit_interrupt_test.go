@@ -45,7 +45,7 @@ func TestCreateInterruptedBeforeSending(t *testing.T) {
 	}
 	d := &kit.ProviderData{Client: client, Cache: kit.NewCollectionCache(), HasCreds: true}
 	r := &linkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier", Data: d}}
-	if _, err := linkifierCollection(d).List(context.Background()); err != nil { // the plan's read
+	if _, err := kit.LinkifierCollection(d).List(context.Background()); err != nil { // the plan's read
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

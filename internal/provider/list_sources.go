@@ -44,7 +44,7 @@ func subscriptionsOfUser(ctx context.Context, d *kit.ProviderData, f kit.FilterV
 	if err != nil {
 		return nil, err
 	}
-	channels, err := channelCollection(d).List(ctx)
+	channels, err := kit.ChannelCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +78,11 @@ func membershipsOfUser(ctx context.Context, d *kit.ProviderData, f kit.FilterVal
 // userTopicsToImport lists the provider account's topic preferences, named
 // after their channel and topic.
 func userTopicsToImport(ctx context.Context, d *kit.ProviderData, _ kit.FilterValues) ([]kit.ImportTarget, error) {
-	topics, err := userTopicCollection(d).List(ctx)
+	topics, err := kit.UserTopicCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	channels, err := channelCollection(d).List(ctx)
+	channels, err := kit.ChannelCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ var (
 	customGroups = importFrom(kit.UserGroupCollection, func(v zulip.UserGroup) (string, string, bool) {
 		return v.Name, v.Name, !v.IsSystemGroup && !v.Deactivated
 	})
-	liveChannels = importFromFiltered(channelCollection, func(v zulip.Channel, f kit.FilterValues) (string, string, bool) {
+	liveChannels = importFromFiltered(kit.ChannelCollection, func(v zulip.Channel, f kit.FilterValues) (string, string, bool) {
 		privacy := f.Str(filterPrivacy)
 		return v.Name, v.Name, !v.IsArchived && (privacy == "" || privacy == channelPrivacy(v))
 	})

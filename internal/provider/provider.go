@@ -207,16 +207,16 @@ func (p *zulipProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"minute (200 by default; some servers allow 20), and the provider paces itself from the server's "+
 					"rate-limit headers, so a large apply against a low limit waits for whole minutes, sometimes more than "+
 					"once for one request. Every wait longer than a second is logged at the WARN level (`TF_LOG=WARN`) "+
-					"with its reason. Interrupting Terraform (Ctrl-C) ends any wait at once.", formatDuration(zulip.DefaultMaxRetryWait)),
-				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", checkDuration)},
+					"with its reason. Interrupting Terraform (Ctrl-C) ends any wait at once.", kit.FormatDuration(zulip.DefaultMaxRetryWait)),
+				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", kit.CheckDuration)},
 			},
 			"request_timeout": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: fmt.Sprintf("The longest one HTTP request may take, from connecting to reading the "+
 					"whole answer, as a Go duration such as `30s` or `2m`: a server that accepts connections and never "+
 					"answers fails the run in about this time. A request that times out is not retried. `0` means no "+
-					"limit. Falls back to `%s`. Default `%s`.", envRequestTimeout, formatDuration(zulip.DefaultRequestTimeout)),
-				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", checkDuration)},
+					"limit. Falls back to `%s`. Default `%s`.", envRequestTimeout, kit.FormatDuration(zulip.DefaultRequestTimeout)),
+				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", kit.CheckDuration)},
 			},
 		},
 		Blocks: map[string]schema.Block{
@@ -409,7 +409,7 @@ func (p *zulipProvider) clientConfig(cfg zulipProviderModel, creds zulip.Credent
 		timeout, timeoutSource = strings.TrimSpace(p.getenv(envRequestTimeout)), "environment variable "+envRequestTimeout
 	}
 	if timeout != "" {
-		if err := checkDuration(timeout); err != nil {
+		if err := kit.CheckDuration(timeout); err != nil {
 			diags.AddAttributeError(path.Root("request_timeout"), "Invalid Zulip Setting",
 				fmt.Sprintf("The provider cannot use request_timeout (from %s): %s.", timeoutSource, err))
 			return clientCfg, false
@@ -649,27 +649,6 @@ func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral
 		NewDevAPIKeyEphemeralResource,
 		NewBotAPIKeyEphemeralResource,
 	}
-}
-
-// checkDuration accepts a non-negative Go duration.
-func checkDuration(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return fmt.Errorf("%q is not a duration such as 30s or 2m", s)
-	}
-	return nil
-}
-
-// formatDuration writes a duration the way people write it in configuration
-// ("5m" rather than Go's "5m0s"), for documentation.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d%time.Minute == 0:
-		return fmt.Sprintf("%dm", d/time.Minute)
-	case d%time.Second == 0:
-		return fmt.Sprintf("%ds", d/time.Second)
-	}
-	return d.String()
 }
 
 // attrTitle turns an argument name into a diagnostic title fragment.

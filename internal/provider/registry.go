@@ -34,25 +34,25 @@ var registry = []kit.TypeEntry{
 		Adopt: &kit.ImportSource{List: thisOrganization,
 			ListDescription: "The organization's defaults for new users: one result, imported by the organization's URL."}},
 	{TypeName: "zulip_allowed_domain", NewResource: NewAllowedDomainResource, Identity: kit.Identity(kit.IdentityOf("domain", "The allowed domain.", false)), Journaled: true,
-		Adopt: &kit.ImportSource{List: importFrom(realmDomainCollection, func(v zulip.RealmDomain) (string, string, bool) {
+		Adopt: &kit.ImportSource{List: importFrom(kit.RealmDomainCollection, func(v zulip.RealmDomain) (string, string, bool) {
 			return v.Domain, v.Domain, true
 		}), ListDescription: "The organization's allowed e-mail domains."}},
 	{TypeName: "zulip_linkifier", NewResource: NewLinkifierResource, Identity: kit.Identity(kit.IdentityOf("pattern", "The linkifier's pattern.", true)), Journaled: true,
-		Adopt: &kit.ImportSource{List: importFrom(linkifierCollection, func(v zulip.Linkifier) (string, string, bool) {
+		Adopt: &kit.ImportSource{List: importFrom(kit.LinkifierCollection, func(v zulip.Linkifier) (string, string, bool) {
 			return v.Pattern, strconv.FormatInt(v.ID, 10), true
 		}), ListDescription: "The organization's linkifiers, shown by pattern."}},
 	{TypeName: "zulip_code_playground", NewResource: NewCodePlaygroundResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{
 		{Name: "pygments_language", Description: "The playground's language, as Pygments names it."},
 		{Name: "name", Description: "The playground's name."}}, ImportID: func(v []string) string { return v[0] + "/" + v[1] }}), Journaled: true,
-		Adopt: &kit.ImportSource{List: importFrom(playgroundCollection, func(v zulip.Playground) (string, string, bool) {
+		Adopt: &kit.ImportSource{List: importFrom(kit.PlaygroundCollection, func(v zulip.Playground) (string, string, bool) {
 			return v.PygmentsLanguage + " " + v.Name, v.PygmentsLanguage + "/" + v.Name, true
 		}), ListDescription: "The organization's code playgrounds, shown by language and name."}},
 	{TypeName: "zulip_custom_profile_field", NewResource: NewCustomProfileFieldResource, Identity: kit.Identity(kit.IdentityOf("name", "The field's name.", true)), Journaled: true,
-		Adopt: &kit.ImportSource{List: importFrom(profileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) {
+		Adopt: &kit.ImportSource{List: importFrom(kit.ProfileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) {
 			return v.Name, v.Name, true
 		}), ListDescription: "The organization's custom profile fields."}},
 	{TypeName: "zulip_custom_emoji", NewResource: NewCustomEmojiResource, Identity: kit.Identity(kit.IdentityOf("name", "The emoji's name.", false)), Journaled: true,
-		Adopt: &kit.ImportSource{List: importFrom(emojiCollection, func(v zulip.CustomEmoji) (string, string, bool) {
+		Adopt: &kit.ImportSource{List: importFrom(kit.EmojiCollection, func(v zulip.CustomEmoji) (string, string, bool) {
 			return v.Name, v.Name, true
 		}), ListDescription: "The organization's active custom emoji (the image is not downloaded: `source` is left out, which " +
 			"an imported emoji allows)."}},
@@ -61,7 +61,7 @@ var registry = []kit.TypeEntry{
 			ListDescription: "The organization's user groups, without the system groups (`role:members` and the like), which " +
 				"Zulip manages itself, and without deactivated groups."}},
 	{TypeName: "zulip_channel_folder", NewResource: NewChannelFolderResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel folder's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
-		Adopt: &kit.ImportSource{List: importFrom(channelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
+		Adopt: &kit.ImportSource{List: importFrom(kit.ChannelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
 			return v.Name, v.Name, !v.IsArchived
 		}), ListDescription: "The organization's channel folders, without archived ones."}},
 	{TypeName: "zulip_channel", NewResource: NewChannelResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
@@ -75,13 +75,13 @@ var registry = []kit.TypeEntry{
 		Adopt: &kit.ImportSource{List: singleton("default_channels"),
 			ListDescription: "The organization's default channels: one result."}},
 	{TypeName: "zulip_linkifier_order", NewResource: NewLinkifierOrderResource, Identity: &kit.SingletonIdentity,
-		Adopt: &kit.ImportSource{List: orderOf(linkifierCollection, "linkifiers", func(zulip.Linkifier) bool { return true }),
+		Adopt: &kit.ImportSource{List: orderOf(kit.LinkifierCollection, "linkifiers", func(zulip.Linkifier) bool { return true }),
 			ListDescription: "The order of the organization's linkifiers: one result when there is a linkifier."}},
 	{TypeName: "zulip_custom_profile_field_order", NewResource: NewCustomProfileFieldOrderResource, Identity: &kit.SingletonIdentity,
-		Adopt: &kit.ImportSource{List: orderOf(profileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
+		Adopt: &kit.ImportSource{List: orderOf(kit.ProfileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
 			ListDescription: "The order of the organization's custom profile fields: one result when there is a field."}},
 	{TypeName: "zulip_channel_folder_order", NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
-		Adopt: &kit.ImportSource{List: orderOf(channelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
+		Adopt: &kit.ImportSource{List: orderOf(kit.ChannelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
 			ListDescription: "The order of the organization's channel folders: one result when there is a folder."}},
 	{TypeName: "zulip_user_group_members", NewResource: NewUserGroupMembersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
 		Adopt: &kit.ImportSource{List: customGroups,
@@ -112,7 +112,7 @@ var registry = []kit.TypeEntry{
 	// A saved snippet has no natural key: titles need not be unique.
 	{TypeName: "zulip_saved_snippet", NewResource: NewSavedSnippetResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{{Name: "id", Number: true,
 		Description: "The saved snippet's id (titles need not be unique)."}}}), Natural: &kit.KeyRule{}, Journaled: true,
-		Adopt: &kit.ImportSource{List: importFrom(savedSnippetCollection, func(v zulip.SavedSnippet) (string, string, bool) {
+		Adopt: &kit.ImportSource{List: importFrom(kit.SavedSnippetCollection, func(v zulip.SavedSnippet) (string, string, bool) {
 			return v.Title, strconv.FormatInt(v.ID, 10), true
 		}), ListDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
 			"by title."}},

@@ -28,9 +28,6 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*allowedDomainResource)(nil)
 )
 
-// collection cache keys.
-const cacheRealmDomains = "realm_domains"
-
 // NewAllowedDomainResource returns the zulip_allowed_domain resource.
 func NewAllowedDomainResource() resource.Resource {
 	return &allowedDomainResource{ResourceBase: kit.ResourceBase{Name: "allowed_domain"}}
@@ -122,7 +119,7 @@ func (r *allowedDomainResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	_, allow := allowedDomainToAPI(plan)
-	err := realmDomainCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	err := kit.RealmDomainCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		// The path is matched case-sensitively: use the domain as the server stored it.
 		return r.Data.Client.UpdateRealmDomain(ctx, state.Domain.ValueString(), allow)
 	})
@@ -154,7 +151,7 @@ func (r *allowedDomainResource) ImportState(ctx context.Context, req resource.Im
 // allowedDomains is the kit's skeleton for zulip_allowed_domain; a domain is its own key.
 var allowedDomains = kit.Objects[allowedDomainResourceModel, zulip.RealmDomain]{
 	TypeName: "zulip_allowed_domain", What: "allowed domain", Role: kit.RoleOwner,
-	Coll:     realmDomainCollection,
+	Coll:     kit.RealmDomainCollection,
 	Key:      func(d zulip.RealmDomain) string { return d.Domain },
 	StateKey: func(m *allowedDomainResourceModel) string { return m.Domain.ValueString() },
 	SetKey:   func(m *allowedDomainResourceModel, k string) { m.Domain = types.StringValue(k) },
@@ -180,11 +177,6 @@ func (r *allowedDomainResource) creation(domain string, allow bool) kit.Creation
 			return zulip.RealmDomain{Domain: strings.ToLower(strings.TrimSpace(domain)), AllowSubdomains: allow}
 		},
 	}
-}
-
-// realmDomainCollection is the organization's allowed domains, read once per run.
-func realmDomainCollection(d *kit.ProviderData) *kit.Collection[zulip.RealmDomain] {
-	return kit.NewCollection(d, cacheRealmDomains, d.Client.ListRealmDomains)
 }
 
 // allowedDomainToAPI returns the domain and allow_subdomains of a request.

@@ -201,11 +201,11 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 // checkCreate refuses at plan a bot the account may not create, and an
 // address an active user has.
 func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *diag.Diagnostics) {
-	options := []heldBy{realmPermission(ctx, r.Data, "can_create_bots_group")}
+	options := []kit.HeldBy{kit.RealmPermission(ctx, r.Data, "can_create_bots_group")}
 	if plan.BotType.ValueString() == "incoming_webhook" && r.Data.RequireFeatureLevel(featureBotGroups, "") == nil {
-		options = append(options, realmPermission(ctx, r.Data, "can_create_write_only_bots_group"))
+		options = append(options, kit.RealmPermission(ctx, r.Data, "can_create_write_only_bots_group"))
 	}
-	requirePermission(ctx, r.Data, "Creating a "+strings.ReplaceAll(plan.BotType.ValueString(), "_", " ")+" bot", path.Empty(), diags, options...)
+	kit.RequirePermission(ctx, r.Data, "Creating a "+strings.ReplaceAll(plan.BotType.ValueString(), "_", " ")+" bot", path.Empty(), diags, options...)
 	if !kit.Known(plan.ShortName) || !r.Data.HasCreds {
 		return
 	}
@@ -221,23 +221,23 @@ func (r *botResource) checkCreate(ctx context.Context, plan botModel, diags *dia
 		diags.AddAttributeWarning(path.Root("short_name"), "Replacing a Bot Reactivates It",
 			fmt.Sprintf("Zulip never lets a new bot take the short name %q, so replacing the bot %s deactivates it and then "+
 				"reactivates the same bot, with the API key it had, and gives it this configuration.",
-				plan.ShortName.ValueString(), userDescribe(*existing)))
+				plan.ShortName.ValueString(), kit.UserDescribe(*existing)))
 		return
 	case existing.IsBot && !existing.IsActive:
 		diags.AddAttributeWarning(path.Root("short_name"), "Deactivated Bot Will Be Reactivated",
 			fmt.Sprintf("The short name %q belongs to the deactivated bot %s, and Zulip never lets a new bot take it: the "+
 				"apply reactivates that bot and makes it match this configuration. Its API key is the one it had.",
-				plan.ShortName.ValueString(), userDescribe(*existing)))
+				plan.ShortName.ValueString(), kit.UserDescribe(*existing)))
 		return
 	case !existing.IsBot:
 		diags.AddAttributeError(path.Root("short_name"), "Bot Address Taken",
 			fmt.Sprintf("The address %s belongs to the user %s, and Zulip addresses are unique (deactivated users keep "+
-				"theirs): choose another short name.", existing.Email, userDescribe(*existing)))
+				"theirs): choose another short name.", existing.Email, kit.UserDescribe(*existing)))
 		return
 	}
 	diags.AddAttributeError(path.Root("short_name"), "Bot Address Taken",
 		fmt.Sprintf("The address %s belongs to the bot %s. To manage that bot with this resource, import it (with <name> this "+
-			"resource's name):\n\n%s", existing.Email, userDescribe(*existing), kit.ImportBlock("zulip_bot", existing.Email)))
+			"resource's name):\n\n%s", existing.Email, kit.UserDescribe(*existing), kit.ImportBlock("zulip_bot", existing.Email)))
 }
 
 // checkOwner refuses at plan an owner that Zulip refuses ("Failed to change
@@ -251,9 +251,9 @@ func (r *botResource) checkOwner(ctx context.Context, owner int64, diags *diag.D
 		case !ok:
 			return fmt.Errorf("no user has the id %d", owner)
 		case u.IsBot:
-			return fmt.Errorf("%s is a bot, and bots cannot own bots", userDescribe(u))
+			return fmt.Errorf("%s is a bot, and bots cannot own bots", kit.UserDescribe(u))
 		case !u.IsActive:
-			return fmt.Errorf("%s is deactivated", userDescribe(u))
+			return fmt.Errorf("%s is deactivated", kit.UserDescribe(u))
 		}
 		return nil
 	})
@@ -301,7 +301,7 @@ func (r *botResource) checkNameFree(ctx context.Context, name string, self types
 	if verdict != nil {
 		diags.AddAttributeError(path.Root("full_name"), "Bot Name in Use",
 			fmt.Sprintf("The name %q belongs to %s, and Zulip refuses a bot whose full name an active user of the "+
-				"organization already has (\"Name is already in use!\"): choose another full_name.", name, userDescribe(holder)))
+				"organization already has (\"Name is already in use!\"): choose another full_name.", name, kit.UserDescribe(holder)))
 	}
 }
 
@@ -342,7 +342,7 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 		}
 		resp.Diagnostics.AddWarning("Deactivated Bot Reactivated",
 			fmt.Sprintf("The short name %q belongs to the deactivated bot %s (Zulip never lets a new bot take it): that bot "+
-				"is reactivated and made to match this configuration, with its old API key.", plan.ShortName.ValueString(), userDescribe(*existing)))
+				"is reactivated and made to match this configuration, with its old API key.", plan.ShortName.ValueString(), kit.UserDescribe(*existing)))
 		id = existing.UserID
 	default:
 		id, err = r.create(ctx, plan)

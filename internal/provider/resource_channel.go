@@ -299,7 +299,7 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			resp.Diagnostics.AddAttributeError(path.Root(s.Name), "Zulip Server Too Old", err.Error())
 			continue
 		}
-		checkPermissionSetting(ctx, r.Data, path.Root(s.Name), permissionOfChannel, s.Name, v, &resp.Diagnostics)
+		kit.CheckPermissionSetting(ctx, r.Data, path.Root(s.Name), kit.PermissionOfChannel, s.Name, v, &resp.Diagnostics)
 	}
 	if !config.FolderID.IsNull() {
 		if err := r.Data.RequireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
@@ -336,12 +336,12 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 func (r *channelResource) requireCreation(ctx context.Context, privacy string, diags *diag.Diagnostics) {
 	at := path.Root("privacy")
 	if privacy == privacyPrivate {
-		requirePermission(ctx, r.Data, "Creating a private channel", at, diags, realmPermission(ctx, r.Data, "can_create_private_channel_group"))
+		kit.RequirePermission(ctx, r.Data, "Creating a private channel", at, diags, kit.RealmPermission(ctx, r.Data, "can_create_private_channel_group"))
 		return
 	}
-	requirePermission(ctx, r.Data, "Creating a public channel", at, diags, realmPermission(ctx, r.Data, "can_create_public_channel_group"))
+	kit.RequirePermission(ctx, r.Data, "Creating a public channel", at, diags, kit.RealmPermission(ctx, r.Data, "can_create_public_channel_group"))
 	if privacy == privacyWebPublic {
-		requirePermission(ctx, r.Data, "Creating a web-public channel", at, diags, realmPermission(ctx, r.Data, "can_create_web_public_channel_group"))
+		kit.RequirePermission(ctx, r.Data, "Creating a web-public channel", at, diags, kit.RealmPermission(ctx, r.Data, "can_create_web_public_channel_group"))
 	}
 }
 
@@ -350,7 +350,7 @@ func (r *channelResource) requireCreation(ctx context.Context, privacy string, d
 // which the apply unarchives. It reports whether the apply creates a new
 // channel.
 func (r *channelResource) checkName(ctx context.Context, name string, diags *diag.Diagnostics) bool {
-	all, err := channelCollection(r.Data).LastSeen(ctx)
+	all, err := kit.ChannelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Channels", "list the channels to check the name", kit.RoleAny, err)
 		return false
@@ -399,7 +399,7 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the user groups", kit.RoleAny, err)
 		return
 	}
-	all, err := channelCollection(r.Data).LastSeen(ctx)
+	all, err := kit.ChannelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Channel", "list the channels", kit.RoleAny, err)
 		return
@@ -436,7 +436,7 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 // seen before (made by someone else since the plan) is not adopted, since the
 // request only subscribed the account to it.
 func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.CreateChannelRequest, before []zulip.Channel, diags *diag.Diagnostics) (string, bool) {
-	coll := channelCollection(r.Data)
+	coll := kit.ChannelCollection(r.Data)
 	sub := zulip.SubscribeRequest{
 		Subscriptions: []zulip.ChannelByName{{Name: req.Name, Description: req.Description}},
 		Announce:      req.Announce, InviteOnly: req.InviteOnly, IsWebPublic: req.IsWebPublic,
@@ -534,7 +534,7 @@ func (r *channelResource) unarchive(ctx context.Context, plan channelResourceMod
 		return
 	}
 	update.Unarchive = true
-	err = channelCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	err = kit.ChannelCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		return r.Data.Client.UpdateChannel(ctx, c.StreamID, update)
 	})
 	if err != nil {
@@ -630,24 +630,12 @@ func (r *channelResource) ImportState(ctx context.Context, req resource.ImportSt
 		func(c zulip.Channel) string { return c.Name }, true))
 }
 
-// cacheChannels is the cache key of every channel the account can see.
-const cacheChannels = "channels"
-
-// channelCollection is every channel the account can see, archived ones
-// included, read once per run.
-func channelCollection(d *kit.ProviderData) *kit.Collection[zulip.Channel] {
-	return kit.NewCollection(d, cacheChannels, func(ctx context.Context) ([]zulip.Channel, error) {
-		all, archived := true, false
-		return d.Client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived})
-	})
-}
-
 // channels is the kit's skeleton for zulip_channel: an archived channel is
 // not the resource's object.
 var channels = kit.Objects[channelResourceModel, zulip.Channel]{
 	TypeName: "zulip_channel", What: "channel", Role: kit.RoleAdministrator,
 	Coll: func(d *kit.ProviderData) *kit.Collection[zulip.Channel] {
-		c := channelCollection(d)
+		c := kit.ChannelCollection(d)
 		c.Filter = func(ch zulip.Channel) bool { return !ch.IsArchived }
 		return c
 	},

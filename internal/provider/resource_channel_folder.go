@@ -88,7 +88,7 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if !kit.Known(plan.Name) {
 		return
 	}
-	all, err := channelFolderCollection(r.Data).LastSeen(ctx)
+	all, err := kit.ChannelFolderCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel Folders", "list the channel folders", kit.RoleAny, err)
 		return
@@ -126,7 +126,7 @@ func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	name, description := plan.Name.ValueString(), plan.Description.ValueString()
-	all, err := channelFolderCollection(r.Data).LastSeen(ctx)
+	all, err := kit.ChannelFolderCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Channel Folder", "list the channel folders", kit.RoleAny, err)
 		return
@@ -134,7 +134,7 @@ func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateR
 	for _, f := range all {
 		if f.IsArchived && strings.EqualFold(f.Name, name) {
 			unarchive := false
-			err := channelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+			err := kit.ChannelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 				return r.Data.Client.UpdateChannelFolder(ctx, f.ID, zulip.UpdateChannelFolderRequest{
 					Name: &name, Description: &description, IsArchived: &unarchive})
 			})
@@ -182,7 +182,7 @@ func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateR
 	if !plan.Description.Equal(state.Description) {
 		update.Description = plan.Description.ValueStringPointer()
 	}
-	err := channelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	err := kit.ChannelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		return r.Data.Client.UpdateChannelFolder(ctx, state.ID.ValueInt64(), update)
 	})
 	if err != nil {
@@ -205,7 +205,7 @@ func (r *channelFolderResource) Delete(ctx context.Context, req resource.DeleteR
 	archive := true
 	// The run's list keeps the folder, archived as Zulip keeps it, so that the
 	// create of a replacement planned after this delete unarchives it.
-	err := channelFolderCollection(r.Data).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.ChannelFolder) []zulip.ChannelFolder, error) {
+	err := kit.ChannelFolderCollection(r.Data).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.ChannelFolder) []zulip.ChannelFolder, error) {
 		if err := r.Data.Client.UpdateChannelFolder(ctx, id, zulip.UpdateChannelFolderRequest{IsArchived: &archive}); err != nil {
 			return nil, err
 		}
@@ -228,7 +228,7 @@ func (r *channelFolderResource) Delete(ctx context.Context, req resource.DeleteR
 
 // channelsIn names the channels in a folder, from a fresh read.
 func (r *channelFolderResource) channelsIn(ctx context.Context, folder int64) []string {
-	list, err := channelCollection(r.Data).ReadBack(ctx)
+	list, err := kit.ChannelCollection(r.Data).ReadBack(ctx)
 	if err != nil {
 		return nil
 	}
@@ -247,22 +247,11 @@ func (r *channelFolderResource) ImportState(ctx context.Context, req resource.Im
 		func(f zulip.ChannelFolder) string { return f.Name }, true))
 }
 
-// cacheChannelFolders is the cache key of the organization's folders.
-const cacheChannelFolders = "channel folders"
-
-// channelFolderCollection is every folder, archived ones included.
-func channelFolderCollection(d *kit.ProviderData) *kit.Collection[zulip.ChannelFolder] {
-	return kit.NewCollection(d, cacheChannelFolders, func(ctx context.Context) ([]zulip.ChannelFolder, error) {
-		all := true
-		return d.Client.ListChannelFolders(ctx, zulip.ListChannelFoldersOptions{IncludeArchived: &all})
-	})
-}
-
 // channelFolders is the kit's skeleton for zulip_channel_folder.
 var channelFolders = kit.Objects[channelFolderModel, zulip.ChannelFolder]{
 	TypeName: "zulip_channel_folder", What: "channel folder", Role: kit.RoleAdministrator,
 	Coll: func(d *kit.ProviderData) *kit.Collection[zulip.ChannelFolder] {
-		c := channelFolderCollection(d)
+		c := kit.ChannelFolderCollection(d)
 		c.Filter = func(f zulip.ChannelFolder) bool { return !f.IsArchived }
 		return c
 	},

@@ -29,10 +29,10 @@ var channelFolderOrder = &kit.OrderSpec{
 		"Zulip feature level 414 (Zulip 11.0). One per organization; import id: `channel_folders`.",
 	AttrDescription: "The ids of every channel folder, first to last, e.g. `[zulip_channel_folder.a.id, zulip_channel_folder.b.id]`.",
 	List: func(ctx context.Context, d *kit.ProviderData, seen bool) ([]kit.OrderItem, error) {
-		return kit.CollectionOrder(ctx, channelFolderCollection(d), seen, folderOrder)
+		return kit.CollectionOrder(ctx, kit.ChannelFolderCollection(d), seen, folderOrder)
 	},
 	Reorder: func(ctx context.Context, d *kit.ProviderData, ids []int64) error {
-		return channelFolderCollection(d).Write(ctx, func(ctx context.Context) error {
+		return kit.ChannelFolderCollection(d).Write(ctx, func(ctx context.Context) error {
 			return d.Client.ReorderChannelFolders(ctx, ids)
 		})
 	},

@@ -65,7 +65,7 @@ func subscribersAfterWrite(ctx context.Context, d *kit.ProviderData) (map[int64]
 // create missing ones, so a channel that is gone or archived is an error,
 // never a name to subscribe to.
 func activeChannel(ctx context.Context, d *kit.ProviderData, id int64, diags *diag.Diagnostics, summary string) (zulip.Channel, bool) {
-	list, err := channelCollection(d).ReadBack(ctx)
+	list, err := kit.ChannelCollection(d).ReadBack(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, summary, "list the channels", kit.RoleAny, err)
 		return zulip.Channel{}, false
@@ -115,7 +115,7 @@ func changeSubscribers(ctx context.Context, d *kit.ProviderData, ch zulip.Channe
 			return nil, false
 		}
 		m = maps.Clone(m)
-		m[ch.StreamID] = sortedUnion(missingFrom(m[ch.StreamID], remove), add)
+		m[ch.StreamID] = kit.SortedUnion(kit.MissingFrom(m[ch.StreamID], remove), add)
 		return m, true
 	})
 	return nil
@@ -186,7 +186,7 @@ func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resourc
 	}
 	if kit.Known(plan.Subscribers) && r.Data.HasCreds {
 		users := kit.KnownInt64s(plan.Subscribers)
-		checkGroupsAndUsers(ctx, r.Data, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
+		kit.CheckGroupsAndUsers(ctx, r.Data, path.Root("channel_id"), path.Root("subscribers"), nil, users, &resp.Diagnostics)
 		if kit.Known(plan.ChannelID) && !resp.Diagnostics.HasError() {
 			var prior []int64
 			if !req.State.Raw.IsNull() {
@@ -194,8 +194,8 @@ func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resourc
 				resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 				prior = kit.KnownInt64s(state.Subscribers)
 			}
-			add, remove := missingFrom(users, prior), missingFrom(prior, users)
-			requireSubscriberChange(ctx, r.Data, plan.ChannelID.ValueInt64(), add, remove, path.Root("subscribers"), &resp.Diagnostics)
+			add, remove := kit.MissingFrom(users, prior), kit.MissingFrom(prior, users)
+			kit.RequireSubscriberChange(ctx, r.Data, plan.ChannelID.ValueInt64(), add, remove, path.Root("subscribers"), &resp.Diagnostics)
 		}
 	}
 }
@@ -230,7 +230,7 @@ func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, stat
 	var want []int64
 	diags.Append(plan.Subscribers.ElementsAs(ctx, &want, false)...)
 	have := current[ch.StreamID]
-	if err := changeSubscribers(ctx, r.Data, ch, missingFrom(want, have), missingFrom(have, want), plan.Notify.ValueBool()); err != nil {
+	if err := changeSubscribers(ctx, r.Data, ch, kit.MissingFrom(want, have), kit.MissingFrom(have, want), plan.Notify.ValueBool()); err != nil {
 		kit.AddAPIError(diags, summary, fmt.Sprintf("change the subscribers of channel %q", ch.Name), kit.RoleAny, err)
 		return
 	}
@@ -255,14 +255,14 @@ func (r *channelSubscribersResource) Read(ctx context.Context, req resource.Read
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.Subscribers = int64Set(subs)
+	state.Subscribers = kit.Int64Set(subs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // readSubscribers is a channel's subscribers from the run's one read, and
 // whether the channel is there and active.
 func readSubscribers(ctx context.Context, d *kit.ProviderData, id int64, diags *diag.Diagnostics) ([]int64, bool) {
-	channels, err := channelCollection(d).List(ctx)
+	channels, err := kit.ChannelCollection(d).List(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Channel Subscribers", "list the channels", kit.RoleAny, err)
 		return nil, false
@@ -304,7 +304,7 @@ func unsubscribeManaged(ctx context.Context, d *kit.ProviderData, id int64, user
 		kit.AddAPIError(diags, "Unable to Unsubscribe", "list the channels' subscribers", kit.RoleAny, err)
 		return
 	}
-	if err := changeSubscribers(ctx, d, ch, nil, intersect(users, current[id]), false); err != nil {
+	if err := changeSubscribers(ctx, d, ch, nil, kit.Intersect(users, current[id]), false); err != nil {
 		kit.AddAPIError(diags, "Unable to Unsubscribe", fmt.Sprintf("unsubscribe users from channel %q", ch.Name), kit.RoleAny, err)
 	}
 }
@@ -325,7 +325,7 @@ func (r *channelSubscribersResource) ImportState(ctx context.Context, req resour
 
 // channelByNameOrID finds an active channel by import id.
 func channelByNameOrID(ctx context.Context, d *kit.ProviderData, id string, diags *diag.Diagnostics) (zulip.Channel, bool) {
-	list, err := channelCollection(d).List(ctx)
+	list, err := kit.ChannelCollection(d).List(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Import", "list the channels", kit.RoleAny, err)
 		return zulip.Channel{}, false
@@ -412,9 +412,9 @@ func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 		noteSubscription(r.Data, plan.ChannelID.ValueInt64(), false, &resp.Diagnostics)
 	}
 	if kit.Known(plan.UserID) && r.Data.HasCreds {
-		checkGroupsAndUsers(ctx, r.Data, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+		kit.CheckGroupsAndUsers(ctx, r.Data, path.Root("channel_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
 		if kit.Known(plan.ChannelID) && req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
-			requireSubscriberChange(ctx, r.Data, plan.ChannelID.ValueInt64(), []int64{plan.UserID.ValueInt64()}, nil, path.Root("user_id"), &resp.Diagnostics)
+			kit.RequireSubscriberChange(ctx, r.Data, plan.ChannelID.ValueInt64(), []int64{plan.UserID.ValueInt64()}, nil, path.Root("user_id"), &resp.Diagnostics)
 		}
 	}
 }

@@ -32,9 +32,6 @@ var (
 // featurePlaygroundTemplate is url_template (FL196; url_prefix before).
 const featurePlaygroundTemplate = 196
 
-// cachePlaygrounds is the cache key of the code playgrounds.
-const cachePlaygrounds = "realm_playgrounds"
-
 // pygmentsLanguagePattern is check_pygments_language's character set.
 var pygmentsLanguagePattern = regexp.MustCompile(`^[ a-zA-Z0-9_+\-./#]*$`)
 
@@ -167,15 +164,10 @@ func (r *codePlaygroundResource) ImportState(ctx context.Context, req resource.I
 	})
 }
 
-// playgroundCollection is the organization's playgrounds, read once per run.
-func playgroundCollection(d *kit.ProviderData) *kit.Collection[zulip.Playground] {
-	return kit.NewCollection(d, cachePlaygrounds, d.Client.ListPlaygrounds)
-}
-
 // playgrounds is the kit's skeleton for zulip_code_playground.
 var playgrounds = kit.Objects[codePlaygroundModel, zulip.Playground]{
 	TypeName: "zulip_code_playground", What: "code playground", Role: kit.RoleAdministrator,
-	Coll:     playgroundCollection,
+	Coll:     kit.PlaygroundCollection,
 	Key:      func(p zulip.Playground) string { return strconv.FormatInt(p.ID, 10) },
 	StateKey: func(m *codePlaygroundModel) string { return m.ID.ValueString() },
 	SetKey:   func(m *codePlaygroundModel, k string) { m.ID = types.StringValue(k) },

@@ -35,9 +35,6 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*customEmojiResource)(nil)
 )
 
-// cacheEmoji is the cache key of the organization's active custom emoji.
-const cacheEmoji = "custom emoji"
-
 // maxEmojiBytes is Zulip's default MAX_EMOJI_FILE_SIZE_MIB (5 MiB); a server's
 // administrator may change it, and the server does not say, so a larger file
 // only warns.
@@ -199,7 +196,7 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 		resp.Diagnostics.AddError("Guests Cannot Add Custom Emoji", "Zulip does not let guests add custom emoji (\"Not allowed for guest users\"): configure the provider with a member's account.")
 		return
 	}
-	requirePermission(ctx, r.Data, "Adding custom emoji", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.Data, "can_add_custom_emoji_group"))
+	kit.RequirePermission(ctx, r.Data, "Adding custom emoji", path.Empty(), &resp.Diagnostics, kit.RealmPermission(ctx, r.Data, "can_add_custom_emoji_group"))
 	if kit.Known(plan.Name) && creating {
 		emojiCreation(r.Data, plan.Name.ValueString(), nil).CheckKeyFree(ctx, r.Data, path.Root("name"),
 			fmt.Sprintf("the name %q", plan.Name.ValueString()), &resp.Diagnostics)
@@ -264,7 +261,7 @@ func (r *customEmojiResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	list, err := emojiCollection(r.Data).List(ctx)
+	list, err := kit.EmojiCollection(r.Data).List(ctx)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Deactivate Custom Emoji", "list the custom emoji", kit.RoleAny, err)
 		return
@@ -288,20 +285,11 @@ func (r *customEmojiResource) ImportState(ctx context.Context, req resource.Impo
 	})
 }
 
-// emojiCollection is the organization's active custom emoji, read once per
-// run: a name belongs to one active emoji at a time.
-func emojiCollection(d *kit.ProviderData) *kit.Collection[zulip.CustomEmoji] {
-	return kit.NewCollection(d, cacheEmoji, func(ctx context.Context) ([]zulip.CustomEmoji, error) {
-		all, err := d.Client.ListCustomEmoji(ctx)
-		return slices.DeleteFunc(all, func(e zulip.CustomEmoji) bool { return e.Deactivated }), err
-	})
-}
-
 // customEmoji is the kit's skeleton for zulip_custom_emoji; its key is the
 // name, unique among active emoji.
 var customEmoji = kit.Objects[customEmojiModel, zulip.CustomEmoji]{
 	TypeName: "zulip_custom_emoji", What: "custom emoji", Role: kit.RoleAny,
-	Coll:     emojiCollection,
+	Coll:     kit.EmojiCollection,
 	Key:      func(e zulip.CustomEmoji) string { return e.Name },
 	StateKey: func(m *customEmojiModel) string { return m.Name.ValueString() },
 	SetKey:   func(m *customEmojiModel, k string) { m.Name = types.StringValue(k) },

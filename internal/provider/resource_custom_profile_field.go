@@ -182,7 +182,7 @@ func (r *profileFieldResource) ValidateConfig(ctx context.Context, req resource.
 				continue // empty: reported by the attribute's validator
 			}
 			v := a.value.ValueString()
-			if strings.TrimFunc(v, isPythonSpace) == "" {
+			if strings.TrimFunc(v, kit.IsPythonSpace) == "" {
 				resp.Diagnostics.AddAttributeError(at.AtName(a.name), "Blank Option "+kit.TitleCase(a.name),
 					fmt.Sprintf("options[%d].%s is only whitespace, which Zulip refuses (\"cannot be blank\"): give the "+
 						"option a %s with at least one other character.", i, a.name, a.name))
@@ -324,7 +324,7 @@ func (r *profileFieldResource) checkSummaryLimit(ctx context.Context, plan, prio
 	if !kit.Known(plan.DisplayInProfileSummary) || !plan.DisplayInProfileSummary.ValueBool() {
 		return
 	}
-	all, err := profileFieldCollection(r.Data).LastSeen(ctx)
+	all, err := kit.ProfileFieldCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		return
 	}
@@ -495,7 +495,7 @@ func (r *profileFieldResource) Update(ctx context.Context, req resource.UpdateRe
 	if plan.Hint.Equal(state.Hint) {
 		apiReq.Hint = nil
 	}
-	err := profileFieldCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	err := kit.ProfileFieldCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		return r.Data.Client.UpdateCustomProfileField(ctx, id, apiReq)
 	})
 	if err != nil {
@@ -526,7 +526,7 @@ func (r *profileFieldResource) ImportState(ctx context.Context, req resource.Imp
 // profileFields is the kit's skeleton for zulip_custom_profile_field.
 var profileFields = kit.Objects[profileFieldModel, zulip.CustomProfileField]{
 	TypeName: "zulip_custom_profile_field", What: "custom profile field", Role: kit.RoleAdministrator,
-	Coll:     profileFieldCollection,
+	Coll:     kit.ProfileFieldCollection,
 	Key:      func(f zulip.CustomProfileField) string { return strconv.FormatInt(f.ID, 10) },
 	StateKey: func(m *profileFieldModel) string { return m.ID.ValueString() },
 	SetKey:   func(m *profileFieldModel, k string) { m.ID = types.StringValue(k) },

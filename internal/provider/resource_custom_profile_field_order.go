@@ -16,12 +16,6 @@ func NewCustomProfileFieldOrderResource() resource.Resource {
 	return kit.NewOrderResource(profileFieldOrder)
 }
 
-// profileFieldCollection is the organization's custom profile fields, read
-// once per run (the same cache entry as the profile data's).
-func profileFieldCollection(d *kit.ProviderData) *kit.Collection[zulip.CustomProfileField] {
-	return kit.NewCollection(d, cacheProfileDataFields, d.Client.ListCustomProfileFields)
-}
-
 // profileFieldOrder is the order of the custom profile fields on profiles.
 var profileFieldOrder = &kit.OrderSpec{
 	Name: "custom_profile_field_order", Attr: "fields", ObjectType: "custom_profile_field", ImportID: "custom_profile_fields",
@@ -32,7 +26,7 @@ var profileFieldOrder = &kit.OrderSpec{
 		"import id: `custom_profile_fields`.",
 	AttrDescription: "The ids of every custom profile field, first to last, e.g. `[zulip_custom_profile_field.pronouns.id]`.",
 	List: func(ctx context.Context, d *kit.ProviderData, seen bool) ([]kit.OrderItem, error) {
-		return kit.CollectionOrder(ctx, profileFieldCollection(d), seen, func(all []zulip.CustomProfileField) []kit.OrderItem {
+		return kit.CollectionOrder(ctx, kit.ProfileFieldCollection(d), seen, func(all []zulip.CustomProfileField) []kit.OrderItem {
 			sorted := slices.Clone(all)
 			slices.SortStableFunc(sorted, func(a, b zulip.CustomProfileField) int { return a.Order - b.Order })
 			out := make([]kit.OrderItem, len(sorted))
@@ -43,7 +37,7 @@ var profileFieldOrder = &kit.OrderSpec{
 		})
 	},
 	Reorder: func(ctx context.Context, d *kit.ProviderData, ids []int64) error {
-		return profileFieldCollection(d).Write(ctx, func(ctx context.Context) error {
+		return kit.ProfileFieldCollection(d).Write(ctx, func(ctx context.Context) error {
 			return d.Client.ReorderCustomProfileFields(ctx, ids)
 		})
 	},

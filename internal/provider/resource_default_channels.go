@@ -83,7 +83,7 @@ func (r *defaultChannelsResource) ModifyPlan(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() || !kit.Known(plan.ChannelIDs) || !r.Data.HasCreds {
 		return
 	}
-	all, err := channelCollection(r.Data).LastSeen(ctx)
+	all, err := kit.ChannelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channels", "list the channels", kit.RoleAny, err)
 		return
@@ -129,13 +129,13 @@ func (r *defaultChannelsResource) put(ctx context.Context, p tfsdk.Plan, state *
 		return
 	}
 	defer r.Data.Cache.Invalidate(cacheDefaultChannels)
-	for _, id := range missingFrom(want, current) {
+	for _, id := range kit.MissingFrom(want, current) {
 		if err := r.Data.Client.AddDefaultChannel(ctx, id); err != nil {
 			kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("make channel %d a default channel", id), kit.RoleAdministrator, err)
 			return
 		}
 	}
-	for _, id := range missingFrom(current, want) {
+	for _, id := range kit.MissingFrom(current, want) {
 		if err := r.Data.Client.RemoveDefaultChannel(ctx, id); err != nil {
 			kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("remove channel %d from the default channels", id), kit.RoleAdministrator, err)
 			return

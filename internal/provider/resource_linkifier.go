@@ -38,9 +38,6 @@ const (
 	featureLinkifierAlternatives = 478 // alternative_url_templates
 )
 
-// collection cache keys.
-const cacheLinkifiers = "linkifiers"
-
 // NewLinkifierResource returns the zulip_linkifier resource.
 func NewLinkifierResource() resource.Resource {
 	return &linkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier"}}
@@ -235,7 +232,7 @@ func (r *linkifierResource) Update(ctx context.Context, req resource.UpdateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := linkifierCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	err := kit.LinkifierCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		return r.Data.Client.UpdateLinkifier(ctx, state.ID.ValueInt64(), apiReq)
 	})
 	if err != nil {
@@ -270,7 +267,7 @@ func (r *linkifierResource) ImportState(ctx context.Context, req resource.Import
 // linkifiers is the kit's skeleton for zulip_linkifier.
 var linkifiers = kit.Objects[linkifierResourceModel, zulip.Linkifier]{
 	TypeName: "zulip_linkifier", What: "linkifier", Role: kit.RoleAdministrator,
-	Coll:     linkifierCollection,
+	Coll:     kit.LinkifierCollection,
 	Key:      func(l zulip.Linkifier) string { return strconv.FormatInt(l.ID, 10) },
 	StateKey: func(m *linkifierResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
 	SetKey: func(m *linkifierResourceModel, k string) {
@@ -314,11 +311,6 @@ func linkifierMade(key string, apiReq zulip.LinkifierRequest) zulip.Linkifier {
 		ExampleInput: optional(apiReq.ExampleInput), ReverseTemplate: optional(apiReq.ReverseTemplate),
 		AlternativeURLTemplates: slices.Clone(apiReq.AlternativeURLTemplates),
 	}
-}
-
-// linkifierCollection is the realm's linkifiers, read once per run.
-func linkifierCollection(d *kit.ProviderData) *kit.Collection[zulip.Linkifier] {
-	return kit.NewCollection(d, cacheLinkifiers, d.Client.ListLinkifiers)
 }
 
 // linkifierMatches reports whether l has every value of req.

@@ -27,7 +27,7 @@ var linkifierOrder = &kit.OrderSpec{
 		"administrator and Zulip feature level 202 (Zulip 7.0). One per organization; import id: `linkifiers`.",
 	AttrDescription: "The ids of every linkifier, first to last, e.g. `[zulip_linkifier.tickets.id, zulip_linkifier.commits.id]`.",
 	List: func(ctx context.Context, d *kit.ProviderData, seen bool) ([]kit.OrderItem, error) {
-		return kit.CollectionOrder(ctx, linkifierCollection(d), seen, func(all []zulip.Linkifier) []kit.OrderItem {
+		return kit.CollectionOrder(ctx, kit.LinkifierCollection(d), seen, func(all []zulip.Linkifier) []kit.OrderItem {
 			out := make([]kit.OrderItem, len(all))
 			for i, l := range all {
 				out[i] = kit.OrderItem{ID: l.ID, Name: l.Pattern}
@@ -36,7 +36,7 @@ var linkifierOrder = &kit.OrderSpec{
 		})
 	},
 	Reorder: func(ctx context.Context, d *kit.ProviderData, ids []int64) error {
-		return linkifierCollection(d).Write(ctx, func(ctx context.Context) error {
+		return kit.LinkifierCollection(d).Write(ctx, func(ctx context.Context) error {
 			return d.Client.ReorderLinkifiers(ctx, ids)
 		})
 	},

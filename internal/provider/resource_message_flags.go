@@ -427,7 +427,7 @@ func checkMessageFlag(s string) error {
 	return fmt.Errorf("%q is not a message flag a user can change; use read, starred or collapsed", s)
 }
 
-// int64Set returns the elements of a set of numbers, ascending; nil when the
+// Int64Set returns the elements of a set of numbers, ascending; nil when the
 // set or an element is unknown.
 func setInt64Values(ctx context.Context, s types.Set, diags *diag.Diagnostics) []int64 {
 	if s.IsNull() || s.IsUnknown() {

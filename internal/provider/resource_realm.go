@@ -400,7 +400,7 @@ func (r *realmResource[M, P]) ModifyPlan(ctx context.Context, req resource.Modif
 			r.Data.RequireRole(ctx, kit.RoleOwner, "Changing the organization's "+sp.Name, at, &resp.Diagnostics)
 		}
 		if o, ok := planned[i].(types.Object); ok {
-			checkPermissionSetting(ctx, r.Data, at, permissionOfRealm, sp.Name, o, &resp.Diagnostics)
+			kit.CheckPermissionSetting(ctx, r.Data, at, kit.PermissionOfRealm, sp.Name, o, &resp.Diagnostics)
 		}
 		if m, ok := planned[i].(types.Map); ok && sp.Kind == realmspec.AuthMethods {
 			r.checkAuthMethods(ctx, at, m, &resp.Diagnostics)
@@ -457,7 +457,7 @@ func (r *realmResource[M, P]) checkChannel(ctx context.Context, at path.Path, sp
 	if id == -1 || !r.Data.HasCreds {
 		return
 	}
-	all, err := channelCollection(r.Data).LastSeen(ctx)
+	all, err := kit.ChannelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
 		return // the apply will say
 	}

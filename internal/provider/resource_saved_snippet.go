@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -44,9 +43,6 @@ const (
 	savedSnippetMaxTitle   = 60
 	savedSnippetMaxContent = 10000
 )
-
-// collection cache keys.
-const cacheSavedSnippets = "saved_snippets"
 
 // NewSavedSnippetResource returns the zulip_saved_snippet resource.
 func NewSavedSnippetResource() resource.Resource {
@@ -190,7 +186,7 @@ func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRe
 			fmt.Sprintf("%s. Run terraform apply again: with the provider configuration known, the plan replaces the snippet instead.", err))
 		return
 	}
-	err := savedSnippetCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	err := kit.SavedSnippetCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		return r.Data.Client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(plan, state))
 	})
 	if err != nil {
@@ -227,7 +223,7 @@ func (r *savedSnippetResource) ImportState(ctx context.Context, req resource.Imp
 // savedSnippets is the kit's skeleton for zulip_saved_snippet.
 var savedSnippets = kit.Objects[savedSnippetResourceModel, zulip.SavedSnippet]{
 	TypeName: "zulip_saved_snippet", What: "saved snippet", Role: kit.RoleAny,
-	Coll:     savedSnippetCollection,
+	Coll:     kit.SavedSnippetCollection,
 	Key:      func(s zulip.SavedSnippet) string { return strconv.FormatInt(s.ID, 10) },
 	StateKey: func(m *savedSnippetResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
 	SetKey: func(m *savedSnippetResourceModel, k string) {
@@ -257,11 +253,6 @@ func (r *savedSnippetResource) creation(title, content string) kit.Creation[save
 		SameKey: same,
 		Matches: same,
 	}
-}
-
-// savedSnippetCollection is the account's saved snippets, read once per run.
-func savedSnippetCollection(d *kit.ProviderData) *kit.Collection[zulip.SavedSnippet] {
-	return kit.NewCollection(d, cacheSavedSnippets, d.Client.ListSavedSnippets)
 }
 
 // savedSnippetToAPI returns the title and content of the create request.
@@ -299,7 +290,7 @@ func savedSnippetFromAPI(s zulip.SavedSnippet, m *savedSnippetResourceModel) {
 func savedSnippetText(limit int, hint string) validator.String {
 	return validators.String(fmt.Sprintf("must be non-empty, at most %d characters, without leading or trailing whitespace", limit),
 		func(s string) error {
-			trimmed := strings.TrimFunc(s, isPythonSpace)
+			trimmed := strings.TrimFunc(s, kit.IsPythonSpace)
 			switch {
 			case trimmed == "":
 				return errors.New("must not be empty or only whitespace")
@@ -311,7 +302,3 @@ func savedSnippetText(limit int, hint string) validator.String {
 			return nil
 		})
 }
-
-// isPythonSpace reports whether Zulip's str.strip() removes r: Unicode
-// whitespace plus the ASCII separators U+001C..U+001F that Python counts too.
-func isPythonSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }

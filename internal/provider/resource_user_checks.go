@@ -73,7 +73,7 @@ func (r *userResource) checkDestroy(ctx context.Context, req resource.ModifyPlan
 			"without deactivating it, remove it from the state instead: a `removed` block (Terraform 1.7 or newer) "+
 			"with `lifecycle { destroy = false }`, or `terraform state rm`. To deactivate it anyway, set "+
 			"`allow_self_or_last_owner_change = true` on the resource, apply, then destroy.",
-			userDescribe(u), strings.Join(reasons, ", and ")))
+			kit.UserDescribe(u), strings.Join(reasons, ", and ")))
 }
 
 // checkProtectedChange refuses, at plan time, to deactivate or demote a
@@ -101,7 +101,7 @@ func (r *userResource) checkProtectedChange(ctx context.Context, plan, state use
 	diags.AddAttributeError(at, "Protected User Account",
 		fmt.Sprintf("This plan would %s %s, which is %s. If that is intended (for example because this run makes "+
 			"another user an owner first), set `allow_self_or_last_owner_change = true` on this resource.",
-			change, userDescribe(u), strings.Join(reasons, ", and ")))
+			change, kit.UserDescribe(u), strings.Join(reasons, ", and ")))
 }
 
 // featureChangeUserEmail is the feature level at which PATCH /users/{id} takes

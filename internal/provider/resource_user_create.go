@@ -39,7 +39,7 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 	case u.IsBot:
 		diags.AddAttributeError(at, "E-mail Address Belongs to a Bot",
 			fmt.Sprintf("The address %q belongs to the bot %s. Zulip addresses are unique, and zulip_user manages human "+
-				"users: choose another address.", email, userDescribe(u)))
+				"users: choose another address.", email, kit.UserDescribe(u)))
 		return nil
 	case r.Data.Journaled(ctx, "zulip_user", strconv.FormatInt(u.UserID, 10)):
 		return &u // made by an interrupted apply: the create adopts it (kit/journal.go)
@@ -50,13 +50,13 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 			fmt.Sprintf("Zulip cannot delete users, so replacing %s deactivates the account and then reactivates the same "+
 				"account with this configuration (name, role when set, the profile fields named here); the configured "+
 				"password is not used. To leave the account as it is, run `terraform untaint` on it (or drop -replace).",
-				userDescribe(u)))
+				kit.UserDescribe(u)))
 		return &u
 	case u.IsActive:
 		diags.AddAttributeError(at, "E-mail Address Already in Use",
 			fmt.Sprintf("The address %q belongs to the active %s, so no new account can have it. To manage that account "+
 				"with this resource, import it (replace <name> with this resource's name):\n\n%s\n\n"+
-				"(or `terraform import <address of this resource> %s`).", email, userDescribe(u), userImportBlock(email), email))
+				"(or `terraform import <address of this resource> %s`).", email, kit.UserDescribe(u), userImportBlock(email), email))
 		return nil
 	}
 	what := "reactivates it"
@@ -67,7 +67,7 @@ func (r *userResource) checkAddressTaken(ctx context.Context, plan userResourceM
 		fmt.Sprintf("No new account is created: the address %q belongs to the deactivated %s (Zulip never lets a new "+
 			"account use the address of a deactivated one). This apply %s and makes it match this configuration: "+
 			"name, role (when set) and the profile fields named here. The configured password is not used: the account "+
-			"keeps its own.", email, userDescribe(u), what))
+			"keeps its own.", email, kit.UserDescribe(u), what))
 	return &u
 }
 
@@ -136,7 +136,7 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 		diags.AddAttributeWarning(path.Root("email"), "Deactivated User Reactivated",
 			fmt.Sprintf("The address %q belongs to the deactivated %s (Zulip never lets a new account use it), which "+
 				"the plan could not see. Instead of a new account, that one is reactivated and made to match this "+
-				"configuration; the configured password is not used.", email, userDescribe(*existing)))
+				"configuration; the configured password is not used.", email, kit.UserDescribe(*existing)))
 		plan.ID = types.Int64Value(existing.UserID)
 		if plan.Active.ValueBool() && !r.setActive(ctx, existing.UserID, true, plan.Role.ValueString(), diags) {
 			return nil, false
@@ -146,7 +146,7 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 		diags.AddAttributeError(path.Root("email"), "E-mail Address Already in Use",
 			fmt.Sprintf("The address %q belongs to the active %s, and Zulip never deletes users. To manage that "+
 				"account, import it (replace <name> with this resource's name):\n\n%s\n\nServer said: %s",
-				email, userDescribe(*existing), userImportBlock(email), err))
+				email, kit.UserDescribe(*existing), userImportBlock(email), err))
 	default:
 		addUserAPIError(diags, path.Empty(), "Unable to Create User", "create the user", kit.RoleAdministrator, err)
 	}

@@ -232,7 +232,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			resp.Diagnostics.AddAttributeError(at, "Zulip Server Too Old", err.Error())
 			continue
 		}
-		checkPermissionSetting(ctx, r.Data, at, permissionOfGroup, s.Name, v, &resp.Diagnostics)
+		kit.CheckPermissionSetting(ctx, r.Data, at, kit.PermissionOfGroup, s.Name, v, &resp.Diagnostics)
 	}
 	if !r.Data.HasCreds || resp.Diagnostics.HasError() {
 		return
@@ -258,7 +258,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	g, ok := dir.ByName[plan.Name.ValueString()]
 	switch {
 	case !ok:
-		requirePermission(ctx, r.Data, "Creating a user group", path.Empty(), &resp.Diagnostics, realmPermission(ctx, r.Data, "can_create_groups"))
+		kit.RequirePermission(ctx, r.Data, "Creating a user group", path.Empty(), &resp.Diagnostics, kit.RealmPermission(ctx, r.Data, "can_create_groups"))
 	case g.IsSystemGroup:
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
@@ -301,7 +301,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // provider's account may not make: it needs the organization's
 // can_manage_all_groups or the group's can_manage_group.
 func (r *userGroupResource) requireManage(ctx context.Context, g zulip.UserGroup, diags *diag.Diagnostics) {
-	requirePermission(ctx, r.Data, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags, realmPermission(ctx, r.Data, "can_manage_all_groups"), heldBy{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup})
+	kit.RequirePermission(ctx, r.Data, fmt.Sprintf("Changing the user group %q", g.Name), path.Empty(), diags, kit.RealmPermission(ctx, r.Data, "can_manage_all_groups"), kit.HeldBy{What: "the group's can_manage_group", Kind: kit.PermissionOfGroup, Setting: "can_manage_group", Value: g.CanManageGroup})
 }
 
 // Create makes the group, or reactivates the deactivated group of that name.

@@ -106,7 +106,7 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 		noteMembership(r.Data, plan.GroupID.ValueInt64(), true, &resp.Diagnostics)
 		if g, ok := checkMembershipGroup(ctx, r.Data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && kit.Known(plan.Members) {
 			want := kit.KnownInt64s(plan.Members)
-			requireMemberChange(ctx, r.Data, g, missingFrom(want, g.Members), missingFrom(g.Members, want), &resp.Diagnostics)
+			kit.RequireMemberChange(ctx, r.Data, g, kit.MissingFrom(want, g.Members), kit.MissingFrom(g.Members, want), &resp.Diagnostics)
 		}
 	}
 	if kit.Known(plan.Subgroups) && !plan.Subgroups.IsNull() {
@@ -126,7 +126,7 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 	if kit.Known(plan.Members) {
 		users = kit.KnownInt64s(plan.Members)
 	}
-	checkGroupsAndUsers(ctx, r.Data, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
+	kit.CheckGroupsAndUsers(ctx, r.Data, path.Root("subgroups"), path.Root("members"), groups, users, &resp.Diagnostics)
 }
 
 // Create sets the members.
@@ -168,7 +168,7 @@ func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMem
 	}
 	var want []int64
 	diags.Append(plan.Members.ElementsAs(ctx, &want, false)...)
-	change := zulip.UpdateUserGroupMembersRequest{Add: missingFrom(want, g.Members), Delete: missingFrom(g.Members, want)}
+	change := zulip.UpdateUserGroupMembersRequest{Add: kit.MissingFrom(want, g.Members), Delete: kit.MissingFrom(g.Members, want)}
 	if kit.Known(plan.Subgroups) {
 		var names []string
 		diags.Append(plan.Subgroups.ElementsAs(ctx, &names, false)...)
@@ -181,7 +181,7 @@ func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMem
 			}
 			wantSub = append(wantSub, sid)
 		}
-		change.AddSubgroups, change.DeleteSubgroups = missingFrom(wantSub, g.DirectSubgroupIDs), missingFrom(g.DirectSubgroupIDs, wantSub)
+		change.AddSubgroups, change.DeleteSubgroups = kit.MissingFrom(wantSub, g.DirectSubgroupIDs), kit.MissingFrom(g.DirectSubgroupIDs, wantSub)
 	}
 	if diags.HasError() {
 		return
@@ -216,7 +216,7 @@ func (r *userGroupMembersResource) Read(ctx context.Context, req resource.ReadRe
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.Members = int64Set(g.Members)
+	state.Members = kit.Int64Set(g.Members)
 	state.Subgroups = groupNames(g.DirectSubgroupIDs, dir)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -242,7 +242,7 @@ func (r *userGroupMembersResource) Delete(ctx context.Context, req resource.Dele
 	resp.Diagnostics.Append(state.Members.ElementsAs(ctx, &members, false)...)
 	var subgroups []string
 	resp.Diagnostics.Append(state.Subgroups.ElementsAs(ctx, &subgroups, false)...)
-	change := zulip.UpdateUserGroupMembersRequest{Delete: intersect(members, g.Members)}
+	change := zulip.UpdateUserGroupMembersRequest{Delete: kit.Intersect(members, g.Members)}
 	for _, n := range subgroups {
 		if sid, ok := dir.ID(n); ok && slices.Contains(g.DirectSubgroupIDs, sid) {
 			change.DeleteSubgroups = append(change.DeleteSubgroups, sid)
@@ -325,8 +325,8 @@ func changeMembers(ctx context.Context, d *kit.ProviderData, g zulip.UserGroup, 
 		return func(list []zulip.UserGroup) []zulip.UserGroup {
 			for i, v := range list {
 				if v.ID == g.ID {
-					v.Members = sortedUnion(missingFrom(v.Members, change.Delete), change.Add)
-					v.DirectSubgroupIDs = sortedUnion(missingFrom(v.DirectSubgroupIDs, change.DeleteSubgroups), change.AddSubgroups)
+					v.Members = kit.SortedUnion(kit.MissingFrom(v.Members, change.Delete), change.Add)
+					v.DirectSubgroupIDs = kit.SortedUnion(kit.MissingFrom(v.DirectSubgroupIDs, change.DeleteSubgroups), change.AddSubgroups)
 					list = slices.Clone(list)
 					list[i] = v
 				}
@@ -356,39 +356,6 @@ func groupByNameOrID(ctx context.Context, d *kit.ProviderData, id string, diags 
 	return zulip.UserGroup{}, false
 }
 
-// checkGroupsAndUsers fails a plan that names a group or a user the
-// organization does not have.
-func checkGroupsAndUsers(ctx context.Context, d *kit.ProviderData, groupsAt, usersAt path.Path, groups []string, users []int64, diags *diag.Diagnostics) {
-	g := make([]attr.Value, len(groups))
-	for i, n := range groups {
-		g[i] = types.StringValue(n)
-	}
-	u := make([]attr.Value, len(users))
-	for i, id := range users {
-		u[i] = types.Int64Value(id)
-	}
-	var parts diag.Diagnostics
-	if len(groups) > 0 {
-		d.CheckPermission(ctx, groupsAt, types.ObjectValueMust(kit.PermissionAttrTypes, map[string]attr.Value{
-			"groups": types.SetValueMust(types.StringType, g), "users": types.SetValueMust(types.Int64Type, []attr.Value{}),
-		}), &parts)
-	}
-	if len(users) > 0 {
-		d.CheckPermission(ctx, usersAt, types.ObjectValueMust(kit.PermissionAttrTypes, map[string]attr.Value{
-			"groups": types.SetValueMust(types.StringType, []attr.Value{}), "users": types.SetValueMust(types.Int64Type, u),
-		}), &parts)
-	}
-	// The check words its errors for a permission's groups and users; here
-	// they belong to the resource's own attributes.
-	for _, e := range parts.Errors() {
-		at := usersAt
-		if e.Summary() == "Unknown User Group" {
-			at = groupsAt
-		}
-		diags.AddAttributeError(at, e.Summary(), e.Detail())
-	}
-}
-
 // noteMembership records a group whose membership a resource of this plan
 // manages, and warns when an authoritative and an additive resource manage
 // the same group (each apply would undo the other's work).
@@ -404,42 +371,6 @@ func noteMembership(d *kit.ProviderData, groupID int64, authoritative bool, diag
 				"one removes every member it does not list, so a member added only by a membership resource is "+
 				"removed again on the next apply. Use one kind per group.", groupID))
 	}
-}
-
-// missingFrom lists the ids of a that b lacks.
-func missingFrom(a, b []int64) []int64 {
-	var out []int64
-	for _, v := range a {
-		if !slices.Contains(b, v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// intersect lists the ids of a that b has.
-func intersect(a, b []int64) []int64 {
-	var out []int64
-	for _, v := range a {
-		if slices.Contains(b, v) {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// sortedUnion is a and b, sorted, without repeats.
-func sortedUnion(a, b []int64) []int64 {
-	return append([]int64{}, slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(a), b...))))...)
-}
-
-// int64Set is a set of ids.
-func int64Set(ids []int64) types.Set {
-	v := make([]attr.Value, len(ids))
-	for i, id := range ids {
-		v[i] = types.Int64Value(id)
-	}
-	return types.SetValueMust(types.Int64Type, v)
 }
 
 // groupNames is a set of group names.

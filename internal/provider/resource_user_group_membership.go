@@ -82,11 +82,11 @@ func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resour
 		noteMembership(r.Data, plan.GroupID.ValueInt64(), false, &resp.Diagnostics)
 		if g, ok := checkMembershipGroup(ctx, r.Data, plan.GroupID.ValueInt64(), &resp.Diagnostics); ok && req.State.Raw.IsNull() &&
 			kit.Known(plan.UserID) && !slices.Contains(g.Members, plan.UserID.ValueInt64()) {
-			requireMemberChange(ctx, r.Data, g, []int64{plan.UserID.ValueInt64()}, nil, &resp.Diagnostics)
+			kit.RequireMemberChange(ctx, r.Data, g, []int64{plan.UserID.ValueInt64()}, nil, &resp.Diagnostics)
 		}
 	}
 	if kit.Known(plan.UserID) && r.Data.HasCreds {
-		checkGroupsAndUsers(ctx, r.Data, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
+		kit.CheckGroupsAndUsers(ctx, r.Data, path.Root("group_id"), path.Root("user_id"), nil, []int64{plan.UserID.ValueInt64()}, &resp.Diagnostics)
 	}
 }
 

@@ -40,9 +40,6 @@ const (
 	featureUserTopicFollows = 219 // policy followed
 )
 
-// cacheUserTopics is the collection cache key of the caller's user topics.
-const cacheUserTopics = "user_topics"
-
 // defaultMaxTopicLength is the limit of servers older than feature level 53,
 // which did not report max_topic_length.
 const defaultMaxTopicLength = 60
@@ -236,7 +233,7 @@ func (r *userTopicResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	err := userTopicCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	err := kit.UserTopicCollection(r.Data).Write(ctx, func(ctx context.Context) error {
 		return r.Data.Client.SetUserTopic(ctx, state.ChannelID.ValueInt64(), state.Topic.ValueString(), zulip.VisibilityPolicyNone)
 	})
 	if err != nil && !zulip.IsNotFound(err) {
@@ -267,7 +264,7 @@ func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, s
 		"channel_id": m.ChannelID.ValueInt64(), "topic": m.Topic.ValueString(), "visibility_policy": policy,
 	})
 	channel, topic := m.ChannelID.ValueInt64(), m.Topic.ValueString()
-	err := userTopicCollection(r.Data).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.UserTopic) []zulip.UserTopic, error) {
+	err := kit.UserTopicCollection(r.Data).WriteKnown(ctx, func(ctx context.Context) (func([]zulip.UserTopic) []zulip.UserTopic, error) {
 		if err := r.Data.Client.SetUserTopic(ctx, channel, topic, policy); err != nil {
 			return nil, err
 		}
@@ -299,7 +296,7 @@ func (r *userTopicResource) set(ctx context.Context, m userTopicResourceModel, s
 // read fills m from the account's user topics; gone is called when the topic
 // has no policy. A row matches case-insensitively, as Zulip matches topics.
 func (r *userTopicResource) read(ctx context.Context, m *userTopicResourceModel, diags *diag.Diagnostics, gone func()) {
-	list, err := userTopicCollection(r.Data).List(ctx)
+	list, err := kit.UserTopicCollection(r.Data).List(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read User Topics", "list the account's user topics through POST /register", kit.RoleAny, err)
 		return
@@ -371,12 +368,6 @@ const cacheUserTopicChannels = "user_topic:channels"
 type userTopicRealmLimits struct {
 	maxTopicLength int
 	emptyTopicName string
-}
-
-// userTopicCollection is the account's user topics: one register call serves
-// every zulip_user_topic of a run.
-func userTopicCollection(d *kit.ProviderData) *kit.Collection[zulip.UserTopic] {
-	return kit.NewCollection(d, cacheUserTopics, d.Client.ListUserTopics)
 }
 
 // userTopicRealm derives max_topic_length and the empty topic's display name

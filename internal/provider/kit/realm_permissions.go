@@ -1,4 +1,4 @@
-package provider
+package kit
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -30,13 +28,13 @@ import (
 type permissionKind string
 
 const (
-	permissionOfRealm   permissionKind = "realm"
-	permissionOfChannel permissionKind = "stream"
-	permissionOfGroup   permissionKind = "group"
+	PermissionOfRealm   permissionKind = "realm"
+	PermissionOfChannel permissionKind = "stream"
+	PermissionOfGroup   permissionKind = "group"
 )
 
 // permissionRule returns the server's rule for a setting.
-func permissionRule(ctx context.Context, d *kit.ProviderData, kind permissionKind, setting string) (zulip.GroupPermissionSetting, bool) {
+func permissionRule(ctx context.Context, d *ProviderData, kind permissionKind, setting string) (zulip.GroupPermissionSetting, bool) {
 	realm, err := d.RealmSettings(ctx)
 	if err != nil {
 		tflog.Warn(ctx, "could not read the organization's settings; permission values are left to the server to check", map[string]any{"error": err.Error()})
@@ -48,11 +46,11 @@ func permissionRule(ctx context.Context, d *kit.ProviderData, kind permissionKin
 	}
 	var byName map[string]zulip.GroupPermissionSetting
 	switch kind {
-	case permissionOfRealm:
+	case PermissionOfRealm:
 		byName = rules.Realm
-	case permissionOfChannel:
+	case PermissionOfChannel:
 		byName = rules.Stream
-	case permissionOfGroup:
+	case PermissionOfGroup:
 		byName = rules.Group
 	}
 	rule, ok := byName[setting]
@@ -63,7 +61,7 @@ func permissionRule(ctx context.Context, d *kit.ProviderData, kind permissionKin
 // with the words Zulip's own refusal uses (check_setting_configuration_for_system_groups).
 // A value of one group and no users is that group (Zulip's canonical form);
 // anything else is an anonymous group.
-func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissionSetting, groups []string, users []int64, dir kit.GroupDirectory, diags *diag.Diagnostics) {
+func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissionSetting, groups []string, users []int64, dir GroupDirectory, diags *diag.Diagnostics) {
 	isSystem := func(name string) bool {
 		if g, ok := dir.ByName[name]; ok {
 			return g.IsSystemGroup
@@ -103,7 +101,7 @@ func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissio
 // callerHolds reports whether the provider's account holds a permission
 // value; known is false when the plan cannot tell (no credentials, a read
 // failed, or the server predates the permission: v is nil).
-func callerHolds(ctx context.Context, d *kit.ProviderData, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
+func callerHolds(ctx context.Context, d *ProviderData, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
 	if v == nil || !d.KnowsServer() || !d.HasCreds {
 		return false, false
 	}
@@ -124,24 +122,24 @@ func callerHolds(ctx context.Context, d *kit.ProviderData, kind permissionKind, 
 	return dir.Holds(v, me.UserID), true
 }
 
-// heldBy is one permission that allows a change: what names it for a
+// HeldBy is one permission that allows a change: what names it for a
 // message ("the organization's can_create_groups"), value is its value now
 // (nil: the server predates it, or it could not be read).
-type heldBy struct {
-	what    string
-	kind    permissionKind
-	setting string
-	value   *zulip.GroupSettingValue
+type HeldBy struct {
+	What    string
+	Kind    permissionKind
+	Setting string
+	Value   *zulip.GroupSettingValue
 }
 
-// realmPermission is one of the organization's permissions, for requirePermission.
+// RealmPermission is one of the organization's permissions, for RequirePermission.
 // Its value is nil on a server older than the setting.
-func realmPermission(ctx context.Context, d *kit.ProviderData, setting string) heldBy {
-	p := heldBy{what: "the organization's " + setting, kind: permissionOfRealm, setting: setting}
+func RealmPermission(ctx context.Context, d *ProviderData, setting string) HeldBy {
+	p := HeldBy{What: "the organization's " + setting, Kind: PermissionOfRealm, Setting: setting}
 	realm, err := d.RealmSettings(ctx)
 	if err == nil {
 		if raw, ok := realm.RealmSetting(setting); ok {
-			err = json.Unmarshal(raw, &p.value)
+			err = json.Unmarshal(raw, &p.Value)
 		}
 	}
 	if err != nil {
@@ -150,17 +148,17 @@ func realmPermission(ctx context.Context, d *kit.ProviderData, setting string) h
 	return p
 }
 
-// requirePermission fails a plan whose change needs a permission that the
+// RequirePermission fails a plan whose change needs a permission that the
 // provider's account does not hold (any one of options allows it), naming
 // each and who holds it, instead of letting the apply fail with Zulip's bare
 // "Insufficient permission". When the plan cannot tell for any of them, the
 // server decides at apply.
-func requirePermission(ctx context.Context, d *kit.ProviderData, action string, attr path.Path, diags *diag.Diagnostics, options ...heldBy) {
+func RequirePermission(ctx context.Context, d *ProviderData, action string, attr path.Path, diags *diag.Diagnostics, options ...HeldBy) {
 	if !d.KnowsServer() || !d.HasCreds {
 		return
 	}
 	for _, o := range options {
-		holds, known := callerHolds(ctx, d, o.kind, o.setting, o.value)
+		holds, known := callerHolds(ctx, d, o.Kind, o.Setting, o.Value)
 		if !known || holds {
 			return
 		}
@@ -175,7 +173,7 @@ func requirePermission(ctx context.Context, d *kit.ProviderData, action string, 
 	}
 	held := make([]string, len(options))
 	for i, o := range options {
-		held[i] = fmt.Sprintf("%s permission (given to %s)", o.what, dir.Describe(o.value))
+		held[i] = fmt.Sprintf("%s permission (given to %s)", o.What, dir.Describe(o.Value))
 	}
 	detail := fmt.Sprintf("%s needs %s, which the provider's account (%s) does not hold. An administrator can "+
 		"change who holds it in Zulip, or configure the provider with an account that holds it.",
@@ -187,17 +185,17 @@ func requirePermission(ctx context.Context, d *kit.ProviderData, action string, 
 	diags.AddAttributeError(attr, "Insufficient Permission", detail)
 }
 
-// checkPermissionSetting is CheckPermission for the value of a permission
+// CheckPermissionSetting is CheckPermission for the value of a permission
 // setting, with the setting's own rule: a value Zulip would refuse for it
 // (role:everyone where guests may not hold it, an anonymous group where it
 // needs a system group, ...) fails the plan. A value with unknown parts is
 // checked once they are known.
-func checkPermissionSetting(ctx context.Context, d *kit.ProviderData, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
+func CheckPermissionSetting(ctx context.Context, d *ProviderData, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
 	d.CheckPermission(ctx, at, o, diags)
 	if o.IsNull() || o.IsUnknown() || !d.KnowsServer() || !d.HasCreds || diags.HasError() {
 		return
 	}
-	var m kit.PermissionModel
+	var m PermissionModel
 	if diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...); diags.HasError() {
 		return
 	}
@@ -212,7 +210,7 @@ func checkPermissionSetting(ctx context.Context, d *kit.ProviderData, at path.Pa
 	if err != nil {
 		return
 	}
-	checkPermissionRule(at, setting, rule, kit.KnownStrings(m.Groups), kit.KnownInt64s(m.Users), dir, diags)
+	checkPermissionRule(at, setting, rule, KnownStrings(m.Groups), KnownInt64s(m.Users), dir, diags)
 }
 
 // fullyKnown reports a set that is known with every element known (null
@@ -229,13 +227,13 @@ func fullyKnown(s types.Set) bool {
 	return true
 }
 
-// requireSubscriberChange fails the plan of subscribing or unsubscribing other
+// RequireSubscriberChange fails the plan of subscribing or unsubscribing other
 // users where the provider's account may not (add_subscriptions_backend and
 // remove_subscriptions_backend): an administrator may; otherwise adding needs
 // the organization's or the channel's can_add_subscribers_group, and removing
 // the channel's can_remove_subscribers_group. A channel this run has not seen
 // (created by the same apply) is left to the server.
-func requireSubscriberChange(ctx context.Context, d *kit.ProviderData, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
+func RequireSubscriberChange(ctx context.Context, d *ProviderData, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
 	if !d.KnowsServer() || !d.HasCreds {
 		return
 	}
@@ -249,7 +247,7 @@ func requireSubscriberChange(ctx context.Context, d *kit.ProviderData, channelID
 	if !others(add) && !others(remove) {
 		return
 	}
-	all, err := channelCollection(d).LastSeen(ctx)
+	all, err := ChannelCollection(d).LastSeen(ctx)
 	if err != nil {
 		return
 	}
@@ -259,21 +257,21 @@ func requireSubscriberChange(ctx context.Context, d *kit.ProviderData, channelID
 	}
 	ch := all[i]
 	if others(add) {
-		requirePermission(ctx, d, fmt.Sprintf("Subscribing other users to the channel %q", ch.Name), at, diags, realmPermission(ctx, d, "can_add_subscribers_group"), heldBy{what: "the channel's can_add_subscribers_group", kind: permissionOfChannel, setting: "can_add_subscribers_group", value: ch.CanAddSubscribersGroup})
+		RequirePermission(ctx, d, fmt.Sprintf("Subscribing other users to the channel %q", ch.Name), at, diags, RealmPermission(ctx, d, "can_add_subscribers_group"), HeldBy{What: "the channel's can_add_subscribers_group", Kind: PermissionOfChannel, Setting: "can_add_subscribers_group", Value: ch.CanAddSubscribersGroup})
 	}
 	if others(remove) {
-		requirePermission(ctx, d, fmt.Sprintf("Unsubscribing other users from the channel %q", ch.Name), at, diags, heldBy{what: "the channel's can_remove_subscribers_group", kind: permissionOfChannel, setting: "can_remove_subscribers_group", value: ch.CanRemoveSubscribersGroup})
+		RequirePermission(ctx, d, fmt.Sprintf("Unsubscribing other users from the channel %q", ch.Name), at, diags, HeldBy{What: "the channel's can_remove_subscribers_group", Kind: PermissionOfChannel, Setting: "can_remove_subscribers_group", Value: ch.CanRemoveSubscribersGroup})
 	}
 }
 
-// requireMemberChange fails the plan of adding users to the group g, or
+// RequireMemberChange fails the plan of adding users to the group g, or
 // removing users from it, where the provider's account may not
 // (changeGroupMembership's rules): either needs the organization's
 // can_manage_all_groups or the group's can_manage_group, or the group's
 // can_add_members_group (adding) or can_remove_members_group (removing); an
 // account that adds or removes only itself may also use can_join_group or
 // can_leave_group.
-func requireMemberChange(ctx context.Context, d *kit.ProviderData, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
+func RequireMemberChange(ctx context.Context, d *ProviderData, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
 	if len(add) == 0 && len(remove) == 0 || !d.KnowsServer() || !d.HasCreds {
 		return
 	}
@@ -281,21 +279,21 @@ func requireMemberChange(ctx context.Context, d *kit.ProviderData, g zulip.UserG
 	if err != nil {
 		return
 	}
-	options := func(others string, otherValue *zulip.GroupSettingValue, self string, selfValue *zulip.GroupSettingValue, ids []int64) []heldBy {
-		out := []heldBy{
-			realmPermission(ctx, d, "can_manage_all_groups"),
-			{what: "the group's can_manage_group", kind: permissionOfGroup, setting: "can_manage_group", value: g.CanManageGroup},
-			{what: "the group's " + others, kind: permissionOfGroup, setting: others, value: otherValue},
+	options := func(others string, otherValue *zulip.GroupSettingValue, self string, selfValue *zulip.GroupSettingValue, ids []int64) []HeldBy {
+		out := []HeldBy{
+			RealmPermission(ctx, d, "can_manage_all_groups"),
+			{What: "the group's can_manage_group", Kind: PermissionOfGroup, Setting: "can_manage_group", Value: g.CanManageGroup},
+			{What: "the group's " + others, Kind: PermissionOfGroup, Setting: others, Value: otherValue},
 		}
 		if len(ids) == 1 && ids[0] == me.UserID {
-			out = append(out, heldBy{what: "the group's " + self, kind: permissionOfGroup, setting: self, value: selfValue})
+			out = append(out, HeldBy{What: "the group's " + self, Kind: PermissionOfGroup, Setting: self, Value: selfValue})
 		}
 		return out
 	}
 	if len(add) > 0 {
-		requirePermission(ctx, d, fmt.Sprintf("Adding members to the user group %q", g.Name), path.Root("group_id"), diags, options("can_add_members_group", g.CanAddMembersGroup, "can_join_group", g.CanJoinGroup, add)...)
+		RequirePermission(ctx, d, fmt.Sprintf("Adding members to the user group %q", g.Name), path.Root("group_id"), diags, options("can_add_members_group", g.CanAddMembersGroup, "can_join_group", g.CanJoinGroup, add)...)
 	}
 	if len(remove) > 0 {
-		requirePermission(ctx, d, fmt.Sprintf("Removing members from the user group %q", g.Name), path.Root("group_id"), diags, options("can_remove_members_group", g.CanRemoveMembersGroup, "can_leave_group", g.CanLeaveGroup, remove)...)
+		RequirePermission(ctx, d, fmt.Sprintf("Removing members from the user group %q", g.Name), path.Root("group_id"), diags, options("can_remove_members_group", g.CanRemoveMembersGroup, "can_leave_group", g.CanLeaveGroup, remove)...)
 	}
 }
