@@ -105,50 +105,85 @@ func (s *Server) routesChannels() {
 	s.routesSubscriptions()
 }
 
+// streamsQuery is a GET /streams request: the sources whose union is
+// answered, and whether archived channels are left out.
+type streamsQuery struct {
+	includePublic, includeWebPublic, includeSubscribed bool
+	excludeArchived, includeAllActive                  bool
+	includeAll, includeContent                         bool
+	includeDefault, includeOwnerSubscribed             bool
+}
+
 // getStreams serves GET /streams (digest §7.1), following Zulip's
 // get_streams_for_user: the answer is the union of the requested sources.
 func (s *Server) getStreams(c *call) (obj, error) {
+	q, err := readStreamsQuery(c)
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	u := c.user
+	q.includePublic = q.includePublic && !u.IsGuest()
+	var owner *User
+	if q.includeOwnerSubscribed && u.IsBot {
+		owner = r.user(u.BotOwnerID)
+	}
+	var picked []*Channel
+	for _, id := range r.channelIDs() {
+		ch := r.Channels[id]
+		if q.excludeArchived && ch.IsArchived {
+			continue
+		}
+		if s.streamsQueryPicks(q, u, owner, ch) {
+			picked = append(picked, ch)
+		}
+	}
+	sort.SliceStable(picked, func(i, j int) bool { return picked[i].Name < picked[j].Name })
+	out := make([]obj, 0, len(picked))
+	for _, ch := range picked {
+		out = append(out, s.channelWire(ch, q.includeDefault))
+	}
+	return obj{"streams": out}, nil
+}
+
+// readStreamsQuery reads GET /streams's parameters in Zulip's order, each
+// from the feature level that has it, and resolves include_all_active.
+func readStreamsQuery(c *call) (*streamsQuery, error) {
 	fl := c.s.opts.FeatureLevel
-	includePublic, err := c.optBool("include_public", true)
-	if err != nil {
+	q := &streamsQuery{excludeArchived: true}
+	var err error
+	if q.includePublic, err = c.optBool("include_public", true); err != nil {
 		return nil, err
 	}
-	includeWebPublic, err := c.optBool("include_web_public", false)
-	if err != nil {
+	if q.includeWebPublic, err = c.optBool("include_web_public", false); err != nil {
 		return nil, err
 	}
-	includeSubscribed, err := c.optBool("include_subscribed", true)
-	if err != nil {
+	if q.includeSubscribed, err = c.optBool("include_subscribed", true); err != nil {
 		return nil, err
 	}
-	excludeArchived := true
 	if fl >= 315 {
-		if excludeArchived, err = c.optBool("exclude_archived", true); err != nil {
+		if q.excludeArchived, err = c.optBool("exclude_archived", true); err != nil {
 			return nil, err
 		}
 	}
-	includeAllActive, err := c.optBool("include_all_active", false)
-	if err != nil {
+	if q.includeAllActive, err = c.optBool("include_all_active", false); err != nil {
 		return nil, err
 	}
-	includeAll, includeContent := false, false
 	if fl >= 356 {
-		if includeAll, err = c.optBool("include_all", false); err != nil {
+		if q.includeAll, err = c.optBool("include_all", false); err != nil {
 			return nil, err
 		}
-		if includeContent, err = c.optBool("include_can_access_content", false); err != nil {
+		if q.includeContent, err = c.optBool("include_can_access_content", false); err != nil {
 			return nil, err
 		}
 	}
-	includeDefault, err := c.optBool("include_default", false)
-	if err != nil {
+	if q.includeDefault, err = c.optBool("include_default", false); err != nil {
 		return nil, err
 	}
-	includeOwnerSubscribed, err := c.optBool("include_owner_subscribed", false)
-	if err != nil {
+	if q.includeOwnerSubscribed, err = c.optBool("include_owner_subscribed", false); err != nil {
 		return nil, err
 	}
-	if includeAllActive {
+	if q.includeAllActive {
 		// Since FL356 the deprecated parameter is a plain alias of include_all
 		// (get_streams_backend in zerver/views/streams.py: "if include_all_active
 		// is True: include_all = True"), open to every user: channels the caller
@@ -157,48 +192,31 @@ func (s *Server) getStreams(c *call) (obj, error) {
 		if fl < 356 && !c.user.IsAdmin() {
 			return nil, errBadRequest("User not authorized for this query")
 		}
-		includeAll = true
+		q.includeAll = true
 	}
+	return q, nil
+}
 
-	r := c.realm()
-	u := c.user
-	includePublic = includePublic && !u.IsGuest()
-	var owner *User
-	if includeOwnerSubscribed && u.IsBot {
-		owner = r.user(u.BotOwnerID)
+// streamsQueryPicks reports whether GET /streams answers ch to u: with
+// include_all every channel u has metadata access to; otherwise the
+// channels of the requested sources, or those a bot's owner (owner, when
+// asked for) is subscribed to.
+func (s *Server) streamsQueryPicks(q *streamsQuery, u, owner *User, ch *Channel) bool {
+	if q.includeAll {
+		return s.canAccessChannelMetadata(u, ch)
 	}
-	var picked []*Channel
-	for _, id := range r.channelIDs() {
-		ch := r.Channels[id]
-		if excludeArchived && ch.IsArchived {
-			continue
-		}
-		var ok bool
-		switch {
-		case includeAll:
-			ok = s.canAccessChannelMetadata(u, ch)
-		default:
-			if includeContent {
-				ok = s.canAccessChannelContent(u, ch)
-			} else {
-				ok = (includeSubscribed && isSubscribed(ch, u)) ||
-					(includePublic && !ch.InviteOnly) ||
-					(includeWebPublic && isWebPublicChannel(ch))
-			}
-			if !ok && owner != nil {
-				ok = isSubscribed(ch, owner)
-			}
-		}
-		if ok {
-			picked = append(picked, ch)
-		}
+	var ok bool
+	if q.includeContent {
+		ok = s.canAccessChannelContent(u, ch)
+	} else {
+		ok = (q.includeSubscribed && isSubscribed(ch, u)) ||
+			(q.includePublic && !ch.InviteOnly) ||
+			(q.includeWebPublic && isWebPublicChannel(ch))
 	}
-	sort.SliceStable(picked, func(i, j int) bool { return picked[i].Name < picked[j].Name })
-	out := make([]obj, 0, len(picked))
-	for _, ch := range picked {
-		out = append(out, s.channelWire(ch, includeDefault))
+	if !ok && owner != nil {
+		ok = isSubscribed(ch, owner)
 	}
-	return obj{"streams": out}, nil
+	return ok
 }
 
 // getStreamByID serves GET /streams/{stream_id} (FL132): any channel the caller
@@ -314,7 +332,7 @@ func (s *Server) channelWire(ch *Channel, includeDefault bool) obj {
 		"is_archived":                   ch.IsArchived,
 		"is_recently_active":            false,
 		"folder_id":                     nil,
-		"subscriber_count":              0,
+		"subscriber_count":              r.activeSubscriberCount(ch),
 		"topics_policy":                 ch.TopicsPolicy,
 		"default_push_notifications":    ch.DefaultPushNotifications,
 	}
@@ -330,9 +348,34 @@ func (s *Server) channelWire(ch *Channel, includeDefault bool) obj {
 	if out["topics_policy"] == "" {
 		out["topics_policy"] = "inherit"
 	}
+	s.addChannelTraffic(out, ch)
+	for _, gs := range channelGroupSettings {
+		if fl < gs.fl {
+			continue
+		}
+		v, ok := ch.GroupSettings[gs.name]
+		if !ok {
+			v = GroupSetting{GroupID: gs.def}
+		}
+		out[gs.name] = v.Wire()
+	}
+	for field, level := range channelFieldLevels {
+		if fl < level {
+			delete(out, field)
+		}
+	}
+	if includeDefault {
+		out["is_default"] = ch.IsDefault
+	}
+	return out
+}
+
+// addChannelTraffic sets a rendered channel's fields that its messages
+// decide: first_message_id, is_recently_active and stream_weekly_traffic.
+func (s *Server) addChannelTraffic(out obj, ch *Channel) {
 	now := s.now()
 	var first, recent int
-	for _, m := range r.Messages {
+	for _, m := range s.realm.Messages {
 		if m.ChannelID != ch.ID {
 			continue
 		}
@@ -353,32 +396,17 @@ func (s *Server) channelWire(ch *Channel, includeDefault bool) obj {
 	if ageDays := now.Sub(time.Unix(ch.DateCreated, 0)).Hours() / 24; ageDays >= 7 {
 		out["stream_weekly_traffic"] = int(math.Round(float64(recent) * 7 / math.Min(ageDays, 28)))
 	}
+}
+
+// activeSubscriberCount is a channel's subscriber_count: its active subscribers.
+func (r *Realm) activeSubscriberCount(ch *Channel) int {
 	subs := 0
 	for uid := range ch.Subscribers {
 		if u := r.user(uid); u != nil && u.IsActive {
 			subs++
 		}
 	}
-	out["subscriber_count"] = subs
-	for _, gs := range channelGroupSettings {
-		if fl < gs.fl {
-			continue
-		}
-		v, ok := ch.GroupSettings[gs.name]
-		if !ok {
-			v = GroupSetting{GroupID: gs.def}
-		}
-		out[gs.name] = v.Wire()
-	}
-	for field, level := range channelFieldLevels {
-		if fl < level {
-			delete(out, field)
-		}
-	}
-	if includeDefault {
-		out["is_default"] = ch.IsDefault
-	}
-	return out
+	return subs
 }
 
 // channelByName finds a channel by name, case-insensitively as Zulip does.

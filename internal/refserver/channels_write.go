@@ -145,97 +145,139 @@ func (c *call) topicsPolicyParam(jsonEncoded bool) (string, error) {
 	return "", errBadRequest("Invalid topics_policy")
 }
 
+// channelCreation is a POST /channels/create request as read: the channel's
+// name, first subscribers, description, flags and settings.
+type channelCreation struct {
+	name             string
+	subscribers      []int
+	description      string
+	flags            map[string]bool
+	requestedHistory *bool
+	history          bool
+	retention        *int
+	policy           string
+	folder           *int
+}
+
 // createChannel is POST /channels/create.
 func (s *Server) createChannel(c *call) (obj, error) {
-	r := c.realm()
 	if c.user.IsGuest() {
 		return nil, errBadRequest("Not allowed for guest users")
 	}
+	cc, err := readChannelCreation(c)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := c.checkChannelCreation(cc)
+	if err != nil {
+		return nil, err
+	}
+	ch := s.addChannel(c, cc, settings)
+	return obj{"id": ch.ID}, nil
+}
+
+// readChannelCreation reads POST /channels/create's parameters in Zulip's
+// order, refusing a missing or malformed one and a description too long.
+// The history is the requested one, or shared exactly when the channel is
+// public.
+func readChannelCreation(c *call) (*channelCreation, error) {
+	cc := &channelCreation{flags: map[string]bool{}}
 	name, err := c.reqString("name")
 	if err != nil {
 		return nil, err
 	}
-	name = strings.TrimSpace(name)
-	var subscribers []int
-	if err := c.reqJSON("subscribers", &subscribers); err != nil {
+	cc.name = strings.TrimSpace(name)
+	if err := c.reqJSON("subscribers", &cc.subscribers); err != nil {
 		return nil, err
 	}
-	description, _ := c.optString("description")
-	if len([]rune(description)) > maxChannelDescriptionLength {
+	cc.description, _ = c.optString("description")
+	if len([]rune(cc.description)) > maxChannelDescriptionLength {
 		return nil, errInvalid("description is too long (limit: 1024 characters)")
 	}
-	flags := map[string]bool{}
 	for _, f := range []string{"announce", "invite_only", "is_web_public", "is_default_stream", "default_push_notifications"} {
-		if flags[f], err = c.optBool(f, false); err != nil {
+		if cc.flags[f], err = c.optBool(f, false); err != nil {
 			return nil, err
 		}
 	}
-	var requestedHistory *bool
 	if c.params.Has("history_public_to_subscribers") {
 		h, err := c.optBool("history_public_to_subscribers", false)
 		if err != nil {
 			return nil, err
 		}
-		requestedHistory = &h
+		cc.requestedHistory = &h
 	}
-	history := !flags["invite_only"]
-	if requestedHistory != nil {
-		history = *requestedHistory
+	cc.history = !cc.flags["invite_only"]
+	if cc.requestedHistory != nil {
+		cc.history = *cc.requestedHistory
 	}
-	retention, err := c.retentionParam()
-	if err != nil {
+	if cc.retention, err = c.retentionParam(); err != nil {
 		return nil, err
 	}
-	policy, err := c.topicsPolicyParam(true)
-	if err != nil {
+	if cc.policy, err = c.topicsPolicyParam(true); err != nil {
 		return nil, err
 	}
-	folder, err := c.folderParam()
-	if err != nil {
+	if cc.folder, err = c.folderParam(); err != nil {
 		return nil, err
 	}
 	if _, err := c.optBool("send_new_subscription_messages", true); err != nil {
 		return nil, err
 	}
-	if err := c.checkTopicsPolicyPermission(policy); err != nil {
+	return cc, nil
+}
+
+// checkChannelCreation runs POST /channels/create's checks in Zulip's order
+// (topics policy, permission settings, subscribers, privacy, the caller's
+// permissions, name) and returns the channel's permission settings as
+// requested.
+func (c *call) checkChannelCreation(cc *channelCreation) (map[string]GroupSetting, error) {
+	r := c.realm()
+	if err := c.checkTopicsPolicyPermission(cc.policy); err != nil {
 		return nil, err
 	}
-	settings, err := c.channelSettingValues(flags["invite_only"], requestedHistory)
+	settings, err := c.channelSettingValues(cc.flags["invite_only"], cc.requestedHistory)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.subscriberUsers(subscribers); err != nil {
+	if err := r.subscriberUsers(cc.subscribers); err != nil {
 		return nil, err
 	}
-	if err := checkChannelPrivacy(flags["invite_only"], flags["is_web_public"], history, false); err != nil {
+	if err := checkChannelPrivacy(cc.flags["invite_only"], cc.flags["is_web_public"], cc.history, false); err != nil {
 		return nil, err
 	}
-	if err := c.checkChannelCreationPermissions(flags["invite_only"], flags["is_web_public"], flags["is_default_stream"], retention != nil); err != nil {
+	if err := c.checkChannelCreationPermissions(cc.flags["invite_only"], cc.flags["is_web_public"], cc.flags["is_default_stream"], cc.retention != nil); err != nil {
 		return nil, err
 	}
-	if err := r.checkChannelName(name, 0); err != nil {
+	if err := r.checkChannelName(cc.name, 0); err != nil {
 		return nil, err
 	}
+	return settings, nil
+}
+
+// addChannel adds a checked new channel, created by the caller, with the
+// permission settings not requested at their defaults and its first
+// subscribers.
+func (s *Server) addChannel(c *call, cc *channelCreation, settings map[string]GroupSetting) *Channel {
+	r := c.realm()
 	for setting, cfg := range channelPermissionConfigs {
 		if _, ok := settings[setting]; !ok {
 			settings[setting] = r.defaultSetting(cfg, c.user.ID)
 		}
 	}
 	ch := &Channel{
-		ID: r.newID("channel"), Name: name, Description: strings.ReplaceAll(description, "\n", " "),
-		DateCreated: s.now().Unix(), CreatorID: c.user.ID, InviteOnly: flags["invite_only"],
-		IsWebPublic: flags["is_web_public"], HistoryPublicToSubscribers: history, IsDefault: flags["is_default_stream"],
-		MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: settings,
-		Subscribers: map[int]int{}, FolderID: folder, DefaultPushNotifications: flags["default_push_notifications"],
+		ID: r.newID("channel"), Name: cc.name, Description: strings.ReplaceAll(cc.description, "\n", " "),
+		DateCreated: s.now().Unix(), CreatorID: c.user.ID, InviteOnly: cc.flags["invite_only"],
+		IsWebPublic: cc.flags["is_web_public"], HistoryPublicToSubscribers: cc.history, IsDefault: cc.flags["is_default_stream"],
+		MessageRetentionDays: cc.retention, StreamPostPolicy: 1, TopicsPolicy: cc.policy, GroupSettings: settings,
+		Subscribers: map[int]int{}, FolderID: cc.folder, DefaultPushNotifications: cc.flags["default_push_notifications"],
 	}
 	if ch.TopicsPolicy == "" {
 		ch.TopicsPolicy = "inherit"
 	}
-	for _, id := range subscribers {
+	for _, id := range cc.subscribers {
 		ch.Subscribers[id] = r.newestMessageID()
 	}
 	r.Channels[ch.ID] = ch
-	return obj{"id": ch.ID}, nil
+	return ch
 }
 
 // subscriberUsers checks the subscribers of a new channel as
@@ -463,6 +505,30 @@ func errCannotAdministerChannel() *apiError {
 // may change.
 var channelSettingsRequiringContentAccess = map[string]bool{"can_add_subscribers_group": true, "can_subscribe_group": true}
 
+// channelUpdate is a PATCH /streams/{stream_id} request as typed_endpoint
+// parses it: the privacy flags sent (nil: not sent), the retention, the
+// topics policy, the group settings changed, the description, the name, the
+// folder and the default for push notifications.
+type channelUpdate struct {
+	bools          map[string]*bool
+	retentionSet   bool
+	retentionValue any
+	policy         string
+	changes        map[string]*settingChange
+	description    string
+	hasDescription bool
+	newName        string
+	hasName        bool
+	folderSet      bool
+	folder         *int
+	pushDefault    bool
+}
+
+// channelPrivacy is a channel's privacy as a PATCH proposes it.
+type channelPrivacy struct {
+	private, webPublic, history, isDefault bool
+}
+
 // updateChannel is update_stream_backend (zerver/views/streams.py). The view
 // is not one transaction: after its checks on the proposed privacy it applies
 // the privacy, then the default flag, the retention, unarchiving, the topics
@@ -476,199 +542,271 @@ func (s *Server) updateChannel(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
+	u, err := c.readChannelUpdate(ch)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.changeChannelPrivacy(c, ch, u); err != nil {
+		return nil, err
+	}
+	if err := c.changeChannelDefaultAndRetention(ch, u); err != nil {
+		return nil, err
+	}
+	// is_archived=true is not an archive (DELETE is); false unarchives.
+	if b := u.bools["is_archived"]; b != nil && !*b && c.s.opts.FeatureLevel >= channelUnarchiveFL {
+		if err := r.unarchiveChannel(ch); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.changeChannelTopicsPolicy(ch, u.policy); err != nil {
+		return nil, err
+	}
+	if u.hasDescription {
+		ch.Description = strings.ReplaceAll(u.description, "\n", " ")
+	}
+	if err := r.changeChannelNameAndFolder(ch, u); err != nil {
+		return nil, err
+	}
+	ch.DefaultPushNotifications = u.pushDefault
+	if err := s.changeChannelSettings(c, ch, u.changes); err != nil {
+		return nil, err
+	}
+	return obj{}, nil
+}
 
-	// The request's parameters, as typed_endpoint parses them.
-	bools := map[string]*bool{}
+// readChannelUpdate reads PATCH /streams/{stream_id}'s parameters in
+// Zulip's order, refusing a malformed one and a description too long.
+func (c *call) readChannelUpdate(ch *Channel) (*channelUpdate, error) {
+	u := &channelUpdate{bools: map[string]*bool{}, changes: map[string]*settingChange{}}
 	for _, f := range []string{"is_private", "is_web_public", "history_public_to_subscribers", "is_default_stream", "is_archived"} {
 		if c.params.Has(f) {
 			b, err := c.optBool(f, false)
 			if err != nil {
 				return nil, err
 			}
-			bools[f] = &b
+			u.bools[f] = &b
 		}
 	}
-	retentionSet, retentionValue, err := c.retentionRaw()
-	if err != nil {
+	var err error
+	if u.retentionSet, u.retentionValue, err = c.retentionRaw(); err != nil {
 		return nil, err
 	}
-	policy, err := c.topicsPolicyParam(false)
-	if err != nil {
+	if u.policy, err = c.topicsPolicyParam(false); err != nil {
 		return nil, err
 	}
-	changes := map[string]*settingChange{}
 	for _, setting := range sortedKeys(channelPermissionConfigs) {
 		change, err := c.optSettingChange(setting)
 		if err != nil {
 			return nil, err
 		}
 		if change != nil {
-			changes[setting] = change
+			u.changes[setting] = change
 		}
 	}
-	description, hasDescription := c.optString("description")
-	if hasDescription && len([]rune(description)) > maxChannelDescriptionLength {
+	u.description, u.hasDescription = c.optString("description")
+	if u.hasDescription && len([]rune(u.description)) > maxChannelDescriptionLength {
 		return nil, errInvalid("description is too long (limit: 1024 characters)")
 	}
-	newName, hasName := c.optString("new_name")
-	folderSet := c.params.Has("folder_id")
-	var folder *int
-	if folderSet {
-		if _, err := c.optJSON("folder_id", &folder); err != nil {
+	u.newName, u.hasName = c.optString("new_name")
+	u.folderSet = c.params.Has("folder_id")
+	if u.folderSet {
+		if _, err := c.optJSON("folder_id", &u.folder); err != nil {
 			return nil, err
 		}
 	}
-	pushDefault, err := c.optBool("default_push_notifications", ch.DefaultPushNotifications)
-	if err != nil {
+	if u.pushDefault, err = c.optBool("default_push_notifications", ch.DefaultPushNotifications); err != nil {
 		return nil, err
 	}
+	return u, nil
+}
 
-	// The proposed privacy, checked as a whole.
-	private, webPublic, isDefault := ch.InviteOnly, ch.IsWebPublic, ch.IsDefault
-	if b := bools["is_private"]; b != nil {
-		private = *b
+// proposedPrivacy is the channel's privacy after the request: each flag as
+// sent or as it is; the history as sent, else shared exactly when the
+// channel becomes public, else as it is.
+func (u *channelUpdate) proposedPrivacy(ch *Channel) channelPrivacy {
+	p := channelPrivacy{private: ch.InviteOnly, webPublic: ch.IsWebPublic, history: ch.HistoryPublicToSubscribers, isDefault: ch.IsDefault}
+	if b := u.bools["is_private"]; b != nil {
+		p.private = *b
 	}
-	if b := bools["is_web_public"]; b != nil {
-		webPublic = *b
+	if b := u.bools["is_web_public"]; b != nil {
+		p.webPublic = *b
 	}
-	if b := bools["is_default_stream"]; b != nil {
-		isDefault = *b
+	if b := u.bools["is_default_stream"]; b != nil {
+		p.isDefault = *b
 	}
-	history := ch.HistoryPublicToSubscribers
 	switch {
-	case bools["history_public_to_subscribers"] != nil:
-		history = *bools["history_public_to_subscribers"]
-	case bools["is_private"] != nil:
-		history = !private
+	case u.bools["history_public_to_subscribers"] != nil:
+		p.history = *u.bools["history_public_to_subscribers"]
+	case u.bools["is_private"] != nil:
+		p.history = !p.private
 	}
-	if err := checkChannelPrivacy(private, webPublic, history, isDefault); err != nil {
-		return nil, err
+	return p
+}
+
+// privacyChanged reports whether the request sends a flag of the channel's
+// privacy (is_private, is_web_public, history_public_to_subscribers).
+func (u *channelUpdate) privacyChanged() bool {
+	return u.bools["is_private"] != nil || u.bools["is_web_public"] != nil || u.bools["history_public_to_subscribers"] != nil
+}
+
+// changeChannelPrivacy checks the proposed privacy as a whole (its
+// combination, the moderation request channel, topics under protected
+// history, the caller's permissions) and applies it
+// (do_change_stream_permission).
+func (s *Server) changeChannelPrivacy(c *call, ch *Channel, u *channelUpdate) error {
+	r := c.realm()
+	p := u.proposedPrivacy(ch)
+	if err := checkChannelPrivacy(p.private, p.webPublic, p.history, p.isDefault); err != nil {
+		return err
 	}
-	if !private && r.ModerationRequestChannelID == ch.ID {
-		return nil, errBadRequest("Moderation request channel must be private.")
+	if !p.private && r.ModerationRequestChannelID == ch.ID {
+		return errBadRequest("Moderation request channel must be private.")
 	}
-	// validate_can_create_topic_group_setting_for_protected_history_streams:
-	// a channel with protected history lets everyone start topics, so
-	// neither the history nor the setting may be changed to break that.
-	privacyChanged := bools["is_private"] != nil || bools["is_web_public"] != nil || bools["history_public_to_subscribers"] != nil
-	if topicChange := changes["can_create_topic_group"]; (privacyChanged || topicChange != nil) && !history {
-		proposed := r.canonicalSetting(r.settingForAPI(s.channelSetting(ch, "can_create_topic_group")))
-		if topicChange != nil {
-			proposed = r.canonicalSetting(topicChange.New)
-		}
-		if !isEveryoneSetting(proposed) {
-			return nil, errIncompatibleParameters("history_public_to_subscribers", "can_create_topic_group")
-		}
+	if err := s.checkProtectedHistoryTopics(r, ch, u, p.history); err != nil {
+		return err
 	}
-	if bools["is_private"] != nil {
+	if u.bools["is_private"] != nil {
 		// Changing public/private needs content access as well as
 		// administering the channel.
 		if !s.canAccessChannelContent(c.user, ch) {
-			return nil, errBadRequest("Channel content access is required.")
+			return errBadRequest("Channel content access is required.")
 		}
 		setting := "can_create_public_channel_group"
-		if private {
+		if p.private {
 			setting = "can_create_private_channel_group"
 		}
 		if !r.hasRealmPermission(setting, c.user) {
-			return nil, errInsufficientPermission()
+			return errInsufficientPermission()
 		}
 	}
-	if b := bools["is_web_public"]; b != nil && *b {
+	if b := u.bools["is_web_public"]; b != nil && *b {
 		if err := c.checkWebPublicCreation(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if privacyChanged { // do_change_stream_permission
-		ch.InviteOnly, ch.IsWebPublic, ch.HistoryPublicToSubscribers = private, webPublic, history
+	if u.privacyChanged() {
+		ch.InviteOnly, ch.IsWebPublic, ch.HistoryPublicToSubscribers = p.private, p.webPublic, p.history
 	}
+	return nil
+}
 
-	if b := bools["is_default_stream"]; b != nil {
+// checkProtectedHistoryTopics is
+// validate_can_create_topic_group_setting_for_protected_history_streams: a
+// channel with protected history lets everyone start topics, so neither the
+// history nor the setting may be changed to break that.
+func (s *Server) checkProtectedHistoryTopics(r *Realm, ch *Channel, u *channelUpdate, history bool) error {
+	topicChange := u.changes["can_create_topic_group"]
+	if (!u.privacyChanged() && topicChange == nil) || history {
+		return nil
+	}
+	proposed := r.canonicalSetting(r.settingForAPI(s.channelSetting(ch, "can_create_topic_group")))
+	if topicChange != nil {
+		proposed = r.canonicalSetting(topicChange.New)
+	}
+	if !isEveryoneSetting(proposed) {
+		return errIncompatibleParameters("history_public_to_subscribers", "can_create_topic_group")
+	}
+	return nil
+}
+
+// changeChannelDefaultAndRetention applies is_default_stream, which needs
+// an administrator (can_manage_default_streams), then
+// message_retention_days, which needs an owner on a plan that has it.
+func (c *call) changeChannelDefaultAndRetention(ch *Channel, u *channelUpdate) error {
+	if b := u.bools["is_default_stream"]; b != nil {
 		if !c.user.IsAdmin() { // can_manage_default_streams
-			return nil, errBadRequest("You do not have permission to change default channels.")
+			return errBadRequest("You do not have permission to change default channels.")
 		}
 		ch.IsDefault = *b
 	}
-
-	if retentionSet {
-		if !c.user.IsOwner() {
-			return nil, errPrincipal("owner")
-		}
-		if r.planType() == planLimited {
-			return nil, errPlanLimited()
-		}
-		retention, err := parseRetention(retentionValue)
-		if err != nil {
-			return nil, err
-		}
-		ch.MessageRetentionDays = retention
+	if !u.retentionSet {
+		return nil
 	}
-
-	// is_archived=true is not an archive (DELETE is); false unarchives.
-	if b := bools["is_archived"]; b != nil && !*b && c.s.opts.FeatureLevel >= channelUnarchiveFL {
-		if err := r.unarchiveChannel(ch); err != nil {
-			return nil, err
-		}
+	if !c.user.IsOwner() {
+		return errPrincipal("owner")
 	}
-
-	if policy != "" {
-		if err := c.checkTopicsPolicyPermission(policy); err != nil {
-			return nil, err
-		}
-		if policy == "empty_topic_only" && r.channelHasNamedTopics(ch) {
-			return nil, errCannotSetTopicsPolicy(r)
-		}
-		ch.TopicsPolicy = policy
+	if c.realm().planType() == planLimited {
+		return errPlanLimited()
 	}
-
-	if hasDescription {
-		ch.Description = strings.ReplaceAll(description, "\n", " ")
+	retention, err := parseRetention(u.retentionValue)
+	if err != nil {
+		return err
 	}
+	ch.MessageRetentionDays = retention
+	return nil
+}
 
-	if hasName {
-		newName = strings.TrimSpace(newName)
+// changeChannelTopicsPolicy applies a topics policy sent (policy != ""):
+// the caller needs can_set_topics_policy_group, and empty_topic_only needs
+// a channel without named topics.
+func (c *call) changeChannelTopicsPolicy(ch *Channel, policy string) error {
+	if policy == "" {
+		return nil
+	}
+	if err := c.checkTopicsPolicyPermission(policy); err != nil {
+		return err
+	}
+	r := c.realm()
+	if policy == "empty_topic_only" && r.channelHasNamedTopics(ch) {
+		return errCannotSetTopicsPolicy(r)
+	}
+	ch.TopicsPolicy = policy
+	return nil
+}
+
+// changeChannelNameAndFolder applies new_name, refusing the same name and
+// (unless only its case changes) an invalid or taken one, then folder_id,
+// refusing a folder that does not exist.
+func (r *Realm) changeChannelNameAndFolder(ch *Channel, u *channelUpdate) error {
+	if u.hasName {
+		newName := strings.TrimSpace(u.newName)
 		if newName == ch.Name {
-			return nil, errBadRequest("Channel already has that name.")
+			return errBadRequest("Channel already has that name.")
 		}
 		if !strings.EqualFold(newName, ch.Name) {
 			if err := r.checkChannelName(newName, ch.ID); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		ch.Name = newName
 	}
-
-	if folderSet {
-		if folder != nil && r.folder(*folder) == nil {
-			return nil, errBadRequest("Invalid channel folder ID")
+	if u.folderSet {
+		if u.folder != nil && r.folder(*u.folder) == nil {
+			return errBadRequest("Invalid channel folder ID")
 		}
-		ch.FolderID = folder
+		ch.FolderID = u.folder
 	}
-	ch.DefaultPushNotifications = pushDefault
+	return nil
+}
 
-	// Each changed group setting in its own transaction.
+// changeChannelSettings applies each changed group setting in its own
+// transaction, in name order: a setting granting content access needs
+// content access, the value must be allowed for the setting, and a delete
+// setting other than nobody needs can_set_delete_message_policy_group.
+func (s *Server) changeChannelSettings(c *call, ch *Channel, changes map[string]*settingChange) error {
+	r := c.realm()
 	for _, setting := range sortedKeys(changes) {
 		changed, err := r.changedSetting(s.channelSetting(ch, setting), *changes[setting])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !changed {
 			continue
 		}
 		if channelSettingsRequiringContentAccess[setting] && !s.canAccessChannelContent(c.user, ch) {
-			return nil, errBadRequest("Channel content access is required.")
+			return errBadRequest("Channel content access is required.")
 		}
 		canon := r.canonicalSetting(changes[setting].New)
 		if err := c.checkSettingValue(setting, channelPermissionConfigs[setting], canon); err != nil {
-			return nil, err
+			return err
 		}
 		stored := r.storedSetting(canon)
 		if channelDeleteSettings[setting] && stored.GroupID != GroupNobody && !r.hasRealmPermission("can_set_delete_message_policy_group", c.user) {
-			return nil, errInsufficientPermission()
+			return errInsufficientPermission()
 		}
 		ch.GroupSettings[setting] = stored
 	}
-	return obj{}, nil
+	return nil
 }
 
 // unarchiveChannel is do_unarchive_stream (zerver/actions/streams.py) under

@@ -40,53 +40,9 @@ func parseNarrow(name, raw string) ([]narrowTerm, error) {
 	}
 	terms := make([]narrowTerm, 0, len(elems))
 	for i, e := range elems {
-		bad := func(why string) error {
-			return errBadRequest("Invalid %s[%d]: Value error, %s", name, i, why)
-		}
-		var t narrowTerm
-		var pair []any
-		var dict map[string]any
-		dec := json.NewDecoder(strings.NewReader(string(e)))
-		dec.UseNumber()
-		switch {
-		case json.Unmarshal(e, &pair) == nil:
-			if len(pair) != 2 {
-				return nil, bad("element is not a string pair")
-			}
-			op, ok1 := pair[0].(string)
-			operand, ok2 := pair[1].(string)
-			if !ok1 || !ok2 {
-				return nil, bad("element is not a string pair")
-			}
-			t = narrowTerm{Operator: op, Operand: operand}
-		case dec.Decode(&dict) == nil && dict != nil:
-			operand, ok := dict["operand"]
-			if !ok || operand == nil {
-				return nil, bad("operand is missing")
-			}
-			op, ok := dict["operator"]
-			if !ok || op == nil {
-				return nil, bad("operator is missing")
-			}
-			opStr, ok := op.(string)
-			if !ok {
-				return nil, errBadRequest("operator is not a string")
-			}
-			t.Operator = opStr
-			if neg, ok := dict["negated"]; ok && neg != nil {
-				b, ok := neg.(bool)
-				if !ok {
-					return nil, errBadRequest("negated is not a boolean")
-				}
-				t.Negated = b
-			}
-			v, err := narrowOperand(opStr, operand)
-			if err != nil {
-				return nil, err
-			}
-			t.Operand = v
-		default:
-			return nil, bad("dict or list required")
+		t, err := parseNarrowElement(name, i, e)
+		if err != nil {
+			return nil, err
 		}
 		if t.Operator == "search" {
 			if s, _ := t.Operand.(string); strings.TrimSpace(s) == "" {
@@ -96,6 +52,66 @@ func parseNarrow(name, raw string) ([]narrowTerm, error) {
 		terms = append(terms, t)
 	}
 	return terms, nil
+}
+
+// parseNarrowElement decodes the narrow's element i: a legacy string pair or
+// a dict, refusing anything else with Zulip's "Invalid narrow[i]" message.
+func parseNarrowElement(name string, i int, e json.RawMessage) (narrowTerm, error) {
+	bad := func(why string) error {
+		return errBadRequest("Invalid %s[%d]: Value error, %s", name, i, why)
+	}
+	var pair []any
+	var dict map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(e)))
+	dec.UseNumber()
+	switch {
+	case json.Unmarshal(e, &pair) == nil:
+		if len(pair) != 2 {
+			return narrowTerm{}, bad("element is not a string pair")
+		}
+		op, ok1 := pair[0].(string)
+		operand, ok2 := pair[1].(string)
+		if !ok1 || !ok2 {
+			return narrowTerm{}, bad("element is not a string pair")
+		}
+		return narrowTerm{Operator: op, Operand: operand}, nil
+	case dec.Decode(&dict) == nil && dict != nil:
+		return parseNarrowDict(dict, bad)
+	}
+	return narrowTerm{}, bad("dict or list required")
+}
+
+// parseNarrowDict decodes a narrow element given as a dict: operand and
+// operator required (in that order), negated a boolean when present, and
+// the operand of the type its operator takes.
+func parseNarrowDict(dict map[string]any, bad func(why string) error) (narrowTerm, error) {
+	var t narrowTerm
+	operand, ok := dict["operand"]
+	if !ok || operand == nil {
+		return t, bad("operand is missing")
+	}
+	op, ok := dict["operator"]
+	if !ok || op == nil {
+		return t, bad("operator is missing")
+	}
+	opStr, ok := op.(string)
+	if !ok {
+		return t, errBadRequest("operator is not a string")
+	}
+	t.Operator = opStr
+	if neg, ok := dict["negated"]; ok && neg != nil {
+		b, ok := neg.(bool)
+		if !ok {
+			return t, errBadRequest("negated is not a boolean")
+		}
+		t.Negated = b
+	}
+	v, err := narrowOperand(opStr, operand)
+	if err != nil {
+		return t, err
+	}
+	t.Operand = v
+	return t, nil
 }
 
 // narrowOperand checks an operand's type as Zulip's validators do.
@@ -210,146 +226,85 @@ type narrowFilter struct {
 	search *narrowSearch
 }
 
+// narrowPred is a compiled narrow term: whether a message matches it.
+type narrowPred = func(m *Message) bool
+
+// narrowTermCompiler compiles one term of an operator for user u, refusing
+// an operand the realm does not know.
+type narrowTermCompiler func(r *Realm, u *User, t narrowTerm) (narrowPred, error)
+
+// narrowOperators is NarrowBuilder's table of operators (aliases included),
+// but for search and near, which compileNarrow handles itself.
+var narrowOperators = map[string]narrowTermCompiler{
+	"channel": narrowChannelTerm, "stream": narrowChannelTerm,
+	"channels": narrowChannelsTerm, "streams": narrowChannelsTerm,
+	"topic":  narrowTopicTerm,
+	"sender": narrowSenderTerm,
+	"is":     narrowIsTerm,
+	"has":    narrowHasTerm,
+	"in":     narrowInTerm,
+	"id":     narrowIDTerm,
+	"dm":     narrowDMTerm, "pm-with": narrowDMTerm, "pm_with": narrowDMTerm,
+	"dm-including": narrowDMIncludingTerm, "group-pm-with": narrowDMIncludingTerm, "group_pm_with": narrowDMIncludingTerm,
+}
+
+// narrowConversation is the kind of conversation a term restricts a narrow
+// to: channel messages, direct messages, or neither.
+type narrowConversation int
+
+const (
+	narrowAnyConversation narrowConversation = iota
+	narrowChannelConversation
+	narrowDMConversation
+)
+
+// narrowTermConversation is the kind of conversation t restricts a narrow to.
+func narrowTermConversation(t narrowTerm) narrowConversation {
+	str, _ := t.Operand.(string)
+	switch t.Operator {
+	case "channel", "stream", "channels", "streams", "topic":
+		return narrowChannelConversation
+	case "dm", "pm-with", "pm_with", "dm-including", "group-pm-with", "group_pm_with":
+		return narrowDMConversation
+	case "is":
+		if str == "dm" || str == "private" {
+			return narrowDMConversation
+		}
+	}
+	return narrowAnyConversation
+}
+
 // compileNarrow resolves a narrow's operands against the realm, reporting
-// unknown operators and operands as Zulip's NarrowBuilder does.
+// unknown operators and operands as Zulip's NarrowBuilder does. A narrow
+// that restricts to both channel and direct messages is refused at its
+// first term that makes it so.
 func (s *Server) compileNarrow(u *User, terms []narrowTerm) (*narrowFilter, error) {
 	r := s.realm
 	f := &narrowFilter{}
 	var searchOperands []string
-	isChannel, isDM := false, false
-	mark := func(channel bool) error {
-		if channel {
-			isChannel = true
-		} else {
-			isDM = true
-		}
-		if isChannel && isDM {
-			return errBadNarrow("No message can be both a channel message and direct message")
-		}
-		return nil
-	}
+	seen := map[narrowConversation]bool{}
 	for _, t := range terms {
-		var pred func(m *Message) bool
-		str, _ := t.Operand.(string)
 		switch t.Operator {
 		case "search":
+			str, _ := t.Operand.(string)
 			searchOperands = append(searchOperands, str)
 			continue
-		case "channel", "stream":
-			if err := mark(true); err != nil {
-				return nil, err
-			}
-			ch := narrowChannel(r, t.Operand)
-			if ch == nil {
-				return nil, errBadNarrow(fmt.Sprintf("unknown channel %v", t.Operand))
-			}
-			id := ch.ID
-			pred = func(m *Message) bool { return m.ChannelID == id }
-		case "channels", "streams":
-			if err := mark(true); err != nil {
-				return nil, err
-			}
-			switch str {
-			case "public":
-				pred = func(m *Message) bool { ch := r.Channels[m.ChannelID]; return ch != nil && !ch.InviteOnly }
-			case "web-public":
-				pred = func(m *Message) bool { ch := r.Channels[m.ChannelID]; return ch != nil && isWebPublicChannel(ch) }
-			default:
-				return nil, errBadNarrow("unknown channels operand " + str)
-			}
-		case "topic":
-			if err := mark(true); err != nil {
-				return nil, err
-			}
-			pred = func(m *Message) bool { return strings.EqualFold(m.Topic, str) }
-		case "sender":
-			sender := narrowUser(r, t.Operand)
-			if sender == nil {
-				return nil, errBadNarrow(fmt.Sprintf("unknown user %v", t.Operand))
-			}
-			id := sender.ID
-			pred = func(m *Message) bool { return m.SenderID == id }
-		case "is":
-			uid := u.ID
-			has := func(flags ...string) func(m *Message) bool {
-				return func(m *Message) bool {
-					for _, fl := range flags {
-						if m.HasFlag(uid, fl) {
-							return true
-						}
-					}
-					return false
-				}
-			}
-			switch str {
-			case "dm", "private":
-				if err := mark(false); err != nil {
-					return nil, err
-				}
-				pred = func(*Message) bool { return false } // direct messages are not modelled
-			case "starred":
-				pred = has("starred")
-			case "unread":
-				pred = func(m *Message) bool { return !m.HasFlag(uid, "read") }
-			case "mentioned":
-				pred = has("mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned", "group_mentioned")
-			case "alerted":
-				pred = has("has_alert_word")
-			case "resolved":
-				pred = func(m *Message) bool { return strings.HasPrefix(m.Topic, "✔ ") }
-			case "followed":
-				// get_followed_topic_condition_sa: topics the user follows.
-				pred = func(m *Message) bool { return r.followsTopic(uid, m.ChannelID, m.Topic) }
-			default:
-				return nil, errBadNarrow("unknown 'is' operand " + str)
-			}
-		case "has":
-			switch str {
-			case "link":
-				pred = func(m *Message) bool { return reChatURL.MatchString(m.Content) }
-			case "image":
-				pred = func(m *Message) bool { return reNarrowImage.MatchString(m.Content) }
-			case "attachment":
-				pred = func(m *Message) bool { return strings.Contains(m.Content, "/user_uploads/") }
-			case "reaction":
-				pred = func(*Message) bool { return false } // reactions are not modelled
-			default:
-				return nil, errBadNarrow("unknown 'has' operand " + str)
-			}
-		case "in":
-			switch str {
-			case "home", "all":
-				pred = func(*Message) bool { return true }
-			default:
-				return nil, errBadNarrow("unknown 'in' operand " + str)
-			}
 		case "near":
 			continue
-		case "id":
-			idStr := fmt.Sprint(t.Operand)
-			if !reNarrowDigits.MatchString(idStr) {
-				return nil, errBadNarrow("Invalid message ID")
+		}
+		if kind := narrowTermConversation(t); kind != narrowAnyConversation {
+			seen[kind] = true
+			if seen[narrowChannelConversation] && seen[narrowDMConversation] {
+				return nil, errBadNarrow("No message can be both a channel message and direct message")
 			}
-			id, _ := strconv.Atoi(idStr)
-			pred = func(m *Message) bool { return m.ID == id }
-		case "dm", "pm-with", "pm_with":
-			if err := mark(false); err != nil {
-				return nil, err
-			}
-			if !narrowUsersExist(r, t.Operand) {
-				return nil, errBadNarrow(fmt.Sprintf("unknown user in %v", narrowOperandString(t.Operand)))
-			}
-			pred = func(*Message) bool { return false }
-		case "dm-including", "group-pm-with", "group_pm_with":
-			if err := mark(false); err != nil {
-				return nil, err
-			}
-			if narrowUser(r, t.Operand) == nil {
-				return nil, errBadNarrow(fmt.Sprintf("unknown user %v", t.Operand))
-			}
-			pred = func(*Message) bool { return false }
-		default:
+		}
+		compile, ok := narrowOperators[t.Operator]
+		if !ok {
 			return nil, errBadNarrow("unknown operator " + t.Operator)
+		}
+		pred, err := compile(r, u, t)
+		if err != nil {
+			return nil, err
 		}
 		if t.Negated {
 			inner := pred
@@ -362,6 +317,134 @@ func (s *Server) compileNarrow(u *User, terms []narrowTerm) (*narrowFilter, erro
 		f.search = &ns
 	}
 	return f, nil
+}
+
+// narrowChannelTerm is channel:X, X a channel's id or name.
+func narrowChannelTerm(r *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	ch := narrowChannel(r, t.Operand)
+	if ch == nil {
+		return nil, errBadNarrow(fmt.Sprintf("unknown channel %v", t.Operand))
+	}
+	id := ch.ID
+	return func(m *Message) bool { return m.ChannelID == id }, nil
+}
+
+// narrowChannelsTerm is channels:public and channels:web-public.
+func narrowChannelsTerm(r *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	str, _ := t.Operand.(string)
+	switch str {
+	case "public":
+		return func(m *Message) bool { ch := r.Channels[m.ChannelID]; return ch != nil && !ch.InviteOnly }, nil
+	case "web-public":
+		return func(m *Message) bool { ch := r.Channels[m.ChannelID]; return ch != nil && isWebPublicChannel(ch) }, nil
+	}
+	return nil, errBadNarrow("unknown channels operand " + str)
+}
+
+// narrowTopicTerm is topic:X, compared case-insensitively.
+func narrowTopicTerm(_ *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	str, _ := t.Operand.(string)
+	return func(m *Message) bool { return strings.EqualFold(m.Topic, str) }, nil
+}
+
+// narrowSenderTerm is sender:X, X a user's id or address.
+func narrowSenderTerm(r *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	sender := narrowUser(r, t.Operand)
+	if sender == nil {
+		return nil, errBadNarrow(fmt.Sprintf("unknown user %v", t.Operand))
+	}
+	id := sender.ID
+	return func(m *Message) bool { return m.SenderID == id }, nil
+}
+
+// narrowIsTerm is is:X, mostly a test of u's flags on the message. Direct
+// messages are not modelled, so is:dm matches nothing.
+func narrowIsTerm(r *Realm, u *User, t narrowTerm) (narrowPred, error) {
+	str, _ := t.Operand.(string)
+	uid := u.ID
+	has := func(flags ...string) narrowPred {
+		return func(m *Message) bool {
+			for _, fl := range flags {
+				if m.HasFlag(uid, fl) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	switch str {
+	case "dm", "private":
+		return func(*Message) bool { return false }, nil
+	case "starred":
+		return has("starred"), nil
+	case "unread":
+		return func(m *Message) bool { return !m.HasFlag(uid, "read") }, nil
+	case "mentioned":
+		return has("mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned", "group_mentioned"), nil
+	case "alerted":
+		return has("has_alert_word"), nil
+	case "resolved":
+		return func(m *Message) bool { return strings.HasPrefix(m.Topic, "✔ ") }, nil
+	case "followed":
+		// get_followed_topic_condition_sa: topics the user follows.
+		return func(m *Message) bool { return r.followsTopic(uid, m.ChannelID, m.Topic) }, nil
+	}
+	return nil, errBadNarrow("unknown 'is' operand " + str)
+}
+
+// narrowHasTerm is has:X, read from the message's content. Reactions are
+// not modelled, so has:reaction matches nothing.
+func narrowHasTerm(_ *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	str, _ := t.Operand.(string)
+	switch str {
+	case "link":
+		return func(m *Message) bool { return reChatURL.MatchString(m.Content) }, nil
+	case "image":
+		return func(m *Message) bool { return reNarrowImage.MatchString(m.Content) }, nil
+	case "attachment":
+		return func(m *Message) bool { return strings.Contains(m.Content, "/user_uploads/") }, nil
+	case "reaction":
+		return func(*Message) bool { return false }, nil
+	}
+	return nil, errBadNarrow("unknown 'has' operand " + str)
+}
+
+// narrowInTerm is in:home and in:all, which match every message.
+func narrowInTerm(_ *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	str, _ := t.Operand.(string)
+	switch str {
+	case "home", "all":
+		return func(*Message) bool { return true }, nil
+	}
+	return nil, errBadNarrow("unknown 'in' operand " + str)
+}
+
+// narrowIDTerm is id:N, N a message id in digits.
+func narrowIDTerm(_ *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	idStr := fmt.Sprint(t.Operand)
+	if !reNarrowDigits.MatchString(idStr) {
+		return nil, errBadNarrow("Invalid message ID")
+	}
+	id, _ := strconv.Atoi(idStr)
+	return func(m *Message) bool { return m.ID == id }, nil
+}
+
+// narrowDMTerm is dm:X, X users who must exist; direct messages are not
+// modelled, so it matches nothing.
+func narrowDMTerm(r *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	if !narrowUsersExist(r, t.Operand) {
+		return nil, errBadNarrow(fmt.Sprintf("unknown user in %v", narrowOperandString(t.Operand)))
+	}
+	return func(*Message) bool { return false }, nil
+}
+
+// narrowDMIncludingTerm is dm-including:X, X a user who must exist; direct
+// messages are not modelled, so it matches nothing.
+func narrowDMIncludingTerm(r *Realm, _ *User, t narrowTerm) (narrowPred, error) {
+	if narrowUser(r, t.Operand) == nil {
+		return nil, errBadNarrow(fmt.Sprintf("unknown user %v", t.Operand))
+	}
+	return func(*Message) bool { return false }, nil
 }
 
 // match reports whether m satisfies every term.

@@ -141,24 +141,77 @@ func (s *Server) newQueue(userID int, eventTypes []string) *Queue {
 	return q
 }
 
+// registerParams is a POST /register request as read: the event types the
+// queue receives and the ones whose state is fetched (each with whether it
+// was sent), the client's capabilities and client_gravatar.
+type registerParams struct {
+	eventTypes, fetchTypes []string
+	hasEvents, hasFetch    bool
+	caps                   map[string]any
+	clientGravatar         bool
+}
+
+// capability reports whether the client declared the named capability true.
+func (p *registerParams) capability(name string) bool { b, _ := p.caps[name].(bool); return b }
+
 // register is POST /register.
 func (s *Server) register(c *call) (obj, error) {
-	var eventTypes, fetchTypes []string
-	hasEvents, err := c.optJSON("event_types", &eventTypes)
+	p, err := readRegisterParams(c)
 	if err != nil {
 		return nil, err
 	}
-	hasFetch, err := c.optJSON("fetch_event_types", &fetchTypes)
+	want := p.wantedFetchTypes()
+	idle, err := s.idleQueueTimeout(c)
 	if err != nil {
 		return nil, err
 	}
-	var caps map[string]any
-	if _, err := c.optJSON("client_capabilities", &caps); err != nil {
+	eventTypes := p.eventTypes
+	if !p.hasEvents {
+		eventTypes = nil // every event type
+	}
+	q := s.newQueue(c.user.ID, eventTypes)
+	q.IdleTimeout = idle
+	q.ApplyMarkdown, _ = c.optBool("apply_markdown", false)
+	q.ClientGravatar = p.clientGravatar
+	q.IncludeDeactivatedGroups = s.opts.FeatureLevel >= 294 && p.capability("include_deactivated_groups")
+	q.ArchivedChannels = s.opts.FeatureLevel >= archivedChannelsFL && p.capability("archived_channels")
+
+	fl := s.opts.FeatureLevel
+	out := obj{
+		"queue_id":            q.ID,
+		"last_event_id":       -1,
+		"zulip_feature_level": fl,
+		"zulip_version":       s.opts.Version,
+		"zulip_merge_base":    s.opts.Version,
+	}
+	if fl >= idleQueueTimeoutFL {
+		out["idle_queue_timeout_secs"] = q.idleTimeout()
+	}
+	rr := &registerRequest{c: c, fl: fl, capability: p.capability, clientGravatar: p.clientGravatar}
+	for _, sec := range registerSections() {
+		if want[sec.fetchType] {
+			sec.fill(s, rr, out)
+		}
+	}
+	return out, nil
+}
+
+// readRegisterParams reads POST /register's parameters in Zulip's order,
+// refusing a malformed one; some are validated without effect on what this
+// server returns.
+func readRegisterParams(c *call) (*registerParams, error) {
+	p := &registerParams{}
+	var err error
+	if p.hasEvents, err = c.optJSON("event_types", &p.eventTypes); err != nil {
 		return nil, err
 	}
-	capability := func(name string) bool { b, _ := caps[name].(bool); return b }
-	clientGravatar, err := c.optBool("client_gravatar", true)
-	if err != nil {
+	if p.hasFetch, err = c.optJSON("fetch_event_types", &p.fetchTypes); err != nil {
+		return nil, err
+	}
+	if _, err := c.optJSON("client_capabilities", &p.caps); err != nil {
+		return nil, err
+	}
+	if p.clientGravatar, err = c.optBool("client_gravatar", true); err != nil {
 		return nil, err
 	}
 	// Accepted and validated, without effect on what this server returns.
@@ -178,55 +231,24 @@ func (s *Server) register(c *call) (obj, error) {
 	if v, ok := c.optString("include_subscribers"); ok && v != "true" && v != "false" && v != "partial" {
 		return nil, errInvalid("Invalid include_subscribers")
 	}
+	return p, nil
+}
 
-	want := map[string]bool{}
+// wantedFetchTypes is the set of state types the answer carries:
+// fetch_event_types when sent, else event_types when sent, else every type.
+func (p *registerParams) wantedFetchTypes() map[string]bool {
+	types := registerFetchTypes()
 	switch {
-	case hasFetch:
-		for _, t := range fetchTypes {
-			want[t] = true
-		}
-	case hasEvents:
-		for _, t := range eventTypes {
-			want[t] = true
-		}
-	default:
-		for _, t := range registerFetchTypes() {
-			want[t] = true
-		}
+	case p.hasFetch:
+		types = p.fetchTypes
+	case p.hasEvents:
+		types = p.eventTypes
 	}
-
-	idle, err := s.idleQueueTimeout(c)
-	if err != nil {
-		return nil, err
+	want := map[string]bool{}
+	for _, t := range types {
+		want[t] = true
 	}
-	if !hasEvents {
-		eventTypes = nil // every event type
-	}
-	q := s.newQueue(c.user.ID, eventTypes)
-	q.IdleTimeout = idle
-	q.ApplyMarkdown, _ = c.optBool("apply_markdown", false)
-	q.ClientGravatar = clientGravatar
-	q.IncludeDeactivatedGroups = s.opts.FeatureLevel >= 294 && capability("include_deactivated_groups")
-	q.ArchivedChannels = s.opts.FeatureLevel >= archivedChannelsFL && capability("archived_channels")
-
-	fl := s.opts.FeatureLevel
-	out := obj{
-		"queue_id":            q.ID,
-		"last_event_id":       -1,
-		"zulip_feature_level": fl,
-		"zulip_version":       s.opts.Version,
-		"zulip_merge_base":    s.opts.Version,
-	}
-	if fl >= idleQueueTimeoutFL {
-		out["idle_queue_timeout_secs"] = q.idleTimeout()
-	}
-	rr := &registerRequest{c: c, fl: fl, capability: capability, clientGravatar: clientGravatar}
-	for _, sec := range registerSections() {
-		if want[sec.fetchType] {
-			sec.fill(s, rr, out)
-		}
-	}
-	return out, nil
+	return want
 }
 
 // registerCanSeeChannel decides which channels register's `streams` lists:

@@ -278,6 +278,18 @@ func (g *UserGroup) setting(name string) GroupSetting {
 	return GroupSetting{}
 }
 
+// groupUpdate is a PATCH /user_groups/{user_group_id} request as read: the
+// settings changed, deactivated (nil: not sent), the description and the
+// name.
+type groupUpdate struct {
+	changes        map[string]*settingChange
+	deactivated    *bool
+	description    string
+	hasDescription bool
+	name           string
+	hasName        bool
+}
+
 // updateUserGroup is edit_user_group: after the access check it renames,
 // describes, reactivates and changes each setting in turn, as the view does;
 // groupTransaction undoes the earlier steps when a later one is refused.
@@ -285,49 +297,68 @@ func (s *Server) updateUserGroup(c *call) (obj, error) {
 	if err := c.requireGroupCaller(); err != nil {
 		return nil, err
 	}
-	changes := map[string]*settingChange{}
-	for _, setting := range sortedGroupSettingNames() {
-		ch, err := c.optSettingChange(setting)
-		if err != nil {
-			return nil, err
-		}
-		if ch != nil {
-			changes[setting] = ch
-		}
-	}
-	var deactivated *bool
-	if c.params.Has("deactivated") {
-		var b bool
-		if err := c.reqJSON("deactivated", &b); err != nil {
-			return nil, err
-		}
-		deactivated = &b
-	}
-	description, hasDescription := c.optString("description")
-	name, hasName := c.optString("name")
-	if !hasName && !hasDescription && len(changes) == 0 && deactivated == nil {
-		return nil, errBadRequest("No new data supplied")
+	u, err := readGroupUpdate(c)
+	if err != nil {
+		return nil, err
 	}
 	g, err := c.accessGroupForUpdate("can_manage_group", true)
 	if err != nil {
 		return nil, err
 	}
 	r := c.realm()
-	if hasName && name != g.Name {
-		if err := checkGroupName(name); err != nil {
+	if u.hasName && u.name != g.Name {
+		if err := checkGroupName(u.name); err != nil {
 			return nil, err
 		}
-		if r.groupNameTaken(name, g.ID) {
-			return nil, errBadRequest("User group '%s' already exists.", name)
+		if r.groupNameTaken(u.name, g.ID) {
+			return nil, errBadRequest("User group '%s' already exists.", u.name)
 		}
-		g.Name = name
+		g.Name = u.name
 	}
-	if hasDescription && description != g.Description {
-		g.Description = description
+	if u.hasDescription && u.description != g.Description {
+		g.Description = u.description
 	}
-	if deactivated != nil && !*deactivated && g.Deactivated && c.s.opts.FeatureLevel >= groupReactivateFL {
+	if u.deactivated != nil && !*u.deactivated && g.Deactivated && c.s.opts.FeatureLevel >= groupReactivateFL {
 		g.Deactivated = false
 	}
+	if err := c.changeGroupSettings(g, u.changes); err != nil {
+		return nil, err
+	}
+	return obj{}, nil
+}
+
+// readGroupUpdate reads PATCH /user_groups/{user_group_id}'s parameters,
+// refusing a malformed one and a request that changes nothing.
+func readGroupUpdate(c *call) (*groupUpdate, error) {
+	u := &groupUpdate{changes: map[string]*settingChange{}}
+	for _, setting := range sortedGroupSettingNames() {
+		ch, err := c.optSettingChange(setting)
+		if err != nil {
+			return nil, err
+		}
+		if ch != nil {
+			u.changes[setting] = ch
+		}
+	}
+	if c.params.Has("deactivated") {
+		var b bool
+		if err := c.reqJSON("deactivated", &b); err != nil {
+			return nil, err
+		}
+		u.deactivated = &b
+	}
+	u.description, u.hasDescription = c.optString("description")
+	u.name, u.hasName = c.optString("name")
+	if !u.hasName && !u.hasDescription && len(u.changes) == 0 && u.deactivated == nil {
+		return nil, errBadRequest("No new data supplied")
+	}
+	return u, nil
+}
+
+// changeGroupSettings applies each changed setting of a group in name
+// order, refusing a value the setting does not allow.
+func (c *call) changeGroupSettings(g *UserGroup, changes map[string]*settingChange) error {
+	r := c.realm()
 	for _, setting := range sortedGroupSettingNames() {
 		ch := changes[setting]
 		if ch == nil {
@@ -335,18 +366,18 @@ func (s *Server) updateUserGroup(c *call) (obj, error) {
 		}
 		changed, err := r.changedSetting(g.setting(setting), *ch)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !changed {
 			continue
 		}
 		canon := r.canonicalSetting(ch.New)
 		if err := c.checkSettingValue(setting, groupPermissionConfigs[setting], canon); err != nil {
-			return nil, err
+			return err
 		}
 		g.Settings[setting] = r.storedSetting(canon)
 	}
-	return obj{}, nil
+	return nil
 }
 
 // deactivateUserGroup is deactivate_user_group with

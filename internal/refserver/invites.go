@@ -371,6 +371,37 @@ func (s *Server) sendInvites(c *call) (obj, error) {
 	if err := c.inviteTail(o, true); err != nil {
 		return nil, err
 	}
+	emails, err := s.checkInviter(c, o, raw)
+	if err != nil {
+		return nil, err
+	}
+	r := c.realm()
+	invalid, skipped, good := r.sortInvitees(emails)
+	if len(invalid) > 0 {
+		return nil, errInvitation("Some emails did not validate, so we didn't send any invitations.", append(invalid, skipped...), false)
+	}
+	if len(skipped) > 0 && len(skipped) == len(emails) {
+		return nil, errInvitation("We weren't able to invite anyone.", skipped, false)
+	}
+	now := s.now().Unix()
+	for _, email := range good {
+		inv := &Invite{ID: r.newID("invite"), Email: email, ReferredBy: c.user.ID, InvitedAs: o.invitedAs, Invited: now,
+			Expiry: inviteExpiry(now, o.expiresMinutes), NotifyReferrerOnJoin: o.notify, ChannelIDs: o.channelIDs,
+			GroupIDs: o.groupIDs, IncludeDefaults: o.includeDefaults, WelcomeText: o.welcomeText, Sent: 1}
+		r.Invites = append(r.Invites, inv)
+	}
+	if len(skipped) > 0 {
+		return nil, errInvitation("Some of those addresses are already using Zulip, so we didn't send them an invitation. "+
+			"We did send invitations to everyone else!", skipped, true)
+	}
+	return obj{}, nil
+}
+
+// checkInviter runs the checks of POST /invites on the caller in Zulip's
+// order (permission to invite, the role invited as, at least one address,
+// the channels and groups, the caller's account age) and returns the
+// addresses listed in raw.
+func (s *Server) checkInviter(c *call, o *inviteOptions, raw string) ([]string, error) {
 	r := c.realm()
 	if !r.hasRealmPermission("can_invite_users_group", c.user) {
 		return nil, errInsufficientPermission()
@@ -388,14 +419,18 @@ func (s *Server) sendInvites(c *call) (obj, error) {
 	if err := s.accessGroupsForInvite(c.user, o.groupIDs); err != nil {
 		return nil, err
 	}
-	now := s.now().Unix()
 	if required, _ := r.Setting("invite_required").(bool); !required && !c.user.IsAdmin() &&
-		c.user.DateJoined > now-invitesMinUserAgeDays*24*3600 {
+		c.user.DateJoined > s.now().Unix()-invitesMinUserAgeDays*24*3600 {
 		return nil, errInvitation("Your account is too new to send invites for this organization. "+
 			"Ask an organization admin, or a more experienced user.", nil, false)
 	}
-	var invalid, skipped [][3]any
-	var good []string
+	return emails, nil
+}
+
+// sortInvitees sorts invited addresses as do_invite_users does: those that
+// do not validate (with why), those skipped because an account has them
+// (with whether it is deactivated), and the good ones.
+func (r *Realm) sortInvitees(emails []string) (invalid, skipped [][3]any, good []string) {
 	for _, email := range emails {
 		if msg := r.inviteEmailError(email); msg != "" {
 			invalid = append(invalid, [3]any{email, msg, false})
@@ -411,23 +446,7 @@ func (s *Server) sendInvites(c *call) (obj, error) {
 		}
 		good = append(good, email)
 	}
-	if len(invalid) > 0 {
-		return nil, errInvitation("Some emails did not validate, so we didn't send any invitations.", append(invalid, skipped...), false)
-	}
-	if len(skipped) > 0 && len(skipped) == len(emails) {
-		return nil, errInvitation("We weren't able to invite anyone.", skipped, false)
-	}
-	for _, email := range good {
-		inv := &Invite{ID: r.newID("invite"), Email: email, ReferredBy: c.user.ID, InvitedAs: o.invitedAs, Invited: now,
-			Expiry: inviteExpiry(now, o.expiresMinutes), NotifyReferrerOnJoin: o.notify, ChannelIDs: o.channelIDs,
-			GroupIDs: o.groupIDs, IncludeDefaults: o.includeDefaults, WelcomeText: o.welcomeText, Sent: 1}
-		r.Invites = append(r.Invites, inv)
-	}
-	if len(skipped) > 0 {
-		return nil, errInvitation("Some of those addresses are already using Zulip, so we didn't send them an invitation. "+
-			"We did send invitations to everyone else!", skipped, true)
-	}
-	return obj{}, nil
+	return invalid, skipped, good
 }
 
 // inviteExpiry is create_confirmation_object's expiry: nil for no limit.

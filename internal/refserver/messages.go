@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,24 +99,54 @@ func (s *Server) updateMessageFlags(c *call) (obj, error) {
 // flagged read+historical; changing another flag on it creates a "historical"
 // row, which requires access to the message ("Invalid message(s)" otherwise).
 func (s *Server) applyMessageFlags(u *User, op, flag string, ids []int) (modified, ignored []int, err error) {
-	valid := false
-	for _, f := range messageFlagOrder {
-		valid = valid || f == flag
-	}
-	if !valid {
-		return nil, nil, errBadRequest("Invalid flag: '%s'", flag)
-	}
-	if nonEditableFlags[flag] {
-		return nil, nil, errBadRequest("Flag not editable: '%s'", flag)
-	}
-	if op != "add" && op != "remove" {
-		return nil, nil, errBadRequest("Invalid message flag operation: '%s'", op)
+	if err := checkMessageFlagOperation(op, flag); err != nil {
+		return nil, nil, err
 	}
 	adding := op == "add"
 	r := s.realm
+	targets, ignored := r.messageFlagTargets(u, flag, adding, ids)
+	historicalHas := flag == "read" || flag == "historical"
+	modified, historical := r.messagesWhoseFlagChanges(u, flag, adding, targets)
+	if historicalHas != adding {
+		for _, id := range historical {
+			if m := r.message(id); m == nil || !s.canAccessMessage(u, m) {
+				return nil, nil, errBadRequest("Invalid message(s)")
+			}
+		}
+	}
+	for _, id := range modified {
+		m := r.message(id)
+		if _, row := m.Flags[u.ID]; !row {
+			m.Flags[u.ID] = []string{"read", "historical"}
+		}
+		m.Flags[u.ID] = setMessageFlag(m.Flags[u.ID], flag, adding)
+	}
+	s.emitMessageFlags(u, op, flag, modified)
+	return modified, ignored, nil
+}
+
+// checkMessageFlagOperation refuses, in Zulip's order, a flag that does not
+// exist, a flag that cannot be edited and an operation other than add and
+// remove.
+func checkMessageFlagOperation(op, flag string) error {
+	if !slices.Contains(messageFlagOrder, flag) {
+		return errBadRequest("Invalid flag: '%s'", flag)
+	}
+	if nonEditableFlags[flag] {
+		return errBadRequest("Flag not editable: '%s'", flag)
+	}
+	if op != "add" && op != "remove" {
+		return errBadRequest("Invalid message flag operation: '%s'", op)
+	}
+	return nil
+}
+
+// messageFlagTargets is the request's message ids without repeats and, when
+// marking unread, without messages of channels u is not subscribed to,
+// which are returned sorted as ignored.
+func (r *Realm) messageFlagTargets(u *User, flag string, adding bool, ids []int) (targets, ignored []int) {
 	seen := map[int]bool{}
 	ignoredSet := map[int]bool{}
-	var targets []int
 	for _, id := range ids {
 		if seen[id] {
 			continue
@@ -132,8 +163,19 @@ func (s *Server) applyMessageFlags(u *User, op, flag string, ids []int) (modifie
 		}
 		targets = append(targets, id)
 	}
+	ignored = make([]int, 0, len(ignoredSet))
+	for id := range ignoredSet {
+		ignored = append(ignored, id)
+	}
+	sort.Ints(ignored)
+	return targets, ignored
+}
+
+// messagesWhoseFlagChanges is the targets whose flag the operation changes
+// and, of those, the ones u has no UserMessage row for (historical), which
+// behave as flagged read and historical.
+func (r *Realm) messagesWhoseFlagChanges(u *User, flag string, adding bool, targets []int) (modified, historical []int) {
 	historicalHas := flag == "read" || flag == "historical"
-	var historical []int
 	modified = []int{}
 	for _, id := range targets {
 		m := r.message(id)
@@ -153,27 +195,7 @@ func (s *Server) applyMessageFlags(u *User, op, flag string, ids []int) (modifie
 			historical = append(historical, id)
 		}
 	}
-	if historicalHas != adding {
-		for _, id := range historical {
-			if m := r.message(id); m == nil || !s.canAccessMessage(u, m) {
-				return nil, nil, errBadRequest("Invalid message(s)")
-			}
-		}
-	}
-	for _, id := range modified {
-		m := r.message(id)
-		if _, row := m.Flags[u.ID]; !row {
-			m.Flags[u.ID] = []string{"read", "historical"}
-		}
-		m.Flags[u.ID] = setMessageFlag(m.Flags[u.ID], flag, adding)
-	}
-	ignored = make([]int, 0, len(ignoredSet))
-	for id := range ignoredSet {
-		ignored = append(ignored, id)
-	}
-	sort.Ints(ignored)
-	s.emitMessageFlags(u, op, flag, modified)
-	return modified, ignored, nil
+	return modified, historical
 }
 
 // setMessageFlag adds or removes a flag, keeping Zulip's flag order.
@@ -405,58 +427,9 @@ func limitMessageRange(ids []int, anchor int, includeAnchor bool, numBefore, num
 	if anchoredToRight {
 		numAfter = 0
 	}
-	needBefore := !anchoredToLeft && numBefore > 0
-	needAfter := !anchoredToRight && numAfter > 0
-	b2i := func(b bool) int {
-		if b {
-			return 1
-		}
-		return 0
-	}
-	// before returns up to limit ids <= upTo (any id when unbounded), newest first.
-	before := func(upTo, limit int, bounded bool) []int {
-		var out []int
-		for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
-			if !bounded || ids[i] <= upTo {
-				out = append(out, ids[i])
-			}
-		}
-		return out
-	}
-	// after returns up to limit ids >= from (any id when unbounded), oldest first.
-	after := func(from, limit int, bounded bool) []int {
-		var out []int
-		for i := 0; i < len(ids) && len(out) < limit; i++ {
-			if !bounded || ids[i] >= from {
-				out = append(out, ids[i])
-			}
-		}
-		return out
-	}
-	var rows []int
-	switch {
-	case needBefore && needAfter:
-		rows = append(before(anchor-1, numBefore, true), after(anchor, numAfter+1, true)...)
-	case needBefore:
-		limit := numBefore
-		if !anchoredToRight {
-			limit += b2i(includeAnchor)
-		}
-		rows = before(anchor-b2i(!includeAnchor), limit, !anchoredToRight)
-	case needAfter:
-		rows = after(anchor+b2i(!includeAnchor), numAfter+b2i(includeAnchor), !anchoredToLeft)
-	default:
-		for _, id := range ids {
-			if id == anchor {
-				rows = append(rows, id)
-			}
-		}
-	}
-	sort.Ints(rows)
-
+	rows := limitQueryToRange(ids, anchor, includeAnchor, numBefore, numAfter)
 	var beforeRows, anchorRows, afterRows []int
 	if anchoredToRight {
-		numAfter = 0
 		beforeRows = rows
 	} else {
 		for _, id := range rows {
@@ -485,6 +458,68 @@ func limitMessageRange(ids []int, anchor int, includeAnchor bool, numBefore, num
 		foundOldest: anchoredToLeft || len(beforeRows) < numBefore,
 		foundNewest: anchoredToRight || len(afterRows) < numAfter,
 	}
+}
+
+// limitQueryToRange is limit_query_to_range: the rows of ids (ascending)
+// the query fetches around the anchor, ascending, before
+// post_process_limited_query trims them. numAfter is 0 when anchored to the
+// newest message.
+func limitQueryToRange(ids []int, anchor int, includeAnchor bool, numBefore, numAfter int) []int {
+	anchoredToLeft := anchor == 0
+	anchoredToRight := anchor >= largerThanMaxMessageID
+	needBefore := !anchoredToLeft && numBefore > 0
+	needAfter := !anchoredToRight && numAfter > 0
+	b2i := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	var rows []int
+	switch {
+	case needBefore && needAfter:
+		rows = append(idsBefore(ids, anchor-1, numBefore, true), idsAfter(ids, anchor, numAfter+1, true)...)
+	case needBefore:
+		limit := numBefore
+		if !anchoredToRight {
+			limit += b2i(includeAnchor)
+		}
+		rows = idsBefore(ids, anchor-b2i(!includeAnchor), limit, !anchoredToRight)
+	case needAfter:
+		rows = idsAfter(ids, anchor+b2i(!includeAnchor), numAfter+b2i(includeAnchor), !anchoredToLeft)
+	default:
+		for _, id := range ids {
+			if id == anchor {
+				rows = append(rows, id)
+			}
+		}
+	}
+	sort.Ints(rows)
+	return rows
+}
+
+// idsBefore returns up to limit of ids (ascending) that are <= upTo (any id
+// when unbounded), newest first.
+func idsBefore(ids []int, upTo, limit int, bounded bool) []int {
+	var out []int
+	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
+		if !bounded || ids[i] <= upTo {
+			out = append(out, ids[i])
+		}
+	}
+	return out
+}
+
+// idsAfter returns up to limit of ids (ascending) that are >= from (any id
+// when unbounded), oldest first.
+func idsAfter(ids []int, from, limit int, bounded bool) []int {
+	var out []int
+	for i := 0; i < len(ids) && len(out) < limit; i++ {
+		if !bounded || ids[i] >= from {
+			out = append(out, ids[i])
+		}
+	}
+	return out
 }
 
 // narrowIncludesHistory is Zulip's ok_to_include_history (zerver/lib/narrow.py):
@@ -560,6 +595,19 @@ const (
 	messagesEmptyTopicFL = 334 // allow_empty_topic_name
 )
 
+// messagesQuery is a GET /messages request as read: the range around the
+// anchor or the message ids, the narrow, and how messages are rendered.
+type messagesQuery struct {
+	anchorVal                                      string
+	hasAnchor, includeAnchor, useFirstUnread       bool
+	numBefore, numAfter                            int
+	terms                                          []narrowTerm
+	clientGravatar, applyMarkdown, allowEmptyTopic bool
+	byID                                           []int
+	hasIDs                                         bool
+	anchor                                         int
+}
+
 // getMessages serves GET /messages (get-messages; get_messages_backend in
 // zerver/views/message_fetch.py) for authenticated users: a range of the
 // messages matching a narrow around an anchor ("newest", "oldest",
@@ -571,85 +619,21 @@ const (
 // messages, reactions, edit history and submessages are not modelled either:
 // those fields are empty.
 func (s *Server) getMessages(c *call) (obj, error) {
-	anchorVal, hasAnchor := c.optString("anchor")
-	includeAnchor, err := c.optBool("include_anchor", true)
+	q, err := readMessagesQuery(c)
 	if err != nil {
 		return nil, err
 	}
-	numBefore, err := c.nonNegative("num_before", false)
-	if err != nil {
+	if err := c.readMessagesByID(q); err != nil {
 		return nil, err
 	}
-	numAfter, err := c.nonNegative("num_after", false)
-	if err != nil {
+	if err := s.checkMessagesQuery(c, q); err != nil {
 		return nil, err
-	}
-	var terms []narrowTerm
-	if rawNarrow, ok := c.optString("narrow"); ok && rawNarrow != "null" {
-		if terms, err = parseNarrow("narrow", rawNarrow); err != nil {
-			return nil, err
-		}
-	}
-	useFirstUnread, err := c.optBool("use_first_unread_anchor", false)
-	if err != nil {
-		return nil, err
-	}
-	clientGravatar, err := c.optBool("client_gravatar", true)
-	if err != nil {
-		return nil, err
-	}
-	applyMarkdown, err := c.optBool("apply_markdown", true)
-	if err != nil {
-		return nil, err
-	}
-	allowEmptyTopic := false
-	if c.s.opts.FeatureLevel >= messagesEmptyTopicFL {
-		if allowEmptyTopic, err = c.optBool("allow_empty_topic_name", false); err != nil {
-			return nil, err
-		}
-	}
-	var byID []int
-	hasIDs := false
-	if c.s.opts.FeatureLevel >= messagesByIDFL {
-		if hasIDs, err = c.optJSON("message_ids", &byID); err != nil {
-			return nil, err
-		}
-		hasIDs = hasIDs && byID != nil // JSON null is no list
-		for i, id := range byID {
-			if id < 0 {
-				return nil, errBadRequest("message_ids[%d] is too small", i)
-			}
-		}
-	}
-	if hasIDs && (numBefore != 0 || numAfter != 0 || hasAnchor || useFirstUnread) {
-		// IncompatibleParametersError (zerver/lib/exceptions.py).
-		const params = "num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor"
-		return nil, errCode(http.StatusBadRequest, "BAD_REQUEST", "Unsupported parameter combination: "+params, obj{"parameters": params})
-	}
-	anchor := 0
-	if hasIDs {
-		includeAnchor = false
-	} else if anchor, err = parseAnchorValue(anchorVal, hasAnchor, useFirstUnread); err != nil {
-		return nil, err
-	}
-	if terms, err = s.resolveWithOperator(c.user, terms); err != nil {
-		return nil, err
-	}
-	requested := numBefore + numAfter
-	if hasIDs {
-		requested = len(byID)
-	}
-	if requested > maxMessagesPerFetch {
-		return nil, errBadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
-	}
-	if numBefore > 0 && numAfter > 0 && !includeAnchor {
-		return nil, errBadRequest("The anchor can only be excluded at an end of the range")
 	}
 	var res *fetchResult
-	if hasIDs {
-		res, err = s.fetchMessagesByID(c.user, terms, byID)
+	if q.hasIDs {
+		res, err = s.fetchMessagesByID(c.user, q.terms, q.byID)
 	} else {
-		res, err = s.fetchMessages(c.user, terms, anchor, includeAnchor, numBefore, numAfter)
+		res, err = s.fetchMessages(c.user, q.terms, q.anchor, q.includeAnchor, q.numBefore, q.numAfter)
 	}
 	if err != nil {
 		return nil, err
@@ -657,7 +641,7 @@ func (s *Server) getMessages(c *call) (obj, error) {
 	r := c.realm()
 	messages := make([]obj, 0, len(res.rows))
 	for _, id := range res.rows {
-		messages = append(messages, s.messageWire(c.user, r.message(id), res.filter, applyMarkdown, clientGravatar, allowEmptyTopic))
+		messages = append(messages, s.messageWire(c.user, r.message(id), res.filter, q.applyMarkdown, q.clientGravatar, q.allowEmptyTopic))
 	}
 	out := obj{
 		"messages":        messages,
@@ -666,10 +650,96 @@ func (s *Server) getMessages(c *call) (obj, error) {
 		"found_newest":    res.foundNewest,
 		"history_limited": false,
 	}
-	if !hasIDs {
+	if !q.hasIDs {
 		out["anchor"] = res.anchor
 	}
 	return out, nil
+}
+
+// readMessagesQuery reads GET /messages's range, narrow and rendering
+// parameters in Zulip's order, refusing a malformed one.
+func readMessagesQuery(c *call) (*messagesQuery, error) {
+	q := &messagesQuery{}
+	var err error
+	q.anchorVal, q.hasAnchor = c.optString("anchor")
+	if q.includeAnchor, err = c.optBool("include_anchor", true); err != nil {
+		return nil, err
+	}
+	if q.numBefore, err = c.nonNegative("num_before", false); err != nil {
+		return nil, err
+	}
+	if q.numAfter, err = c.nonNegative("num_after", false); err != nil {
+		return nil, err
+	}
+	if rawNarrow, ok := c.optString("narrow"); ok && rawNarrow != "null" {
+		if q.terms, err = parseNarrow("narrow", rawNarrow); err != nil {
+			return nil, err
+		}
+	}
+	if q.useFirstUnread, err = c.optBool("use_first_unread_anchor", false); err != nil {
+		return nil, err
+	}
+	if q.clientGravatar, err = c.optBool("client_gravatar", true); err != nil {
+		return nil, err
+	}
+	if q.applyMarkdown, err = c.optBool("apply_markdown", true); err != nil {
+		return nil, err
+	}
+	if c.s.opts.FeatureLevel >= messagesEmptyTopicFL {
+		if q.allowEmptyTopic, err = c.optBool("allow_empty_topic_name", false); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
+}
+
+// readMessagesByID reads message_ids (FL300), refusing a negative id and its
+// combination with a range, then the anchor when no ids were sent.
+func (c *call) readMessagesByID(q *messagesQuery) error {
+	if c.s.opts.FeatureLevel >= messagesByIDFL {
+		var err error
+		if q.hasIDs, err = c.optJSON("message_ids", &q.byID); err != nil {
+			return err
+		}
+		q.hasIDs = q.hasIDs && q.byID != nil // JSON null is no list
+		for i, id := range q.byID {
+			if id < 0 {
+				return errBadRequest("message_ids[%d] is too small", i)
+			}
+		}
+	}
+	if q.hasIDs && (q.numBefore != 0 || q.numAfter != 0 || q.hasAnchor || q.useFirstUnread) {
+		// IncompatibleParametersError (zerver/lib/exceptions.py).
+		const params = "num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor"
+		return errCode(http.StatusBadRequest, "BAD_REQUEST", "Unsupported parameter combination: "+params, obj{"parameters": params})
+	}
+	if q.hasIDs {
+		q.includeAnchor = false
+		return nil
+	}
+	var err error
+	q.anchor, err = parseAnchorValue(q.anchorVal, q.hasAnchor, q.useFirstUnread)
+	return err
+}
+
+// checkMessagesQuery resolves a "with" term of the narrow, then refuses too
+// many messages and an anchor excluded inside the range.
+func (s *Server) checkMessagesQuery(c *call, q *messagesQuery) error {
+	var err error
+	if q.terms, err = s.resolveWithOperator(c.user, q.terms); err != nil {
+		return err
+	}
+	requested := q.numBefore + q.numAfter
+	if q.hasIDs {
+		requested = len(q.byID)
+	}
+	if requested > maxMessagesPerFetch {
+		return errBadRequest("Too many messages requested (maximum %d).", maxMessagesPerFetch)
+	}
+	if q.numBefore > 0 && q.numAfter > 0 && !q.includeAnchor {
+		return errBadRequest("The anchor can only be excluded at an end of the range")
+	}
+	return nil
 }
 
 // fetchMessagesByID is fetch_messages with client_requested_message_ids: the

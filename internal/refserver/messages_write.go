@@ -210,90 +210,133 @@ func (c *call) topicParam() (string, bool) {
 	return t, true
 }
 
+// messageSend is a POST /messages request as read: the content, whether the
+// sender has read it, the addressee ("to", "type", topic).
+type messageSend struct {
+	content      string
+	readBySender bool
+	to           string
+	hasTo        bool
+	typ          string // "stream" or "private"
+	topic        string
+	hasTopic     bool
+}
+
 // sendMessage is send_message_backend with check_send_message.
 func (s *Server) sendMessage(c *call) (obj, error) {
-	r := c.realm()
-	content, err := c.reqString("content")
+	p, err := s.readMessageSend(c)
 	if err != nil {
 		return nil, err
 	}
-	readBySender := defaultReadBySender(c.clientName())
+	var m *Message
+	if p.typ == "stream" {
+		m, err = s.sendChannelMessage(c, p)
+	} else {
+		m, err = s.sendDirectMessage(c, p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.sentAnswer(c, m), nil
+}
+
+// readMessageSend reads POST /messages's parameters in Zulip's order,
+// refusing a malformed one and an unknown type; "channel" and "direct"
+// (from their feature levels) become "stream" and "private".
+func (s *Server) readMessageSend(c *call) (*messageSend, error) {
+	p := &messageSend{}
+	var err error
+	if p.content, err = c.reqString("content"); err != nil {
+		return nil, err
+	}
+	p.readBySender = defaultReadBySender(c.clientName())
 	if s.opts.FeatureLevel >= readBySenderFL {
 		var rbs *bool
 		if _, err := c.optJSON("read_by_sender", &rbs); err != nil {
 			return nil, err
 		}
 		if rbs != nil {
-			readBySender = *rbs
+			p.readBySender = *rbs
 		}
 	}
-	to, hasTo := c.optString("to")
-	typ, err := c.reqString("type")
-	if err != nil {
+	p.to, p.hasTo = c.optString("to")
+	if p.typ, err = c.reqString("type"); err != nil {
 		return nil, err
 	}
 	switch {
-	case typ == "stream" || typ == "private":
-	case typ == "channel" && s.opts.FeatureLevel >= channelTypeFL:
-		typ = "stream"
-	case typ == "direct" && s.opts.FeatureLevel >= directTypeFL:
-		typ = "private"
+	case p.typ == "stream" || p.typ == "private":
+	case p.typ == "channel" && s.opts.FeatureLevel >= channelTypeFL:
+		p.typ = "stream"
+	case p.typ == "direct" && s.opts.FeatureLevel >= directTypeFL:
+		p.typ = "private"
 	default:
 		return nil, errBadRequest("Invalid type")
 	}
-	topic, hasTopic := c.topicParam()
+	p.topic, p.hasTopic = c.topicParam()
+	return p, nil
+}
 
+// sendChannelMessage checks and delivers a channel message in Zulip's
+// order: the addressee (Addressee.legacy_build), the content, the channel,
+// the sender's access, the topic's creation and the channel's topics
+// policy.
+func (s *Server) sendChannelMessage(c *call, p *messageSend) (*Message, error) {
+	r := c.realm()
 	sender := c.user
-	if typ == "stream" {
-		var target any // a channel name or id
-		if hasTo {
-			if target, err = extractStreamIndicator(to); err != nil {
-				return nil, err
-			}
-		}
-		// Addressee.legacy_build.
-		if target == nil {
-			return nil, errBadRequest("Missing channel")
-		}
-		if !hasTopic {
-			return nil, errBadRequest("Missing topic")
-		}
-		body, err := normalizeBody(content)
-		if err != nil {
+	var target any // a channel name or id
+	if p.hasTo {
+		var err error
+		if target, err = extractStreamIndicator(p.to); err != nil {
 			return nil, err
 		}
-		topic = truncateTopic(r, topic)
-		ch, err := s.channelForSending(target)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.accessChannelForSending(sender, ch); err != nil {
-			return nil, err
-		}
-		if err := s.checkTopicCreation(sender, ch, topic); err != nil {
-			return nil, err
-		}
-		display := r.Settings.EmptyTopicDisplayName
-		switch policy := r.channelTopicsPolicy(ch); {
-		case policy == "disable_empty_topic" && topic == "":
-			return nil, errBadRequest("Sending messages to the %s topic is not allowed in this channel.", display)
-		case policy == "empty_topic_only" && topic != "":
-			return nil, errBadRequest("Only the %s topic is allowed in this channel.", display)
-		}
-		m := s.deliverChannelMessage(ch, topic, sender, body, readBySender)
-		return s.sentAnswer(c, m), nil
 	}
+	if target == nil {
+		return nil, errBadRequest("Missing channel")
+	}
+	if !p.hasTopic {
+		return nil, errBadRequest("Missing topic")
+	}
+	body, err := normalizeBody(p.content)
+	if err != nil {
+		return nil, err
+	}
+	topic := truncateTopic(r, p.topic)
+	ch, err := s.channelForSending(target)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.accessChannelForSending(sender, ch); err != nil {
+		return nil, err
+	}
+	if err := s.checkTopicCreation(sender, ch, topic); err != nil {
+		return nil, err
+	}
+	display := r.Settings.EmptyTopicDisplayName
+	switch policy := r.channelTopicsPolicy(ch); {
+	case policy == "disable_empty_topic" && topic == "":
+		return nil, errBadRequest("Sending messages to the %s topic is not allowed in this channel.", display)
+	case policy == "empty_topic_only" && topic != "":
+		return nil, errBadRequest("Only the %s topic is allowed in this channel.", display)
+	}
+	return s.deliverChannelMessage(ch, topic, sender, body, p.readBySender), nil
+}
 
+// sendDirectMessage checks and delivers a direct message in Zulip's order:
+// the recipients, the content, the conversation and whether the sender may
+// write to it.
+func (s *Server) sendDirectMessage(c *call, p *messageSend) (*Message, error) {
+	sender := c.user
 	var recipients []*User
-	if hasTo {
-		if recipients, err = s.privateRecipients(to); err != nil {
+	if p.hasTo {
+		var err error
+		if recipients, err = s.privateRecipients(p.to); err != nil {
 			return nil, err
 		}
 	}
 	if len(recipients) == 0 {
 		return nil, errBadRequest("Message must have recipients")
 	}
-	body, err := normalizeBody(content)
+	body, err := normalizeBody(p.content)
 	if err != nil {
 		return nil, err
 	}
@@ -304,8 +347,7 @@ func (s *Server) sendMessage(c *call) (obj, error) {
 	if err := s.checkCanSendDirect(sender, recipients, ids); err != nil {
 		return nil, err
 	}
-	m := s.deliverDirectMessage(ids, sender, body, readBySender)
-	return s.sentAnswer(c, m), nil
+	return s.deliverDirectMessage(ids, sender, body, p.readBySender), nil
 }
 
 // extractStreamIndicator is extract_stream_indicator: a channel id, a name,
@@ -748,54 +790,33 @@ func (s *Server) getMessage(c *call) (obj, error) {
 	return obj{"message": s.messageWire(c.user, m, nil, applyMarkdown, true, allowEmpty), "raw_content": m.Content}, nil
 }
 
+// messageEdit is a PATCH /messages/{message_id} request as read: the new
+// content, the hash of the content it expects, and the propagate mode.
+type messageEdit struct {
+	id         int
+	content    string
+	hasContent bool
+	prevSHA    string
+	hasPrev    bool
+	propagate  string
+}
+
 // updateMessage is update_message_backend with check_update_message, for
 // content edits, its checks in their order.
 func (s *Server) updateMessage(c *call) (obj, error) {
-	id, err := c.pathInt("message_id")
+	e, err := s.readMessageEdit(c)
 	if err != nil {
 		return nil, err
 	}
-	content, hasContent := c.optString("content")
-	var prevSHA string
-	hasPrev := false
-	if s.opts.FeatureLevel >= prevContentSHA256FL {
-		prevSHA, hasPrev = c.optString("prev_content_sha256")
-	}
-	propagate, ok := c.optString("propagate_mode")
-	if !ok {
-		propagate = "change_one"
-	} else if propagate != "change_later" && propagate != "change_one" && propagate != "change_all" {
-		return nil, errBadRequest("Invalid propagate_mode")
-	}
-	for _, name := range []string{"send_notification_to_new_thread", "send_notification_to_old_thread"} {
-		if _, err := c.optBool(name, false); err != nil {
-			return nil, err
-		}
-	}
-	r := c.realm()
-	m, err := s.accessMessage(c.user, id, true)
+	m, err := s.accessMessage(c.user, e.id, true)
 	if err != nil {
 		return nil, err
 	}
-	if hasContent {
-		if err := s.checkCanEditMessage(c.user, m); err != nil {
-			return nil, err
-		}
-	}
-	// validate_message_edit_payload (topic and channel moves are not modelled).
-	if !hasContent {
-		return nil, errBadRequest("Nothing to change")
-	}
-	if propagate != "change_one" {
-		return nil, errBadRequest("Invalid propagate_mode without topic edit")
-	}
-	if hasPrev {
-		sum := sha256.Sum256([]byte(m.Content))
-		if prevSHA != hex.EncodeToString(sum[:]) {
-			return nil, errCode(400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.", nil)
-		}
+	if err := s.checkMessageEdit(c.user, m, e); err != nil {
+		return nil, err
 	}
 	// build_message_edit_request.
+	content := e.content
 	if strings.TrimRight(content, " \t\n\r\v\f") == "" {
 		content = "(deleted)"
 	}
@@ -806,7 +827,7 @@ func (s *Server) updateMessage(c *call) (obj, error) {
 	orig := m.Content
 	m.Content = body
 	m.EditTimestamp = s.now().Unix()
-	mentioned := r.mentionedUsers(body)
+	mentioned := c.realm().mentionedUsers(body)
 	for uid, flags := range m.Flags {
 		m.Flags[uid] = setMessageFlag(flags, "mentioned", mentioned[uid] && uid != m.SenderID)
 	}
@@ -816,6 +837,57 @@ func (s *Server) updateMessage(c *call) (obj, error) {
 		out["detached_uploads"] = []any{}
 	}
 	return out, nil
+}
+
+// readMessageEdit reads PATCH /messages/{message_id}'s parameters in
+// Zulip's order, refusing a malformed one and an unknown propagate mode.
+func (s *Server) readMessageEdit(c *call) (*messageEdit, error) {
+	e := &messageEdit{}
+	var err error
+	if e.id, err = c.pathInt("message_id"); err != nil {
+		return nil, err
+	}
+	e.content, e.hasContent = c.optString("content")
+	if s.opts.FeatureLevel >= prevContentSHA256FL {
+		e.prevSHA, e.hasPrev = c.optString("prev_content_sha256")
+	}
+	propagate, ok := c.optString("propagate_mode")
+	if !ok {
+		propagate = "change_one"
+	} else if propagate != "change_later" && propagate != "change_one" && propagate != "change_all" {
+		return nil, errBadRequest("Invalid propagate_mode")
+	}
+	e.propagate = propagate
+	for _, name := range []string{"send_notification_to_new_thread", "send_notification_to_old_thread"} {
+		if _, err := c.optBool(name, false); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// checkMessageEdit checks a content edit of m in Zulip's order: whether u
+// may edit it, validate_message_edit_payload (topic and channel moves are
+// not modelled) and the expected content's hash.
+func (s *Server) checkMessageEdit(u *User, m *Message, e *messageEdit) error {
+	if e.hasContent {
+		if err := s.checkCanEditMessage(u, m); err != nil {
+			return err
+		}
+	}
+	if !e.hasContent {
+		return errBadRequest("Nothing to change")
+	}
+	if e.propagate != "change_one" {
+		return errBadRequest("Invalid propagate_mode without topic edit")
+	}
+	if e.hasPrev {
+		sum := sha256.Sum256([]byte(m.Content))
+		if e.prevSHA != hex.EncodeToString(sum[:]) {
+			return errCode(400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.", nil)
+		}
+	}
+	return nil
 }
 
 // checkCanEditMessage is validate_user_can_edit_message: editing must be on,

@@ -236,6 +236,14 @@ func (s *Server) createProfileField(c *call) (obj, error) {
 	return obj{"id": f.ID}, nil
 }
 
+// profileFieldValues are the values of a field a PATCH checks and writes:
+// each as sent, or as the field has it.
+type profileFieldValues struct {
+	name, hint        string
+	data              map[string]any
+	summary, matching bool
+}
+
 // updateProfileField serves PATCH /realm/profile_fields/{field_id} (administrators).
 func (s *Server) updateProfileField(c *call) (obj, error) {
 	if err := c.requireAdmin(); err != nil {
@@ -257,6 +265,27 @@ func (s *Server) updateProfileField(c *call) (obj, error) {
 	if p.summary != nil && *p.summary && profileSummaryCount(r, f.ID) >= profileMaxSummary {
 		return nil, errBadRequest("Only 2 custom profile fields can be displayed in the profile summary.")
 	}
+	v, err := proposedProfileField(f, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.validateProfileField(v.name, v.hint, f.Type, v.data, v.summary); err != nil {
+		return nil, err
+	}
+	if err := profileCheckMatching(f.Type, v.matching); err != nil {
+		return nil, err
+	}
+	if p.name != nil && profileNameTaken(r, v.name, f.ID) {
+		return nil, errBadRequest("A field with that label already exists.")
+	}
+	r.writeProfileField(f, p, v)
+	return nil, nil
+}
+
+// proposedProfileField returns a field's values after the request, refusing
+// a change of a default field (a built-in external account) other than its
+// display in the profile summary.
+func proposedProfileField(f *ProfileField, p *profileFieldParams) (*profileFieldValues, error) {
 	existing := map[string]any{}
 	if f.FieldData != "" {
 		_ = json.Unmarshal([]byte(f.FieldData), &existing)
@@ -268,55 +297,52 @@ func (s *Server) updateProfileField(c *call) (obj, error) {
 			return nil, errBadRequest("Default custom field cannot be updated.")
 		}
 	}
-	name, hint, data, summary := f.Name, f.Hint, existing, f.DisplayInProfileSummary
+	v := &profileFieldValues{name: f.Name, hint: f.Hint, data: existing, summary: f.DisplayInProfileSummary, matching: f.UseForUserMatching}
 	if p.name != nil {
-		name = *p.name
+		v.name = *p.name
 	}
 	if p.hint != nil {
-		hint = *p.hint
+		v.hint = *p.hint
 	}
 	if p.fieldData != nil {
-		data = p.fieldData
+		v.data = p.fieldData
 	}
 	if p.summary != nil {
-		summary = *p.summary
+		v.summary = *p.summary
 	}
-	if err := s.validateProfileField(name, hint, f.Type, data, summary); err != nil {
-		return nil, err
-	}
-	matching := f.UseForUserMatching
 	if p.useForMatching != nil {
-		matching = *p.useForMatching
+		v.matching = *p.useForMatching
 	}
-	if err := profileCheckMatching(f.Type, matching); err != nil {
-		return nil, err
-	}
-	if p.name != nil && profileNameTaken(r, name, f.ID) {
-		return nil, errBadRequest("A field with that label already exists.")
-	}
-	f.Name, f.Hint, f.DisplayInProfileSummary, f.UseForUserMatching = name, hint, summary, matching
+	return v, nil
+}
+
+// writeProfileField writes a checked PATCH of a field. A select field's new
+// choices delete the users' values that are no longer a choice, as in
+// Zulip; a select or external account field keeps field data ("{}" at
+// least).
+func (r *Realm) writeProfileField(f *ProfileField, p *profileFieldParams, v *profileFieldValues) {
+	f.Name, f.Hint, f.DisplayInProfileSummary, f.UseForUserMatching = v.name, v.hint, v.summary, v.matching
 	if p.required != nil {
 		f.Required = *p.required
 	}
 	if p.editable != nil {
 		f.EditableByUser = *p.editable
 	}
-	if f.Type == FieldSelect || f.Type == FieldExternalAccount {
-		if p.fieldData != nil && f.Type == FieldSelect {
-			// Values that were removed choices are deleted, as in Zulip.
-			for _, u := range r.Users {
-				if v, ok := u.ProfileData[f.ID]; ok && p.fieldData[v] == nil {
-					delete(u.ProfileData, f.ID)
-				}
+	if f.Type != FieldSelect && f.Type != FieldExternalAccount {
+		return
+	}
+	if p.fieldData != nil && f.Type == FieldSelect {
+		for _, u := range r.Users {
+			if v, ok := u.ProfileData[f.ID]; ok && p.fieldData[v] == nil {
+				delete(u.ProfileData, f.ID)
 			}
 		}
-		if p.fieldData != nil {
-			f.FieldData = p.fieldDataJSON
-		} else if f.FieldData == "" {
-			f.FieldData = "{}"
-		}
 	}
-	return nil, nil
+	if p.fieldData != nil {
+		f.FieldData = p.fieldDataJSON
+	} else if f.FieldData == "" {
+		f.FieldData = "{}"
+	}
 }
 
 // deleteProfileField serves DELETE /realm/profile_fields/{field_id}; the users'
@@ -893,6 +919,21 @@ func profileIsURL(s string) bool {
 	default:
 		return false
 	}
+	host, ok := profileURLHost(rest)
+	if !ok {
+		return false
+	}
+	if host == "" {
+		return strings.HasPrefix(rest, "[")
+	}
+	return profileIsHost(strings.ToLower(host))
+}
+
+// profileURLHost returns the host of the URL rest follows "scheme://" in:
+// without user information and port, and "" for a bracketed IPv6 address.
+// It reports false when the user information, the IPv6 address or the
+// port is malformed.
+func profileURLHost(rest string) (string, bool) {
 	// Split the authority from the path, query or fragment.
 	authority := rest
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
@@ -903,35 +944,34 @@ func profileIsURL(s string) bool {
 		authority = authority[i+1:]
 		user, pass, _ := strings.Cut(userinfo, ":")
 		if user == "" || strings.ContainsAny(user, ":@/") || strings.ContainsAny(pass, ":@/") {
-			return false
+			return "", false
 		}
 	}
-	host := authority
+	host, tail := authority, ""
 	if strings.HasPrefix(host, "[") {
 		end := strings.Index(host, "]")
 		if end < 0 {
-			return false
+			return "", false
 		}
 		ip6 := host[1:end]
 		if ip6 == "" || strings.Trim(strings.ToLower(ip6), "0123456789abcdef:.") != "" {
-			return false
+			return "", false
 		}
-		host, authority = "", host[end+1:]
+		host, tail = "", host[end+1:]
 	} else if i := strings.LastIndex(host, ":"); i >= 0 {
-		host, authority = host[:i], host[i:]
-	} else {
-		authority = ""
+		host, tail = host[:i], host[i:]
 	}
-	if authority != "" { // the port
-		port := strings.TrimPrefix(authority, ":")
-		if port == authority || port == "" || len(port) > 5 || strings.Trim(port, "0123456789") != "" {
-			return false
-		}
+	return host, profilePortOK(tail)
+}
+
+// profilePortOK checks what follows a URL's host: nothing, or ":" and a
+// port of 1 to 5 digits.
+func profilePortOK(tail string) bool {
+	if tail == "" {
+		return true
 	}
-	if host == "" {
-		return strings.HasPrefix(rest, "[")
-	}
-	return profileIsHost(strings.ToLower(host))
+	port := strings.TrimPrefix(tail, ":")
+	return port != tail && port != "" && len(port) <= 5 && strings.Trim(port, "0123456789") == ""
 }
 
 // profileIsHost checks a lowercased host name or IPv4 address.
@@ -947,29 +987,36 @@ func profileIsHost(host string) bool {
 	if len(labels) < 2 {
 		return false
 	}
-	isAlnum := func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0xa1 }
 	for i, label := range labels {
-		n := utf8.RuneCountInString(label)
-		if n == 0 || n > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		last := i == len(labels)-1
-		for _, c := range label {
-			if c == '-' {
-				continue
-			}
-			if last && !strings.HasPrefix(label, "xn--") && c >= '0' && c <= '9' {
-				return false // a top-level domain has no digits
-			}
-			if !isAlnum(c) {
-				return false
-			}
-		}
-		if last && n < 2 {
+		if !profileHostLabelOK(label, i == len(labels)-1) {
 			return false
 		}
 	}
 	return true
+}
+
+// profileHostLabelOK checks a label of a lowercased host name: 1 to 63
+// letters, digits, '-' (not first or last) and characters from U+00A1; the
+// last label (the top-level domain) has at least two characters and no
+// digits unless it is punycode ("xn--").
+func profileHostLabelOK(label string, last bool) bool {
+	n := utf8.RuneCountInString(label)
+	if n == 0 || n > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+		return false
+	}
+	isAlnum := func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 0xa1 }
+	for _, c := range label {
+		if c == '-' {
+			continue
+		}
+		if last && !strings.HasPrefix(label, "xn--") && c >= '0' && c <= '9' {
+			return false // a top-level domain has no digits
+		}
+		if !isAlnum(c) {
+			return false
+		}
+	}
+	return !last || n >= 2
 }
 
 // profileIsIPv4 reports whether s is a dotted-quad IPv4 address.

@@ -190,83 +190,15 @@ func (s *Server) updateRealm(c *call) (obj, error) {
 		return nil, err
 	}
 	data := obj{}
-	// parse_and_set_setting_value_if_required: a limit that becomes
-	// unlimited is set at once; a number waits for the property loop.
-	for _, name := range realmLimitSettings {
-		ch, ok := sent[name]
-		if !ok {
-			continue
-		}
-		n, err := limitValue(name, ch.value)
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 && r.realmValue(ch.sp) != nil {
-			r.setRealmValue(ch.sp, nil)
-			data[name] = nil
-		}
+	if err := r.clearRealmLimits(sent, data); err != nil {
+		return nil, err
 	}
-	if ch, ok := sent["jitsi_server_url"]; ok && ch.value == "server_default" && r.realmValue(ch.sp) != nil {
-		r.setRealmValue(ch.sp, nil)
-		data["jitsi_server_url"] = nil
-	}
-	// Realm.property_types: set when it differs; an enumeration of strings
-	// (an Enum, never equal to the stored integer) is answered whenever sent.
-	for _, sp := range realmSettings {
-		ch, ok := sent[sp.Name]
-		if !ok || sp.Name == "org_type" || sp.Kind == kindPermission || sp.Kind == kindChannel || sp.Kind == kindAuthMethods {
-			continue
-		}
-		v := registerForm(sp, ch.value)
-		if v == nil {
-			continue // unlimited, the server's Jitsi: handled above
-		}
-		changed := !sameRealmValue(r.realmValue(sp), v)
-		if changed {
-			r.setRealmValue(sp, v)
-		}
-		text, isText := v.(string)
-		switch {
-		case sp.Kind == kindStringEnum:
-			data[sp.Name], _ = sp.code(text)
-		case !changed:
-		case isText:
-			data[sp.Name] = "updated"
-		default:
-			data[sp.Name] = v
-		}
-	}
-	for _, name := range realmPermissionOrder {
-		ch, ok := sent[name]
-		if !ok {
-			continue
-		}
-		changed, err := r.changedSetting(r.Settings.GroupSettings[name], ch.setting)
-		if err != nil {
-			return nil, err
-		}
-		if !changed {
-			continue
-		}
-		value := r.canonicalSetting(ch.setting.New)
-		if err := c.checkSettingValue(name, realmPermissionConfigs[name], value); err != nil {
-			return nil, err
-		}
-		r.Settings.GroupSettings[name] = r.storedSetting(value)
-		data[name] = value.Wire()
+	r.setRealmProperties(sent, data)
+	if err := c.setRealmPermissions(sent, data); err != nil {
+		return nil, err
 	}
 	if ch, ok := sent["authentication_methods"]; ok {
-		text, _ := ch.value.(string)
-		methods, _ := c.checkAuthMethods(text) // checked in checkRealmRequest
-		if !r.sameAuthMethods(methods) {
-			if r.Settings.AuthMethods == nil {
-				r.Settings.AuthMethods = map[string]bool{}
-			}
-			for name, on := range methods {
-				r.Settings.AuthMethods[name] = on
-			}
-			data["authentication_methods"] = methods
-		}
+		c.setRealmAuthMethods(ch, data)
 	}
 	for _, name := range realmChannelSettings {
 		ch, ok := sent[name]
@@ -284,10 +216,120 @@ func (s *Server) updateRealm(c *call) (obj, error) {
 	return data, nil
 }
 
+// clearRealmLimits is parse_and_set_setting_value_if_required: a limit
+// that becomes unlimited is set at once (a number waits for
+// setRealmProperties), refusing a bad limit; then jitsi_server_url's reset
+// to the server's default.
+func (r *Realm) clearRealmLimits(sent map[string]realmChange, data obj) error {
+	for _, name := range realmLimitSettings {
+		ch, ok := sent[name]
+		if !ok {
+			continue
+		}
+		n, err := limitValue(name, ch.value)
+		if err != nil {
+			return err
+		}
+		if n < 0 && r.realmValue(ch.sp) != nil {
+			r.setRealmValue(ch.sp, nil)
+			data[name] = nil
+		}
+	}
+	if ch, ok := sent["jitsi_server_url"]; ok && ch.value == "server_default" && r.realmValue(ch.sp) != nil {
+		r.setRealmValue(ch.sp, nil)
+		data["jitsi_server_url"] = nil
+	}
+	return nil
+}
+
+// setRealmProperties is Realm.property_types' loop: each plain property
+// sent is set when it differs; an enumeration of strings (an Enum, never
+// equal to the stored integer) is answered whenever sent.
+func (r *Realm) setRealmProperties(sent map[string]realmChange, data obj) {
+	for _, sp := range realmSettings {
+		ch, ok := sent[sp.Name]
+		if !ok || sp.Name == "org_type" || sp.Kind == kindPermission || sp.Kind == kindChannel || sp.Kind == kindAuthMethods {
+			continue
+		}
+		v := registerForm(sp, ch.value)
+		if v == nil {
+			continue // unlimited, the server's Jitsi: handled by clearRealmLimits
+		}
+		changed := !sameRealmValue(r.realmValue(sp), v)
+		if changed {
+			r.setRealmValue(sp, v)
+		}
+		text, isText := v.(string)
+		switch {
+		case sp.Kind == kindStringEnum:
+			data[sp.Name], _ = sp.code(text)
+		case !changed:
+		case isText:
+			data[sp.Name] = "updated"
+		default:
+			data[sp.Name] = v
+		}
+	}
+}
+
+// setRealmPermissions sets each permission sent, in
+// REALM_PERMISSION_GROUP_SETTINGS' order: checked against its expected old
+// value, then its new value against what the setting allows.
+func (c *call) setRealmPermissions(sent map[string]realmChange, data obj) error {
+	r := c.realm()
+	for _, name := range realmPermissionOrder {
+		ch, ok := sent[name]
+		if !ok {
+			continue
+		}
+		changed, err := r.changedSetting(r.Settings.GroupSettings[name], ch.setting)
+		if err != nil {
+			return err
+		}
+		if !changed {
+			continue
+		}
+		value := r.canonicalSetting(ch.setting.New)
+		if err := c.checkSettingValue(name, realmPermissionConfigs[name], value); err != nil {
+			return err
+		}
+		r.Settings.GroupSettings[name] = r.storedSetting(value)
+		data[name] = value.Wire()
+	}
+	return nil
+}
+
+// setRealmAuthMethods sets the authentication methods sent (checked by
+// checkRealmRequest) when they differ from the realm's.
+func (c *call) setRealmAuthMethods(ch realmChange, data obj) {
+	r := c.realm()
+	text, _ := ch.value.(string)
+	methods, _ := c.checkAuthMethods(text) // checked in checkRealmRequest
+	if r.sameAuthMethods(methods) {
+		return
+	}
+	if r.Settings.AuthMethods == nil {
+		r.Settings.AuthMethods = map[string]bool{}
+	}
+	for name, on := range methods {
+		r.Settings.AuthMethods[name] = on
+	}
+	data["authentication_methods"] = methods
+}
+
 // checkRealmRequest is update_realm's checks beyond types, in its order;
 // they run before anything is applied.
 func (c *call) checkRealmRequest(sent map[string]realmChange) error {
-	r := c.realm()
+	if err := c.checkRealmValues(sent); err != nil {
+		return err
+	}
+	return c.checkRealmPrivileges(sent)
+}
+
+// checkRealmValues is update_realm's first checks: the language, the
+// authentication methods, the video chat provider and the GIF rating
+// policy must be ones the server offers.
+func (c *call) checkRealmValues(sent map[string]realmChange) error {
 	if ch, ok := sent["default_language"]; ok && !slices.Contains(realmLanguages, fmt.Sprint(ch.value)) {
 		return errBadRequest("Invalid language '%s'", ch.value)
 	}
@@ -305,6 +347,15 @@ func (c *call) checkRealmRequest(sent map[string]realmChange) error {
 			}
 		}
 	}
+	return nil
+}
+
+// checkRealmPrivileges is update_realm's checks of the caller's role and
+// the organization's plan, after checkRealmValues: message retention (an
+// owner, a plan that has it, a valid limit), group creation, the owners'
+// settings, spectator access, and restricted access for guests.
+func (c *call) checkRealmPrivileges(sent map[string]realmChange) error {
+	r := c.realm()
 	if ch, ok := sent["message_retention_days"]; ok {
 		if !c.user.IsOwner() {
 			return errPrincipal("owner")

@@ -112,73 +112,130 @@ func (s *Server) updateStatusForUser(c *call) (obj, error) {
 	return s.updateStatus(c, target, nil)
 }
 
+// statusUpdate is a status update as read: each field nil when not sent.
+type statusUpdate struct {
+	away                   *bool
+	text, name, code, kind *string
+}
+
 // updateStatus applies the common status-update rules of Zulip's
 // update_user_status_backend to target.
 func (s *Server) updateStatus(c *call, target *User, away *bool) (obj, error) {
-	var text, name, code, kind *string
+	u, err := readStatusUpdate(c, away)
+	if err != nil {
+		return nil, err
+	}
+	if err := u.resolveEmoji(); err != nil {
+		return nil, err
+	}
+	u.apply(target)
+	// do_update_user_status's event, to everyone: the fields the request set.
+	ev := obj{"type": "user_status", "user_id": target.ID}
+	if u.away != nil {
+		ev["away"] = *u.away
+	}
+	if u.text != nil {
+		ev["status_text"] = *u.text
+	}
+	if u.name != nil {
+		ev["emoji_name"], ev["emoji_code"], ev["reaction_type"] = *u.name, *u.code, *u.kind
+	}
+	s.emit(ev, nil)
+	return nil, nil
+}
+
+// readStatusUpdate reads a status update's parameters (away is read by the
+// caller), trimming the text and refusing one too long and an update that
+// sets nothing.
+func readStatusUpdate(c *call, away *bool) (*statusUpdate, error) {
+	u := &statusUpdate{away: away}
 	for _, p := range []struct {
 		key string
 		dst **string
-	}{{"status_text", &text}, {"emoji_name", &name}, {"emoji_code", &code}, {"reaction_type", &kind}} {
+	}{{"status_text", &u.text}, {"emoji_name", &u.name}, {"emoji_code", &u.code}, {"reaction_type", &u.kind}} {
 		if v, ok := c.optString(p.key); ok {
 			v := v
 			*p.dst = &v
 		}
 	}
-	if text != nil {
-		t := strings.TrimSpace(*text)
+	if u.text != nil {
+		t := strings.TrimSpace(*u.text)
 		if utf8.RuneCountInString(t) > maxStatusTextLength {
 			return nil, errBadRequest("status_text is too long (limit: %d characters)", maxStatusTextLength)
 		}
-		text = &t
+		u.text = &t
 	}
-	if away == nil && text == nil && name == nil {
+	if u.away == nil && u.text == nil && u.name == nil {
 		return nil, errBadRequest("Client did not pass any new values.")
 	}
-	switch {
-	case name != nil && *name == "":
-		empty, unicode := "", "unicode_emoji"
-		code, kind = &empty, &unicode
-	case name != nil:
-		if code == nil || kind == nil {
-			known, ok := chatUnicodeEmoji[*name]
-			if !ok && *name != "zulip" {
-				return nil, errBadRequest("Emoji '%s' does not exist", *name)
-			}
-			if *name == "zulip" {
-				known = "zulip"
-			}
-			if code == nil {
-				code = &known
-			}
-			if kind == nil {
-				k := "unicode_emoji"
-				if *name == "zulip" {
-					k = "zulip_extra_emoji"
-				}
-				kind = &k
-			}
-		}
-		if err := checkStatusEmoji(*name, *code, *kind); err != nil {
-			return nil, err
-		}
-	case (kind != nil && *kind != "") || (code != nil && *code != ""):
-		return nil, errBadRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
-	}
+	return u, nil
+}
 
+// resolveEmoji completes and checks the update's emoji: an empty name
+// clears it; a name alone gets its known code and type; a code or type
+// without a name is refused.
+func (u *statusUpdate) resolveEmoji() error {
+	switch {
+	case u.name != nil && *u.name == "":
+		empty, unicode := "", "unicode_emoji"
+		u.code, u.kind = &empty, &unicode
+	case u.name != nil:
+		if err := u.defaultEmojiCodeAndType(); err != nil {
+			return err
+		}
+		if err := checkStatusEmoji(*u.name, *u.code, *u.kind); err != nil {
+			return err
+		}
+	case (u.kind != nil && *u.kind != "") || (u.code != nil && *u.code != ""):
+		return errBadRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
+	}
+	return nil
+}
+
+// defaultEmojiCodeAndType fills in the code and type of a named emoji not
+// sent with them: a Unicode emoji's, or Zulip's own; another name is
+// refused.
+func (u *statusUpdate) defaultEmojiCodeAndType() error {
+	if u.code != nil && u.kind != nil {
+		return nil
+	}
+	name := *u.name
+	known, ok := chatUnicodeEmoji[name]
+	if !ok && name != "zulip" {
+		return errBadRequest("Emoji '%s' does not exist", name)
+	}
+	if name == "zulip" {
+		known = "zulip"
+	}
+	if u.code == nil {
+		u.code = &known
+	}
+	if u.kind == nil {
+		k := "unicode_emoji"
+		if name == "zulip" {
+			k = "zulip_extra_emoji"
+		}
+		u.kind = &k
+	}
+	return nil
+}
+
+// apply writes a checked update to target's status; a status left empty
+// is none.
+func (u *statusUpdate) apply(target *User) {
 	st := UserStatus{}
 	if target.Status != nil {
 		st = *target.Status
 	}
-	if away != nil {
-		st.Away = *away
+	if u.away != nil {
+		st.Away = *u.away
 	}
-	if text != nil {
-		st.StatusText = *text
+	if u.text != nil {
+		st.StatusText = *u.text
 	}
-	if name != nil {
-		st.EmojiName, st.EmojiCode, st.ReactionType = *name, *code, *kind
-		if *name == "" {
+	if u.name != nil {
+		st.EmojiName, st.EmojiCode, st.ReactionType = *u.name, *u.code, *u.kind
+		if *u.name == "" {
 			st.ReactionType = ""
 		}
 	}
@@ -187,19 +244,6 @@ func (s *Server) updateStatus(c *call, target *User, away *bool) (obj, error) {
 	} else {
 		target.Status = &st
 	}
-	// do_update_user_status's event, to everyone: the fields the request set.
-	ev := obj{"type": "user_status", "user_id": target.ID}
-	if away != nil {
-		ev["away"] = *away
-	}
-	if text != nil {
-		ev["status_text"] = *text
-	}
-	if name != nil {
-		ev["emoji_name"], ev["emoji_code"], ev["reaction_type"] = *name, *code, *kind
-	}
-	s.emit(ev, nil)
-	return nil, nil
 }
 
 // checkStatusEmoji is Zulip's check_emoji_request for the emoji this server knows.

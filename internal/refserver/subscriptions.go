@@ -59,87 +59,118 @@ func (c *call) principalsParam() ([]*User, error) {
 	return out, nil
 }
 
+// subscriptionAdd is a POST /users/me/subscriptions request as read: the
+// channels and users, and the properties of the channels it creates.
+type subscriptionAdd struct {
+	wanted             []subscriptionRequest
+	principals         []*User
+	fatal              bool
+	flags              map[string]bool
+	isDefault, private bool
+	webPublic, history bool
+	requestedHistory   *bool
+	retention, folder  *int
+	policy             string
+	settings           map[string]GroupSetting
+}
+
 // subscribe is add_subscriptions_backend.
 func (s *Server) subscribe(c *call) (obj, error) {
 	if c.user.IsGuest() {
 		return nil, errBadRequest("Not allowed for guest users")
 	}
-	r := c.realm()
-	var wanted []subscriptionRequest
-	if err := c.reqJSON("subscriptions", &wanted); err != nil {
-		return nil, err
-	}
-	principals, err := c.principalsParam()
+	a, err := readSubscriptionAdd(c)
 	if err != nil {
 		return nil, err
 	}
-	fatal, err := c.optBool("authorization_errors_fatal", true)
+	if err := c.checkTopicsPolicyPermission(a.policy); err != nil {
+		return nil, err
+	}
+	if a.settings, err = c.channelSettingValues(a.private, a.requestedHistory); err != nil {
+		return nil, err
+	}
+	existing, create, unauthorized, err := s.listToStreams(c, a)
 	if err != nil {
 		return nil, err
 	}
-	flags := map[string]bool{}
+	created, err := s.createSubscribedChannels(c, a, create)
+	if err != nil {
+		return nil, err
+	}
+	subscribed, already := c.subscribePrincipals(a.principals, append(existing, created...))
+	out := obj{"subscribed": subscribed, "already_subscribed": already}
+	if len(unauthorized) > 0 {
+		out["unauthorized"] = unauthorized
+	}
+	return out, nil
+}
+
+// readSubscriptionAdd reads POST /users/me/subscriptions's parameters in
+// Zulip's order, refusing a missing or malformed one. The history of new
+// channels is the requested one, or shared exactly when they are public.
+func readSubscriptionAdd(c *call) (*subscriptionAdd, error) {
+	a := &subscriptionAdd{flags: map[string]bool{}}
+	var err error
+	if err := c.reqJSON("subscriptions", &a.wanted); err != nil {
+		return nil, err
+	}
+	if a.principals, err = c.principalsParam(); err != nil {
+		return nil, err
+	}
+	if a.fatal, err = c.optBool("authorization_errors_fatal", true); err != nil {
+		return nil, err
+	}
 	for _, f := range []string{"announce", "send_new_subscription_messages", "default_push_notifications"} {
-		if flags[f], err = c.optBool(f, false); err != nil {
+		if a.flags[f], err = c.optBool(f, false); err != nil {
 			return nil, err
 		}
 	}
-	isDefault, err := c.optBool("is_default_stream", false)
-	if err != nil {
+	if a.isDefault, err = c.optBool("is_default_stream", false); err != nil {
 		return nil, err
 	}
-	private, err := c.optBool("invite_only", false)
-	if err != nil {
+	if a.private, err = c.optBool("invite_only", false); err != nil {
 		return nil, err
 	}
-	webPublic, err := c.optBool("is_web_public", false)
-	if err != nil {
+	if a.webPublic, err = c.optBool("is_web_public", false); err != nil {
 		return nil, err
 	}
-	var requestedHistory *bool
 	if c.params.Has("history_public_to_subscribers") {
 		h, err := c.optBool("history_public_to_subscribers", false)
 		if err != nil {
 			return nil, err
 		}
-		requestedHistory = &h
+		a.requestedHistory = &h
 	}
-	history := !private
-	if requestedHistory != nil {
-		history = *requestedHistory
+	a.history = !a.private
+	if a.requestedHistory != nil {
+		a.history = *a.requestedHistory
 	}
-	retention, err := c.retentionParam()
-	if err != nil {
+	if a.retention, err = c.retentionParam(); err != nil {
 		return nil, err
 	}
-	policy, err := c.topicsPolicyParam(true)
-	if err != nil {
+	if a.policy, err = c.topicsPolicyParam(true); err != nil {
 		return nil, err
 	}
-	folder, err := c.folderParam()
-	if err != nil {
+	if a.folder, err = c.folderParam(); err != nil {
 		return nil, err
 	}
-	if err := c.checkTopicsPolicyPermission(policy); err != nil {
-		return nil, err
-	}
-	settings, err := c.channelSettingValues(private, requestedHistory)
-	if err != nil {
-		return nil, err
-	}
+	return a, nil
+}
+
+// listToStreams is list_to_streams: the existing channels by name
+// (archived ones included) the caller may subscribe the principals to, the
+// names to create, and (when authorization errors are not fatal) the
+// channels refused.
+func (s *Server) listToStreams(c *call, a *subscriptionAdd) (existing []*Channel, create []subscriptionRequest, unauthorized []string, err error) {
+	r := c.realm()
 	others := false
-	for _, u := range principals {
+	for _, u := range a.principals {
 		others = others || u.ID != c.user.ID
 	}
-
-	// list_to_streams: existing channels by name (archived ones included), and
-	// the names to create.
-	var existing []*Channel
-	var create []subscriptionRequest
-	var unauthorized []string
-	for _, w := range wanted {
+	for _, w := range a.wanted {
 		name := strings.TrimSpace(w.Name)
 		if name == "" {
-			return nil, errBadRequest("Channel name can't be empty.")
+			return nil, nil, nil, errBadRequest("Channel name can't be empty.")
 		}
 		ch := r.channelByName(name)
 		switch {
@@ -148,23 +179,31 @@ func (s *Server) subscribe(c *call) (obj, error) {
 		// filter_stream_authorization: an archived channel is one the caller
 		// cannot access.
 		case ch.IsArchived || !s.canSubscribeTo(c.user, ch, others):
-			if fatal {
-				return nil, errBadRequest("Unable to access channel (%s).", ch.Name)
+			if a.fatal {
+				return nil, nil, nil, errBadRequest("Unable to access channel (%s).", ch.Name)
 			}
 			unauthorized = append(unauthorized, ch.Name)
 		default:
 			existing = append(existing, ch)
 		}
 	}
-	// list_to_streams' autocreate checks (check_channel_creation_permissions).
+	return existing, create, unauthorized, nil
+}
+
+// createSubscribedChannels creates the channels to create, after
+// list_to_streams' autocreate checks (check_channel_creation_permissions,
+// the privacy) and each name's, with the request's properties.
+func (s *Server) createSubscribedChannels(c *call, a *subscriptionAdd, create []subscriptionRequest) ([]*Channel, error) {
+	r := c.realm()
 	if len(create) > 0 {
-		if err := c.checkChannelCreationPermissions(private, webPublic, isDefault, retention != nil); err != nil {
+		if err := c.checkChannelCreationPermissions(a.private, a.webPublic, a.isDefault, a.retention != nil); err != nil {
 			return nil, err
 		}
-		if err := checkChannelPrivacy(private, webPublic, history, false); err != nil {
+		if err := checkChannelPrivacy(a.private, a.webPublic, a.history, false); err != nil {
 			return nil, err
 		}
 	}
+	var created []*Channel
 	for _, w := range create {
 		if err := r.checkChannelName(w.Name, 0); err != nil {
 			return nil, err
@@ -177,21 +216,29 @@ func (s *Server) subscribe(c *call) (obj, error) {
 		for setting, cfg := range channelPermissionConfigs {
 			chSettings[setting] = r.defaultSetting(cfg, c.user.ID)
 		}
-		for k, v := range settings {
+		for k, v := range a.settings {
 			chSettings[k] = v
 		}
 		ch := &Channel{ID: r.newID("channel"), Name: w.Name, Description: description, DateCreated: s.now().Unix(),
-			CreatorID: c.user.ID, InviteOnly: private, IsWebPublic: webPublic, HistoryPublicToSubscribers: history,
-			MessageRetentionDays: retention, StreamPostPolicy: 1, TopicsPolicy: policy, GroupSettings: chSettings,
-			Subscribers: map[int]int{}, FolderID: folder, IsDefault: isDefault,
-			DefaultPushNotifications: flags["default_push_notifications"]}
+			CreatorID: c.user.ID, InviteOnly: a.private, IsWebPublic: a.webPublic, HistoryPublicToSubscribers: a.history,
+			MessageRetentionDays: a.retention, StreamPostPolicy: 1, TopicsPolicy: a.policy, GroupSettings: chSettings,
+			Subscribers: map[int]int{}, FolderID: a.folder, IsDefault: a.isDefault,
+			DefaultPushNotifications: a.flags["default_push_notifications"]}
 		if ch.TopicsPolicy == "" {
 			ch.TopicsPolicy = "inherit"
 		}
 		r.Channels[ch.ID] = ch
-		existing = append(existing, ch)
+		created = append(created, ch)
 	}
-	subscribed, already := map[string][]string{}, map[string][]string{}
+	return created, nil
+}
+
+// subscribePrincipals subscribes each principal to each channel and
+// returns, keyed by user id (FL289) or address, the channels subscribed to
+// and those the user was subscribed to already.
+func (c *call) subscribePrincipals(principals []*User, channels []*Channel) (subscribed, already map[string][]string) {
+	r := c.realm()
+	subscribed, already = map[string][]string{}, map[string][]string{}
 	key := func(u *User) string {
 		if c.s.opts.FeatureLevel >= 289 {
 			return strconv.Itoa(u.ID)
@@ -199,7 +246,7 @@ func (s *Server) subscribe(c *call) (obj, error) {
 		return u.Email
 	}
 	for _, u := range principals {
-		for _, ch := range existing {
+		for _, ch := range channels {
 			if _, ok := ch.Subscribers[u.ID]; ok {
 				already[key(u)] = append(already[key(u)], ch.Name)
 				continue
@@ -208,11 +255,7 @@ func (s *Server) subscribe(c *call) (obj, error) {
 			subscribed[key(u)] = append(subscribed[key(u)], ch.Name)
 		}
 	}
-	out := obj{"subscribed": subscribed, "already_subscribed": already}
-	if len(unauthorized) > 0 {
-		out["unauthorized"] = unauthorized
-	}
-	return out, nil
+	return subscribed, already
 }
 
 // canSubscribeTo is the access rule of list_to_streams for existing

@@ -189,52 +189,15 @@ func (s *Server) changeSettings(c *call) (obj, error) {
 	if hasLanguage {
 		changes = append(changes, realmChange{sp: realmSetting{Name: "default_language"}, value: language})
 	}
-
 	if target != nil {
 		return s.changeOthersSettings(c, target, changes)
 	}
-
-	// check_settings_values: the language, the sound, the batching period.
-	for _, name := range []string{"default_language", "notification_sound", "email_notifications_batching_period_seconds"} {
-		for _, ch := range changes {
-			if ch.sp.Name != name {
-				continue
-			}
-			n, _ := ch.value.(int)
-			text, _ := ch.value.(string)
-			switch name {
-			case "default_language":
-				if !slices.Contains(realmLanguages, text) {
-					return nil, errBadRequest("Invalid default_language")
-				}
-			case "notification_sound":
-				if !slices.Contains(notificationSounds, text) {
-					return nil, errBadRequest("Invalid notification sound '%s'", text)
-				}
-			case "email_notifications_batching_period_seconds":
-				if n <= 0 || n > maxEmailBatchingSeconds {
-					return nil, errBadRequest("Invalid email batching period: %d seconds", n)
-				}
-			}
-		}
+	if err := checkSettingsValues(changes); err != nil {
+		return nil, err
 	}
 	me := c.user
-	if newPassword, ok := c.optString("new_password"); ok {
-		oldPassword, _ := c.optString("old_password")
-		if me.Password == "" || oldPassword != me.Password {
-			return nil, errBadRequest("Wrong password!")
-		}
-		if weakPassword(newPassword) {
-			return nil, errBadRequest("New password is too weak!")
-		}
-		me.Password = newPassword
-	} else {
-		c.optString("old_password")
-	}
-	if email, ok := c.optString("email"); ok {
-		if err := r.checkEmailChange(me, strings.TrimSpace(email)); err != nil {
-			return nil, err
-		}
+	if err := c.changeOwnPasswordAndEmail(); err != nil {
+		return nil, err
 	}
 	if hasFullName && me.FullName != fullName {
 		disabled, _ := r.Settings.Values["name_changes_disabled"].(bool)
@@ -255,6 +218,72 @@ func (s *Server) changeSettings(c *call) (obj, error) {
 		me.Timezone = timezone
 	}
 	return obj{}, nil
+}
+
+// settingsValueChecks is check_settings_values: the language, the sound
+// and the batching period, checked in this order.
+var settingsValueChecks = []struct {
+	name  string
+	check func(v any) error
+}{
+	{"default_language", func(v any) error {
+		if text, _ := v.(string); !slices.Contains(realmLanguages, text) {
+			return errBadRequest("Invalid default_language")
+		}
+		return nil
+	}},
+	{"notification_sound", func(v any) error {
+		if text, _ := v.(string); !slices.Contains(notificationSounds, text) {
+			return errBadRequest("Invalid notification sound '%s'", text)
+		}
+		return nil
+	}},
+	{"email_notifications_batching_period_seconds", func(v any) error {
+		if n, _ := v.(int); n <= 0 || n > maxEmailBatchingSeconds {
+			return errBadRequest("Invalid email batching period: %d seconds", n)
+		}
+		return nil
+	}},
+}
+
+// checkSettingsValues runs settingsValueChecks on the changes that have one.
+func checkSettingsValues(changes []realmChange) error {
+	for _, vc := range settingsValueChecks {
+		for _, ch := range changes {
+			if ch.sp.Name != vc.name {
+				continue
+			}
+			if err := vc.check(ch.value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// changeOwnPasswordAndEmail changes the caller's password when a new one
+// is sent (the old one must match, the new one not be weak), then starts
+// the change of the caller's address when one is sent.
+func (c *call) changeOwnPasswordAndEmail() error {
+	me := c.user
+	if newPassword, ok := c.optString("new_password"); ok {
+		oldPassword, _ := c.optString("old_password")
+		if me.Password == "" || oldPassword != me.Password {
+			return errBadRequest("Wrong password!")
+		}
+		if weakPassword(newPassword) {
+			return errBadRequest("New password is too weak!")
+		}
+		me.Password = newPassword
+	} else {
+		c.optString("old_password")
+	}
+	if email, ok := c.optString("email"); ok {
+		if err := c.realm().checkEmailChange(me, strings.TrimSpace(email)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // changeOthersSettings is json_change_settings' target_users branch: an

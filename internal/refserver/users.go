@@ -8,6 +8,7 @@ import (
 	"html"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -467,7 +468,13 @@ func validEmail(email string) bool {
 	if at <= 0 || at == len(email)-1 || len(email) > 254 {
 		return false
 	}
-	local, domain := email[:at], email[at+1:]
+	return validEmailLocal(email[:at]) && validEmailDomain(email[at+1:])
+}
+
+// validEmailLocal checks an address's local part: at most 64 printable
+// ASCII characters other than ()<>[]:;@\," without a dot at either end or
+// two dots in a row.
+func validEmailLocal(local string) bool {
 	if len(local) > 64 || strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, "..") {
 		return false
 	}
@@ -476,6 +483,13 @@ func validEmail(email string) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// validEmailDomain checks an address's domain: at least two labels of 1 to
+// 63 ASCII letters, digits and hyphens, no label starting or ending with a
+// hyphen.
+func validEmailDomain(domain string) bool {
 	labels := strings.Split(domain, ".")
 	if len(labels) < 2 {
 		return false
@@ -725,6 +739,18 @@ func (s *Server) parseProfileData(items []any) ([]profileUpdate, error) {
 	return out, nil
 }
 
+// userUpdate is a PATCH /users/{user_id} request as read: the role (nil:
+// not sent), the name, the profile data and (FL285) the new address.
+type userUpdate struct {
+	role       *int
+	fullName   string
+	hasName    bool
+	rawProfile []any
+	hasProfile bool
+	newEmail   string
+	hasEmail   bool
+}
+
 // updateUser is PATCH /users/{user_id} and (FL313) PATCH /users/{email}.
 // Every check runs before anything changes, so a refused request changes nothing.
 func (s *Server) updateUser(c *call) (obj, error) {
@@ -734,7 +760,59 @@ func (s *Server) updateUser(c *call) (obj, error) {
 	fl := s.opts.FeatureLevel
 	// Parameters are parsed (and their JSON checked) before the target is
 	// looked up, as Zulip's REQ/typed_endpoint layer does.
-	var role *int
+	u, err := readUserUpdate(c, fl)
+	if err != nil {
+		return nil, err
+	}
+	target, err := s.pathUser(c, fl >= 313)
+	if err != nil {
+		return nil, err
+	}
+	if !canAdminUser(c.user, target) {
+		return nil, errInsufficientPermission()
+	}
+	changeRole := u.role != nil && *u.role != target.Role
+	if changeRole {
+		if err := c.checkUserRoleChange(target, *u.role); err != nil {
+			return nil, err
+		}
+	}
+	newName := ""
+	if u.hasName && u.fullName != target.FullName && strings.TrimSpace(u.fullName) != "" {
+		if newName, err = checkFullName(u.fullName); err != nil {
+			return nil, err
+		}
+	}
+	changeEmail := u.hasEmail && u.newEmail != target.Email
+	if changeEmail {
+		if err := c.checkUserEmailChange(target, u.newEmail); err != nil {
+			return nil, err
+		}
+	}
+	var updates []profileUpdate
+	if u.hasProfile {
+		if updates, err = s.parseProfileData(u.rawProfile); err != nil {
+			return nil, err
+		}
+	}
+	if changeRole {
+		target.Role = *u.role
+		c.realm().setRoleGroup(target)
+	}
+	if newName != "" {
+		target.FullName = newName
+	}
+	if changeEmail {
+		target.Email = u.newEmail
+	}
+	target.applyProfileUpdates(updates)
+	return nil, nil
+}
+
+// readUserUpdate reads PATCH /users/{user_id}'s parameters, refusing
+// malformed JSON and a role that is none of Zulip's.
+func readUserUpdate(c *call, fl int) (*userUpdate, error) {
+	u := &userUpdate{}
 	var roleVal int
 	if ok, err := c.optJSON("role", &roleVal); err != nil {
 		return nil, err
@@ -744,104 +822,76 @@ func (s *Server) updateUser(c *call) (obj, error) {
 		default:
 			return nil, errInvalid("Invalid role")
 		}
-		role = &roleVal
+		u.role = &roleVal
 	}
-	fullName, hasName := c.optString("full_name")
-	var rawProfile []any
-	hasProfile, err := c.optJSON("profile_data", &rawProfile)
-	if err != nil {
+	u.fullName, u.hasName = c.optString("full_name")
+	var err error
+	if u.hasProfile, err = c.optJSON("profile_data", &u.rawProfile); err != nil {
 		return nil, err
 	}
-	var newEmail string
-	hasEmail := false
 	if fl >= 285 {
-		newEmail, hasEmail = c.optString("new_email")
+		u.newEmail, u.hasEmail = c.optString("new_email")
 	}
+	return u, nil
+}
 
-	target, err := s.pathUser(c, fl >= 313)
-	if err != nil {
-		return nil, err
+// checkUserRoleChange checks that the caller may give target the role:
+// an owner for a change to or from owner, an administrator otherwise, and
+// never removing the last owner. Any role may be given in one step, a
+// guest's included: Zulip's update_user_backend (zerver/views/users.py)
+// checks only the owner and administrator permissions and the last owner;
+// the spec's "Guests cannot be organization administrators" is a leftover
+// of a 2019 API.
+func (c *call) checkUserRoleChange(target *User, role int) error {
+	if (role == RoleOwner || target.Role == RoleOwner) && c.user.Role != RoleOwner {
+		return errPrincipal("owner")
+	} else if !c.user.IsAdmin() {
+		return errPrincipal("administrator")
 	}
-	if !canAdminUser(c.user, target) {
-		return nil, errInsufficientPermission()
+	if target.Role == RoleOwner && c.realm().isLastOwner(target) {
+		return errBadRequest("The owner permission cannot be removed from the only organization owner.")
 	}
-	r := c.realm()
+	return nil
+}
 
-	changeRole := role != nil && *role != target.Role
-	if changeRole {
-		if (*role == RoleOwner || target.Role == RoleOwner) && c.user.Role != RoleOwner {
-			return nil, errPrincipal("owner")
-		} else if !c.user.IsAdmin() {
-			return nil, errPrincipal("administrator")
-		}
-		// Any role may be given in one step, a guest's included: Zulip's
-		// update_user_backend (zerver/views/users.py) checks only the owner and
-		// administrator permissions and the last owner; the spec's "Guests
-		// cannot be organization administrators" is a leftover of a 2019 API.
-		if target.Role == RoleOwner && r.isLastOwner(target) {
-			return nil, errBadRequest("The owner permission cannot be removed from the only organization owner.")
-		}
+// checkUserEmailChange checks a change of target's address. Zulip
+// (zerver/views/users.py update_user_backend, FL285): an organization
+// administrator (an owner is one too, but not required) holding the
+// can_change_user_emails special permission; the target is reached with
+// access_user_by_id(for_admin=True), so anyone else was refused before
+// with "Insufficient permission". The API description's "organization
+// owner" is wrong (the FL313 changelog and Zulip's own API test, run by
+// the administrator iago, say administrator). The address must be valid
+// and not another user's.
+func (c *call) checkUserEmailChange(target *User, newEmail string) error {
+	if !c.user.IsAdmin() {
+		return errPrincipal("administrator")
 	}
+	if !c.user.CanChangeUserEmails {
+		return errBadRequest("User not authorized for this query")
+	}
+	if !validEmail(newEmail) {
+		return errBadRequest("Invalid address.")
+	}
+	if other := c.realm().userByEmail(newEmail); other != nil && other.ID != target.ID {
+		return errBadRequest("Email '%s' already in use", newEmail)
+	}
+	return nil
+}
 
-	newName := ""
-	if hasName && fullName != target.FullName && strings.TrimSpace(fullName) != "" {
-		if newName, err = checkFullName(fullName); err != nil {
-			return nil, err
-		}
-	}
-
-	changeEmail := hasEmail && newEmail != target.Email
-	if changeEmail {
-		// Zulip (zerver/views/users.py update_user_backend, FL285): an
-		// organization administrator (an owner is one too, but not required)
-		// holding the can_change_user_emails special permission; the target
-		// is reached with access_user_by_id(for_admin=True), so anyone else
-		// was refused above with "Insufficient permission". The API
-		// description's "organization owner" is wrong (the FL313 changelog
-		// and Zulip's own API test, run by the administrator iago, say
-		// administrator).
-		if !c.user.IsAdmin() {
-			return nil, errPrincipal("administrator")
-		}
-		if !c.user.CanChangeUserEmails {
-			return nil, errBadRequest("User not authorized for this query")
-		}
-		if !validEmail(newEmail) {
-			return nil, errBadRequest("Invalid address.")
-		}
-		if other := r.userByEmail(newEmail); other != nil && other.ID != target.ID {
-			return nil, errBadRequest("Email '%s' already in use", newEmail)
-		}
-	}
-
-	var updates []profileUpdate
-	if hasProfile {
-		if updates, err = s.parseProfileData(rawProfile); err != nil {
-			return nil, err
-		}
-	}
-
-	if changeRole {
-		target.Role = *role
-		r.setRoleGroup(target)
-	}
-	if newName != "" {
-		target.FullName = newName
-	}
-	if changeEmail {
-		target.Email = newEmail
-	}
+// applyProfileUpdates writes checked profile data: an empty value removes
+// the field's value.
+func (u *User) applyProfileUpdates(updates []profileUpdate) {
 	for _, up := range updates {
 		if up.stored == "" {
-			delete(target.ProfileData, up.field.ID)
-		} else {
-			if target.ProfileData == nil {
-				target.ProfileData = map[int]string{}
-			}
-			target.ProfileData[up.field.ID] = up.stored
+			delete(u.ProfileData, up.field.ID)
+			continue
 		}
+		if u.ProfileData == nil {
+			u.ProfileData = map[int]string{}
+		}
+		u.ProfileData[up.field.ID] = up.stored
 	}
-	return nil, nil
 }
 
 // errMethodNotAllowed is Zulip's json_method_not_allowed, with a code added.
@@ -865,53 +915,17 @@ func (s *Server) deactivateUser(c *call) (obj, error) {
 	}
 	actions := map[string]bool{}
 	if s.opts.FeatureLevel >= 459 {
-		var raw map[string]any
-		ok, err := c.optJSON("actions", &raw)
-		if err != nil {
+		var err error
+		if actions, err = c.deactivateActionsParam(); err != nil {
 			return nil, err
-		}
-		if ok {
-			var unknown []string
-			for k, v := range raw {
-				known := false
-				for _, a := range deactivateActions {
-					known = known || a == k
-				}
-				if !known {
-					unknown = append(unknown, k)
-					continue
-				}
-				b, isBool := v.(bool)
-				if !isBool {
-					return nil, errBadRequest(`actions["%s"] is not a boolean`, k)
-				}
-				actions[k] = b
-			}
-			if len(unknown) > 0 {
-				sort.Strings(unknown)
-				return nil, errBadRequest("Unexpected arguments: %s", strings.Join(unknown, ", "))
-			}
 		}
 	}
 	target, err := s.pathUser(c, false)
 	if err != nil {
 		return nil, err
 	}
-	if target.IsBot {
-		return nil, errNoSuchUser() // bots are deactivated through /bots/{bot_id}
-	}
-	if !target.IsActive {
-		return nil, errBadRequest("User is deactivated")
-	}
-	if !canAdminUser(c.user, target) {
-		return nil, errInsufficientPermission()
-	}
-	r := c.realm()
-	if target.Role == RoleOwner && c.user.Role != RoleOwner {
-		return nil, errPrincipal("owner")
-	}
-	if r.isLastOwner(target) {
-		return nil, errBadRequest("Cannot deactivate the only organization owner")
+	if err := c.checkDeactivation(target); err != nil {
+		return nil, err
 	}
 	s.deactivateLocked(target)
 	if actions["delete_profile"] {
@@ -919,21 +933,77 @@ func (s *Server) deactivateUser(c *call) (obj, error) {
 		target.Status = nil
 	}
 	if actions["delete_public_channel_messages"] || actions["delete_private_channel_messages"] {
-		kept := r.Messages[:0:0]
-		for _, m := range r.Messages {
-			if m.SenderID == target.ID {
-				if ch := r.Channels[m.ChannelID]; ch != nil {
-					if (ch.InviteOnly && actions["delete_private_channel_messages"]) ||
-						(!ch.InviteOnly && actions["delete_public_channel_messages"]) {
-						continue
-					}
-				}
-			}
-			kept = append(kept, m)
-		}
-		r.Messages = kept
+		c.realm().deleteChannelMessagesOf(target, actions["delete_public_channel_messages"], actions["delete_private_channel_messages"])
 	}
 	return nil, nil
+}
+
+// deactivateActionsParam reads DELETE /users/{id}'s actions (FL459): a
+// dict of booleans keyed by deactivateActions, refusing another value and,
+// sorted, the keys it does not know.
+func (c *call) deactivateActionsParam() (map[string]bool, error) {
+	actions := map[string]bool{}
+	var raw map[string]any
+	ok, err := c.optJSON("actions", &raw)
+	if err != nil || !ok {
+		return actions, err
+	}
+	var unknown []string
+	for k, v := range raw {
+		if !slices.Contains(deactivateActions, k) {
+			unknown = append(unknown, k)
+			continue
+		}
+		b, isBool := v.(bool)
+		if !isBool {
+			return nil, errBadRequest(`actions["%s"] is not a boolean`, k)
+		}
+		actions[k] = b
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, errBadRequest("Unexpected arguments: %s", strings.Join(unknown, ", "))
+	}
+	return actions, nil
+}
+
+// checkDeactivation checks in Zulip's order that the caller may deactivate
+// target: an active human the caller administers, an owner only by an
+// owner, and never the last owner.
+func (c *call) checkDeactivation(target *User) error {
+	if target.IsBot {
+		return errNoSuchUser() // bots are deactivated through /bots/{bot_id}
+	}
+	if !target.IsActive {
+		return errBadRequest("User is deactivated")
+	}
+	if !canAdminUser(c.user, target) {
+		return errInsufficientPermission()
+	}
+	if target.Role == RoleOwner && c.user.Role != RoleOwner {
+		return errPrincipal("owner")
+	}
+	if c.realm().isLastOwner(target) {
+		return errBadRequest("Cannot deactivate the only organization owner")
+	}
+	return nil
+}
+
+// deleteChannelMessagesOf deletes the messages target sent to public
+// channels (public) and to private ones (private).
+func (r *Realm) deleteChannelMessagesOf(target *User, public, private bool) {
+	kept := r.Messages[:0:0]
+	for _, m := range r.Messages {
+		if m.SenderID == target.ID {
+			if ch := r.Channels[m.ChannelID]; ch != nil {
+				if (ch.InviteOnly && private) || (!ch.InviteOnly && public) {
+					continue
+				}
+			}
+		}
+		kept = append(kept, m)
+	}
+	r.Messages = kept
 }
 
 // reactivateUser is POST /users/{user_id}/reactivate.

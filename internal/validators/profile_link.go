@@ -39,44 +39,65 @@ func CheckLinkURL(s string) error {
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		authority = rest[:i]
 	}
+	if why := linkAuthorityProblem(authority); why != "" {
+		return bad(why)
+	}
+	return nil
+}
+
+// linkAuthorityProblem says what is wrong with a Link URL's authority (the
+// part between "://" and the path): its user information, its IPv6
+// address, its port or its host; "" when nothing is.
+func linkAuthorityProblem(authority string) string {
 	if i := strings.Index(authority, "@"); i >= 0 {
 		user, password, _ := strings.Cut(authority[:i], ":")
 		if user == "" || strings.ContainsAny(user, ":@/") || strings.ContainsAny(password, ":@/") {
-			return bad("the user name or password before '@' is malformed")
+			return "the user name or password before '@' is malformed"
 		}
 		authority = authority[i+1:]
 	}
-	host, port := authority, ""
+	host, port, why := linkHostPort(authority)
+	if why != "" {
+		return why
+	}
+	if port != "" && (len(port) > 5 || strings.Trim(port, "0123456789") != "") {
+		return "the port must be at most five digits"
+	}
+	if host == "" && !strings.HasPrefix(authority, "[") {
+		return "it has no host"
+	}
+	if host != "" && !linkHostOK(strings.ToLower(host)) {
+		return "the host must be a domain name such as example.com, localhost, or an IP address"
+	}
+	return ""
+}
+
+// linkHostPort splits an authority without user information into its host
+// ("" for a bracketed IPv6 address, which it checks) and its port, or says
+// what is malformed.
+func linkHostPort(authority string) (host, port, why string) {
 	if strings.HasPrefix(authority, "[") {
 		end := strings.Index(authority, "]")
 		if end < 0 {
-			return bad("the IPv6 address has no closing ']'")
+			return "", "", "the IPv6 address has no closing ']'"
 		}
 		ip := net.ParseIP(authority[1:end])
 		if ip == nil || !strings.Contains(authority[1:end], ":") {
-			return bad("the bracketed host is not an IPv6 address")
+			return "", "", "the bracketed host is not an IPv6 address"
 		}
-		host, port = "", authority[end+1:]
+		port = authority[end+1:]
 		if port != "" && !strings.HasPrefix(port, ":") {
-			return bad("unexpected text after the IPv6 address")
+			return "", "", "unexpected text after the IPv6 address"
 		}
-		port = strings.TrimPrefix(port, ":")
-	} else if h, p, found := strings.Cut(authority, ":"); found {
-		host, port = h, p
-		if port == "" {
-			return bad("the port after ':' is empty")
+		return "", strings.TrimPrefix(port, ":"), ""
+	}
+	if h, p, found := strings.Cut(authority, ":"); found {
+		if p == "" {
+			return "", "", "the port after ':' is empty"
 		}
+		return h, p, ""
 	}
-	if port != "" && (len(port) > 5 || strings.Trim(port, "0123456789") != "") {
-		return bad("the port must be at most five digits")
-	}
-	if host == "" && !strings.HasPrefix(authority, "[") {
-		return bad("it has no host")
-	}
-	if host != "" && !linkHostOK(strings.ToLower(host)) {
-		return bad("the host must be a domain name such as example.com, localhost, or an IP address")
-	}
-	return nil
+	return authority, "", ""
 }
 
 // linkHostOK checks a lower-cased host: localhost, a dotted-quad IPv4 address
@@ -95,24 +116,34 @@ func linkHostOK(host string) bool {
 		return false
 	}
 	for i, label := range labels {
-		n := utf8.RuneCountInString(label)
-		if n == 0 || n > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+		if !linkLabelOK(label, i == len(labels)-1) {
 			return false
 		}
-		tld := i == len(labels)-1
-		if tld && strings.HasPrefix(label, "xn--") {
-			return len(label) > 4 && strings.Trim(label[4:], "abcdefghijklmnopqrstuvwxyz0123456789") == ""
-		}
-		if tld && n < 2 {
+	}
+	return true
+}
+
+// linkLabelOK checks a label of a lower-cased host name: 1 to 63 letters,
+// digits, '-' (not first or last) and characters from U+00A1 to U+FFFF; the
+// top-level domain (tld) is a punycode "xn--" label, or at least two
+// characters without digits.
+func linkLabelOK(label string, tld bool) bool {
+	n := utf8.RuneCountInString(label)
+	if n == 0 || n > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+		return false
+	}
+	if tld && strings.HasPrefix(label, "xn--") {
+		return len(label) > 4 && strings.Trim(label[4:], "abcdefghijklmnopqrstuvwxyz0123456789") == ""
+	}
+	if tld && n < 2 {
+		return false
+	}
+	for _, c := range label {
+		switch {
+		case c == '-', c >= 'a' && c <= 'z', c >= 0xa1 && c <= 0xffff:
+		case c >= '0' && c <= '9' && !tld:
+		default:
 			return false
-		}
-		for _, c := range label {
-			switch {
-			case c == '-', c >= 'a' && c <= 'z', c >= 0xa1 && c <= 0xffff:
-			case c >= '0' && c <= '9' && !tld:
-			default:
-				return false
-			}
 		}
 	}
 	return true

@@ -136,15 +136,19 @@ func New(cfg Config) (*Client, error) {
 	case cfg.Email == "" && cfg.APIKey != "":
 		return nil, errors.New("zulip: an API key was given without an API e-mail")
 	}
+	httpClient, err := configHTTPClient(cfg)
+	if err != nil {
+		return nil, err
+	}
 	c := &Client{
 		base:         baseURL,
 		email:        cfg.Email,
 		apiKey:       cfg.APIKey,
 		userAgent:    cfg.UserAgent,
-		httpClient:   cfg.HTTPClient,
-		maxRetries:   cfg.MaxRetries,
-		maxRetryWait: cfg.MaxRetryWait,
-		timeout:      cfg.RequestTimeout,
+		httpClient:   httpClient,
+		maxRetries:   zeroDefaultNegativeNone(cfg.MaxRetries, DefaultMaxRetries),
+		maxRetryWait: zeroDefaultNegativeNone(cfg.MaxRetryWait, DefaultMaxRetryWait),
+		timeout:      zeroDefaultNegativeNone(cfg.RequestTimeout, DefaultRequestTimeout),
 		logf:         cfg.Logf,
 		warnf:        cfg.Warnf,
 		sleep:        cfg.Sleep,
@@ -153,33 +157,6 @@ func New(cfg Config) (*Client, error) {
 	}
 	if c.userAgent == "" {
 		c.userAgent = UserAgent("")
-	}
-	if c.httpClient == nil {
-		tlsConfig, err := newTLSConfig(cfg)
-		if err != nil {
-			return nil, err
-		}
-		c.httpClient = newHTTPClient(tlsConfig)
-	} else if cfg.Insecure || cfg.CertBundle != "" || cfg.ClientCert != "" || cfg.ClientCertKey != "" {
-		return nil, errors.New("zulip: Insecure, CertBundle and ClientCert cannot be combined with a custom HTTPClient; configure its transport instead")
-	}
-	switch {
-	case c.maxRetries == 0:
-		c.maxRetries = DefaultMaxRetries
-	case c.maxRetries < 0:
-		c.maxRetries = 0
-	}
-	switch {
-	case c.maxRetryWait == 0:
-		c.maxRetryWait = DefaultMaxRetryWait
-	case c.maxRetryWait < 0:
-		c.maxRetryWait = 0
-	}
-	switch {
-	case c.timeout == 0:
-		c.timeout = DefaultRequestTimeout
-	case c.timeout < 0:
-		c.timeout = 0
 	}
 	if c.sleep == nil {
 		c.sleep = sleepContext
@@ -191,6 +168,35 @@ func New(cfg Config) (*Client, error) {
 		c.rand = rand.Float64
 	}
 	return c, nil
+}
+
+// configHTTPClient returns the HTTP client cfg asks for: its own, which
+// cannot be combined with the TLS settings, or one built with those
+// settings.
+func configHTTPClient(cfg Config) (*http.Client, error) {
+	if cfg.HTTPClient != nil {
+		if cfg.Insecure || cfg.CertBundle != "" || cfg.ClientCert != "" || cfg.ClientCertKey != "" {
+			return nil, errors.New("zulip: Insecure, CertBundle and ClientCert cannot be combined with a custom HTTPClient; configure its transport instead")
+		}
+		return cfg.HTTPClient, nil
+	}
+	tlsConfig, err := newTLSConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newHTTPClient(tlsConfig), nil
+}
+
+// zeroDefaultNegativeNone reads a count or duration of Config: zero means
+// the default, a negative value none (0).
+func zeroDefaultNegativeNone[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // BaseURL returns the normalized API base URL, ending in /api/v1/.
@@ -394,6 +400,8 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	return c.scrub(err)
 }
 
+// doRetry is do before the scrubbing of secrets: it builds the request's URL and body once,
+// then attempts it, pacing each attempt and waiting between them as retryWait decides.
 func (c *Client) doRetry(ctx context.Context, r request, out any) (err error) {
 	// A call none of whose requests left the process says so (ErrNotSent), so that a
 	// create interrupted while it waited is not looked for on the server.
@@ -406,32 +414,10 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) (err error) {
 	if !r.noAuth && !c.HasCredentials() {
 		return fmt.Errorf("%w: %s /%s needs an API e-mail and API key, and the client has none", ErrMissingCredentials, r.method, r.path)
 	}
-	encoded, err := r.params.encode()
+	target, body, err := c.encodeRequest(&r)
 	if err != nil {
 		return err
 	}
-	target := c.base.String() + r.path
-	var body string
-	if r.method == http.MethodGet {
-		if encoded != "" {
-			target += "?" + encoded
-		}
-	} else {
-		body = encoded
-		if r.file != nil {
-			if body, r.contentType, err = multipartBody(r.params, r.file); err != nil {
-				return err
-			}
-		}
-		extra, err := r.query.encode()
-		if err != nil {
-			return err
-		}
-		if extra != "" {
-			target += "?" + extra
-		}
-	}
-
 	var waited time.Duration
 	backoffs := 0
 	turn := &pacerTurn{}
@@ -445,22 +431,9 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) (err error) {
 		if res.err == nil {
 			return nil
 		}
-		if !res.retry {
-			return res.err
-		}
-		wait := res.wait
-		if res.backoff {
-			backoffs++
-			wait = max(wait, c.backoff(backoffs))
-		} else {
-			wait += c.jitter(wait)
-		}
-		if attempt > c.maxRetries {
-			return fmt.Errorf("%s; gave up after %d attempts (max_retries %d): %w", res.reason, attempt, c.maxRetries, res.err)
-		}
-		if waited+wait > c.maxRetryWait {
-			return fmt.Errorf("%s; gave up after waiting %s in total (max_retry_wait %s; the next wait would be %s): %w",
-				res.reason, roundDuration(waited), roundDuration(c.maxRetryWait), roundDuration(wait), res.err)
+		wait, err := c.retryWait(res, attempt, &backoffs, waited)
+		if err != nil {
+			return err
 		}
 		c.logWait(ctx, wait, "zulip: retrying request", map[string]any{
 			"method": r.method, "path": r.path, "attempt": attempt, "reason": res.reason, "retry_in_ms": wait.Milliseconds(),
@@ -470,6 +443,62 @@ func (c *Client) doRetry(ctx context.Context, r request, out any) (err error) {
 		}
 		waited += wait
 	}
+}
+
+// encodeRequest returns the URL and body of r: a GET's parameters in the query string,
+// other methods' in the body (multipart with a file, which sets r's content type) and
+// their query parameters in the query string.
+func (c *Client) encodeRequest(r *request) (target, body string, err error) {
+	encoded, err := r.params.encode()
+	if err != nil {
+		return "", "", err
+	}
+	target = c.base.String() + r.path
+	if r.method == http.MethodGet {
+		if encoded != "" {
+			target += "?" + encoded
+		}
+		return target, "", nil
+	}
+	body = encoded
+	if r.file != nil {
+		if body, r.contentType, err = multipartBody(r.params, r.file); err != nil {
+			return "", "", err
+		}
+	}
+	extra, err := r.query.encode()
+	if err != nil {
+		return "", "", err
+	}
+	if extra != "" {
+		target += "?" + extra
+	}
+	return target, body, nil
+}
+
+// retryWait returns how long to wait before retrying a failed attempt: the server's delay
+// with jitter, or exponential backoff (counted in backoffs). It returns the error to give
+// up with when the attempt is not worth retrying, the retries are spent, or the wait would
+// exceed max_retry_wait counting what the call has waited already.
+func (c *Client) retryWait(res attemptResult, attempt int, backoffs *int, waited time.Duration) (time.Duration, error) {
+	if !res.retry {
+		return 0, res.err
+	}
+	wait := res.wait
+	if res.backoff {
+		*backoffs++
+		wait = max(wait, c.backoff(*backoffs))
+	} else {
+		wait += c.jitter(wait)
+	}
+	if attempt > c.maxRetries {
+		return 0, fmt.Errorf("%s; gave up after %d attempts (max_retries %d): %w", res.reason, attempt, c.maxRetries, res.err)
+	}
+	if waited+wait > c.maxRetryWait {
+		return 0, fmt.Errorf("%s; gave up after waiting %s in total (max_retry_wait %s; the next wait would be %s): %w",
+			res.reason, roundDuration(waited), roundDuration(c.maxRetryWait), roundDuration(wait), res.err)
+	}
+	return wait, nil
 }
 
 // pace waits, if the rate-limit budget is spent, until the pacer lets the request go, and
@@ -516,48 +545,83 @@ func (c *Client) pace(ctx context.Context, r request, turn *pacerTurn, waited *t
 // says about the rate limit.
 func (c *Client) attempt(ctx context.Context, r request, target, body string, attempt int, ticket uint64, out any) (res attemptResult) {
 	var answer *http.Response
-	defer func() {
-		switch {
-		case r.noAuth:
-		case answer == nil:
-			c.pacer.finish(ticket, nil, c.now())
-		case answer.StatusCode == http.StatusTooManyRequests:
-			c.pacer.refused(ticket, res.wait, c.now())
-		case answer.StatusCode == http.StatusUnauthorized:
-			// A refused authentication is not charged to the account, and Zulip may
-			// report another budget (the address's) on it.
-			c.pacer.finish(ticket, nil, c.now())
-		default:
-			c.pacer.finish(ticket, answer.Header, c.now())
-		}
-	}()
+	defer func() { c.releaseTicket(r, ticket, answer, res.wait) }()
 
 	if c.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, c.timeout, errAttemptTimeout)
 		defer cancel()
 	}
-	// timedOut tells the attempt's own deadline from the caller's cancellation.
-	timedOut := func(parent error) error {
-		if errors.Is(context.Cause(ctx), errAttemptTimeout) {
-			return fmt.Errorf("zulip: %s /%s: no complete answer within %s (request_timeout): %w",
-				r.method, r.path, roundDuration(c.timeout), ErrRequestTimeout)
-		}
-		return fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, parent)
-	}
-
-	var bodyReader io.Reader
-	if r.method != http.MethodGet {
-		bodyReader = strings.NewReader(body)
-	}
 	// wroteHeaders records whether any complete request head left this process. If not, the
 	// server cannot have processed the request, which makes even a create safe to resend.
 	var wroteHeaders atomic.Bool
 	defer func() { res.sent = wroteHeaders.Load() }()
 	trace := &httptrace.ClientTrace{WroteHeaders: func() { wroteHeaders.Store(true) }}
-	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), r.method, target, bodyReader)
+	req, err := c.newHTTPRequest(httptrace.WithClientTrace(ctx, trace), r, target, body)
 	if err != nil {
-		return attemptResult{err: fmt.Errorf("zulip: building %s /%s: %w", r.method, r.path, err)}
+		return attemptResult{err: err}
+	}
+
+	start := c.now()
+	resp, err := c.httpClient.Do(req)
+	fields := map[string]any{"method": r.method, "path": r.path, "attempt": attempt}
+	if err != nil {
+		fields["duration_ms"] = c.now().Sub(start).Milliseconds()
+		fields["error"] = c.scrub(err).Error()
+		c.log(ctx, "zulip: request failed", fields)
+		return c.failedExchange(ctx, r, err, wroteHeaders.Load())
+	}
+	answer = resp
+	// The body is read in full below; an error closing it changes nothing.
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	fields["status"] = resp.StatusCode
+	fields["duration_ms"] = c.now().Sub(start).Milliseconds()
+	c.log(ctx, "zulip: request", fields)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return attemptResult{err: c.attemptCancelled(ctx, r, ctxErr)}
+		}
+		err = fmt.Errorf("zulip: %s /%s: reading the answer: %w", r.method, r.path, err)
+		return attemptResult{err: err, retry: r.idempotent, backoff: true, reason: "the connection to the Zulip server broke"}
+	}
+	if len(data) > maxResponseBytes {
+		return attemptResult{err: fmt.Errorf("zulip: %s /%s: the answer is larger than %d bytes", r.method, r.path, maxResponseBytes)}
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return attemptResult{err: c.decodeSuccess(ctx, r, resp, data, out)}
+	}
+	return c.failedAnswer(r, resp, data)
+}
+
+// releaseTicket gives the pacer back an attempt's ticket with what the answer (nil: none)
+// says about the rate limit; wait is a 429's delay. Unauthenticated requests hold no ticket.
+func (c *Client) releaseTicket(r request, ticket uint64, answer *http.Response, wait time.Duration) {
+	switch {
+	case r.noAuth:
+	case answer == nil:
+		c.pacer.finish(ticket, nil, c.now())
+	case answer.StatusCode == http.StatusTooManyRequests:
+		c.pacer.refused(ticket, wait, c.now())
+	case answer.StatusCode == http.StatusUnauthorized:
+		// A refused authentication is not charged to the account, and Zulip may
+		// report another budget (the address's) on it.
+		c.pacer.finish(ticket, nil, c.now())
+	default:
+		c.pacer.finish(ticket, answer.Header, c.now())
+	}
+}
+
+// newHTTPRequest builds the HTTP request of an attempt: its body, the headers every request
+// carries, its content type and, unless the endpoint needs none, its credentials.
+func (c *Client) newHTTPRequest(ctx context.Context, r request, target, body string) (*http.Request, error) {
+	var bodyReader io.Reader
+	if r.method != http.MethodGet {
+		bodyReader = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, target, bodyReader)
+	if err != nil {
+		return nil, fmt.Errorf("zulip: building %s /%s: %w", r.method, r.path, err)
 	}
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
@@ -574,55 +638,48 @@ func (c *Client) attempt(ctx context.Context, r request, target, body string, at
 	if !r.noAuth {
 		req.SetBasicAuth(c.email, c.apiKey)
 	}
+	return req, nil
+}
 
-	start := c.now()
-	resp, err := c.httpClient.Do(req)
-	fields := map[string]any{"method": r.method, "path": r.path, "attempt": attempt}
-	if err != nil {
-		fields["duration_ms"] = c.now().Sub(start).Milliseconds()
-		fields["error"] = c.scrub(err).Error()
-		c.log(ctx, "zulip: request failed", fields)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			// Not retried, even when the attempt's own timeout ended it: a server that
-			// takes longer than request_timeout is not failing transiently, and the user
-			// asked for the run to end in about that time.
-			return attemptResult{err: timedOut(ctxErr)}
-		}
-		if dnsErr := hostNotFound(err); dnsErr != nil {
-			// No such host is the resolver's definitive answer: a typo in the site URL, or
-			// a name that no longer exists. Retrying only delays the message.
-			return attemptResult{err: c.hostNotFoundError(r, dnsErr)}
-		}
-		err = fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, err)
-		if IsTLSFailure(err) {
-			// A certificate the client does not trust, or one the server wants and did
-			// not get, fails the same way every time: retrying only delays the message.
-			return attemptResult{err: err}
-		}
-		safe := r.idempotent || !wroteHeaders.Load()
-		return attemptResult{err: err, retry: safe, backoff: true, reason: "could not reach the Zulip server"}
+// attemptCancelled words an attempt ended by its context: its own deadline
+// (request_timeout) apart from the caller's cancellation.
+func (c *Client) attemptCancelled(ctx context.Context, r request, parent error) error {
+	if errors.Is(context.Cause(ctx), errAttemptTimeout) {
+		return fmt.Errorf("zulip: %s /%s: no complete answer within %s (request_timeout): %w",
+			r.method, r.path, roundDuration(c.timeout), ErrRequestTimeout)
 	}
-	answer = resp
-	// The body is read in full below; an error closing it changes nothing.
-	defer func() { _ = resp.Body.Close() }()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	fields["status"] = resp.StatusCode
-	fields["duration_ms"] = c.now().Sub(start).Milliseconds()
-	c.log(ctx, "zulip: request", fields)
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return attemptResult{err: timedOut(ctxErr)}
-		}
-		err = fmt.Errorf("zulip: %s /%s: reading the answer: %w", r.method, r.path, err)
-		return attemptResult{err: err, retry: r.idempotent, backoff: true, reason: "the connection to the Zulip server broke"}
-	}
-	if len(data) > maxResponseBytes {
-		return attemptResult{err: fmt.Errorf("zulip: %s /%s: the answer is larger than %d bytes", r.method, r.path, maxResponseBytes)}
-	}
+	return fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, parent)
+}
 
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return attemptResult{err: c.decodeSuccess(ctx, r, resp, data, out)}
+// failedExchange is the result of an attempt that got no answer: retried (with backoff)
+// when the request is idempotent or never left the process (sent false), except for a
+// cancellation, a host that does not exist and a TLS failure, which fail at once.
+func (c *Client) failedExchange(ctx context.Context, r request, err error, sent bool) attemptResult {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		// Not retried, even when the attempt's own timeout ended it: a server that
+		// takes longer than request_timeout is not failing transiently, and the user
+		// asked for the run to end in about that time.
+		return attemptResult{err: c.attemptCancelled(ctx, r, ctxErr)}
 	}
+	if dnsErr := hostNotFound(err); dnsErr != nil {
+		// No such host is the resolver's definitive answer: a typo in the site URL, or
+		// a name that no longer exists. Retrying only delays the message.
+		return attemptResult{err: c.hostNotFoundError(r, dnsErr)}
+	}
+	err = fmt.Errorf("zulip: %s /%s: %w", r.method, r.path, err)
+	if IsTLSFailure(err) {
+		// A certificate the client does not trust, or one the server wants and did
+		// not get, fails the same way every time: retrying only delays the message.
+		return attemptResult{err: err}
+	}
+	safe := r.idempotent || !sent
+	return attemptResult{err: err, retry: safe, backoff: true, reason: "could not reach the Zulip server"}
+}
+
+// failedAnswer is the result of a non-2xx answer: its *APIError, retried for a 429 (after
+// its Retry-After, or with backoff) and, when the request is idempotent, for a 502, 503 or
+// 504.
+func (c *Client) failedAnswer(r request, resp *http.Response, data []byte) attemptResult {
 	apiErr := c.decodeError(r, resp, data)
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:

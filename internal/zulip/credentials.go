@@ -124,48 +124,90 @@ func ResolveCredentials(explicit Credentials, env func(string) string, zuliprcPa
 	if env == nil {
 		env = os.Getenv
 	}
-	var creds Credentials
-	var src Sources
-	take := func(dst, dstSrc *string, value, source string) {
-		if *dst == "" && strings.TrimSpace(value) != "" {
-			*dst = strings.TrimSpace(value)
-			*dstSrc = source
-		}
-	}
-
 	home := env("HOME")
 	if home == "" {
 		home = env("USERPROFILE")
 	}
-	takePath := func(dst, dstSrc *string, value, source string) {
-		take(dst, dstSrc, expandHome(strings.TrimSpace(value), home), source)
+	cr := &credentialResolver{home: home}
+	cr.takeExplicit(explicit)
+	cr.takeEnv(env)
+
+	path, required := zuliprcLocation(zuliprcPath, env, home)
+	complete := cr.creds.Site != "" && cr.creds.Email != "" && cr.creds.APIKey != ""
+	if path == "" || (complete && zuliprcPath == "") {
+		return cr.finish()
 	}
-	var insecureText string
-	takeInsecure := func(value, source string) {
-		if src.Insecure == "" && strings.TrimSpace(value) != "" {
-			insecureText, src.Insecure = strings.TrimSpace(value), source
+	path = expandHome(path, home)
+	values, err := readZuliprc(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !required {
+			return cr.finish()
 		}
+		return cr.creds, cr.src, err
 	}
-	takeAll := func(values map[string]string, sourceOf func(key string) string) {
-		take(&creds.Site, &src.Site, values["site"], sourceOf("site"))
-		take(&creds.Email, &src.Email, values["email"], sourceOf("email"))
-		take(&creds.APIKey, &src.APIKey, values["key"], sourceOf("key"))
-		takeInsecure(values["insecure"], sourceOf("insecure"))
-		takePath(&creds.CertBundle, &src.CertBundle, values["cert_bundle"], sourceOf("cert_bundle"))
-		takePath(&creds.ClientCert, &src.ClientCert, values["client_cert"], sourceOf("client_cert"))
-		takePath(&creds.ClientCertKey, &src.ClientCertKey, values["client_cert_key"], sourceOf("client_cert_key"))
-	}
+	source := "zuliprc file " + path
+	cr.takeAll(values, func(string) string { return source })
+	return cr.finish()
+}
 
-	take(&creds.Site, &src.Site, explicit.Site, SourceExplicit)
-	take(&creds.Email, &src.Email, explicit.Email, SourceExplicit)
-	take(&creds.APIKey, &src.APIKey, explicit.APIKey, SourceExplicit)
+// credentialResolver gathers credentials from their sources in order: each value comes
+// from the first source that has it. insecure is kept as text until finish checks it.
+type credentialResolver struct {
+	creds        Credentials
+	src          Sources
+	home         string
+	insecureText string
+}
+
+// take sets a value that is still unset to value, trimmed, when value is not blank.
+func (cr *credentialResolver) take(dst, dstSrc *string, value, source string) {
+	if *dst == "" && strings.TrimSpace(value) != "" {
+		*dst = strings.TrimSpace(value)
+		*dstSrc = source
+	}
+}
+
+// takePath is take for a path, with a leading ~/ expanded.
+func (cr *credentialResolver) takePath(dst, dstSrc *string, value, source string) {
+	cr.take(dst, dstSrc, expandHome(strings.TrimSpace(value), cr.home), source)
+}
+
+// takeInsecure keeps insecure's text when no source gave it yet.
+func (cr *credentialResolver) takeInsecure(value, source string) {
+	if cr.src.Insecure == "" && strings.TrimSpace(value) != "" {
+		cr.insecureText, cr.src.Insecure = strings.TrimSpace(value), source
+	}
+}
+
+// takeAll takes every value of a source keyed as in zuliprc; sourceOf names the source of
+// each key.
+func (cr *credentialResolver) takeAll(values map[string]string, sourceOf func(key string) string) {
+	c, s := &cr.creds, &cr.src
+	cr.take(&c.Site, &s.Site, values["site"], sourceOf("site"))
+	cr.take(&c.Email, &s.Email, values["email"], sourceOf("email"))
+	cr.take(&c.APIKey, &s.APIKey, values["key"], sourceOf("key"))
+	cr.takeInsecure(values["insecure"], sourceOf("insecure"))
+	cr.takePath(&c.CertBundle, &s.CertBundle, values["cert_bundle"], sourceOf("cert_bundle"))
+	cr.takePath(&c.ClientCert, &s.ClientCert, values["client_cert"], sourceOf("client_cert"))
+	cr.takePath(&c.ClientCertKey, &s.ClientCertKey, values["client_cert_key"], sourceOf("client_cert_key"))
+}
+
+// takeExplicit takes the explicit values (the provider's arguments), which come first.
+func (cr *credentialResolver) takeExplicit(explicit Credentials) {
+	c, s := &cr.creds, &cr.src
+	cr.take(&c.Site, &s.Site, explicit.Site, SourceExplicit)
+	cr.take(&c.Email, &s.Email, explicit.Email, SourceExplicit)
+	cr.take(&c.APIKey, &s.APIKey, explicit.APIKey, SourceExplicit)
 	if explicit.Insecure != nil {
-		creds.Insecure, src.Insecure = explicit.Insecure, SourceExplicit
+		c.Insecure, s.Insecure = explicit.Insecure, SourceExplicit
 	}
-	takePath(&creds.CertBundle, &src.CertBundle, explicit.CertBundle, SourceExplicit)
-	takePath(&creds.ClientCert, &src.ClientCert, explicit.ClientCert, SourceExplicit)
-	takePath(&creds.ClientCertKey, &src.ClientCertKey, explicit.ClientCertKey, SourceExplicit)
+	cr.takePath(&c.CertBundle, &s.CertBundle, explicit.CertBundle, SourceExplicit)
+	cr.takePath(&c.ClientCert, &s.ClientCert, explicit.ClientCert, SourceExplicit)
+	cr.takePath(&c.ClientCertKey, &s.ClientCertKey, explicit.ClientCertKey, SourceExplicit)
+}
 
+// takeEnv takes the values of the environment variables, ZULIP_URL after ZULIP_SITE.
+func (cr *credentialResolver) takeEnv(env func(string) string) {
 	envName := map[string]string{
 		"site": EnvSite, "email": EnvEmail, "key": EnvAPIKey, "insecure": EnvAllowInsecure,
 		"cert_bundle": EnvCertBundle, "client_cert": EnvCert, "client_cert_key": EnvCertKey,
@@ -174,47 +216,38 @@ func ResolveCredentials(explicit Credentials, env func(string) string, zuliprcPa
 	for key, name := range envName {
 		fromEnv[key] = env(name)
 	}
-	envSource := func(key string) string { return "environment variable " + envName[key] }
-	takeAll(fromEnv, envSource)
-	take(&creds.Site, &src.Site, env(EnvURL), "environment variable "+EnvURL)
+	cr.takeAll(fromEnv, func(key string) string { return "environment variable " + envName[key] })
+	cr.take(&cr.creds.Site, &cr.src.Site, env(EnvURL), "environment variable "+EnvURL)
+}
 
-	finish := func() (Credentials, Sources, error) {
-		if creds.Insecure == nil && insecureText != "" {
-			switch strings.ToLower(insecureText) {
-			case "true":
-				creds.Insecure = new(true)
-			case "false":
-				creds.Insecure = new(false)
-			default:
-				return creds, src, &SettingError{Setting: "insecure", Source: src.Insecure, Msg: "must be true or false"}
-			}
+// finish returns what was gathered, with insecure's text read as true or false (in any
+// case) when no explicit value set it; any other text is a *SettingError.
+func (cr *credentialResolver) finish() (Credentials, Sources, error) {
+	if cr.creds.Insecure == nil && cr.insecureText != "" {
+		switch strings.ToLower(cr.insecureText) {
+		case "true":
+			cr.creds.Insecure = new(true)
+		case "false":
+			cr.creds.Insecure = new(false)
+		default:
+			return cr.creds, cr.src, &SettingError{Setting: "insecure", Source: cr.src.Insecure, Msg: "must be true or false"}
 		}
-		return creds, src, nil
 	}
-	path, required := zuliprcPath, true
+	return cr.creds, cr.src, nil
+}
+
+// zuliprcLocation is the zuliprc file to read and whether it must exist: zuliprcPath, else
+// $ZULIP_CONFIG, else ~/.zuliprc (which may be absent); "" when there is no home directory.
+func zuliprcLocation(zuliprcPath string, env func(string) string, home string) (string, bool) {
 	switch {
-	case path != "":
+	case zuliprcPath != "":
+		return zuliprcPath, true
 	case env(EnvConfig) != "":
-		path = env(EnvConfig)
+		return env(EnvConfig), true
 	case home != "":
-		path, required = filepath.Join(home, ".zuliprc"), false
+		return filepath.Join(home, ".zuliprc"), false
 	}
-	complete := creds.Site != "" && creds.Email != "" && creds.APIKey != ""
-	if path == "" || (complete && zuliprcPath == "") {
-		return finish()
-	}
-	path = expandHome(path, home)
-
-	values, err := readZuliprc(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && !required {
-			return finish()
-		}
-		return creds, src, err
-	}
-	source := "zuliprc file " + path
-	takeAll(values, func(string) string { return source })
-	return finish()
+	return "", true
 }
 
 // expandHome expands a leading "~/" the way the Python bindings (os.path.expanduser) do.
