@@ -46,7 +46,11 @@ func (c *call) offLock(key string, fn func() any) (any, error) {
 	}
 	job := &offLockJob{key: key, done: make(chan struct{})}
 	s.offLockJobs[c] = job
+	started := s.offLockStarted
 	go func() {
+		if started != nil {
+			started()
+		}
 		job.result = fn()
 		close(job.done)
 	}()

@@ -121,6 +121,9 @@ type Server struct {
 	// offLockJobs holds the work requests do without the lock (offlock.go),
 	// by request (guarded by mu).
 	offLockJobs map[*call]*offLockJob
+	// offLockStarted, when set (by tests), runs in each offLock job before its
+	// work, without the lock.
+	offLockStarted func()
 }
 
 // New returns a server over a freshly seeded realm (or the realm in
