@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/operations"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -639,13 +640,13 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 
 // Actions lists the provider's actions (Terraform 1.14 and newer).
 func (p *zulipProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{NewMessageReportAction, NewOwnAccountDeactivationAction, NewPushTestNotificationAction, NewRealmExportAction}
+	return []func() action.Action{NewMessageReportAction, operations.NewOwnAccountDeactivationAction, operations.NewPushTestNotificationAction, operations.NewRealmExportAction}
 }
 
 // EphemeralResources lists the provider's ephemeral resources.
 func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
-		NewEventQueueEphemeralResource,
+		operations.NewEventQueueEphemeralResource,
 		NewDevAPIKeyEphemeralResource,
 		NewBotAPIKeyEphemeralResource,
 	}

@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/operations"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -138,11 +139,11 @@ var registry = []kit.TypeEntry{
 				"`#channel > topic`."}},
 	{TypeName: "zulip_profile_data", NewResource: NewProfileDataResource},
 	{TypeName: "zulip_message_flags", NewResource: NewMessageFlagsResource, Identity: kit.Identity(kit.IdentityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true))},
-	{TypeName: "zulip_apns_device_token", NewResource: NewAPNsDeviceTokenResource},
-	{TypeName: "zulip_push_test_notification", NewResource: NewPushTestNotificationResource},
+	{TypeName: "zulip_apns_device_token", NewResource: operations.NewAPNsDeviceTokenResource},
+	{TypeName: "zulip_push_test_notification", NewResource: operations.NewPushTestNotificationResource},
 	{TypeName: "zulip_message_report", NewResource: NewMessageReportResource},
-	{TypeName: "zulip_own_account_deactivation", NewResource: NewOwnAccountDeactivationResource},
-	{TypeName: "zulip_sms_question", NewResource: NewSMSQuestionResource, NoAccount: true},
+	{TypeName: "zulip_own_account_deactivation", NewResource: operations.NewOwnAccountDeactivationResource},
+	{TypeName: "zulip_sms_question", NewResource: operations.NewSMSQuestionResource, NoAccount: true},
 }
 
 // journaledTypes are the registry's journaled types.
