@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/operations"
 
@@ -625,7 +627,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 	return []func() datasource.DataSource{
 		NewUserDataSource,
 		NewCustomProfileFieldsDataSource,
-		NewMessagesMatchingNarrowDataSource,
+		messages.NewMessagesMatchingNarrowDataSource,
 		NewChannelsDataSource,
 		NewUserGroupsDataSource,
 		NewUserGroupDataSource,
@@ -640,7 +642,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 
 // Actions lists the provider's actions (Terraform 1.14 and newer).
 func (p *zulipProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{NewMessageReportAction, operations.NewOwnAccountDeactivationAction, operations.NewPushTestNotificationAction, operations.NewRealmExportAction}
+	return []func() action.Action{messages.NewMessageReportAction, operations.NewOwnAccountDeactivationAction, operations.NewPushTestNotificationAction, operations.NewRealmExportAction}
 }
 
 // EphemeralResources lists the provider's ephemeral resources.

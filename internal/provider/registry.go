@@ -16,6 +16,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/operations"
 
@@ -111,7 +113,7 @@ var registry = []kit.TypeEntry{
 				MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",
 				Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}}},
 	// A saved snippet has no natural key: titles need not be unique.
-	{TypeName: "zulip_saved_snippet", NewResource: NewSavedSnippetResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{{Name: "id", Number: true,
+	{TypeName: "zulip_saved_snippet", NewResource: messages.NewSavedSnippetResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{{Name: "id", Number: true,
 		Description: "The saved snippet's id (titles need not be unique)."}}}), Natural: &kit.KeyRule{}, Journaled: true,
 		Adopt: &kit.ImportSource{List: importFrom(kit.SavedSnippetCollection, func(v zulip.SavedSnippet) (string, string, bool) {
 			return v.Title, strconv.FormatInt(v.ID, 10), true
@@ -138,10 +140,10 @@ var registry = []kit.TypeEntry{
 			ListDescription: "The topic preferences (muted, unmuted, followed) of the provider's own account, shown as " +
 				"`#channel > topic`."}},
 	{TypeName: "zulip_profile_data", NewResource: NewProfileDataResource},
-	{TypeName: "zulip_message_flags", NewResource: NewMessageFlagsResource, Identity: kit.Identity(kit.IdentityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true))},
+	{TypeName: "zulip_message_flags", NewResource: messages.NewMessageFlagsResource, Identity: kit.Identity(kit.IdentityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true))},
 	{TypeName: "zulip_apns_device_token", NewResource: operations.NewAPNsDeviceTokenResource},
 	{TypeName: "zulip_push_test_notification", NewResource: operations.NewPushTestNotificationResource},
-	{TypeName: "zulip_message_report", NewResource: NewMessageReportResource},
+	{TypeName: "zulip_message_report", NewResource: messages.NewMessageReportResource},
 	{TypeName: "zulip_own_account_deactivation", NewResource: operations.NewOwnAccountDeactivationResource},
 	{TypeName: "zulip_sms_question", NewResource: operations.NewSMSQuestionResource, NoAccount: true},
 }
