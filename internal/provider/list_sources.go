@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -176,10 +178,10 @@ func importFromFiltered[T any](coll func(*kit.ProviderData) *kit.Collection[T], 
 	}
 }
 
-// usersToImport lists the active humans (bots: the active bots of an owner)
+// usersToImport lists the active humans (wantBots: the active bots of an owner)
 // by their real address where the provider's account may see it, shown as
 // "Full Name <address>".
-func usersToImport(ctx context.Context, d *kit.ProviderData, bots bool, f kit.FilterValues) ([]kit.ImportTarget, error) {
+func usersToImport(ctx context.Context, d *kit.ProviderData, wantBots bool, f kit.FilterValues) ([]kit.ImportTarget, error) {
 	users, err := kit.Users(ctx, d)
 	if err != nil {
 		return nil, err
@@ -188,13 +190,13 @@ func usersToImport(ctx context.Context, d *kit.ProviderData, bots bool, f kit.Fi
 	if name := f.Str(filterRole); name != "" {
 		role, _ = zulip.RoleFromName(name) // validated by the schema
 	}
-	withDeactivated := !bots && f.Flag(filterIncludeDeactivated)
-	botType, anyType := botTypes[f.Str(filterBotType)], f.Str(filterBotType) == ""
+	withDeactivated := !wantBots && f.Flag(filterIncludeDeactivated)
+	botType, anyType := bots.BotTypes[f.Str(filterBotType)], f.Str(filterBotType) == ""
 	var out []kit.ImportTarget
 	for _, u := range users {
 		switch {
-		case u.IsBot != bots, !u.IsActive && !withDeactivated, bots && u.BotOwnerID == nil, role >= 0 && u.Role != role,
-			bots && !anyType && (u.BotType == nil || *u.BotType != botType):
+		case u.IsBot != wantBots, !u.IsActive && !withDeactivated, wantBots && u.BotOwnerID == nil, role >= 0 && u.Role != role,
+			wantBots && !anyType && (u.BotType == nil || *u.BotType != botType):
 			continue
 		}
 		address := u.Email // the API address; the real one when the account may see it

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -635,7 +637,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewUserStatusDataSource,
 		NewTopicsDataSource,
 		NewRealmDataSource,
-		NewBotsDataSource,
+		bots.NewBotsDataSource,
 		NewImportBlocksDataSource,
 	}
 }
@@ -650,7 +652,7 @@ func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral
 	return []func() ephemeral.EphemeralResource{
 		operations.NewEventQueueEphemeralResource,
 		NewDevAPIKeyEphemeralResource,
-		NewBotAPIKeyEphemeralResource,
+		bots.NewBotAPIKeyEphemeralResource,
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -54,7 +56,7 @@ var registry = []kit.TypeEntry{
 		Adopt: &kit.ImportSource{List: importFrom(kit.ProfileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) {
 			return v.Name, v.Name, true
 		}), ListDescription: "The organization's custom profile fields."}},
-	{TypeName: "zulip_custom_emoji", NewResource: NewCustomEmojiResource, Identity: kit.Identity(kit.IdentityOf("name", "The emoji's name.", false)), Journaled: true,
+	{TypeName: "zulip_custom_emoji", NewResource: bots.NewCustomEmojiResource, Identity: kit.Identity(kit.IdentityOf("name", "The emoji's name.", false)), Journaled: true,
 		Adopt: &kit.ImportSource{List: importFrom(kit.EmojiCollection, func(v zulip.CustomEmoji) (string, string, bool) {
 			return v.Name, v.Name, true
 		}), ListDescription: "The organization's active custom emoji (the image is not downloaded: `source` is left out, which " +
@@ -105,7 +107,7 @@ var registry = []kit.TypeEntry{
 				filterIncludeDeactivated: {Attr: listschema.BoolAttribute{Optional: true,
 					MarkdownDescription: "Lists deactivated users too (they import with `active = false`). Default `false`."}},
 			}}},
-	{TypeName: "zulip_bot", NewResource: NewBotResource, Identity: kit.Identity(kit.IdentityOf("email", "The bot's e-mail address.", true)), Natural: &kit.KeyRule{Attrs: []string{"short_name"}, Fold: true}, Journaled: true,
+	{TypeName: "zulip_bot", NewResource: bots.NewBotResource, Identity: kit.Identity(kit.IdentityOf("email", "The bot's e-mail address.", true)), Natural: &kit.KeyRule{Attrs: []string{"short_name"}, Fold: true}, Journaled: true,
 		Adopt: &kit.ImportSource{List: func(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
 			return usersToImport(ctx, d, true, f)
 		}, ListDescription: "The organization's active bots that have an owner (not Zulip's own system bots).",
