@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
@@ -627,14 +629,14 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 // DataSources lists the provider's data sources.
 func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
-		NewUserDataSource,
+		people.NewUserDataSource,
 		NewCustomProfileFieldsDataSource,
 		messages.NewMessagesMatchingNarrowDataSource,
 		NewChannelsDataSource,
 		NewUserGroupsDataSource,
 		NewUserGroupDataSource,
 		NewChannelDataSource,
-		NewUserStatusDataSource,
+		people.NewUserStatusDataSource,
 		NewTopicsDataSource,
 		NewRealmDataSource,
 		bots.NewBotsDataSource,
@@ -651,7 +653,7 @@ func (p *zulipProvider) Actions(_ context.Context) []func() action.Action {
 func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		operations.NewEventQueueEphemeralResource,
-		NewDevAPIKeyEphemeralResource,
+		people.NewDevAPIKeyEphemeralResource,
 		bots.NewBotAPIKeyEphemeralResource,
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
@@ -96,7 +98,7 @@ var registry = []kit.TypeEntry{
 		Adopt: &kit.ImportSource{List: liveChannels,
 			ListDescription: "The subscribers of each channel (not archived), as the authoritative `zulip_channel_subscribers`, " +
 				"one result per channel."}},
-	{TypeName: "zulip_user", NewResource: NewUserResource, Identity: &kit.UserIdentity, Natural: &kit.KeyRule{Attrs: []string{"email"}, Fold: true}, Journaled: true,
+	{TypeName: "zulip_user", NewResource: people.NewUserResource, Identity: &kit.UserIdentity, Natural: &kit.KeyRule{Attrs: []string{"email"}, Fold: true}, Journaled: true,
 		Adopt: &kit.ImportSource{List: func(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
 			return usersToImport(ctx, d, false, f)
 		}, ListDescription: "The organization's human users, by their real address where the provider's account may see it.",
@@ -141,7 +143,7 @@ var registry = []kit.TypeEntry{
 		Adopt: &kit.ImportSource{List: userTopicsToImport,
 			ListDescription: "The topic preferences (muted, unmuted, followed) of the provider's own account, shown as " +
 				"`#channel > topic`."}},
-	{TypeName: "zulip_profile_data", NewResource: NewProfileDataResource},
+	{TypeName: "zulip_profile_data", NewResource: people.NewProfileDataResource},
 	{TypeName: "zulip_message_flags", NewResource: messages.NewMessageFlagsResource, Identity: kit.Identity(kit.IdentityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true))},
 	{TypeName: "zulip_apns_device_token", NewResource: operations.NewAPNsDeviceTokenResource},
 	{TypeName: "zulip_push_test_notification", NewResource: operations.NewPushTestNotificationResource},

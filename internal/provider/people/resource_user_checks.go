@@ -1,4 +1,4 @@
-package provider
+package people
 
 // The plan-time checks of a user's changes that Zulip would refuse: the
 // protected accounts, the address, the roles, the profile data.

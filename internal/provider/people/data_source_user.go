@@ -1,4 +1,4 @@
-package provider
+package people
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package provider
+package people
 
 // The creation of a user: the address, an account to take over, the new
 // account, and what a create sets after it.

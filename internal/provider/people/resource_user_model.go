@@ -1,4 +1,4 @@
-package provider
+package people
 
 // Between a user's Terraform model and Zulip's user.
 
