@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -60,18 +62,18 @@ func subscriptionsOfUser(ctx context.Context, d *kit.ProviderData, f kit.FilterV
 	return out, nil
 }
 
-// membershipsOfUser lists the custom groups a user (the user_id filter) is a
+// membershipsOfUser lists the custom all a user (the user_id filter) is a
 // direct member of.
 func membershipsOfUser(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
 	user := f.Number(filterUserID)
-	groups, err := kit.UserGroupCollection(d).List(ctx)
+	all, err := kit.UserGroupCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []kit.ImportTarget
-	for _, g := range groups {
+	for _, g := range all {
 		if !g.IsSystemGroup && !g.Deactivated && slices.Contains(g.Members, user) {
-			out = append(out, kit.ImportTarget{Name: g.Name, ID: membershipID(g.ID, user)})
+			out = append(out, kit.ImportTarget{Name: g.Name, ID: groups.MembershipID(g.ID, user)})
 		}
 	}
 	return out, nil

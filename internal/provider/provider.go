@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
@@ -633,8 +635,8 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		NewCustomProfileFieldsDataSource,
 		messages.NewMessagesMatchingNarrowDataSource,
 		NewChannelsDataSource,
-		NewUserGroupsDataSource,
-		NewUserGroupDataSource,
+		groups.NewUserGroupsDataSource,
+		groups.NewUserGroupDataSource,
 		NewChannelDataSource,
 		people.NewUserStatusDataSource,
 		NewTopicsDataSource,

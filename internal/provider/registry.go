@@ -16,6 +16,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
@@ -63,7 +65,7 @@ var registry = []kit.TypeEntry{
 			return v.Name, v.Name, true
 		}), ListDescription: "The organization's active custom emoji (the image is not downloaded: `source` is left out, which " +
 			"an imported emoji allows)."}},
-	{TypeName: "zulip_user_group", NewResource: NewUserGroupResource, Identity: kit.Identity(kit.IdentityOf("name", "The group's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+	{TypeName: "zulip_user_group", NewResource: groups.NewUserGroupResource, Identity: kit.Identity(kit.IdentityOf("name", "The group's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
 		Adopt: &kit.ImportSource{List: customGroups,
 			ListDescription: "The organization's user groups, without the system groups (`role:members` and the like), which " +
 				"Zulip manages itself, and without deactivated groups."}},
@@ -90,7 +92,7 @@ var registry = []kit.TypeEntry{
 	{TypeName: "zulip_channel_folder_order", NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
 		Adopt: &kit.ImportSource{List: orderOf(kit.ChannelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
 			ListDescription: "The order of the organization's channel folders: one result when there is a folder."}},
-	{TypeName: "zulip_user_group_members", NewResource: NewUserGroupMembersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
+	{TypeName: "zulip_user_group_members", NewResource: groups.NewUserGroupMembersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
 		Adopt: &kit.ImportSource{List: customGroups,
 			ListDescription: "The members of each user group (not system groups), as the authoritative " +
 				"`zulip_user_group_members`, one result per group."}},
@@ -130,7 +132,7 @@ var registry = []kit.TypeEntry{
 				"channels' subscribers are not managed whole. Do not list these beside `zulip_channel_subscribers` of the " +
 				"same channels: the two would fight.",
 			Filters: userFilter("subscriptions")}},
-	{TypeName: "zulip_user_group_membership", NewResource: NewUserGroupMembershipResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr, kit.UserIDAttr)),
+	{TypeName: "zulip_user_group_membership", NewResource: groups.NewUserGroupMembershipResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr, kit.UserIDAttr)),
 		Adopt: &kit.ImportSource{List: membershipsOfUser, ListOnly: true,
 			ListDescription: "The user groups one user is a direct member of (not system groups), as additive " +
 				"`zulip_user_group_membership`s, shown by group name: to manage one person's memberships where the groups' " +
