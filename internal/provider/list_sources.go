@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
@@ -44,16 +46,16 @@ func userFilter(what string) map[string]kit.ListFilter {
 // subscribed to.
 func subscriptionsOfUser(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
 	user := f.Number(filterUserID)
-	subscribers, err := subscribers(ctx, d)
+	subscribers, err := channels.Subscribers(ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	channels, err := kit.ChannelCollection(d).List(ctx)
+	all, err := kit.ChannelCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []kit.ImportTarget
-	for _, c := range channels {
+	for _, c := range all {
 		if !c.IsArchived && slices.Contains(subscribers[c.StreamID], user) {
 			out = append(out, kit.ImportTarget{Name: c.Name, ID: strconv.FormatInt(c.StreamID, 10) + ":" + strconv.FormatInt(user, 10),
 				Display: "#" + c.Name})
@@ -86,12 +88,12 @@ func userTopicsToImport(ctx context.Context, d *kit.ProviderData, _ kit.FilterVa
 	if err != nil {
 		return nil, err
 	}
-	channels, err := kit.ChannelCollection(d).List(ctx)
+	all, err := kit.ChannelCollection(d).List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names := make(map[int64]string, len(channels))
-	for _, c := range channels {
+	names := make(map[int64]string, len(all))
+	for _, c := range all {
 		names[c.StreamID] = c.Name
 	}
 	var out []kit.ImportTarget
@@ -103,7 +105,7 @@ func userTopicsToImport(ctx context.Context, d *kit.ProviderData, _ kit.FilterVa
 		if channel == "" {
 			channel = strconv.FormatInt(v.StreamID, 10)
 		}
-		out = append(out, kit.ImportTarget{Name: channel + " " + v.TopicName, ID: userTopicID(v.StreamID, v.TopicName),
+		out = append(out, kit.ImportTarget{Name: channel + " " + v.TopicName, ID: channels.UserTopicID(v.StreamID, v.TopicName),
 			Display: "#" + channel + " > " + v.TopicName})
 	}
 	return out, nil
@@ -149,11 +151,11 @@ var (
 func channelPrivacy(c zulip.Channel) string {
 	switch {
 	case c.InviteOnly:
-		return privacyPrivate
+		return channels.PrivacyPrivate
 	case c.IsWebPublic:
-		return privacyWebPublic
+		return channels.PrivacyWebPublic
 	default:
-		return privacyPublic
+		return channels.PrivacyPublic
 	}
 }
 

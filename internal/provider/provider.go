@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
@@ -634,12 +636,12 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		people.NewUserDataSource,
 		NewCustomProfileFieldsDataSource,
 		messages.NewMessagesMatchingNarrowDataSource,
-		NewChannelsDataSource,
+		channels.NewChannelsDataSource,
 		groups.NewUserGroupsDataSource,
 		groups.NewUserGroupDataSource,
-		NewChannelDataSource,
+		channels.NewChannelDataSource,
 		people.NewUserStatusDataSource,
-		NewTopicsDataSource,
+		channels.NewTopicsDataSource,
 		NewRealmDataSource,
 		bots.NewBotsDataSource,
 		NewImportBlocksDataSource,

@@ -16,6 +16,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
@@ -69,18 +71,18 @@ var registry = []kit.TypeEntry{
 		Adopt: &kit.ImportSource{List: customGroups,
 			ListDescription: "The organization's user groups, without the system groups (`role:members` and the like), which " +
 				"Zulip manages itself, and without deactivated groups."}},
-	{TypeName: "zulip_channel_folder", NewResource: NewChannelFolderResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel folder's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+	{TypeName: "zulip_channel_folder", NewResource: channels.NewChannelFolderResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel folder's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
 		Adopt: &kit.ImportSource{List: importFrom(kit.ChannelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
 			return v.Name, v.Name, !v.IsArchived
 		}), ListDescription: "The organization's channel folders, without archived ones."}},
-	{TypeName: "zulip_channel", NewResource: NewChannelResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+	{TypeName: "zulip_channel", NewResource: channels.NewChannelResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
 		Adopt: &kit.ImportSource{List: liveChannels,
 			ListDescription: "The channels the provider's account can see, without archived ones (declaring an archived " +
 				"channel's name unarchives it, so an archived channel is not an object Terraform manages).",
 			Filters: map[string]kit.ListFilter{filterPrivacy: {Attr: listschema.StringAttribute{Optional: true,
 				MarkdownDescription: "Lists only the channels of this privacy: `public`, `private` or `web_public`.",
-				Validators:          []validator.String{stringvalidator.OneOf(privacyPublic, privacyPrivate, privacyWebPublic)}}}}}},
-	{TypeName: "zulip_default_channels", NewResource: NewDefaultChannelsResource, Identity: &kit.SingletonIdentity,
+				Validators:          []validator.String{stringvalidator.OneOf(channels.PrivacyPublic, channels.PrivacyPrivate, channels.PrivacyWebPublic)}}}}}},
+	{TypeName: "zulip_default_channels", NewResource: channels.NewDefaultChannelsResource, Identity: &kit.SingletonIdentity,
 		Adopt: &kit.ImportSource{List: singleton("default_channels"),
 			ListDescription: "The organization's default channels: one result."}},
 	{TypeName: "zulip_linkifier_order", NewResource: NewLinkifierOrderResource, Identity: &kit.SingletonIdentity,
@@ -89,14 +91,14 @@ var registry = []kit.TypeEntry{
 	{TypeName: "zulip_custom_profile_field_order", NewResource: NewCustomProfileFieldOrderResource, Identity: &kit.SingletonIdentity,
 		Adopt: &kit.ImportSource{List: orderOf(kit.ProfileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
 			ListDescription: "The order of the organization's custom profile fields: one result when there is a field."}},
-	{TypeName: "zulip_channel_folder_order", NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
+	{TypeName: "zulip_channel_folder_order", NewResource: channels.NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
 		Adopt: &kit.ImportSource{List: orderOf(kit.ChannelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
 			ListDescription: "The order of the organization's channel folders: one result when there is a folder."}},
 	{TypeName: "zulip_user_group_members", NewResource: groups.NewUserGroupMembersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
 		Adopt: &kit.ImportSource{List: customGroups,
 			ListDescription: "The members of each user group (not system groups), as the authoritative " +
 				"`zulip_user_group_members`, one result per group."}},
-	{TypeName: "zulip_channel_subscribers", NewResource: NewChannelSubscribersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr)),
+	{TypeName: "zulip_channel_subscribers", NewResource: channels.NewChannelSubscribersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr)),
 		Adopt: &kit.ImportSource{List: liveChannels,
 			ListDescription: "The subscribers of each channel (not archived), as the authoritative `zulip_channel_subscribers`, " +
 				"one result per channel."}},
@@ -125,7 +127,7 @@ var registry = []kit.TypeEntry{
 			return v.Title, strconv.FormatInt(v.ID, 10), true
 		}), ListDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
 			"by title."}},
-	{TypeName: "zulip_channel_subscription", NewResource: NewChannelSubscriptionResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr, kit.UserIDAttr)),
+	{TypeName: "zulip_channel_subscription", NewResource: channels.NewChannelSubscriptionResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr, kit.UserIDAttr)),
 		Adopt: &kit.ImportSource{List: subscriptionsOfUser, ListOnly: true,
 			ListDescription: "The channels one user is subscribed to (not archived ones), as additive " +
 				"`zulip_channel_subscription`s, shown by channel name: to manage one person's subscriptions where the " +
@@ -139,7 +141,7 @@ var registry = []kit.TypeEntry{
 				"members are not managed whole. Do not list these beside `zulip_user_group_members` of the same groups: " +
 				"the two would fight.",
 			Filters: userFilter("memberships")}},
-	{TypeName: "zulip_user_topic", NewResource: NewUserTopicResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{kit.ChannelIDAttr,
+	{TypeName: "zulip_user_topic", NewResource: channels.NewUserTopicResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{kit.ChannelIDAttr,
 		{Name: "topic", Description: "The topic's name."}}, ImportID: func(v []string) string { return v[0] + ":" + v[1] },
 		Mutable: true}),
 		Adopt: &kit.ImportSource{List: userTopicsToImport,

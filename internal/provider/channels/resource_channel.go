@@ -1,4 +1,4 @@
-package provider
+package channels
 
 import (
 	"context"
@@ -173,9 +173,9 @@ var channelSettings = []channelSetting{
 
 // Channel privacy values.
 const (
-	privacyPublic    = "public"
-	privacyPrivate   = "private"
-	privacyWebPublic = "web_public"
+	PrivacyPublic    = "public"
+	PrivacyPrivate   = "private"
+	PrivacyWebPublic = "web_public"
 )
 
 // Schema describes the resource.
@@ -199,10 +199,10 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			Validators:          []validator.String{stringvalidator.LengthAtMost(1024), stringvalidator.RegexMatches(noNewline, "must be one line (Zulip turns line breaks into spaces)")},
 		},
 		"privacy": schema.StringAttribute{
-			Optional: true, Computed: true, Default: stringdefault.StaticString(privacyPublic),
+			Optional: true, Computed: true, Default: stringdefault.StaticString(PrivacyPublic),
 			MarkdownDescription: "`public` (default: every member can find and join it), `private` (invitation " +
 				"only) or `web_public` (readable by anyone on the internet, where the organization allows it).",
-			Validators: []validator.String{stringvalidator.OneOf(privacyPublic, privacyPrivate, privacyWebPublic)},
+			Validators: []validator.String{stringvalidator.OneOf(PrivacyPublic, PrivacyPrivate, PrivacyWebPublic)},
 		},
 		"history_public_to_subscribers": schema.BoolAttribute{
 			Optional: true, Computed: true,
@@ -274,15 +274,15 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 		}
 		switch {
-		case plan.Privacy.ValueString() != privacyPrivate:
+		case plan.Privacy.ValueString() != PrivacyPrivate:
 			plan.HistoryPublicToSubscribers = types.BoolValue(true)
-		case !req.State.Raw.IsNull() && prior.Privacy.ValueString() == privacyPrivate:
+		case !req.State.Raw.IsNull() && prior.Privacy.ValueString() == PrivacyPrivate:
 			plan.HistoryPublicToSubscribers = prior.HistoryPublicToSubscribers
 		default:
 			plan.HistoryPublicToSubscribers = types.BoolValue(false)
 		}
 	}
-	if kit.Known(plan.Privacy) && plan.Privacy.ValueString() != privacyPrivate && kit.Known(plan.HistoryPublicToSubscribers) && !plan.HistoryPublicToSubscribers.ValueBool() {
+	if kit.Known(plan.Privacy) && plan.Privacy.ValueString() != PrivacyPrivate && kit.Known(plan.HistoryPublicToSubscribers) && !plan.HistoryPublicToSubscribers.ValueBool() {
 		resp.Diagnostics.AddAttributeError(path.Root("history_public_to_subscribers"), "Invalid Channel History",
 			"A public or web-public channel shares its history with new subscribers; only a private channel can hide it.")
 	}
@@ -335,12 +335,12 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // can_create_web_public_channel_group.
 func (r *channelResource) requireCreation(ctx context.Context, privacy string, diags *diag.Diagnostics) {
 	at := path.Root("privacy")
-	if privacy == privacyPrivate {
+	if privacy == PrivacyPrivate {
 		kit.RequirePermission(ctx, r.Data, "Creating a private channel", at, diags, kit.RealmPermission(ctx, r.Data, "can_create_private_channel_group"))
 		return
 	}
 	kit.RequirePermission(ctx, r.Data, "Creating a public channel", at, diags, kit.RealmPermission(ctx, r.Data, "can_create_public_channel_group"))
-	if privacy == privacyWebPublic {
+	if privacy == PrivacyWebPublic {
 		kit.RequirePermission(ctx, r.Data, "Creating a web-public channel", at, diags, kit.RealmPermission(ctx, r.Data, "can_create_web_public_channel_group"))
 	}
 }
@@ -494,7 +494,7 @@ func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.Cre
 func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir kit.GroupDirectory) (zulip.CreateChannelRequest, error) {
 	description := plan.Description.ValueString()
 	privacy := plan.Privacy.ValueString()
-	private, webPublic := privacy == privacyPrivate, privacy == privacyWebPublic
+	private, webPublic := privacy == PrivacyPrivate, privacy == PrivacyWebPublic
 	req := zulip.CreateChannelRequest{
 		Name: plan.Name.ValueString(), Description: &description, Subscribers: []int64{},
 		Announce: plan.Announce.ValueBoolPointer(), InviteOnly: &private, IsWebPublic: &webPublic,
@@ -556,7 +556,7 @@ func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel,
 		req.Description = plan.Description.ValueStringPointer()
 	}
 	if kit.Known(plan.Privacy) && !plan.Privacy.Equal(prior.Privacy) {
-		private, webPublic := plan.Privacy.ValueString() == privacyPrivate, plan.Privacy.ValueString() == privacyWebPublic
+		private, webPublic := plan.Privacy.ValueString() == PrivacyPrivate, plan.Privacy.ValueString() == PrivacyWebPublic
 		req.IsPrivate, req.IsWebPublic = &private, &webPublic
 	}
 	if kit.Known(plan.HistoryPublicToSubscribers) && (!plan.HistoryPublicToSubscribers.Equal(prior.HistoryPublicToSubscribers) || req.IsPrivate != nil) {
@@ -677,11 +677,11 @@ func channelFromAPI2(ctx context.Context, d *kit.ProviderData, c zulip.Channel, 
 	m.Description = types.StringValue(c.Description)
 	switch {
 	case c.IsWebPublic:
-		m.Privacy = types.StringValue(privacyWebPublic)
+		m.Privacy = types.StringValue(PrivacyWebPublic)
 	case c.InviteOnly:
-		m.Privacy = types.StringValue(privacyPrivate)
+		m.Privacy = types.StringValue(PrivacyPrivate)
 	default:
-		m.Privacy = types.StringValue(privacyPublic)
+		m.Privacy = types.StringValue(PrivacyPublic)
 	}
 	m.HistoryPublicToSubscribers = types.BoolValue(c.HistoryPublicToSubscribers)
 	m.MessageRetentionDays = types.StringValue(c.Retention().String())

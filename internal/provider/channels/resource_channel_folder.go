@@ -1,4 +1,4 @@
-package provider
+package channels
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package provider
+package channels
 
 import (
 	"context"
@@ -43,7 +43,7 @@ const cacheSubscribers = "channel subscribers"
 
 // subscribers returns the subscribers of every channel the account can see,
 // read once per run (one register request for all channels).
-func subscribers(ctx context.Context, d *kit.ProviderData) (map[int64][]int64, error) {
+func Subscribers(ctx context.Context, d *kit.ProviderData) (map[int64][]int64, error) {
 	return kit.CachedAs(ctx, d.Cache, cacheSubscribers, d.Client.ListAllSubscribers)
 }
 
@@ -271,7 +271,7 @@ func readSubscribers(ctx context.Context, d *kit.ProviderData, id int64, diags *
 	if i < 0 || channels[i].IsArchived {
 		return nil, false
 	}
-	all, err := subscribers(ctx, d)
+	all, err := Subscribers(ctx, d)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Channel Subscribers", "list the channels' subscribers through POST /register", kit.RoleAny, err)
 		return nil, false
