@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/realm"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -44,14 +46,14 @@ func TestCreateInterruptedBeforeSending(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &kit.ProviderData{Client: client, Cache: kit.NewCollectionCache(), HasCreds: true}
-	r := &linkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier", Data: d}}
+	r := &realm.LinkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier", Data: d}}
 	if _, err := kit.LinkifierCollection(d).List(context.Background()); err != nil { // the plan's read
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel) // Ctrl-C while the create waits for the budget
 	var diags diag.Diagnostics
-	if _, ok := r.creation(zulip.LinkifierRequest{Pattern: "A-(?P<id>[0-9]+)", URLTemplate: "https://a.example/{id}"}).Create(ctx, d, &diags); ok {
+	if _, ok := r.Creation(zulip.LinkifierRequest{Pattern: "A-(?P<id>[0-9]+)", URLTemplate: "https://a.example/{id}"}).Create(ctx, d, &diags); ok {
 		t.Fatal("the interrupted create succeeded")
 	}
 	if creates.Load() != 0 {

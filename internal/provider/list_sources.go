@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/realm"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
@@ -113,7 +115,7 @@ func userTopicsToImport(ctx context.Context, d *kit.ProviderData, _ kit.FilterVa
 
 // thisOrganization is the one object of the organization's settings.
 func thisOrganization(_ context.Context, d *kit.ProviderData, _ kit.FilterValues) ([]kit.ImportTarget, error) {
-	return []kit.ImportTarget{{Name: "this", ID: realmURL(d.Client), Display: realmURL(d.Client)}}, nil
+	return []kit.ImportTarget{{Name: "this", ID: realm.RealmURL(d.Client), Display: realm.RealmURL(d.Client)}}, nil
 }
 
 // singleton is the one object of an organization-wide resource.

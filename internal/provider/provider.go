@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/realm"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
@@ -634,7 +636,7 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		people.NewUserDataSource,
-		NewCustomProfileFieldsDataSource,
+		realm.NewCustomProfileFieldsDataSource,
 		messages.NewMessagesMatchingNarrowDataSource,
 		channels.NewChannelsDataSource,
 		groups.NewUserGroupsDataSource,
@@ -642,7 +644,7 @@ func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataS
 		channels.NewChannelDataSource,
 		people.NewUserStatusDataSource,
 		channels.NewTopicsDataSource,
-		NewRealmDataSource,
+		realm.NewRealmDataSource,
 		bots.NewBotsDataSource,
 		NewImportBlocksDataSource,
 	}

@@ -3,7 +3,7 @@
 // PATCH /realm and PATCH /realm/user_settings_defaults requests and their
 // encoding (internal/zulip/realm_settings_gen.go), and the provider's schema,
 // model and mapping of zulip_realm, zulip_realm_user_defaults and the data
-// source zulip_realm (internal/provider/realm_settings_gen.go).
+// source zulip_realm (internal/provider/realm/realm_settings_gen.go).
 //
 // Run it with go generate ./internal/realmspec (make generate does); a test
 // of this package fails when the committed files differ from its output.

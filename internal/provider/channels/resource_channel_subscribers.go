@@ -41,7 +41,7 @@ const featureQuietSubscriptions = 397
 // cacheSubscribers is the cache key of every visible channel's subscribers.
 const cacheSubscribers = "channel subscribers"
 
-// subscribers returns the subscribers of every channel the account can see,
+// Subscribers returns the subscribers of every channel the account can see,
 // read once per run (one register request for all channels).
 func Subscribers(ctx context.Context, d *kit.ProviderData) (map[int64][]int64, error) {
 	return kit.CachedAs(ctx, d.Cache, cacheSubscribers, d.Client.ListAllSubscribers)

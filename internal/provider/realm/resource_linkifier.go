@@ -1,4 +1,4 @@
-package provider
+package realm
 
 import (
 	"context"
@@ -25,11 +25,11 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*linkifierResource)(nil)
-	_ resource.ResourceWithConfigure      = (*linkifierResource)(nil)
-	_ resource.ResourceWithImportState    = (*linkifierResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*linkifierResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*linkifierResource)(nil)
+	_ resource.Resource                   = (*LinkifierResource)(nil)
+	_ resource.ResourceWithConfigure      = (*LinkifierResource)(nil)
+	_ resource.ResourceWithImportState    = (*LinkifierResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*LinkifierResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*LinkifierResource)(nil)
 )
 
 // Feature levels of the linkifier fields (digest §10).
@@ -40,11 +40,11 @@ const (
 
 // NewLinkifierResource returns the zulip_linkifier resource.
 func NewLinkifierResource() resource.Resource {
-	return &linkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier"}}
+	return &LinkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier"}}
 }
 
-// linkifierResource manages one realm linkifier.
-type linkifierResource struct {
+// LinkifierResource manages one realm linkifier.
+type LinkifierResource struct {
 	kit.ResourceBase
 }
 
@@ -59,7 +59,7 @@ type linkifierResourceModel struct {
 }
 
 // Schema describes the resource.
-func (r *linkifierResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *LinkifierResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	noSpace := validators.String("must not start or end with whitespace (Zulip strips it)", kit.CheckNoOuterSpace)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A linkifier: text in messages that matches `pattern` becomes a link built from " +
@@ -109,7 +109,7 @@ func (r *linkifierResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 }
 
 // ValidateConfig applies the server's cross-field rules at plan time.
-func (r *linkifierResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+func (r *LinkifierResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m linkifierResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || m.Pattern.IsUnknown() || m.Pattern.IsNull() {
@@ -164,7 +164,7 @@ func (r *linkifierResource) ValidateConfig(ctx context.Context, req resource.Val
 // ModifyPlan rejects at plan time what the apply would fail on: fields the
 // server is too old for, an account that is not an administrator, and a
 // pattern another linkifier already has.
-func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *LinkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !r.Data.KnowsServer() {
 		return
 	}
@@ -192,13 +192,13 @@ func (r *linkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	gate(m.ReverseTemplate, "reverse_template", featureLinkifierReverse)
 	gate(m.AlternativeURLTemplates, "alternative_url_templates", featureLinkifierAlternatives)
 	if req.State.Raw.IsNull() && kit.Known(m.Pattern) && !resp.Diagnostics.HasError() {
-		r.creation(zulip.LinkifierRequest{Pattern: m.Pattern.ValueString()}).CheckKeyFree(ctx, r.Data, path.Root("pattern"),
+		r.Creation(zulip.LinkifierRequest{Pattern: m.Pattern.ValueString()}).CheckKeyFree(ctx, r.Data, path.Root("pattern"),
 			fmt.Sprintf("the pattern %q", m.Pattern.ValueString()), &resp.Diagnostics)
 	}
 }
 
 // Create adds the linkifier.
-func (r *linkifierResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *LinkifierResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan linkifierResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
@@ -208,7 +208,7 @@ func (r *linkifierResource) Create(ctx context.Context, req resource.CreateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id, ok := r.creation(apiReq).Create(ctx, r.Data, &resp.Diagnostics)
+	id, ok := r.Creation(apiReq).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -216,12 +216,12 @@ func (r *linkifierResource) Create(ctx context.Context, req resource.CreateReque
 }
 
 // Read refreshes the linkifier from the server's list.
-func (r *linkifierResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+func (r *LinkifierResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	linkifiers.Read(ctx, r.Data, req, resp)
 }
 
 // Update changes the linkifier in place.
-func (r *linkifierResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *LinkifierResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state linkifierResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -244,7 +244,7 @@ func (r *linkifierResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 // Delete removes the linkifier; one already gone is not an error.
-func (r *linkifierResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func (r *LinkifierResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	linkifiers.Delete(ctx, r.Data, req, resp, func(ctx context.Context, id string) error {
 		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
 		return r.Data.Client.DeleteLinkifier(ctx, n)
@@ -252,7 +252,7 @@ func (r *linkifierResource) Delete(ctx context.Context, req resource.DeleteReque
 }
 
 // ImportState adopts a linkifier by its numeric id or by its pattern.
-func (r *linkifierResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *LinkifierResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	linkifiers.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.Linkifier) bool, error) {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
 			return func(l zulip.Linkifier) bool { return l.ID == n }, nil
@@ -278,9 +278,9 @@ var linkifiers = kit.Objects[linkifierResourceModel, zulip.Linkifier]{
 	ImportHint: "A linkifier is imported by its numeric id or its pattern; Zulip's settings list them under Linkifiers (GET /api/v1/realm/linkifiers).",
 }
 
-// creation is the create of apiReq: a linkifier's natural key is its pattern
+// Creation is the create of apiReq: a linkifier's natural key is its pattern
 // (Zulip refuses a second linkifier with the same one).
-func (r *linkifierResource) creation(apiReq zulip.LinkifierRequest) kit.Creation[linkifierResourceModel, zulip.Linkifier] {
+func (r *LinkifierResource) Creation(apiReq zulip.LinkifierRequest) kit.Creation[linkifierResourceModel, zulip.Linkifier] {
 	pattern := strings.TrimSpace(apiReq.Pattern)
 	return kit.Creation[linkifierResourceModel, zulip.Linkifier]{
 		Objects: linkifiers,
