@@ -11,20 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/realm"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
-
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/operations"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -634,34 +621,17 @@ func (p *zulipProvider) Resources(_ context.Context) []func() resource.Resource 
 
 // DataSources lists the provider's data sources.
 func (p *zulipProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		people.NewUserDataSource,
-		realm.NewCustomProfileFieldsDataSource,
-		messages.NewMessagesMatchingNarrowDataSource,
-		channels.NewChannelsDataSource,
-		groups.NewUserGroupsDataSource,
-		groups.NewUserGroupDataSource,
-		channels.NewChannelDataSource,
-		people.NewUserStatusDataSource,
-		channels.NewTopicsDataSource,
-		realm.NewRealmDataSource,
-		bots.NewBotsDataSource,
-		NewImportBlocksDataSource,
-	}
+	return dataSources
 }
 
 // Actions lists the provider's actions (Terraform 1.14 and newer).
 func (p *zulipProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{messages.NewMessageReportAction, operations.NewOwnAccountDeactivationAction, operations.NewPushTestNotificationAction, operations.NewRealmExportAction}
+	return actions
 }
 
 // EphemeralResources lists the provider's ephemeral resources.
 func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
-	return []func() ephemeral.EphemeralResource{
-		operations.NewEventQueueEphemeralResource,
-		people.NewDevAPIKeyEphemeralResource,
-		bots.NewBotAPIKeyEphemeralResource,
-	}
+	return ephemeralResources
 }
 
 // attrTitle turns an argument name into a diagnostic title fragment.

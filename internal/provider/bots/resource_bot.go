@@ -43,8 +43,8 @@ const (
 // cacheRealmBots is the cache key of register's realm_bots.
 const cacheRealmBots = "realm_bots"
 
-// BotTypes are the bot types by name, as Terraform spells them.
-var BotTypes = map[string]int{
+// botTypes are the bot types by name, as Terraform spells them.
+var botTypes = map[string]int{
 	"generic": zulip.BotTypeGeneric, "incoming_webhook": zulip.BotTypeIncomingWebhook,
 	"outgoing_webhook": zulip.BotTypeOutgoingWebhook, "embedded": zulip.BotTypeEmbedded,
 }
@@ -418,7 +418,7 @@ func knownStringPointer(v types.String) *string {
 // not exist at plan (the plan refuses a taken address).
 func (r *botResource) create(ctx context.Context, plan botModel) (int64, error) {
 	req := zulip.CreateBotRequest{FullName: plan.FullName.ValueString(), ShortName: plan.ShortName.ValueString(),
-		BotType: BotTypes[plan.BotType.ValueString()], PayloadURL: knownStringPointer(plan.OutgoingWebhookURL),
+		BotType: botTypes[plan.BotType.ValueString()], PayloadURL: knownStringPointer(plan.OutgoingWebhookURL),
 		DefaultSendingStream: knownStringPointer(plan.DefaultSendingChannel), DefaultEventsRegisterStream: knownStringPointer(plan.DefaultEventsRegisterChannel)}
 	if kit.Known(plan.DefaultAllPublicStreams) {
 		req.DefaultAllPublicStreams = plan.DefaultAllPublicStreams.ValueBoolPointer()
@@ -528,7 +528,7 @@ func botFromAPI(u zulip.User, b zulip.RealmBot, m *botModel) {
 	m.ShortName = types.StringValue(strings.TrimSuffix(local, "-bot"))
 	m.BotType = types.StringValue("generic")
 	if u.BotType != nil {
-		for name, n := range BotTypes {
+		for name, n := range botTypes {
 			if n == *u.BotType {
 				m.BotType = types.StringValue(name)
 			}

@@ -141,7 +141,7 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	channelFromAPI2(ctx, d.Data, *found, &r, &resp.Diagnostics)
 	m := channelDataFromResource(r)
 	m.IsArchived = types.BoolValue(found.IsArchived)
-	subs, err := Subscribers(ctx, d.Data)
+	subs, err := subscribers(ctx, d.Data)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels' subscribers", kit.RoleAny, err)
 		return

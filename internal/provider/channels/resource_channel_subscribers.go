@@ -41,9 +41,9 @@ const featureQuietSubscriptions = 397
 // cacheSubscribers is the cache key of every visible channel's subscribers.
 const cacheSubscribers = "channel subscribers"
 
-// Subscribers returns the subscribers of every channel the account can see,
+// subscribers returns the subscribers of every channel the account can see,
 // read once per run (one register request for all channels).
-func Subscribers(ctx context.Context, d *kit.ProviderData) (map[int64][]int64, error) {
+func subscribers(ctx context.Context, d *kit.ProviderData) (map[int64][]int64, error) {
 	return kit.CachedAs(ctx, d.Cache, cacheSubscribers, d.Client.ListAllSubscribers)
 }
 
@@ -271,7 +271,7 @@ func readSubscribers(ctx context.Context, d *kit.ProviderData, id int64, diags *
 	if i < 0 || channels[i].IsArchived {
 		return nil, false
 	}
-	all, err := Subscribers(ctx, d)
+	all, err := subscribers(ctx, d)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Channel Subscribers", "list the channels' subscribers through POST /register", kit.RoleAny, err)
 		return nil, false

@@ -128,7 +128,7 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	// The id follows the configured spelling, so that a change of case (an
 	// in-place update) plans the new id rather than an unknown one.
 	if kit.Known(plan.ChannelID) && kit.Known(plan.Topic) {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), UserTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))...)
 	} else {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
 	}
@@ -195,7 +195,7 @@ func (r *userTopicResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.
 	if diags.HasError() {
 		return
 	}
-	plan.ID = types.StringValue(UserTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))
+	plan.ID = types.StringValue(userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))
 	diags.Append(state.Set(ctx, &plan)...)
 }
 
@@ -252,7 +252,7 @@ func (r *userTopicResource) ImportState(ctx context.Context, req resource.Import
 				"contain ':'; the first one separates), got %q.", req.ID))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), UserTopicID(id, topic))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), userTopicID(id, topic))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel_id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("topic"), topic)...)
 }
@@ -384,8 +384,8 @@ func userTopicRealm(ctx context.Context, d *kit.ProviderData) (userTopicRealmLim
 	return limits, nil
 }
 
-// UserTopicID is the resource id and import id.
-func UserTopicID(channelID int64, topic string) string {
+// userTopicID is the resource id and import id.
+func userTopicID(channelID int64, topic string) string {
 	return strconv.FormatInt(channelID, 10) + ":" + topic
 }
 
@@ -402,7 +402,7 @@ func userTopicFromAPI(t zulip.UserTopic, m *userTopicResourceModel) {
 	if m.Topic.IsNull() || m.Topic.IsUnknown() {
 		m.Topic = types.StringValue(t.TopicName)
 	}
-	m.ID = types.StringValue(UserTopicID(t.StreamID, m.Topic.ValueString()))
+	m.ID = types.StringValue(userTopicID(t.StreamID, m.Topic.ValueString()))
 	name := strconv.Itoa(t.VisibilityPolicy) // a policy this provider does not know shows as its number
 	for n, v := range userTopicPolicies {
 		if v == t.VisibilityPolicy {

@@ -109,7 +109,7 @@ func (r *userGroupMembershipResource) Create(ctx context.Context, req resource.C
 			return
 		}
 	}
-	plan.ID = types.StringValue(MembershipID(g.ID, user))
+	plan.ID = types.StringValue(membershipID(g.ID, user))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -182,11 +182,11 @@ func (r *userGroupMembershipResource) ImportState(ctx context.Context, req resou
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &userGroupMembershipModel{
-		ID: types.StringValue(MembershipID(g.ID, user)), GroupID: types.Int64Value(g.ID), UserID: types.Int64Value(user),
+		ID: types.StringValue(membershipID(g.ID, user)), GroupID: types.Int64Value(g.ID), UserID: types.Int64Value(user),
 	})...)
 }
 
-// MembershipID is the resource id.
-func MembershipID(group, user int64) string {
+// membershipID is the resource id.
+func membershipID(group, user int64) string {
 	return strconv.FormatInt(group, 10) + ":" + strconv.FormatInt(user, 10)
 }

@@ -1,11 +1,19 @@
 package kit
 
-// What the kit knows of a resource type: the registry's entries (registry.go
-// lists them) and the objects an organization's adoption finds.
+// What the kit knows of a type: each area package declares its types once
+// (its register.go, an Area), and the provider gathers the areas (the
+// provider's registry.go); the provider's resources, data sources, ephemeral
+// resources and actions, the list resources, zulip_import_blocks, the
+// journal and the kit's rules all read the entries.
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
@@ -51,6 +59,19 @@ type ImportSource struct {
 	// ListOnly marks a type that only a list resource offers (with a filter
 	// it needs), not zulip_import_blocks.
 	ListOnly bool
+	// Stage places the type in zulip_import_blocks' order.
+	Stage AdoptionStage
+}
+
+// Area is what an area package declares: its resource types, with what the
+// kit needs to know of each, and its data sources, ephemeral resources and
+// actions. Adding a type adds it to its area's declaration, and nothing else
+// of the provider changes.
+type Area struct {
+	Resources          []TypeEntry
+	DataSources        []func() datasource.DataSource
+	EphemeralResources []func() ephemeral.EphemeralResource
+	Actions            []func() action.Action
 }
 
 // RegistrySet is the set of the entries' types for which has holds.
@@ -64,7 +85,8 @@ func RegistrySet(entries []TypeEntry, has func(TypeEntry) bool) map[string]bool 
 	return set
 }
 
-// AdoptedSources are the entries' adopted types, in their order.
+// AdoptedSources are the entries' adopted types, by stage, then in the
+// entries' order.
 func AdoptedSources(entries []TypeEntry) []ImportSource {
 	var out []ImportSource
 	for _, e := range entries {
@@ -74,5 +96,6 @@ func AdoptedSources(entries []TypeEntry) []ImportSource {
 			out = append(out, src)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b ImportSource) int { return cmp.Compare(a.Stage, b.Stage) })
 	return out
 }

@@ -641,12 +641,12 @@ func readSettings(ctx context.Context, d *kit.ProviderData, t *settingsTable, m 
 		diags.AddError(summary, err.Error())
 		return false
 	}
-	m.setID(RealmURL(d.Client))
+	m.setID(realmURL(d.Client))
 	return true
 }
 
-// RealmURL is the organization's URL: the API base without /api/v1/.
-func RealmURL(c *zulip.Client) string {
+// realmURL is the organization's URL: the API base without /api/v1/.
+func realmURL(c *zulip.Client) string {
 	return strings.TrimSuffix(strings.TrimSuffix(c.BaseURL(), "/"), "/api/v1")
 }
 

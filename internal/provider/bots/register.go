@@ -1,0 +1,48 @@
+package bots
+
+// Bots and custom emoji: what the area declares.
+
+import (
+	"context"
+
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// Area declares the area's types (kit.Area).
+func Area() kit.Area {
+	return kit.Area{
+		Resources: []kit.TypeEntry{
+			{TypeName: "zulip_custom_emoji", NewResource: NewCustomEmojiResource, Identity: kit.Identity(kit.IdentityOf("name", "The emoji's name.", false)), Journaled: true,
+				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.EmojiCollection, func(v zulip.CustomEmoji) (string, string, bool) {
+					return v.Name, v.Name, true
+				}), ListDescription: "The organization's active custom emoji (the image is not downloaded: `source` is left out, which " +
+					"an imported emoji allows)."}},
+			{TypeName: "zulip_bot", NewResource: NewBotResource, Identity: kit.Identity(kit.IdentityOf("email", "The bot's e-mail address.", true)), Natural: &kit.KeyRule{Attrs: []string{"short_name"}, Fold: true}, Journaled: true,
+				Adopt: &kit.ImportSource{Stage: kit.StageAccounts, List: botsToImport, ListDescription: "The organization's active bots that have an owner (not Zulip's own system bots).",
+					Filters: map[string]kit.ListFilter{filterBotType: {Attr: listschema.StringAttribute{Optional: true,
+						MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",
+						Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}}},
+		},
+		DataSources:        []func() datasource.DataSource{NewBotsDataSource},
+		EphemeralResources: []func() ephemeral.EphemeralResource{NewBotAPIKeyEphemeralResource},
+	}
+}
+
+// filterBotType is the filter of the bot list by type.
+const filterBotType = "bot_type"
+
+// botsToImport lists the organization's active bots that have an owner (not
+// Zulip's own system bots); those of one type with bot_type.
+func botsToImport(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
+	botType, anyType := botTypes[f.Str(filterBotType)], f.Str(filterBotType) == ""
+	return kit.UsersToImport(ctx, d, func(u zulip.User) bool {
+		return u.IsBot && u.IsActive && u.BotOwnerID != nil && (anyType || u.BotType != nil && *u.BotType == botType)
+	})
+}

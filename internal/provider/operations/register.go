@@ -1,0 +1,23 @@
+package operations
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+)
+
+// Operations: what the area declares.
+
+// Area declares the area's types (kit.Area).
+func Area() kit.Area {
+	return kit.Area{
+		Resources: []kit.TypeEntry{
+			{TypeName: "zulip_apns_device_token", NewResource: NewAPNsDeviceTokenResource},
+			{TypeName: "zulip_push_test_notification", NewResource: NewPushTestNotificationResource},
+			{TypeName: "zulip_own_account_deactivation", NewResource: NewOwnAccountDeactivationResource},
+			{TypeName: "zulip_sms_question", NewResource: NewSMSQuestionResource, NoAccount: true},
+		},
+		EphemeralResources: []func() ephemeral.EphemeralResource{NewEventQueueEphemeralResource},
+		Actions:            []func() action.Action{NewOwnAccountDeactivationAction, NewPushTestNotificationAction, NewRealmExportAction},
+	}
+}

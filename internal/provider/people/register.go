@@ -1,0 +1,55 @@
+package people
+
+// People: what the area declares.
+
+import (
+	"context"
+
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// Area declares the area's types (kit.Area).
+func Area() kit.Area {
+	return kit.Area{
+		Resources: []kit.TypeEntry{
+			{TypeName: "zulip_user", NewResource: NewUserResource, Identity: &kit.UserIdentity, Natural: &kit.KeyRule{Attrs: []string{"email"}, Fold: true}, Journaled: true,
+				Adopt: &kit.ImportSource{Stage: kit.StageAccounts, List: humansToImport, ListDescription: "The organization's human users, by their real address where the provider's account may see it.",
+					Filters: map[string]kit.ListFilter{
+						filterRole: {Attr: listschema.StringAttribute{Optional: true,
+							MarkdownDescription: "Lists only the users of this role: one of " + kit.QuoteAllCode(zulip.RoleNames()) + ".",
+							Validators:          []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)}}},
+						filterIncludeDeactivated: {Attr: listschema.BoolAttribute{Optional: true,
+							MarkdownDescription: "Lists deactivated users too (they import with `active = false`). Default `false`."}},
+					}}},
+			{TypeName: "zulip_profile_data", NewResource: NewProfileDataResource},
+		},
+		DataSources:        []func() datasource.DataSource{NewUserDataSource, NewUserStatusDataSource},
+		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},
+	}
+}
+
+// Filters of the user list.
+const (
+	filterRole               = "role"
+	filterIncludeDeactivated = "include_deactivated"
+)
+
+// humansToImport lists the organization's human users (the active ones, or
+// all with include_deactivated; those of one role with role).
+func humansToImport(ctx context.Context, d *kit.ProviderData, f kit.FilterValues) ([]kit.ImportTarget, error) {
+	role := -1
+	if name := f.Str(filterRole); name != "" {
+		role, _ = zulip.RoleFromName(name) // validated by the schema
+	}
+	withDeactivated := f.Flag(filterIncludeDeactivated)
+	return kit.UsersToImport(ctx, d, func(u zulip.User) bool {
+		return !u.IsBot && (u.IsActive || withDeactivated) && (role < 0 || u.Role == role)
+	})
+}
