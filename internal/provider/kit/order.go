@@ -112,35 +112,16 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() || !Known(planned) || !r.Data.HasCreds {
 		return
 	}
-	var ids []int64
-	unknownIDs := 0
-	for _, v := range planned.Elements() {
-		n, ok := v.(types.Int64)
-		if !ok {
-			return
-		}
-		if !Known(n) {
-			unknownIDs++ // an object created by this apply
-			continue
-		}
-		ids = append(ids, n.ValueInt64())
+	ids, unknownIDs, ok := plannedOrderIDs(planned)
+	if !ok {
+		return
 	}
 	all, err := r.spec.List(ctx, r.Data, true)
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.Title+"s", "list the "+r.spec.What, RoleAny, err)
 		return
 	}
-	var held []int64 // the order's prior state: objects it may name by a reference unknown now
-	if !req.State.Raw.IsNull() {
-		var prior types.List
-		if !req.State.GetAttribute(ctx, path.Root(r.spec.Attr), &prior).HasError() {
-			for _, v := range prior.Elements() {
-				if n, ok := v.(types.Int64); ok && Known(n) {
-					held = append(held, n.ValueInt64())
-				}
-			}
-		}
-	}
+	held := r.priorOrderIDs(ctx, req.State)
 	// A tainted object's replacement leaves no trace but the refresh that read
 	// it (HeldByState): an object a state of this run holds may stand behind
 	// an unknown id too.
@@ -153,6 +134,42 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if len(missing)+len(unknown) > 0 {
 		resp.Diagnostics.AddAttributeError(path.Root(r.spec.Attr), "Incomplete "+r.spec.Title+" Order", r.spec.problem(missing, unknown, unknownIDs))
 	}
+}
+
+// plannedOrderIDs are the known ids of a planned order and the count of
+// unknown ones (objects this apply creates); ok is false for an element that
+// is not a number.
+func plannedOrderIDs(planned types.List) (ids []int64, unknownIDs int, ok bool) {
+	for _, v := range planned.Elements() {
+		n, isInt := v.(types.Int64)
+		if !isInt {
+			return nil, 0, false
+		}
+		if !Known(n) {
+			unknownIDs++ // an object created by this apply
+			continue
+		}
+		ids = append(ids, n.ValueInt64())
+	}
+	return ids, unknownIDs, true
+}
+
+// priorOrderIDs are the ids of the order's prior state: the objects it may
+// name by a reference unknown now.
+func (r *orderResource) priorOrderIDs(ctx context.Context, state tfsdk.State) []int64 {
+	var held []int64
+	if state.Raw.IsNull() {
+		return nil
+	}
+	var prior types.List
+	if !state.GetAttribute(ctx, path.Root(r.spec.Attr), &prior).HasError() {
+		for _, v := range prior.Elements() {
+			if n, ok := v.(types.Int64); ok && Known(n) {
+				held = append(held, n.ValueInt64())
+			}
+		}
+	}
+	return held
 }
 
 // replaced reports an object this plan replaces: its replacement's id is

@@ -225,19 +225,7 @@ func (r *ruledResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	d, typ := r.data, r.info.typeName
 	creating := req.State.Raw.IsNull() && !req.Plan.Raw.IsNull()
-	replan := false
-	if creating && req.Private != nil {
-		// The second plan of a replacement: the first left the keys of the
-		// object being replaced in the private data.
-		if raw, _ := req.Private.GetKey(ctx, replacesKey); len(raw) > 0 {
-			var keys []string
-			if json.Unmarshal(raw, &keys) == nil {
-				d.noteReplaced(typ, keys)
-			}
-			replan = true
-			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, nil)...)
-		}
-	}
+	replan := creating && r.takeReplacedKeys(ctx, req, resp)
 	if !req.Plan.Raw.IsNull() && !r.info.noAccount && !d.accountForPlan(&resp.Diagnostics) {
 		return
 	}
@@ -267,10 +255,36 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		// named as one whichever of the two resources Terraform plans first.
 		r.claimNaturalKey(req, resp)
 	}
-	if len(priorKeys) > 0 && !req.Plan.Raw.IsNull() && resp.Private != nil && !resp.Diagnostics.HasError() {
-		if raw, err := json.Marshal(priorKeys); err == nil {
-			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, raw)...)
-		}
+	r.leaveKeysForReplacement(ctx, req, resp, priorKeys)
+}
+
+// takeReplacedKeys, in the second plan of a replacement (a create whose
+// private data holds the keys the first plan left), notes the object being
+// replaced as such and reports true.
+func (r *ruledResource) takeReplacedKeys(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	if req.Private == nil {
+		return false
+	}
+	raw, _ := req.Private.GetKey(ctx, replacesKey)
+	if len(raw) == 0 {
+		return false
+	}
+	var keys []string
+	if json.Unmarshal(raw, &keys) == nil {
+		r.data.noteReplaced(r.info.typeName, keys)
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, nil)...)
+	return true
+}
+
+// leaveKeysForReplacement records, in the plan of an object the state holds,
+// its keys for the second plan of a replacement (takeReplacedKeys).
+func (r *ruledResource) leaveKeysForReplacement(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, priorKeys []string) {
+	if len(priorKeys) == 0 || req.Plan.Raw.IsNull() || resp.Private == nil || resp.Diagnostics.HasError() {
+		return
+	}
+	if raw, err := json.Marshal(priorKeys); err == nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacesKey, raw)...)
 	}
 }
 
