@@ -392,17 +392,11 @@ func (p *zulipProvider) clientConfig(cfg zulipProviderModel, creds zulip.Credent
 		},
 	}
 	if !cfg.MaxRetries.IsNull() {
-		clientCfg.MaxRetries = int(cfg.MaxRetries.ValueInt64())
-		if clientCfg.MaxRetries == 0 {
-			clientCfg.MaxRetries = -1 // the client reads 0 as "default"; the user meant "none"
-		}
+		clientCfg.MaxRetries = zulip.Set(int(cfg.MaxRetries.ValueInt64()))
 	}
 	if !cfg.MaxRetryWait.IsNull() {
 		d, _ := time.ParseDuration(cfg.MaxRetryWait.ValueString()) // validated by the schema
-		clientCfg.MaxRetryWait = d
-		if d == 0 {
-			clientCfg.MaxRetryWait = -1
-		}
+		clientCfg.MaxRetryWait = zulip.Set(d)                      // 0: never wait
 	}
 	timeout, timeoutSource := cfg.RequestTimeout.ValueString(), "the `request_timeout` argument"
 	if cfg.RequestTimeout.IsNull() || cfg.RequestTimeout.IsUnknown() {
@@ -415,10 +409,7 @@ func (p *zulipProvider) clientConfig(cfg zulipProviderModel, creds zulip.Credent
 			return clientCfg, false
 		}
 		d, _ := time.ParseDuration(timeout)
-		clientCfg.RequestTimeout = d
-		if d == 0 {
-			clientCfg.RequestTimeout = -1 // the client reads 0 as "default"; the user meant "no limit"
-		}
+		clientCfg.RequestTimeout = zulip.Set(d) // 0: no limit
 	}
 	return clientCfg, true
 }

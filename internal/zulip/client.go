@@ -57,16 +57,16 @@ type Config struct {
 	// HTTPClient replaces the default client (see newHTTPClient). Insecure cannot be
 	// combined with it, since the client's transport is the caller's to configure.
 	HTTPClient *http.Client
-	// MaxRetries is how many times a failed request may be retried: zero means
-	// DefaultMaxRetries, a negative value disables retries.
-	MaxRetries int
+	// MaxRetries is how many times a failed request may be retried: unset means
+	// DefaultMaxRetries, Set(0) (or Off) disables retries.
+	MaxRetries Setting[int]
 	// MaxRetryWait caps the total waiting of one call, across all its retries and rate-limit
-	// pacing: zero means DefaultMaxRetryWait, a negative value means never wait.
-	MaxRetryWait time.Duration
+	// pacing: unset means DefaultMaxRetryWait, Set(0) (or Off) means never wait.
+	MaxRetryWait Setting[time.Duration]
 	// RequestTimeout bounds each HTTP exchange (connecting, sending, and reading the whole
-	// answer): zero means DefaultRequestTimeout, a negative value means no bound. A request
+	// answer): unset means DefaultRequestTimeout, Set(0) (or Off) means no bound. A request
 	// that times out is not retried (see ErrRequestTimeout).
-	RequestTimeout time.Duration
+	RequestTimeout Setting[time.Duration]
 	// Insecure skips TLS certificate verification (self-signed development servers).
 	Insecure bool
 	// CertBundle is a PEM file of the certificate authorities trusted for the server,
@@ -146,9 +146,9 @@ func New(cfg Config) (*Client, error) {
 		apiKey:       cfg.APIKey,
 		userAgent:    cfg.UserAgent,
 		httpClient:   httpClient,
-		maxRetries:   zeroDefaultNegativeNone(cfg.MaxRetries, DefaultMaxRetries),
-		maxRetryWait: zeroDefaultNegativeNone(cfg.MaxRetryWait, DefaultMaxRetryWait),
-		timeout:      zeroDefaultNegativeNone(cfg.RequestTimeout, DefaultRequestTimeout),
+		maxRetries:   cfg.MaxRetries.or(DefaultMaxRetries),
+		maxRetryWait: cfg.MaxRetryWait.or(DefaultMaxRetryWait),
+		timeout:      cfg.RequestTimeout.or(DefaultRequestTimeout),
 		logf:         cfg.Logf,
 		warnf:        cfg.Warnf,
 		sleep:        cfg.Sleep,
@@ -187,16 +187,27 @@ func configHTTPClient(cfg Config) (*http.Client, error) {
 	return newHTTPClient(tlsConfig), nil
 }
 
-// zeroDefaultNegativeNone reads a count or duration of Config: zero means
-// the default, a negative value none (0).
-func zeroDefaultNegativeNone[T int | time.Duration](v, def T) T {
-	switch {
-	case v == 0:
+// Setting is a count or duration of Config that a caller may leave to its
+// default or turn off, each said in so many words: the zero Setting is the
+// default, Set(v) is v, and Set(0), like Off, turns the feature off (no
+// retries, no waiting, no bound). A negative v is off too.
+type Setting[T int | time.Duration] struct {
+	value T
+	set   bool
+}
+
+// Set is the Setting v.
+func Set[T int | time.Duration](v T) Setting[T] { return Setting[T]{value: max(v, 0), set: true} }
+
+// Off is the Setting that turns the feature off.
+func Off[T int | time.Duration]() Setting[T] { return Setting[T]{set: true} }
+
+// or is the setting's value, or def when it was left to its default.
+func (s Setting[T]) or(def T) T {
+	if !s.set {
 		return def
-	case v < 0:
-		return 0
 	}
-	return v
+	return s.value
 }
 
 // BaseURL returns the normalized API base URL, ending in /api/v1/.

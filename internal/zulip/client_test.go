@@ -114,7 +114,7 @@ func TestNew_defaults(t *testing.T) {
 		t.Errorf("BaseURL() = %q", c.BaseURL())
 	}
 
-	c, err = New(Config{SiteURL: "chat.example.com", MaxRetries: -1, MaxRetryWait: -time.Second})
+	c, err = New(Config{SiteURL: "chat.example.com", MaxRetries: Off[int](), MaxRetryWait: Off[time.Duration]()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestClient_insecureReachesSelfSignedServer(t *testing.T) {
 	srv.StartTLS()
 	defer srv.Close()
 
-	strict, err := New(Config{SiteURL: srv.URL, MaxRetries: -1})
+	strict, err := New(Config{SiteURL: srv.URL, MaxRetries: Off[int]()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +354,7 @@ func TestClient_unreachableServer(t *testing.T) {
 	srv.Close() // nothing listens there any more: connection refused
 
 	clock := &fakeClock{}
-	c, err := New(Config{SiteURL: url, Email: testEmail, APIKey: testAPIKey, Sleep: clock.Sleep, Now: clock.Now, Rand: func() float64 { return 0 }, MaxRetries: 2})
+	c, err := New(Config{SiteURL: url, Email: testEmail, APIKey: testAPIKey, Sleep: clock.Sleep, Now: clock.Now, Rand: func() float64 { return 0 }, MaxRetries: Set(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,5 +367,26 @@ func TestClient_unreachableServer(t *testing.T) {
 	}
 	if got := len(clock.Sleeps()); got != 2 {
 		t.Errorf("waited %d times, want 2", got)
+	}
+}
+
+// TestSetting: a Setting left unset is the default; Set(v) is v; Set(0), a
+// negative Set and Off turn the feature off.
+func TestSetting(t *testing.T) {
+	const def = 5 * time.Second
+	for _, c := range []struct {
+		name string
+		s    Setting[time.Duration]
+		want time.Duration
+	}{
+		{"unset", Setting[time.Duration]{}, def},
+		{"set", Set(time.Minute), time.Minute},
+		{"zero", Set(time.Duration(0)), 0},
+		{"negative", Set(-time.Second), 0},
+		{"off", Off[time.Duration](), 0},
+	} {
+		if got := c.s.or(def); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

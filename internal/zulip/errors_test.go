@@ -208,7 +208,7 @@ func TestAPIError_shapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := setup(t, func(c *Config) { c.MaxRetries = -1 })
+			env := setup(t, func(c *Config) { c.MaxRetries = Off[int]() })
 			env.handle("/realm/linkifiers", func(w http.ResponseWriter, r *http.Request) {
 				for k, v := range tt.header {
 					w.Header().Set(k, v)

@@ -373,7 +373,7 @@ func TestClient_requestTimeout(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			env := setup(t, func(c *Config) { c.RequestTimeout = 100 * time.Millisecond; c.Sleep = nil; c.Now = nil })
+			env := setup(t, func(c *Config) { c.RequestTimeout = Set(100 * time.Millisecond); c.Sleep = nil; c.Now = nil })
 			var count atomic.Int32
 			env.handle("/realm/linkifiers", func(w http.ResponseWriter, r *http.Request) {
 				count.Add(1)
@@ -499,7 +499,7 @@ func TestNotSent_lostAnswerWasSent(t *testing.T) {
 		t.Errorf("a create whose answer was lost: error %v, IsNotSent %t; want an error that may have been processed", err, IsNotSent(err))
 	}
 
-	refused, err := New(Config{SiteURL: "http://127.0.0.1:1", Email: "a@example.com", APIKey: "k", MaxRetries: -1})
+	refused, err := New(Config{SiteURL: "http://127.0.0.1:1", Email: "a@example.com", APIKey: "k", MaxRetries: Off[int]()})
 	if err != nil {
 		t.Fatal(err)
 	}

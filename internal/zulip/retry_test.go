@@ -137,7 +137,7 @@ func TestRetry_otherErrorsAreNotRetried(t *testing.T) {
 }
 
 func TestRetry_totalWaitCap(t *testing.T) {
-	env := setup(t, func(c *Config) { c.MaxRetryWait = 30 * time.Second })
+	env := setup(t, func(c *Config) { c.MaxRetryWait = Set(30 * time.Second) })
 	var count atomic.Int32
 	env.handle("/realm/linkifiers", sequence(&count, rateLimited("20", `,"retry-after":20`)))
 	_, err := env.client.ListLinkifiers(context.Background())
@@ -157,7 +157,7 @@ func TestRetry_totalWaitCap(t *testing.T) {
 }
 
 func TestRetry_maxRetries(t *testing.T) {
-	env := setup(t, func(c *Config) { c.MaxRetries = 2 })
+	env := setup(t, func(c *Config) { c.MaxRetries = Set(2) })
 	var count atomic.Int32
 	env.handle("/realm/linkifiers", sequence(&count, status(http.StatusServiceUnavailable)))
 	_, err := env.client.ListLinkifiers(context.Background())
@@ -171,7 +171,7 @@ func TestRetry_maxRetries(t *testing.T) {
 }
 
 func TestRetry_retriesDisabled(t *testing.T) {
-	env := setup(t, func(c *Config) { c.MaxRetries = -1 })
+	env := setup(t, func(c *Config) { c.MaxRetries = Off[int]() })
 	var count atomic.Int32
 	env.handle("/realm/linkifiers", sequence(&count, rateLimited("1", "")))
 	_, err := env.client.ListLinkifiers(context.Background())
@@ -437,7 +437,7 @@ func TestPacing_countsRequestsInFlight(t *testing.T) {
 }
 
 func TestPacing_skippedWhenBeyondWaitBudget(t *testing.T) {
-	env := setup(t, func(c *Config) { c.MaxRetryWait = 5 * time.Second })
+	env := setup(t, func(c *Config) { c.MaxRetryWait = Set(5 * time.Second) })
 	var count atomic.Int32
 	env.handle("/realm/linkifiers", func(w http.ResponseWriter, r *http.Request) {
 		count.Add(1)

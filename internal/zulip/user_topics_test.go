@@ -52,7 +52,7 @@ func TestListUserTopics_registersAndDeletesQueue(t *testing.T) {
 }
 
 func TestListUserTopics_emptyAndQueueCleanupFailure(t *testing.T) {
-	env := setup(t, func(c *Config) { c.MaxRetries = -1 })
+	env := setup(t, func(c *Config) { c.MaxRetries = Off[int]() })
 	env.handle("/register", func(w http.ResponseWriter, r *http.Request) {
 		success(w, `"queue_id":"q-2","last_event_id":-1`)
 	})
