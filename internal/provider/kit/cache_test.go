@@ -16,7 +16,7 @@ func TestCollectionCacheSharesOneRead(t *testing.T) {
 	d := &ProviderData{Cache: NewCollectionCache()}
 	var fetches atomic.Int32
 	release := make(chan struct{})
-	c := NewCollection(d, "things", func(context.Context) ([]int, error) {
+	c := newCollection(d, "things", func(context.Context) ([]int, error) {
 		fetches.Add(1)
 		<-release
 		return []int{1, 2}, nil
@@ -54,7 +54,7 @@ func TestCollectionCacheSharesOneRead(t *testing.T) {
 func TestCollectionCacheCancelledReaderReturnsAtOnce(t *testing.T) {
 	d := &ProviderData{Cache: NewCollectionCache()}
 	release := make(chan struct{})
-	c := NewCollection(d, "slow", func(context.Context) ([]int, error) {
+	c := newCollection(d, "slow", func(context.Context) ([]int, error) {
 		<-release
 		return []int{7}, nil
 	})
@@ -92,7 +92,7 @@ func TestCollectionCacheCancelledReaderReturnsAtOnce(t *testing.T) {
 func TestCollectionCacheReadsBackOnceAfterParallelWrites(t *testing.T) {
 	d := &ProviderData{Cache: NewCollectionCache()}
 	var fetches, stored atomic.Int32
-	c := NewCollection(d, "things", func(context.Context) ([]int32, error) {
+	c := newCollection(d, "things", func(context.Context) ([]int32, error) {
 		fetches.Add(1)
 		return []int32{stored.Load()}, nil
 	})
@@ -130,7 +130,7 @@ func TestCollectionCacheReadsBackOnceAfterParallelWrites(t *testing.T) {
 // takes longer than writeSettleMax, and a cancelled reader returns at once.
 func TestCollectionCacheWriteWaitIsBounded(t *testing.T) {
 	d := &ProviderData{Cache: NewCollectionCache()}
-	c := NewCollection(d, "things", func(context.Context) ([]int, error) { return []int{1}, nil })
+	c := newCollection(d, "things", func(context.Context) ([]int, error) { return []int{1}, nil })
 	release := make(chan struct{})
 	go func() {
 		_ = c.Write(context.Background(), func(context.Context) error { <-release; return nil })
@@ -167,7 +167,7 @@ func TestCollectionCreateAddsToTheCache(t *testing.T) {
 	var mu sync.Mutex
 	inFetch, release := make(chan struct{}, 1), make(chan struct{})
 	slow := false
-	c := NewCollection(d, "things", func(context.Context) ([]int, error) {
+	c := newCollection(d, "things", func(context.Context) ([]int, error) {
 		fetches.Add(1)
 		mu.Lock()
 		snapshot := slices.Clone(server)
@@ -245,7 +245,7 @@ func TestCollectionReadBackJoinsWritesEndingTogether(t *testing.T) {
 	var fetches atomic.Int32
 	var mu sync.Mutex
 	server := []int{1}
-	c := NewCollection(d, "snippets", func(context.Context) ([]int, error) {
+	c := newCollection(d, "snippets", func(context.Context) ([]int, error) {
 		fetches.Add(1)
 		mu.Lock()
 		defer mu.Unlock()

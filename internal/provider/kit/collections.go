@@ -12,13 +12,13 @@ import (
 
 // RealmDomainCollection is the organization's allowed domains, read once per run.
 func RealmDomainCollection(d *ProviderData) *Collection[zulip.RealmDomain] {
-	return NewCollection(d, cacheRealmDomains, d.Client.ListRealmDomains)
+	return newCollection(d, cacheRealmDomains, d.Client.ListRealmDomains)
 }
 
 // ChannelCollection is every channel the account can see, archived ones
 // included, read once per run.
 func ChannelCollection(d *ProviderData) *Collection[zulip.Channel] {
-	return NewCollection(d, cacheChannels, func(ctx context.Context) ([]zulip.Channel, error) {
+	return newCollection(d, cacheChannels, func(ctx context.Context) ([]zulip.Channel, error) {
 		all, archived := true, false
 		return d.Client.ListChannels(ctx, zulip.ListChannelsOptions{IncludeAll: &all, ExcludeArchived: &archived})
 	})
@@ -26,7 +26,7 @@ func ChannelCollection(d *ProviderData) *Collection[zulip.Channel] {
 
 // ChannelFolderCollection is every folder, archived ones included.
 func ChannelFolderCollection(d *ProviderData) *Collection[zulip.ChannelFolder] {
-	return NewCollection(d, cacheChannelFolders, func(ctx context.Context) ([]zulip.ChannelFolder, error) {
+	return newCollection(d, cacheChannelFolders, func(ctx context.Context) ([]zulip.ChannelFolder, error) {
 		all := true
 		return d.Client.ListChannelFolders(ctx, zulip.ListChannelFoldersOptions{IncludeArchived: &all})
 	})
@@ -34,13 +34,13 @@ func ChannelFolderCollection(d *ProviderData) *Collection[zulip.ChannelFolder] {
 
 // PlaygroundCollection is the organization's playgrounds, read once per run.
 func PlaygroundCollection(d *ProviderData) *Collection[zulip.Playground] {
-	return NewCollection(d, cachePlaygrounds, d.Client.ListPlaygrounds)
+	return newCollection(d, cachePlaygrounds, d.Client.ListPlaygrounds)
 }
 
 // EmojiCollection is the organization's active custom emoji, read once per
 // run: a name belongs to one active emoji at a time.
 func EmojiCollection(d *ProviderData) *Collection[zulip.CustomEmoji] {
-	return NewCollection(d, cacheEmoji, func(ctx context.Context) ([]zulip.CustomEmoji, error) {
+	return newCollection(d, cacheEmoji, func(ctx context.Context) ([]zulip.CustomEmoji, error) {
 		all, err := d.Client.ListCustomEmoji(ctx)
 		return slices.DeleteFunc(all, func(e zulip.CustomEmoji) bool { return e.Deactivated }), err
 	})
@@ -49,23 +49,23 @@ func EmojiCollection(d *ProviderData) *Collection[zulip.CustomEmoji] {
 // ProfileFieldCollection is the organization's custom profile fields, read
 // once per run (the same cache entry as the profile data's).
 func ProfileFieldCollection(d *ProviderData) *Collection[zulip.CustomProfileField] {
-	return NewCollection(d, cacheProfileFields, d.Client.ListCustomProfileFields)
+	return newCollection(d, cacheProfileFields, d.Client.ListCustomProfileFields)
 }
 
 // LinkifierCollection is the realm's linkifiers, read once per run.
 func LinkifierCollection(d *ProviderData) *Collection[zulip.Linkifier] {
-	return NewCollection(d, cacheLinkifiers, d.Client.ListLinkifiers)
+	return newCollection(d, cacheLinkifiers, d.Client.ListLinkifiers)
 }
 
 // SavedSnippetCollection is the account's saved snippets, read once per run.
 func SavedSnippetCollection(d *ProviderData) *Collection[zulip.SavedSnippet] {
-	return NewCollection(d, cacheSavedSnippets, d.Client.ListSavedSnippets)
+	return newCollection(d, cacheSavedSnippets, d.Client.ListSavedSnippets)
 }
 
 // UserTopicCollection is the account's user topics: one register call serves
 // every zulip_user_topic of a run.
 func UserTopicCollection(d *ProviderData) *Collection[zulip.UserTopic] {
-	return NewCollection(d, cacheUserTopics, d.Client.ListUserTopics)
+	return newCollection(d, cacheUserTopics, d.Client.ListUserTopics)
 }
 
 // collection cache keys.

@@ -81,8 +81,8 @@ func (c *Collection[T]) shown(list []T) []T {
 	return out
 }
 
-// NewCollection returns the collection name of d's cache, fetched by fetch.
-func NewCollection[T any](d *ProviderData, name string, fetch func(context.Context) ([]T, error)) *Collection[T] {
+// newCollection returns the collection name of d's cache, fetched by fetch.
+func newCollection[T any](d *ProviderData, name string, fetch func(context.Context) ([]T, error)) *Collection[T] {
 	return &Collection[T]{Name: name, Cache: d.Cache, Fetch: fetch}
 }
 

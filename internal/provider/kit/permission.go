@@ -33,8 +33,8 @@ import (
 // that group's id, so both forms read as the same Terraform value, and a
 // configuration never diffs against its own canonical form.
 
-// PermissionModel is a permission's Terraform value.
-type PermissionModel struct {
+// permissionModel is a permission's Terraform value.
+type permissionModel struct {
 	Groups types.Set `tfsdk:"groups"`
 	Users  types.Set `tfsdk:"users"`
 }
@@ -139,7 +139,7 @@ const cacheUserGroups = "user groups"
 
 // UserGroupCollection is the organization's groups, deactivated included.
 func UserGroupCollection(d *ProviderData) *Collection[zulip.UserGroup] {
-	return NewCollection(d, cacheUserGroups, func(ctx context.Context) ([]zulip.UserGroup, error) {
+	return newCollection(d, cacheUserGroups, func(ctx context.Context) ([]zulip.UserGroup, error) {
 		all := true
 		return d.Client.ListUserGroups(ctx, zulip.ListUserGroupsOptions{IncludeDeactivatedGroups: &all})
 	})
@@ -302,7 +302,7 @@ func nonNilValues(vs []attr.Value) []attr.Value {
 
 // permissionParts reads a known permission value's group names and user ids.
 func permissionParts(ctx context.Context, o types.Object) (groups []string, users []int64, diags diag.Diagnostics) {
-	var m PermissionModel
+	var m permissionModel
 	diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...)
 	if diags.HasError() {
 		return nil, nil, diags
@@ -411,12 +411,12 @@ func PermissionValue(ctx context.Context, plan types.Object, dir GroupDirectory)
 	return &v, nil
 }
 
-// CheckPermission fails a plan whose permission names a group or a user the
+// checkPermission fails a plan whose permission names a group or a user the
 // organization does not have (and this configuration does not create: groups
 // planned by zulip_user_group in the same run are known to the plan notes).
 // Unknown parts (references to objects created in the same apply) are
 // checked when they are known.
-func (d *ProviderData) CheckPermission(ctx context.Context, at path.Path, o types.Object, diags *diag.Diagnostics) {
+func (d *ProviderData) checkPermission(ctx context.Context, at path.Path, o types.Object, diags *diag.Diagnostics) {
 	if o.IsNull() || o.IsUnknown() || !d.KnowsServer() || !d.HasCreds {
 		return
 	}
@@ -545,9 +545,9 @@ func KnownStrings(s types.Set) []string {
 	return out
 }
 
-// Holds reports whether the user is in a group-setting value: a direct
+// holds reports whether the user is in a group-setting value: a direct
 // member, or a member of a group it names or of any of their subgroups.
-func (dir GroupDirectory) Holds(v *zulip.GroupSettingValue, user int64) bool {
+func (dir GroupDirectory) holds(v *zulip.GroupSettingValue, user int64) bool {
 	if v == nil {
 		return false
 	}
@@ -578,9 +578,9 @@ func (dir GroupDirectory) Holds(v *zulip.GroupSettingValue, user int64) bool {
 	return false
 }
 
-// Describe renders a group-setting value for a message: its groups by name
+// describe renders a group-setting value for a message: its groups by name
 // and its users by id.
-func (dir GroupDirectory) Describe(v *zulip.GroupSettingValue) string {
+func (dir GroupDirectory) describe(v *zulip.GroupSettingValue) string {
 	if v == nil {
 		return "unknown"
 	}

@@ -119,7 +119,7 @@ func callerHolds(ctx context.Context, d *ProviderData, kind permissionKind, sett
 			return false, true
 		}
 	}
-	return dir.Holds(v, me.UserID), true
+	return dir.holds(v, me.UserID), true
 }
 
 // HeldBy is one permission that allows a change: what names it for a
@@ -173,7 +173,7 @@ func RequirePermission(ctx context.Context, d *ProviderData, action string, attr
 	}
 	held := make([]string, len(options))
 	for i, o := range options {
-		held[i] = fmt.Sprintf("%s permission (given to %s)", o.What, dir.Describe(o.Value))
+		held[i] = fmt.Sprintf("%s permission (given to %s)", o.What, dir.describe(o.Value))
 	}
 	detail := fmt.Sprintf("%s needs %s, which the provider's account (%s) does not hold. An administrator can "+
 		"change who holds it in Zulip, or configure the provider with an account that holds it.",
@@ -185,17 +185,17 @@ func RequirePermission(ctx context.Context, d *ProviderData, action string, attr
 	diags.AddAttributeError(attr, "Insufficient Permission", detail)
 }
 
-// CheckPermissionSetting is CheckPermission for the value of a permission
+// CheckPermissionSetting is checkPermission for the value of a permission
 // setting, with the setting's own rule: a value Zulip would refuse for it
 // (role:everyone where guests may not hold it, an anonymous group where it
 // needs a system group, ...) fails the plan. A value with unknown parts is
 // checked once they are known.
 func CheckPermissionSetting(ctx context.Context, d *ProviderData, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
-	d.CheckPermission(ctx, at, o, diags)
+	d.checkPermission(ctx, at, o, diags)
 	if o.IsNull() || o.IsUnknown() || !d.KnowsServer() || !d.HasCreds || diags.HasError() {
 		return
 	}
-	var m PermissionModel
+	var m permissionModel
 	if diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...); diags.HasError() {
 		return
 	}

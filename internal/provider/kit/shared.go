@@ -64,12 +64,12 @@ func CheckGroupsAndUsers(ctx context.Context, d *ProviderData, groupsAt, usersAt
 	}
 	var parts diag.Diagnostics
 	if len(groups) > 0 {
-		d.CheckPermission(ctx, groupsAt, types.ObjectValueMust(PermissionAttrTypes, map[string]attr.Value{
+		d.checkPermission(ctx, groupsAt, types.ObjectValueMust(PermissionAttrTypes, map[string]attr.Value{
 			"groups": types.SetValueMust(types.StringType, g), "users": types.SetValueMust(types.Int64Type, []attr.Value{}),
 		}), &parts)
 	}
 	if len(users) > 0 {
-		d.CheckPermission(ctx, usersAt, types.ObjectValueMust(PermissionAttrTypes, map[string]attr.Value{
+		d.checkPermission(ctx, usersAt, types.ObjectValueMust(PermissionAttrTypes, map[string]attr.Value{
 			"groups": types.SetValueMust(types.StringType, []attr.Value{}), "users": types.SetValueMust(types.Int64Type, u),
 		}), &parts)
 	}
