@@ -373,44 +373,65 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		return
 	}
 
-	// fromRole is the account's role before this plan: a new user is a member.
-	fromRole := userRoleMember
+	// fromRole is the account's role before this plan.
+	var fromRole string
 	if state != nil {
 		fromRole = state.Role.ValueString()
-	}
-	if state == nil {
-		// A deactivated account holding the address is taken over (Zulip never
-		// lets a new account use it); an active one fails the plan.
-		var existing *zulip.User
-		if checks && kit.Known(plan.Email) {
-			existing = r.checkAddressTaken(ctx, plan, &resp.Diagnostics)
-			if resp.Diagnostics.HasError() {
-				return
-			}
-		}
-		if existing != nil {
-			plan.ID = types.Int64Value(existing.UserID)
-			role := userRoleName(existing.Role, &resp.Diagnostics)
-			fromRole = role.ValueString()
-			if config.Role.IsNull() {
-				plan.Role = role // not managed: the account keeps its role
-			}
-		} else {
-			if config.Password.IsNull() {
-				resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
-					"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
-						"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
-			}
-			// A new user is a member unless the configuration says otherwise;
-			// knowing it now lets the plan show the role flags too.
-			if config.Role.IsNull() {
-				plan.Role = types.StringValue(userRoleMember)
-			}
+	} else {
+		var ok bool
+		if fromRole, ok = r.planNewUser(ctx, &plan, config, checks, &resp.Diagnostics); !ok {
+			return
 		}
 	}
+	planRoleFlags(&plan)
+	planReportedEmails(&plan, state)
+	if checks {
+		r.checkPlannedChange(ctx, plan, state, fromRole, &resp.Diagnostics)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
 
-	// The role flags follow the role; a UseStateForUnknown value would be
-	// stale when the role changes.
+// planNewUser plans a user the state does not hold yet. A deactivated account
+// holding the address is taken over (Zulip never lets a new account use it),
+// keeping its role unless the configuration sets one; an active one fails the
+// plan. Otherwise a new user needs a password and is a member unless the
+// configuration says otherwise. It returns the account's role before this
+// plan, and false when the plan stops here.
+func (r *userResource) planNewUser(ctx context.Context, plan *userResourceModel, config userResourceModel, checks bool, diags *diag.Diagnostics) (string, bool) {
+	var existing *zulip.User
+	if checks && kit.Known(plan.Email) {
+		existing = r.checkAddressTaken(ctx, *plan, diags)
+		if diags.HasError() {
+			return "", false
+		}
+	}
+	if existing != nil {
+		plan.ID = types.Int64Value(existing.UserID)
+		role := userRoleName(existing.Role, diags)
+		if config.Role.IsNull() {
+			plan.Role = role // not managed: the account keeps its role
+		}
+		return role.ValueString(), true
+	}
+	if config.Password.IsNull() {
+		diags.AddAttributeError(path.Root("password"), "Missing Password",
+			"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
+				"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
+	}
+	// A new user is a member unless the configuration says otherwise; knowing
+	// it now lets the plan show the role flags too.
+	if config.Role.IsNull() {
+		plan.Role = types.StringValue(userRoleMember)
+	}
+	return userRoleMember, true
+}
+
+// planRoleFlags sets the role flags from the planned role; a UseStateForUnknown
+// value would be stale when the role changes.
+func planRoleFlags(plan *userResourceModel) {
 	if kit.Known(plan.Role) {
 		role := plan.Role.ValueString()
 		plan.IsOwner = types.BoolValue(role == userRoleOwner)
@@ -419,24 +440,28 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	} else {
 		plan.IsOwner, plan.IsAdmin, plan.IsGuest = types.BoolUnknown(), types.BoolUnknown(), types.BoolUnknown()
 	}
-	// A new address changes what the server reports as the user's e-mails.
+}
+
+// planReportedEmails leaves the e-mails the server reports unknown when the
+// address changes, since a new address changes them.
+func planReportedEmails(plan *userResourceModel, state *userResourceModel) {
 	if state != nil && (!kit.Known(plan.Email) || !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString())) {
 		plan.APIEmail, plan.DeliveryEmail = types.StringUnknown(), types.StringUnknown()
 	}
+}
 
-	if checks {
-		if state != nil {
-			r.checkProtectedChange(ctx, plan, *state, &resp.Diagnostics)
-			r.checkEmailChange(ctx, plan, *state, &resp.Diagnostics)
-			r.checkAdminChange(ctx, plan, *state, &resp.Diagnostics)
-		}
-		r.checkOwnerRoleChange(ctx, plan, fromRole, &resp.Diagnostics)
-		r.checkProfileData(ctx, plan, &resp.Diagnostics)
+// checkPlannedChange applies the server's rules to the plan, in order: for an
+// existing user the protected accounts, the e-mail change and the
+// administrator's role change; for every user the owner role and the profile
+// data.
+func (r *userResource) checkPlannedChange(ctx context.Context, plan userResourceModel, state *userResourceModel, fromRole string, diags *diag.Diagnostics) {
+	if state != nil {
+		r.checkProtectedChange(ctx, plan, *state, diags)
+		r.checkEmailChange(ctx, plan, *state, diags)
+		r.checkAdminChange(ctx, plan, *state, diags)
 	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	r.checkOwnerRoleChange(ctx, plan, fromRole, diags)
+	r.checkProfileData(ctx, plan, diags)
 }
 
 // Create adds the user, or takes over the deactivated account that holds the
@@ -564,44 +589,17 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 			return
 		}
 	}
-	if kit.Known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
-		email := plan.Email.ValueString()
-		err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
-		r.Data.Cache.Invalidate(kit.CacheUserUsers)
-		if err != nil {
-			addUserAPIError(&resp.Diagnostics, path.Root("email"), "Unable to Change User E-mail",
-				"change the user's e-mail address", kit.RoleAdministrator, err)
-			return
-		}
-		tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})
-	}
-	if kit.Known(plan.Role) && !plan.Role.Equal(state.Role) {
-		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
-		err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
-		r.Data.Cache.Invalidate(kit.CacheUserCaller)
-		r.Data.Cache.Invalidate(kit.CacheUserUsers)
-		if err != nil {
-			addUserAPIError(&resp.Diagnostics, path.Root("role"), "Unable to Change User Role", "change the user's role",
-				userRoleNeeded(state.Role.ValueString(), plan.Role.ValueString()), err)
-			return
-		}
-		tflog.Info(ctx, "changed user role", map[string]any{"id": id, "role": plan.Role.ValueString()})
-	}
-	apiReq := userToAPI(ctx, plan, &state, r.fieldExists(ctx), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	if kit.Known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) &&
+		!r.changeEmail(ctx, id, plan.Email.ValueString(), &resp.Diagnostics) {
 		return
 	}
-	if apiReq.FullName != nil || apiReq.ProfileData != nil {
-		at := path.Root("profile_data")
-		if apiReq.ProfileData == nil {
-			at = path.Root("full_name")
-		}
-		err := r.Data.Client.UpdateUser(ctx, id, apiReq)
-		r.Data.Cache.Invalidate(kit.CacheUserUsers)
-		if err != nil {
-			addUserAPIError(&resp.Diagnostics, at, "Unable to Update User", "update the user's name or profile data", kit.RoleAdministrator, err)
-			return
-		}
+	if kit.Known(plan.Role) && !plan.Role.Equal(state.Role) &&
+		!r.changeRole(ctx, id, state.Role.ValueString(), plan.Role.ValueString(), &resp.Diagnostics) {
+		return
+	}
+	apiReq := userToAPI(ctx, plan, &state, r.fieldExists(ctx), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !r.updateNameAndProfile(ctx, id, apiReq, &resp.Diagnostics) {
+		return
 	}
 	if !plan.Active.ValueBool() && state.Active.ValueBool() {
 		if !r.setActive(ctx, id, false, plan.Role.ValueString(), &resp.Diagnostics) {
@@ -615,6 +613,55 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// changeEmail gives the user the address email, and reports whether Zulip
+// took it.
+func (r *userResource) changeEmail(ctx context.Context, id int64, email string, diags *diag.Diagnostics) bool {
+	err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	if err != nil {
+		addUserAPIError(diags, path.Root("email"), "Unable to Change User E-mail",
+			"change the user's e-mail address", kit.RoleAdministrator, err)
+		return false
+	}
+	tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})
+	return true
+}
+
+// changeRole gives the user the role named to (from is the role it has), and
+// reports whether Zulip took it.
+func (r *userResource) changeRole(ctx context.Context, id int64, from, to string, diags *diag.Diagnostics) bool {
+	role, _ := zulip.RoleFromName(to) // validated by the schema
+	err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
+	r.Data.Cache.Invalidate(kit.CacheUserCaller)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	if err != nil {
+		addUserAPIError(diags, path.Root("role"), "Unable to Change User Role", "change the user's role",
+			userRoleNeeded(from, to), err)
+		return false
+	}
+	tflog.Info(ctx, "changed user role", map[string]any{"id": id, "role": to})
+	return true
+}
+
+// updateNameAndProfile sends the name and profile data of apiReq, when it
+// changes either, and reports whether Zulip took them (or nothing was sent).
+func (r *userResource) updateNameAndProfile(ctx context.Context, id int64, apiReq zulip.UpdateUserRequest, diags *diag.Diagnostics) bool {
+	if apiReq.FullName == nil && apiReq.ProfileData == nil {
+		return true
+	}
+	at := path.Root("profile_data")
+	if apiReq.ProfileData == nil {
+		at = path.Root("full_name")
+	}
+	err := r.Data.Client.UpdateUser(ctx, id, apiReq)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	if err != nil {
+		addUserAPIError(diags, at, "Unable to Update User", "update the user's name or profile data", kit.RoleAdministrator, err)
+		return false
+	}
+	return true
 }
 
 // Delete deactivates the user: Zulip has no way to delete one. A user already
