@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -145,100 +146,132 @@ func (p *zulipProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"then the `ZULIP_*` environment variables, then a zuliprc file, each value on its own. When an e-mail " +
 			"and API key are found, the provider checks them with the server when it is configured, so that wrong " +
 			"credentials fail `terraform plan` with where each value came from.",
-		Attributes: map[string]schema.Attribute{
-			"url": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The Zulip server's URL, e.g. `https://chat.example.com` (with or without `/api/v1`). " +
-					"Falls back to `ZULIP_SITE` / `ZULIP_URL`, then `site` in the zuliprc file.",
-			},
-			"email": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The API e-mail of the account the provider acts as (a bot's or a user's). " +
-					"Falls back to `ZULIP_EMAIL`, then `email` in the zuliprc file.",
-			},
-			"api_key": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				MarkdownDescription: "The account's API key. Falls back to `ZULIP_API_KEY`, then `key` in the zuliprc file. " +
-					"Prefer the environment or a zuliprc file to keep it out of configuration files.",
-			},
-			"zuliprc": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Path to a zuliprc file (`[api]` section with `site`, `email`, `key`, and optionally " +
-					"`insecure`, `cert_bundle`, `client_cert`, `client_cert_key`). Defaults to `ZULIP_CONFIG`, then " +
-					"`~/.zuliprc` when that exists. A file named here is always read; the others only when they must " +
-					"supply the URL, e-mail or API key, so that a `~/.zuliprc` written for another server does not " +
-					"impose its TLS settings.",
-			},
-			"insecure": schema.BoolAttribute{
-				Optional: true,
-				MarkdownDescription: "Skip TLS certificate verification (self-signed development servers only). " +
-					"Falls back to `ZULIP_ALLOW_INSECURE`, then `insecure` in the zuliprc file (`true` or `false`; " +
-					"anything else is an error). Default `false`. For a server with a private CA, prefer `cert_bundle`.",
-			},
-			"cert_bundle": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Path to a PEM file of the certificate authorities to trust for the server, " +
-					"in place of the system's: for a self-hosted server whose certificate a private CA signed. " +
-					"Falls back to `ZULIP_CERT_BUNDLE`, then `cert_bundle` in the zuliprc file.",
-			},
-			"client_cert": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Path to a PEM file with a client certificate, for servers that require one. " +
-					"The file may hold the private key too; otherwise set `client_cert_key`. " +
-					"Falls back to `ZULIP_CERT`, then `client_cert` in the zuliprc file.",
-			},
-			"client_cert_key": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Path to the PEM private key of `client_cert`, when it is not in the same file. " +
-					"Falls back to `ZULIP_CERT_KEY`, then `client_cert_key` in the zuliprc file.",
-			},
-			"max_retries": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: fmt.Sprintf("How many times a request is retried after a rate limit (HTTP 429), a "+
-					"502/503/504 answer or a connection error. `0` disables retries. Default %d. "+
-					"Requests that create something are never retried blindly.", zulip.DefaultMaxRetries),
-				Validators: []validator.Int64{int64validator.Between(0, 100)},
-			},
-			"max_retry_wait": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: fmt.Sprintf("The longest total time one request may spend waiting for retries and "+
-					"rate limits, as a Go duration such as `90s` or `10m`. Default `%s`: Zulip counts requests per "+
-					"minute (200 by default; some servers allow 20), and the provider paces itself from the server's "+
-					"rate-limit headers, so a large apply against a low limit waits for whole minutes, sometimes more than "+
-					"once for one request. Every wait longer than a second is logged at the WARN level (`TF_LOG=WARN`) "+
-					"with its reason. Interrupting Terraform (Ctrl-C) ends any wait at once.", kit.FormatDuration(zulip.DefaultMaxRetryWait)),
-				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", kit.CheckDuration)},
-			},
-			"request_timeout": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: fmt.Sprintf("The longest one HTTP request may take, from connecting to reading the "+
-					"whole answer, as a Go duration such as `30s` or `2m`: a server that accepts connections and never "+
-					"answers fails the run in about this time. A request that times out is not retried. `0` means no "+
-					"limit. Falls back to `%s`. Default `%s`.", envRequestTimeout, kit.FormatDuration(zulip.DefaultRequestTimeout)),
-				Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", kit.CheckDuration)},
-			},
+		Attributes: providerAttributes(),
+		Blocks:     map[string]schema.Block{"sms": providerSMSBlock()},
+	}
+}
+
+// providerAttributes are the provider's arguments, in three groups merged.
+func providerAttributes() map[string]schema.Attribute {
+	attributes := providerAccountAttributes()
+	maps.Copy(attributes, providerTLSAttributes())
+	maps.Copy(attributes, providerRequestAttributes())
+	return attributes
+}
+
+// providerAccountAttributes say which server and account the provider acts on:
+// the URL, the credentials and the zuliprc file they may come from.
+func providerAccountAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"url": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The Zulip server's URL, e.g. `https://chat.example.com` (with or without `/api/v1`). " +
+				"Falls back to `ZULIP_SITE` / `ZULIP_URL`, then `site` in the zuliprc file.",
 		},
-		Blocks: map[string]schema.Block{
-			"sms": schema.SingleNestedBlock{
-				MarkdownDescription: "Credentials of the SMS conversations API used by `zulip_sms_question`. " +
-					"Each falls back to `ZULIP_SMS_API_URL`, `ZULIP_SMS_USERNAME`, `ZULIP_SMS_PASSWORD`.",
-				Attributes: map[string]schema.Attribute{
-					"api_url": schema.StringAttribute{
-						Optional:            true,
-						MarkdownDescription: "Base URL of the SMS API. Default `https://api.46elks.com`.",
-						Validators:          []validator.String{validators.HTTPURL()},
-					},
-					"username": schema.StringAttribute{
-						Optional:            true,
-						MarkdownDescription: "API username of the SMS account.",
-					},
-					"password": schema.StringAttribute{
-						Optional:            true,
-						Sensitive:           true,
-						MarkdownDescription: "API password of the SMS account.",
-					},
-				},
+		"email": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The API e-mail of the account the provider acts as (a bot's or a user's). " +
+				"Falls back to `ZULIP_EMAIL`, then `email` in the zuliprc file.",
+		},
+		"api_key": schema.StringAttribute{
+			Optional:  true,
+			Sensitive: true,
+			MarkdownDescription: "The account's API key. Falls back to `ZULIP_API_KEY`, then `key` in the zuliprc file. " +
+				"Prefer the environment or a zuliprc file to keep it out of configuration files.",
+		},
+		"zuliprc": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Path to a zuliprc file (`[api]` section with `site`, `email`, `key`, and optionally " +
+				"`insecure`, `cert_bundle`, `client_cert`, `client_cert_key`). Defaults to `ZULIP_CONFIG`, then " +
+				"`~/.zuliprc` when that exists. A file named here is always read; the others only when they must " +
+				"supply the URL, e-mail or API key, so that a `~/.zuliprc` written for another server does not " +
+				"impose its TLS settings.",
+		},
+	}
+}
+
+// providerTLSAttributes say how the provider trusts the server and proves
+// itself to it: certificate verification, the CA bundle, the client certificate.
+func providerTLSAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"insecure": schema.BoolAttribute{
+			Optional: true,
+			MarkdownDescription: "Skip TLS certificate verification (self-signed development servers only). " +
+				"Falls back to `ZULIP_ALLOW_INSECURE`, then `insecure` in the zuliprc file (`true` or `false`; " +
+				"anything else is an error). Default `false`. For a server with a private CA, prefer `cert_bundle`.",
+		},
+		"cert_bundle": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Path to a PEM file of the certificate authorities to trust for the server, " +
+				"in place of the system's: for a self-hosted server whose certificate a private CA signed. " +
+				"Falls back to `ZULIP_CERT_BUNDLE`, then `cert_bundle` in the zuliprc file.",
+		},
+		"client_cert": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Path to a PEM file with a client certificate, for servers that require one. " +
+				"The file may hold the private key too; otherwise set `client_cert_key`. " +
+				"Falls back to `ZULIP_CERT`, then `client_cert` in the zuliprc file.",
+		},
+		"client_cert_key": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Path to the PEM private key of `client_cert`, when it is not in the same file. " +
+				"Falls back to `ZULIP_CERT_KEY`, then `client_cert_key` in the zuliprc file.",
+		},
+	}
+}
+
+// providerRequestAttributes bound the provider's requests: retries, the time
+// spent waiting for them, and each request's timeout.
+func providerRequestAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"max_retries": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: fmt.Sprintf("How many times a request is retried after a rate limit (HTTP 429), a "+
+				"502/503/504 answer or a connection error. `0` disables retries. Default %d. "+
+				"Requests that create something are never retried blindly.", zulip.DefaultMaxRetries),
+			Validators: []validator.Int64{int64validator.Between(0, 100)},
+		},
+		"max_retry_wait": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: fmt.Sprintf("The longest total time one request may spend waiting for retries and "+
+				"rate limits, as a Go duration such as `90s` or `10m`. Default `%s`: Zulip counts requests per "+
+				"minute (200 by default; some servers allow 20), and the provider paces itself from the server's "+
+				"rate-limit headers, so a large apply against a low limit waits for whole minutes, sometimes more than "+
+				"once for one request. Every wait longer than a second is logged at the WARN level (`TF_LOG=WARN`) "+
+				"with its reason. Interrupting Terraform (Ctrl-C) ends any wait at once.", kit.FormatDuration(zulip.DefaultMaxRetryWait)),
+			Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", kit.CheckDuration)},
+		},
+		"request_timeout": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: fmt.Sprintf("The longest one HTTP request may take, from connecting to reading the "+
+				"whole answer, as a Go duration such as `30s` or `2m`: a server that accepts connections and never "+
+				"answers fails the run in about this time. A request that times out is not retried. `0` means no "+
+				"limit. Falls back to `%s`. Default `%s`.", envRequestTimeout, kit.FormatDuration(zulip.DefaultRequestTimeout)),
+			Validators: []validator.String{validators.String("must be a duration such as 30s or 2m", kit.CheckDuration)},
+		},
+	}
+}
+
+// providerSMSBlock is the sms block: the credentials of the SMS conversations
+// API that zulip_sms_question uses.
+func providerSMSBlock() schema.SingleNestedBlock {
+	return schema.SingleNestedBlock{
+		MarkdownDescription: "Credentials of the SMS conversations API used by `zulip_sms_question`. " +
+			"Each falls back to `ZULIP_SMS_API_URL`, `ZULIP_SMS_USERNAME`, `ZULIP_SMS_PASSWORD`.",
+		Attributes: map[string]schema.Attribute{
+			"api_url": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Base URL of the SMS API. Default `https://api.46elks.com`.",
+				Validators:          []validator.String{validators.HTTPURL()},
+			},
+			"username": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "API username of the SMS account.",
+			},
+			"password": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "API password of the SMS account.",
 			},
 		},
 	}

@@ -158,6 +158,24 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	planOutgoingWebhook(ctx, plan, state, resp)
+	if !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
+		return
+	}
+	if r.Data.HasCreds {
+		r.checkOwnerAndName(ctx, plan, state, creating, &resp.Diagnostics)
+	}
+	if !creating {
+		r.planShortNameChange(ctx, plan, state, resp)
+		return
+	}
+	r.checkCreate(ctx, plan, &resp.Diagnostics)
+}
+
+// planOutgoingWebhook checks that only an outgoing webhook bot, and every one,
+// has a URL, and that only such a bot sets an interface, which is null for
+// the others.
+func planOutgoingWebhook(ctx context.Context, plan, state botModel, resp *resource.ModifyPlanResponse) {
 	outgoing := plan.BotType.ValueString() == "outgoing_webhook"
 	switch {
 	case !kit.Known(plan.BotType):
@@ -174,28 +192,31 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if !outgoing && plan.OutgoingWebhookInterface.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("outgoing_webhook_interface"), types.StringNull())...)
 	}
-	if !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
+}
+
+// checkOwnerAndName checks, when the bot is created or they change, that its
+// owner may own it and that its name is free.
+func (r *botResource) checkOwnerAndName(ctx context.Context, plan, state botModel, creating bool, diags *diag.Diagnostics) {
+	if kit.Known(plan.OwnerID) && (creating || !plan.OwnerID.Equal(state.OwnerID)) {
+		r.checkOwner(ctx, plan.OwnerID.ValueInt64(), diags)
+	}
+	if kit.Known(plan.FullName) && (creating || plan.FullName.ValueString() != state.FullName.ValueString()) {
+		r.checkNameFree(ctx, plan.FullName.ValueString(), state.ID, plan.ShortName, diags)
+	}
+}
+
+// planShortNameChange plans a new short name: in place, with the e-mail
+// address it makes unknown, where the server can change it (featureBotShortName),
+// else by replacing the bot.
+func (r *botResource) planShortNameChange(ctx context.Context, plan, state botModel, resp *resource.ModifyPlanResponse) {
+	if plan.ShortName.Equal(state.ShortName) {
 		return
 	}
-	if r.Data.HasCreds {
-		if kit.Known(plan.OwnerID) && (creating || !plan.OwnerID.Equal(state.OwnerID)) {
-			r.checkOwner(ctx, plan.OwnerID.ValueInt64(), &resp.Diagnostics)
-		}
-		if kit.Known(plan.FullName) && (creating || plan.FullName.ValueString() != state.FullName.ValueString()) {
-			r.checkNameFree(ctx, plan.FullName.ValueString(), state.ID, plan.ShortName, &resp.Diagnostics)
-		}
+	if r.Data.RequireFeatureLevel(featureBotShortName, "") != nil {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("short_name"))
+	} else {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("email"), types.StringUnknown())...)
 	}
-	if !creating {
-		if !plan.ShortName.Equal(state.ShortName) {
-			if r.Data.RequireFeatureLevel(featureBotShortName, "") != nil {
-				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("short_name"))
-			} else {
-				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("email"), types.StringUnknown())...)
-			}
-		}
-		return
-	}
-	r.checkCreate(ctx, plan, &resp.Diagnostics)
 }
 
 // checkCreate refuses at plan a bot the account may not create, and an

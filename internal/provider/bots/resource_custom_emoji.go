@@ -144,12 +144,31 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if !planEmojiImage(&plan, state, creating, resp) {
+		return
+	}
+	replacing := len(resp.RequiresReplace) > 0 || (!creating && !plan.Name.Equal(state.Name))
+	if creating || replacing {
+		planNewEmojiValues(ctx, resp)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_sha256"), plan.SourceSHA256)...)
+	if (!creating && !replacing) || !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
+		return
+	}
+	r.checkMayAdd(ctx, plan, creating, &resp.Diagnostics)
+}
+
+// planEmojiImage plans the image's hash from source: the state's when the
+// image is not managed, unknown when the path is, else the file's, read now
+// and checked. A changed image (or one whose path is known only at apply)
+// replaces the emoji. It reports false when the plan stops here.
+func planEmojiImage(plan *customEmojiModel, state customEmojiModel, creating bool, resp *resource.ModifyPlanResponse) bool {
 	at := path.Root("source")
 	switch {
 	case plan.Source.IsNull() && creating:
 		resp.Diagnostics.AddAttributeError(at, "Missing Image", "Uploading a custom emoji needs its image: set source "+
 			"to the path of a PNG, GIF, JPEG, WebP or AVIF file. (Only an emoji adopted by import may leave it out.)")
-		return
+		return false
 	case plan.Source.IsNull():
 		plan.SourceSHA256 = state.SourceSHA256 // the image is not managed: keep what is known
 	case plan.Source.IsUnknown():
@@ -160,46 +179,61 @@ func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.Modif
 				"The image's path is known only at apply, so the plan cannot tell whether it changed: the emoji is replaced.")
 		}
 	default:
-		img, err := readEmojiImage(plan.Source.ValueString())
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(at, "Unusable Emoji Image", err.Error())
-			return
-		}
-		if len(img.data) > maxEmojiBytes {
-			resp.Diagnostics.AddAttributeWarning(at, "Emoji Image Larger Than Zulip's Default Limit",
-				fmt.Sprintf("%s is %.1f MiB; Zulip refuses emoji images over 5 MiB unless its administrator raised "+
-					"MAX_EMOJI_FILE_SIZE_MIB (the server does not say its limit).", plan.Source.ValueString(), float64(len(img.data))/(1<<20)))
-		}
-		plan.SourceSHA256 = types.StringValue(img.sha256)
-		switch {
-		case creating:
-		case !kit.Known(state.SourceSHA256):
-			resp.Diagnostics.AddAttributeWarning(at, "Image Adopted as It Is",
-				"This emoji was adopted by import: Zulip cannot give its image back to compare, so the plan records the "+
-					"file's hash without uploading it. A later change of the file replaces the emoji.")
-		case state.SourceSHA256.ValueString() != img.sha256:
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_sha256"))
-		}
+		return planEmojiFile(plan, state, creating, resp)
 	}
-	replacing := len(resp.RequiresReplace) > 0 || (!creating && !plan.Name.Equal(state.Name))
-	if creating || replacing {
-		for _, p := range []path.Path{path.Root("id"), path.Root("source_url"), path.Root("still_url")} {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, p, types.StringUnknown())...)
-		}
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("author_id"), types.Int64Unknown())...)
+	return true
+}
+
+// planEmojiFile reads the image file that source names, warns when it is
+// larger than Zulip's default limit, and compares its hash with the state's:
+// an emoji adopted by import records it as it is, a changed one is replaced.
+// It reports false when the file cannot be used.
+func planEmojiFile(plan *customEmojiModel, state customEmojiModel, creating bool, resp *resource.ModifyPlanResponse) bool {
+	at := path.Root("source")
+	img, err := readEmojiImage(plan.Source.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(at, "Unusable Emoji Image", err.Error())
+		return false
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_sha256"), plan.SourceSHA256)...)
-	if (!creating && !replacing) || !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
-		return
+	if len(img.data) > maxEmojiBytes {
+		resp.Diagnostics.AddAttributeWarning(at, "Emoji Image Larger Than Zulip's Default Limit",
+			fmt.Sprintf("%s is %.1f MiB; Zulip refuses emoji images over 5 MiB unless its administrator raised "+
+				"MAX_EMOJI_FILE_SIZE_MIB (the server does not say its limit).", plan.Source.ValueString(), float64(len(img.data))/(1<<20)))
 	}
+	plan.SourceSHA256 = types.StringValue(img.sha256)
+	switch {
+	case creating:
+	case !kit.Known(state.SourceSHA256):
+		resp.Diagnostics.AddAttributeWarning(at, "Image Adopted as It Is",
+			"This emoji was adopted by import: Zulip cannot give its image back to compare, so the plan records the "+
+				"file's hash without uploading it. A later change of the file replaces the emoji.")
+	case state.SourceSHA256.ValueString() != img.sha256:
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_sha256"))
+	}
+	return true
+}
+
+// planNewEmojiValues leaves unknown what the server sets when it adds the
+// emoji: its id, URLs and author.
+func planNewEmojiValues(ctx context.Context, resp *resource.ModifyPlanResponse) {
+	for _, p := range []path.Path{path.Root("id"), path.Root("source_url"), path.Root("still_url")} {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, p, types.StringUnknown())...)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("author_id"), types.Int64Unknown())...)
+}
+
+// checkMayAdd checks, for an emoji to add, that the provider's account may add
+// custom emoji (no guest; can_add_custom_emoji_group) and, when creating, that
+// its name is free.
+func (r *customEmojiResource) checkMayAdd(ctx context.Context, plan customEmojiModel, creating bool, diags *diag.Diagnostics) {
 	if r.Data.Me != nil && r.Data.Me.Role == zulip.RoleGuest {
-		resp.Diagnostics.AddError("Guests Cannot Add Custom Emoji", "Zulip does not let guests add custom emoji (\"Not allowed for guest users\"): configure the provider with a member's account.")
+		diags.AddError("Guests Cannot Add Custom Emoji", "Zulip does not let guests add custom emoji (\"Not allowed for guest users\"): configure the provider with a member's account.")
 		return
 	}
-	kit.RequirePermission(ctx, r.Data, "Adding custom emoji", path.Empty(), &resp.Diagnostics, kit.RealmPermission(ctx, r.Data, "can_add_custom_emoji_group"))
+	kit.RequirePermission(ctx, r.Data, "Adding custom emoji", path.Empty(), diags, kit.RealmPermission(ctx, r.Data, "can_add_custom_emoji_group"))
 	if kit.Known(plan.Name) && creating {
 		emojiCreation(r.Data, plan.Name.ValueString(), nil).CheckKeyFree(ctx, r.Data, path.Root("name"),
-			fmt.Sprintf("the name %q", plan.Name.ValueString()), &resp.Diagnostics)
+			fmt.Sprintf("the name %q", plan.Name.ValueString()), diags)
 	}
 }
 

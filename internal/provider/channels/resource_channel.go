@@ -267,66 +267,105 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// History: shared for public channels; Zulip's default for a new private one.
 	if config.HistoryPublicToSubscribers.IsNull() && kit.Known(plan.Privacy) {
-		var prior channelResourceModel
-		if !req.State.Raw.IsNull() {
-			resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-		}
-		switch {
-		case plan.Privacy.ValueString() != PrivacyPrivate:
-			plan.HistoryPublicToSubscribers = types.BoolValue(true)
-		case !req.State.Raw.IsNull() && prior.Privacy.ValueString() == PrivacyPrivate:
-			plan.HistoryPublicToSubscribers = prior.HistoryPublicToSubscribers
-		default:
-			plan.HistoryPublicToSubscribers = types.BoolValue(false)
-		}
+		planHistoryDefault(ctx, req, &plan, &resp.Diagnostics)
 	}
-	if kit.Known(plan.Privacy) && plan.Privacy.ValueString() != PrivacyPrivate && kit.Known(plan.HistoryPublicToSubscribers) && !plan.HistoryPublicToSubscribers.ValueBool() {
-		resp.Diagnostics.AddAttributeError(path.Root("history_public_to_subscribers"), "Invalid Channel History",
-			"A public or web-public channel shares its history with new subscribers; only a private channel can hide it.")
-	}
+	checkHistoryShared(plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 	if !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
+	r.checkSettings(ctx, plan, &resp.Diagnostics)
+	if !config.FolderID.IsNull() {
+		r.checkFolderLevel(&resp.Diagnostics)
+	}
+	if !config.MessageRetentionDays.IsNull() && r.Data.HasCreds {
+		r.checkRetentionRole(ctx, req, plan, &resp.Diagnostics)
+	}
+	if req.State.Raw.IsNull() && kit.Known(plan.Name) && r.Data.HasCreds && !resp.Diagnostics.HasError() {
+		r.checkCreation(ctx, plan, &resp.Diagnostics)
+	}
+}
+
+// planHistoryDefault plans history_public_to_subscribers when the
+// configuration leaves it out: shared for public channels; for a private one,
+// what it was when the channel was already private, else Zulip's default for
+// a new private channel (not shared).
+func planHistoryDefault(ctx context.Context, req resource.ModifyPlanRequest, plan *channelResourceModel, diags *diag.Diagnostics) {
+	var prior channelResourceModel
+	if !req.State.Raw.IsNull() {
+		diags.Append(req.State.Get(ctx, &prior)...)
+	}
+	switch {
+	case plan.Privacy.ValueString() != PrivacyPrivate:
+		plan.HistoryPublicToSubscribers = types.BoolValue(true)
+	case !req.State.Raw.IsNull() && prior.Privacy.ValueString() == PrivacyPrivate:
+		plan.HistoryPublicToSubscribers = prior.HistoryPublicToSubscribers
+	default:
+		plan.HistoryPublicToSubscribers = types.BoolValue(false)
+	}
+}
+
+// checkHistoryShared refuses a public or web-public channel that hides its
+// history: only a private channel can.
+func checkHistoryShared(plan channelResourceModel, diags *diag.Diagnostics) {
+	if kit.Known(plan.Privacy) && plan.Privacy.ValueString() != PrivacyPrivate && kit.Known(plan.HistoryPublicToSubscribers) && !plan.HistoryPublicToSubscribers.ValueBool() {
+		diags.AddAttributeError(path.Root("history_public_to_subscribers"), "Invalid Channel History",
+			"A public or web-public channel shares its history with new subscribers; only a private channel can hide it.")
+	}
+}
+
+// checkSettings checks each permission setting the plan sets: the server's
+// feature level for it, then its value.
+func (r *channelResource) checkSettings(ctx context.Context, plan channelResourceModel, diags *diag.Diagnostics) {
 	for _, s := range channelSettings {
 		v := *s.model(&plan)
 		if v.IsNull() || v.IsUnknown() {
 			continue
 		}
 		if err := r.Data.RequireFeatureLevel(s.Level, s.Name); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root(s.Name), "Zulip Server Too Old", err.Error())
+			diags.AddAttributeError(path.Root(s.Name), "Zulip Server Too Old", err.Error())
 			continue
 		}
-		kit.CheckPermissionSetting(ctx, r.Data, path.Root(s.Name), kit.PermissionOfChannel, s.Name, v, &resp.Diagnostics)
+		kit.CheckPermissionSetting(ctx, r.Data, path.Root(s.Name), kit.PermissionOfChannel, s.Name, v, diags)
 	}
-	if !config.FolderID.IsNull() {
-		if err := r.Data.RequireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("folder_id"), "Zulip Server Too Old", err.Error())
-		}
+}
+
+// checkFolderLevel checks that the server has channel folders, for a
+// configured folder_id.
+func (r *channelResource) checkFolderLevel(diags *diag.Diagnostics) {
+	if err := r.Data.RequireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
+		diags.AddAttributeError(path.Root("folder_id"), "Zulip Server Too Old", err.Error())
 	}
-	if !config.MessageRetentionDays.IsNull() && r.Data.HasCreds {
-		var prior types.String
-		if !req.State.Raw.IsNull() {
-			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("message_retention_days"), &prior)...)
-		}
-		if !prior.Equal(plan.MessageRetentionDays) {
-			r.Data.RequireRole(ctx, kit.RoleOwner, "Setting a channel's message retention", path.Root("message_retention_days"), &resp.Diagnostics)
-		}
+}
+
+// checkRetentionRole requires an owner's credentials to change a configured
+// message retention.
+func (r *channelResource) checkRetentionRole(ctx context.Context, req resource.ModifyPlanRequest, plan channelResourceModel, diags *diag.Diagnostics) {
+	var prior types.String
+	if !req.State.Raw.IsNull() {
+		diags.Append(req.State.GetAttribute(ctx, path.Root("message_retention_days"), &prior)...)
 	}
-	if req.State.Raw.IsNull() && kit.Known(plan.Name) && r.Data.HasCreds && !resp.Diagnostics.HasError() {
-		if r.checkName(ctx, plan.Name.ValueString(), &resp.Diagnostics) && kit.Known(plan.Privacy) {
-			if r.Data.FeatureLevel < featureChannelCreate {
-				resp.Diagnostics.AddWarning("Channel Created Through the Subscription Endpoint",
-					fmt.Sprintf("This server (Zulip %s, feature level %d) predates POST /channels/create (feature level %d), so "+
-						"the channel is created by subscribing the provider's account to it, and that account stays subscribed. "+
-						"Declare zulip_channel_subscribers to manage who is subscribed.", r.Data.ServerVersion, r.Data.FeatureLevel,
-						featureChannelCreate))
-			}
-			r.requireCreation(ctx, plan.Privacy.ValueString(), &resp.Diagnostics)
-		}
+	if !prior.Equal(plan.MessageRetentionDays) {
+		r.Data.RequireRole(ctx, kit.RoleOwner, "Setting a channel's message retention", path.Root("message_retention_days"), diags)
 	}
+}
+
+// checkCreation checks a channel to create: its name free, then, on a server
+// that predates POST /channels/create, a warning that the provider's account
+// stays subscribed, and the permission to create a channel of its privacy.
+func (r *channelResource) checkCreation(ctx context.Context, plan channelResourceModel, diags *diag.Diagnostics) {
+	if !r.checkName(ctx, plan.Name.ValueString(), diags) || !kit.Known(plan.Privacy) {
+		return
+	}
+	if r.Data.FeatureLevel < featureChannelCreate {
+		diags.AddWarning("Channel Created Through the Subscription Endpoint",
+			fmt.Sprintf("This server (Zulip %s, feature level %d) predates POST /channels/create (feature level %d), so "+
+				"the channel is created by subscribing the provider's account to it, and that account stays subscribed. "+
+				"Declare zulip_channel_subscribers to manage who is subscribed.", r.Data.ServerVersion, r.Data.FeatureLevel,
+				featureChannelCreate))
+	}
+	r.requireCreation(ctx, plan.Privacy.ValueString(), diags)
 }
 
 // requireCreation fails the plan of a new channel that the provider's account

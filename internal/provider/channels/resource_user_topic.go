@@ -125,54 +125,72 @@ func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// The id follows the configured spelling, so that a change of case (an
-	// in-place update) plans the new id rather than an unknown one.
+	planUserTopicID(ctx, plan, resp)
+	if !r.Data.KnowsServer() || !r.checkLevels(plan, &resp.Diagnostics) || !r.Data.HasCreds {
+		return
+	}
+	r.checkChannelChange(ctx, req, plan, &resp.Diagnostics)
+	if kit.Known(plan.Topic) {
+		r.checkTopicLength(ctx, req, plan, &resp.Diagnostics)
+	}
+}
+
+// planUserTopicID plans the id. It follows the configured spelling, so that a
+// change of case (an in-place update) plans the new id rather than an unknown
+// one.
+func planUserTopicID(ctx context.Context, plan userTopicResourceModel, resp *resource.ModifyPlanResponse) {
 	if kit.Known(plan.ChannelID) && kit.Known(plan.Topic) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), userTopicID(plan.ChannelID.ValueInt64(), plan.Topic.ValueString()))...)
 	} else {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
 	}
-	if !r.Data.KnowsServer() {
-		return
-	}
+}
+
+// checkLevels checks the server's feature level for topic preferences and, for
+// a followed topic, for following. It reports false when the server has no
+// topic preferences at all.
+func (r *userTopicResource) checkLevels(plan userTopicResourceModel, diags *diag.Diagnostics) bool {
 	if err := r.Data.RequireFeatureLevel(featureUserTopics, "zulip_user_topic (POST /user_topics)"); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
-		return
+		diags.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
+		return false
 	}
 	if plan.VisibilityPolicy.ValueString() == "followed" {
 		if err := r.Data.RequireFeatureLevel(featureUserTopicFollows, `visibility_policy "followed"`); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
+			diags.AddAttributeError(path.Root("visibility_policy"), "Zulip Server Too Old", err.Error())
 		}
 	}
-	if !r.Data.HasCreds {
-		return
-	}
+	return true
+}
+
+// checkChannelChange checks the channel, when it is set or changes.
+func (r *userTopicResource) checkChannelChange(ctx context.Context, req resource.ModifyPlanRequest, plan userTopicResourceModel, diags *diag.Diagnostics) {
 	var priorChannel types.Int64
 	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("channel_id"), &priorChannel)...)
+		diags.Append(req.State.GetAttribute(ctx, path.Root("channel_id"), &priorChannel)...)
 	}
 	if kit.Known(plan.ChannelID) && (priorChannel.IsNull() || !priorChannel.Equal(plan.ChannelID)) {
-		r.checkChannel(ctx, plan.ChannelID.ValueInt64(), &resp.Diagnostics)
+		r.checkChannel(ctx, plan.ChannelID.ValueInt64(), diags)
 	}
-	if !kit.Known(plan.Topic) {
-		return
-	}
-	// Only a topic that is being set needs the limit: refreshing a settled
-	// resource must not cost the register call that reads it.
+}
+
+// checkTopicLength checks the topic against the server's max_topic_length.
+// Only a topic that is being set needs the limit: refreshing a settled
+// resource must not cost the register call that reads it.
+func (r *userTopicResource) checkTopicLength(ctx context.Context, req resource.ModifyPlanRequest, plan userTopicResourceModel, diags *diag.Diagnostics) {
 	var prior types.String
 	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("topic"), &prior)...)
+		diags.Append(req.State.GetAttribute(ctx, path.Root("topic"), &prior)...)
 	}
 	if prior.ValueString() == plan.Topic.ValueString() && !prior.IsNull() {
 		return
 	}
 	limits, err := userTopicRealm(ctx, r.Data)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Topic Length Limit", "read max_topic_length through POST /register", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read the Topic Length Limit", "read max_topic_length through POST /register", kit.RoleAny, err)
 		return
 	}
 	if n := utf8.RuneCountInString(plan.Topic.ValueString()); n > limits.maxTopicLength {
-		resp.Diagnostics.AddAttributeError(path.Root("topic"), "Topic Too Long",
+		diags.AddAttributeError(path.Root("topic"), "Topic Too Long",
 			fmt.Sprintf("The topic is %d characters long; the server's limit (max_topic_length) is %d characters.", n, limits.maxTopicLength))
 	}
 }

@@ -222,6 +222,22 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
+	r.checkSettings(ctx, plan, &resp.Diagnostics)
+	if !r.Data.HasCreds || resp.Diagnostics.HasError() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		r.checkManageExisting(ctx, plan, &resp.Diagnostics)
+		return
+	}
+	if kit.Known(plan.Name) {
+		r.checkNewName(ctx, plan.Name.ValueString(), &resp.Diagnostics)
+	}
+}
+
+// checkSettings checks each permission setting the plan sets: the server's
+// feature level for it, then its value.
+func (r *userGroupResource) checkSettings(ctx context.Context, plan userGroupResourceModel, diags *diag.Diagnostics) {
 	for _, s := range userGroupSettings {
 		v := *s.model(&plan)
 		if v.IsNull() || v.IsUnknown() {
@@ -229,72 +245,85 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		}
 		at := path.Root(s.Name)
 		if err := r.Data.RequireFeatureLevel(s.Level, s.Name); err != nil {
-			resp.Diagnostics.AddAttributeError(at, "Zulip Server Too Old", err.Error())
+			diags.AddAttributeError(at, "Zulip Server Too Old", err.Error())
 			continue
 		}
-		kit.CheckPermissionSetting(ctx, r.Data, at, kit.PermissionOfGroup, s.Name, v, &resp.Diagnostics)
+		kit.CheckPermissionSetting(ctx, r.Data, at, kit.PermissionOfGroup, s.Name, v, diags)
 	}
-	if !r.Data.HasCreds || resp.Diagnostics.HasError() {
-		return
-	}
-	if !req.State.Raw.IsNull() {
-		if dir, err := r.Data.Groups(ctx); err == nil && kit.Known(plan.ID) {
-			if g, ok := dir.ByID[plan.ID.ValueInt64()]; ok {
-				r.requireManage(ctx, g, &resp.Diagnostics)
-			}
+}
+
+// checkManageExisting checks that the provider's account may manage the
+// group the state holds, when the run's list of groups has it.
+func (r *userGroupResource) checkManageExisting(ctx context.Context, plan userGroupResourceModel, diags *diag.Diagnostics) {
+	if dir, err := r.Data.Groups(ctx); err == nil && kit.Known(plan.ID) {
+		if g, ok := dir.ByID[plan.ID.ValueInt64()]; ok {
+			r.requireManage(ctx, g, diags)
 		}
-		return
 	}
-	if !kit.Known(plan.Name) {
-		return
-	}
-	// A new group: its name must be free, or belong to a deactivated group,
-	// which the create reactivates.
+}
+
+// checkNewName checks the name of a new group: it must be free (and the
+// account allowed to create groups), or belong to a deactivated group, which
+// the create reactivates, or to a group this configuration replaces or an
+// interrupted apply made. A system group's or an active group's name fails
+// the plan, the latter with an import block.
+func (r *userGroupResource) checkNewName(ctx context.Context, name string, diags *diag.Diagnostics) {
 	dir, err := r.Data.Groups(ctx)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Groups", "list the user groups to check the name", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to check the name", kit.RoleAny, err)
 		return
 	}
-	g, ok := dir.ByName[plan.Name.ValueString()]
+	g, ok := dir.ByName[name]
 	switch {
 	case !ok:
-		kit.RequirePermission(ctx, r.Data, "Creating a user group", path.Empty(), &resp.Diagnostics, kit.RealmPermission(ctx, r.Data, "can_create_groups"))
+		kit.RequirePermission(ctx, r.Data, "Creating a user group", path.Empty(), diags, kit.RealmPermission(ctx, r.Data, "can_create_groups"))
 	case g.IsSystemGroup:
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "System Group",
+		diags.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
 				"Refer to it in permissions by its name instead.", g.Name))
 	case r.Data.Journaled(ctx, "zulip_user_group", strconv.FormatInt(g.ID, 10)):
 		return // made by an interrupted apply: the create adopts it (kit/journal.go)
 	case r.Data.HeldByState("zulip_user_group", strconv.FormatInt(g.ID, 10)):
-		// This configuration's own group, which a replacement deactivates and
-		// the create then reactivates (Zulip keeps deactivated groups' names).
-		if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "replacing the user group "+strconv.Quote(g.Name)); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "User Group Cannot Be Replaced",
-				fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q deactivates it and then "+
-					"has to reactivate it, and %s. Run `terraform untaint` on it (or drop -replace) to keep it as it is, "+
-					"or give the group a new name.", g.Name, err))
-			return
-		}
-		resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Replacing a User Group Reactivates It",
-			fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q (id %d) deactivates it and "+
-				"then reactivates the same group, with its members, and gives it this configuration: no new group is made.",
-				g.Name, g.ID))
+		r.checkReplacement(g, diags)
 	case g.Deactivated:
-		if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "Zulip Server Too Old", err.Error())
-			return
-		}
-		r.requireManage(ctx, g, &resp.Diagnostics)
-		resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Deactivated User Group Will Be Reactivated",
-			fmt.Sprintf("The organization has a deactivated user group named %q (id %d). Zulip keeps the names of "+
-				"deactivated groups, so this apply reactivates that group and manages it, with its past members "+
-				"and the description and permissions configured here.", g.Name, g.ID))
+		r.checkReactivation(ctx, g, diags)
 	default:
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "User Group Already Exists",
+		diags.AddAttributeError(path.Root("name"), "User Group Already Exists",
 			fmt.Sprintf("The organization already has a user group named %q (id %d). To manage it with this "+
 				"resource, import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
 				g.Name, g.ID, kit.ImportBlock("zulip_user_group", g.Name)))
 	}
+}
+
+// checkReplacement checks the replacement of this configuration's own group
+// g, which deactivates it and then has the create reactivate it (Zulip keeps
+// deactivated groups' names): the server must reactivate groups.
+func (r *userGroupResource) checkReplacement(g zulip.UserGroup, diags *diag.Diagnostics) {
+	if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "replacing the user group "+strconv.Quote(g.Name)); err != nil {
+		diags.AddAttributeError(path.Root("name"), "User Group Cannot Be Replaced",
+			fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q deactivates it and then "+
+				"has to reactivate it, and %s. Run `terraform untaint` on it (or drop -replace) to keep it as it is, "+
+				"or give the group a new name.", g.Name, err))
+		return
+	}
+	diags.AddAttributeWarning(path.Root("name"), "Replacing a User Group Reactivates It",
+		fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q (id %d) deactivates it and "+
+			"then reactivates the same group, with its members, and gives it this configuration: no new group is made.",
+			g.Name, g.ID))
+}
+
+// checkReactivation checks the reactivation of the deactivated group g that
+// holds the name: the server must reactivate groups and the account manage g.
+func (r *userGroupResource) checkReactivation(ctx context.Context, g zulip.UserGroup, diags *diag.Diagnostics) {
+	if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
+		diags.AddAttributeError(path.Root("name"), "Zulip Server Too Old", err.Error())
+		return
+	}
+	r.requireManage(ctx, g, diags)
+	diags.AddAttributeWarning(path.Root("name"), "Deactivated User Group Will Be Reactivated",
+		fmt.Sprintf("The organization has a deactivated user group named %q (id %d). Zulip keeps the names of "+
+			"deactivated groups, so this apply reactivates that group and manages it, with its past members "+
+			"and the description and permissions configured here.", g.Name, g.ID))
 }
 
 // requireManage fails the plan of a change to the group g that the

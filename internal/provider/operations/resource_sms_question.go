@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -69,13 +70,9 @@ type smsQuestionResourceModel struct {
 
 // Schema describes the resource.
 func (r *smsQuestionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	computedString := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: desc,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		}
-	}
+	attributes := smsQuestionInputAttributes()
+	maps.Copy(attributes, smsQuestionOutputAttributes())
+	attributes["triggers"] = kit.InvocationTriggersAttribute()
 	resp.Schema = schema.Schema{
 		MarkdownDescription: kit.InvocationDescription(
 			"Sends a question by SMS through the SMS conversations API (46elks' *Conversations*, `POST /a1/conversations`): "+
@@ -89,66 +86,88 @@ func (r *smsQuestionResource) Schema(_ context.Context, _ resource.SchemaRequest
 				"of them closes. The recorded `status` is the one the API answered when the question was sent; "+
 				"it is not refreshed afterwards.",
 			"an SMS, once sent, stays sent, and the conversation runs until it is answered or expires"),
-		Attributes: map[string]schema.Attribute{
-			"id": computedString("The conversation's id (`o…`), as the SMS API assigned it."),
-			"to": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The recipient's phone number in E.164 form: `+`, the country code and the number, e.g. `+46700000000`.",
-				Validators:          []validator.String{validators.String("must be an E.164 phone number such as +46700000000", sms.ValidateE164)},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"message": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The text of the question.",
-				Validators:          []validator.String{validators.String("must not be empty", checkNotBlank)},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"reply_url": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The absolute `http://` or `https://` URL the SMS API posts each reply to (a form with " +
-					"`from`, `message`, `created` and `token`). It must be reachable from the SMS API.",
-				Validators:    []validator.String{validators.String("must be an absolute http(s) URL", sms.ValidateReplyURL)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"token": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				MarkdownDescription: "A value of your choosing that the SMS API passes to `reply_url` with every reply, so " +
-					"that the receiver can tell the replies to this question apart (and trust them). Sensitive.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"lifetime": schema.Int64Attribute{
-				Optional: true,
-				Computed: true,
-				Default:  int64default.StaticInt64(sms.DefaultLifetimeHours),
-				MarkdownDescription: fmt.Sprintf("Hours until the conversation closes by itself if nobody replies, "+
-					"from %d to %d. Default %d.", sms.MinLifetimeHours, sms.MaxLifetimeHours, sms.DefaultLifetimeHours),
-				Validators:    []validator.Int64{int64validator.Between(sms.MinLifetimeHours, sms.MaxLifetimeHours)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
-			},
-			"delay_allowed": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-				MarkdownDescription: "Queue the question (`status` `waiting`) when the recipient already has the maximum " +
-					"number of active conversations, instead of failing; it is sent when one of them closes. Default `false`.",
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-			},
-			"triggers": kit.InvocationTriggersAttribute(),
-			"status": computedString("The conversation's status when the question was sent: `started` (sent) or " +
-				"`waiting` (queued, see `delay_allowed`). Not refreshed afterwards."),
-			"from": computedString("The number the SMS API sent the question from (it chooses one itself); null while " +
-				"the question is waiting."),
-			"created": computedString("When the SMS API created the conversation (RFC 3339, UTC)."),
-			"expires": computedString("When the conversation closes by itself if nobody replies (RFC 3339, UTC); null " +
-				"while the question is waiting, since its lifetime starts when it is sent."),
-			"items": schema.ListAttribute{
-				ElementType:         types.StringType,
-				Computed:            true,
-				MarkdownDescription: "The ids (`s…`) of the SMSes of the conversation when the question was sent.",
-				PlanModifiers:       []planmodifier.List{listplanmodifier.UseStateForUnknown()},
-			},
+		Attributes: attributes,
+	}
+}
+
+// smsQuestionInputAttributes are the question as configured: its recipient,
+// text, where the replies go and how long the conversation may wait.
+func smsQuestionInputAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"to": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "The recipient's phone number in E.164 form: `+`, the country code and the number, e.g. `+46700000000`.",
+			Validators:          []validator.String{validators.String("must be an E.164 phone number such as +46700000000", sms.ValidateE164)},
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
+		"message": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "The text of the question.",
+			Validators:          []validator.String{validators.String("must not be empty", checkNotBlank)},
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"reply_url": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "The absolute `http://` or `https://` URL the SMS API posts each reply to (a form with " +
+				"`from`, `message`, `created` and `token`). It must be reachable from the SMS API.",
+			Validators:    []validator.String{validators.String("must be an absolute http(s) URL", sms.ValidateReplyURL)},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"token": schema.StringAttribute{
+			Optional:  true,
+			Sensitive: true,
+			MarkdownDescription: "A value of your choosing that the SMS API passes to `reply_url` with every reply, so " +
+				"that the receiver can tell the replies to this question apart (and trust them). Sensitive.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"lifetime": schema.Int64Attribute{
+			Optional: true,
+			Computed: true,
+			Default:  int64default.StaticInt64(sms.DefaultLifetimeHours),
+			MarkdownDescription: fmt.Sprintf("Hours until the conversation closes by itself if nobody replies, "+
+				"from %d to %d. Default %d.", sms.MinLifetimeHours, sms.MaxLifetimeHours, sms.DefaultLifetimeHours),
+			Validators:    []validator.Int64{int64validator.Between(sms.MinLifetimeHours, sms.MaxLifetimeHours)},
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+		},
+		"delay_allowed": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+			MarkdownDescription: "Queue the question (`status` `waiting`) when the recipient already has the maximum " +
+				"number of active conversations, instead of failing; it is sent when one of them closes. Default `false`.",
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+		},
+	}
+}
+
+// smsQuestionOutputAttributes are what the SMS API answered when the question
+// was sent: the conversation's id, status, sender, times and SMSes.
+func smsQuestionOutputAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": smsQuestionComputed("The conversation's id (`o…`), as the SMS API assigned it."),
+		"status": smsQuestionComputed("The conversation's status when the question was sent: `started` (sent) or " +
+			"`waiting` (queued, see `delay_allowed`). Not refreshed afterwards."),
+		"from": smsQuestionComputed("The number the SMS API sent the question from (it chooses one itself); null while " +
+			"the question is waiting."),
+		"created": smsQuestionComputed("When the SMS API created the conversation (RFC 3339, UTC)."),
+		"expires": smsQuestionComputed("When the conversation closes by itself if nobody replies (RFC 3339, UTC); null " +
+			"while the question is waiting, since its lifetime starts when it is sent."),
+		"items": schema.ListAttribute{
+			ElementType:         types.StringType,
+			Computed:            true,
+			MarkdownDescription: "The ids (`s…`) of the SMSes of the conversation when the question was sent.",
+			PlanModifiers:       []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+		},
+	}
+}
+
+// smsQuestionComputed is a string the SMS API sets when the question is sent
+// and that stays as it was afterwards.
+func smsQuestionComputed(desc string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Computed:            true,
+		MarkdownDescription: desc,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 	}
 }
 

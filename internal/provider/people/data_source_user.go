@@ -3,6 +3,7 @@ package people
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 
@@ -87,130 +88,165 @@ func (d *userDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 		MarkdownDescription: "Reads one user or bot of the organization, by `user_id` or by `email` (exactly one). " +
 			"Any account can read any user; what it sees of their e-mail address depends on each user's " +
 			"e-mail visibility setting.",
-		Attributes: map[string]schema.Attribute{
-			"user_id": schema.Int64Attribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "The user's id. Set it to look the user up by id (the most reliable way), or leave " +
-					"it out and set `email`; it is then filled in.",
-				Validators: []validator.Int64{int64validator.AtLeast(1)},
-			},
-			"email": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "An e-mail address to look the user up by: the user's real address, which works only " +
-					"when their e-mail visibility setting lets the provider's account see it (Zulip feature level 302), " +
-					"or the Zulip API address (`api_email`, e.g. `user5@zulip.example.com`), which always works. " +
-					"When the user is looked up by `user_id`, this is their `api_email`.",
-				Validators: []validator.String{validators.Email()},
-			},
-			"client_gravatar": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "Whether the client computes Gravatar URLs itself: when `true` (the default, as in " +
-					"Zulip), `avatar_url` is null for users whose avatar is their Gravatar and whose e-mail is public. " +
-					"Set `false` to always get a URL.",
-			},
-			"include_custom_profile_fields": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "Whether to read the user's custom profile field values into `profile_data`. " +
-					"Default `false`.",
-			},
-			"api_email": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The user's Zulip API e-mail (the API's `email` field): the real address when the " +
-					"user's e-mail is visible to everyone (and always for bots), otherwise a stand-in " +
-					"`user{id}@{organization host}` that identifies the user.",
-			},
-			"delivery_email": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The user's real e-mail address; null when the user's e-mail visibility setting hides " +
-					"it from the provider's account.",
-			},
-			"full_name": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The user's full name.",
-			},
-			"date_joined": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`).",
-			},
-			"is_active": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the account is active (`false` once deactivated).",
-			},
-			"is_owner": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the user is an organization owner.",
-			},
-			"is_admin": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the user is an organization administrator (owners included).",
-			},
-			"is_guest": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the user is a guest.",
-			},
-			"is_bot": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the account is a bot.",
-			},
-			"bot_type": schema.Int64Attribute{
-				Computed: true,
-				MarkdownDescription: "For a bot, its type: `1` generic, `2` incoming webhook, `3` outgoing webhook, " +
-					"`4` embedded; null for a human.",
-			},
-			"bot_owner_id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "For a bot, the id of the user who owns it (null when it has none); null for a human.",
-			},
-			"role": schema.Int64Attribute{
-				Computed: true,
-				MarkdownDescription: "The user's role as Zulip numbers it: `100` owner, `200` administrator, " +
-					"`300` moderator, `400` member, `600` guest.",
-			},
-			"role_name": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The user's role by name: `owner`, `administrator`, `moderator`, `member` or " +
-					"`guest` (the names `zulip_user` uses); null for a role this provider does not know.",
-			},
-			"timezone": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The user's IANA time zone (e.g. `Europe/Berlin`); null when the user has not set one.",
-			},
-			"avatar_url": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "URL of the user's avatar; null for a Gravatar avatar when `client_gravatar` is " +
-					"`true` and the user's e-mail is public (compute it from `delivery_email`).",
-			},
-			"avatar_version": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "Incremented each time the user changes their avatar.",
-			},
-			"is_imported_stub": schema.BoolAttribute{
-				Computed: true,
-				MarkdownDescription: "Whether the account is a placeholder created by a data import for someone who has " +
-					"not joined yet (Zulip feature level 433; `false` on older servers).",
-			},
-			"profile_data": schema.MapNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "The user's custom profile field values, keyed by field id as a string " +
-					"(`\"3\"`; the `zulip_custom_profile_fields` data source maps names to ids). Fields without a " +
-					"value are absent. Null unless `include_custom_profile_fields` is `true`, and for bots, which " +
-					"have no profile data.",
-				NestedObject: schema.NestedAttributeObject{
-					Attributes: map[string]schema.Attribute{
-						"value": schema.StringAttribute{
-							Computed: true,
-							MarkdownDescription: "The value, always as text: a Dropdown option's key, a `YYYY-MM-DD` " +
-								"date, or for a Users field a JSON list of user ids such as `[2,5]` (use `jsondecode`).",
-						},
-						"rendered_value": schema.StringAttribute{
-							Computed: true,
-							MarkdownDescription: "The value rendered as HTML, for Short text and Paragraph fields; " +
-								"null for other types.",
-						},
+		Attributes: userDataSourceAttributes(),
+	}
+}
+
+// userDataSourceAttributes are the data source's attributes, in four groups merged.
+func userDataSourceAttributes() map[string]schema.Attribute {
+	attributes := userDataLookupAttributes()
+	maps.Copy(attributes, userDataAccountAttributes())
+	maps.Copy(attributes, userDataRoleAttributes())
+	maps.Copy(attributes, userDataProfileAttributes())
+	return attributes
+}
+
+// userDataLookupAttributes are the data source's arguments: whom to look up (by id
+// or e-mail) and what to read with them.
+func userDataLookupAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"user_id": schema.Int64Attribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "The user's id. Set it to look the user up by id (the most reliable way), or leave " +
+				"it out and set `email`; it is then filled in.",
+			Validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
+		"email": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "An e-mail address to look the user up by: the user's real address, which works only " +
+				"when their e-mail visibility setting lets the provider's account see it (Zulip feature level 302), " +
+				"or the Zulip API address (`api_email`, e.g. `user5@zulip.example.com`), which always works. " +
+				"When the user is looked up by `user_id`, this is their `api_email`.",
+			Validators: []validator.String{validators.Email()},
+		},
+		"client_gravatar": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Whether the client computes Gravatar URLs itself: when `true` (the default, as in " +
+				"Zulip), `avatar_url` is null for users whose avatar is their Gravatar and whose e-mail is public. " +
+				"Set `false` to always get a URL.",
+		},
+		"include_custom_profile_fields": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Whether to read the user's custom profile field values into `profile_data`. " +
+				"Default `false`.",
+		},
+	}
+}
+
+// userDataAccountAttributes describe the user's account: its addresses, name, when
+// it joined, whether it is active, time zone and avatar.
+func userDataAccountAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"api_email": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The user's Zulip API e-mail (the API's `email` field): the real address when the " +
+				"user's e-mail is visible to everyone (and always for bots), otherwise a stand-in " +
+				"`user{id}@{organization host}` that identifies the user.",
+		},
+		"delivery_email": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The user's real e-mail address; null when the user's e-mail visibility setting hides " +
+				"it from the provider's account.",
+		},
+		"full_name": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The user's full name.",
+		},
+		"date_joined": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`).",
+		},
+		"is_active": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the account is active (`false` once deactivated).",
+		},
+		"timezone": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The user's IANA time zone (e.g. `Europe/Berlin`); null when the user has not set one.",
+		},
+		"avatar_url": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "URL of the user's avatar; null for a Gravatar avatar when `client_gravatar` is " +
+				"`true` and the user's e-mail is public (compute it from `delivery_email`).",
+		},
+		"avatar_version": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "Incremented each time the user changes their avatar.",
+		},
+		"is_imported_stub": schema.BoolAttribute{
+			Computed: true,
+			MarkdownDescription: "Whether the account is a placeholder created by a data import for someone who has " +
+				"not joined yet (Zulip feature level 433; `false` on older servers).",
+		},
+	}
+}
+
+// userDataRoleAttributes say what kind of account it is: its role, and for a bot
+// the bot's type and owner.
+func userDataRoleAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"is_owner": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the user is an organization owner.",
+		},
+		"is_admin": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the user is an organization administrator (owners included).",
+		},
+		"is_guest": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the user is a guest.",
+		},
+		"is_bot": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the account is a bot.",
+		},
+		"bot_type": schema.Int64Attribute{
+			Computed: true,
+			MarkdownDescription: "For a bot, its type: `1` generic, `2` incoming webhook, `3` outgoing webhook, " +
+				"`4` embedded; null for a human.",
+		},
+		"bot_owner_id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "For a bot, the id of the user who owns it (null when it has none); null for a human.",
+		},
+		"role": schema.Int64Attribute{
+			Computed: true,
+			MarkdownDescription: "The user's role as Zulip numbers it: `100` owner, `200` administrator, " +
+				"`300` moderator, `400` member, `600` guest.",
+		},
+		"role_name": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The user's role by name: `owner`, `administrator`, `moderator`, `member` or " +
+				"`guest` (the names `zulip_user` uses); null for a role this provider does not know.",
+		},
+	}
+}
+
+// userDataProfileAttributes hold the user's custom profile field values.
+func userDataProfileAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"profile_data": schema.MapNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The user's custom profile field values, keyed by field id as a string " +
+				"(`\"3\"`; the `zulip_custom_profile_fields` data source maps names to ids). Fields without a " +
+				"value are absent. Null unless `include_custom_profile_fields` is `true`, and for bots, which " +
+				"have no profile data.",
+			NestedObject: schema.NestedAttributeObject{
+				Attributes: map[string]schema.Attribute{
+					"value": schema.StringAttribute{
+						Computed: true,
+						MarkdownDescription: "The value, always as text: a Dropdown option's key, a `YYYY-MM-DD` " +
+							"date, or for a Users field a JSON list of user ids such as `[2,5]` (use `jsondecode`).",
+					},
+					"rendered_value": schema.StringAttribute{
+						Computed: true,
+						MarkdownDescription: "The value rendered as HTML, for Short text and Paragraph fields; " +
+							"null for other types.",
 					},
 				},
 			},

@@ -226,28 +226,42 @@ func checkUserProfileValue(f zulip.CustomProfileField, e userProfileValueModel) 
 			return fmt.Errorf("%s is not a date: %w", f.Name, err)
 		}
 	case zulip.ProfileFieldURL:
-		u, err := url.Parse(v)
-		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ftp" && u.Scheme != "ftps") {
-			return fmt.Errorf("%s is not a URL: %q is not an absolute http(s) or ftp(s) URL", f.Name, v)
-		}
+		return checkProfileURL(f, v)
 	case zulip.ProfileFieldSelect:
-		opts, ok := decodedSelectOptions(f)
-		if !ok {
-			return nil // the server's definition is odd; let the server judge
+		return checkProfileChoice(f, v)
+	}
+	return nil
+}
+
+// checkProfileURL checks the value v of a Link field: an absolute http(s) or
+// ftp(s) URL.
+func checkProfileURL(f zulip.CustomProfileField, v string) error {
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ftp" && u.Scheme != "ftps") {
+		return fmt.Errorf("%s is not a URL: %q is not an absolute http(s) or ftp(s) URL", f.Name, v)
+	}
+	return nil
+}
+
+// checkProfileChoice checks the value v of a Dropdown field: one of its
+// option keys, which the error lists with their texts.
+func checkProfileChoice(f zulip.CustomProfileField, v string) error {
+	opts, ok := decodedSelectOptions(f)
+	if !ok {
+		return nil // the server's definition is odd; let the server judge
+	}
+	if _, ok := opts[v]; !ok {
+		keys := make([]string, 0, len(opts))
+		for k := range opts {
+			keys = append(keys, k)
 		}
-		if _, ok := opts[v]; !ok {
-			keys := make([]string, 0, len(opts))
-			for k := range opts {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			choices := make([]string, 0, len(keys))
-			for _, k := range keys {
-				choices = append(choices, fmt.Sprintf("%q (%s)", k, opts[k].Text))
-			}
-			return fmt.Errorf("'%s' is not a valid choice for '%s': a Dropdown value is an option key, one of %s",
-				v, f.Name, strings.Join(choices, ", "))
+		sort.Strings(keys)
+		choices := make([]string, 0, len(keys))
+		for _, k := range keys {
+			choices = append(choices, fmt.Sprintf("%q (%s)", k, opts[k].Text))
 		}
+		return fmt.Errorf("'%s' is not a valid choice for '%s': a Dropdown value is an option key, one of %s",
+			v, f.Name, strings.Join(choices, ", "))
 	}
 	return nil
 }

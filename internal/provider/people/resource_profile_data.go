@@ -199,28 +199,12 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 		return
 	}
 	if !r.Data.KnowsServer() || !r.Data.HasCreds {
-		// The prior state's id or name at this index may belong to another field
-		// (blocks can be reordered): the one not configured is learnt at apply.
-		for i, c := range configElems {
-			if c.ID.IsNull() {
-				planElems[i].ID = types.Int64Unknown()
-			}
-			if c.Name.IsNull() {
-				planElems[i].Name = types.StringUnknown()
-			}
-		}
+		planUnreadFields(configElems, planElems)
 		r.setPlanFields(ctx, planElems, resp)
 		return
 	}
-	own, err := profileDataOwnUser(ctx, r.Data)
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Provider's Account", "read its own account (GET /users/me)", kit.RoleAny, err)
-		return
-	}
-	if own.IsBot {
-		resp.Diagnostics.AddAttributeError(path.Root("field"), "Bots Have No Profile Data",
-			fmt.Sprintf("The provider's account %s is a bot, and Zulip keeps custom profile field values only for human "+
-				"users. Configure the provider with a user's API key to manage that user's profile.", own.Email))
+	own := r.profileAccount(ctx, &resp.Diagnostics)
+	if own == nil {
 		return
 	}
 	fields, err := profileDataFields(ctx, r.Data)
@@ -230,73 +214,13 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 	}
 	seen := map[int64]int{}
 	for i, c := range configElems {
-		p := path.Root("field").AtListIndex(i)
-		var f zulip.CustomProfileField
-		var ok bool
-		switch {
-		case kit.Known(c.ID):
-			if f, ok = profileFieldByID(fields, c.ID.ValueInt64()); !ok {
-				resp.Diagnostics.AddAttributeError(p.AtName("id"), "Unknown Custom Profile Field",
-					fmt.Sprintf("No custom profile field has id %d. %s", c.ID.ValueInt64(), profileFieldList(fields)))
-			} else if kit.Known(c.Name) && c.Name.ValueString() != f.Name {
-				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Conflicting Field Reference",
-					fmt.Sprintf("This block names field id %d and the name %q, but field %d is named %q. Name the field by "+
-						"`id` or by `name`, or by both when they agree. %s", f.ID, c.Name.ValueString(), f.ID, f.Name,
-						profileFieldList(fields)))
-				ok = false
-			}
-		case kit.Known(c.Name) && r.Data.PlannedName("zulip_custom_profile_field", c.Name.ValueString()):
-			// A field this plan creates or renames to: its id is known at apply.
-			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
-				planElems[i].ID = types.Int64Unknown()
-				continue
-			}
-		case kit.Known(c.Name):
-			if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
-				resp.Diagnostics.AddAttributeError(p.AtName("name"), "Unknown Custom Profile Field",
-					fmt.Sprintf("No custom profile field is named %q (names are matched exactly). %s", c.Name.ValueString(), profileFieldList(fields)))
-			}
-		default:
-			planElems[i].ID, planElems[i].Name = types.Int64Unknown(), types.StringUnknown()
-		}
+		f, ok := r.resolveField(c, i, fields, &planElems[i], &resp.Diagnostics)
 		if !ok {
 			continue
 		}
 		planElems[i].ID, planElems[i].Name = types.Int64Value(f.ID), types.StringValue(f.Name)
-		// Errors about the field itself point at the line that names it.
-		ref := p.AtName("name")
-		if kit.Known(c.ID) {
-			ref = p.AtName("id")
-		}
-		if j, dup := seen[f.ID]; dup {
-			resp.Diagnostics.AddAttributeError(ref, "Duplicate Field",
-				fmt.Sprintf("field[%d] and field[%d] both set field %q (id %d).", j, i, f.Name, f.ID))
-		}
-		seen[f.ID] = i
-		if !f.EditableByUser && !own.IsAdmin {
-			resp.Diagnostics.AddAttributeError(ref, "Custom Profile Field Not Editable",
-				fmt.Sprintf("Field %q is not editable by users (editable_by_user is false): only organization administrators "+
-					"can change it, and the provider's account %s is not one. Remove this block, or ask an administrator "+
-					"to set the value.", f.Name, own.Email))
-		}
-		if f.Type == zulip.ProfileFieldUser {
-			if !c.Value.IsNull() {
-				resp.Diagnostics.AddAttributeError(p.AtName("value"), "Wrong Kind of Value",
-					fmt.Sprintf("%q is a Users field: give its user ids as users = [...] instead of value.", f.Name))
-			}
-			r.checkUsers(ctx, c.Users, p.AtName("users"), &resp.Diagnostics)
-			continue
-		}
-		if !c.Users.IsNull() {
-			resp.Diagnostics.AddAttributeError(p.AtName("users"), "Wrong Kind of Value",
-				fmt.Sprintf("%q is a %s field: set value; users is only for Users fields.", f.Name, profileFieldTypeName(f.Type)))
-			continue
-		}
-		if kit.Known(c.Value) {
-			if err := checkProfileText(f, c.Value.ValueString()); err != nil {
-				resp.Diagnostics.AddAttributeError(p.AtName("value"), "Invalid Custom Profile Field Value", err.Error())
-			}
-		}
+		checkFieldWritable(c, i, f, own, seen, &resp.Diagnostics)
+		r.checkFieldValue(ctx, c, i, f, &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -305,6 +229,121 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 	r.setPlanFields(ctx, planElems, resp)
 	if plan.ID.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), strconv.FormatInt(own.UserID, 10))...)
+	}
+}
+
+// planUnreadFields plans the fields when the server cannot be read: the prior
+// state's id or name at an index may belong to another field (blocks can be
+// reordered), so the one not configured is learnt at apply.
+func planUnreadFields(configElems, planElems []profileDataFieldModel) {
+	for i, c := range configElems {
+		if c.ID.IsNull() {
+			planElems[i].ID = types.Int64Unknown()
+		}
+		if c.Name.IsNull() {
+			planElems[i].Name = types.StringUnknown()
+		}
+	}
+}
+
+// profileAccount reads the provider's own account, whose profile the resource
+// manages, and refuses a bot, which has no profile data. It returns nil when
+// the plan stops here.
+func (r *profileDataResource) profileAccount(ctx context.Context, diags *diag.Diagnostics) *zulip.User {
+	own, err := profileDataOwnUser(ctx, r.Data)
+	if err != nil {
+		kit.AddAPIError(diags, "Unable to Read the Provider's Account", "read its own account (GET /users/me)", kit.RoleAny, err)
+		return nil
+	}
+	if own.IsBot {
+		diags.AddAttributeError(path.Root("field"), "Bots Have No Profile Data",
+			fmt.Sprintf("The provider's account %s is a bot, and Zulip keeps custom profile field values only for human "+
+				"users. Configure the provider with a user's API key to manage that user's profile.", own.Email))
+		return nil
+	}
+	return own
+}
+
+// resolveField finds the field that block i names, by id, by name, or both
+// when they agree. A field this plan creates or renames to, and a block that
+// names none yet, leave planned's id (and name) unknown until apply. It
+// reports false when there is no field to check further.
+func (r *profileDataResource) resolveField(c profileDataFieldModel, i int, fields []zulip.CustomProfileField, planned *profileDataFieldModel, diags *diag.Diagnostics) (zulip.CustomProfileField, bool) {
+	p := path.Root("field").AtListIndex(i)
+	var f zulip.CustomProfileField
+	var ok bool
+	switch {
+	case kit.Known(c.ID):
+		if f, ok = profileFieldByID(fields, c.ID.ValueInt64()); !ok {
+			diags.AddAttributeError(p.AtName("id"), "Unknown Custom Profile Field",
+				fmt.Sprintf("No custom profile field has id %d. %s", c.ID.ValueInt64(), profileFieldList(fields)))
+		} else if kit.Known(c.Name) && c.Name.ValueString() != f.Name {
+			diags.AddAttributeError(p.AtName("name"), "Conflicting Field Reference",
+				fmt.Sprintf("This block names field id %d and the name %q, but field %d is named %q. Name the field by "+
+					"`id` or by `name`, or by both when they agree. %s", f.ID, c.Name.ValueString(), f.ID, f.Name,
+					profileFieldList(fields)))
+			ok = false
+		}
+	case kit.Known(c.Name) && r.Data.PlannedName("zulip_custom_profile_field", c.Name.ValueString()):
+		// A field this plan creates or renames to: its id is known at apply.
+		if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
+			planned.ID = types.Int64Unknown()
+		}
+	case kit.Known(c.Name):
+		if f, ok = profileFieldByName(fields, c.Name.ValueString()); !ok {
+			diags.AddAttributeError(p.AtName("name"), "Unknown Custom Profile Field",
+				fmt.Sprintf("No custom profile field is named %q (names are matched exactly). %s", c.Name.ValueString(), profileFieldList(fields)))
+		}
+	default:
+		planned.ID, planned.Name = types.Int64Unknown(), types.StringUnknown()
+	}
+	return f, ok
+}
+
+// checkFieldWritable checks that block i is the only one to set field f
+// (seen maps each field to the block that set it first) and that the
+// provider's account own may change f. Its errors point at the line that
+// names the field.
+func checkFieldWritable(c profileDataFieldModel, i int, f zulip.CustomProfileField, own *zulip.User, seen map[int64]int, diags *diag.Diagnostics) {
+	p := path.Root("field").AtListIndex(i)
+	ref := p.AtName("name")
+	if kit.Known(c.ID) {
+		ref = p.AtName("id")
+	}
+	if j, dup := seen[f.ID]; dup {
+		diags.AddAttributeError(ref, "Duplicate Field",
+			fmt.Sprintf("field[%d] and field[%d] both set field %q (id %d).", j, i, f.Name, f.ID))
+	}
+	seen[f.ID] = i
+	if !f.EditableByUser && !own.IsAdmin {
+		diags.AddAttributeError(ref, "Custom Profile Field Not Editable",
+			fmt.Sprintf("Field %q is not editable by users (editable_by_user is false): only organization administrators "+
+				"can change it, and the provider's account %s is not one. Remove this block, or ask an administrator "+
+				"to set the value.", f.Name, own.Email))
+	}
+}
+
+// checkFieldValue checks the value block i sets for field f: user ids for a
+// Users field, a value fit for its type for any other.
+func (r *profileDataResource) checkFieldValue(ctx context.Context, c profileDataFieldModel, i int, f zulip.CustomProfileField, diags *diag.Diagnostics) {
+	p := path.Root("field").AtListIndex(i)
+	if f.Type == zulip.ProfileFieldUser {
+		if !c.Value.IsNull() {
+			diags.AddAttributeError(p.AtName("value"), "Wrong Kind of Value",
+				fmt.Sprintf("%q is a Users field: give its user ids as users = [...] instead of value.", f.Name))
+		}
+		r.checkUsers(ctx, c.Users, p.AtName("users"), diags)
+		return
+	}
+	if !c.Users.IsNull() {
+		diags.AddAttributeError(p.AtName("users"), "Wrong Kind of Value",
+			fmt.Sprintf("%q is a %s field: set value; users is only for Users fields.", f.Name, profileFieldTypeName(f.Type)))
+		return
+	}
+	if kit.Known(c.Value) {
+		if err := checkProfileText(f, c.Value.ValueString()); err != nil {
+			diags.AddAttributeError(p.AtName("value"), "Invalid Custom Profile Field Value", err.Error())
+		}
 	}
 }
 

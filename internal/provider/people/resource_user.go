@@ -3,6 +3,7 @@ package people
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -83,9 +84,6 @@ type userResourceModel struct {
 
 // Schema describes the resource.
 func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	keepStr := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	keepBool := []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
-	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A user account of the organization. Creating one needs an organization administrator " +
 			"who also holds Zulip's `can_create_users` special permission; an existing account can be adopted " +
@@ -97,181 +95,232 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"plan with an `import` block to copy. The provider's own account and the organization's last active " +
 			"owner are protected from deactivation and demotion: see `allow_self_or_last_owner_change`. Bots are " +
 			"managed elsewhere in Zulip and are best left out of this resource.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{
-				Computed: true,
-				MarkdownDescription: "The user's id (`user_id`). Known at plan time when the plan reactivates a " +
-					"deactivated account.",
-				PlanModifiers: keepInt,
+		Attributes: userResourceAttributes(),
+	}
+}
+
+// userResourceAttributes are the resource's attributes, in five groups merged.
+func userResourceAttributes() map[string]schema.Attribute {
+	attributes := userIdentityAttributes()
+	maps.Copy(attributes, userStandingAttributes())
+	maps.Copy(attributes, userProfileDataAttributes())
+	maps.Copy(attributes, userKindAttributes())
+	maps.Copy(attributes, userServerAttributes())
+	return attributes
+}
+
+// userIdentityAttributes say who the user is: the id, the e-mail address, the
+// full name and the initial password.
+func userIdentityAttributes() map[string]schema.Attribute {
+	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	return map[string]schema.Attribute{
+		"id": schema.Int64Attribute{
+			Computed: true,
+			MarkdownDescription: "The user's id (`user_id`). Known at plan time when the plan reactivates a " +
+				"deactivated account.",
+			PlanModifiers: keepInt,
+		},
+		"email": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "The user's real (delivery) e-mail address, unique in the organization. Changing it " +
+				"updates the account in place, which Zulip allows only to an organization administrator holding the " +
+				"`can_change_user_emails` special permission (Zulip feature level 285). The plan fails for credentials " +
+				"below administrator and for older servers; an administrator without the permission (which the API " +
+				"does not show) gets the server's refusal, naming it. Compared case-insensitively, as Zulip does.",
+			Validators: []validator.String{validators.Email()},
+		},
+		"full_name": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "The user's full name: 2 to 100 characters, without surrounding whitespace and " +
+				"without any of `` * ` \\ > \" @ `` (Zulip's rules).",
+			Validators: []validator.String{validators.FullName()},
+		},
+		"password": schema.StringAttribute{
+			Optional:  true,
+			Sensitive: true,
+			WriteOnly: true,
+			MarkdownDescription: "The initial password, needed to create a user (Zulip's API requires one). " +
+				"**Write-only** (Terraform 1.11 or newer): it is sent once at creation and never stored in the " +
+				"plan or state. It only seeds the new account: changing it later does nothing (Zulip has no API " +
+				"to set another user's password) and does **not** replace the user; the user changes their " +
+				"password in Zulip. Not needed when the user is imported, nor when the plan reactivates a " +
+				"deactivated account (which keeps its own password).",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+	}
+}
+
+// userStandingAttributes are the user's role and whether the account is active,
+// and the switch that lets a plan demote or deactivate a protected account.
+func userStandingAttributes() map[string]schema.Attribute {
+	keepStr := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	return map[string]schema.Attribute{
+		"role": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "The user's role: `owner`, `administrator`, `moderator`, `member` or `guest`. " +
+				"When omitted the role is not managed (a new user is a `member`; an imported or reactivated " +
+				"account keeps its role). Changes to or from `owner` need an organization owner's credentials, " +
+				"other changes an administrator's (a guest may be made an administrator or owner in one step). Lowering the role of the provider's own account or of the last active " +
+				"owner needs `allow_self_or_last_owner_change`.",
+			Validators:    []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)},
+			PlanModifiers: keepStr,
+		},
+		"active": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(true),
+			MarkdownDescription: "Whether the account is active. `false` deactivates it (the user is logged out " +
+				"and cannot log in; their bots are deactivated too), `true` reactivates it. A user deactivated " +
+				"outside Terraform shows as a change back to `true`. Default `true`. Deactivating the provider's " +
+				"own account or the last active owner needs `allow_self_or_last_owner_change`.",
+		},
+		"allow_self_or_last_owner_change": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+			MarkdownDescription: "Lets this resource deactivate or demote the provider's own account (whose " +
+				"credentials the run uses) or the organization's last active owner. Unless it is `true`, a plan " +
+				"that would deactivate such an account (`active = false`, or destroying the resource), or lower " +
+				"its `role`, fails at plan time. (Replacing any active account fails too: Zulip cannot delete " +
+				"users.) Destroying reads it from the state, so set it to `true` and apply before destroying; a " +
+				"demotion may set it in the same change, for example when the same run makes another user an " +
+				"owner first. To stop managing such an account without deactivating it, remove it from the state " +
+				"instead (a `removed` block with `destroy = false`, or `terraform state rm`). It changes nothing " +
+				"on the server. Default `false`.",
+		},
+	}
+}
+
+// userProfileDataAttributes hold the values of the organization's custom profile
+// fields that the resource manages.
+func userProfileDataAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"profile_data": schema.MapNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "Values of the organization's custom profile fields, keyed by field id (as a " +
+				"string: `\"1\"`; the ids are listed by `GET /api/v1/realm/profile_fields`). Only the fields named " +
+				"here are managed: other values the user has are left alone, and a field removed from this map " +
+				"has its value cleared. Each element sets exactly one of `value` (every field type except Users) " +
+				"or `user_ids` (Users fields). The value's form follows the field type: text, a Dropdown option's " +
+				"**key** (not its text), a `YYYY-MM-DD` date, a URL, or an account name. Checked against the " +
+				"field definitions at plan time. To clear a value, remove its key. Importing adopts none of the " +
+				"user's values: the first apply after an import sets the fields named here and leaves every other " +
+				"value as it is (the plan shows the named fields as added).",
+			Validators: []validator.Map{
+				mapvalidator.KeysAre(stringvalidator.RegexMatches(regexp.MustCompile(`^[1-9][0-9]*$`),
+					`must be a custom profile field id such as "1"`)),
 			},
-			"email": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The user's real (delivery) e-mail address, unique in the organization. Changing it " +
-					"updates the account in place, which Zulip allows only to an organization administrator holding the " +
-					"`can_change_user_emails` special permission (Zulip feature level 285). The plan fails for credentials " +
-					"below administrator and for older servers; an administrator without the permission (which the API " +
-					"does not show) gets the server's refusal, naming it. Compared case-insensitively, as Zulip does.",
-				Validators: []validator.String{validators.Email()},
-			},
-			"full_name": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The user's full name: 2 to 100 characters, without surrounding whitespace and " +
-					"without any of `` * ` \\ > \" @ `` (Zulip's rules).",
-				Validators: []validator.String{validators.FullName()},
-			},
-			"password": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				WriteOnly: true,
-				MarkdownDescription: "The initial password, needed to create a user (Zulip's API requires one). " +
-					"**Write-only** (Terraform 1.11 or newer): it is sent once at creation and never stored in the " +
-					"plan or state. It only seeds the new account: changing it later does nothing (Zulip has no API " +
-					"to set another user's password) and does **not** replace the user; the user changes their " +
-					"password in Zulip. Not needed when the user is imported, nor when the plan reactivates a " +
-					"deactivated account (which keeps its own password).",
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-			"role": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "The user's role: `owner`, `administrator`, `moderator`, `member` or `guest`. " +
-					"When omitted the role is not managed (a new user is a `member`; an imported or reactivated " +
-					"account keeps its role). Changes to or from `owner` need an organization owner's credentials, " +
-					"other changes an administrator's (a guest may be made an administrator or owner in one step). Lowering the role of the provider's own account or of the last active " +
-					"owner needs `allow_self_or_last_owner_change`.",
-				Validators:    []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)},
-				PlanModifiers: keepStr,
-			},
-			"active": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(true),
-				MarkdownDescription: "Whether the account is active. `false` deactivates it (the user is logged out " +
-					"and cannot log in; their bots are deactivated too), `true` reactivates it. A user deactivated " +
-					"outside Terraform shows as a change back to `true`. Default `true`. Deactivating the provider's " +
-					"own account or the last active owner needs `allow_self_or_last_owner_change`.",
-			},
-			"allow_self_or_last_owner_change": schema.BoolAttribute{
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-				MarkdownDescription: "Lets this resource deactivate or demote the provider's own account (whose " +
-					"credentials the run uses) or the organization's last active owner. Unless it is `true`, a plan " +
-					"that would deactivate such an account (`active = false`, or destroying the resource), or lower " +
-					"its `role`, fails at plan time. (Replacing any active account fails too: Zulip cannot delete " +
-					"users.) Destroying reads it from the state, so set it to `true` and apply before destroying; a " +
-					"demotion may set it in the same change, for example when the same run makes another user an " +
-					"owner first. To stop managing such an account without deactivating it, remove it from the state " +
-					"instead (a `removed` block with `destroy = false`, or `terraform state rm`). It changes nothing " +
-					"on the server. Default `false`.",
-			},
-			"profile_data": schema.MapNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "Values of the organization's custom profile fields, keyed by field id (as a " +
-					"string: `\"1\"`; the ids are listed by `GET /api/v1/realm/profile_fields`). Only the fields named " +
-					"here are managed: other values the user has are left alone, and a field removed from this map " +
-					"has its value cleared. Each element sets exactly one of `value` (every field type except Users) " +
-					"or `user_ids` (Users fields). The value's form follows the field type: text, a Dropdown option's " +
-					"**key** (not its text), a `YYYY-MM-DD` date, a URL, or an account name. Checked against the " +
-					"field definitions at plan time. To clear a value, remove its key. Importing adopts none of the " +
-					"user's values: the first apply after an import sets the fields named here and leaves every other " +
-					"value as it is (the plan shows the named fields as added).",
-				Validators: []validator.Map{
-					mapvalidator.KeysAre(stringvalidator.RegexMatches(regexp.MustCompile(`^[1-9][0-9]*$`),
-						`must be a custom profile field id such as "1"`)),
-				},
-				NestedObject: schema.NestedAttributeObject{
-					Attributes: map[string]schema.Attribute{
-						"value": schema.StringAttribute{
-							Optional: true,
-							MarkdownDescription: "The value of a field of any type but Users: text (at most 50 " +
-								"characters, 500 for a Paragraph), a Dropdown option key, a `YYYY-MM-DD` date, a URL, " +
-								"an external account name or pronouns.",
-							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-						},
-						"user_ids": schema.SetAttribute{
-							ElementType: types.Int64Type,
-							Optional:    true,
-							MarkdownDescription: "The value of a Users field: ids of active, non-bot users of the " +
-								"organization.",
-							Validators: []validator.Set{
-								setvalidator.SizeAtLeast(1),
-								setvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
-							},
+			NestedObject: schema.NestedAttributeObject{
+				Attributes: map[string]schema.Attribute{
+					"value": schema.StringAttribute{
+						Optional: true,
+						MarkdownDescription: "The value of a field of any type but Users: text (at most 50 " +
+							"characters, 500 for a Paragraph), a Dropdown option key, a `YYYY-MM-DD` date, a URL, " +
+							"an external account name or pronouns.",
+						Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+					},
+					"user_ids": schema.SetAttribute{
+						ElementType: types.Int64Type,
+						Optional:    true,
+						MarkdownDescription: "The value of a Users field: ids of active, non-bot users of the " +
+							"organization.",
+						Validators: []validator.Set{
+							setvalidator.SizeAtLeast(1),
+							setvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
 						},
 					},
 				},
 			},
-			"api_email": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The user's Zulip API e-mail: the real address, or a stand-in such as " +
-					"`user13@zulip.example.com` when the user's e-mail visibility hides it from the provider's account.",
-				PlanModifiers: keepStr,
-			},
-			"delivery_email": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The real address as the server reports it; null when the user's e-mail " +
-					"visibility setting hides it from the provider's account.",
-				PlanModifiers: keepStr,
-			},
-			"is_owner": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the user is an organization owner.",
-				PlanModifiers:       keepBool,
-			},
-			"is_admin": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the user is an organization administrator (owners included).",
-				PlanModifiers:       keepBool,
-			},
-			"is_guest": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the user is a guest.",
-				PlanModifiers:       keepBool,
-			},
-			"is_bot": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether the account is a bot (only possible for an imported account).",
-				PlanModifiers:       keepBool,
-			},
-			"bot_type": schema.Int64Attribute{
-				Computed: true,
-				MarkdownDescription: "For a bot, its type: 1 generic, 2 incoming webhook, 3 outgoing webhook, " +
-					"4 embedded; null for humans.",
-				PlanModifiers: keepInt,
-			},
-			"bot_owner_id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "For a bot, the id of its owner; null for humans.",
-				PlanModifiers:       keepInt,
-			},
-			"date_joined": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`). " +
-					"Since Zulip feature level 475 it moves to the first login for users created through the API.",
-				PlanModifiers: keepStr,
-			},
-			"timezone": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The user's IANA time zone (e.g. `Europe/Berlin`), set by the user; null when unset.",
-				PlanModifiers:       keepStr,
-			},
-			"avatar_url": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "URL of the user's avatar (an uploaded image or their Gravatar).",
-				PlanModifiers:       keepStr,
-			},
-			"avatar_version": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "Incremented each time the user changes their avatar.",
-				PlanModifiers:       keepInt,
-			},
-			"is_imported_stub": schema.BoolAttribute{
-				Computed: true,
-				MarkdownDescription: "Whether the account is a placeholder created by a data import for a user who " +
-					"has not joined yet (Zulip feature level 433).",
-				PlanModifiers: keepBool,
-			},
+		},
+	}
+}
+
+// userKindAttributes are what the server says of the account's kind: owner,
+// administrator, guest, or a bot with its type and owner.
+func userKindAttributes() map[string]schema.Attribute {
+	keepBool := []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
+	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	return map[string]schema.Attribute{
+		"is_owner": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the user is an organization owner.",
+			PlanModifiers:       keepBool,
+		},
+		"is_admin": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the user is an organization administrator (owners included).",
+			PlanModifiers:       keepBool,
+		},
+		"is_guest": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the user is a guest.",
+			PlanModifiers:       keepBool,
+		},
+		"is_bot": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the account is a bot (only possible for an imported account).",
+			PlanModifiers:       keepBool,
+		},
+		"bot_type": schema.Int64Attribute{
+			Computed: true,
+			MarkdownDescription: "For a bot, its type: 1 generic, 2 incoming webhook, 3 outgoing webhook, " +
+				"4 embedded; null for humans.",
+			PlanModifiers: keepInt,
+		},
+		"bot_owner_id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "For a bot, the id of its owner; null for humans.",
+			PlanModifiers:       keepInt,
+		},
+	}
+}
+
+// userServerAttributes are what the server reports of the account: its API and
+// real addresses, when it joined, its time zone and avatar, whether it is a stub.
+func userServerAttributes() map[string]schema.Attribute {
+	keepStr := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	keepBool := []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
+	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	return map[string]schema.Attribute{
+		"api_email": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The user's Zulip API e-mail: the real address, or a stand-in such as " +
+				"`user13@zulip.example.com` when the user's e-mail visibility hides it from the provider's account.",
+			PlanModifiers: keepStr,
+		},
+		"delivery_email": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The real address as the server reports it; null when the user's e-mail " +
+				"visibility setting hides it from the provider's account.",
+			PlanModifiers: keepStr,
+		},
+		"date_joined": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`). " +
+				"Since Zulip feature level 475 it moves to the first login for users created through the API.",
+			PlanModifiers: keepStr,
+		},
+		"timezone": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The user's IANA time zone (e.g. `Europe/Berlin`), set by the user; null when unset.",
+			PlanModifiers:       keepStr,
+		},
+		"avatar_url": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "URL of the user's avatar (an uploaded image or their Gravatar).",
+			PlanModifiers:       keepStr,
+		},
+		"avatar_version": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "Incremented each time the user changes their avatar.",
+			PlanModifiers:       keepInt,
+		},
+		"is_imported_stub": schema.BoolAttribute{
+			Computed: true,
+			MarkdownDescription: "Whether the account is a placeholder created by a data import for a user who " +
+				"has not joined yet (Zulip feature level 433).",
+			PlanModifiers: keepBool,
 		},
 	}
 }
@@ -324,44 +373,65 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		return
 	}
 
-	// fromRole is the account's role before this plan: a new user is a member.
-	fromRole := userRoleMember
+	// fromRole is the account's role before this plan.
+	var fromRole string
 	if state != nil {
 		fromRole = state.Role.ValueString()
-	}
-	if state == nil {
-		// A deactivated account holding the address is taken over (Zulip never
-		// lets a new account use it); an active one fails the plan.
-		var existing *zulip.User
-		if checks && kit.Known(plan.Email) {
-			existing = r.checkAddressTaken(ctx, plan, &resp.Diagnostics)
-			if resp.Diagnostics.HasError() {
-				return
-			}
-		}
-		if existing != nil {
-			plan.ID = types.Int64Value(existing.UserID)
-			role := userRoleName(existing.Role, &resp.Diagnostics)
-			fromRole = role.ValueString()
-			if config.Role.IsNull() {
-				plan.Role = role // not managed: the account keeps its role
-			}
-		} else {
-			if config.Password.IsNull() {
-				resp.Diagnostics.AddAttributeError(path.Root("password"), "Missing Password",
-					"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
-						"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
-			}
-			// A new user is a member unless the configuration says otherwise;
-			// knowing it now lets the plan show the role flags too.
-			if config.Role.IsNull() {
-				plan.Role = types.StringValue(userRoleMember)
-			}
+	} else {
+		var ok bool
+		if fromRole, ok = r.planNewUser(ctx, &plan, config, checks, &resp.Diagnostics); !ok {
+			return
 		}
 	}
+	planRoleFlags(&plan)
+	planReportedEmails(&plan, state)
+	if checks {
+		r.checkPlannedChange(ctx, plan, state, fromRole, &resp.Diagnostics)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
 
-	// The role flags follow the role; a UseStateForUnknown value would be
-	// stale when the role changes.
+// planNewUser plans a user the state does not hold yet. A deactivated account
+// holding the address is taken over (Zulip never lets a new account use it),
+// keeping its role unless the configuration sets one; an active one fails the
+// plan. Otherwise a new user needs a password and is a member unless the
+// configuration says otherwise. It returns the account's role before this
+// plan, and false when the plan stops here.
+func (r *userResource) planNewUser(ctx context.Context, plan *userResourceModel, config userResourceModel, checks bool, diags *diag.Diagnostics) (string, bool) {
+	var existing *zulip.User
+	if checks && kit.Known(plan.Email) {
+		existing = r.checkAddressTaken(ctx, *plan, diags)
+		if diags.HasError() {
+			return "", false
+		}
+	}
+	if existing != nil {
+		plan.ID = types.Int64Value(existing.UserID)
+		role := userRoleName(existing.Role, diags)
+		if config.Role.IsNull() {
+			plan.Role = role // not managed: the account keeps its role
+		}
+		return role.ValueString(), true
+	}
+	if config.Password.IsNull() {
+		diags.AddAttributeError(path.Root("password"), "Missing Password",
+			"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
+				"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
+	}
+	// A new user is a member unless the configuration says otherwise; knowing
+	// it now lets the plan show the role flags too.
+	if config.Role.IsNull() {
+		plan.Role = types.StringValue(userRoleMember)
+	}
+	return userRoleMember, true
+}
+
+// planRoleFlags sets the role flags from the planned role; a UseStateForUnknown
+// value would be stale when the role changes.
+func planRoleFlags(plan *userResourceModel) {
 	if kit.Known(plan.Role) {
 		role := plan.Role.ValueString()
 		plan.IsOwner = types.BoolValue(role == userRoleOwner)
@@ -370,24 +440,28 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	} else {
 		plan.IsOwner, plan.IsAdmin, plan.IsGuest = types.BoolUnknown(), types.BoolUnknown(), types.BoolUnknown()
 	}
-	// A new address changes what the server reports as the user's e-mails.
+}
+
+// planReportedEmails leaves the e-mails the server reports unknown when the
+// address changes, since a new address changes them.
+func planReportedEmails(plan *userResourceModel, state *userResourceModel) {
 	if state != nil && (!kit.Known(plan.Email) || !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString())) {
 		plan.APIEmail, plan.DeliveryEmail = types.StringUnknown(), types.StringUnknown()
 	}
+}
 
-	if checks {
-		if state != nil {
-			r.checkProtectedChange(ctx, plan, *state, &resp.Diagnostics)
-			r.checkEmailChange(ctx, plan, *state, &resp.Diagnostics)
-			r.checkAdminChange(ctx, plan, *state, &resp.Diagnostics)
-		}
-		r.checkOwnerRoleChange(ctx, plan, fromRole, &resp.Diagnostics)
-		r.checkProfileData(ctx, plan, &resp.Diagnostics)
+// checkPlannedChange applies the server's rules to the plan, in order: for an
+// existing user the protected accounts, the e-mail change and the
+// administrator's role change; for every user the owner role and the profile
+// data.
+func (r *userResource) checkPlannedChange(ctx context.Context, plan userResourceModel, state *userResourceModel, fromRole string, diags *diag.Diagnostics) {
+	if state != nil {
+		r.checkProtectedChange(ctx, plan, *state, diags)
+		r.checkEmailChange(ctx, plan, *state, diags)
+		r.checkAdminChange(ctx, plan, *state, diags)
 	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	r.checkOwnerRoleChange(ctx, plan, fromRole, diags)
+	r.checkProfileData(ctx, plan, diags)
 }
 
 // Create adds the user, or takes over the deactivated account that holds the
@@ -515,44 +589,17 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 			return
 		}
 	}
-	if kit.Known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) {
-		email := plan.Email.ValueString()
-		err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
-		r.Data.Cache.Invalidate(kit.CacheUserUsers)
-		if err != nil {
-			addUserAPIError(&resp.Diagnostics, path.Root("email"), "Unable to Change User E-mail",
-				"change the user's e-mail address", kit.RoleAdministrator, err)
-			return
-		}
-		tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})
-	}
-	if kit.Known(plan.Role) && !plan.Role.Equal(state.Role) {
-		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
-		err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
-		r.Data.Cache.Invalidate(kit.CacheUserCaller)
-		r.Data.Cache.Invalidate(kit.CacheUserUsers)
-		if err != nil {
-			addUserAPIError(&resp.Diagnostics, path.Root("role"), "Unable to Change User Role", "change the user's role",
-				userRoleNeeded(state.Role.ValueString(), plan.Role.ValueString()), err)
-			return
-		}
-		tflog.Info(ctx, "changed user role", map[string]any{"id": id, "role": plan.Role.ValueString()})
-	}
-	apiReq := userToAPI(ctx, plan, &state, r.fieldExists(ctx), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	if kit.Known(state.Email) && !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString()) &&
+		!r.changeEmail(ctx, id, plan.Email.ValueString(), &resp.Diagnostics) {
 		return
 	}
-	if apiReq.FullName != nil || apiReq.ProfileData != nil {
-		at := path.Root("profile_data")
-		if apiReq.ProfileData == nil {
-			at = path.Root("full_name")
-		}
-		err := r.Data.Client.UpdateUser(ctx, id, apiReq)
-		r.Data.Cache.Invalidate(kit.CacheUserUsers)
-		if err != nil {
-			addUserAPIError(&resp.Diagnostics, at, "Unable to Update User", "update the user's name or profile data", kit.RoleAdministrator, err)
-			return
-		}
+	if kit.Known(plan.Role) && !plan.Role.Equal(state.Role) &&
+		!r.changeRole(ctx, id, state.Role.ValueString(), plan.Role.ValueString(), &resp.Diagnostics) {
+		return
+	}
+	apiReq := userToAPI(ctx, plan, &state, r.fieldExists(ctx), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !r.updateNameAndProfile(ctx, id, apiReq, &resp.Diagnostics) {
+		return
 	}
 	if !plan.Active.ValueBool() && state.Active.ValueBool() {
 		if !r.setActive(ctx, id, false, plan.Role.ValueString(), &resp.Diagnostics) {
@@ -566,6 +613,55 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// changeEmail gives the user the address email, and reports whether Zulip
+// took it.
+func (r *userResource) changeEmail(ctx context.Context, id int64, email string, diags *diag.Diagnostics) bool {
+	err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	if err != nil {
+		addUserAPIError(diags, path.Root("email"), "Unable to Change User E-mail",
+			"change the user's e-mail address", kit.RoleAdministrator, err)
+		return false
+	}
+	tflog.Info(ctx, "changed user e-mail", map[string]any{"id": id})
+	return true
+}
+
+// changeRole gives the user the role named to (from is the role it has), and
+// reports whether Zulip took it.
+func (r *userResource) changeRole(ctx context.Context, id int64, from, to string, diags *diag.Diagnostics) bool {
+	role, _ := zulip.RoleFromName(to) // validated by the schema
+	err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
+	r.Data.Cache.Invalidate(kit.CacheUserCaller)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	if err != nil {
+		addUserAPIError(diags, path.Root("role"), "Unable to Change User Role", "change the user's role",
+			userRoleNeeded(from, to), err)
+		return false
+	}
+	tflog.Info(ctx, "changed user role", map[string]any{"id": id, "role": to})
+	return true
+}
+
+// updateNameAndProfile sends the name and profile data of apiReq, when it
+// changes either, and reports whether Zulip took them (or nothing was sent).
+func (r *userResource) updateNameAndProfile(ctx context.Context, id int64, apiReq zulip.UpdateUserRequest, diags *diag.Diagnostics) bool {
+	if apiReq.FullName == nil && apiReq.ProfileData == nil {
+		return true
+	}
+	at := path.Root("profile_data")
+	if apiReq.ProfileData == nil {
+		at = path.Root("full_name")
+	}
+	err := r.Data.Client.UpdateUser(ctx, id, apiReq)
+	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	if err != nil {
+		addUserAPIError(diags, at, "Unable to Update User", "update the user's name or profile data", kit.RoleAdministrator, err)
+		return false
+	}
+	return true
 }
 
 // Delete deactivates the user: Zulip has no way to delete one. A user already

@@ -3,6 +3,7 @@ package realm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,91 +125,119 @@ func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.S
 				Computed:            true,
 				MarkdownDescription: "The fields, sorted by `order`.",
 				NestedObject: schema.NestedAttributeObject{
-					Attributes: map[string]schema.Attribute{
-						"id": schema.Int64Attribute{
-							Computed:            true,
-							MarkdownDescription: "The field's id, the key of its value in a user's `profile_data`.",
-						},
-						"name": schema.StringAttribute{
-							Computed:            true,
-							MarkdownDescription: "The field's name (label).",
-						},
-						"type": schema.StringAttribute{
-							Computed: true,
-							MarkdownDescription: "The field's type: `short_text`, `long_text` (Paragraph), `select` " +
-								"(Dropdown), `date`, `url` (Link), `users`, `external_account` or `pronouns`; " +
-								"`unknown` for a type this provider does not know (see `type_id`).",
-						},
-						"type_id": schema.Int64Attribute{
-							Computed:            true,
-							MarkdownDescription: "The field's type as Zulip numbers it: `1` short text … `8` pronouns.",
-						},
-						"hint": schema.StringAttribute{
-							Computed:            true,
-							MarkdownDescription: "The help text shown with the field; empty when there is none.",
-						},
-						"order": schema.Int64Attribute{
-							Computed:            true,
-							MarkdownDescription: "The field's position in profiles.",
-						},
-						"required": schema.BoolAttribute{
-							Computed:            true,
-							MarkdownDescription: "Whether users are asked to fill the field in (Zulip feature level 244).",
-						},
-						"editable_by_user": schema.BoolAttribute{
-							Computed: true,
-							MarkdownDescription: "Whether users may change their own value; when `false` only " +
-								"administrators can (Zulip feature level 296).",
-						},
-						"display_in_profile_summary": schema.BoolAttribute{
-							Computed:            true,
-							MarkdownDescription: "Whether the field is shown in the user card summary.",
-						},
-						"use_for_user_matching": schema.BoolAttribute{
-							Computed: true,
-							MarkdownDescription: "Whether the field's values help match users when typing a mention " +
-								"(Zulip feature level 455).",
-						},
-						"options": schema.ListNestedAttribute{
-							Computed: true,
-							MarkdownDescription: "For a `select` field, its choices sorted by `order`; a user's value " +
-								"is the chosen option's `key`. Null for other types.",
-							NestedObject: schema.NestedAttributeObject{
-								Attributes: map[string]schema.Attribute{
-									"key": schema.StringAttribute{
-										Computed:            true,
-										MarkdownDescription: "The option's key: what a user's value of the field holds.",
-									},
-									"text": schema.StringAttribute{
-										Computed:            true,
-										MarkdownDescription: "The option's text as users see it.",
-									},
-									"order": schema.Int64Attribute{
-										Computed: true,
-										MarkdownDescription: "The option's position; null when the server stores " +
-											"something that is not a number.",
-									},
-								},
-							},
-						},
-						"external_account_subtype": schema.StringAttribute{
-							Computed: true,
-							MarkdownDescription: "For an `external_account` field, its kind: `github`, `twitter`, " +
-								"… or `custom`; null for other types.",
-						},
-						"external_account_url_pattern": schema.StringAttribute{
-							Computed: true,
-							MarkdownDescription: "For a `custom` external account field, the URL built from a value, " +
-								"with `%(username)s` standing for it; null otherwise.",
-						},
-						"field_data": schema.StringAttribute{
-							Computed: true,
-							MarkdownDescription: "The field's raw `field_data` as the server sends it: JSON text " +
-								"(decode it with `jsondecode`), or empty.",
-						},
+					Attributes: customProfileFieldAttributes(),
+				},
+			},
+		},
+	}
+}
+
+// customProfileFieldAttributes are the attributes of one element of fields.
+func customProfileFieldAttributes() map[string]schema.Attribute {
+	attributes := customProfileFieldIdentityAttributes()
+	maps.Copy(attributes, customProfileFieldSettingsAttributes())
+	maps.Copy(attributes, customProfileFieldDataAttributes())
+	return attributes
+}
+
+// customProfileFieldIdentityAttributes say which field an element is: its id,
+// name, type, help text and position.
+func customProfileFieldIdentityAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "The field's id, the key of its value in a user's `profile_data`.",
+		},
+		"name": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The field's name (label).",
+		},
+		"type": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The field's type: `short_text`, `long_text` (Paragraph), `select` " +
+				"(Dropdown), `date`, `url` (Link), `users`, `external_account` or `pronouns`; " +
+				"`unknown` for a type this provider does not know (see `type_id`).",
+		},
+		"type_id": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "The field's type as Zulip numbers it: `1` short text … `8` pronouns.",
+		},
+		"hint": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The help text shown with the field; empty when there is none.",
+		},
+		"order": schema.Int64Attribute{
+			Computed:            true,
+			MarkdownDescription: "The field's position in profiles.",
+		},
+	}
+}
+
+// customProfileFieldSettingsAttributes are the field's switches: whether it is
+// required, editable by users, shown in the summary, used to match users.
+func customProfileFieldSettingsAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"required": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether users are asked to fill the field in (Zulip feature level 244).",
+		},
+		"editable_by_user": schema.BoolAttribute{
+			Computed: true,
+			MarkdownDescription: "Whether users may change their own value; when `false` only " +
+				"administrators can (Zulip feature level 296).",
+		},
+		"display_in_profile_summary": schema.BoolAttribute{
+			Computed:            true,
+			MarkdownDescription: "Whether the field is shown in the user card summary.",
+		},
+		"use_for_user_matching": schema.BoolAttribute{
+			Computed: true,
+			MarkdownDescription: "Whether the field's values help match users when typing a mention " +
+				"(Zulip feature level 455).",
+		},
+	}
+}
+
+// customProfileFieldDataAttributes are what a field holds for its type: a
+// Dropdown's options, an external account's kind and URL, the raw field_data.
+func customProfileFieldDataAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"options": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "For a `select` field, its choices sorted by `order`; a user's value " +
+				"is the chosen option's `key`. Null for other types.",
+			NestedObject: schema.NestedAttributeObject{
+				Attributes: map[string]schema.Attribute{
+					"key": schema.StringAttribute{
+						Computed:            true,
+						MarkdownDescription: "The option's key: what a user's value of the field holds.",
+					},
+					"text": schema.StringAttribute{
+						Computed:            true,
+						MarkdownDescription: "The option's text as users see it.",
+					},
+					"order": schema.Int64Attribute{
+						Computed: true,
+						MarkdownDescription: "The option's position; null when the server stores " +
+							"something that is not a number.",
 					},
 				},
 			},
+		},
+		"external_account_subtype": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "For an `external_account` field, its kind: `github`, `twitter`, " +
+				"… or `custom`; null for other types.",
+		},
+		"external_account_url_pattern": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "For a `custom` external account field, the URL built from a value, " +
+				"with `%(username)s` standing for it; null otherwise.",
+		},
+		"field_data": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The field's raw `field_data` as the server sends it: JSON text " +
+				"(decode it with `jsondecode`), or empty.",
 		},
 	}
 }

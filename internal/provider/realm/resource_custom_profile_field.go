@@ -229,34 +229,10 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 		r.Data.NotePlannedName("zulip_custom_profile_field", plan.Name.ValueString())
 	}
 	r.checkShape(plan, config, prior, &resp.Diagnostics)
-	for _, gate := range []struct {
-		v     types.Bool
-		level int
-		name  string
-	}{{config.DisplayInProfileSummary, featureProfileSummary, "display_in_profile_summary"},
-		{config.Required, featureProfileRequired, "required"}, {config.EditableByUser, featureProfileEditable, "editable_by_user"},
-		{config.UseForUserMatching, featureProfileMatching, "use_for_user_matching"}} {
-		if !gate.v.IsNull() {
-			if err := r.Data.RequireFeatureLevel(gate.level, gate.name); err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root(gate.name), "Zulip Server Too Old", err.Error())
-			}
-		}
-	}
-	if plan.Type.ValueString() == "pronouns" {
-		if err := r.Data.RequireFeatureLevel(featureProfilePronouns, "a pronouns field"); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("type"), "Zulip Server Too Old", err.Error())
-		}
-	}
+	r.checkLevels(plan, config, &resp.Diagnostics)
 	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing custom profile fields", path.Empty(), &resp.Diagnostics)
 	if !req.State.Raw.IsNull() && !prior.Type.Equal(plan.Type) {
-		lost := "the answers of the old field are lost"
-		if n, ok := r.countAnswers(ctx, prior.ID); ok {
-			lost = fmt.Sprintf("the answers of the %d %s who answered it are lost", n, kit.Pluralize("user", n))
-		}
-		resp.Diagnostics.AddAttributeWarning(path.Root("type"), "Field Will Be Replaced: Every Answer Is Deleted",
-			fmt.Sprintf("Zulip cannot change a field's type: the field %q is deleted with every user's answer and a new "+
-				"%s field is made; %s. Answers the configuration gives the new field (in zulip_user or "+
-				"zulip_profile_data) are set again by this apply.", prior.Name.ValueString(), plan.Type.ValueString(), lost))
+		r.warnTypeChange(ctx, plan, prior, &resp.Diagnostics)
 	}
 	if !r.Data.HasCreds || resp.Diagnostics.HasError() {
 		return
@@ -266,10 +242,51 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 		r.warnRemovedOptions(ctx, plan, prior, &resp.Diagnostics)
 	}
 	if req.State.Raw.IsNull() && kit.Known(plan.Name) {
-		req := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)
-		profileFieldCreation(r.Data, profileFieldTypes[plan.Type.ValueString()], req).CheckKeyFree(ctx, r.Data, path.Root("name"),
-			fmt.Sprintf("the label %q", plan.Name.ValueString()), &resp.Diagnostics)
+		r.checkLabelFree(ctx, plan, &resp.Diagnostics)
 	}
+}
+
+// checkLevels checks the server's feature level for each configured setting
+// that came after custom profile fields, and for a pronouns field.
+func (r *profileFieldResource) checkLevels(plan, config profileFieldModel, diags *diag.Diagnostics) {
+	for _, gate := range []struct {
+		v     types.Bool
+		level int
+		name  string
+	}{{config.DisplayInProfileSummary, featureProfileSummary, "display_in_profile_summary"},
+		{config.Required, featureProfileRequired, "required"}, {config.EditableByUser, featureProfileEditable, "editable_by_user"},
+		{config.UseForUserMatching, featureProfileMatching, "use_for_user_matching"}} {
+		if !gate.v.IsNull() {
+			if err := r.Data.RequireFeatureLevel(gate.level, gate.name); err != nil {
+				diags.AddAttributeError(path.Root(gate.name), "Zulip Server Too Old", err.Error())
+			}
+		}
+	}
+	if plan.Type.ValueString() == "pronouns" {
+		if err := r.Data.RequireFeatureLevel(featureProfilePronouns, "a pronouns field"); err != nil {
+			diags.AddAttributeError(path.Root("type"), "Zulip Server Too Old", err.Error())
+		}
+	}
+}
+
+// warnTypeChange warns that a new type replaces the field, deleting every
+// user's answer (counted when the server lets the provider count them).
+func (r *profileFieldResource) warnTypeChange(ctx context.Context, plan, prior profileFieldModel, diags *diag.Diagnostics) {
+	lost := "the answers of the old field are lost"
+	if n, ok := r.countAnswers(ctx, prior.ID); ok {
+		lost = fmt.Sprintf("the answers of the %d %s who answered it are lost", n, kit.Pluralize("user", n))
+	}
+	diags.AddAttributeWarning(path.Root("type"), "Field Will Be Replaced: Every Answer Is Deleted",
+		fmt.Sprintf("Zulip cannot change a field's type: the field %q is deleted with every user's answer and a new "+
+			"%s field is made; %s. Answers the configuration gives the new field (in zulip_user or "+
+			"zulip_profile_data) are set again by this apply.", prior.Name.ValueString(), plan.Type.ValueString(), lost))
+}
+
+// checkLabelFree checks that no field has the label of a field to create.
+func (r *profileFieldResource) checkLabelFree(ctx context.Context, plan profileFieldModel, diags *diag.Diagnostics) {
+	req := profileFieldRequestOf(ctx, plan, diags)
+	profileFieldCreation(r.Data, profileFieldTypes[plan.Type.ValueString()], req).CheckKeyFree(ctx, r.Data, path.Root("name"),
+		fmt.Sprintf("the label %q", plan.Name.ValueString()), diags)
 }
 
 // checkShape checks the attributes a type takes.
@@ -277,12 +294,26 @@ func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel,
 	typ := plan.Type.ValueString()
 	sub := config.ExternalAccountSubtype.ValueString()
 	builtIn := typ == "external_account" && kit.Known(config.ExternalAccountSubtype) && sub != "custom"
+	checkOptionsShape(typ, config, diags)
+	checkExternalAccountShape(typ, sub, builtIn, config, diags)
+	checkLabels(sub, builtIn, config, prior, diags)
+	checkSwitchesForType(typ, config, diags)
+}
+
+// checkOptionsShape checks that a select field, and only one, has options.
+func checkOptionsShape(typ string, config profileFieldModel, diags *diag.Diagnostics) {
 	switch {
 	case typ == "select" && config.Options.IsNull():
 		diags.AddAttributeError(path.Root("options"), "Missing Options", "A select field needs at least one option.")
 	case typ != "select" && !config.Options.IsNull():
 		diags.AddAttributeError(path.Root("options"), "Options Without a Select Field", "Only a select field has options.")
 	}
+}
+
+// checkExternalAccountShape checks that an external account field, and only
+// one, has a subtype (sub), and that a custom one, and only one, has a URL
+// pattern with %(username)s.
+func checkExternalAccountShape(typ, sub string, builtIn bool, config profileFieldModel, diags *diag.Diagnostics) {
 	switch {
 	case typ == "external_account" && config.ExternalAccountSubtype.IsNull():
 		diags.AddAttributeError(path.Root("external_account_subtype"), "Missing Subtype", "An external account field needs external_account_subtype.")
@@ -295,8 +326,12 @@ func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel,
 	case builtIn && !config.URLPattern.IsNull():
 		diags.AddAttributeError(path.Root("url_pattern"), "URL Pattern of a Built-in Subtype", "Only a custom external account has url_pattern.")
 	}
-	// Zulip labels a field of a built-in subtype itself and refuses to change
-	// it: the configuration may only repeat what the field has (an import).
+}
+
+// checkLabels checks the name and hint. Zulip labels a field of a built-in
+// subtype itself and refuses to change it: the configuration may only repeat
+// what the field has (an import). Any other field needs a name.
+func checkLabels(sub string, builtIn bool, config, prior profileFieldModel, diags *diag.Diagnostics) {
 	for _, a := range []struct {
 		name          string
 		config, prior types.String
@@ -310,6 +345,12 @@ func (r *profileFieldResource) checkShape(plan, config, prior profileFieldModel,
 	if !builtIn && config.Name.IsNull() {
 		diags.AddAttributeError(path.Root("name"), "Missing Label", "The field needs a name.")
 	}
+}
+
+// checkSwitchesForType checks the switches that only some types take: user
+// matching (short text and external account fields) and the profile summary
+// (not users fields).
+func checkSwitchesForType(typ string, config profileFieldModel, diags *diag.Diagnostics) {
 	if !config.UseForUserMatching.IsNull() && config.UseForUserMatching.ValueBool() && typ != "short_text" && typ != "external_account" {
 		diags.AddAttributeError(path.Root("use_for_user_matching"), "Not a Matching Field", "Only short text and external account fields can be used for user matching.")
 	}

@@ -120,43 +120,67 @@ func (r *LinkifierResource) ValidateConfig(ctx context.Context, req resource.Val
 		return // reported by the attribute validator
 	}
 	if kit.Known(m.URLTemplate) {
-		if _, err := validators.CheckURLTemplate(m.URLTemplate.ValueString()); err == nil {
-			if err := validators.CheckGroupsMatchTemplate(pattern, m.URLTemplate.ValueString()); err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root("url_template"), "URL Template Does Not Match the Pattern", err.Error())
-			}
-		}
+		checkLinkifierURLTemplate(pattern, m.URLTemplate.ValueString(), &resp.Diagnostics)
 	}
 	if kit.Known(m.ReverseTemplate) {
-		switch {
-		case m.ExampleInput.IsNull():
-			resp.Diagnostics.AddAttributeError(path.Root("example_input"), "Missing Example Input",
-				"reverse_template requires example_input: Zulip checks the reverse template by reproducing the example.")
-		case kit.Known(m.ExampleInput):
-			if err := validators.CheckReverseTemplate(pattern, m.ExampleInput.ValueString(), m.ReverseTemplate.ValueString()); err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root("reverse_template"), "Reverse Template Does Not Round-Trip", err.Error())
-			}
-		}
+		checkLinkifierReverse(pattern, m, &resp.Diagnostics)
 	}
 	if kit.Known(m.ExampleInput) && m.ReverseTemplate.IsNull() {
-		if err := validators.CheckReverseTemplate(pattern, m.ExampleInput.ValueString(), ""); err != nil &&
-			strings.Contains(err.Error(), "does not match") {
-			resp.Diagnostics.AddAttributeError(path.Root("example_input"), "Example Input Does Not Match the Pattern", err.Error())
-		}
+		checkLinkifierExample(pattern, m.ExampleInput.ValueString(), &resp.Diagnostics)
 	}
 	if !m.AlternativeURLTemplates.IsNull() && !m.AlternativeURLTemplates.IsUnknown() {
-		var alts []types.String
-		resp.Diagnostics.Append(m.AlternativeURLTemplates.ElementsAs(ctx, &alts, false)...)
-		for i, alt := range alts {
-			if !kit.Known(alt) {
-				continue
-			}
-			if _, err := validators.CheckURLTemplate(alt.ValueString()); err != nil {
-				continue // reported by the element validator
-			}
-			if err := validators.CheckAlternativeTemplate(pattern, alt.ValueString()); err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root("alternative_url_templates").AtListIndex(i),
-					"Alternative URL Template Does Not Match the Pattern", err.Error())
-			}
+		checkLinkifierAlternatives(ctx, pattern, m.AlternativeURLTemplates, &resp.Diagnostics)
+	}
+}
+
+// checkLinkifierURLTemplate checks that a well-formed url_template uses the
+// pattern's named groups.
+func checkLinkifierURLTemplate(pattern, template string, diags *diag.Diagnostics) {
+	if _, err := validators.CheckURLTemplate(template); err == nil {
+		if err := validators.CheckGroupsMatchTemplate(pattern, template); err != nil {
+			diags.AddAttributeError(path.Root("url_template"), "URL Template Does Not Match the Pattern", err.Error())
+		}
+	}
+}
+
+// checkLinkifierReverse checks a reverse_template: it needs example_input,
+// which it must reproduce, as Zulip checks it.
+func checkLinkifierReverse(pattern string, m linkifierResourceModel, diags *diag.Diagnostics) {
+	switch {
+	case m.ExampleInput.IsNull():
+		diags.AddAttributeError(path.Root("example_input"), "Missing Example Input",
+			"reverse_template requires example_input: Zulip checks the reverse template by reproducing the example.")
+	case kit.Known(m.ExampleInput):
+		if err := validators.CheckReverseTemplate(pattern, m.ExampleInput.ValueString(), m.ReverseTemplate.ValueString()); err != nil {
+			diags.AddAttributeError(path.Root("reverse_template"), "Reverse Template Does Not Round-Trip", err.Error())
+		}
+	}
+}
+
+// checkLinkifierExample checks that example_input, without a reverse
+// template, matches the pattern.
+func checkLinkifierExample(pattern, example string, diags *diag.Diagnostics) {
+	if err := validators.CheckReverseTemplate(pattern, example, ""); err != nil &&
+		strings.Contains(err.Error(), "does not match") {
+		diags.AddAttributeError(path.Root("example_input"), "Example Input Does Not Match the Pattern", err.Error())
+	}
+}
+
+// checkLinkifierAlternatives checks that each well-formed alternative URL
+// template fits the pattern.
+func checkLinkifierAlternatives(ctx context.Context, pattern string, list types.List, diags *diag.Diagnostics) {
+	var alts []types.String
+	diags.Append(list.ElementsAs(ctx, &alts, false)...)
+	for i, alt := range alts {
+		if !kit.Known(alt) {
+			continue
+		}
+		if _, err := validators.CheckURLTemplate(alt.ValueString()); err != nil {
+			continue // reported by the element validator
+		}
+		if err := validators.CheckAlternativeTemplate(pattern, alt.ValueString()); err != nil {
+			diags.AddAttributeError(path.Root("alternative_url_templates").AtListIndex(i),
+				"Alternative URL Template Does Not Match the Pattern", err.Error())
 		}
 	}
 }

@@ -395,25 +395,32 @@ func (r *realmResource[M, P]) ModifyPlan(ctx context.Context, req resource.Modif
 			continue
 		}
 		changing = true
-		r.checkPlanLimit(ctx, at, sp, planned[i], &resp.Diagnostics)
-		if sp.Owner {
-			r.Data.RequireRole(ctx, kit.RoleOwner, "Changing the organization's "+sp.Name, at, &resp.Diagnostics)
-		}
-		if o, ok := planned[i].(types.Object); ok {
-			kit.CheckPermissionSetting(ctx, r.Data, at, kit.PermissionOfRealm, sp.Name, o, &resp.Diagnostics)
-		}
-		if m, ok := planned[i].(types.Map); ok && sp.Kind == realmspec.AuthMethods {
-			r.checkAuthMethods(ctx, at, m, &resp.Diagnostics)
-		}
-		if n, ok := planned[i].(types.Int64); ok && sp.Kind == realmspec.Channel && kit.Known(n) {
-			r.checkChannel(ctx, at, sp, n.ValueInt64(), &resp.Diagnostics)
-		}
-		if v, ok := planned[i].(types.String); ok && sp.Sound && kit.Known(v) {
-			r.checkSound(ctx, at, v.ValueString(), &resp.Diagnostics)
-		}
+		r.checkChange(ctx, at, sp, planned[i], &resp.Diagnostics)
 	}
 	if changing {
 		r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing the "+strings.ToLower(r.table.what), path.Empty(), &resp.Diagnostics)
+	}
+}
+
+// checkChange checks the planned value of a setting that changes, in order:
+// its limit, an owner's setting's role, a permission's value, and the
+// authentication methods, channel or sound it names.
+func (r *realmResource[M, P]) checkChange(ctx context.Context, at path.Path, sp realmspec.Setting, planned attr.Value, diags *diag.Diagnostics) {
+	r.checkPlanLimit(ctx, at, sp, planned, diags)
+	if sp.Owner {
+		r.Data.RequireRole(ctx, kit.RoleOwner, "Changing the organization's "+sp.Name, at, diags)
+	}
+	if o, ok := planned.(types.Object); ok {
+		kit.CheckPermissionSetting(ctx, r.Data, at, kit.PermissionOfRealm, sp.Name, o, diags)
+	}
+	if m, ok := planned.(types.Map); ok && sp.Kind == realmspec.AuthMethods {
+		r.checkAuthMethods(ctx, at, m, diags)
+	}
+	if n, ok := planned.(types.Int64); ok && sp.Kind == realmspec.Channel && kit.Known(n) {
+		r.checkChannel(ctx, at, sp, n.ValueInt64(), diags)
+	}
+	if v, ok := planned.(types.String); ok && sp.Sound && kit.Known(v) {
+		r.checkSound(ctx, at, v.ValueString(), diags)
 	}
 }
 
