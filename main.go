@@ -7,13 +7,12 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 
 // version is set by the release build (goreleaser: -X main.version=...).

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )

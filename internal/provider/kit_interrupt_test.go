@@ -10,12 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/realm"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/realm"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 

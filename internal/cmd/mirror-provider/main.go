@@ -18,8 +18,6 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -28,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	zprovider "github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 
 func main() {

@@ -3,6 +3,7 @@ package operations
 import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 

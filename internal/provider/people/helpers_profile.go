@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )

@@ -12,13 +12,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )

@@ -3,10 +3,10 @@ package realm
 import (
 	"context"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 
 var _ datasource.DataSourceWithConfigure = (*realmDataSource)(nil)

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
