@@ -9,8 +9,10 @@
 #
 # A path given in TERRAFORM_NEWEST or TOFU wins (a CI that installs the CLIs its
 # own way, such as .github/workflows/test.yml); otherwise the CLI is built from
-# its Go module by ../shared/tools/get-terraform.sh or get-opentofu.sh into a
-# cache outside the clone (minutes cold, instant warm). Nothing downloads a
+# its Go module by ../shared/tools/get-terraform.sh or get-opentofu.sh into one
+# cache outside the clone, shared by both so that the Go modules they have in
+# common are downloaded and compiled once (minutes cold, instant warm; set
+# CLI_CACHE to put it elsewhere). Nothing downloads a
 # release binary. Without either, it says why on stderr and exits 3, which the
 # make targets turn into a skip.
 set -eu
@@ -18,21 +20,19 @@ set -eu
 kind=${1:-}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 shared=$(cd "$repo/.." && pwd)/shared/tools
-cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-zulip
+cache=${CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-zulip/cli}
 
 case $kind in
 newest)
 	given=${TERRAFORM_NEWEST:-}
 	version=${TERRAFORM_NEWEST_VERSION:-1.16.4}
 	script=$shared/get-terraform.sh
-	cache=${TERRAFORM_CACHE:-$cache_root/terraform}
 	name="Terraform $version"
 	;;
 tofu)
 	given=${TOFU:-}
 	version=${OPENTOFU_VERSION:-1.12.6}
 	script=$shared/get-opentofu.sh
-	cache=${OPENTOFU_CACHE:-$cache_root/opentofu}
 	name="OpenTofu $version"
 	;;
 *)
