@@ -9,14 +9,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
-
-// actionVersions skips tests of actions below Terraform 1.14, which added them.
-var actionVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
 
 // TestAccMessageReportAction_example applies the action's example: the
 // action_trigger posts the report when the resource is created, and nothing
@@ -24,9 +20,9 @@ var actionVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfver
 func TestAccMessageReportAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + readExample(t, "examples/actions/zulip_message_report/action.tf"),
+			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.ReadExample(t, "examples/actions/zulip_message_report/action.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				testAccReportsCheck(srv, []string{"#**random>cats@10**", "Reason: **spam**", "third time this week"}),
 			},
@@ -59,7 +55,7 @@ resource "terraform_data" "trigger" {
 `
 	}
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{
 			{Config: config("    message_id = 10\n    report_type = \"rude\""), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`Unknown Report Type`)},
@@ -76,9 +72,9 @@ func TestAccOwnAccountDeactivationAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mark, _ := srv.User(refserver.SeedMemberID)
 	alias := strings.Replace(srv.ProviderConfig(t, refserver.SeedMemberID), `provider "zulip" {`, "provider \"zulip\" {\n  alias = \"leaving\"", 1)
-	example := readExample(t, "examples/actions/zulip_own_account_deactivation/action.tf")
+	example := acctest.ReadExample(t, "examples/actions/zulip_own_account_deactivation/action.tf")
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{
 			{
 				Config:      alias + strings.Replace(example, mark.Email, "someone@zulip.example.com", 1),
@@ -105,16 +101,16 @@ func TestAccPushTestNotificationAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{
 			{
-				Config: owner + strings.Replace(readExample(t, "examples/actions/zulip_push_test_notification/action.tf"),
+				Config: owner + strings.Replace(acctest.ReadExample(t, "examples/actions/zulip_push_test_notification/action.tf"),
 					"device_id = 2", "device_id = 2\n    token     = \"abc\"", 1),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`Conflicting Devices`),
 			},
 			{
-				Config:            owner + readExample(t, "examples/actions/zulip_push_test_notification/action.tf"),
+				Config:            owner + acctest.ReadExample(t, "examples/actions/zulip_push_test_notification/action.tf"),
 				ConfigStateChecks: []statecheck.StateCheck{testAccPushSentCheck(srv, testAccPushOwnerE2EE)},
 			},
 		},

@@ -64,9 +64,9 @@ func testAccRealmExports(srv *acctest.Server, count, exportType, actingUser int,
 func TestAccRealmExportAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/actions/zulip_realm_export/action.tf"),
+			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/actions/zulip_realm_export/action.tf"),
 			Check: resource.ComposeTestCheckFunc(
 				testAccRealmExports(srv, 1, refserver.ExportPublic, refserver.SeedAdminID, true),
 				func(*terraform.State) error {
@@ -92,7 +92,7 @@ func TestAccRealmExportAction_example(t *testing.T) {
 func TestAccRealmExportAction_oldServer(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 420; o.ExportDuration = 1500 * time.Millisecond })
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccRealmExportConfig(`    export_type = "full_with_consent"`),
 			Check:  testAccRealmExports(srv, 1, refserver.ExportFullWithConsent, refserver.SeedOwnerID, true),
@@ -108,7 +108,7 @@ func TestAccRealmExportAction_planChecks(t *testing.T) {
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 420 })
 	admin, member := srv.ProviderConfig(t, refserver.SeedAdminID), srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{
 			{Config: admin + testAccRealmExportConfig(`    export_type = "everything"`), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)export_type = "everything".*value must be one of`)},
@@ -132,7 +132,7 @@ func TestAccRealmExportAction_planChecks(t *testing.T) {
 func TestAccRealmExportAction_failed(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.ExportFailure = true })
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(""),
 			ExpectError: regexp.MustCompile(`(?s)Data Export Failed.*Zulip could not make data export 1 \(public\)`),
@@ -145,7 +145,7 @@ func TestAccRealmExportAction_failed(t *testing.T) {
 func TestAccRealmExportAction_timeout(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.ExportDuration = time.Hour })
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(`    timeout = "3s"`),
 			ExpectError: regexp.MustCompile(`(?s)Data Export Not Finished.*still pending after 3s`),
@@ -163,7 +163,7 @@ func TestAccRealmExportAction_rateLimited(t *testing.T) {
 		}
 	})
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(""),
 			ExpectError: regexp.MustCompile(`(?s)Data Export Refused.*Exceeded rate limit.*five data exports in seven\s+days`),
@@ -183,7 +183,7 @@ func TestAccRealmExportAction_lostAnswer(t *testing.T) {
 		return acctest.Fault{}
 	})
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: actionVersions,
+		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
 			Config: proxy + testAccRealmExportConfig(""),
 			Check:  testAccRealmExports(srv, 1, refserver.ExportPublic, refserver.SeedAdminID, true),

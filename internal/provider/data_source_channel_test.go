@@ -21,17 +21,17 @@ func TestAccChannelDataSource(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      cfg + `data "zulip_channel" "x" { name = "nope" }`,
-				ExpectError: expectErr("Channel Not Found"),
+				ExpectError: acctest.ExpectErr("Channel Not Found"),
 			},
 			{
-				Config: cfg + readExample(t, "examples/data-sources/zulip_channel/data-source.tf") + `
+				Config: cfg + acctest.ReadExample(t, "examples/data-sources/zulip_channel/data-source.tf") + `
 data "zulip_channel" "archived" {
   id = 5
 }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownOutputValue("general_channel_id", knownvalue.Int64Exact(refserver.SeedChannelGeneral)),
-					statecheck.ExpectKnownOutputValue("general_posters", permissionOf([]string{"role:everyone"})),
+					statecheck.ExpectKnownOutputValue("general_posters", acctest.PermissionOf([]string{"role:everyone"})),
 					statecheck.ExpectKnownValue("data.zulip_channel.archived", tfjsonpath.New("is_archived"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue("data.zulip_channel.archived", tfjsonpath.New("name"), knownvalue.StringExact("old-projects")),
 					statecheck.ExpectKnownValue("data.zulip_channel.archived", tfjsonpath.New("subscribers"), knownvalue.SetExact([]knownvalue.Check{

@@ -19,16 +19,12 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
-// seedTime is when the reference server's seeded realm was "created"
-// (refserver.seedBase); seeded timestamps are offsets from it.
-var seedTime = time.Date(2024, 1, 15, 9, 0, 0, 0, time.UTC)
-
 // TestAccChannels_member checks every field of a channel and that each filter
 // a member can use changes the list, against the seeded channels.
 func TestAccChannels_member(t *testing.T) {
 	// A clock 20 days after the seed, so that activity and traffic are known.
 	srv := acctest.NewServer(t, func(o *refserver.Options) {
-		o.Clock = func() time.Time { return seedTime.Add(20 * 24 * time.Hour) }
+		o.Clock = func() time.Time { return acctest.SeedTime.Add(20 * 24 * time.Hour) }
 	})
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	config := member + `
@@ -66,16 +62,16 @@ data "zulip_channels" "hidden_archive" {
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					// Mark is subscribed to design (private); archived channels are left out.
-					expectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "random"),
+					acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "random"),
 					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("include_public"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("exclude_archived"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("include_all_active"), knownvalue.Bool(false)),
-					expectNames("data.zulip_channels.archived", "channels", "announce", "design", "general", "old-projects", "random"),
+					acctest.ExpectNames("data.zulip_channels.archived", "channels", "announce", "design", "general", "old-projects", "random"),
 					// Without subscriptions only the public channels remain.
-					expectNames("data.zulip_channels.unsubscribed", "channels", "announce", "general", "random"),
+					acctest.ExpectNames("data.zulip_channels.unsubscribed", "channels", "announce", "general", "random"),
 					// Content access adds backend-internal, which the backend group may subscribe itself to.
-					expectNames("data.zulip_channels.content", "channels", "announce", "backend-internal", "design", "general", "random"),
-					expectNames("data.zulip_channels.hidden_archive", "channels"),
+					acctest.ExpectNames("data.zulip_channels.content", "channels", "announce", "backend-internal", "design", "general", "random"),
+					acctest.ExpectNames("data.zulip_channels.hidden_archive", "channels"),
 					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(0).AtMapKey("is_default"), knownvalue.Null()),
 					statecheck.ExpectKnownValue("data.zulip_channels.general", tfjsonpath.New("channels"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
@@ -83,7 +79,7 @@ data "zulip_channels" "hidden_archive" {
 							"name":                          knownvalue.StringExact("general"),
 							"description":                   knownvalue.StringExact("Everyone is here."),
 							"rendered_description":          knownvalue.StringExact("<p>Everyone is here.</p>"),
-							"date_created":                  knownvalue.Int64Exact(seedTime.Add(24 * time.Hour).Unix()),
+							"date_created":                  knownvalue.Int64Exact(acctest.SeedTime.Add(24 * time.Hour).Unix()),
 							"creator_id":                    knownvalue.Int64Exact(refserver.SeedOwnerID),
 							"invite_only":                   knownvalue.Bool(false),
 							"is_web_public":                 knownvalue.Bool(false),
@@ -98,12 +94,12 @@ data "zulip_channels" "hidden_archive" {
 							"is_announcement_only":         knownvalue.Bool(false),
 							"topics_policy":                knownvalue.StringExact("inherit"),
 							"is_default":                   knownvalue.Bool(true),
-							"can_add_subscribers_group":    permissionOf([]string{"role:administrators"}),
-							"can_remove_subscribers_group": permissionOf([]string{"role:administrators"}),
-							"can_administer_channel_group": permissionOf(nil, refserver.SeedOwnerID),
-							"can_send_message_group":       permissionOf([]string{"role:everyone"}),
-							"can_subscribe_group":          permissionOf([]string{"role:nobody"}),
-							"can_create_topic_group":       permissionOf([]string{"role:everyone"}),
+							"can_add_subscribers_group":    acctest.PermissionOf([]string{"role:administrators"}),
+							"can_remove_subscribers_group": acctest.PermissionOf([]string{"role:administrators"}),
+							"can_administer_channel_group": acctest.PermissionOf(nil, refserver.SeedOwnerID),
+							"can_send_message_group":       acctest.PermissionOf([]string{"role:everyone"}),
+							"can_subscribe_group":          acctest.PermissionOf([]string{"role:nobody"}),
+							"can_create_topic_group":       acctest.PermissionOf([]string{"role:everyone"}),
 						}),
 					})),
 					statecheck.ExpectKnownValue("data.zulip_channels.old", tfjsonpath.New("channels"), knownvalue.ListExact([]knownvalue.Check{
@@ -121,7 +117,7 @@ data "zulip_channels" "hidden_archive" {
 						"stream_post_policy":     knownvalue.Int64Exact(2),
 						"is_announcement_only":   knownvalue.Bool(true),
 						"rendered_description":   knownvalue.StringExact("<p>Announcements, <strong>readable on the web</strong>.</p>"),
-						"can_send_message_group": permissionOf([]string{"role:administrators"}),
+						"can_send_message_group": acctest.PermissionOf([]string{"role:administrators"}),
 					})),
 					// design: private with protected history.
 					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
@@ -141,7 +137,7 @@ data "zulip_channels" "hidden_archive" {
 				},
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "water-cooler"),
+					acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "water-cooler"),
 					statecheck.ExpectKnownValue("data.zulip_channels.general", tfjsonpath.New("channels").AtSliceIndex(0).AtMapKey("is_default"), knownvalue.Bool(false)),
 				},
 			},
@@ -167,8 +163,8 @@ data "zulip_channels" "subscribed_only" {
   include_public = false
 }
 `,
-				expectNames("data.zulip_channels.default", "channels", "announce", "general", "random"),
-				expectNames("data.zulip_channels.subscribed_only", "channels", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.subscribed_only", "channels", "general", "random"),
 			),
 			step(refserver.SeedGuestID, `
 data "zulip_channels" "default" {}
@@ -182,12 +178,12 @@ data "zulip_channels" "all" {
 }
 `,
 				// A guest does not see public channels it is not subscribed to...
-				expectNames("data.zulip_channels.default", "channels", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.default", "channels", "general", "random"),
 				// ...except web-public ones when asked,
-				expectNames("data.zulip_channels.web_public", "channels", "announce", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.web_public", "channels", "announce", "general", "random"),
 				// and through include_all: web-public channels are visible to
 				// every role (user_has_metadata_access in zerver/lib/streams.py).
-				expectNames("data.zulip_channels.all", "channels", "announce", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.all", "channels", "announce", "general", "random"),
 			),
 			step(refserver.SeedAdminID, `
 data "zulip_channels" "default" {}
@@ -200,10 +196,10 @@ data "zulip_channels" "all_active" {
   include_all_active = true
 }
 `,
-				expectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "leadership", "moderation-requests", "random"),
+				acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "leadership", "moderation-requests", "random"),
 				// include_all adds the private channels the administrator is not subscribed to.
-				expectNames("data.zulip_channels.all", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
-				expectNames("data.zulip_channels.all_active", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
+				acctest.ExpectNames("data.zulip_channels.all", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
+				acctest.ExpectNames("data.zulip_channels.all_active", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
 			),
 			step(refserver.SeedBotID, `
 data "zulip_channels" "default" {}
@@ -212,9 +208,9 @@ data "zulip_channels" "owner" {
   include_owner_subscribed = true
 }
 `,
-				expectNames("data.zulip_channels.default", "channels", "announce", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "general", "random"),
 				// The bot's owner (Mark) is subscribed to design.
-				expectNames("data.zulip_channels.owner", "channels", "announce", "design", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.owner", "channels", "announce", "design", "general", "random"),
 			),
 		},
 	})
@@ -240,18 +236,18 @@ data "zulip_channels" "all" {
 }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectNames("data.zulip_channels.all_active", "channels", "announce", "backend-internal", "design", "general", "random"),
-					expectNames("data.zulip_channels.all", "channels", "announce", "backend-internal", "design", "general", "random"),
+					acctest.ExpectNames("data.zulip_channels.all_active", "channels", "announce", "backend-internal", "design", "general", "random"),
+					acctest.ExpectNames("data.zulip_channels.all", "channels", "announce", "backend-internal", "design", "general", "random"),
 				},
 			},
 			{
 				Config:      old.ProviderConfig(t, refserver.SeedMemberID) + `data "zulip_channels" "x" { include_all_active = true }`,
-				ExpectError: expectErr("include_all_active", "before Zulip feature level 356 only organization administrators", "User not authorized for this query"),
+				ExpectError: acctest.ExpectErr("include_all_active", "before Zulip feature level 356 only organization administrators", "User not authorized for this query"),
 			},
 			{
 				Config: old.ProviderConfig(t, refserver.SeedAdminID) + `data "zulip_channels" "x" { include_all_active = true }`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectNames("data.zulip_channels.x", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
+					acctest.ExpectNames("data.zulip_channels.x", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
 				},
 			},
 		},
@@ -265,7 +261,7 @@ func TestAccChannels_badInput(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_channels" "x" { name = "" }`,
-				ExpectError: expectErr("name", "string length must be at least 1"),
+				ExpectError: acctest.ExpectErr("name", "string length must be at least 1"),
 			},
 		},
 	})
@@ -278,11 +274,11 @@ func TestAccChannels_serverTooOld(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_channels" "x" { include_all = true }`,
-				ExpectError: expectErr("include_all needs Zulip feature level 356 or newer", "has feature level 300"),
+				ExpectError: acctest.ExpectErr("include_all needs Zulip feature level 356 or newer", "has feature level 300"),
 			},
 			{
 				Config:      member + `data "zulip_channels" "x" { exclude_archived = false }`,
-				ExpectError: expectErr("exclude_archived needs Zulip feature level 315 or newer"),
+				ExpectError: acctest.ExpectErr("exclude_archived needs Zulip feature level 315 or newer"),
 			},
 			{
 				// Without them it works; settings newer than the server are null.
@@ -290,7 +286,7 @@ func TestAccChannels_serverTooOld(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.zulip_channels.x", tfjsonpath.New("channels").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"name":                         knownvalue.StringExact("general"),
-						"can_remove_subscribers_group": permissionOf([]string{"role:administrators"}),
+						"can_remove_subscribers_group": acctest.PermissionOf([]string{"role:administrators"}),
 						"can_send_message_group":       knownvalue.Null(),
 						"topics_policy":                knownvalue.Null(),
 					})),
@@ -302,7 +298,7 @@ func TestAccChannels_serverTooOld(t *testing.T) {
 
 func TestAccChannels_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	example, err := os.ReadFile("../../examples/data-sources/zulip_channels/data-source.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_channels/data-source.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,27 +376,4 @@ func diagSummaries(diags []*tfprotov6.Diagnostic) []string {
 		out = append(out, d.Severity.String()+": "+d.Summary+": "+d.Detail)
 	}
 	return out
-}
-
-// expectNames checks that the list attr of a data source holds objects with
-// exactly these names, in this order.
-func expectNames(addr, attr string, names ...string) statecheck.StateCheck {
-	checks := make([]knownvalue.Check, 0, len(names))
-	for _, n := range names {
-		checks = append(checks, knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact(n)}))
-	}
-	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.ListExact(checks))
-}
-
-// permissionOf checks a permission: these groups by name and users by id.
-func permissionOf(groups []string, users ...int64) knownvalue.Check {
-	g := make([]knownvalue.Check, 0, len(groups))
-	for _, name := range groups {
-		g = append(g, knownvalue.StringExact(name))
-	}
-	u := make([]knownvalue.Check, 0, len(users))
-	for _, id := range users {
-		u = append(u, knownvalue.Int64Exact(id))
-	}
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{"groups": knownvalue.SetExact(g), "users": knownvalue.SetExact(u)})
 }

@@ -162,7 +162,7 @@ data "zulip_custom_profile_fields" "x" {
   name = "team"
 }
 `,
-				ExpectError: expectErr(`Custom Profile Field Not Found`, `no custom profile field named "team"`,
+				ExpectError: acctest.ExpectErr(`Custom Profile Field Not Found`, `no custom profile field named "team"`,
 					`compared exactly`, `"Phone number", "Biography", "Team"`, `"Employee ID"`),
 			},
 			{
@@ -171,7 +171,7 @@ data "zulip_custom_profile_fields" "x" {
   name = ""
 }
 `,
-				ExpectError: expectErr(`name`, `string length must be at least 1`),
+				ExpectError: acctest.ExpectErr(`name`, `string length must be at least 1`),
 			},
 		},
 	})
@@ -181,7 +181,7 @@ data "zulip_custom_profile_fields" "x" {
 func TestAccCustomProfileFieldsDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile("../../examples/data-sources/zulip_custom_profile_fields/data-source.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_custom_profile_fields/data-source.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestAccImportBlocks_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/data-sources/zulip_import_blocks/data-source.tf"),
+			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/data-sources/zulip_import_blocks/data-source.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.zulip_import_blocks.all", tfjsonpath.New("text"),
 					knownvalue.StringRegexp(regexp.MustCompile(`(?s)to = zulip_realm\.this\n.*to = zulip_channel\.general\n.*to = zulip_bot\.build_bot\n`))),

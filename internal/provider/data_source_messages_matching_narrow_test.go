@@ -156,7 +156,7 @@ func TestAccMessagesMatchingNarrowDataSource_badInput(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
 	step := func(config string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: mark + config, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: mark + config, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -197,7 +197,7 @@ data "zulip_messages_matching_narrow" "x" {
 func TestAccMessagesMatchingNarrowDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile("../../examples/data-sources/zulip_messages_matching_narrow/data-source.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_messages_matching_narrow/data-source.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}

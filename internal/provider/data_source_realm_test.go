@@ -22,13 +22,13 @@ func TestAccRealmDataSource_example(t *testing.T) {
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + readExample(t, "examples/data-sources/zulip_realm/data-source.tf"),
+			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.ReadExample(t, "examples/data-sources/zulip_realm/data-source.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				value("id", knownvalue.StringExact(srv.URL)),
 				value("name", knownvalue.StringExact("Zulip Reference Realm")),
 				value("digest_weekday", knownvalue.StringExact("saturday")),
 				value("message_content_edit_limit_seconds", knownvalue.StringExact("600")),
-				value("can_create_public_channel_group", permissionOf([]string{"role:members"})),
+				value("can_create_public_channel_group", acctest.PermissionOf([]string{"role:members"})),
 			},
 		}},
 	})

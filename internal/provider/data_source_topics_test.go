@@ -66,7 +66,7 @@ data "zulip_topics" "design" {
 						}
 						r.Messages = append(r.Messages, &refserver.Message{
 							ID: 100, ChannelID: refserver.SeedChannelGeneral, Topic: "lunch", SenderID: refserver.SeedMember3ID,
-							Content: "Sushi instead?", Timestamp: seedTime.Unix() + 100*3600, Flags: flags,
+							Content: "Sushi instead?", Timestamp: acctest.SeedTime.Unix() + 100*3600, Flags: flags,
 						})
 						r.NextID["message"] = 100
 					})
@@ -87,21 +87,21 @@ func TestAccTopics_badChannel(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_topics" "x" { channel_id = 999 }`,
-				ExpectError: expectErr("Channel Not Found", "Channel 999 does not exist", "Invalid channel ID"),
+				ExpectError: acctest.ExpectErr("Channel Not Found", "Channel 999 does not exist", "Invalid channel ID"),
 			},
 			{
 				// Archived: Mark is subscribed, but Zulip lists no topics of it.
 				Config:      member + `data "zulip_topics" "x" { channel_id = 5 }`,
-				ExpectError: expectErr("Channel 5 does not exist, is archived"),
+				ExpectError: acctest.ExpectErr("Channel 5 does not exist, is archived"),
 			},
 			{
 				// A guest may not read a private channel it is not subscribed to.
 				Config:      srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_topics" "x" { channel_id = 3 }`,
-				ExpectError: expectErr("Channel 3 does not exist, is archived, or the provider's account may not read it"),
+				ExpectError: acctest.ExpectErr("Channel 3 does not exist, is archived, or the provider's account may not read it"),
 			},
 			{
 				Config:      member + `data "zulip_topics" "x" { channel_id = 0 }`,
-				ExpectError: expectErr("channel_id", "value must be at least 1"),
+				ExpectError: acctest.ExpectErr("channel_id", "value must be at least 1"),
 			},
 		},
 	})
@@ -118,7 +118,7 @@ data "zulip_topics" "x" {
   channel_id             = 7
   allow_empty_topic_name = true
 }`,
-				ExpectError: expectErr("allow_empty_topic_name needs Zulip feature level 334 or newer", "has feature level 330"),
+				ExpectError: acctest.ExpectErr("allow_empty_topic_name needs Zulip feature level 334 or newer", "has feature level 330"),
 			},
 			{
 				Config: member + `data "zulip_topics" "x" { channel_id = 7 }`,
@@ -132,7 +132,7 @@ data "zulip_topics" "x" {
 
 func TestAccTopics_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	example, err := os.ReadFile("../../examples/data-sources/zulip_topics/data-source.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_topics/data-source.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,15 +24,15 @@ func TestAccUserGroupDataSource(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      cfg + `data "zulip_user_group" "x" { name = "no-such-group" }`,
-				ExpectError: expectErr("User Group Not Found", `no user group named "no-such-group"`),
+				ExpectError: acctest.ExpectErr("User Group Not Found", `no user group named "no-such-group"`),
 			},
 			{
 				Config:      cfg + `data "zulip_user_group" "x" {}`,
-				ExpectError: expectErr("Missing Attribute Configuration"),
+				ExpectError: acctest.ExpectErr("Missing Attribute Configuration"),
 			},
 			{
 				// The documentation's example.
-				Config: cfg + readExample(t, "examples/data-sources/zulip_user_group/data-source.tf"),
+				Config: cfg + acctest.ReadExample(t, "examples/data-sources/zulip_user_group/data-source.tf"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownOutputValue("leads_managers", knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"groups": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:administrators")}),

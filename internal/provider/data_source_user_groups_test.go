@@ -57,11 +57,11 @@ data "zulip_user_groups" "retired_included" {
 			{
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectNames("data.zulip_user_groups.all", "user_groups", seededGroupNames...),
+					acctest.ExpectNames("data.zulip_user_groups.all", "user_groups", seededGroupNames...),
 					statecheck.ExpectKnownValue("data.zulip_user_groups.all", tfjsonpath.New("include_deactivated_groups"), knownvalue.Bool(false)),
 					// The deactivated group appears only when asked for.
-					expectNames("data.zulip_user_groups.with_deactivated", "user_groups", withRetired...),
-					expectNames("data.zulip_user_groups.retired", "user_groups"),
+					acctest.ExpectNames("data.zulip_user_groups.with_deactivated", "user_groups", withRetired...),
+					acctest.ExpectNames("data.zulip_user_groups.retired", "user_groups"),
 					statecheck.ExpectKnownValue("data.zulip_user_groups.retired_included", tfjsonpath.New("user_groups"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectPartial(map[string]knownvalue.Check{
 							"id":          knownvalue.Int64Exact(refserver.GroupRetired),
@@ -79,22 +79,22 @@ data "zulip_user_groups" "retired_included" {
 							"members":                  int64List(refserver.SeedMemberID, refserver.SeedMember3ID),
 							"direct_subgroup_ids":      int64List(),
 							"is_system_group":          knownvalue.Bool(false),
-							"date_created":             knownvalue.Int64Exact(seedTime.Add(refserver.GroupBackend * time.Hour).Unix()),
+							"date_created":             knownvalue.Int64Exact(acctest.SeedTime.Add(refserver.GroupBackend * time.Hour).Unix()),
 							"creator_id":               knownvalue.Int64Exact(refserver.SeedAdminID),
 							"deactivated":              knownvalue.Bool(false),
-							"can_add_members_group":    permissionOf([]string{"role:administrators"}),
-							"can_join_group":           permissionOf([]string{"role:nobody"}),
-							"can_leave_group":          permissionOf([]string{"role:everyone"}),
-							"can_manage_group":         permissionOf([]string{"role:nobody"}),
-							"can_mention_group":        permissionOf([]string{"role:everyone"}),
-							"can_remove_members_group": permissionOf([]string{"role:administrators"}),
+							"can_add_members_group":    acctest.PermissionOf([]string{"role:administrators"}),
+							"can_join_group":           acctest.PermissionOf([]string{"role:nobody"}),
+							"can_leave_group":          acctest.PermissionOf([]string{"role:everyone"}),
+							"can_manage_group":         acctest.PermissionOf([]string{"role:nobody"}),
+							"can_mention_group":        acctest.PermissionOf([]string{"role:everyone"}),
+							"can_remove_members_group": acctest.PermissionOf([]string{"role:administrators"}),
 						}),
 					})),
 					// leads: a subgroup, and an anonymous group may manage it.
 					statecheck.ExpectKnownValue("data.zulip_user_groups.leads", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"members":             int64List(refserver.SeedOwnerID),
 						"direct_subgroup_ids": int64List(refserver.GroupBackend),
-						"can_manage_group":    permissionOf([]string{"role:administrators"}, refserver.SeedOwnerID),
+						"can_manage_group":    acctest.PermissionOf([]string{"role:administrators"}, refserver.SeedOwnerID),
 					})),
 					statecheck.ExpectKnownValue("data.zulip_user_groups.administrators", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"id":                  knownvalue.Int64Exact(refserver.GroupAdministrators),
@@ -116,7 +116,7 @@ data "zulip_user_groups" "retired_included" {
 				},
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectNames("data.zulip_user_groups.all", "user_groups", append(append([]string{}, seededGroupNames[:9]...), "leads")...),
+					acctest.ExpectNames("data.zulip_user_groups.all", "user_groups", append(append([]string{}, seededGroupNames[:9]...), "leads")...),
 					statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups").AtSliceIndex(0).AtMapKey("members"), int64List(refserver.SeedMember3ID)),
 				},
 			},
@@ -131,25 +131,25 @@ data "zulip_user_groups" "retired_included" {
 func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	before496 := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
-	want := expectErr("may list user groups: Zulip does not list user groups to guests.", "Not allowed for guest users")
+	want := acctest.ExpectErr("may list user groups: Zulip does not list user groups to guests.", "Not allowed for guest users")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_user_groups" "x" {}`, ExpectError: want},
 			{
 				Config:      before496.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
-				ExpectError: expectErr("to guests or (before feature level 496; this server has 495) bots", "does not accept bot requests"),
+				ExpectError: acctest.ExpectErr("to guests or (before feature level 496; this server has 495) bots", "does not accept bot requests"),
 			},
 			{
 				Config: srv.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
+					acctest.ExpectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
 				},
 			},
 			{
 				// A moderator is a member: allowed.
 				Config: srv.ProviderConfig(t, refserver.SeedModeratorID) + `data "zulip_user_groups" "x" {}`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
+					acctest.ExpectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
 				},
 			},
 		},
@@ -163,15 +163,15 @@ func TestAccUserGroups_serverTooOld(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_user_groups" "x" { include_deactivated_groups = true }`,
-				ExpectError: expectErr("include_deactivated_groups needs Zulip feature level 294 or newer", "has feature level 290"),
+				ExpectError: acctest.ExpectErr("include_deactivated_groups needs Zulip feature level 294 or newer", "has feature level 290"),
 			},
 			{
 				// Without it, it works; settings newer than the server are null.
 				Config: member + `data "zulip_user_groups" "x" { name = "backend" }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.zulip_user_groups.x", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"can_mention_group":        permissionOf([]string{"role:everyone"}),
-						"can_manage_group":         permissionOf([]string{"role:nobody"}),
+						"can_mention_group":        acctest.PermissionOf([]string{"role:everyone"}),
+						"can_manage_group":         acctest.PermissionOf([]string{"role:nobody"}),
 						"can_join_group":           knownvalue.Null(),
 						"can_remove_members_group": knownvalue.Null(),
 						"date_created":             knownvalue.Null(),
@@ -184,7 +184,7 @@ func TestAccUserGroups_serverTooOld(t *testing.T) {
 
 func TestAccUserGroups_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	example, err := os.ReadFile("../../examples/data-sources/zulip_user_groups/data-source.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_user_groups/data-source.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}

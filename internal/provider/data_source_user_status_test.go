@@ -82,20 +82,20 @@ func TestAccUserStatus_badInput(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      member + `data "zulip_user_status" "x" { user_id = 999 }`,
-				ExpectError: expectErr("User Not Found", "no user with id 999", "No such user"),
+				ExpectError: acctest.ExpectErr("User Not Found", "no user with id 999", "No such user"),
 			},
 			{
 				// A bot has no status: Zulip answers as for an unknown user.
 				Config:      member + `data "zulip_user_status" "x" { user_id = 8 }`,
-				ExpectError: expectErr("no user with id 8"),
+				ExpectError: acctest.ExpectErr("no user with id 8"),
 			},
 			{
 				Config:      member + `data "zulip_user_status" "x" { user_id = 10 }`,
-				ExpectError: expectErr("status of user 10", "User is deactivated"),
+				ExpectError: acctest.ExpectErr("status of user 10", "User is deactivated"),
 			},
 			{
 				Config:      member + `data "zulip_user_status" "x" { user_id = 0 }`,
-				ExpectError: expectErr("user_id", "value must be at least 1"),
+				ExpectError: acctest.ExpectErr("user_id", "value must be at least 1"),
 			},
 		},
 	})
@@ -106,14 +106,14 @@ func TestAccUserStatus_serverTooOld(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedMemberID) + `data "zulip_user_status" "x" { user_id = 5 }`,
-			ExpectError: expectErr("zulip_user_status needs Zulip feature level 262 or newer", "has feature level 250"),
+			ExpectError: acctest.ExpectErr("zulip_user_status needs Zulip feature level 262 or newer", "has feature level 250"),
 		}},
 	})
 }
 
 func TestAccUserStatus_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	example, err := os.ReadFile("../../examples/data-sources/zulip_user_status/data-source.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_user_status/data-source.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -238,7 +238,7 @@ data "zulip_user" "mark" {
   email = "mark@zulip.example.com"
 }
 `,
-				ExpectError: expectErr(`User Not Found`, `data.zulip_user.mark`,
+				ExpectError: acctest.ExpectErr(`User Not Found`, `data.zulip_user.mark`,
 					`No user with the e-mail address "mark@zulip.example.com" is visible`,
 					`e-mail visibility setting hides it`, `user_id`, `No such user`),
 			},
@@ -256,12 +256,12 @@ func TestAccUserDataSource_validation(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(`user_id = 5
-email = "user5@zulip.example.com"`, expectErr(`Invalid Attribute Combination`, `Exactly one of these attributes must be configured: [user_id,email]`)),
-			step(`include_custom_profile_fields = true`, expectErr(`Missing Attribute Configuration`, `Exactly one of these attributes must be configured: [user_id,email]`)),
-			step(`user_id = 0`, expectErr(`user_id`, `value must be at least 1`)),
-			step(`email = "Mark Member <mark@zulip.example.com>"`, expectErr(`email`, `is not a valid e-mail address`)),
-			step(`user_id = 999`, expectErr(`User Not Found`, `No user with id 999 exists`, `No such user`)),
-			step(`email = "nobody@zulip.example.com"`, expectErr(`User Not Found`, `"nobody@zulip.example.com"`, `e-mail visibility`)),
+email = "user5@zulip.example.com"`, acctest.ExpectErr(`Invalid Attribute Combination`, `Exactly one of these attributes must be configured: [user_id,email]`)),
+			step(`include_custom_profile_fields = true`, acctest.ExpectErr(`Missing Attribute Configuration`, `Exactly one of these attributes must be configured: [user_id,email]`)),
+			step(`user_id = 0`, acctest.ExpectErr(`user_id`, `value must be at least 1`)),
+			step(`email = "Mark Member <mark@zulip.example.com>"`, acctest.ExpectErr(`email`, `is not a valid e-mail address`)),
+			step(`user_id = 999`, acctest.ExpectErr(`User Not Found`, `No user with id 999 exists`, `No such user`)),
+			step(`email = "nobody@zulip.example.com"`, acctest.ExpectErr(`User Not Found`, `"nobody@zulip.example.com"`, `e-mail visibility`)),
 		},
 	})
 	// The plan-time combination errors come before any request to the server.
@@ -274,7 +274,7 @@ email = "user5@zulip.example.com"`, expectErr(`Invalid Attribute Combination`, `
 func TestAccUserDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile("../../examples/data-sources/zulip_user/data-source.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_user/data-source.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ data "zulip_user" "x" {
   email = "user5@zulip.example.com"
 }
 `,
-				ExpectError: expectErr(`Zulip Server Too Old`, `looking a user up by email needs Zulip feature level 39`,
+				ExpectError: acctest.ExpectErr(`Zulip Server Too Old`, `looking a user up by email needs Zulip feature level 39`,
 					`has feature level 30`, `by user_id instead`),
 			},
 			{

@@ -1,8 +1,6 @@
 package provider_test
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -27,15 +25,15 @@ import (
 func TestAccDevAPIKey_aliasedProvider(t *testing.T) {
 	srv := acctest.NewServer(t)
 	aaron, _ := srv.User(refserver.SeedAdminID)
-	example, err := os.ReadFile("../../examples/ephemeral-resources/zulip_dev_api_key/ephemeral-resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/ephemeral-resources/zulip_dev_api_key/ephemeral-resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	vars := config.Variables{"zulip_url": config.StringVariable(srv.URL)}
-	noKey := testAccSecretAbsent{secret: aaron.APIKey, what: "Aaron's API key"}
+	noKey := acctest.SecretAbsent{Secret: aaron.APIKey, What: "Aaron's API key"}
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		// Destroying goes through a freshly fetched key too.
 		CheckDestroy: func(*terraform.State) error {
 			var err error
@@ -50,7 +48,7 @@ func TestAccDevAPIKey_aliasedProvider(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config:          testAccURLOnlyProvider(srv) + string(example),
+				Config:          acctest.URLOnlyProvider(srv) + string(example),
 				ConfigVariables: vars,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{noKey},
@@ -58,7 +56,7 @@ func TestAccDevAPIKey_aliasedProvider(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("zulip_linkifier.tickets", tfjsonpath.New("id"), knownvalue.Int64Func(func(id int64) error {
-						return linkifierOnServer(srv, int(id), "https://tracker.example.com/browse/ZT-{id}")
+						return acctest.LinkifierOnServer(srv, int(id), "https://tracker.example.com/browse/ZT-{id}")
 					})),
 					noKey,
 				},
@@ -72,10 +70,10 @@ func TestAccDevAPIKey_values(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mona, _ := srv.User(refserver.SeedModeratorID)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{{
-			Config: testAccURLOnlyProvider(srv) + fmt.Sprintf(`
+			Config: acctest.URLOnlyProvider(srv) + fmt.Sprintf(`
 ephemeral "zulip_dev_api_key" "mona" {
   username = %q
 }
@@ -94,7 +92,7 @@ resource "echo" "test" {}
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("email"), knownvalue.StringExact(mona.Email)),
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("user_id"), knownvalue.Int64Exact(refserver.SeedModeratorID)),
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("key_length"), knownvalue.Int64Exact(int64(len(mona.APIKey)))),
-				testAccSecretAbsent{secret: mona.APIKey, what: "Mona's API key"},
+				acctest.SecretAbsent{Secret: mona.APIKey, What: "Mona's API key"},
 			},
 		}},
 	})
@@ -103,16 +101,16 @@ resource "echo" "test" {}
 func TestAccDevAPIKey_productionServer(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.Production = true })
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{{
-			Config: testAccURLOnlyProvider(srv) + `
+			Config: acctest.URLOnlyProvider(srv) + `
 ephemeral "zulip_dev_api_key" "aaron" {
   username = "aaron@zulip.example.com"
 }
 `,
 			PlanOnly: true,
-			ExpectError: expectErr("Unable to Fetch Development API Key", "is not a development server",
+			ExpectError: acctest.ExpectErr("Unable to Fetch Development API Key", "is not a development server",
 				"works only against a Zulip development environment", "HTTP 404"),
 		}},
 	})
@@ -123,63 +121,22 @@ func TestAccDevAPIKey_badUsername(t *testing.T) {
 	deactivated, _ := srv.User(refserver.SeedDeactivatedID)
 	step := func(username string, want ...string) resource.TestStep {
 		return resource.TestStep{
-			Config: testAccURLOnlyProvider(srv) + fmt.Sprintf(`
+			Config: acctest.URLOnlyProvider(srv) + fmt.Sprintf(`
 ephemeral "zulip_dev_api_key" "x" {
   username = %q
 }
 `, username),
 			PlanOnly:    true,
-			ExpectError: expectErr(want...),
+			ExpectError: acctest.ExpectErr(want...),
 		}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{
 			step("aaron", "username", `"aaron" is not a valid e-mail address`),
 			step("nobody@zulip.example.com", "username", `no active account that logs in as "nobody@zulip.example.com"`),
 			step(deactivated.Email, "username", "no active account", "deactivated"),
 		},
 	})
-}
-
-// testAccURLOnlyProvider is a provider block with the server's URL and no credentials.
-func testAccURLOnlyProvider(srv *acctest.Server) string {
-	return fmt.Sprintf(`
-provider "zulip" {
-  url = %q
-}
-`, srv.URL)
-}
-
-// testAccSecretAbsent fails when a secret appears anywhere in the state or the
-// plan (values, sensitive values, prior state, configuration).
-type testAccSecretAbsent struct {
-	secret string
-	what   string
-}
-
-// CheckState implements statecheck.StateCheck.
-func (c testAccSecretAbsent) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	resp.Error = c.check("state", req.State)
-}
-
-// CheckPlan implements plancheck.PlanCheck.
-func (c testAccSecretAbsent) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	resp.Error = c.check("plan", req.Plan)
-}
-
-// check looks for the secret in the JSON form of v.
-func (c testAccSecretAbsent) check(where string, v any) error {
-	if c.secret == "" {
-		return fmt.Errorf("testAccSecretAbsent: empty secret for %s", c.what)
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if strings.Contains(string(raw), c.secret) {
-		return fmt.Errorf("%s found in the %s", c.what, where)
-	}
-	return nil
 }

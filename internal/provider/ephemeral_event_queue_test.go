@@ -13,33 +13,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-testing/echoprovider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
-
-// testAccEphemeralFactories serves the provider and, for tests that must look
-// at an ephemeral resource's values, the echo provider, which copies its
-// configuration into the state of its `echo` resource.
-var testAccEphemeralFactories = func() map[string]func() (tfprotov6.ProviderServer, error) {
-	f := map[string]func() (tfprotov6.ProviderServer, error){"echo": echoprovider.NewProviderServer()}
-	for name, p := range acctest.ProtoV6ProviderFactories {
-		f[name] = p
-	}
-	return f
-}()
-
-// testAccEphemeralVersions skips tests of ephemeral resources on Terraform
-// older than 1.10, which has none.
-var testAccEphemeralVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)}
 
 var testAccUUID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
@@ -62,8 +44,8 @@ provider "echo" {
 resource "echo" "test" {}
 `
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: srv.ResetRequests,
@@ -117,8 +99,8 @@ func TestAccEventQueue_alreadyGoneAtClose(t *testing.T) {
 	})
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{{
 			PreConfig: srv.ResetRequests,
 			Config: admin + `
@@ -150,8 +132,8 @@ func TestAccEventQueue_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: admin + `
@@ -160,7 +142,7 @@ ephemeral "zulip_event_queue" "test" {
 }
 `,
 				PlanOnly:    true,
-				ExpectError: expectErr("event_types[1]", "must not be empty"),
+				ExpectError: acctest.ExpectErr("event_types[1]", "must not be empty"),
 			},
 			{
 				Config: admin + `
@@ -169,7 +151,7 @@ ephemeral "zulip_event_queue" "test" {
 }
 `,
 				PlanOnly:    true,
-				ExpectError: expectErr("fetch_event_types[0]", "must not start or end with whitespace"),
+				ExpectError: acctest.ExpectErr("fetch_event_types[0]", "must not start or end with whitespace"),
 			},
 			{
 				// A provider with only a URL can fetch a development API key, not register a queue.
@@ -181,7 +163,7 @@ provider "zulip" {
 ephemeral "zulip_event_queue" "test" {}
 `, srv.URL),
 				PlanOnly:    true,
-				ExpectError: expectErr("Missing Zulip Credentials", "ZULIP_EMAIL"),
+				ExpectError: acctest.ExpectErr("Missing Zulip Credentials", "ZULIP_EMAIL"),
 			},
 		},
 	})
@@ -192,13 +174,13 @@ ephemeral "zulip_event_queue" "test" {}
 func TestAccEventQueue_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile("../../examples/ephemeral-resources/zulip_event_queue/ephemeral-resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/ephemeral-resources/zulip_event_queue/ephemeral-resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{{
 			PreConfig: srv.ResetRequests,
 			Config:    admin + string(example),

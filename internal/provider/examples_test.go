@@ -75,7 +75,7 @@ func TestAccExamples_formatted(t *testing.T) {
 
 func TestAccLinkifier_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	example := readExample(t, "examples/resources/zulip_linkifier/resource.tf")
+	example := acctest.ReadExample(t, "examples/resources/zulip_linkifier/resource.tf")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + example,
@@ -96,7 +96,7 @@ func TestAccLinkifier_example(t *testing.T) {
 func TestAccExamples_provider(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin, _ := srv.User(refserver.SeedAdminID)
-	example := readExample(t, "examples/provider/provider.tf")
+	example := acctest.ReadExample(t, "examples/provider/provider.tf")
 	example = strings.ReplaceAll(example, "https://chat.example.com", srv.URL)
 	example = strings.ReplaceAll(example, "terraform-bot@chat.example.com", admin.Email)
 	// The terraform block names the registry source, which the in-process
@@ -118,7 +118,7 @@ func TestAccExamples_provider(t *testing.T) {
 // real plugin binary (in-process, every alias shares one provider instance).
 func TestAccExamples_demo(t *testing.T) {
 	acctest.PreCheck(t)
-	_ = readExample(t, "examples/demo/main.tf")
+	_ = acctest.ReadExample(t, "examples/demo/main.tf")
 	if v := terraformVersion(t); v.LessThan(goversion.Must(goversion.NewVersion("1.11.0"))) {
 		t.Skipf("the demo uses ephemeral resources and write-only arguments, which need Terraform 1.11 or newer; this is %s", v)
 	}
@@ -153,14 +153,4 @@ func terraformVersion(t *testing.T) *goversion.Version {
 		t.Fatalf("terraform version -json: %v", err)
 	}
 	return goversion.Must(goversion.NewVersion(v.Version))
-}
-
-// readExample returns an example file's text; path is relative to the repository.
-func readExample(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("../..", path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

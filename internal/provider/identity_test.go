@@ -13,16 +13,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
-
-// identityVersions skips tests of resource identity below Terraform 1.12,
-// which added it.
-var identityVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)}
 
 // identityExamples are the import-by-identity examples that have no
 // import-by-string-id twin in importExamples.
@@ -112,7 +107,7 @@ func TestAccExamples_importByIdentity(t *testing.T) {
 		typ := filepath.Base(filepath.Dir(c.example))
 		covered[typ] = true
 		t.Run(typ, func(t *testing.T) {
-			example := readExample(t, c.example)
+			example := acctest.ReadExample(t, c.example)
 			m := regexp.MustCompile(`to\s*=\s*(\S+)`).FindStringSubmatch(example)
 			if m == nil {
 				t.Fatalf("%s has no import target", c.example)
@@ -126,7 +121,7 @@ func TestAccExamples_importByIdentity(t *testing.T) {
 				srv.Do(c.setup)
 			}
 			acctest.ParallelTest(t, resource.TestCase{
-				TerraformVersionChecks: identityVersions,
+				TerraformVersionChecks: acctest.IdentityVersions,
 				Steps: []resource.TestStep{{
 					Config:            srv.ProviderConfig(t, c.user) + example + c.config,
 					ConfigStateChecks: checks,
@@ -180,7 +175,7 @@ func TestAccIdentity_followsTheObject(t *testing.T) {
 			"name": knownvalue.StringExact(name)})}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: identityVersions,
+		TerraformVersionChecks: acctest.IdentityVersions,
 		Steps: []resource.TestStep{
 			{Config: admin + testAccChannelConfig("ops", "Operations", ""), ConfigStateChecks: named("ops")},
 			{Config: admin + testAccChannelConfig("operations", "Operations", ""), ConfigStateChecks: named("operations")},

@@ -79,7 +79,7 @@ resource "zulip_channel" "referrer" {
   can_send_message_group = { groups = [zulip_user_group.ref.name] }
 }
 `,
-		referrer: "zulip_channel.referrer", at: tfjsonpath.New("can_send_message_group"), want: permissionOf([]string{"ren-team"}),
+		referrer: "zulip_channel.referrer", at: tfjsonpath.New("can_send_message_group"), want: acctest.PermissionOf([]string{"ren-team"}),
 		rename: func(r *refserver.Realm, from, to string) bool {
 			for _, g := range r.Groups {
 				if g.Name == from {

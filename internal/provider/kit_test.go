@@ -343,7 +343,7 @@ func TestAccKit_existsAtPlan(t *testing.T) {
 			Steps: []resource.TestStep{{
 				Config:      srv.ProviderConfig(t, c.user) + c.config,
 				PlanOnly:    true,
-				ExpectError: expectErr("Already Exists", "import {", "to = "+typ+".<name>", "}"),
+				ExpectError: acctest.ExpectErr("Already Exists", "import {", "to = "+typ+".<name>", "}"),
 			}},
 		})
 	})
@@ -399,7 +399,7 @@ func TestAccKit_createUncertainStranger(t *testing.T) {
 		acctest.ParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{{
 				Config:      proxy + c.config,
-				ExpectError: expectErr("adopted none", "import {", "to = "+typ+".<name>"),
+				ExpectError: acctest.ExpectErr("adopted none", "import {", "to = "+typ+".<name>"),
 			}},
 			CheckDestroy: func(*terraform.State) error {
 				// Nothing like the configuration was made or adopted.
@@ -431,9 +431,9 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 			}
 			return acctest.Fault{}
 		})
-		rec := &diagRecorder{}
+		rec := &acctest.DiagRecorder{}
 		acctest.ParallelTest(t, resource.TestCase{
-			ProtoV6ProviderFactories: rec.factories(),
+			ProtoV6ProviderFactories: rec.Factories(),
 			Steps: []resource.TestStep{{
 				Config: proxy + c.config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -445,7 +445,7 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 						// is in state as created, with no warning (that no list
 						// follows the create is pinned by
 						// TestCollectionCreateAddsToTheCache).
-						if rec.has("Not Finished") == nil {
+						if rec.Has("Not Finished") == nil {
 							return errors.New("the create warned that it was not finished")
 						}
 						return expectCount(srv, c, 1)
@@ -453,7 +453,7 @@ func TestAccKit_createReadBackFails(t *testing.T) {
 					if failed != 1 {
 						return fmt.Errorf("the read-back did not fail (%d)", failed)
 					}
-					if err := rec.has(`(?s)^WARNING: .*Created but Not Finished: .*was created \(id .*\), but reading it back failed`); err != nil {
+					if err := rec.Has(`(?s)^WARNING: .*Created but Not Finished: .*was created \(id .*\), but reading it back failed`); err != nil {
 						return err
 					}
 					return expectCount(srv, c, 1)
@@ -502,9 +502,9 @@ func TestAccKit_duplicateKey(t *testing.T) {
 		twin := strings.Replace(c.config, `"test"`, `"twin"`, 1)
 		acctest.ParallelTest(t, resource.TestCase{
 			Steps: []resource.TestStep{
-				{Config: cfg + twin, PlanOnly: true, ExpectError: expectErr("Two Resources With One", typ)},
+				{Config: cfg + twin, PlanOnly: true, ExpectError: acctest.ExpectErr("Two Resources With One", typ)},
 				{Config: cfg, Check: func(*terraform.State) error { return expectCount(srv, c, 1) }},
-				{Config: cfg + twin, PlanOnly: true, ExpectError: expectErr("Two Resources With One", typ)},
+				{Config: cfg + twin, PlanOnly: true, ExpectError: acctest.ExpectErr("Two Resources With One", typ)},
 			},
 		})
 	})
@@ -686,7 +686,7 @@ func TestAccKit_generatedConfig(t *testing.T) {
 	forEachKitCase(t, func(t *testing.T, typ string, c kitCase) {
 		srv := acctest.NewServer(t)
 		acctest.ParallelTest(t, resource.TestCase{
-			Steps: generatedConfigSteps(srv.ProviderConfig(t, c.user), c.config, typ+".test", c.importID),
+			Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, c.user), c.config, typ+".test", c.importID),
 		})
 	})
 }
@@ -707,7 +707,7 @@ func TestAccKit_importByIdentity(t *testing.T) {
 			checks = append(checks, statecheck.ExpectIdentityValueMatchesState(typ+".test", tfjsonpath.New(attr)))
 		}
 		acctest.ParallelTest(t, resource.TestCase{
-			TerraformVersionChecks: identityVersions,
+			TerraformVersionChecks: acctest.IdentityVersions,
 			Steps: []resource.TestStep{
 				{Config: cfg, ConfigStateChecks: checks},
 				{Config: adopted, ResourceName: typ + ".test", ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
@@ -785,26 +785,6 @@ func testFunctionNames(t *testing.T) map[string]bool {
 		}
 	}
 	return names
-}
-
-// generatedConfigSteps are the steps of a generated-configuration test: setup
-// (a configuration that makes the object, or "" when the realm has it
-// already), then `terraform plan -generate-config-out` over an import block
-// for importID, which must write configuration the provider accepts unchanged
-// and that plans no change.
-func generatedConfigSteps(providerCfg, setup, addr, importID string) []resource.TestStep {
-	var steps []resource.TestStep
-	if setup != "" {
-		steps = append(steps, resource.TestStep{Config: providerCfg + setup})
-	}
-	return append(steps, resource.TestStep{
-		Config:          providerCfg,
-		ResourceName:    addr,
-		ImportState:     true,
-		ImportStateId:   importID,
-		ImportStateKind: resource.ImportBlockWithID,
-		GenerateConfig:  true,
-	})
 }
 
 // importExample is an import-block example with the configuration of the
@@ -922,7 +902,7 @@ func TestAccExamples_importBlocks(t *testing.T) {
 			if c.setup != nil {
 				srv.Do(c.setup)
 			}
-			cfg := srv.ProviderConfig(t, c.user) + readExample(t, c.example) + c.config
+			cfg := srv.ProviderConfig(t, c.user) + acctest.ReadExample(t, c.example) + c.config
 			acctest.ParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
 					Config: cfg,
@@ -963,7 +943,7 @@ func (onlyImports) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, 
 func TestAccKit_stepDownWarning(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner, _ := srv.User(refserver.SeedOwnerID)
-	rec := &diagRecorder{}
+	rec := &acctest.DiagRecorder{}
 	cfg := srv.ProviderConfig(t, refserver.SeedOwnerID) + fmt.Sprintf(`
 import {
   to = zulip_user.me
@@ -982,12 +962,12 @@ resource "zulip_allowed_domain" "partner" {
 }
 `, owner.Email, owner.Email, owner.FullName)
 	acctest.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: rec.factories(),
+		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true},
 			{
 				PreConfig: func() {
-					if err := rec.has(`(?s)^WARNING: The Provider's Account Steps Down From Owner: .*` + regexp.QuoteMeta(owner.Email) +
+					if err := rec.Has(`(?s)^WARNING: The Provider's Account Steps Down From Owner: .*` + regexp.QuoteMeta(owner.Email) +
 						`.*change of the allowed domains`); err != nil {
 						t.Error(err)
 					}
@@ -1006,15 +986,15 @@ func TestAccProvider_waitsAreShown(t *testing.T) {
 		o.Faults = refserver.Faults{RateLimitRate: 0.5, RetryAfterSecs: 1.2}
 		o.Seed = 3
 	})
-	rec := &diagRecorder{}
+	rec := &acctest.DiagRecorder{}
 	acctest.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: rec.factories(),
+		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + `
 data "zulip_channels" "all" {}
 `,
 			Check: func(*terraform.State) error {
-				return rec.has(`(?s)^WARNING: Waited for the Zulip Server: This operation waited \d+s for the Zulip server: retrying request after .*rate limit`)
+				return rec.Has(`(?s)^WARNING: Waited for the Zulip Server: This operation waited \d+s for the Zulip server: retrying request after .*rate limit`)
 			},
 		}},
 	})

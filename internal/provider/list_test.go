@@ -15,16 +15,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
-
-// queryVersions skips tests of list resources below Terraform 1.14, which
-// added `terraform query`.
-var queryVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
 
 // queryStep is a `terraform query` step over list blocks.
 func queryStep(srv *acctest.Server, t *testing.T, user int, lists string, checks ...querycheck.QueryResultCheck) resource.TestStep {
@@ -53,7 +48,7 @@ func TestAccList_filters(t *testing.T) {
 		}
 	})
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: queryVersions,
+		TerraformVersionChecks: acctest.QueryVersions,
 		Steps: []resource.TestStep{
 			queryStep(srv, t, refserver.SeedOwnerID, `
 list "zulip_user" "admins" {
@@ -132,7 +127,7 @@ list "zulip_channel" "bad" {
 func TestAccList_includeResource(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: queryVersions,
+		TerraformVersionChecks: acctest.QueryVersions,
 		Steps: []resource.TestStep{queryStep(srv, t, refserver.SeedAdminID, `
 list "zulip_channel" "all" {
   provider         = zulip
@@ -181,7 +176,7 @@ func TestAccList_requestsDoNotGrow(t *testing.T) {
 		})
 		counted := &requestsOfQuery{srv: srv}
 		acctest.Test(t, resource.TestCase{
-			TerraformVersionChecks: queryVersions,
+			TerraformVersionChecks: acctest.QueryVersions,
 			Steps: []resource.TestStep{{
 				PreConfig: srv.ResetRequests, Query: true, Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + lists.String(),
 				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLengthAtLeast("zulip_user.all", 9+n), counted},
@@ -275,7 +270,7 @@ func TestAccExamples_listResources(t *testing.T) {
 				testAccAddFolder(r, "Teams", "")
 				testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
 			})
-			text := readExample(t, example)
+			text := acctest.ReadExample(t, example)
 			var checks []querycheck.QueryResultCheck
 			for _, m := range regexp.MustCompile(`(?m)^list "([a-z_]+)" "([a-z_]+)"`).FindAllStringSubmatch(text, -1) {
 				checks = append(checks, querycheck.ExpectLengthAtLeast(m[1]+"."+m[2], 1))
@@ -284,7 +279,7 @@ func TestAccExamples_listResources(t *testing.T) {
 				t.Fatalf("%s has no list block", example)
 			}
 			acctest.ParallelTest(t, resource.TestCase{
-				TerraformVersionChecks: queryVersions,
+				TerraformVersionChecks: acctest.QueryVersions,
 				Steps:                  []resource.TestStep{queryStep(srv, t, refserver.SeedOwnerID, text, checks...)},
 			})
 		})

@@ -84,7 +84,7 @@ func TestAccPermission_groupRenamedOutOfBand(t *testing.T) {
 	// group, with the system group moderators when withModerators.
 	onServer := func(withModerators bool) resource.TestCheckFunc {
 		return func(*terraform.State) error {
-			g, ok := groupByName(srv, "release-team")
+			g, ok := acctest.GroupByName(srv, "release-team")
 			if !ok {
 				return fmt.Errorf("no group named release-team on the server")
 			}
@@ -109,9 +109,9 @@ func TestAccPermission_groupRenamedOutOfBand(t *testing.T) {
 					errs = append(errs, fmt.Errorf("%s is %+v, want the groups %s", what, got, want))
 				}
 			}
-			qa, _ := groupByName(srv, "qa")
+			qa, _ := acctest.GroupByName(srv, "qa")
 			check("qa's can_manage_group", qa.Settings["can_manage_group"])
-			ch, _ := channelByName(srv, "releases")
+			ch, _ := acctest.ChannelByName(srv, "releases")
 			check("the channel's can_send_message_group", ch.GroupSettings["can_send_message_group"])
 			srv.Do(func(r *refserver.Realm) {
 				check("the organization's can_create_groups", r.Settings.GroupSettings["can_create_groups"])
@@ -124,9 +124,9 @@ func TestAccPermission_groupRenamedOutOfBand(t *testing.T) {
 	}
 	states := func(groups ...string) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
-			statecheck.ExpectKnownValue("zulip_user_group.qa", tfjsonpath.New("can_manage_group"), permissionOf(groups)),
-			statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), permissionOf(groups)),
-			statecheck.ExpectKnownValue("zulip_realm.test", tfjsonpath.New("can_create_groups"), permissionOf(groups)),
+			statecheck.ExpectKnownValue("zulip_user_group.qa", tfjsonpath.New("can_manage_group"), acctest.PermissionOf(groups)),
+			statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf(groups)),
+			statecheck.ExpectKnownValue("zulip_realm.test", tfjsonpath.New("can_create_groups"), acctest.PermissionOf(groups)),
 		}
 	}
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
@@ -221,13 +221,13 @@ resource "zulip_channel" "test" {
 					armed.Store(true)
 				},
 				Config:      cfg,
-				ExpectError: expectErr("Channel Changed Since the Plan", "EXPECTATION_MISMATCH"),
+				ExpectError: acctest.ExpectErr("Channel Changed Since the Plan", "EXPECTATION_MISMATCH"),
 			},
 			{
 				// The other change was kept; a new plan sees it, and puts the
 				// configured value back.
 				PreConfig: func() {
-					if ch, _ := channelByName(srv, "releases"); ch.GroupSettings["can_send_message_group"].GroupID != refserver.GroupNobody {
+					if ch, _ := acctest.ChannelByName(srv, "releases"); ch.GroupSettings["can_send_message_group"].GroupID != refserver.GroupNobody {
 						t.Errorf("overwritten: %+v", ch.GroupSettings["can_send_message_group"])
 					}
 				},
@@ -237,7 +237,7 @@ resource "zulip_channel" "test" {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), permissionOf([]string{"release-team"})),
+					statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"release-team"})),
 				},
 			},
 		},

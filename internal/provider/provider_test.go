@@ -188,7 +188,7 @@ func TestAccProvider_wrongKeyIsRejectedClearly(t *testing.T) {
   email   = %q
   api_key = "not-the-right-key"
 }`, srv.URL, admin.Email) + testAccProviderLinkifier,
-			ExpectError: expectErr("rejected its credentials", "Malformed API key"),
+			ExpectError: acctest.ExpectErr("rejected its credentials", "Malformed API key"),
 		}},
 	})
 }
@@ -233,7 +233,7 @@ func TestAccProvider_apiKeyNotLogged(t *testing.T) {
 			{
 				Config: providerBlock + testAccProviderLinkifier,
 				ConfigStateChecks: []statecheck.StateCheck{
-					testAccSecretAbsent{secret: admin.APIKey, what: "the API key"},
+					acctest.SecretAbsent{Secret: admin.APIKey, What: "the API key"},
 				},
 			},
 			{
@@ -247,7 +247,7 @@ func TestAccProvider_apiKeyNotLogged(t *testing.T) {
 	}
 	// The harness logs each step's configuration, provider block included: that
 	// is the test's own text, not what the provider or Terraform wrote.
-	logs = []byte(testAccLogsWithout(string(logs), "sdk.helper_resource:"))
+	logs = []byte(acctest.LogsWithout(string(logs), "sdk.helper_resource:"))
 	if !bytes.Contains(logs, []byte("configuring Zulip client")) || !bytes.Contains(logs, []byte("api_key_source")) {
 		t.Fatalf("the log file does not hold the provider's logs (%d bytes)", len(logs))
 	}
@@ -293,12 +293,12 @@ func TestAccProvider_credentialsCheckedAtPlan(t *testing.T) {
   url     = %q
   email   = %q
   api_key = %q
-}`, srv.URL, admin.Email, wrongKey), expectErr("Invalid Zulip Credentials", "rejected its credentials",
+}`, srv.URL, admin.Email, wrongKey), acctest.ExpectErr("Invalid Zulip Credentials", "rejected its credentials",
 				"no account on this server has that e-mail address",
 				"url "+srv.URL+" from the `url` argument", "email "+admin.Email+" from the `email` argument",
 				"api_key (not shown) from the `api_key` argument", "Invalid API key")),
 			// An unknown e-mail, with everything from a zuliprc file.
-			step(fmt.Sprintf(`provider "zulip" { zuliprc = %q }`, rc), expectErr("Invalid Zulip Credentials",
+			step(fmt.Sprintf(`provider "zulip" { zuliprc = %q }`, rc), acctest.ExpectErr("Invalid Zulip Credentials",
 				"email nobody@zulip.example.com from zuliprc file "+rc, "api_key (not shown) from zuliprc file "+rc)),
 			{
 				// A deactivated account is a warning at configure time (the state of
@@ -310,20 +310,20 @@ func TestAccProvider_credentialsCheckedAtPlan(t *testing.T) {
 }
 data "zulip_user" "me" { email = %q }`, srv.URL, gone.Email, gone.APIKey, gone.Email),
 				PlanOnly:    true,
-				ExpectError: expectErr("rejected its credentials", "Account is deactivated"),
+				ExpectError: acctest.ExpectErr("rejected its credentials", "Account is deactivated"),
 			},
 			step(`provider "zulip" {
   url         = "http://127.0.0.1:1"
   email       = "a@example.com"
   api_key     = "`+wrongKey+`"
   max_retries = 0
-}`, expectErr("Unable to Reach the Zulip Server", "url http://127.0.0.1:1 from the `url` argument")),
+}`, acctest.ExpectErr("Unable to Reach the Zulip Server", "url http://127.0.0.1:1 from the `url` argument")),
 			step(fmt.Sprintf(`provider "zulip" {
   url             = %q
   email           = "a@example.com"
   api_key         = %q
   request_timeout = "1s"
-}`, hanging, wrongKey), expectErr("Unable to Reach the Zulip Server", "no complete answer within 1s (request_timeout)")),
+}`, hanging, wrongKey), acctest.ExpectErr("Unable to Reach the Zulip Server", "no complete answer within 1s (request_timeout)")),
 		},
 	})
 }
@@ -340,7 +340,7 @@ func TestAccProvider_wrongKeyFromEnvironment(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:   `provider "zulip" {}` + testAccProviderLinkifier,
 			PlanOnly: true,
-			ExpectError: expectErr("Invalid Zulip Credentials", "url "+srv.URL+" from environment variable ZULIP_SITE",
+			ExpectError: acctest.ExpectErr("Invalid Zulip Credentials", "url "+srv.URL+" from environment variable ZULIP_SITE",
 				"email "+admin.Email+" from environment variable ZULIP_EMAIL", "api_key (not shown) from environment variable ZULIP_API_KEY"),
 		}},
 	})
@@ -355,7 +355,7 @@ func TestAccProvider_urlOnlyMakesNoAccountRequest(t *testing.T) {
 		Steps: []resource.TestStep{{
 			// Configured, and then refused for want of an account.
 			Config:      fmt.Sprintf(`provider "zulip" { url = %q }`, srv.URL) + testAccProviderLinkifier,
-			ExpectError: expectErr("Missing Zulip Credentials"),
+			ExpectError: acctest.ExpectErr("Missing Zulip Credentials"),
 		}},
 	})
 	if n := srv.Requests("GET", "/api/v1/users/me"); n != 0 {
@@ -379,12 +379,12 @@ func TestAccProvider_certBundle(t *testing.T) {
 			{
 				Config:      "provider \"zulip\" {\n" + account + "}\n" + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: expectErr("Unable to Reach the Zulip Server", "does not trust the server's certificate", "cert_bundle", "ZULIP_CERT_BUNDLE"),
+				ExpectError: acctest.ExpectErr("Unable to Reach the Zulip Server", "does not trust the server's certificate", "cert_bundle", "ZULIP_CERT_BUNDLE"),
 			},
 			{
 				Config:      "provider \"zulip\" {\n" + account + fmt.Sprintf("  cert_bundle = %q\n}\n", srv.OtherCABundle) + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: expectErr("trusts only the authorities in " + srv.OtherCABundle + " (from the `cert_bundle` argument)"),
+				ExpectError: acctest.ExpectErr("trusts only the authorities in " + srv.OtherCABundle + " (from the `cert_bundle` argument)"),
 			},
 			applies("provider \"zulip\" {\n" + account + fmt.Sprintf("  cert_bundle = %q\n}\n", srv.CABundle)),
 			func() resource.TestStep {
@@ -420,14 +420,14 @@ func TestAccProvider_insecure(t *testing.T) {
 			setenv(resource.TestStep{
 				Config:      "provider \"zulip\" {\n" + account + "}\n" + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: expectErr("Invalid Zulip Setting", "insecure (from environment variable ZULIP_ALLOW_INSECURE): it must be true or false"),
+				ExpectError: acctest.ExpectErr("Invalid Zulip Setting", "insecure (from environment variable ZULIP_ALLOW_INSECURE): it must be true or false"),
 			}, "yes"),
 			{
 				// The argument wins over the environment.
 				PreConfig:   func() { t.Setenv("ZULIP_ALLOW_INSECURE", "true") },
 				Config:      "provider \"zulip\" {\n" + account + "  insecure = false\n}\n" + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: expectErr("does not trust the server's certificate"),
+				ExpectError: acctest.ExpectErr("does not trust the server's certificate"),
 			},
 			setenv(applies(fmt.Sprintf("provider \"zulip\" { zuliprc = %q }\n", rc)), ""),
 		},
@@ -449,7 +449,7 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 			{
 				Config:      "provider \"zulip\" {\n" + account + "}\n" + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: expectErr("Unable to Reach the Zulip Server", "requires a client certificate", "client_cert", "ZULIP_CERT"),
+				ExpectError: acctest.ExpectErr("Unable to Reach the Zulip Server", "requires a client certificate", "client_cert", "ZULIP_CERT"),
 			},
 			applies("provider \"zulip\" {\n" + account + fmt.Sprintf("  client_cert     = %q\n  client_cert_key = %q\n}\n", srv.ClientCert, srv.ClientKey)),
 			func() resource.TestStep {
@@ -460,7 +460,7 @@ func TestAccProvider_clientCertificate(t *testing.T) {
 			{
 				Config:      "provider \"zulip\" {\n" + account + fmt.Sprintf("  client_cert = %q\n}\n", filepath.Join(home, "absent.pem")) + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: expectErr("Unusable Zulip TLS File", "client_cert (from the `client_cert` argument)", "absent.pem"),
+				ExpectError: acctest.ExpectErr("Unusable Zulip TLS File", "client_cert (from the `client_cert` argument)", "absent.pem"),
 			},
 			func() resource.TestStep {
 				s := applies(fmt.Sprintf("provider \"zulip\" { zuliprc = %q }\n", rc))
@@ -621,9 +621,9 @@ func TestAccProvider_unknownConfigWarns(t *testing.T) {
 	isolateEnv(t)
 	srv := acctest.NewServer(t)
 	admin, _ := srv.User(refserver.SeedAdminID)
-	rec := &diagRecorder{}
+	rec := &acctest.DiagRecorder{}
 	acctest.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: rec.factories(),
+		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 resource "terraform_data" "site" {
@@ -640,7 +640,7 @@ provider "zulip" {
 			ExpectNonEmptyPlan: true,
 		}},
 	})
-	if err := rec.has(`(?s)WARNING: Server Checks Skipped: .*not known until apply`); err != nil {
+	if err := rec.Has(`(?s)WARNING: Server Checks Skipped: .*not known until apply`); err != nil {
 		t.Error(err)
 	}
 }

@@ -204,13 +204,13 @@ func TestAccRealm_adopt(t *testing.T) {
 				// An administrator cannot change an owner's setting.
 				Config: srv.ProviderConfig(t, refserver.SeedAdminID) + strings.Replace(after.config(false),
 					"message_retention_days = \"unlimited\"", "message_retention_days = \"90\"", 1),
-				PlanOnly: true, ExpectError: expectErr("Insufficient Role", "owner"),
+				PlanOnly: true, ExpectError: acctest.ExpectErr("Insufficient Role", "owner"),
 			},
 			{
 				// A member can change none of it.
 				Config: srv.ProviderConfig(t, refserver.SeedMemberID) + strings.Replace(after.config(false),
 					"name = \"Adopted\"", "name = \"Mine now\"", 1),
-				PlanOnly: true, ExpectError: expectErr("Insufficient Role", "administrator"),
+				PlanOnly: true, ExpectError: acctest.ExpectErr("Insufficient Role", "administrator"),
 			},
 			// The owner's configuration again: nothing to do, and the destroy after
 			// the test runs with the owner's key.

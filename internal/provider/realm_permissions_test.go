@@ -27,7 +27,7 @@ func TestAccRealmPermissions_plan(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	refused := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	allowed := func(cfg string) resource.TestStep {
 		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}

@@ -31,7 +31,7 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact("example.org")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return domainOnServer(srv, "example.org", true)
+						return acctest.DomainOnServer(srv, "example.org", true)
 					})),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -55,7 +55,7 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return domainOnServer(srv, "example.org", false)
+						return acctest.DomainOnServer(srv, "example.org", false)
 					})),
 				},
 			},
@@ -77,7 +77,7 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return domainOnServer(srv, "example.org", false)
+						return acctest.DomainOnServer(srv, "example.org", false)
 					})),
 				},
 			},
@@ -101,7 +101,7 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return domainOnServer(srv, "example.org", false)
+						return acctest.DomainOnServer(srv, "example.org", false)
 					})),
 				},
 			},
@@ -114,10 +114,10 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						if domainOnServer(srv, "example.org", false) == nil {
+						if acctest.DomainOnServer(srv, "example.org", false) == nil {
 							return fmt.Errorf("the replaced domain example.org is still allowed")
 						}
-						return domainOnServer(srv, "example.net", false)
+						return acctest.DomainOnServer(srv, "example.net", false)
 					})),
 				},
 			},
@@ -129,7 +129,7 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 func TestAccAllowedDomain_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	example, err := os.ReadFile("../../examples/resources/zulip_allowed_domain/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_allowed_domain/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,13 +140,13 @@ func TestAccAllowedDomain_example(t *testing.T) {
 				statecheck.ExpectKnownValue("zulip_allowed_domain.example_org", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
 				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
 				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-					if err := domainOnServer(srv, "example.org", true); err != nil {
+					if err := acctest.DomainOnServer(srv, "example.org", true); err != nil {
 						return err
 					}
-					if err := domainOnServer(srv, "partners.example.net", false); err != nil {
+					if err := acctest.DomainOnServer(srv, "partners.example.net", false); err != nil {
 						return err
 					}
-					return domainOnServer(srv, seededDomain, false)
+					return acctest.DomainOnServer(srv, seededDomain, false)
 				})),
 			},
 			ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -160,7 +160,7 @@ func TestAccAllowedDomain_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	step := func(domain string, want string) resource.TestStep {
-		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: expectErrRE(want)}
+		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -183,7 +183,7 @@ func TestAccAllowedDomain_needsOwner(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	want := expectErr(`Insufficient Role`, `allowed domains needs an organization owner`)
+	want := acctest.ExpectErr(`Insufficient Role`, `allowed domains needs an organization owner`)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: member + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
@@ -192,7 +192,7 @@ func TestAccAllowedDomain_needsOwner(t *testing.T) {
 				// Nothing was added by the refused plans.
 				Config: owner + testAccAllowedDomainConfig("example.org", ""),
 				PreConfig: func() {
-					if domainOnServer(srv, "example.org", false) == nil {
+					if acctest.DomainOnServer(srv, "example.org", false) == nil {
 						t.Error("a refused create added example.org")
 					}
 				},
@@ -214,21 +214,21 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 			{
 				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
 				PlanOnly:    true,
-				ExpectError: expectErr(`Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
+				ExpectError: acctest.ExpectErr(`Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
 			},
 			{
 				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "nowhere.example.com",
-				ExpectError:   expectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`),
+				ExpectError:   acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`),
 			},
 			{
 				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "not a domain",
-				ExpectError:   expectErrRE(`Invalid Import ID.*imported by its domain name`),
+				ExpectError:   acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`),
 			},
 			{
 				// Zulip's domains are lower case, so the import id is read as such.
@@ -272,28 +272,12 @@ resource "zulip_allowed_domain" "many" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectEmptyPlan(),
-						requestCountAtMost{srv: srv, method: "GET", path: "/api/v1/realm/domains", max: 1, resources: n},
+						acctest.RequestCountAtMost{Server: srv, Method: "GET", Path: "/api/v1/realm/domains", Max: 1, Resources: n},
 					},
 				},
 			},
 		},
 	})
-}
-
-// domainOnServer checks the reference server's copy of an allowed domain.
-func domainOnServer(srv *acctest.Server, domain string, allowSubdomains bool) error {
-	err := fmt.Errorf("domain %q is not allowed on the server", domain)
-	srv.Do(func(r *refserver.Realm) {
-		for _, d := range r.Domains {
-			if d.Domain == domain {
-				err = nil
-				if d.AllowSubdomains != allowSubdomains {
-					err = fmt.Errorf("server has allow_subdomains=%t for %q, want %t", d.AllowSubdomains, domain, allowSubdomains)
-				}
-			}
-		}
-	})
-	return err
 }
 
 // testAccAllowedDomainConfig returns a zulip_allowed_domain; an empty

@@ -54,7 +54,7 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 					})),
 					statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("app_id"), knownvalue.StringExact("org.zulip.Zulip")),
-					testAccServerCheck(func() error {
+					acctest.ServerCheck(func() error {
 						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken1+" org.zulip.Zulip")
 					}),
 				},
@@ -66,7 +66,7 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: testAccAPNsToken1,
-				ExpectError:   expectErr("Import Not Supported", "never returns registered tokens"),
+				ExpectError:   acctest.ExpectErr("Import Not Supported", "never returns registered tokens"),
 			},
 			{
 				// A new app id replaces the registration: it is unregistered
@@ -77,7 +77,7 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					testAccServerCheck(func() error {
+					acctest.ServerCheck(func() error {
 						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken1+" org.zulip.Zulip-beta")
 					}),
 				},
@@ -90,7 +90,7 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(testAccAPNsTokenID(testAccAPNsToken2))),
-					testAccServerCheck(func() error {
+					acctest.ServerCheck(func() error {
 						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken2+" org.zulip.Zulip")
 					}),
 				},
@@ -122,7 +122,7 @@ func TestAccAPNsDeviceToken_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	step := func(hcl string, phrases ...string) resource.TestStep {
-		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: expectErr(phrases...)}
+		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(phrases...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -164,7 +164,7 @@ resource "zulip_apns_device_token" "upper" {
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("zulip_apns_device_token.upper", tfjsonpath.New("id"), knownvalue.StringExact(testAccAPNsTokenID("C0FFEE"))),
-				testAccServerCheck(func() error {
+				acctest.ServerCheck(func() error {
 					return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, long+" org.zulip.Zulip", "c0ffee org.zulip.Zulip", "C0FFEE org.zulip.Zulip")
 				}),
 			},
@@ -188,12 +188,12 @@ func TestAccAPNsDeviceToken_base64BeforeHex(t *testing.T) {
 			{
 				Config:      member + testAccAPNsDeviceTokenConfig("c0ffee", "org.zulip.Zulip"),
 				PlanOnly:    true,
-				ExpectError: expectErr("Invalid APNs Device Token", `token  = "c0ffee"`, "feature level 405", "decodes as base64"),
+				ExpectError: acctest.ExpectErr("Invalid APNs Device Token", `token  = "c0ffee"`, "feature level 405", "decodes as base64"),
 			},
 			{
 				Config: member + testAccAPNsDeviceTokenConfig(b64, "org.zulip.Zulip"),
 				ConfigStateChecks: []statecheck.StateCheck{
-					testAccServerCheck(func() error {
+					acctest.ServerCheck(func() error {
 						return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, b64+" org.zulip.Zulip")
 					}),
 				},
@@ -208,7 +208,7 @@ func TestAccAPNsDeviceToken_botRefused(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      bot + testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip"),
-			ExpectError: expectErr("Unable to Register APNs Device Token", "does not accept bot requests"),
+			ExpectError: acctest.ExpectErr("Unable to Register APNs Device Token", "does not accept bot requests"),
 		}},
 	})
 }
@@ -216,7 +216,7 @@ func TestAccAPNsDeviceToken_botRefused(t *testing.T) {
 func TestAccAPNsDeviceToken_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	example, err := os.ReadFile("../../examples/resources/zulip_apns_device_token/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_apns_device_token/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestAccAPNsDeviceToken_example(t *testing.T) {
 			Config:          owner + string(example),
 			ConfigVariables: config.Variables{"iphone_apns_token": config.StringVariable(token)},
 			ConfigStateChecks: []statecheck.StateCheck{
-				testAccServerCheck(func() error {
+				acctest.ServerCheck(func() error {
 					return testAccAPNsDevicesOnServer(srv, refserver.SeedOwnerID,
 						strings.Repeat("ab12", 16)+" org.zulip.Zulip", token+" org.zulip.Zulip")
 				}),

@@ -45,9 +45,9 @@ type testAccBotKeyAbsent struct {
 	local string
 }
 
-func (c testAccBotKeyAbsent) secret() testAccSecretAbsent {
+func (c testAccBotKeyAbsent) secret() acctest.SecretAbsent {
 	u, _ := testAccBot(c.srv, c.local)
-	return testAccSecretAbsent{secret: u.APIKey, what: "the API key of " + c.local}
+	return acctest.SecretAbsent{Secret: u.APIKey, What: "the API key of " + c.local}
 }
 
 // CheckState implements statecheck.StateCheck.
@@ -247,8 +247,8 @@ func TestAccBotAPIKey_aliasedProvider(t *testing.T) {
 	srv := acctest.NewServer(t)
 	noKey := testAccBotKeyAbsent{srv: srv, local: "reader-bot"}
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{
 			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig("reader", "Reader", "")},
 			{
@@ -285,11 +285,11 @@ func TestAccBot_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   testAccEphemeralVersions,
-		ProtoV6ProviderFactories: testAccEphemeralFactories,
+		TerraformVersionChecks:   acctest.EphemeralVersions,
+		ProtoV6ProviderFactories: acctest.EphemeralFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: provider + readExample(t, "examples/resources/zulip_bot/resource.tf"),
+				Config: provider + acctest.ReadExample(t, "examples/resources/zulip_bot/resource.tf"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("zulip_bot.alerts", tfjsonpath.New("bot_type"), knownvalue.StringExact("incoming_webhook")),
 					statecheck.ExpectKnownValue("zulip_bot.helpdesk", tfjsonpath.New("outgoing_webhook_interface"), knownvalue.StringExact("generic")),
@@ -298,14 +298,14 @@ func TestAccBot_example(t *testing.T) {
 			},
 			{
 				// The data source, once the bots exist: the seeded two and these three.
-				Config: provider + readExample(t, "examples/resources/zulip_bot/resource.tf") +
-					readExample(t, "examples/data-sources/zulip_bots/data-source.tf"),
+				Config: provider + acctest.ReadExample(t, "examples/resources/zulip_bot/resource.tf") +
+					acctest.ReadExample(t, "examples/data-sources/zulip_bots/data-source.tf"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.zulip_bots.all", tfjsonpath.New("bots"), knownvalue.ListSizeExact(5)),
 				},
 			},
 			{
-				Config:          provider + readExample(t, "examples/ephemeral-resources/zulip_bot_api_key/ephemeral-resource.tf"),
+				Config:          provider + acctest.ReadExample(t, "examples/ephemeral-resources/zulip_bot_api_key/ephemeral-resource.tf"),
 				ConfigVariables: config.Variables{"zulip_url": config.StringVariable(srv.URL)},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.zulip_user.reporter", tfjsonpath.New("is_bot"), knownvalue.Bool(true)),
@@ -345,14 +345,14 @@ func TestAccBot_ownerChecked(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: admin + owned(refserver.SeedDeactivatedID), PlanOnly: true,
-				ExpectError: expectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
+				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
 			{Config: admin + owned(9999), PlanOnly: true,
-				ExpectError: expectErrRE(`Invalid Bot Owner.*owner_id = 9999.*no user has the id 9999`)},
+				ExpectError: acctest.ExpectErrRE(`Invalid Bot Owner.*owner_id = 9999.*no user has the id 9999`)},
 			{Config: admin + owned(refserver.SeedIncomingBotID), PlanOnly: true,
-				ExpectError: expectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is a bot`, refserver.SeedIncomingBotID))},
+				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is a bot`, refserver.SeedIncomingBotID))},
 			{Config: admin + owned(refserver.SeedMemberID)},
 			{Config: admin + owned(refserver.SeedDeactivatedID), PlanOnly: true,
-				ExpectError: expectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
+				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
 		},
 	})
 }
@@ -367,10 +367,10 @@ func TestAccBot_nameInUse(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: admin + testAccBotConfig("named", person.FullName, ""), PlanOnly: true,
-				ExpectError: expectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
+				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
 			{Config: admin + testAccBotConfig("named", "Named", "")},
 			{Config: admin + testAccBotConfig("named", person.FullName, ""), PlanOnly: true,
-				ExpectError: expectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
+				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
 		},
 	})
 }

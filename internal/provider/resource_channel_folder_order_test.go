@@ -75,7 +75,7 @@ func TestAccChannelFolderOrder_validation(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + "resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
 			PlanOnly:    true,
-			ExpectError: expectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7"),
+			ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7"),
 		}},
 	})
 }
@@ -84,7 +84,7 @@ func TestAccChannelFolderOrder_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_folder_order/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_folder_order/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
 	})
@@ -94,7 +94,7 @@ func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { testAccAddFolder(r, "X", "") })
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
 	})
 }
 
@@ -126,7 +126,7 @@ func TestAccChannelFolderOrder_newFolders(t *testing.T) {
 			{
 				Config:      config(a, "[zulip_channel_folder.a.id]"),
 				PlanOnly:    true,
-				ExpectError: expectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x)),
+				ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x)),
 			},
 			{Config: config(a, fmt.Sprintf("[zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[A X]")},
 			{Config: config(a+b, fmt.Sprintf("[zulip_channel_folder.b.id, zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[B A X]")},

@@ -94,7 +94,7 @@ func TestAccChannelFolder_lifecycle(t *testing.T) {
 					})
 				},
 				Config:      admin + "resource \"zulip_channel\" \"in\" {\n  name      = \"in-folder\"\n  folder_id = 0\n}\n",
-				ExpectError: expectErr("Channel Folder In Use", "#general"),
+				ExpectError: acctest.ExpectErr("Channel Folder In Use", "#general"),
 			},
 			{
 				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Channels[refserver.SeedChannelGeneral].FolderID = nil }) },
@@ -114,7 +114,7 @@ func TestAccChannelFolder_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { testAccAddFolder(r, "Taken", "") })
 	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -130,7 +130,7 @@ func TestAccChannelFolder_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_folder/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_folder/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
 	})

@@ -59,7 +59,7 @@ func TestAccChannelSubscribers_lifecycle(t *testing.T) {
 				// refuses to subscribe by name (which would create a new channel).
 				PreConfig:   func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].IsArchived = true }) },
 				Config:      cfg("[1, 5, 11]"),
-				ExpectError: expectErr("is archived", "unarchive it first"),
+				ExpectError: acctest.ExpectErr("is archived", "unarchive it first"),
 			},
 			{
 				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].IsArchived = false }) },
@@ -73,14 +73,14 @@ func TestAccChannelSubscribers_lifecycle(t *testing.T) {
 func TestAccChannelSubscribers_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	rec := &diagRecorder{}
+	rec := &acctest.DiagRecorder{}
 	acctest.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: rec.factories(),
+		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
 			{
 				Config:      admin + "resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
 				PlanOnly:    true,
-				ExpectError: expectErr("Unknown User", "10"),
+				ExpectError: acctest.ExpectErr("Unknown User", "10"),
 			},
 			{
 				// Both kinds for one channel: a warning.
@@ -88,11 +88,11 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 					"resource \"zulip_channel_subscription\" \"y\" {\n  channel_id = 7\n  user_id    = 6\n}\n",
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
-				Check:              func(*terraform.State) error { return rec.has("Channel Managed Twice") },
+				Check:              func(*terraform.State) error { return rec.Has("Channel Managed Twice") },
 			},
 		},
 	})
-	if err := rec.has("Channel Managed Twice"); err != nil {
+	if err := rec.Has("Channel Managed Twice"); err != nil {
 		t.Error(err)
 	}
 }
@@ -101,7 +101,7 @@ func TestAccChannelSubscribers_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_subscribers/resource.tf"),
+			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_subscribers/resource.tf"),
 			ConfigVariables: config.Variables{
 				"sre_lead_id": config.IntegerVariable(refserver.SeedMemberID), "sre_oncall_id": config.IntegerVariable(refserver.SeedMember3ID),
 			},
@@ -113,7 +113,7 @@ func TestAccChannelSubscribers_example(t *testing.T) {
 func TestAccChannelSubscribers_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscribers.test", "design"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscribers.test", "design"),
 	})
 }
 
@@ -158,7 +158,7 @@ func TestAccChannelSubscription_validation(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      admin + "resource \"zulip_channel_subscription\" \"x\" {\n  channel_id = 999\n  user_id    = 5\n}\n",
-				ExpectError: expectErr("no channel with id 999", "would create a new channel"),
+				ExpectError: acctest.ExpectErr("no channel with id 999", "would create a new channel"),
 			},
 		},
 	})
@@ -168,7 +168,7 @@ func TestAccChannelSubscription_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_channel_subscription/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_subscription/resource.tf"),
 			ConfigVariables:  config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)},
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
@@ -178,6 +178,6 @@ func TestAccChannelSubscription_example(t *testing.T) {
 func TestAccChannelSubscription_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscription.test", "random:11"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscription.test", "random:11"),
 	})
 }

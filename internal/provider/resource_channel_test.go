@@ -32,18 +32,6 @@ func testAccAddChannel(r *refserver.Realm, name, description string) *refserver.
 	return ch
 }
 
-// channelByName finds a channel on the server.
-func channelByName(srv *acctest.Server, name string) (ch refserver.Channel, ok bool) {
-	srv.Do(func(r *refserver.Realm) {
-		for _, c := range r.Channels {
-			if c.Name == name {
-				ch, ok = *c, true
-			}
-		}
-	})
-	return ch, ok
-}
-
 func TestAccChannel_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
@@ -58,9 +46,9 @@ func TestAccChannel_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("public")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("history_public_to_subscribers"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("message_retention_days"), knownvalue.StringExact("realm_default")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_send_message_group"), permissionOf([]string{"backend"}, 1)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"backend"}, 1)),
 					// Not configured: Zulip's defaults (the creator administers it).
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_administer_channel_group"), permissionOf(nil, refserver.SeedAdminID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_administer_channel_group"), acctest.PermissionOf(nil, refserver.SeedAdminID)),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
@@ -79,7 +67,7 @@ func TestAccChannel_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("history_public_to_subscribers"), knownvalue.Bool(false)),
 				},
 				Check: func(*terraform.State) error {
-					if c, ok := channelByName(srv, "operations"); !ok || !c.InviteOnly || c.HistoryPublicToSubscribers {
+					if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.InviteOnly || c.HistoryPublicToSubscribers {
 						return fmt.Errorf("on the server: %+v", c)
 					}
 					return nil
@@ -128,7 +116,7 @@ func TestAccChannel_lifecycle(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(*terraform.State) error {
-					if c, _ := channelByName(srv, "operations"); c.IsArchived {
+					if c, _ := acctest.ChannelByName(srv, "operations"); c.IsArchived {
 						return fmt.Errorf("not unarchived: %+v", c)
 					}
 					return nil
@@ -138,7 +126,7 @@ func TestAccChannel_lifecycle(t *testing.T) {
 				// Destroy archives.
 				Config: admin,
 				Check: func(*terraform.State) error {
-					if c, ok := channelByName(srv, "operations"); !ok || !c.IsArchived {
+					if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.IsArchived {
 						return fmt.Errorf("destroy did not archive: %+v", c)
 					}
 					return nil
@@ -152,7 +140,7 @@ func TestAccChannel_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -217,13 +205,13 @@ func TestAccChannel_beforeChannelCreate(t *testing.T) {
 					subscribed("old-server", refserver.SeedAdminID),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), permissionOf([]string{"role:administrators"}, 5)),
+					statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"role:administrators"}, 5)),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{Config: lost + testAccChannelConfig("lost-answer", "", ""), Check: subscribed("lost-answer", refserver.SeedAdminID),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{Config: raced + strings.Replace(testAccChannelConfig("raced", "", ""), `"test"`, `"raced"`, 1), ExpectError: expectErr("Channel Already Exists", "after this plan", "import {")},
+			{Config: raced + strings.Replace(testAccChannelConfig("raced", "", ""), `"test"`, `"raced"`, 1), ExpectError: acctest.ExpectErr("Channel Already Exists", "after this plan", "import {")},
 		},
 	})
 }
@@ -234,11 +222,11 @@ func TestAccChannel_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_channel/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_channel/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("zulip_channel.security", tfjsonpath.New("privacy"), knownvalue.StringExact("private")),
-				statecheck.ExpectKnownValue("zulip_channel.releases", tfjsonpath.New("can_send_message_group"), permissionOf([]string{"release-managers"})),
+				statecheck.ExpectKnownValue("zulip_channel.releases", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"release-managers"})),
 			},
 		}},
 	})

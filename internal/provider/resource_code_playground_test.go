@@ -74,7 +74,7 @@ func TestAccCodePlayground_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -93,7 +93,7 @@ func TestAccCodePlayground_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_code_playground/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_code_playground/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
 	})

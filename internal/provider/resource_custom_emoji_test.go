@@ -210,7 +210,7 @@ func TestAccCustomEmoji_example(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	example := strings.ReplaceAll(readExample(t, "examples/resources/zulip_custom_emoji/resource.tf"), "${path.module}", dir)
+	example := strings.ReplaceAll(acctest.ReadExample(t, "examples/resources/zulip_custom_emoji/resource.tf"), "${path.module}", dir)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + example,

@@ -79,7 +79,7 @@ func TestAccCustomProfileFieldOrder_validation(t *testing.T) {
 	step := func(user int, list []int, want ...string) resource.TestStep {
 		return resource.TestStep{
 			Config:   srv.ProviderConfig(t, user) + fmt.Sprintf("resource \"zulip_custom_profile_field_order\" \"x\" {\n  fields = %s\n}\n", hclIDs(list)),
-			PlanOnly: true, ExpectError: expectErr(want...),
+			PlanOnly: true, ExpectError: acctest.ExpectErr(want...),
 		}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
@@ -104,7 +104,7 @@ func TestAccCustomProfileFieldOrder_example(t *testing.T) {
 	})
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_custom_profile_field_order/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_custom_profile_field_order/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			Check: func(*terraform.State) error {
 				if got := profileFieldIDs(srv); !slices.Equal(got, want) {
@@ -121,6 +121,6 @@ func TestAccCustomProfileFieldOrder_example(t *testing.T) {
 func TestAccCustomProfileFieldOrder_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_custom_profile_field_order.test", "custom_profile_fields"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_custom_profile_field_order.test", "custom_profile_fields"),
 	})
 }

@@ -101,7 +101,7 @@ func TestAccCustomProfileField_validation(t *testing.T) {
 		return fmt.Sprintf("resource \"zulip_custom_profile_field\" %q {\n%s\n}\n", label, body)
 	}
 	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: admin + cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: admin + cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -146,7 +146,7 @@ provider "zulip" {
 }
 `
 	step := func(options string, want ...string) resource.TestStep {
-		return resource.TestStep{PlanOnly: true, ExpectError: expectErr(want...), Config: nowhere + fmt.Sprintf(`
+		return resource.TestStep{PlanOnly: true, ExpectError: acctest.ExpectErr(want...), Config: nowhere + fmt.Sprintf(`
 resource "zulip_custom_profile_field" "office" {
   name    = "Office"
   type    = "select"
@@ -178,7 +178,7 @@ func TestAccCustomProfileField_example(t *testing.T) {
 	srv.Do(func(r *refserver.Realm) { r.ProfileFields = nil }) // an organization without fields yet
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_custom_profile_field/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_custom_profile_field/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("zulip_custom_profile_field.github", tfjsonpath.New("name"), knownvalue.StringExact("GitHub username")),
@@ -192,7 +192,7 @@ func TestAccCustomProfileField_example(t *testing.T) {
 // warning that every answer is deleted.
 func TestAccCustomProfileField_lostAnswers(t *testing.T) {
 	srv := acctest.NewServer(t)
-	rec := &diagRecorder{}
+	rec := &acctest.DiagRecorder{}
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	config := func(typ, options string) string {
 		return admin + fmt.Sprintf("resource \"zulip_custom_profile_field\" \"test\" {\n  name = \"Office\"\n  type = %q\n%s}\n", typ, options)
@@ -200,13 +200,13 @@ func TestAccCustomProfileField_lostAnswers(t *testing.T) {
 	two := "  options = [{ key = \"ber\", text = \"Berlin\" }, { key = \"lis\", text = \"Lisbon\" }]\n"
 	one := "  options = [{ key = \"ber\", text = \"Berlin\" }]\n"
 	acctest.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: rec.factories(),
+		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
 			{Config: config("select", two)},
 			{
 				// Two users answer Lisbon behind Terraform's back.
 				PreConfig: func() {
-					rec.reset()
+					rec.Reset()
 					f := profileFieldOnServer(srv, "Office")
 					srv.Do(func(r *refserver.Realm) {
 						for _, id := range []int{refserver.SeedMemberID, refserver.SeedMember2ID} {
@@ -216,16 +216,16 @@ func TestAccCustomProfileField_lostAnswers(t *testing.T) {
 				},
 				Config: config("select", one),
 				Check: func(*terraform.State) error {
-					return rec.has(`WARNING: Answers Will Be Deleted: Removing the option "Lisbon" \(key "lis"\) of "Office" deletes the answers of the 2 users`)
+					return rec.Has(`WARNING: Answers Will Be Deleted: Removing the option "Lisbon" \(key "lis"\) of "Office" deletes the answers of the 2 users`)
 				},
 			},
 			{
-				PreConfig: rec.reset,
+				PreConfig: rec.Reset,
 				Config:    config("short_text", ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("zulip_custom_profile_field.test", plancheck.ResourceActionDestroyBeforeCreate)}},
 				Check: func(*terraform.State) error {
-					return rec.has(`WARNING: Field Will Be Replaced: Every Answer Is Deleted`)
+					return rec.Has(`WARNING: Field Will Be Replaced: Every Answer Is Deleted`)
 				},
 			},
 		},
@@ -240,7 +240,7 @@ func TestAccCustomProfileField_lostAnswers(t *testing.T) {
 // that the old field's answers are lost, counting the users who gave one.
 func TestAccCustomProfileField_typeChangeKeepsAnswersApplying(t *testing.T) {
 	srv := acctest.NewServer(t)
-	rec := &diagRecorder{}
+	rec := &acctest.DiagRecorder{}
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	config := func(typ, answer string) string {
 		return admin + fmt.Sprintf(`
@@ -311,7 +311,7 @@ resource "zulip_profile_data" "me" {
 	acctest.ParallelTest(t, resource.TestCase{
 		// zulip_user's password is write-only, which needs Terraform 1.11.
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		ProtoV6ProviderFactories: rec.factories(),
+		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
 			{
 				Config: config("short_text", "A12"),
@@ -320,12 +320,12 @@ resource "zulip_profile_data" "me" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				PreConfig: rec.reset,
+				PreConfig: rec.Reset,
 				Config:    config("long_text", "A12, by the window on the second floor"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction("zulip_custom_profile_field.desk", plancheck.ResourceActionDestroyBeforeCreate),
-						diagCheck{diags: rec, pattern: `WARNING: Field Will Be Replaced: Every Answer Is Deleted: .*"Desk".*the answers of the 2 users who answered it are lost`},
+						acctest.DiagCheck{Diags: rec, Pattern: `WARNING: Field Will Be Replaced: Every Answer Is Deleted: .*"Desk".*the answers of the 2 users who answered it are lost`},
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},

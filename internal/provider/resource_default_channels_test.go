@@ -78,7 +78,7 @@ func TestAccDefaultChannels_validation(t *testing.T) {
 	step := func(user int, ids string, want ...string) resource.TestStep {
 		return resource.TestStep{
 			Config:   srv.ProviderConfig(t, user) + "resource \"zulip_default_channels\" \"x\" {\n  channel_ids = " + ids + "\n}\n",
-			PlanOnly: true, ExpectError: expectErr(want...),
+			PlanOnly: true, ExpectError: acctest.ExpectErr(want...),
 		}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
@@ -104,7 +104,7 @@ func TestAccDefaultChannels_lostAnswer(t *testing.T) {
 	cfg := fmt.Sprintf("resource \"zulip_default_channels\" \"test\" {\n  channel_ids = [%d]\n}\n", refserver.SeedChannelRandom)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: lost + cfg, ExpectError: expectErr("Unable to Set Default Channels")},
+			{Config: lost + cfg, ExpectError: acctest.ExpectErr("Unable to Set Default Channels")},
 			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + cfg, Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{refserver.SeedChannelRandom})),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
@@ -116,7 +116,7 @@ func TestAccDefaultChannels_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_default_channels/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_default_channels/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
 	})
@@ -127,6 +127,6 @@ func TestAccDefaultChannels_example(t *testing.T) {
 func TestAccDefaultChannels_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_default_channels.test", "default_channels"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_default_channels.test", "default_channels"),
 	})
 }

@@ -94,7 +94,7 @@ func TestAccLinkifierOrder_validation(t *testing.T) {
 		return resource.TestStep{
 			Config:      srv.ProviderConfig(t, user) + fmt.Sprintf("resource \"zulip_linkifier_order\" \"x\" {\n  linkifiers = %s\n}\n", list),
 			PlanOnly:    true,
-			ExpectError: expectErr(want...),
+			ExpectError: acctest.ExpectErr(want...),
 		}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
@@ -111,7 +111,7 @@ func TestAccLinkifierOrder_example(t *testing.T) {
 	srv.Do(func(r *refserver.Realm) { r.Linkifiers = nil })
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_linkifier_order/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_linkifier_order/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			Check: func(*terraform.State) error {
 				if got := linkifierPatterns(srv); got != "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]" {
@@ -128,7 +128,7 @@ func TestAccLinkifierOrder_example(t *testing.T) {
 func TestAccLinkifierOrder_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_linkifier_order.test", "linkifiers"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_linkifier_order.test", "linkifiers"),
 	})
 }
 
@@ -185,12 +185,12 @@ func TestAccLinkifierOrder_lacksWithNewLinkifiers(t *testing.T) {
 			{
 				Config:      order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
 				PlanOnly:    true,
-				ExpectError: expectErr("Incomplete Linkifier Order", fmt.Sprintf("(id %d)", seeded), "this apply creates"),
+				ExpectError: acctest.ExpectErr("Incomplete Linkifier Order", fmt.Sprintf("(id %d)", seeded), "this apply creates"),
 			},
 			{
 				Config:      order("[zulip_linkifier.incidents.id, 999, zulip_linkifier.tickets.id]"),
 				PlanOnly:    true,
-				ExpectError: expectErr("Incomplete Linkifier Order", "ids 999"),
+				ExpectError: acctest.ExpectErr("Incomplete Linkifier Order", "ids 999"),
 			},
 			{
 				Config:           order(fmt.Sprintf("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id, %d]", seeded)),

@@ -1,7 +1,6 @@
 package provider_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -38,7 +37,7 @@ func TestAccLinkifier_lifecycle(t *testing.T) {
 					})),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
 						id = int(v)
-						return linkifierOnServer(srv, id, "https://github.com/{org}/{repo}/issues/{id}")
+						return acctest.LinkifierOnServer(srv, id, "https://github.com/{org}/{repo}/issues/{id}")
 					})),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -81,7 +80,7 @@ func TestAccLinkifier_lifecycle(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return linkifierOnServer(srv, id, "https://gitlab.com/{org}/{repo}/-/issues/{id}")
+						return acctest.LinkifierOnServer(srv, id, "https://gitlab.com/{org}/{repo}/-/issues/{id}")
 					})),
 				},
 			},
@@ -146,7 +145,7 @@ func TestAccLinkifier_serverTooOld(t *testing.T) {
 			{
 				Config:      admin + testAccLinkifierConfigFull(),
 				PlanOnly:    true,
-				ExpectError: expectErr("example_input needs Zulip feature level 471 or newer", "has feature level 450"),
+				ExpectError: acctest.ExpectErr("example_input needs Zulip feature level 471 or newer", "has feature level 450"),
 			},
 			{
 				// Without the newer fields it works on the older server.
@@ -166,7 +165,7 @@ func TestAccLinkifier_needsAdministrator(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      member + testAccLinkifierConfig(`MEMBER-(?P<id>[0-9]+)`, "https://x.org/{id}"),
 			PlanOnly:    true,
-			ExpectError: expectErr("Insufficient Role", "Changing linkifiers needs an organization administrator", "is a member"),
+			ExpectError: acctest.ExpectErr("Insufficient Role", "Changing linkifiers needs an organization administrator", "is a member"),
 		}},
 	})
 }
@@ -192,43 +191,12 @@ resource "zulip_linkifier" "many" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectEmptyPlan(),
-						requestCountAtMost{srv: srv, method: "GET", path: "/api/v1/realm/linkifiers", max: 2, resources: n},
+						acctest.RequestCountAtMost{Server: srv, Method: "GET", Path: "/api/v1/realm/linkifiers", Max: 2, Resources: n},
 					},
 				},
 			},
 		},
 	})
-}
-
-// requestCountAtMost is a plan check on the number of requests the plan made.
-type requestCountAtMost struct {
-	srv          *acctest.Server
-	method, path string
-	max          int
-	resources    int
-}
-
-// CheckPlan fails when the plan made more than max such requests.
-func (c requestCountAtMost) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	if got := c.srv.Requests(c.method, c.path); got > c.max || got == 0 {
-		resp.Error = fmt.Errorf("refreshing %d resources made %d %s %s requests; want between 1 and %d", c.resources, got, c.method, c.path, c.max)
-	}
-}
-
-// linkifierOnServer checks the reference server's copy of a linkifier.
-func linkifierOnServer(srv *acctest.Server, id int, urlTemplate string) error {
-	err := fmt.Errorf("linkifier %d not on the server", id)
-	srv.Do(func(r *refserver.Realm) {
-		for _, l := range r.Linkifiers {
-			if l.ID == id {
-				err = nil
-				if l.URLTemplate != urlTemplate {
-					err = fmt.Errorf("server has url_template %q, want %q", l.URLTemplate, urlTemplate)
-				}
-			}
-		}
-	})
-	return err
 }
 
 func testAccLinkifierConfig(pattern, urlTemplate string) string {

@@ -58,7 +58,7 @@ func TestAccMessageFlags_lifecycle(t *testing.T) {
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "mentioned:4",
-				ExpectError:   expectErr("Invalid Import ID", `"mentioned" is read-only: set by the server`),
+				ExpectError:   acctest.ExpectErr("Invalid Import ID", `"mentioned" is read-only: set by the server`),
 			},
 			{
 				// In place: 1 joins the set (Mark starred it already in the seed,
@@ -157,7 +157,7 @@ func TestAccMessageFlags_unreadInUnsubscribedChannel(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ignored_because_not_subscribed_channels"),
 						testAccInt64Set(refserver.SeedChannelAnnounce)),
 					// Still read: there is no unread message outside one's subscriptions.
-					testAccServerCheck(func() error { return testAccNoRow(srv, maria, 5) }),
+					acctest.ServerCheck(func() error { return testAccNoRow(srv, maria, 5) }),
 				},
 			},
 			{
@@ -180,7 +180,7 @@ func TestAccMessageFlags_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	step := func(hcl string, phrases ...string) resource.TestStep {
-		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: expectErr(phrases...)}
+		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(phrases...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -205,12 +205,12 @@ func TestAccMessageFlags_inaccessibleMessage(t *testing.T) {
 			{
 				// 9999 does not exist.
 				Config:      member + testAccMessageFlagsConfig("starred", 2, 9999),
-				ExpectError: expectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)"),
+				ExpectError: acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)"),
 			},
 			{
 				// 8 is in #leadership, a private channel Mark is not in.
 				Config:      member + testAccMessageFlagsConfig("starred", 8),
-				ExpectError: expectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)"),
+				ExpectError: acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)"),
 			},
 			{
 				// Nothing was changed by the refused requests.
@@ -263,7 +263,7 @@ func TestAccMessageFlags_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	mark := refserver.SeedMemberID
-	example, err := os.ReadFile("../../examples/resources/zulip_message_flags/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_message_flags/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +357,7 @@ func testAccMessageFlagsOnServer(srv *acctest.Server, userID int, flag string, w
 
 // testAccMessageFlagsCheck is testAccMessageFlagsOnServer as a state check.
 func testAccMessageFlagsCheck(srv *acctest.Server, userID int, flag string, want map[int]bool) statecheck.StateCheck {
-	return testAccServerCheck(func() error { return testAccMessageFlagsOnServer(srv, userID, flag, want) })
+	return acctest.ServerCheck(func() error { return testAccMessageFlagsOnServer(srv, userID, flag, want) })
 }
 
 // testAccSetMessageFlag changes a user's flag on a message out of band.
@@ -386,7 +386,7 @@ func testAccSetMessageFlag(srv *acctest.Server, userID, messageID int, flag stri
 func TestAccMessageFlags_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), testAccMessageFlagsConfig("starred", 3, 2),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), testAccMessageFlagsConfig("starred", 3, 2),
 			"zulip_message_flags.test", "starred:3,2"),
 	})
 }

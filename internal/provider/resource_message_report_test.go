@@ -48,7 +48,7 @@ resource "zulip_message_report" "test" {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("moderation_request_channel_id"), knownvalue.Int64Exact(refserver.SeedChannelModReqs)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(testAccRFC3339)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(acctest.RFC3339)),
 					testAccReportsCheck(srv, []string{"@_**Mark Member|5** reported #**random>cats@10** sent by @_**Maria Member|6**",
 						"Reason: **spam**", "Selling things in #random."}),
 				},
@@ -103,7 +103,7 @@ func TestAccMessageReport_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	step := func(hcl string, phrases ...string) resource.TestStep {
-		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: expectErr(phrases...)}
+		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(phrases...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -136,7 +136,7 @@ func TestAccMessageReport_serverReportTypes(t *testing.T) {
 			{
 				Config:      member + testAccMessageReportConfig(10, "harassment", nil),
 				PlanOnly:    true,
-				ExpectError: expectErr("Unknown Report Type", `it accepts "spam" or "impersonation"`),
+				ExpectError: acctest.ExpectErr("Unknown Report Type", `it accepts "spam" or "impersonation"`),
 			},
 			{
 				Config:            member + testAccMessageReportConfig(10, "impersonation", nil),
@@ -168,7 +168,7 @@ func TestAccMessageReport_reportingDisabled(t *testing.T) {
 				// Known at plan time.
 				Config:      member + testAccMessageReportConfig(10, "spam", nil),
 				PlanOnly:    true,
-				ExpectError: expectErr("Message Reporting Is Disabled", "no moderation request channel", "administrator must choose a moderation request channel"),
+				ExpectError: acctest.ExpectErr("Message Reporting Is Disabled", "no moderation request channel", "administrator must choose a moderation request channel"),
 			},
 			{
 				// Not known at plan time (here the server refuses the register
@@ -180,7 +180,7 @@ provider "zulip" {
   api_key = %q
 }
 `, noRegister.URL, mark.Email, mark.APIKey) + testAccMessageReportConfig(10, "spam", nil),
-				ExpectError: expectErr("Unable to Report Message", "no moderation request channel",
+				ExpectError: acctest.ExpectErr("Unable to Report Message", "no moderation request channel",
 					"administrator must choose", "Message reporting is not enabled in this organization."),
 			},
 		},
@@ -195,11 +195,11 @@ func TestAccMessageReport_inaccessibleMessage(t *testing.T) {
 			{
 				// Message 8 is in #leadership, which Mark cannot read.
 				Config:      member + testAccMessageReportConfig(8, "spam", nil),
-				ExpectError: expectErr("Unable to Report Message", "message_id", "does not exist or the provider's account cannot access it", "Invalid message(s)"),
+				ExpectError: acctest.ExpectErr("Unable to Report Message", "message_id", "does not exist or the provider's account cannot access it", "Invalid message(s)"),
 			},
 			{
 				Config:      member + testAccMessageReportConfig(9999, "spam", nil),
-				ExpectError: expectErr("message_id", "does not exist", "Invalid message(s)"),
+				ExpectError: acctest.ExpectErr("message_id", "does not exist", "Invalid message(s)"),
 			},
 			{
 				// Nothing was reported, nothing recorded.
@@ -229,12 +229,12 @@ func TestAccMessageReport_featureLevels(t *testing.T) {
 			{
 				Config:      tooOld.ProviderConfig(t, refserver.SeedMemberID) + testAccMessageReportConfig(10, "spam", nil),
 				PlanOnly:    true,
-				ExpectError: expectErr("Zulip Server Too Old", "zulip_message_report needs Zulip feature level 382", "has feature level 380"),
+				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "zulip_message_report needs Zulip feature level 382", "has feature level 380"),
 			},
 			{
 				Config:      fixed.ProviderConfig(t, refserver.SeedMemberID) + testAccMessageReportConfig(10, "impersonation", nil),
 				PlanOnly:    true,
-				ExpectError: expectErr("Unknown Report Type", `"norms" or "other"`),
+				ExpectError: acctest.ExpectErr("Unknown Report Type", `"norms" or "other"`),
 			},
 			{
 				Config:            fixed.ProviderConfig(t, refserver.SeedMemberID) + testAccMessageReportConfig(10, "norms", nil),
@@ -247,7 +247,7 @@ func TestAccMessageReport_featureLevels(t *testing.T) {
 func TestAccMessageReport_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile("../../examples/resources/zulip_message_report/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_message_report/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,5 +304,5 @@ func testAccReportsOnServer(srv *acctest.Server, want ...[]string) error {
 
 // testAccReportsCheck is testAccReportsOnServer as a state check.
 func testAccReportsCheck(srv *acctest.Server, want ...[]string) statecheck.StateCheck {
-	return testAccServerCheck(func() error { return testAccReportsOnServer(srv, want...) })
+	return acctest.ServerCheck(func() error { return testAccReportsOnServer(srv, want...) })
 }

@@ -22,7 +22,7 @@ func TestAccOwnAccountDeactivation_performsOnce(t *testing.T) {
 	cfg := srv.ProviderConfig(t, mei)
 	addr := "zulip_own_account_deactivation.test"
 	deletes := func(want int) statecheck.StateCheck {
-		return testAccServerCheck(func() error {
+		return acctest.ServerCheck(func() error {
 			if got := srv.Requests("DELETE", "/api/v1/users/me"); got != want {
 				return fmt.Errorf("%d DELETE /users/me requests, want %d", got, want)
 			}
@@ -45,7 +45,7 @@ func TestAccOwnAccountDeactivation_performsOnce(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_id"), knownvalue.Int64Exact(int64(mei))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(testAccRFC3339)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(acctest.RFC3339)),
 					testAccUserActiveCheck(srv, mei, false),
 					deletes(1),
 				},
@@ -76,7 +76,7 @@ func TestAccOwnAccountDeactivation_performsOnce(t *testing.T) {
 				// Without reactivation, performing it again fails: the account's
 				// key no longer works. Nothing is sent.
 				Config:      cfg + testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "3"),
-				ExpectError: expectErr("rejected its credentials", "Account is deactivated"),
+				ExpectError: acctest.ExpectErr("rejected its credentials", "Account is deactivated"),
 			},
 			{
 				Config:            cfg,
@@ -94,13 +94,13 @@ func TestAccOwnAccountDeactivation_wrongAccount(t *testing.T) {
 			{
 				Config:   cfg + testAccOwnAccountDeactivationConfig("mark@zulip.example.com", "1"),
 				PlanOnly: true,
-				ExpectError: expectErr("Account Does Not Match confirm_email", "confirm_email",
+				ExpectError: acctest.ExpectErr("Account Does Not Match confirm_email", "confirm_email",
 					"configured with the account mei@zulip.example.com", `(user id 11), not "mark@zulip.example.com"`, "nothing was deactivated"),
 			},
 			{
 				Config:      cfg + testAccOwnAccountDeactivationConfig(" mei@zulip.example.com", "1"),
 				PlanOnly:    true,
-				ExpectError: expectErr("confirm_email", "must not start or end with whitespace"),
+				ExpectError: acctest.ExpectErr("confirm_email", "must not start or end with whitespace"),
 			},
 			{
 				Config:             cfg,
@@ -140,7 +140,7 @@ func TestAccOwnAccountDeactivation_lastOwner(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccOwnAccountDeactivationConfig("olivia@zulip.example.com", "1"),
-				ExpectError: expectErr("Unable to Deactivate the Account", "the organization's only owner",
+				ExpectError: acctest.ExpectErr("Unable to Deactivate the Account", "the organization's only owner",
 					"Make another user an owner first", "CANNOT_DEACTIVATE_LAST_USER"),
 			},
 			{
@@ -162,7 +162,7 @@ func TestAccOwnAccountDeactivation_onlyUser(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, mei) + testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "1"),
-			ExpectError: expectErr("Unable to Deactivate the Account", "the organization's only active user",
+			ExpectError: acctest.ExpectErr("Unable to Deactivate the Account", "the organization's only active user",
 				"deactivate the organization itself instead", "CANNOT_DEACTIVATE_LAST_USER"),
 		}},
 	})
@@ -171,7 +171,7 @@ func TestAccOwnAccountDeactivation_onlyUser(t *testing.T) {
 func TestAccOwnAccountDeactivation_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mei := refserver.SeedMember3ID
-	example, err := os.ReadFile("../../examples/resources/zulip_own_account_deactivation/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_own_account_deactivation/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func testAccUserActive(srv *acctest.Server, userID int, want bool) error {
 
 // testAccUserActiveCheck is testAccUserActive as a state check.
 func testAccUserActiveCheck(srv *acctest.Server, userID int, want bool) statecheck.StateCheck {
-	return testAccServerCheck(func() error { return testAccUserActive(srv, userID, want) })
+	return acctest.ServerCheck(func() error { return testAccUserActive(srv, userID, want) })
 }
 
 // testAccSetUserActive (re)activates or deactivates a user out of band.

@@ -239,35 +239,35 @@ func TestAccProfileData_validation(t *testing.T) {
 		Steps: []resource.TestStep{
 			// Each type's rule, named at the block's value.
 			step(one(pdText(`name = "Phone number"`, strings.Repeat("1", 51))),
-				`(?s)value\s+=.*`+reWrapped(`"Phone number" is a Short text field, limited to 50 characters; the value has 51`)),
+				`(?s)value\s+=.*`+acctest.ReWrapped(`"Phone number" is a Short text field, limited to 50 characters; the value has 51`)),
 			step(one(pdText(`name = "Biography"`, strings.Repeat("b", 501))),
-				reWrapped(`"Biography" is a Paragraph field, limited to 500 characters; the value has 501`)),
+				acctest.ReWrapped(`"Biography" is a Paragraph field, limited to 500 characters; the value has 501`)),
 			step(one(pdText(`name = "Pronouns"`, strings.Repeat("p", 51))),
-				reWrapped(`"Pronouns" is a Pronouns field, limited to 50 characters`)),
+				acctest.ReWrapped(`"Pronouns" is a Pronouns field, limited to 50 characters`)),
 			step(one(pdText(`name = "GitHub username"`, strings.Repeat("g", 51))),
-				reWrapped(`"GitHub username" is a External account field, limited to 50 characters`)),
+				acctest.ReWrapped(`"GitHub username" is a External account field, limited to 50 characters`)),
 			step(one(pdText(`name = "Birthday"`, "1990-4-1")),
-				reWrapped(`"Birthday" is a Date field: "1990-4-1" is not a date in YYYY-MM-DD form`)),
-			step(one(pdText(`name = "Birthday"`, "1990-02-30")), reWrapped(`"1990-02-30" is not a date in YYYY-MM-DD form`)),
+				acctest.ReWrapped(`"Birthday" is a Date field: "1990-4-1" is not a date in YYYY-MM-DD form`)),
+			step(one(pdText(`name = "Birthday"`, "1990-02-30")), acctest.ReWrapped(`"1990-02-30" is not a date in YYYY-MM-DD form`)),
 			step(one(pdText(`name = "Website"`, "https://intranet/docs")),
-				reWrapped(`"https://intranet/docs" is not a URL Zulip accepts for a Link field`)),
-			step(one(pdText(`name = "Website"`, "maria.example.org")), reWrapped(`must start with http://, https://, ftp:// or ftps://`)),
+				acctest.ReWrapped(`"https://intranet/docs" is not a URL Zulip accepts for a Link field`)),
+			step(one(pdText(`name = "Website"`, "maria.example.org")), acctest.ReWrapped(`must start with http://, https://, ftp:// or ftps://`)),
 			step(one(pdText(`name = "Team"`, "Design")),
-				reWrapped(`The options are, by key (text): "0" (Engineering), "1" (Design), "2" (Sales). "Design" is the text of option "1": use the key.`)),
-			step(one(pdUsers(`name = "Team"`, 5)), `(?s)users\s+=.*`+reWrapped(`"Team" is a Dropdown field: set value; users is only for Users fields.`)),
-			step(one(pdText(`name = "Mentor"`, "5")), reWrapped(`"Mentor" is a Users field: give its user ids as users = [...] instead of value.`)),
+				acctest.ReWrapped(`The options are, by key (text): "0" (Engineering), "1" (Design), "2" (Sales). "Design" is the text of option "1": use the key.`)),
+			step(one(pdUsers(`name = "Team"`, 5)), `(?s)users\s+=.*`+acctest.ReWrapped(`"Team" is a Dropdown field: set value; users is only for Users fields.`)),
+			step(one(pdText(`name = "Mentor"`, "5")), acctest.ReWrapped(`"Mentor" is a Users field: give its user ids as users = [...] instead of value.`)),
 			// A Users field's ids, checked against the one user list of the run.
-			step(one(pdUsers(`name = "Mentor"`, 8)), `(?s)Invalid Users Field Value.*`+reWrapped(`User with ID 8 is a bot (Build Bot)`)),
-			step(one(pdUsers(`name = "Mentor"`, 10)), `(?s)Invalid Users Field Value.*`+reWrapped(`User with ID 10 is deactivated (Dan Departed)`)),
-			step(one(pdUsers(`name = "Mentor"`, 4, 999)), `(?s)Invalid Users Field Value.*`+reWrapped(`Invalid user IDs: 999`)),
+			step(one(pdUsers(`name = "Mentor"`, 8)), `(?s)Invalid Users Field Value.*`+acctest.ReWrapped(`User with ID 8 is a bot (Build Bot)`)),
+			step(one(pdUsers(`name = "Mentor"`, 10)), `(?s)Invalid Users Field Value.*`+acctest.ReWrapped(`User with ID 10 is deactivated (Dan Departed)`)),
+			step(one(pdUsers(`name = "Mentor"`, 4, 999)), `(?s)Invalid Users Field Value.*`+acctest.ReWrapped(`Invalid user IDs: 999`)),
 			// Field references.
 			step(one(pdText(`name = "Shoe size"`, "44")),
-				`(?s)name\s+=.*`+reWrapped(`No custom profile field is named "Shoe size" (names are matched exactly). The organization's fields are: "Phone number" (id 1, Short text), "Biography" (id 2, Paragraph)`)),
-			step(one(pdText(`name = "pronouns"`, "she/her")), reWrapped(`No custom profile field is named "pronouns"`)),
-			step(one(pdText(`id = 99`, "x")), `(?s)id\s+=.*`+reWrapped(`No custom profile field has id 99.`)),
+				`(?s)name\s+=.*`+acctest.ReWrapped(`No custom profile field is named "Shoe size" (names are matched exactly). The organization's fields are: "Phone number" (id 1, Short text), "Biography" (id 2, Paragraph)`)),
+			step(one(pdText(`name = "pronouns"`, "she/her")), acctest.ReWrapped(`No custom profile field is named "pronouns"`)),
+			step(one(pdText(`id = 99`, "x")), `(?s)id\s+=.*`+acctest.ReWrapped(`No custom profile field has id 99.`)),
 			// Both may be given when they agree (generated configuration has both).
 			step(one(pdText("id = 8\n    name = \"Team\"", "she/her")),
-				`(?s)Conflicting Field Reference.*`+reWrapped(`This block names field id 8 and the name "Team", but field 8 is named "Pronouns".`)),
+				`(?s)Conflicting Field Reference.*`+acctest.ReWrapped(`This block names field id 8 and the name "Team", but field 8 is named "Pronouns".`)),
 			step(one(pdText("", "she/her")), `(?s)Missing Field Reference.*line \d+.*field \{.*by\s+.id.\s+or\s+by\s+.name.`),
 			step(one(`  field {
     name = "Pronouns"
@@ -280,13 +280,13 @@ func TestAccProfileData_validation(t *testing.T) {
   }
 `), `Conflicting Field Values`),
 			step(testAccProfileDataConfig(pdText(`name = "Team"`, "1"), pdText(`id = 3`, "2")),
-				reWrapped(`field[0] and field[1] both set field "Team" (id 3).`)),
+				acctest.ReWrapped(`field[0] and field[1] both set field "Team" (id 3).`)),
 			step(testAccProfileDataConfig(pdText(`name = "Team"`, "1"), pdText(`name = "Team"`, "2")),
-				reWrapped(`Field "Team" is already set by field[0].`)),
+				acctest.ReWrapped(`Field "Team" is already set by field[0].`)),
 			step(one(pdUsers(`name = "Mentor"`, 0)), `(?s)users\[0\].*must be at least 1`),
 			step(one(pdUsers(`name = "Mentor"`, 5, 5)), `(?s)Duplicate List Value.*users\s+= \[5, 5\].*duplicate values of: 5`),
 			step(one(pdText(`name = "Pronouns"`, "")), `(?s)value.*string length must be at least 1`),
-			step(`resource "zulip_profile_data" "test" {}`, `(?s)Invalid Block.*`+reWrapped("Block field must have a configuration value")),
+			step(`resource "zulip_profile_data" "test" {}`, `(?s)Invalid Block.*`+acctest.ReWrapped("Block field must have a configuration value")),
 		},
 	})
 }
@@ -321,12 +321,12 @@ func TestAccProfileData_generatedConfig(t *testing.T) {
 func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
-	diags := &diagRecorder{}
+	diags := &acctest.DiagRecorder{}
 	addr := "zulip_profile_data.test"
 	two := mark + testAccProfileDataConfig(pdText(`name = "Biography"`, "Backend engineer."), pdText(`id = 7`, "markm"))
 	one := mark + testAccProfileDataConfig(pdText(`name = "Biography"`, "Backend engineer."))
 	acctest.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: diags.factories(),
+		ProtoV6ProviderFactories: diags.Factories(),
 		Steps: []resource.TestStep{
 			{Config: two, ResourceName: addr, ImportState: true, ImportStateId: "*", ImportStatePersist: true},
 			{
@@ -334,9 +334,9 @@ func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						diagCheck{diags: diags, pattern: `(?s)Imported Field Will Be Cleared: Field "Birthday" \(id 4\), which an import adopted, is named by no field block.*"Biography,GitHub username"`},
-						diagCheck{diags: diags, pattern: `Imported Field Will Be Cleared: Field "Website" \(id 5\)`},
-						diagCheck{diags: diags, pattern: `Imported Field Will Be Cleared: Field "Mentor" \(id 6\)`},
+						acctest.DiagCheck{Diags: diags, Pattern: `(?s)Imported Field Will Be Cleared: Field "Birthday" \(id 4\), which an import adopted, is named by no field block.*"Biography,GitHub username"`},
+						acctest.DiagCheck{Diags: diags, Pattern: `Imported Field Will Be Cleared: Field "Website" \(id 5\)`},
+						acctest.DiagCheck{Diags: diags, Pattern: `Imported Field Will Be Cleared: Field "Mentor" \(id 6\)`},
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -352,7 +352,7 @@ func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
 			{
 				// After the first apply, the fields are the configuration's:
 				// removing a block is no longer an import's doing.
-				PreConfig: diags.reset,
+				PreConfig: diags.Reset,
 				Config:    one,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
@@ -368,13 +368,13 @@ func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
 // testAccProfileDataNoDiag is a plan check that no diagnostic matching
 // pattern was returned.
 type testAccProfileDataNoDiag struct {
-	diags   *diagRecorder
+	diags   *acctest.DiagRecorder
 	pattern string
 }
 
 // CheckPlan fails when such a diagnostic was returned.
 func (c testAccProfileDataNoDiag) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	if c.diags.has(c.pattern) == nil {
+	if c.diags.Has(c.pattern) == nil {
 		resp.Error = fmt.Errorf("a diagnostic matches %s", c.pattern)
 	}
 }
@@ -392,7 +392,7 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 			{
 				Config:   member + config,
 				PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Custom Profile Field Not Editable.*name = "Employee ID".*` + reWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
+				ExpectError: regexp.MustCompile(`(?s)Custom Profile Field Not Editable.*name = "Employee ID".*` + acctest.ReWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
 					`only organization administrators can change it, and the provider's account user6@`)),
 			},
 			{
@@ -432,7 +432,7 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 			{
 				Config:      bot + testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Bots Have No Profile Data.*` + reWrapped("is a bot, and Zulip keeps custom profile field values only for human users")),
+				ExpectError: regexp.MustCompile(`(?s)Bots Have No Profile Data.*` + acctest.ReWrapped("is a bot, and Zulip keeps custom profile field values only for human users")),
 			},
 		},
 	})
@@ -442,7 +442,7 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 func TestAccProfileData_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	maria := srv.ProviderConfig(t, refserver.SeedMember2ID)
-	example, err := os.ReadFile("../../examples/resources/zulip_profile_data/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_profile_data/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -52,7 +51,7 @@ func TestAccPushTestNotification_performsOnce(t *testing.T) {
 						firstID = id
 						return nil
 					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(testAccRFC3339)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(acctest.RFC3339)),
 					testAccPushSentCheck(srv, testAccPushOwnerAPNs),
 				},
 			},
@@ -130,7 +129,7 @@ func TestAccPushTestNotification_token(t *testing.T) {
 resource "zulip_push_test_notification" "test" {
   token = %q
 }`, token),
-				ExpectError: expectErr("token", "no device with this token", "Register the device first",
+				ExpectError: acctest.ExpectErr("token", "no device with this token", "Register the device first",
 					"zulip_apns_device_token", "INVALID_PUSH_DEVICE_TOKEN"),
 			},
 			{
@@ -147,7 +146,7 @@ resource "zulip_push_test_notification" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("zulip_push_test_notification.test", tfjsonpath.New("endpoint"),
 						knownvalue.StringExact("mobile_push/test_notification")),
-					testAccServerCheck(func() error {
+					acctest.ServerCheck(func() error {
 						var got []string
 						for _, n := range srv.SentNotifications() {
 							got = append(got, fmt.Sprintf("%d %s", n.UserID, n.Kind))
@@ -174,7 +173,7 @@ func TestAccPushTestNotification_encryptedDevice(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      owner + testAccPushTestNotificationDevice(99),
-				ExpectError: expectErr("no active end-to-end encrypted push device", "Register the device first", "NO_ACTIVE_PUSH_DEVICE"),
+				ExpectError: acctest.ExpectErr("no active end-to-end encrypted push device", "Register the device first", "NO_ACTIVE_PUSH_DEVICE"),
 			},
 			{
 				// Mark has only a legacy (FCM) device.
@@ -182,7 +181,7 @@ func TestAccPushTestNotification_encryptedDevice(t *testing.T) {
 resource "zulip_push_test_notification" "test" {
   encrypted = true
 }`,
-				ExpectError: expectErr("Register the device first", "NO_ACTIVE_PUSH_DEVICE"),
+				ExpectError: acctest.ExpectErr("Register the device first", "NO_ACTIVE_PUSH_DEVICE"),
 			},
 			{
 				Config: owner + testAccPushTestNotificationDevice(2),
@@ -214,7 +213,7 @@ func TestAccPushTestNotification_bouncerErrors(t *testing.T) {
 				Steps: []resource.TestStep{
 					{
 						Config:      owner + testAccPushTestNotificationDevice(2),
-						ExpectError: expectErr(append(advice, code)...),
+						ExpectError: acctest.ExpectErr(append(advice, code)...),
 					},
 					{
 						// Nothing was sent, nothing recorded: the plan still wants
@@ -265,7 +264,7 @@ provider "zulip" {
 resource "zulip_push_test_notification" "test" {
   token = "ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12"
 }`, stub.URL),
-			ExpectError: expectErr("token", "push bouncer) does not", "Register the device again", "INVALID_REMOTE_PUSH_DEVICE_TOKEN"),
+			ExpectError: acctest.ExpectErr("token", "push bouncer) does not", "Register the device again", "INVALID_REMOTE_PUSH_DEVICE_TOKEN"),
 		}},
 	})
 }
@@ -277,7 +276,7 @@ func TestAccPushTestNotification_validation(t *testing.T) {
 		return resource.TestStep{
 			Config:      owner + "\nresource \"zulip_push_test_notification\" \"test\" {\n" + body + "\n}\n",
 			PlanOnly:    true,
-			ExpectError: expectErr(phrases...),
+			ExpectError: acctest.ExpectErr(phrases...),
 		}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
@@ -301,12 +300,12 @@ func TestAccPushTestNotification_featureLevels(t *testing.T) {
 			{
 				Config:      old.ProviderConfig(t, refserver.SeedOwnerID) + testAccPushTestNotificationDevice(2),
 				PlanOnly:    true,
-				ExpectError: expectErr("Zulip Server Too Old", "device_id", "needs Zulip feature level 420", "has feature level 400"),
+				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "device_id", "needs Zulip feature level 420", "has feature level 400"),
 			},
 			{
 				Config:      older.ProviderConfig(t, refserver.SeedOwnerID) + "\nresource \"zulip_push_test_notification\" \"test\" {}\n",
 				PlanOnly:    true,
-				ExpectError: expectErr("Zulip Server Too Old", "needs Zulip feature level 217", "has feature level 200"),
+				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "needs Zulip feature level 217", "has feature level 200"),
 			},
 			{
 				Config:            pushAccount.ProviderConfig(t, refserver.SeedOwnerID) + testAccPushTestNotificationDevice(2),
@@ -319,7 +318,7 @@ func TestAccPushTestNotification_featureLevels(t *testing.T) {
 func TestAccPushTestNotification_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	example, err := os.ReadFile("../../examples/resources/zulip_push_test_notification/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_push_test_notification/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,9 +335,6 @@ func TestAccPushTestNotification_example(t *testing.T) {
 	})
 }
 
-// testAccRFC3339 matches performed_at.
-var testAccRFC3339 = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
-
 func testAccPushTestNotificationDevice(id int) string {
 	return fmt.Sprintf(`
 resource "zulip_push_test_notification" "test" {
@@ -350,7 +346,7 @@ resource "zulip_push_test_notification" "test" {
 // testAccPushSentCheck checks the notifications the reference server sent,
 // each as "<device id> <kind>", in any order.
 func testAccPushSentCheck(srv *acctest.Server, want ...string) statecheck.StateCheck {
-	return testAccServerCheck(func() error {
+	return acctest.ServerCheck(func() error {
 		count := map[string]int{}
 		var got []string
 		for _, n := range srv.SentNotifications() {

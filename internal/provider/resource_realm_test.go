@@ -65,7 +65,7 @@ resource "zulip_realm" "test" {
 					value("name", knownvalue.StringExact("Renamed")),
 					value("message_content_edit_limit_seconds", knownvalue.StringExact("unlimited")),
 					value("digest_weekday", knownvalue.StringExact("friday")),
-					value("can_create_groups", permissionOf([]string{"role:administrators"})),
+					value("can_create_groups", acctest.PermissionOf([]string{"role:administrators"})),
 					// Only the methods named are managed (and read).
 					value("authentication_methods", knownvalue.MapExact(map[string]knownvalue.Check{"GitHub": knownvalue.Bool(true)})),
 					// Unmanaged settings show the organization's values.
@@ -84,7 +84,7 @@ resource "zulip_realm" "test" {
 				Config: config("Renamed again", "3600", "monday", "role:moderators"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					value("message_content_edit_limit_seconds", knownvalue.StringExact("3600")),
-					value("can_create_groups", permissionOf([]string{"role:moderators"})),
+					value("can_create_groups", acctest.PermissionOf([]string{"role:moderators"})),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
@@ -122,7 +122,7 @@ func TestAccRealmSettings_validation(t *testing.T) {
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 400 })
 	realm := func(body string) string { return "resource \"zulip_realm\" \"test\" {\n" + body + "\n}\n" }
 	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
@@ -162,7 +162,7 @@ func TestAccRealmSettings_lostAnswer(t *testing.T) {
 	cfg := "resource \"zulip_realm\" \"test\" {\n  name = \"After\"\n}\n"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: lost + cfg, ExpectError: expectErr("Unable to Change Organization Settings")},
+			{Config: lost + cfg, ExpectError: acctest.ExpectErr("Unable to Change Organization Settings")},
 			{Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + cfg,
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("zulip_realm.test", tfjsonpath.New("name"), knownvalue.StringExact("After"))},
 				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
@@ -175,7 +175,7 @@ func TestAccRealmSettings_lostAnswer(t *testing.T) {
 func TestAccRealmSettings_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_realm.test", srv.URL),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_realm.test", srv.URL),
 	})
 }
 
@@ -185,11 +185,11 @@ func TestAccRealmSettings_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_realm/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_realm/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("zulip_realm.this", tfjsonpath.New("org_type"), knownvalue.StringExact("business")),
-				statecheck.ExpectKnownValue("zulip_realm.this", tfjsonpath.New("can_create_public_channel_group"), permissionOf([]string{"role:fullmembers"})),
+				statecheck.ExpectKnownValue("zulip_realm.this", tfjsonpath.New("can_create_public_channel_group"), acctest.PermissionOf([]string{"role:fullmembers"})),
 			},
 		}},
 	})
@@ -209,7 +209,7 @@ func TestAccRealmSettings_channelsAndSounds(t *testing.T) {
 		return "resource \"zulip_realm_user_defaults\" \"test\" {\n" + body + "\n}\n"
 	}
 	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: owner + cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	valid := `
 resource "zulip_channel" "mods" {

@@ -76,7 +76,7 @@ func TestAccRealmUserDefaults_validation(t *testing.T) {
 		return "resource \"zulip_realm_user_defaults\" \"test\" {\n" + body + "\n}\n"
 	}
 	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
@@ -94,7 +94,7 @@ func TestAccRealmUserDefaults_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + readExample(t, "examples/resources/zulip_realm_user_defaults/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_realm_user_defaults/resource.tf"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("zulip_realm_user_defaults.this", tfjsonpath.New("email_address_visibility"), knownvalue.StringExact("administrators")),
@@ -108,6 +108,6 @@ func TestAccRealmUserDefaults_example(t *testing.T) {
 func TestAccRealmUserDefaults_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_realm_user_defaults.test", srv.URL),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_realm_user_defaults.test", srv.URL),
 	})
 }

@@ -111,7 +111,7 @@ func TestAccSavedSnippet_lifecycle(t *testing.T) {
 func TestAccSavedSnippet_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile("../../examples/resources/zulip_saved_snippet/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_saved_snippet/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestAccSavedSnippet_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(title, content string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + testAccSavedSnippetConfig(title, content), PlanOnly: true, ExpectError: expectErrRE(want)}
+		return resource.TestStep{Config: admin + testAccSavedSnippetConfig(title, content), PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -174,14 +174,14 @@ func TestAccSavedSnippet_import(t *testing.T) {
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "1",
-				ExpectError:   expectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "1".*private to the user`),
+				ExpectError:   acctest.ExpectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "1".*private to the user`),
 			},
 			{
 				Config:        admin + testAccSavedSnippetConfig("Welcome", welcome),
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "Welcome",
-				ExpectError:   expectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "Welcome"`),
+				ExpectError:   acctest.ExpectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "Welcome"`),
 			},
 			{
 				// By its title, the human key.
@@ -268,7 +268,7 @@ func TestAccSavedSnippet_serverWithoutSnippets(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      admin + testAccSavedSnippetConfig("On call", "Page the on-call engineer."),
 			PlanOnly:    true,
-			ExpectError: expectErrRE(`zulip_saved_snippet needs Zulip feature level 297 or newer.*feature level 250`),
+			ExpectError: acctest.ExpectErrRE(`zulip_saved_snippet needs Zulip feature level 297 or newer.*feature level 250`),
 		}},
 	})
 }
@@ -294,7 +294,7 @@ resource "zulip_saved_snippet" "many" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectEmptyPlan(),
-						requestCountAtMost{srv: srv, method: "GET", path: "/api/v1/saved_snippets", max: 1, resources: n},
+						acctest.RequestCountAtMost{Server: srv, Method: "GET", Path: "/api/v1/saved_snippets", Max: 1, Resources: n},
 					},
 				},
 			},

@@ -87,7 +87,7 @@ resource "zulip_sms_question" "test" {
 							return nil
 						})
 					})),
-					testAccSecretAbsent{secret: testAccSMSPassword, what: "the SMS password"},
+					acctest.SecretAbsent{Secret: testAccSMSPassword, What: "the SMS password"},
 				},
 			},
 			{
@@ -196,7 +196,7 @@ resource "zulip_sms_question" "fourth" {
 			},
 			{
 				Config: fourth("false"),
-				ExpectError: expectErr("Unable to Send SMS Question", "delay_allowed",
+				ExpectError: acctest.ExpectErr("Unable to Send SMS Question", "delay_allowed",
 					"already has as many active conversations as the SMS API allows", "Too many active conversations"),
 			},
 			{
@@ -253,7 +253,7 @@ resource "zulip_sms_question" "test" {
 		return question(strings.Join(lines, "\n"))
 	}
 	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: testAccSMSProvider(srv) + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: testAccSMSProvider(srv) + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -268,9 +268,9 @@ resource "zulip_sms_question" "test" {
 			step(with("lifetime", "73"), "lifetime", "value must be between 1 and 72, got: 73"),
 			{
 				// No SMS credentials anywhere: the plan says where to put them.
-				Config:      testAccURLOnlyProvider(srv) + with("lifetime", "1"),
+				Config:      acctest.URLOnlyProvider(srv) + with("lifetime", "1"),
 				PlanOnly:    true,
-				ExpectError: expectErr("Missing SMS API Credentials", "username (ZULIP_SMS_USERNAME) and password (ZULIP_SMS_PASSWORD) missing", "`sms` block", "ZULIP_SMS_API_URL"),
+				ExpectError: acctest.ExpectErr("Missing SMS API Credentials", "username (ZULIP_SMS_USERNAME) and password (ZULIP_SMS_PASSWORD) missing", "`sms` block", "ZULIP_SMS_API_URL"),
 			},
 		},
 	})
@@ -290,7 +290,7 @@ resource "zulip_sms_question" "test" {
   reply_url = "https://ops.example.com/reply"
 }
 `,
-			ExpectError: expectErr("The SMS API rejected the credentials", "`sms` block", "API said: Authentication failed"),
+			ExpectError: acctest.ExpectErr("The SMS API rejected the credentials", "`sms` block", "API said: Authentication failed"),
 		}},
 	})
 	if n := len(srv.SMS().Conversations()); n != 0 {
@@ -320,7 +320,7 @@ resource "zulip_sms_question" "test" {
 `, token),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("zulip_sms_question.test", tfjsonpath.New("status"), knownvalue.StringExact(sms.StatusStarted)),
-				testAccSecretAbsent{secret: testAccSMSPassword, what: "the SMS password"},
+				acctest.SecretAbsent{Secret: testAccSMSPassword, What: "the SMS password"},
 			},
 		}},
 	})
@@ -330,7 +330,7 @@ resource "zulip_sms_question" "test" {
 	}
 	// The test harness logs each step's configuration, secrets included:
 	// that is the test's own text, not something the provider or Terraform wrote.
-	providerLogs := testAccLogsWithout(string(logs), "sdk.helper_resource:")
+	providerLogs := acctest.LogsWithout(string(logs), "sdk.helper_resource:")
 	// The CLI's first log line names it: "Terraform version:" or, on
 	// OpenTofu, "OpenTofu version:".
 	cliLogged := strings.Contains(providerLogs, "Terraform version:") || strings.Contains(providerLogs, "OpenTofu version:")
@@ -344,29 +344,12 @@ resource "zulip_sms_question" "test" {
 	}
 }
 
-// testAccLogsWithout drops the log entries (a timestamped line and its
-// continuation lines) whose first line contains marker.
-func testAccLogsWithout(logs, marker string) string {
-	entryStart := regexp.MustCompile(`^\d{4}-\d\d-\d\dT`)
-	var b strings.Builder
-	skip := false
-	for _, line := range strings.SplitAfter(logs, "\n") {
-		if entryStart.MatchString(line) {
-			skip = strings.Contains(line, marker)
-		}
-		if !skip {
-			b.WriteString(line)
-		}
-	}
-	return b.String()
-}
-
 // TestAccSMSQuestion_example applies the documentation's example.
 func TestAccSMSQuestion_example(t *testing.T) {
 	srv := testAccSMSServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	owner = strings.Replace(owner, "\n}\n", "\n"+testAccSMSBlock(srv)+"}\n", 1)
-	example, err := os.ReadFile("../../examples/resources/zulip_sms_question/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_sms_question/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +365,7 @@ func TestAccSMSQuestion_example(t *testing.T) {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.StringExact("allowed-domain/partner.example.com")),
 				testAccSMSTimesCheck(addr, 4),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-					if err := domainOnServer(srv, "partner.example.com", false); err != nil {
+					if err := acctest.DomainOnServer(srv, "partner.example.com", false); err != nil {
 						return err
 					}
 					return testAccSMSConversations(srv, "+46700000000", 1, func(c []sms.Question) error {

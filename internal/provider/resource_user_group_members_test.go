@@ -114,7 +114,7 @@ func TestAccUserGroupMembers_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -133,9 +133,9 @@ func TestAccUserGroupMembers_validation(t *testing.T) {
 // resource for one group warn at plan.
 func TestAccUserGroupMembers_bothKinds(t *testing.T) {
 	srv := acctest.NewServer(t)
-	rec := &diagRecorder{}
+	rec := &acctest.DiagRecorder{}
 	acctest.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: rec.factories(),
+		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{{
 			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccGroupMembersConfig("[5]", "") + fmt.Sprintf(`
 resource "zulip_user_group_membership" "test" {
@@ -145,10 +145,10 @@ resource "zulip_user_group_membership" "test" {
 `, refserver.GroupFrontend),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
-			Check:              func(*terraform.State) error { return rec.has("Group Managed Twice") },
+			Check:              func(*terraform.State) error { return rec.Has("Group Managed Twice") },
 		}},
 	})
-	if err := rec.has("Group Managed Twice"); err != nil {
+	if err := rec.Has("Group Managed Twice"); err != nil {
 		t.Error(err)
 	}
 }
@@ -157,7 +157,7 @@ func TestAccUserGroupMembers_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_user_group_members/resource.tf"),
+			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group_members/resource.tf"),
 			ConfigVariables: config.Variables{
 				"primary_id": config.IntegerVariable(refserver.SeedMemberID), "secondary_id": config.IntegerVariable(refserver.SeedMember3ID),
 			},
@@ -173,7 +173,7 @@ func TestAccUserGroupMembers_example(t *testing.T) {
 func TestAccUserGroupMembers_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_members.test", "leads"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_members.test", "leads"),
 	})
 }
 
@@ -226,14 +226,14 @@ func TestAccUserGroupMembership_validation(t *testing.T) {
 			{
 				Config:      owner + "resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
 				PlanOnly:    true,
-				ExpectError: expectErr("Unknown User", "10"),
+				ExpectError: acctest.ExpectErr("Unknown User", "10"),
 			},
 			{
 				Config:        owner + "resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 6\n}\n",
 				ResourceName:  "zulip_user_group_membership.x",
 				ImportState:   true,
 				ImportStateId: "frontend",
-				ExpectError:   expectErr("Invalid Import ID", "<group name or id>:<user id>"),
+				ExpectError:   acctest.ExpectErr("Invalid Import ID", "<group name or id>:<user id>"),
 			},
 		},
 	})
@@ -243,7 +243,7 @@ func TestAccUserGroupMembership_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_user_group_membership/resource.tf"),
+			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group_membership/resource.tf"),
 			ConfigVariables:  config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)},
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			Check: func(*terraform.State) error {
@@ -256,6 +256,6 @@ func TestAccUserGroupMembership_example(t *testing.T) {
 func TestAccUserGroupMembership_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_membership.test", "backend:11"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_membership.test", "backend:11"),
 	})
 }

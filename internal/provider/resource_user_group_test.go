@@ -32,18 +32,6 @@ func testAccAddGroup(r *refserver.Realm, name, description string) *refserver.Us
 	return g
 }
 
-// groupByName finds a group on the server.
-func groupByName(srv *acctest.Server, name string) (g refserver.UserGroup, ok bool) {
-	srv.Do(func(r *refserver.Realm) {
-		for _, v := range r.Groups {
-			if v.Name == name {
-				g, ok = *v, true
-			}
-		}
-	})
-	return g, ok
-}
-
 func TestAccUserGroup_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
@@ -56,18 +44,18 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 			{
 				Config: owner + testAccUserGroupConfig("platform", "The platform team", managers),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), permissionOf([]string{"role:administrators", "leads"}, 5)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), permissionOf([]string{"role:members"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"role:administrators", "leads"}, 5)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), acctest.PermissionOf([]string{"role:members"})),
 					// Not configured: Zulip's defaults, shown.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_join_group"), permissionOf([]string{"role:nobody"})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_add_members_group"), permissionOf(nil, refserver.SeedOwnerID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_join_group"), acctest.PermissionOf([]string{"role:nobody"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_add_members_group"), acctest.PermissionOf(nil, refserver.SeedOwnerID)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedOwnerID)),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(*terraform.State) error {
-					g, ok := groupByName(srv, "platform")
+					g, ok := acctest.GroupByName(srv, "platform")
 					if !ok || g.Description != "The platform team" || g.Deactivated {
 						return fmt.Errorf("on the server: %+v", g)
 					}
@@ -84,8 +72,8 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), permissionOf([]string{"leads"})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), permissionOf([]string{"role:members"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"leads"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), acctest.PermissionOf([]string{"role:members"})),
 				},
 			},
 			{
@@ -106,7 +94,7 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				},
 				Check: func(*terraform.State) error {
-					g, _ := groupByName(srv, "platform-team")
+					g, _ := acctest.GroupByName(srv, "platform-team")
 					if g.Settings["can_manage_group"].GroupID != refserver.GroupLeads {
 						return fmt.Errorf("can_manage_group on the server: %+v", g.Settings["can_manage_group"])
 					}
@@ -132,7 +120,7 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(*terraform.State) error {
-					if g, _ := groupByName(srv, "platform-team"); g.Deactivated {
+					if g, _ := acctest.GroupByName(srv, "platform-team"); g.Deactivated {
 						return fmt.Errorf("not reactivated: %+v", g)
 					}
 					return nil
@@ -151,7 +139,7 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 					})
 				},
 				Config:      owner,
-				ExpectError: expectErr("User Group In Use", `user group "frontend"`, "can_mention_group"),
+				ExpectError: acctest.ExpectErr("User Group In Use", `user group "frontend"`, "can_mention_group"),
 			},
 			{
 				PreConfig: func() {
@@ -161,7 +149,7 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 				},
 				Config: owner,
 				Check: func(*terraform.State) error {
-					if g, ok := groupByName(srv, "platform-team"); !ok || !g.Deactivated {
+					if g, ok := acctest.GroupByName(srv, "platform-team"); !ok || !g.Deactivated {
 						return fmt.Errorf("destroy did not deactivate the group: %+v", g)
 					}
 					return nil
@@ -184,7 +172,7 @@ func TestAccUserGroup_botKey(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      old.ProviderConfig(t, refserver.SeedBotID) + testAccUserGroupConfig("bots-team", "Made by a bot", ""),
-				ExpectError: expectErr("Unable to Read User Groups", "does not accept bot requests"),
+				ExpectError: acctest.ExpectErr("Unable to Read User Groups", "does not accept bot requests"),
 			},
 			{
 				// Its members and subgroups too: adding a subgroup needs
@@ -199,13 +187,13 @@ func TestAccUserGroup_botKey(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedBotID)),
 					// The creator manages the group it made.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), permissionOf(nil, refserver.SeedBotID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf(nil, refserver.SeedBotID)),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(*terraform.State) error {
-					g, ok := groupByName(srv, "bots-team")
+					g, ok := acctest.GroupByName(srv, "bots-team")
 					if !ok {
 						return fmt.Errorf("the bot's group is not on the server")
 					}
@@ -226,7 +214,7 @@ func TestAccUserGroup_botKey(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(*terraform.State) error {
-					g, ok := groupByName(srv, "bots-team-2")
+					g, ok := acctest.GroupByName(srv, "bots-team-2")
 					if !ok {
 						return fmt.Errorf("the bot's group is not on the server")
 					}
@@ -236,7 +224,7 @@ func TestAccUserGroup_botKey(t *testing.T) {
 			{
 				Config: bot,
 				Check: func(*terraform.State) error {
-					if g, ok := groupByName(srv, "bots-team-2"); !ok || !g.Deactivated || g.Description != "Renamed by a bot" {
+					if g, ok := acctest.GroupByName(srv, "bots-team-2"); !ok || !g.Deactivated || g.Description != "Renamed by a bot" {
 						return fmt.Errorf("on the server after destroy: %+v", g)
 					}
 					return nil
@@ -250,7 +238,7 @@ func TestAccUserGroup_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: expectErr(want...)}
+		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -274,7 +262,7 @@ func TestAccUserGroup_serverTooOld(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccUserGroupConfig("x", "", ""),
 			PlanOnly:    true,
-			ExpectError: expectErr("Zulip Server Too Old", "317"),
+			ExpectError: acctest.ExpectErr("Zulip Server Too Old", "317"),
 		}},
 	})
 }
@@ -292,13 +280,13 @@ func TestAccUserGroup_example(t *testing.T) {
 					r.Groups[refserver.GroupLeads].Name = "leads-old"
 				})
 			},
-			Config:          srv.ProviderConfig(t, refserver.SeedOwnerID) + readExample(t, "examples/resources/zulip_user_group/resource.tf"),
+			Config:          srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group/resource.tf"),
 			ConfigVariables: config.Variables{"head_of_engineering_id": config.IntegerVariable(refserver.SeedMemberID)},
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_user_group.backend", tfjsonpath.New("can_manage_group"), permissionOf([]string{"leads"})),
+				statecheck.ExpectKnownValue("zulip_user_group.backend", tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"leads"})),
 			},
 		}},
 	})

@@ -280,11 +280,11 @@ func TestAccUser_lifecycle(t *testing.T) {
 func TestAccUser_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile("../../examples/resources/zulip_user/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_user/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := os.ReadFile("../../examples/resources/zulip_user/import.sh")
+	script, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_user/import.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestAccUser_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(hcl string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: expectErrRE(want)}
+		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
 	}
 	user := func(attrs string) string {
 		return fmt.Sprintf(`
@@ -445,11 +445,11 @@ func TestAccUser_needsCanCreateUsers(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      srv.ProviderConfig(t, refserver.SeedAdmin2ID) + testAccUserConfig("Jane Doe", "", "", ""),
-				ExpectError: expectErrRE(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`),
+				ExpectError: acctest.ExpectErrRE(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`),
 			},
 			{
 				Config:      srv.ProviderConfig(t, refserver.SeedMemberID) + testAccUserConfig("Jane Doe", "", "", ""),
-				ExpectError: expectErrRE(`(?s)can_create_users.*Must be an organization administrator`),
+				ExpectError: acctest.ExpectErrRE(`(?s)can_create_users.*Must be an organization administrator`),
 			},
 		},
 	})
@@ -475,7 +475,7 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 			{
 				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
 				PlanOnly:    true,
-				ExpectError: expectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`),
+				ExpectError: acctest.ExpectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`),
 			},
 			{
 				Config: admin + testAccUserConfig("Jane Doe", "", "", ""),
@@ -483,7 +483,7 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 			{
 				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
 				PlanOnly:    true,
-				ExpectError: expectErrRE(`Organization Owner Required`),
+				ExpectError: acctest.ExpectErrRE(`Organization Owner Required`),
 			},
 			{
 				// The same account, managed with an owner's credentials: the
@@ -521,12 +521,12 @@ func TestAccUser_memberChangesRoleOrName(t *testing.T) {
 			{
 				Config:      admin + member + testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
 				PlanOnly:    true,
-				ExpectError: expectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of ` + testAccUserEmail + ` from "member" to "moderator" needs an organization administrator`),
+				ExpectError: acctest.ExpectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of ` + testAccUserEmail + ` from "member" to "moderator" needs an organization administrator`),
 			},
 			{
 				Config:      admin + member + testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
 				PlanOnly:    true,
-				ExpectError: expectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of ` + testAccUserEmail + `.*needs an organization administrator`),
+				ExpectError: acctest.ExpectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of ` + testAccUserEmail + `.*needs an organization administrator`),
 			},
 			{
 				// The same changes with an administrator's credentials are planned.
@@ -587,11 +587,11 @@ resource "zulip_user" "mei" {
 				// Below administrator the plan refuses, naming the role.
 				Config:      moderator + mei("mei.member@zulip.example.com"),
 				PlanOnly:    true,
-				ExpectError: expectErrRE(`(?s)Insufficient Role.*email.*Changing a user's e-mail address needs an\s+organization administrator`),
+				ExpectError: acctest.ExpectErrRE(`(?s)Insufficient Role.*email.*Changing a user's e-mail address needs an\s+organization administrator`),
 			},
 			{
 				Config:      admin + mei("mei.member@zulip.example.com"),
-				ExpectError: expectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`),
+				ExpectError: acctest.ExpectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`),
 			},
 			{
 				// An administrator (not only an owner) holding the permission
@@ -649,7 +649,7 @@ resource "zulip_user" "mark" {
 `
 	imp := func(id, want string) resource.TestStep {
 		return resource.TestStep{Config: cfg, ResourceName: "zulip_user.mark", ImportState: true, ImportStateId: id,
-			ExpectError: expectErrRE(want)}
+			ExpectError: acctest.ExpectErrRE(want)}
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -699,7 +699,7 @@ resource "zulip_user" "maria" {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "maria@zulip.example.com",
-				ExpectError: expectErrRE(`(?s)Cannot import "maria@zulip.example.com".*a hidden address can still be imported by the user's id`),
+				ExpectError: acctest.ExpectErrRE(`(?s)Cannot import "maria@zulip.example.com".*a hidden address can still be imported by the user's id`),
 			},
 			{
 				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "6", ImportStatePersist: true,
@@ -791,14 +791,14 @@ func TestAccUser_createIncompleteConverges(t *testing.T) {
 		}
 		return acctest.Fault{}
 	})
-	diags := &diagRecorder{}
+	diags := &acctest.DiagRecorder{}
 	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", `
     "1" = { value = "+1-555-0199" }`)
 	addr := "zulip_user.test"
 	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		ProtoV6ProviderFactories: diags.factories(),
+		ProtoV6ProviderFactories: diags.Factories(),
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
 			{
@@ -812,7 +812,7 @@ func TestAccUser_createIncompleteConverges(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if err := diags.has(`(?s)User Created Incompletely: Unable to Set User Role.*Injected failure.*User 13 exists.*not tainted`); err != nil {
+						if err := diags.Has(`(?s)User Created Incompletely: Unable to Set User Role.*Injected failure.*User 13 exists.*not tainted`); err != nil {
 							return err
 						}
 						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
@@ -937,7 +937,7 @@ resource "zulip_user" "mark" {
 func TestAccUser_reapplyAfterDestroy(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	diags := &diagRecorder{}
+	diags := &acctest.DiagRecorder{}
 	const johnEmail = "john.roe@zulip.example.com"
 	cfg := admin + testAccUserConfig("Jane Doe", "moderator", "", `
     "1" = { value = "+1-555-0199" }`) + fmt.Sprintf(`
@@ -961,13 +961,13 @@ resource "zulip_user" "john" {
 				t.Error(err)
 			}
 		}
-		diags.reset()
+		diags.Reset()
 		srv.ResetRequests()
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		// The password is a write-only argument, which needs Terraform 1.11 or newer.
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		ProtoV6ProviderFactories: diags.factories(),
+		ProtoV6ProviderFactories: diags.Factories(),
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
 			{
@@ -993,8 +993,8 @@ resource "zulip_user" "john" {
 						plancheck.ExpectKnownValue(john, tfjsonpath.New("role"), knownvalue.StringExact("member")),
 						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users", min: 1, max: 1},
 						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users/13", min: 0, max: 0},
-						diagCheck{diags: diags, pattern: `(?s)Deactivated User Will Be Reactivated.*"jane.doe@zulip.example.com" belongs to the deactivated user 13 \(Jane Doe, jane.doe@zulip.example.com\).*reactivates it`},
-						diagCheck{diags: diags, pattern: `(?s)Deactivated User Will Be Reactivated.*deactivated user 14 \(John Roe, john.roe@zulip.example.com\)`},
+						acctest.DiagCheck{Diags: diags, Pattern: `(?s)Deactivated User Will Be Reactivated.*"jane.doe@zulip.example.com" belongs to the deactivated user 13 \(Jane Doe, jane.doe@zulip.example.com\).*reactivates it`},
+						acctest.DiagCheck{Diags: diags, Pattern: `(?s)Deactivated User Will Be Reactivated.*deactivated user 14 \(John Roe, john.roe@zulip.example.com\)`},
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -1027,7 +1027,7 @@ resource "zulip_user" "mark" {
 }
 `,
 				PlanOnly: true,
-				ExpectError: expectErrRE(`(?s)E-mail Address Already in Use.*belongs to the active user 5 \(Mark Member,` +
+				ExpectError: acctest.ExpectErrRE(`(?s)E-mail Address Already in Use.*belongs to the active user 5 \(Mark Member,` +
 					`.*mark@zulip.example.com\).*import \{\n\s+to = zulip_user.<name>\n\s+id = "MARK@zulip.example.com"\n\}`),
 			},
 		},
@@ -1081,23 +1081,23 @@ resource "zulip_user" "olivia" {
 			{
 				Config:   cfg(`role = "member"`, ""),
 				PlanOnly: true,
-				ExpectError: expectErrRE(`(?s)Protected User Account.*would demote \(from "administrator" to "member"\) user 2 \(Aaron Admin, ` +
+				ExpectError: acctest.ExpectErrRE(`(?s)Protected User Account.*would demote \(from "administrator" to "member"\) user 2 \(Aaron Admin, ` +
 					`aaron@zulip.example.com\), which is the provider's own account.*allow_self_or_last_owner_change = true`),
 			},
 			{
 				Config:      cfg(`active = false`, ""),
 				PlanOnly:    true,
-				ExpectError: expectErrRE(`(?s)Protected User Account.*would deactivate user 2 .*the provider's own account`),
+				ExpectError: acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 2 .*the provider's own account`),
 			},
 			{
 				Config:      cfg("", `active = false`),
 				PlanOnly:    true,
-				ExpectError: expectErrRE(`(?s)Protected User Account.*would deactivate user 1 \(Olivia Owner, olivia@zulip.example.com\), which is the organization's last active owner`),
+				ExpectError: acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 1 \(Olivia Owner, olivia@zulip.example.com\), which is the organization's last active owner`),
 			},
 			{
 				Config:  cfg("", ""),
 				Destroy: true,
-				ExpectError: expectErrRE(`(?s)Protected User Account.*Destroying this zulip_user would deactivate user [12] .*` +
+				ExpectError: acctest.ExpectErrRE(`(?s)Protected User Account.*Destroying this zulip_user would deactivate user [12] .*` +
 					`removed.*destroy = false.*allow_self_or_last_owner_change = true`),
 			},
 			{

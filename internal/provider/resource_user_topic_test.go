@@ -255,7 +255,7 @@ func TestAccUserTopic_validation(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccUserTopicConfig(1, strings.Repeat("x", 21), "muted"),
-				`(?s)Topic Too Long.*topic\s+=.*`+reWrapped("The topic is 21 characters long; the server's limit (max_topic_length) is 20 characters.")),
+				`(?s)Topic Too Long.*topic\s+=.*`+acctest.ReWrapped("The topic is 21 characters long; the server's limit (max_topic_length) is 20 characters.")),
 			// Characters, not bytes: 20 two-byte letters fit.
 			{
 				Config:             admin + testAccUserTopicConfig(1, strings.Repeat("é", 20), "muted"),
@@ -300,17 +300,17 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 				// Private, and the account is not subscribed: refused at plan.
 				Config:      member + testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("Channel Not Accessible") + `.*channel_id\s+= 3.*` + reWrapped("cannot see a channel with id 3")),
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Not Accessible") + `.*channel_id\s+= 3.*` + acctest.ReWrapped("cannot see a channel with id 3")),
 			},
 			{
 				Config:      member + testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("Channel Is Archived") + ".*" + reWrapped("Channel 5") + ".*archived"),
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Is Archived") + ".*" + acctest.ReWrapped("Channel 5") + ".*archived"),
 			},
 			{
 				Config:      member + testAccUserTopicConfig(404, "nowhere", "muted"),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("cannot see a channel with id 404")),
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("cannot see a channel with id 404")),
 			},
 			{
 				// Archived behind Terraform's back after the policy was set: the
@@ -331,7 +331,7 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 					})
 				},
 				Config:      member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted"),
-				ExpectError: regexp.MustCompile(`(?s)` + reWrapped("Channel Is Archived")),
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Is Archived")),
 			},
 		},
 	})
@@ -341,7 +341,7 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 func TestAccUserTopic_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile("../../examples/resources/zulip_user_topic/resource.tf")
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_user_topic/resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ resource "zulip_user_topic" "many" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectEmptyPlan(),
-						requestCountAtMost{srv: srv, method: "POST", path: "/api/v1/register", max: 1, resources: n},
+						acctest.RequestCountAtMost{Server: srv, Method: "POST", Path: "/api/v1/register", Max: 1, Resources: n},
 					},
 				},
 			},
@@ -431,12 +431,6 @@ func userTopicDestroyed(srv *acctest.Server, userID, channelID int, topic string
 	}
 }
 
-// reWrapped matches text as Terraform prints it in a diagnostic, where any
-// space may have become a line break.
-func reWrapped(text string) string {
-	return strings.ReplaceAll(regexp.QuoteMeta(text), " ", `\s+`)
-}
-
 func testAccUserTopicConfig(channelID int, topic, policy string) string {
 	return fmt.Sprintf(`
 resource "zulip_user_topic" "test" {
@@ -452,6 +446,6 @@ resource "zulip_user_topic" "test" {
 func TestAccUserTopic_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: generatedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
 	})
 }

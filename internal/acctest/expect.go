@@ -1,4 +1,4 @@
-package provider_test
+package acctest
 
 import (
 	"context"
@@ -9,14 +9,12 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 )
 
-// expectErr builds an ExpectError pattern from phrases that must appear in
+// ExpectErr builds an ExpectError pattern from phrases that must appear in
 // order. Terraform wraps diagnostics at any space, so each space in a phrase
 // matches any run of whitespace.
-func expectErr(phrases ...string) *regexp.Regexp {
+func ExpectErr(phrases ...string) *regexp.Regexp {
 	quoted := make([]string, len(phrases))
 	for i, p := range phrases {
 		words := strings.Fields(p)
@@ -28,25 +26,25 @@ func expectErr(phrases ...string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)` + strings.Join(quoted, `.*`))
 }
 
-// expectErrRE is expectErr for a regular expression: each space in pattern
+// ExpectErrRE is ExpectErr for a regular expression: each space in pattern
 // matches any run of whitespace, and "." also matches line breaks.
-func expectErrRE(pattern string) *regexp.Regexp {
+func ExpectErrRE(pattern string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)` + strings.ReplaceAll(pattern, " ", `\s+`))
 }
 
-// diagRecorder records the diagnostics the provider returns from plans
+// DiagRecorder records the diagnostics the provider returns from plans
 // and applies, which terraform-plugin-testing does not show to tests: a
 // warning, unlike an error, leaves no other trace.
-type diagRecorder struct {
+type DiagRecorder struct {
 	mu    sync.Mutex
 	diags []string
 }
 
 // factories serves the provider in-process, recording its diagnostics.
-func (d *diagRecorder) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+func (d *DiagRecorder) Factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"zulip": func() (tfprotov6.ProviderServer, error) {
-			s, err := acctest.ProtoV6ProviderFactories["zulip"]()
+			s, err := ProtoV6ProviderFactories["zulip"]()
 			if err != nil {
 				return nil, err
 			}
@@ -56,7 +54,7 @@ func (d *diagRecorder) factories() map[string]func() (tfprotov6.ProviderServer, 
 }
 
 // add records diagnostics as "severity: summary: detail".
-func (d *diagRecorder) add(ds []*tfprotov6.Diagnostic) {
+func (d *DiagRecorder) add(ds []*tfprotov6.Diagnostic) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, x := range ds {
@@ -65,14 +63,14 @@ func (d *diagRecorder) add(ds []*tfprotov6.Diagnostic) {
 }
 
 // reset forgets what was recorded.
-func (d *diagRecorder) reset() {
+func (d *DiagRecorder) Reset() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.diags = nil
 }
 
 // has fails unless a recorded diagnostic matches pattern.
-func (d *diagRecorder) has(pattern string) error {
+func (d *DiagRecorder) Has(pattern string) error {
 	re := regexp.MustCompile(pattern)
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -87,7 +85,7 @@ func (d *diagRecorder) has(pattern string) error {
 // recordingServer is the provider's server, recording diagnostics.
 type recordingServer struct {
 	tfprotov6.ProviderServer
-	diags *diagRecorder
+	diags *DiagRecorder
 }
 
 // PlanResourceChange records the plan's diagnostics.
@@ -117,14 +115,14 @@ func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6
 	return resp, err
 }
 
-// diagCheck is a plan check that a diagnostic matching pattern
+// DiagCheck is a plan check that a diagnostic matching pattern
 // was returned.
-type diagCheck struct {
-	diags   *diagRecorder
-	pattern string
+type DiagCheck struct {
+	Diags   *DiagRecorder
+	Pattern string
 }
 
 // CheckPlan fails unless the diagnostic was returned.
-func (c diagCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	resp.Error = c.diags.has(c.pattern)
+func (c DiagCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	resp.Error = c.Diags.Has(c.Pattern)
 }
