@@ -59,8 +59,8 @@ resource "zulip_default_channels" "all" {
 resource "zulip_channel_folder_order" "all" {
   folders = [1, 2]
 }`, refserver.SeedAdminID, func(r *refserver.Realm) {
-		testAccAddFolder(r, "Teams", "")
-		testAccAddFolder(r, "Projects", "")
+		acctest.AddFolder(r, "Teams", "")
+		acctest.AddFolder(r, "Projects", "")
 	}},
 }
 

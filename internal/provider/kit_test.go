@@ -205,8 +205,8 @@ var kitCases = map[string]kitCase{
 			}
 			return n
 		},
-		twin:     func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Made by the kit's tests.") },
-		stranger: func(r *refserver.Realm) { testAccAddGroup(r, "kit-group", "Someone else's group.") },
+		twin:     func(r *refserver.Realm) { acctest.AddGroup(r, "kit-group", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { acctest.AddGroup(r, "kit-group", "Someone else's group.") },
 	},
 	"zulip_channel_folder": {
 		user:   refserver.SeedAdminID,
@@ -221,8 +221,8 @@ var kitCases = map[string]kitCase{
 			}
 			return n
 		},
-		twin:     func(r *refserver.Realm) { testAccAddFolder(r, "Kit", "Made by the kit's tests.") },
-		stranger: func(r *refserver.Realm) { testAccAddFolder(r, "KIT", "Someone else's folder.") },
+		twin:     func(r *refserver.Realm) { acctest.AddFolder(r, "Kit", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { acctest.AddFolder(r, "KIT", "Someone else's folder.") },
 	},
 	"zulip_custom_profile_field": {
 		user:   refserver.SeedAdminID,
@@ -237,8 +237,8 @@ var kitCases = map[string]kitCase{
 			}
 			return n
 		},
-		twin:     func(r *refserver.Realm) { testAccAddProfileField(r, "Kit field", "Made by the kit's tests.") },
-		stranger: func(r *refserver.Realm) { testAccAddProfileField(r, "Kit field", "Someone else's field.") },
+		twin:     func(r *refserver.Realm) { acctest.AddProfileField(r, "Kit field", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { acctest.AddProfileField(r, "Kit field", "Someone else's field.") },
 	},
 	"zulip_custom_emoji": {
 		user:   refserver.SeedAdminID,
@@ -254,8 +254,8 @@ var kitCases = map[string]kitCase{
 			}
 			return n
 		},
-		twin:     func(r *refserver.Realm) { testAccAddEmoji(r, "kit_emoji", refserver.SeedAdminID) },
-		stranger: func(r *refserver.Realm) { testAccAddEmoji(r, "kit_emoji", refserver.SeedMemberID) },
+		twin:     func(r *refserver.Realm) { acctest.AddEmoji(r, "kit_emoji", refserver.SeedAdminID) },
+		stranger: func(r *refserver.Realm) { acctest.AddEmoji(r, "kit_emoji", refserver.SeedMemberID) },
 	},
 	"zulip_code_playground": {
 		user:   refserver.SeedAdminID,
@@ -271,10 +271,10 @@ var kitCases = map[string]kitCase{
 			return n
 		},
 		twin: func(r *refserver.Realm) {
-			testAccAddPlayground(r, "Kit playground", "Go", "https://go.dev/play/?code={code}")
+			acctest.AddPlayground(r, "Kit playground", "Go", "https://go.dev/play/?code={code}")
 		},
 		stranger: func(r *refserver.Realm) {
-			testAccAddPlayground(r, "Kit playground", "Go", "https://elsewhere.example/?code={code}")
+			acctest.AddPlayground(r, "Kit playground", "Go", "https://elsewhere.example/?code={code}")
 		},
 		made: true,
 	},
@@ -291,8 +291,8 @@ var kitCases = map[string]kitCase{
 			}
 			return n
 		},
-		twin:     func(r *refserver.Realm) { testAccAddChannel(r, "kit-channel", "Made by the kit's tests.") },
-		stranger: func(r *refserver.Realm) { testAccAddChannel(r, "kit-channel", "Someone else's channel.") },
+		twin:     func(r *refserver.Realm) { acctest.AddChannel(r, "kit-channel", "Made by the kit's tests.") },
+		stranger: func(r *refserver.Realm) { acctest.AddChannel(r, "kit-channel", "Someone else's channel.") },
 	},
 }
 
@@ -827,7 +827,7 @@ resource "zulip_user_group" "backend" {
 		// The seeded backend group is in use, which would refuse the
 		// test's final destroy: an unused one takes its name.
 		r.Groups[refserver.GroupBackend].Name = "backend-seeded"
-		testAccAddGroup(r, "backend", "Backend engineers")
+		acctest.AddGroup(r, "backend", "Backend engineers")
 	}},
 	{"examples/resources/zulip_user_group_members/import-by-string-id.tf", `
 resource "zulip_user_group_members" "backend" {
@@ -858,7 +858,7 @@ resource "zulip_channel_subscription" "mia_in_random" {
 	{"examples/resources/zulip_channel_folder/import-by-string-id.tf", `
 resource "zulip_channel_folder" "engineering" {
   name = "Engineering"
-}`, refserver.SeedAdminID, func(r *refserver.Realm) { testAccAddFolder(r, "Engineering", "") }},
+}`, refserver.SeedAdminID, func(r *refserver.Realm) { acctest.AddFolder(r, "Engineering", "") }},
 	{"examples/resources/zulip_realm/import-by-string-id.tf", `
 resource "zulip_realm" "this" {
   name = "Zulip Reference Realm"
@@ -873,7 +873,7 @@ resource "zulip_code_playground" "rust" {
   pygments_language = "Rust"
   url_template      = "https://play.rust-lang.org/?code={code}"
 }`, refserver.SeedAdminID, func(r *refserver.Realm) {
-		testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
+		acctest.AddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
 	}},
 	{"examples/resources/zulip_custom_emoji/import-by-string-id.tf", `
 resource "zulip_custom_emoji" "green_tick" {

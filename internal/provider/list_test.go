@@ -166,8 +166,8 @@ func TestAccList_requestsDoNotGrow(t *testing.T) {
 		srv := acctest.NewServer(t)
 		srv.Do(func(r *refserver.Realm) {
 			for i := range n {
-				testAccAddChannel(r, fmt.Sprintf("bulk-%02d", i), "Bulk")
-				testAccAddGroup(r, fmt.Sprintf("bulk-%02d", i), "Bulk")
+				acctest.AddChannel(r, fmt.Sprintf("bulk-%02d", i), "Bulk")
+				acctest.AddGroup(r, fmt.Sprintf("bulk-%02d", i), "Bulk")
 				r.NextID["user"]++
 				id := r.NextID["user"]
 				r.Users[id] = &refserver.User{ID: id, Email: fmt.Sprintf("bulk-%02d@zulip.example.com", i), FullName: fmt.Sprintf("Bulk %d", i),
@@ -266,9 +266,9 @@ func TestAccExamples_listResources(t *testing.T) {
 		t.Run(filepath.Base(filepath.Dir(example)), func(t *testing.T) {
 			srv := acctest.NewServer(t)
 			srv.Do(func(r *refserver.Realm) {
-				testAccAddChannel(r, "team-rocket", "Rockets").InviteOnly = true
-				testAccAddFolder(r, "Teams", "")
-				testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
+				acctest.AddChannel(r, "team-rocket", "Rockets").InviteOnly = true
+				acctest.AddFolder(r, "Teams", "")
+				acctest.AddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
 			})
 			text := acctest.ReadExample(t, example)
 			var checks []querycheck.QueryResultCheck

@@ -139,7 +139,7 @@ func adoptedField(f *refserver.ProfileField, changed bool) string {
 func TestAccRealm_adopt(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) {
-		testAccAddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
+		acctest.AddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
 	})
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	before, after := adoptedOrganization{srv: srv}, adoptedOrganization{srv: srv, changed: true}

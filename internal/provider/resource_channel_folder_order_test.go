@@ -68,8 +68,8 @@ func TestAccChannelFolderOrder_lifecycle(t *testing.T) {
 func TestAccChannelFolderOrder_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) {
-		testAccAddFolder(r, "X", "")
-		testAccAddFolder(r, "Y", "")
+		acctest.AddFolder(r, "X", "")
+		acctest.AddFolder(r, "Y", "")
 	})
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
@@ -92,7 +92,7 @@ func TestAccChannelFolderOrder_example(t *testing.T) {
 
 func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
-	srv.Do(func(r *refserver.Realm) { testAccAddFolder(r, "X", "") })
+	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "X", "") })
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
 	})
@@ -105,7 +105,7 @@ func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
 func TestAccChannelFolderOrder_newFolders(t *testing.T) {
 	srv := acctest.NewServer(t)
 	var x int
-	srv.Do(func(r *refserver.Realm) { x = testAccAddFolder(r, "X", "").ID })
+	srv.Do(func(r *refserver.Realm) { x = acctest.AddFolder(r, "X", "").ID })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	config := func(folders, list string) string {
 		return admin + folders + fmt.Sprintf("resource \"zulip_channel_folder_order\" \"test\" {\n  folders = %s\n}\n", list)

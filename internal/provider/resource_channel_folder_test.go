@@ -12,14 +12,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
-// testAccAddFolder adds a channel folder behind the provider's back.
-func testAccAddFolder(r *refserver.Realm, name, description string) *refserver.ChannelFolder {
-	r.NextID["channel_folder"]++
-	f := &refserver.ChannelFolder{ID: r.NextID["channel_folder"], Name: name, Description: description, DateCreated: 1700000000}
-	r.ChannelFolders = append(r.ChannelFolders, f)
-	return f
-}
-
 // folderByName finds a folder on the server.
 func folderByName(srv *acctest.Server, name string) (f refserver.ChannelFolder, ok bool) {
 	srv.Do(func(r *refserver.Realm) {
@@ -112,7 +104,7 @@ func TestAccChannelFolder_lifecycle(t *testing.T) {
 
 func TestAccChannelFolder_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
-	srv.Do(func(r *refserver.Realm) { testAccAddFolder(r, "Taken", "") })
+	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "Taken", "") })
 	step := func(cfg string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
 	}

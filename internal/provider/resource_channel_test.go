@@ -22,16 +22,6 @@ func testAccChannelConfig(name, description, extra string) string {
 	return fmt.Sprintf("resource \"zulip_channel\" \"test\" {\n  name        = %q\n  description = %q\n%s}\n", name, description, extra)
 }
 
-// testAccAddChannel adds a public channel behind the provider's back.
-func testAccAddChannel(r *refserver.Realm, name, description string) *refserver.Channel {
-	r.NextID["channel"]++
-	id := r.NextID["channel"]
-	ch := &refserver.Channel{ID: id, Name: name, Description: description, DateCreated: 1700000000, HistoryPublicToSubscribers: true,
-		StreamPostPolicy: 1, TopicsPolicy: "inherit", GroupSettings: map[string]refserver.GroupSetting{}, Subscribers: map[int]int{}}
-	r.Channels[id] = ch
-	return ch
-}
-
 func TestAccChannel_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
@@ -190,7 +180,7 @@ func TestAccChannel_beforeChannelCreate(t *testing.T) {
 	})
 	raced := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
 		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/users/me/subscriptions" {
-			return acctest.Fault{Before: func() { srv.Do(func(r *refserver.Realm) { testAccAddChannel(r, "raced", "") }) }}
+			return acctest.Fault{Before: func() { srv.Do(func(r *refserver.Realm) { acctest.AddChannel(r, "raced", "") }) }}
 		}
 		return acctest.Fault{}
 	})

@@ -18,12 +18,6 @@ func testAccPlaygroundConfig(name, language, template string) string {
 		name, language, template)
 }
 
-// testAccAddPlayground adds a playground behind the provider's back.
-func testAccAddPlayground(r *refserver.Realm, name, language, template string) {
-	r.NextID["playground"]++
-	r.Playgrounds = append(r.Playgrounds, &refserver.Playground{ID: r.NextID["playground"], Name: name, PygmentsLanguage: language, URLTemplate: template})
-}
-
 // TestAccCodePlayground_lifecycle: a playground is added, replaced on change
 // (Zulip cannot change one), re-added after an out-of-band deletion, and
 // deleted.

@@ -32,12 +32,6 @@ func testAccEmojiConfig(name, source string) string {
 	return fmt.Sprintf("resource \"zulip_custom_emoji\" \"test\" {\n  name   = %q\n  source = %q\n}\n", name, source)
 }
 
-// testAccAddEmoji adds an active emoji out of band.
-func testAccAddEmoji(r *refserver.Realm, name string, author int) {
-	r.NextID["emoji"]++
-	r.Emoji = append(r.Emoji, &refserver.CustomEmoji{ID: r.NextID["emoji"], Name: name, AuthorID: author, File: "abcdef01.png"})
-}
-
 // testAccEmoji is the server's emoji of a name (the active one when there is one).
 func testAccEmoji(srv *acctest.Server, name string) (found refserver.CustomEmoji, ok bool) {
 	srv.Do(func(r *refserver.Realm) {
@@ -154,7 +148,7 @@ func TestAccCustomEmoji_drift(t *testing.T) {
 			{
 				PreConfig: func() {
 					deactivate()
-					srv.Do(func(r *refserver.Realm) { testAccAddEmoji(r, "drifty", refserver.SeedMemberID) })
+					srv.Do(func(r *refserver.Realm) { acctest.AddEmoji(r, "drifty", refserver.SeedMemberID) })
 				},
 				Config:      config,
 				ExpectError: regexp.MustCompile(`(?s)Custom Emoji Already Exists.*import \{`),

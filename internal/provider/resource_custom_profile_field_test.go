@@ -18,14 +18,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
-// testAccAddProfileField adds a short text field behind the provider's back.
-func testAccAddProfileField(r *refserver.Realm, name, hint string) {
-	r.NextID["profile_field"]++
-	id := r.NextID["profile_field"]
-	r.ProfileFields = append(r.ProfileFields, &refserver.ProfileField{ID: id, Type: refserver.FieldShortText, Order: id,
-		Name: name, Hint: hint, EditableByUser: true})
-}
-
 // profileFieldOnServer finds a field by name.
 func profileFieldOnServer(srv *acctest.Server, name string) *refserver.ProfileField {
 	var out *refserver.ProfileField

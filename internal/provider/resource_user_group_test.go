@@ -22,16 +22,6 @@ func testAccUserGroupConfig(name, description, extra string) string {
 	return fmt.Sprintf("resource \"zulip_user_group\" \"test\" {\n  name        = %q\n  description = %q\n%s}\n", name, description, extra)
 }
 
-// testAccAddGroup adds a custom group behind the provider's back.
-func testAccAddGroup(r *refserver.Realm, name, description string) *refserver.UserGroup {
-	r.NextID["group"]++
-	id := r.NextID["group"]
-	g := &refserver.UserGroup{ID: id, Name: name, Description: description, Members: []int{}, DirectSubgroupIDs: []int{},
-		Settings: map[string]refserver.GroupSetting{"can_manage_group": {GroupID: refserver.GroupAdministrators}}}
-	r.Groups[id] = g
-	return g
-}
-
 func TestAccUserGroup_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
