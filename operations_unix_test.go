@@ -232,7 +232,7 @@ func TestEveryTypeThroughTerraformOperations(t *testing.T) {
 
 	work := filepath.Join(dir, "ops")
 	writeFile(t, filepath.Join(work, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID)+body, 0o644)
-	png, err := os.ReadFile(filepath.Join("internal", "provider", "testdata", "emoji", "green.png"))
+	png, err := os.ReadFile(filepath.Join("internal", "provider", "bots", "testdata", "emoji", "green.png"))
 	if err != nil {
 		t.Fatal(err)
 	}

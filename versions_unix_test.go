@@ -26,7 +26,9 @@ import (
 // lists must still exist.
 func TestShortRunCoversVersionedTests(t *testing.T) {
 	short := shortRun(t)
-	funcs, versioned := versionedFuncs(t, "internal/provider")
+	// The acceptance tests live in the provider's package and its areas'; the
+	// shared tests they call (the areas' contracts) in internal/acctest.
+	funcs, versioned := versionedFuncs(t, "internal/provider/*_test.go", "internal/provider/*/*_test.go", "internal/acctest/*.go")
 	var tests []string
 	for name := range funcs {
 		if strings.HasPrefix(name, "TestAcc") {
@@ -116,15 +118,19 @@ func shortRun(t *testing.T) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(string(m[1]), "$$", "$"))
 }
 
-// versionedFuncs parses a package's test files and returns its top-level
-// functions and which of them depend on the CLI's version, directly or
-// through the functions they call.
-func versionedFuncs(t *testing.T, dir string) (map[string]*ast.FuncDecl, map[string]bool) {
+// versionedFuncs parses the files matching globs and returns their functions
+// and methods, by name, and which of them depend on the CLI's version,
+// directly or through the functions they call.
+func versionedFuncs(t *testing.T, globs ...string) (map[string]*ast.FuncDecl, map[string]bool) {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, glob := range globs {
+		matches, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, matches...)
 	}
 	var parsed []*ast.File
 	for _, f := range files {
@@ -161,9 +167,7 @@ func versionedFuncs(t *testing.T, dir string) (map[string]*ast.FuncDecl, map[str
 					}
 				}
 			case *ast.FuncDecl:
-				if d.Recv == nil {
-					funcs[d.Name.Name] = d
-				}
+				funcs[d.Name.Name] = d
 			}
 		}
 	}

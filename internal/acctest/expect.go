@@ -40,7 +40,7 @@ type DiagRecorder struct {
 	diags []string
 }
 
-// factories serves the provider in-process, recording its diagnostics.
+// Factories serves the provider in-process, recording its diagnostics.
 func (d *DiagRecorder) Factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"zulip": func() (tfprotov6.ProviderServer, error) {
@@ -62,14 +62,14 @@ func (d *DiagRecorder) add(ds []*tfprotov6.Diagnostic) {
 	}
 }
 
-// reset forgets what was recorded.
+// Reset forgets what was recorded.
 func (d *DiagRecorder) Reset() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.diags = nil
 }
 
-// has fails unless a recorded diagnostic matches pattern.
+// Has fails unless a recorded diagnostic matches pattern.
 func (d *DiagRecorder) Has(pattern string) error {
 	re := regexp.MustCompile(pattern)
 	d.mu.Lock()

@@ -16,3 +16,7 @@ var IdentityVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfv
 // QueryVersions skips tests of list resources below Terraform 1.14, which
 // added `terraform query`.
 var QueryVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
+
+// WriteOnlyVersions skips tests of write-only arguments below Terraform
+// 1.11, which added them.
+var WriteOnlyVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}

@@ -149,7 +149,7 @@ func TestAccRealm_adopt(t *testing.T) {
 			{
 				Config: owner + before.config(true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{expectOnlyImports()},
+					PreApply:             []plancheck.PlanCheck{acctest.ExpectOnlyImports()},
 					PostApplyPostRefresh: empty,
 				},
 			},

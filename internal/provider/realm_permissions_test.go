@@ -40,13 +40,13 @@ func TestAccRealmPermissions_plan(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// The organization's permissions.
-			refused(member+testAccUserGroupConfig("x", "", ""), "Insufficient Permission", "Creating a user group",
+			refused(member+acctest.UserGroupConfig("x", "", ""), "Insufficient Permission", "Creating a user group",
 				"can_create_groups", "role:administrators"),
-			allowed(admin + testAccUserGroupConfig("x", "", "")),
-			refused(member+testAccChannelConfig("x", "", "  privacy = \"private\"\n"), "Insufficient Permission",
+			allowed(admin + acctest.UserGroupConfig("x", "", "")),
+			refused(member+acctest.ChannelConfig("x", "", "  privacy = \"private\"\n"), "Insufficient Permission",
 				"can_create_private_channel_group", "role:administrators"),
-			allowed(member + testAccChannelConfig("x", "", "")),
-			refused(member+testAccChannelConfig("x", "", "  privacy = \"web_public\"\n"), "Insufficient Permission",
+			allowed(member + acctest.ChannelConfig("x", "", "")),
+			refused(member+acctest.ChannelConfig("x", "", "  privacy = \"web_public\"\n"), "Insufficient Permission",
 				"can_create_web_public_channel_group", "role:owners"),
 			refused(member+subscribers, "Insufficient Permission", "Subscribing other users", "can_add_subscribers_group",
 				"role:moderators"),
@@ -56,11 +56,11 @@ func TestAccRealmPermissions_plan(t *testing.T) {
 				"can_manage_all_groups", "can_add_members_group"),
 			allowed(admin + membership(refserver.SeedMember2ID)),
 			// The server's rules for each setting.
-			refused(admin+testAccChannelConfig("x", "", "  can_administer_channel_group = { groups = [\"role:everyone\"] }\n"),
+			refused(admin+acctest.ChannelConfig("x", "", "  can_administer_channel_group = { groups = [\"role:everyone\"] }\n"),
 				"Permission Value Not Allowed", "'can_administer_channel_group' setting cannot be set to 'role:everyone' group."),
-			refused(admin+testAccUserGroupConfig("x", "", "  can_manage_group = { groups = [\"role:internet\"] }\n"),
+			refused(admin+acctest.UserGroupConfig("x", "", "  can_manage_group = { groups = [\"role:internet\"] }\n"),
 				"Permission Value Not Allowed", "cannot be set to 'role:internet' group."),
-			allowed(admin + testAccUserGroupConfig("x", "", "  can_manage_group = { groups = [\"role:members\"], users = [2] }\n")),
+			allowed(admin + acctest.UserGroupConfig("x", "", "  can_manage_group = { groups = [\"role:members\"], users = [2] }\n")),
 		},
 	})
 }

@@ -149,7 +149,7 @@ func TestAccRealm_scaleImport(t *testing.T) {
 			{
 				Config: owner + acctest.ScaleRealmConfig(true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{expectOnlyImports()},
+					PreApply:             []plancheck.PlanCheck{acctest.ExpectOnlyImports()},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			},

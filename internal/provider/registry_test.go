@@ -2,6 +2,10 @@ package provider
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -24,5 +28,43 @@ func TestJournaledTypesHaveIDs(t *testing.T) {
 	}
 	if len(journaledTypes) == 0 {
 		t.Error("no type is journaled")
+	}
+}
+
+// TestEveryAreaRunsItsContract: each area's test package declares its
+// acctest.Contract and runs it (TestContract checks the contract itself, the
+// acceptance tests run it), so no area's types escape the contract.
+func TestEveryAreaRunsItsContract(t *testing.T) {
+	dirs, err := filepath.Glob("*/register.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) != len(areas) {
+		t.Errorf("%d directories have a register.go, but the provider has %d areas", len(dirs), len(areas))
+	}
+	want := []string{"TestContract", "TestAccContract", "TestAccContract_versioned"}
+	for _, reg := range dirs {
+		dir := filepath.Dir(reg)
+		found := map[string]bool{}
+		files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
+					found[fn.Name.Name] = true
+				}
+			}
+		}
+		for _, name := range want {
+			if !found[name] {
+				t.Errorf("the %s area has no %s (see acctest.Contract)", dir, name)
+			}
+		}
 	}
 }

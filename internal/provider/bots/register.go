@@ -19,12 +19,12 @@ import (
 func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
-			{TypeName: "zulip_custom_emoji", NewResource: NewCustomEmojiResource, Identity: kit.Identity(kit.IdentityOf("name", "The emoji's name.", false)), Journaled: true,
+			{TypeName: "zulip_custom_emoji", Contract: kit.CollectionObject, NewResource: NewCustomEmojiResource, Identity: kit.Identity(kit.IdentityOf("name", "The emoji's name.", false)), Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.EmojiCollection, func(v zulip.CustomEmoji) (string, string, bool) {
 					return v.Name, v.Name, true
 				}), ListDescription: "The organization's active custom emoji (the image is not downloaded: `source` is left out, which " +
 					"an imported emoji allows)."}},
-			{TypeName: "zulip_bot", NewResource: NewBotResource, Identity: kit.Identity(kit.IdentityOf("email", "The bot's e-mail address.", true)), Natural: &kit.KeyRule{Attrs: []string{"short_name"}, Fold: true}, Journaled: true,
+			{TypeName: "zulip_bot", Contract: kit.ManagedObject, NewResource: NewBotResource, Identity: kit.Identity(kit.IdentityOf("email", "The bot's e-mail address.", true)), Natural: &kit.KeyRule{Attrs: []string{"short_name"}, Fold: true}, Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageAccounts, List: botsToImport, ListDescription: "The organization's active bots that have an owner (not Zulip's own system bots).",
 					Filters: map[string]kit.ListFilter{filterBotType: {Attr: listschema.StringAttribute{Optional: true,
 						MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",

@@ -20,35 +20,35 @@ import (
 func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
-			{TypeName: "zulip_channel_folder", NewResource: NewChannelFolderResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel folder's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+			{TypeName: "zulip_channel_folder", Contract: kit.CollectionObject, NewResource: NewChannelFolderResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel folder's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.ChannelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
 					return v.Name, v.Name, !v.IsArchived
 				}), ListDescription: "The organization's channel folders, without archived ones."}},
-			{TypeName: "zulip_channel", NewResource: NewChannelResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+			{TypeName: "zulip_channel", Contract: kit.CollectionObject, NewResource: NewChannelResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: liveChannels,
 					ListDescription: "The channels the provider's account can see, without archived ones (declaring an archived " +
 						"channel's name unarchives it, so an archived channel is not an object Terraform manages).",
 					Filters: map[string]kit.ListFilter{filterPrivacy: {Attr: listschema.StringAttribute{Optional: true,
 						MarkdownDescription: "Lists only the channels of this privacy: `public`, `private` or `web_public`.",
 						Validators:          []validator.String{stringvalidator.OneOf(PrivacyPublic, PrivacyPrivate, PrivacyWebPublic)}}}}}},
-			{TypeName: "zulip_default_channels", NewResource: NewDefaultChannelsResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_default_channels", Contract: kit.ManagedObject, NewResource: NewDefaultChannelsResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.Singleton("default_channels"),
 					ListDescription: "The organization's default channels: one result."}},
-			{TypeName: "zulip_channel_folder_order", NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_channel_folder_order", Contract: kit.ManagedObject, NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.ChannelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
 					ListDescription: "The order of the organization's channel folders: one result when there is a folder."}},
-			{TypeName: "zulip_channel_subscribers", NewResource: NewChannelSubscribersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr)),
+			{TypeName: "zulip_channel_subscribers", Contract: kit.ManagedObject, NewResource: NewChannelSubscribersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr)),
 				Adopt: &kit.ImportSource{Stage: kit.StageMembers, List: liveChannels,
 					ListDescription: "The subscribers of each channel (not archived), as the authoritative `zulip_channel_subscribers`, " +
 						"one result per channel."}},
-			{TypeName: "zulip_channel_subscription", NewResource: NewChannelSubscriptionResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr, kit.UserIDAttr)),
+			{TypeName: "zulip_channel_subscription", Contract: kit.ManagedObject, NewResource: NewChannelSubscriptionResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr, kit.UserIDAttr)),
 				Adopt: &kit.ImportSource{Stage: kit.StageOwn, List: subscriptionsOfUser, ListOnly: true,
 					ListDescription: "The channels one user is subscribed to (not archived ones), as additive " +
 						"`zulip_channel_subscription`s, shown by channel name: to manage one person's subscriptions where the " +
 						"channels' subscribers are not managed whole. Do not list these beside `zulip_channel_subscribers` of the " +
 						"same channels: the two would fight.",
 					Filters: kit.UserFilter("subscriptions")}},
-			{TypeName: "zulip_user_topic", NewResource: NewUserTopicResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{kit.ChannelIDAttr,
+			{TypeName: "zulip_user_topic", Contract: kit.ManagedObject, NewResource: NewUserTopicResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{kit.ChannelIDAttr,
 				{Name: "topic", Description: "The topic's name."}}, ImportID: func(v []string) string { return v[0] + ":" + v[1] },
 				Mutable: true}),
 				Adopt: &kit.ImportSource{Stage: kit.StageOwn, List: userTopicsToImport,

@@ -16,15 +16,15 @@ import (
 func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
-			{TypeName: "zulip_user_group", NewResource: NewUserGroupResource, Identity: kit.Identity(kit.IdentityOf("name", "The group's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+			{TypeName: "zulip_user_group", Contract: kit.CollectionObject, NewResource: NewUserGroupResource, Identity: kit.Identity(kit.IdentityOf("name", "The group's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: customGroups,
 					ListDescription: "The organization's user groups, without the system groups (`role:members` and the like), which " +
 						"Zulip manages itself, and without deactivated groups."}},
-			{TypeName: "zulip_user_group_members", NewResource: NewUserGroupMembersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
+			{TypeName: "zulip_user_group_members", Contract: kit.ManagedObject, NewResource: NewUserGroupMembersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
 				Adopt: &kit.ImportSource{Stage: kit.StageMembers, List: customGroups,
 					ListDescription: "The members of each user group (not system groups), as the authoritative " +
 						"`zulip_user_group_members`, one result per group."}},
-			{TypeName: "zulip_user_group_membership", NewResource: NewUserGroupMembershipResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr, kit.UserIDAttr)),
+			{TypeName: "zulip_user_group_membership", Contract: kit.ManagedObject, NewResource: NewUserGroupMembershipResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr, kit.UserIDAttr)),
 				Adopt: &kit.ImportSource{Stage: kit.StageOwn, List: membershipsOfUser, ListOnly: true,
 					ListDescription: "The user groups one user is a direct member of (not system groups), as additive " +
 						"`zulip_user_group_membership`s, shown by group name: to manage one person's memberships where the groups' " +

@@ -21,6 +21,9 @@ import (
 type TypeEntry struct {
 	TypeName    string
 	NewResource func() resource.Resource
+	// Contract is the kind of object the type manages, which says the tests
+	// it must have (acctest.Contract checks them).
+	Contract Contract
 	// identity is the type's resource identity (identity.go); nil for a type
 	// without one.
 	Identity *IdentitySpec
@@ -37,6 +40,24 @@ type TypeEntry struct {
 	// for a type that is not adopted.
 	Adopt *ImportSource
 }
+
+// Contract is the kind of object a resource type manages, for the test
+// contract: each kind makes some tests required.
+type Contract int
+
+const (
+	// ContractUnset is no contract: a registry entry must name one.
+	ContractUnset Contract = iota
+	// CollectionObject: one object of a collection the server lists whole,
+	// created, adopted and half-failed through the kit's collections; the
+	// kit's shared tests run on it.
+	CollectionObject
+	// ManagedObject: another object the type manages (a singleton, an
+	// order, a membership, an object of its own), with its own tests.
+	ManagedObject
+	// Invocation: an operation performed once (invocation.go).
+	Invocation
+)
 
 // Identity is a pointer to spec, for registry entries.
 func Identity(spec IdentitySpec) *IdentitySpec { return &spec }

@@ -13,10 +13,10 @@ import (
 func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
-			{TypeName: "zulip_apns_device_token", NewResource: NewAPNsDeviceTokenResource},
-			{TypeName: "zulip_push_test_notification", NewResource: NewPushTestNotificationResource},
-			{TypeName: "zulip_own_account_deactivation", NewResource: NewOwnAccountDeactivationResource},
-			{TypeName: "zulip_sms_question", NewResource: NewSMSQuestionResource, NoAccount: true},
+			{TypeName: "zulip_apns_device_token", Contract: kit.ManagedObject, NewResource: NewAPNsDeviceTokenResource},
+			{TypeName: "zulip_push_test_notification", Contract: kit.Invocation, NewResource: NewPushTestNotificationResource},
+			{TypeName: "zulip_own_account_deactivation", Contract: kit.Invocation, NewResource: NewOwnAccountDeactivationResource},
+			{TypeName: "zulip_sms_question", Contract: kit.Invocation, NewResource: NewSMSQuestionResource, NoAccount: true},
 		},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewEventQueueEphemeralResource},
 		Actions:            []func() action.Action{NewOwnAccountDeactivationAction, NewPushTestNotificationAction, NewRealmExportAction},

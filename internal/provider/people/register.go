@@ -19,7 +19,7 @@ import (
 func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
-			{TypeName: "zulip_user", NewResource: NewUserResource, Identity: &kit.UserIdentity, Natural: &kit.KeyRule{Attrs: []string{"email"}, Fold: true}, Journaled: true,
+			{TypeName: "zulip_user", Contract: kit.ManagedObject, NewResource: NewUserResource, Identity: &kit.UserIdentity, Natural: &kit.KeyRule{Attrs: []string{"email"}, Fold: true}, Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageAccounts, List: humansToImport, ListDescription: "The organization's human users, by their real address where the provider's account may see it.",
 					Filters: map[string]kit.ListFilter{
 						filterRole: {Attr: listschema.StringAttribute{Optional: true,
@@ -28,7 +28,7 @@ func Area() kit.Area {
 						filterIncludeDeactivated: {Attr: listschema.BoolAttribute{Optional: true,
 							MarkdownDescription: "Lists deactivated users too (they import with `active = false`). Default `false`."}},
 					}}},
-			{TypeName: "zulip_profile_data", NewResource: NewProfileDataResource},
+			{TypeName: "zulip_profile_data", Contract: kit.ManagedObject, NewResource: NewProfileDataResource},
 		},
 		DataSources:        []func() datasource.DataSource{NewUserDataSource, NewUserStatusDataSource},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},

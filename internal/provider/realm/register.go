@@ -16,34 +16,34 @@ import (
 func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
-			{TypeName: "zulip_realm", NewResource: NewRealmResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_realm", Contract: kit.ManagedObject, NewResource: NewRealmResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrganization, List: thisOrganization,
 					ListDescription: "The organization's settings: one result, imported by the organization's URL."}},
-			{TypeName: "zulip_realm_user_defaults", NewResource: NewRealmUserDefaultsResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_realm_user_defaults", Contract: kit.ManagedObject, NewResource: NewRealmUserDefaultsResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrganization, List: thisOrganization,
 					ListDescription: "The organization's defaults for new users: one result, imported by the organization's URL."}},
-			{TypeName: "zulip_allowed_domain", NewResource: NewAllowedDomainResource, Identity: kit.Identity(kit.IdentityOf("domain", "The allowed domain.", false)), Journaled: true,
+			{TypeName: "zulip_allowed_domain", Contract: kit.CollectionObject, NewResource: NewAllowedDomainResource, Identity: kit.Identity(kit.IdentityOf("domain", "The allowed domain.", false)), Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.RealmDomainCollection, func(v zulip.RealmDomain) (string, string, bool) {
 					return v.Domain, v.Domain, true
 				}), ListDescription: "The organization's allowed e-mail domains."}},
-			{TypeName: "zulip_linkifier", NewResource: NewLinkifierResource, Identity: kit.Identity(kit.IdentityOf("pattern", "The linkifier's pattern.", true)), Journaled: true,
+			{TypeName: "zulip_linkifier", Contract: kit.CollectionObject, NewResource: NewLinkifierResource, Identity: kit.Identity(kit.IdentityOf("pattern", "The linkifier's pattern.", true)), Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.LinkifierCollection, func(v zulip.Linkifier) (string, string, bool) {
 					return v.Pattern, strconv.FormatInt(v.ID, 10), true
 				}), ListDescription: "The organization's linkifiers, shown by pattern."}},
-			{TypeName: "zulip_code_playground", NewResource: NewCodePlaygroundResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{
+			{TypeName: "zulip_code_playground", Contract: kit.CollectionObject, NewResource: NewCodePlaygroundResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{
 				{Name: "pygments_language", Description: "The playground's language, as Pygments names it."},
 				{Name: "name", Description: "The playground's name."}}, ImportID: func(v []string) string { return v[0] + "/" + v[1] }}), Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.PlaygroundCollection, func(v zulip.Playground) (string, string, bool) {
 					return v.PygmentsLanguage + " " + v.Name, v.PygmentsLanguage + "/" + v.Name, true
 				}), ListDescription: "The organization's code playgrounds, shown by language and name."}},
-			{TypeName: "zulip_custom_profile_field", NewResource: NewCustomProfileFieldResource, Identity: kit.Identity(kit.IdentityOf("name", "The field's name.", true)), Journaled: true,
+			{TypeName: "zulip_custom_profile_field", Contract: kit.CollectionObject, NewResource: NewCustomProfileFieldResource, Identity: kit.Identity(kit.IdentityOf("name", "The field's name.", true)), Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.ProfileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) {
 					return v.Name, v.Name, true
 				}), ListDescription: "The organization's custom profile fields."}},
-			{TypeName: "zulip_linkifier_order", NewResource: NewLinkifierOrderResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_linkifier_order", Contract: kit.ManagedObject, NewResource: NewLinkifierOrderResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.LinkifierCollection, "linkifiers", func(zulip.Linkifier) bool { return true }),
 					ListDescription: "The order of the organization's linkifiers: one result when there is a linkifier."}},
-			{TypeName: "zulip_custom_profile_field_order", NewResource: NewCustomProfileFieldOrderResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_custom_profile_field_order", Contract: kit.ManagedObject, NewResource: NewCustomProfileFieldOrderResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.ProfileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
 					ListDescription: "The order of the organization's custom profile fields: one result when there is a field."}},
 		},

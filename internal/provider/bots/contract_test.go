@@ -1,0 +1,49 @@
+package bots_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// contract is the area's test contract (acctest.Contract).
+var contract = acctest.Contract{Area: bots.Area(), Types: map[string]acctest.TypeContract{
+	"zulip_custom_emoji": {Name: "CustomEmoji", Kit: &acctest.KitCase{
+		User:     refserver.SeedAdminID,
+		Config:   fmt.Sprintf("resource \"zulip_custom_emoji\" \"test\" {\n  name   = \"kit_emoji\"\n  source = %q\n}\n", testAccEmojiFile("green.png")),
+		ImportID: "kit_emoji",
+		Adopted:  "resource \"zulip_custom_emoji\" \"test\" {\n  name = \"kit_emoji\"\n}\n",
+		Create:   "POST /api/v1/realm/emoji/kit_emoji", List: "GET /api/v1/realm/emoji",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, e := range r.Emoji {
+				if e.Name == "kit_emoji" && !e.Deactivated {
+					n++
+				}
+			}
+			return n
+		},
+		Twin:     func(r *refserver.Realm) { acctest.AddEmoji(r, "kit_emoji", refserver.SeedAdminID) },
+		Stranger: func(r *refserver.Realm) { acctest.AddEmoji(r, "kit_emoji", refserver.SeedMemberID) },
+	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_custom_emoji" "green_tick" {
+  name = "green_tick"
+}`}},
+	"zulip_bot": {Name: "Bot", Half: &acctest.HalfCase{
+		User: refserver.SeedAdminID, Create: "POST /api/v1/bots",
+		Config: fmt.Sprintf("resource \"zulip_bot\" \"test\" {\n  full_name  = \"Half\"\n  short_name = \"half\"\n  owner_id = %d\n  role = \"moderator\"\n}\n", refserver.SeedMemberID),
+	}, RenameExempt: "resources refer to bots by id (owners, members); the address follows the short name",
+		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_bot" "alerts" {
+  full_name  = "Alerts Hook"
+  short_name = "alerts"
+  bot_type   = "incoming_webhook"
+}`}},
+}}
+
+func TestContract(t *testing.T)              { contract.Check(t) }
+func TestAccContract(t *testing.T)           { contract.Run(t) }
+func TestAccContract_versioned(t *testing.T) { contract.RunVersioned(t) }

@@ -1,0 +1,115 @@
+package channels_test
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// contract is the area's test contract (acctest.Contract).
+var contract = acctest.Contract{Area: channels.Area(), Types: map[string]acctest.TypeContract{
+	"zulip_channel": {Name: "Channel", Kit: &acctest.KitCase{
+		User:   refserver.SeedAdminID,
+		Config: "resource \"zulip_channel\" \"test\" {\n  name        = \"kit-channel\"\n  description = \"Made by the kit's tests.\"\n}\n", ImportID: "kit-channel",
+		Create: "POST /api/v1/channels/create", List: "GET /api/v1/streams",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, c := range r.Channels {
+				if c.Name == "kit-channel" && c.Description == "Made by the kit's tests." && !c.IsArchived {
+					n++
+				}
+			}
+			return n
+		},
+		Twin:     func(r *refserver.Realm) { acctest.AddChannel(r, "kit-channel", "Made by the kit's tests.") },
+		Stranger: func(r *refserver.Realm) { acctest.AddChannel(r, "kit-channel", "Someone else's channel.") },
+	}, Renamed: &acctest.RenamedCase{
+		Name: "ren-room",
+		Config: `
+resource "zulip_channel" "ref" {
+  name        = "ren-room"
+  description = "Where ops talks"
+}
+
+resource "zulip_bot" "referrer" {
+  full_name               = "Ren Helper"
+  short_name              = "renhelper"
+  default_sending_channel = zulip_channel.ref.name
+}
+`,
+		Referrer: "zulip_bot.referrer", At: tfjsonpath.New("default_sending_channel"), Want: knownvalue.StringExact("ren-room"),
+		Rename: func(r *refserver.Realm, from, to string) bool {
+			for _, c := range r.Channels {
+				if c.Name == from {
+					c.Name = to
+					return true
+				}
+			}
+			return false
+		},
+	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_channel" "general" {
+  name        = "general"
+  description = "Everyone is here."
+}`}},
+	"zulip_channel_folder": {Name: "ChannelFolder", Kit: &acctest.KitCase{
+		User:   refserver.SeedAdminID,
+		Config: "resource \"zulip_channel_folder\" \"test\" {\n  name        = \"Kit\"\n  description = \"Made by the kit's tests.\"\n}\n",
+		Create: "POST /api/v1/channel_folders/create", List: "GET /api/v1/channel_folders", ImportID: "Kit",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, f := range r.ChannelFolders {
+				if f.Name == "Kit" && f.Description == "Made by the kit's tests." && !f.IsArchived {
+					n++
+				}
+			}
+			return n
+		},
+		Twin:     func(r *refserver.Realm) { acctest.AddFolder(r, "Kit", "Made by the kit's tests.") },
+		Stranger: func(r *refserver.Realm) { acctest.AddFolder(r, "KIT", "Someone else's folder.") },
+	}, RenameExempt: "channels and the folder order refer to folders by id",
+		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_channel_folder" "engineering" {
+  name = "Engineering"
+}`, Setup: func(r *refserver.Realm) { acctest.AddFolder(r, "Engineering", "") }}},
+	"zulip_default_channels": {Name: "DefaultChannels", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_default_channels" "all" {
+  channel_ids = [1, 2]
+}`}},
+	"zulip_channel_folder_order": {Name: "ChannelFolderOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_channel_folder_order" "all" {
+  folders = [1, 2]
+}`, Setup: func(r *refserver.Realm) {
+		acctest.AddFolder(r, "Teams", "")
+		acctest.AddFolder(r, "Projects", "")
+	}}},
+	"zulip_channel_subscribers": {Name: "ChannelSubscribers", HalfExempt: "one request for the members added (POST /users/me/subscriptions)",
+		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_channel_subscribers" "design" {
+  channel_id  = 3
+  subscribers = [1, 2, 5]
+}`}},
+	"zulip_channel_subscription": {Name: "ChannelSubscription", HalfExempt: "one request (POST /users/me/subscriptions)",
+		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_channel_subscription" "mia_in_random" {
+  channel_id = 7
+  user_id    = 11
+}`}},
+	"zulip_user_topic": {Name: "UserTopic", HalfExempt: "one request (POST /user_topics)",
+		RenameExempt: "nothing refers to a user topic; its identity follows Zulip's spelling of the topic",
+		Import: &acctest.ImportCase{User: refserver.SeedMemberID, Config: `
+resource "zulip_user_topic" "releases" {
+  channel_id        = 1
+  topic             = "releases"
+  visibility_policy = "followed"
+}`}},
+}}
+
+func TestContract(t *testing.T)              { contract.Check(t) }
+func TestAccContract(t *testing.T)           { contract.Run(t) }
+func TestAccContract_versioned(t *testing.T) { contract.RunVersioned(t) }

@@ -1,0 +1,135 @@
+package channels_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// folderNames lists the server's folders in order.
+func folderNames(srv *acctest.Server) []string {
+	var out []string
+	srv.Do(func(r *refserver.Realm) {
+		for _, f := range r.ChannelFolders {
+			out = append(out, f.Name)
+		}
+	})
+	return out
+}
+
+func TestAccChannelFolderOrder_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	folders := "resource \"zulip_channel_folder\" \"a\" {\n  name = \"A\"\n}\nresource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
+	order := func(list string) string {
+		return admin + folders + fmt.Sprintf("resource \"zulip_channel_folder_order\" \"test\" {\n  folders = %s\n}\n", list)
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:           order("[zulip_channel_folder.b.id, zulip_channel_folder.a.id]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					if got := fmt.Sprint(folderNames(srv)); got != "[B A]" {
+						return fmt.Errorf("order on the server: %s", got)
+					}
+					return nil
+				},
+			},
+			{ResourceName: "zulip_channel_folder_order.test", ImportState: true, ImportStateId: "channel_folders", ImportStateVerify: true},
+			{
+				// Reordered outside Terraform: put back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.ChannelFolders[0], r.ChannelFolders[1] = r.ChannelFolders[1], r.ChannelFolders[0]
+					})
+				},
+				Config: order("[zulip_channel_folder.b.id, zulip_channel_folder.a.id]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_channel_folder_order.test", plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error {
+					if got := fmt.Sprint(folderNames(srv)); got != "[B A]" {
+						return fmt.Errorf("order on the server: %s", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccChannelFolderOrder_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	srv.Do(func(r *refserver.Realm) {
+		acctest.AddFolder(r, "X", "")
+		acctest.AddFolder(r, "Y", "")
+	})
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + "resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
+			PlanOnly:    true,
+			ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7"),
+		}},
+	})
+}
+
+func TestAccChannelFolderOrder_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_folder_order/resource.tf"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "X", "") })
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
+	})
+}
+
+// TestAccChannelFolderOrder_newFolders: an order naming a folder the same
+// apply creates but not one that exists fails at plan naming the existing
+// one; naming both, one apply creates the folder and orders it, and a later
+// apply adds a third folder to the existing order in one go.
+func TestAccChannelFolderOrder_newFolders(t *testing.T) {
+	srv := acctest.NewServer(t)
+	var x int
+	srv.Do(func(r *refserver.Realm) { x = acctest.AddFolder(r, "X", "").ID })
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	config := func(folders, list string) string {
+		return admin + folders + fmt.Sprintf("resource \"zulip_channel_folder_order\" \"test\" {\n  folders = %s\n}\n", list)
+	}
+	a := "resource \"zulip_channel_folder\" \"a\" {\n  name = \"A\"\n}\n"
+	b := "resource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
+	want := func(names string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := fmt.Sprint(folderNames(srv)); got != names {
+				return fmt.Errorf("order on the server: %s, want %s", got, names)
+			}
+			return nil
+		}
+	}
+	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:      config(a, "[zulip_channel_folder.a.id]"),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x)),
+			},
+			{Config: config(a, fmt.Sprintf("[zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[A X]")},
+			{Config: config(a+b, fmt.Sprintf("[zulip_channel_folder.b.id, zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[B A X]")},
+		},
+	})
+}

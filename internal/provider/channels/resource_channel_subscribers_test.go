@@ -1,0 +1,183 @@
+package channels_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// subscribersOnServer checks a channel's subscribers.
+func subscribersOnServer(srv *acctest.Server, id int, want ...int) error {
+	var got []int
+	srv.Do(func(r *refserver.Realm) {
+		for uid := range r.Channels[id].Subscribers {
+			got = append(got, uid)
+		}
+	})
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("channel %d's subscribers on the server: %v, want %v", id, got, want)
+	}
+	return nil
+}
+
+func TestAccChannelSubscribers_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	random := refserver.SeedChannelRandom // subscribers 5, 6, 7, 11
+	cfg := func(subs string) string {
+		return admin + fmt.Sprintf("resource \"zulip_channel_subscribers\" \"test\" {\n  channel_id  = %d\n  subscribers = %s\n}\n", random, subs)
+	}
+	addr := "zulip_channel_subscribers.test"
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:           cfg("[1, 5, 11]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            func(*terraform.State) error { return subscribersOnServer(srv, random, 1, 5, 11) },
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: "random", ImportStateVerify: true},
+			{
+				// Subscribed outside Terraform: unsubscribed again.
+				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].Subscribers[4] = 0 }) },
+				Config:    cfg("[1, 5, 11]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error { return subscribersOnServer(srv, random, 1, 5, 11) },
+			},
+			{
+				// Archived outside Terraform: the resource is gone, and the apply
+				// refuses to subscribe by name (which would create a new channel).
+				PreConfig:   func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].IsArchived = true }) },
+				Config:      cfg("[1, 5, 11]"),
+				ExpectError: acctest.ExpectErr("is archived", "unarchive it first"),
+			},
+			{
+				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].IsArchived = false }) },
+				Config:    admin,
+				Check:     func(*terraform.State) error { return subscribersOnServer(srv, random, 1, 5, 11) },
+			},
+		},
+	})
+}
+
+func TestAccChannelSubscribers_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	rec := &acctest.DiagRecorder{}
+	acctest.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.Factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      admin + "resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectErr("Unknown User", "10"),
+			},
+			{
+				// Both kinds for one channel: a warning.
+				Config: admin + "resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [5]\n}\n" +
+					"resource \"zulip_channel_subscription\" \"y\" {\n  channel_id = 7\n  user_id    = 6\n}\n",
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				Check:              func(*terraform.State) error { return rec.Has("Channel Managed Twice") },
+			},
+		},
+	})
+	if err := rec.Has("Channel Managed Twice"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestAccChannelSubscribers_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_subscribers/resource.tf"),
+			ConfigVariables: config.Variables{
+				"sre_lead_id": config.IntegerVariable(refserver.SeedMemberID), "sre_oncall_id": config.IntegerVariable(refserver.SeedMember3ID),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func TestAccChannelSubscribers_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscribers.test", "design"),
+	})
+}
+
+func TestAccChannelSubscription_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	cfg := admin + fmt.Sprintf("resource \"zulip_channel_subscription\" \"test\" {\n  channel_id = %d\n  user_id    = 5\n}\n", refserver.SeedChannelDesign)
+	addr := "zulip_channel_subscription.test"
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				// Subscribed already (seeded): adopted; the others stay.
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            func(*terraform.State) error { return subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2, 5) },
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: "design:5", ImportStateVerify: true},
+			{
+				// Unsubscribed outside Terraform: subscribed again.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) { delete(r.Channels[refserver.SeedChannelDesign].Subscribers, 5) })
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+				Check: func(*terraform.State) error { return subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2, 5) },
+			},
+			{
+				// Destroy unsubscribes this user only.
+				Config: admin,
+				Check:  func(*terraform.State) error { return subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2) },
+			},
+		},
+	})
+}
+
+func TestAccChannelSubscription_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:      admin + "resource \"zulip_channel_subscription\" \"x\" {\n  channel_id = 999\n  user_id    = 5\n}\n",
+				ExpectError: acctest.ExpectErr("no channel with id 999", "would create a new channel"),
+			},
+		},
+	})
+}
+
+func TestAccChannelSubscription_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_subscription/resource.tf"),
+			ConfigVariables:  config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func TestAccChannelSubscription_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscription.test", "random:11"),
+	})
+}

@@ -1,0 +1,218 @@
+package channels_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+func TestAccChannel_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	addr := "zulip_channel.test"
+	perms := `  can_send_message_group = { groups = ["backend"], users = [1] }
+`
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config: admin + acctest.ChannelConfig("ops", "Operations", perms),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("public")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("history_public_to_subscribers"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("message_retention_days"), knownvalue.StringExact("realm_default")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"backend"}, 1)),
+					// Not configured: Zulip's defaults (the creator administers it).
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_administer_channel_group"), acctest.PermissionOf(nil, refserver.SeedAdminID)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: "OPS", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"announce"}},
+			{
+				// Renamed, made private (history follows), a permission changed.
+				Config: admin + acctest.ChannelConfig("operations", "Operations", `  privacy = "private"
+  can_send_message_group = { groups = ["role:members"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("history_public_to_subscribers"), knownvalue.Bool(false)),
+				},
+				Check: func(*terraform.State) error {
+					if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.InviteOnly || c.HistoryPublicToSubscribers {
+						return fmt.Errorf("on the server: %+v", c)
+					}
+					return nil
+				},
+			},
+			{
+				// Changed outside Terraform: put back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, c := range r.Channels {
+							if c.Name == "operations" {
+								c.Description = "changed"
+								c.GroupSettings["can_send_message_group"] = refserver.GroupSetting{GroupID: refserver.GroupNobody}
+							}
+						}
+					})
+				},
+				Config: admin + acctest.ChannelConfig("operations", "Operations", `  privacy = "private"
+  can_send_message_group = { groups = ["role:members"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// Archived outside Terraform: declared again, it is unarchived.
+				// Zulip unarchives a private channel only if it has a subscriber
+				// (do_unarchive_stream: "Channel is private and have no
+				// subscribers"), so someone joined it before.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, c := range r.Channels {
+							if c.Name == "operations" {
+								c.Subscribers[refserver.SeedAdminID] = 0
+								c.IsArchived = true
+							}
+						}
+					})
+				},
+				Config: admin + acctest.ChannelConfig("operations", "Operations", `  privacy = "private"
+  can_send_message_group = { groups = ["role:members"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if c, _ := acctest.ChannelByName(srv, "operations"); c.IsArchived {
+						return fmt.Errorf("not unarchived: %+v", c)
+					}
+					return nil
+				},
+			},
+			{
+				// Destroy archives.
+				Config: admin,
+				Check: func(*terraform.State) error {
+					if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.IsArchived {
+						return fmt.Errorf("destroy did not archive: %+v", c)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccChannel_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	step := func(hcl string, want ...string) resource.TestStep {
+		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			step(acctest.ChannelConfig("x", "", "  privacy = \"secret\"\n"), "privacy"),
+			step(acctest.ChannelConfig("x", "", "  history_public_to_subscribers = false\n"), "Invalid Channel History"),
+			step(acctest.ChannelConfig("x", "", "  message_retention_days = \"0\"\n"), "message_retention_days"),
+			step(acctest.ChannelConfig("x", "", "  message_retention_days = \"30\"\n"), "Insufficient Role", "owner"),
+			step(acctest.ChannelConfig(" x", "", ""), "whitespace"),
+			step(acctest.ChannelConfig("x", "a\nb", ""), "one line"),
+			step(acctest.ChannelConfig("x", "", "  can_subscribe_group = { groups = [\"nope\"] }\n"), "Unknown User Group"),
+			step(acctest.ChannelConfig("GENERAL", "", ""), "Channel Already Exists", "import {"),
+		},
+	})
+}
+
+// TestAccChannel_beforeChannelCreate: a server older than POST
+// /channels/create gets its channels through the subscription endpoint, with
+// every setting, a plan warning, the provider's account subscribed, and an
+// empty second plan; a lost answer is adopted, and a channel someone else
+// made between plan and apply is not.
+func TestAccChannel_beforeChannelCreate(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 400 })
+	cfg := srv.ProviderConfig(t, refserver.SeedAdminID)
+	extra := "  privacy = \"private\"\n  topics_policy = \"disable_empty_topic\"\n" +
+		"  can_send_message_group = { groups = [\"role:administrators\"], users = [5] }\n"
+	subscribed := func(name string, user int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			var ok bool
+			srv.Do(func(r *refserver.Realm) {
+				for _, ch := range r.Channels {
+					if ch.Name == name {
+						_, ok = ch.Subscribers[user]
+					}
+				}
+			})
+			if !ok {
+				return fmt.Errorf("user %d is not subscribed to %q", user, name)
+			}
+			return nil
+		}
+	}
+	lost := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
+		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/users/me/subscriptions" {
+			return acctest.Fault{Status: http.StatusBadGateway, Process: true}
+		}
+		return acctest.Fault{}
+	})
+	raced := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault {
+		if r.Method == http.MethodPost && r.URL.Path == "/api/v1/users/me/subscriptions" {
+			return acctest.Fault{Before: func() { srv.Do(func(r *refserver.Realm) { acctest.AddChannel(r, "raced", "") }) }}
+		}
+		return acctest.Fault{}
+	})
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config: cfg + acctest.ChannelConfig("old-server", "Made by subscribing", extra),
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr("zulip_channel.test", "privacy", "private"),
+					resource.TestCheckResourceAttr("zulip_channel.test", "history_public_to_subscribers", "false"),
+					resource.TestCheckResourceAttr("zulip_channel.test", "topics_policy", "disable_empty_topic"),
+					subscribed("old-server", refserver.SeedAdminID),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"role:administrators"}, 5)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: lost + acctest.ChannelConfig("lost-answer", "", ""), Check: subscribed("lost-answer", refserver.SeedAdminID),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			{Config: raced + strings.Replace(acctest.ChannelConfig("raced", "", ""), `"test"`, `"raced"`, 1), ExpectError: acctest.ExpectErr("Channel Already Exists", "after this plan", "import {")},
+		},
+	})
+}
+
+// TestAccChannel_example applies the documentation's example, whose channels
+// name a group the same configuration creates.
+func TestAccChannel_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_channel/resource.tf"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_channel.security", tfjsonpath.New("privacy"), knownvalue.StringExact("private")),
+				statecheck.ExpectKnownValue("zulip_channel.releases", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"release-managers"})),
+			},
+		}},
+	})
+}

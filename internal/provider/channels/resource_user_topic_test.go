@@ -1,0 +1,451 @@
+package channels_test
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+func TestAccUserTopic_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	addr := "zulip_user_topic.test"
+	general := refserver.SeedChannelGeneral
+
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: userTopicDestroyed(srv, refserver.SeedAdminID, general, "deploys"),
+		Steps: []resource.TestStep{
+			{
+				Config: admin + testAccUserTopicConfig(general, "Deploys", "muted"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("1:Deploys")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("channel_id"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact("Deploys")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
+						return userTopicOnServer(srv, refserver.SeedAdminID, general, "Deploys", refserver.PolicyMuted)
+					})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     "1:Deploys",
+				ImportStateVerify: true,
+			},
+			{
+				// In place: another policy.
+				Config: admin + testAccUserTopicConfig(general, "Deploys", "followed"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(v string) error {
+						if v != "followed" {
+							return fmt.Errorf("visibility_policy is %q, want followed", v)
+						}
+						return userTopicOnServer(srv, refserver.SeedAdminID, general, "Deploys", refserver.PolicyFollowed)
+					})),
+				},
+			},
+			{
+				// The server spells the topic differently: Zulip matches topics
+				// case-insensitively, so nothing changes and the configured case stays.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, ut := range r.UserTopics {
+							if ut.UserID == refserver.SeedAdminID && ut.TopicName == "Deploys" {
+								ut.TopicName = "DEPLOYS"
+							}
+						}
+					})
+				},
+				Config: admin + testAccUserTopicConfig(general, "Deploys", "followed"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact("Deploys")),
+				},
+			},
+			{
+				// A change of case only is an update in place, not a replacement.
+				Config: admin + testAccUserTopicConfig(general, "deploys", "followed"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("1:deploys")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact("deploys")),
+				},
+			},
+			{
+				// Changed outside Terraform: the plan puts it back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, ut := range r.UserTopics {
+							if ut.UserID == refserver.SeedAdminID && strings.EqualFold(ut.TopicName, "deploys") {
+								ut.VisibilityPolicy = refserver.PolicyMuted
+							}
+						}
+					})
+				},
+				Config: admin + testAccUserTopicConfig(general, "deploys", "followed"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
+						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyFollowed)
+					})),
+				},
+			},
+			{
+				// Removed outside Terraform: dropped from state and created again.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						kept := r.UserTopics[:0]
+						for _, ut := range r.UserTopics {
+							if ut.UserID != refserver.SeedAdminID {
+								kept = append(kept, ut)
+							}
+						}
+						r.UserTopics = kept
+					})
+				},
+				Config: admin + testAccUserTopicConfig(general, "deploys", "followed"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
+						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyFollowed)
+					})),
+				},
+			},
+			{
+				// Another topic replaces the resource.
+				Config: admin + testAccUserTopicConfig(general, "deploys-eu", "followed"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
+						if err := userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyInherit); err != nil {
+							return fmt.Errorf("the replaced topic keeps its policy: %w", err)
+						}
+						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys-eu", refserver.PolicyFollowed)
+					})),
+				},
+			},
+			{
+				// Back to the topic the destroy check looks for.
+				Config: admin + testAccUserTopicConfig(general, "deploys", "unmuted"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
+						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyUnmuted)
+					})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccUserTopic_topicWithColon imports a topic whose name contains ':'.
+func TestAccUserTopic_topicWithColon(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	addr := "zulip_user_topic.test"
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelRandom, "release: 2.0 :: notes"),
+		Steps: []resource.TestStep{
+			{
+				Config: member + testAccUserTopicConfig(refserver.SeedChannelRandom, "release: 2.0 :: notes", "muted"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("7:release: 2.0 :: notes")),
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     "7:release: 2.0 :: notes",
+				ImportStateVerify: true,
+			},
+			{
+				// A topic with no policy cannot be imported.
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: "7:no such topic",
+				ExpectError:   regexp.MustCompile(`Cannot import non-existent remote object`),
+			},
+			{
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: "random:cats",
+				ExpectError:   regexp.MustCompile(`imported by "<channel_id>:<topic>"`),
+			},
+		},
+	})
+}
+
+// TestAccUserTopic_seededTopic adopts a seeded policy by import, changes it and
+// destroys it, which sets it back to none on the server.
+func TestAccUserTopic_seededTopic(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	config := member + testAccUserTopicConfig(refserver.SeedChannelGeneral, "Releases", "muted")
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases"),
+		Steps: []resource.TestStep{
+			{
+				// The seeded row is "releases", followed; the import id's spelling is kept.
+				Config:             config,
+				ResourceName:       "zulip_user_topic.test",
+				ImportState:        true,
+				ImportStateId:      "1:Releases",
+				ImportStatePersist: true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 || states[0].Attributes["visibility_policy"] != "followed" || states[0].Attributes["topic"] != "Releases" {
+						return fmt.Errorf("imported %v, want topic Releases followed", states)
+					}
+					return nil
+				},
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_user_topic.test", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_user_topic.test", tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
+						return userTopicOnServer(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases", refserver.PolicyMuted)
+					})),
+				},
+			},
+		},
+	})
+}
+
+func TestAccUserTopic_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	// A limit other than Zulip's usual 60 proves the plan uses the server's.
+	srv.Do(func(r *refserver.Realm) { r.Settings.MaxTopicLength = 20 })
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	step := func(hcl string, want string) resource.TestStep {
+		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			step(testAccUserTopicConfig(1, strings.Repeat("x", 21), "muted"),
+				`(?s)Topic Too Long.*topic\s+=.*`+acctest.ReWrapped("The topic is 21 characters long; the server's limit (max_topic_length) is 20 characters.")),
+			// Characters, not bytes: 20 two-byte letters fit.
+			{
+				Config:             admin + testAccUserTopicConfig(1, strings.Repeat("é", 20), "muted"),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			step(testAccUserTopicConfig(1, "deploys", "hidden"), `(?s)visibility_policy.*value must be one of`),
+			step(testAccUserTopicConfig(0, "deploys", "muted"), `(?s)channel_id.*must be at least 1`),
+			step(testAccUserTopicConfig(1, "", "muted"), `(?s)topic.*string length must be at least 1`),
+		},
+	})
+}
+
+func TestAccUserTopic_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 200 })
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:      admin + testAccUserTopicConfig(1, "deploys", "followed"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`),
+			},
+			{
+				Config: admin + testAccUserTopicConfig(1, "deploys", "muted"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccUserTopic_inaccessibleChannel: a private channel the account cannot
+// read is refused, and the error names channel_id.
+func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMember2ID)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				// Private, and the account is not subscribed: refused at plan.
+				Config:      member + testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Not Accessible") + `.*channel_id\s+= 3.*` + acctest.ReWrapped("cannot see a channel with id 3")),
+			},
+			{
+				Config:      member + testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Is Archived") + ".*" + acctest.ReWrapped("Channel 5") + ".*archived"),
+			},
+			{
+				Config:      member + testAccUserTopicConfig(404, "nowhere", "muted"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("cannot see a channel with id 404")),
+			},
+			{
+				// Archived behind Terraform's back after the policy was set: the
+				// plan to create it again says why it cannot.
+				Config: member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted"),
+			},
+			{
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.Channels[refserver.SeedChannelRandom].IsArchived = true
+						kept := r.UserTopics[:0]
+						for _, ut := range r.UserTopics {
+							if ut.StreamID != refserver.SeedChannelRandom {
+								kept = append(kept, ut)
+							}
+						}
+						r.UserTopics = kept
+					})
+				},
+				Config:      member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted"),
+				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Is Archived")),
+			},
+		},
+	})
+}
+
+// TestAccUserTopic_example applies the documentation's example.
+func TestAccUserTopic_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_user_topic/resource.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: func(s *terraform.State) error {
+			if err := userTopicDestroyed(srv, refserver.SeedAdminID, 1, "releases")(s); err != nil {
+				return err
+			}
+			return userTopicDestroyed(srv, refserver.SeedAdminID, 1, "lunch")(s)
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: admin + string(example),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("zulip_user_topic.releases", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
+						return userTopicOnServer(srv, refserver.SeedAdminID, 1, "releases", refserver.PolicyFollowed)
+					})),
+					statecheck.ExpectKnownValue("zulip_user_topic.lunch", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
+						return userTopicOnServer(srv, refserver.SeedAdminID, 1, "lunch", refserver.PolicyMuted)
+					})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      "zulip_user_topic.releases",
+				ImportState:       true,
+				ImportStateId:     "1:releases",
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+// TestAccUserTopic_refreshCostIsConstant applies 30 user topics and checks that
+// a plan refreshing all of them registers once.
+func TestAccUserTopic_refreshCostIsConstant(t *testing.T) {
+	srv := acctest.NewServer(t)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	const n = 30
+	config := admin + fmt.Sprintf(`
+resource "zulip_user_topic" "many" {
+  count             = %d
+  channel_id        = 1
+  topic             = "topic ${count.index}"
+  visibility_policy = "muted"
+}`, n)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: srv.ResetRequests,
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectEmptyPlan(),
+						acctest.RequestCountAtMost{Server: srv, Method: "POST", Path: "/api/v1/register", Max: 1, Resources: n},
+					},
+				},
+			},
+		},
+	})
+}
+
+// userTopicOnServer checks the user's policy for a topic on the reference
+// server; PolicyInherit means no row.
+func userTopicOnServer(srv *acctest.Server, userID, channelID int, topic string, policy int) error {
+	got := refserver.PolicyInherit
+	srv.Do(func(r *refserver.Realm) {
+		for _, ut := range r.UserTopics {
+			if ut.UserID == userID && ut.StreamID == channelID && strings.EqualFold(ut.TopicName, topic) {
+				got = ut.VisibilityPolicy
+			}
+		}
+	})
+	if got != policy {
+		return fmt.Errorf("user %d's policy for topic %q in channel %d is %d on the server, want %d", userID, topic, channelID, got, policy)
+	}
+	return nil
+}
+
+// userTopicDestroyed checks that destroy set the policy back to none.
+func userTopicDestroyed(srv *acctest.Server, userID, channelID int, topic string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		return userTopicOnServer(srv, userID, channelID, topic, refserver.PolicyInherit)
+	}
+}
+
+func testAccUserTopicConfig(channelID int, topic, policy string) string {
+	return fmt.Sprintf(`
+resource "zulip_user_topic" "test" {
+  channel_id        = %d
+  topic             = %q
+  visibility_policy = %q
+}
+`, channelID, topic, policy)
+}
+
+// TestAccUserTopic_generatedConfig: configuration generated for a seeded
+// topic preference is accepted as it is and plans no change.
+func TestAccUserTopic_generatedConfig(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
+	})
+}

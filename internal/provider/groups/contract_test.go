@@ -1,0 +1,81 @@
+package groups_test
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/groups"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// contract is the area's test contract (acctest.Contract).
+var contract = acctest.Contract{Area: groups.Area(), Types: map[string]acctest.TypeContract{
+	"zulip_user_group": {Name: "UserGroup", Kit: &acctest.KitCase{
+		User:   refserver.SeedOwnerID,
+		Config: "resource \"zulip_user_group\" \"test\" {\n  name        = \"kit-group\"\n  description = \"Made by the kit's tests.\"\n}\n", ImportID: "kit-group",
+		Create: "POST /api/v1/user_groups/create", List: "GET /api/v1/user_groups",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, g := range r.Groups {
+				if g.Name == "kit-group" && g.Description == "Made by the kit's tests." && !g.Deactivated {
+					n++
+				}
+			}
+			return n
+		},
+		Twin:     func(r *refserver.Realm) { acctest.AddGroup(r, "kit-group", "Made by the kit's tests.") },
+		Stranger: func(r *refserver.Realm) { acctest.AddGroup(r, "kit-group", "Someone else's group.") },
+	}, Renamed: &acctest.RenamedCase{
+		Name: "ren-team",
+		Config: `
+resource "zulip_user_group" "ref" {
+  name        = "ren-team"
+  description = "Ships releases"
+}
+
+resource "zulip_channel" "referrer" {
+  name                   = "ren-releases"
+  description            = ""
+  can_send_message_group = { groups = [zulip_user_group.ref.name] }
+}
+`,
+		Referrer: "zulip_channel.referrer", At: tfjsonpath.New("can_send_message_group"), Want: acctest.PermissionOf([]string{"ren-team"}),
+		Rename: func(r *refserver.Realm, from, to string) bool {
+			for _, g := range r.Groups {
+				if g.Name == from {
+					g.Name = to
+					return true
+				}
+			}
+			return false
+		},
+	}, Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
+resource "zulip_user_group" "backend" {
+  name        = "backend"
+  description = "Backend engineers"
+}`, Setup: func(r *refserver.Realm) {
+		// The seeded backend group is in use, which would refuse the
+		// test's final destroy: an unused one takes its name.
+		r.Groups[refserver.GroupBackend].Name = "backend-seeded"
+		acctest.AddGroup(r, "backend", "Backend engineers")
+	}}},
+	"zulip_user_group_members": {Name: "UserGroupMembers", HalfExempt: "one request for the difference (POST /user_groups/{id}/members)",
+		Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
+resource "zulip_user_group_members" "backend" {
+  group_id  = 9
+  members   = [5, 11]
+  subgroups = []
+}`}},
+	"zulip_user_group_membership": {Name: "UserGroupMembership", HalfExempt: "one request (POST /user_groups/{id}/members)",
+		Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
+resource "zulip_user_group_membership" "mia_in_backend" {
+  group_id = 9
+  user_id  = 11
+}`}},
+}}
+
+func TestContract(t *testing.T)              { contract.Check(t) }
+func TestAccContract(t *testing.T)           { contract.Run(t) }
+func TestAccContract_versioned(t *testing.T) { contract.RunVersioned(t) }

@@ -1,0 +1,278 @@
+package groups_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+func TestAccUserGroup_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	addr := "zulip_user_group.test"
+	managers := `  can_manage_group  = { groups = ["role:administrators", "leads"], users = [5] }
+  can_mention_group = { groups = ["role:members"] }
+`
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config: owner + acctest.UserGroupConfig("platform", "The platform team", managers),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"role:administrators", "leads"}, 5)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), acctest.PermissionOf([]string{"role:members"})),
+					// Not configured: Zulip's defaults, shown.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_join_group"), acctest.PermissionOf([]string{"role:nobody"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_add_members_group"), acctest.PermissionOf(nil, refserver.SeedOwnerID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedOwnerID)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					g, ok := acctest.GroupByName(srv, "platform")
+					if !ok || g.Description != "The platform team" || g.Deactivated {
+						return fmt.Errorf("on the server: %+v", g)
+					}
+					return nil
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: "platform", ImportStateVerify: true},
+			{
+				// In place: renamed, a permission changed, another now unmanaged.
+				Config: owner + acctest.UserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"leads"})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), acctest.PermissionOf([]string{"role:members"})),
+				},
+			},
+			{
+				// A managed permission changed outside Terraform is put back (the
+				// update's old value is the refreshed one, so Zulip accepts it).
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, g := range r.Groups {
+							if g.Name == "platform-team" {
+								g.Settings["can_manage_group"] = refserver.GroupSetting{DirectMembers: []int{refserver.SeedMemberID}}
+							}
+						}
+					})
+				},
+				Config: owner + acctest.UserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error {
+					g, _ := acctest.GroupByName(srv, "platform-team")
+					if g.Settings["can_manage_group"].GroupID != refserver.GroupLeads {
+						return fmt.Errorf("can_manage_group on the server: %+v", g.Settings["can_manage_group"])
+					}
+					return nil
+				},
+			},
+			{
+				// Deactivated outside Terraform: the plan creates it again, which
+				// reactivates the group of that name, and says so.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, g := range r.Groups {
+							if g.Name == "platform-team" {
+								g.Deactivated = true
+							}
+						}
+					})
+				},
+				Config: owner + acctest.UserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if g, _ := acctest.GroupByName(srv, "platform-team"); g.Deactivated {
+						return fmt.Errorf("not reactivated: %+v", g)
+					}
+					return nil
+				},
+			},
+			{
+				// In use by a setting outside this configuration: destroy is
+				// refused, naming the use.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, g := range r.Groups {
+							if g.Name == "platform-team" {
+								r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: g.ID}
+							}
+						}
+					})
+				},
+				Config:      owner,
+				ExpectError: acctest.ExpectErr("User Group In Use", `user group "frontend"`, "can_mention_group"),
+			},
+			{
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: refserver.GroupEveryone}
+					})
+				},
+				Config: owner,
+				Check: func(*terraform.State) error {
+					if g, ok := acctest.GroupByName(srv, "platform-team"); !ok || !g.Deactivated {
+						return fmt.Errorf("destroy did not deactivate the group: %+v", g)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccUserGroup_botKey: a provider configured with a generic bot's key
+// (what administrators are told to use for Terraform) manages a group from
+// feature level 496, when Zulip's group endpoints let bots in
+// (require_non_guest_user); before it, Zulip refuses the bot.
+func TestAccUserGroup_botKey(t *testing.T) {
+	srv := acctest.NewServer(t)
+	bot := srv.ProviderConfig(t, refserver.SeedBotID)
+	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
+	addr := "zulip_user_group.test"
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:      old.ProviderConfig(t, refserver.SeedBotID) + acctest.UserGroupConfig("bots-team", "Made by a bot", ""),
+				ExpectError: acctest.ExpectErr("Unable to Read User Groups", "does not accept bot requests"),
+			},
+			{
+				// Its members and subgroups too: adding a subgroup needs
+				// can_add_members_group, which the creator holds.
+				Config: bot + acctest.UserGroupConfig("bots-team", "Made by a bot", `  can_mention_group = { groups = ["role:members"] }
+`) + `resource "zulip_user_group_members" "test" {
+  group_id  = zulip_user_group.test.id
+  members   = [5]
+  subgroups = ["frontend"]
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedBotID)),
+					// The creator manages the group it made.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf(nil, refserver.SeedBotID)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					g, ok := acctest.GroupByName(srv, "bots-team")
+					if !ok {
+						return fmt.Errorf("the bot's group is not on the server")
+					}
+					return groupMembersOnServer(srv, g.ID, []int{5}, []int{refserver.GroupFrontend})
+				},
+			},
+			{
+				// Removing the subgroup needs can_manage_group, which it holds too.
+				Config: bot + acctest.UserGroupConfig("bots-team-2", "Renamed by a bot", `  can_mention_group = { groups = ["role:administrators"] }
+`) + `resource "zulip_user_group_members" "test" {
+  group_id  = zulip_user_group.test.id
+  members   = [5, 11]
+  subgroups = []
+}
+`,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					g, ok := acctest.GroupByName(srv, "bots-team-2")
+					if !ok {
+						return fmt.Errorf("the bot's group is not on the server")
+					}
+					return groupMembersOnServer(srv, g.ID, []int{5, 11}, []int{})
+				},
+			},
+			{
+				Config: bot,
+				Check: func(*terraform.State) error {
+					if g, ok := acctest.GroupByName(srv, "bots-team-2"); !ok || !g.Deactivated || g.Description != "Renamed by a bot" {
+						return fmt.Errorf("on the server after destroy: %+v", g)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccUserGroup_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	step := func(hcl string, want ...string) resource.TestStep {
+		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			step(acctest.UserGroupConfig("role:x", "", ""), "Invalid User Group Name", "reserved for system groups"),
+			step(acctest.UserGroupConfig("@x", "", ""), "Invalid User Group Name"),
+			step(acctest.UserGroupConfig(strings.Repeat("g", 101), "", ""), "name", "101"),
+			step(acctest.UserGroupConfig("x", "", "  can_join_group = { groups = [] }\n"), "Empty Permission", "role:nobody"),
+			step(acctest.UserGroupConfig("x", "", "  can_join_group = { groups = [\"no-such-group\"] }\n"),
+				"Unknown User Group", `"no-such-group"`),
+			step(acctest.UserGroupConfig("x", "", "  can_join_group = { users = [10, 999] }\n"), "Unknown User", "10, 999"),
+			step(acctest.UserGroupConfig("backend", "", ""), "User Group Already Exists", "import {"),
+		},
+	})
+}
+
+// TestAccUserGroup_serverTooOld: before feature level 317 the resource is
+// refused at plan, naming the level.
+func TestAccUserGroup_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 300 })
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config:      srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.UserGroupConfig("x", "", ""),
+			PlanOnly:    true,
+			ExpectError: acctest.ExpectErr("Zulip Server Too Old", "317"),
+		}},
+	})
+}
+
+// TestAccUserGroup_example applies the documentation's example; a group named
+// in a permission before it exists is known to the plan through the reference.
+func TestAccUserGroup_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				// The example's names are new in this organization.
+				srv.Do(func(r *refserver.Realm) {
+					r.Groups[refserver.GroupBackend].Name = "backend-old"
+					r.Groups[refserver.GroupLeads].Name = "leads-old"
+				})
+			},
+			Config:          srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group/resource.tf"),
+			ConfigVariables: config.Variables{"head_of_engineering_id": config.IntegerVariable(refserver.SeedMemberID)},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_user_group.backend", tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"leads"})),
+			},
+		}},
+	})
+}

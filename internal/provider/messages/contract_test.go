@@ -1,0 +1,50 @@
+package messages_test
+
+import (
+	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// contract is the area's test contract (acctest.Contract).
+var contract = acctest.Contract{Area: messages.Area(), Types: map[string]acctest.TypeContract{
+	"zulip_saved_snippet": {Name: "SavedSnippet", Kit: &acctest.KitCase{
+		User:   refserver.SeedAdminID,
+		Config: "resource \"zulip_saved_snippet\" \"test\" {\n  title   = \"Kit\"\n  content = \"Made by the kit's tests.\"\n}\n",
+		Create: "POST /api/v1/saved_snippets", List: "GET /api/v1/saved_snippets",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, s := range r.Snippets {
+				if s.OwnerID == refserver.SeedAdminID && s.Title == "Kit" && s.Content == "Made by the kit's tests." {
+					n++
+				}
+			}
+			return n
+		},
+		Twin: func(r *refserver.Realm) {
+			r.NextID["snippet"]++
+			id := r.NextID["snippet"]
+			r.Snippets[id] = &refserver.Snippet{ID: id, OwnerID: refserver.SeedAdminID, Title: "Kit",
+				Content: "Made by the kit's tests.", DateCreated: 1700000000}
+		},
+		NoNaturalKey: "Zulip lets two snippets have one title",
+	}, Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
+resource "zulip_saved_snippet" "welcome" {
+  title   = "Welcome"
+  content = "Welcome to the team! Please read #**general>rules**."
+}`}},
+	"zulip_message_flags": {Name: "MessageFlags", HalfExempt: "one request per flag (POST /messages/flags)",
+		RenameExempt: "nothing refers to a flag set; its identity is its import id",
+		Import: &acctest.ImportCase{User: refserver.SeedMemberID, Config: `
+resource "zulip_message_flags" "starred" {
+  flag        = "starred"
+  message_ids = [1]
+}`}},
+	"zulip_message_report": {Name: "MessageReport"},
+}}
+
+func TestContract(t *testing.T)              { contract.Check(t) }
+func TestAccContract(t *testing.T)           { contract.Run(t) }
+func TestAccContract_versioned(t *testing.T) { contract.RunVersioned(t) }

@@ -1,0 +1,44 @@
+package people_test
+
+import (
+	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/people"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// contract is the area's test contract (acctest.Contract).
+var contract = acctest.Contract{Area: people.Area(), Types: map[string]acctest.TypeContract{
+	"zulip_user": {Name: "User", Half: &acctest.HalfCase{
+		User: refserver.SeedAdminID, Create: "POST /api/v1/users",
+		// The password is write-only, which needs Terraform 1.11.
+		Versions: acctest.WriteOnlyVersions,
+		Config: `
+resource "zulip_user" "test" {
+  email     = "jane.doe@zulip.example.com"
+  full_name = "Half Made"
+  password  = "correct-horse-battery"
+  role      = "moderator"
+  profile_data = {
+    "1" = { value = "+1-555-0101" }
+  }
+}
+`,
+	}, RenameExempt: "resources refer to users by id; an address changed out of band is the user's own drift",
+		Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
+resource "zulip_user" "jane" {
+  email     = "jane.doe@zulip.example.com"
+  full_name = "Jane Doe"
+}`, Setup: func(r *refserver.Realm) {
+			r.NextID["user"]++
+			id := r.NextID["user"]
+			r.Users[id] = &refserver.User{ID: id, Email: "jane.doe@zulip.example.com", FullName: "Jane Doe",
+				Role: refserver.RoleMember, IsActive: true, Timezone: "Europe/Berlin", EmailVisibility: 1}
+		}}},
+	"zulip_profile_data": {Name: "ProfileData", HalfExempt: "one request (PATCH /users/me/profile_data)"},
+}}
+
+func TestContract(t *testing.T)              { contract.Check(t) }
+func TestAccContract(t *testing.T)           { contract.Run(t) }
+func TestAccContract_versioned(t *testing.T) { contract.RunVersioned(t) }

@@ -1,0 +1,129 @@
+package people_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+func TestAccUserStatus_seeded(t *testing.T) {
+	srv := acctest.NewServer(t)
+	guest := srv.ProviderConfig(t, refserver.SeedGuestID)
+	config := guest + `
+data "zulip_user_status" "mark" {
+  user_id = 5
+}
+
+data "zulip_user_status" "mei" {
+  user_id = 11
+}
+
+data "zulip_user_status" "olivia" {
+  user_id = 1
+}
+
+data "zulip_user_status" "maria" {
+  user_id = 6
+}
+`
+	null := knownvalue.Null()
+	check := func(addr string, userID int64, text, name, code, kind knownvalue.Check, away bool) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_id"), knownvalue.Int64Exact(userID)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("status_text"), text),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji_name"), name),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji_code"), code),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("reaction_type"), kind),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("away"), knownvalue.Bool(away)),
+		}
+	}
+	var first, second []statecheck.StateCheck
+	first = append(first, check("data.zulip_user_status.mark", refserver.SeedMemberID, knownvalue.StringExact("In a meeting"),
+		knownvalue.StringExact("calendar"), knownvalue.StringExact("1f4c5"), knownvalue.StringExact("unicode_emoji"), false)...)
+	first = append(first, check("data.zulip_user_status.mei", refserver.SeedMember3ID, null, null, null, null, true)...)
+	first = append(first, check("data.zulip_user_status.olivia", refserver.SeedOwnerID, knownvalue.StringExact("Working remotely"), null, null, null, false)...)
+	// No status is not an error: everything is empty.
+	first = append(first, check("data.zulip_user_status.maria", refserver.SeedMember2ID, null, null, null, null, false)...)
+	second = append(second, check("data.zulip_user_status.maria", refserver.SeedMember2ID, knownvalue.StringExact("On vacation"),
+		knownvalue.StringExact("palm_tree"), knownvalue.StringExact("1f334"), knownvalue.StringExact("unicode_emoji"), false)...)
+	second = append(second, check("data.zulip_user_status.mark", refserver.SeedMemberID, null, null, null, null, false)...)
+
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: config, ConfigStateChecks: first},
+			{
+				// Changed outside Terraform: Maria sets a status, Mark clears his.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						r.Users[refserver.SeedMember2ID].Status = &refserver.UserStatus{
+							StatusText: "On vacation", EmojiName: "palm_tree", EmojiCode: "1f334", ReactionType: "unicode_emoji",
+						}
+						r.Users[refserver.SeedMemberID].Status = nil
+					})
+				},
+				Config:            config,
+				ConfigStateChecks: second,
+			},
+		},
+	})
+}
+
+func TestAccUserStatus_badInput(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:      member + `data "zulip_user_status" "x" { user_id = 999 }`,
+				ExpectError: acctest.ExpectErr("User Not Found", "no user with id 999", "No such user"),
+			},
+			{
+				// A bot has no status: Zulip answers as for an unknown user.
+				Config:      member + `data "zulip_user_status" "x" { user_id = 8 }`,
+				ExpectError: acctest.ExpectErr("no user with id 8"),
+			},
+			{
+				Config:      member + `data "zulip_user_status" "x" { user_id = 10 }`,
+				ExpectError: acctest.ExpectErr("status of user 10", "User is deactivated"),
+			},
+			{
+				Config:      member + `data "zulip_user_status" "x" { user_id = 0 }`,
+				ExpectError: acctest.ExpectErr("user_id", "value must be at least 1"),
+			},
+		},
+	})
+}
+
+func TestAccUserStatus_serverTooOld(t *testing.T) {
+	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 250 })
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config:      srv.ProviderConfig(t, refserver.SeedMemberID) + `data "zulip_user_status" "x" { user_id = 5 }`,
+			ExpectError: acctest.ExpectErr("zulip_user_status needs Zulip feature level 262 or newer", "has feature level 250"),
+		}},
+	})
+}
+
+func TestAccUserStatus_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_user_status/data-source.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + string(example),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("mark_status", knownvalue.StringExact("In a meeting")),
+				statecheck.ExpectKnownOutputValue("mark_is_away", knownvalue.Bool(false)),
+			},
+		}},
+	})
+}

@@ -1,0 +1,172 @@
+package realm_test
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/realm"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// contract is the area's test contract (acctest.Contract).
+var contract = acctest.Contract{Area: realm.Area(), Types: map[string]acctest.TypeContract{
+	"zulip_realm": {Name: "RealmSettings", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_realm" "this" {
+  name = "Zulip Reference Realm"
+}`}},
+	"zulip_realm_user_defaults": {Name: "RealmUserDefaults", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_realm_user_defaults" "this" {
+  enter_sends = false
+}`}},
+	"zulip_linkifier_order": {Name: "LinkifierOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_linkifier_order" "all" {
+  linkifiers = [1]
+}`}},
+	"zulip_custom_profile_field_order": {Name: "CustomProfileFieldOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_custom_profile_field_order" "all" {
+  fields = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+}`}},
+	"zulip_linkifier": {Name: "Linkifier", Kit: &acctest.KitCase{
+		User:   refserver.SeedAdminID,
+		Config: "resource \"zulip_linkifier\" \"test\" {\n  pattern      = \"KIT-(?P<id>[0-9]+)\"\n  url_template = \"https://kit.example/{id}\"\n}\n",
+		Create: "POST /api/v1/realm/filters", List: "GET /api/v1/realm/linkifiers",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, l := range r.Linkifiers {
+				if l.Pattern == `KIT-(?P<id>[0-9]+)` && l.URLTemplate == "https://kit.example/{id}" {
+					n++
+				}
+			}
+			return n
+		},
+		Twin: func(r *refserver.Realm) {
+			r.NextID["linkifier"]++
+			r.Linkifiers = append(r.Linkifiers, &refserver.Linkifier{ID: r.NextID["linkifier"],
+				Pattern: `KIT-(?P<id>[0-9]+)`, URLTemplate: "https://kit.example/{id}"})
+		},
+		Stranger: func(r *refserver.Realm) {
+			r.NextID["linkifier"]++
+			r.Linkifiers = append(r.Linkifiers, &refserver.Linkifier{ID: r.NextID["linkifier"],
+				Pattern: `KIT-(?P<id>[0-9]+)`, URLTemplate: "https://someone-else.example/{id}"})
+		},
+		Made: true,
+	}, RenameExempt: "nothing refers to a linkifier by its pattern (orders use ids)", Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_linkifier" "issues" {
+  pattern      = "#(?P<id>[0-9]+)"
+  url_template = "https://github.com/zulip/zulip/issues/{id}"
+}`}},
+	"zulip_allowed_domain": {Name: "AllowedDomain", Kit: &acctest.KitCase{
+		User:   refserver.SeedOwnerID,
+		Config: "resource \"zulip_allowed_domain\" \"test\" {\n  domain = \"kit.example.org\"\n  allow_subdomains = true\n}\n", ImportID: "kit.example.org",
+		Create: "POST /api/v1/realm/domains", List: "GET /api/v1/realm/domains",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, d := range r.Domains {
+				if d.Domain == "kit.example.org" && d.AllowSubdomains {
+					n++
+				}
+			}
+			return n
+		},
+		Twin: func(r *refserver.Realm) {
+			r.NextID["realm_domain"]++
+			r.Domains = append(r.Domains, &refserver.RealmDomain{ID: r.NextID["realm_domain"], Domain: "kit.example.org", AllowSubdomains: true})
+		},
+		Stranger: func(r *refserver.Realm) {
+			r.NextID["realm_domain"]++
+			r.Domains = append(r.Domains, &refserver.RealmDomain{ID: r.NextID["realm_domain"], Domain: "kit.example.org"})
+		},
+		Made: true,
+	}, Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
+resource "zulip_allowed_domain" "company" {
+  domain = "zulip.example.com"
+}`}},
+	"zulip_custom_profile_field": {Name: "CustomProfileField", Kit: &acctest.KitCase{
+		User:   refserver.SeedAdminID,
+		Config: "resource \"zulip_custom_profile_field\" \"test\" {\n  name = \"Kit field\"\n  type = \"short_text\"\n  hint = \"Made by the kit's tests.\"\n}\n",
+		Create: "POST /api/v1/realm/profile_fields", List: "GET /api/v1/realm/profile_fields", ImportID: "Kit field",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, f := range r.ProfileFields {
+				if f.Name == "Kit field" && f.Hint == "Made by the kit's tests." {
+					n++
+				}
+			}
+			return n
+		},
+		Twin:     func(r *refserver.Realm) { acctest.AddProfileField(r, "Kit field", "Made by the kit's tests.") },
+		Stranger: func(r *refserver.Realm) { acctest.AddProfileField(r, "Kit field", "Someone else's field.") },
+	}, Renamed: &acctest.RenamedCase{
+		Name: "Ren desk",
+		Config: `
+resource "zulip_custom_profile_field" "ref" {
+  name = "Ren desk"
+  type = "short_text"
+}
+
+resource "zulip_profile_data" "referrer" {
+  field {
+    name  = zulip_custom_profile_field.ref.name
+    value = "B-12"
+  }
+}
+`,
+		Referrer: "zulip_profile_data.referrer", At: tfjsonpath.New("field").AtSliceIndex(0).AtMapKey("name"),
+		Want: knownvalue.StringExact("Ren desk"),
+		Rename: func(r *refserver.Realm, from, to string) bool {
+			for _, f := range r.ProfileFields {
+				if f.Name == from {
+					f.Name = to
+					return true
+				}
+			}
+			return false
+		},
+	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_custom_profile_field" "team" {
+  name = "Team"
+  hint = "Your team"
+  type = "select"
+  options = [
+    { key = "0", text = "Engineering" },
+    { key = "1", text = "Design" },
+    { key = "2", text = "Sales" },
+  ]
+}`}},
+	"zulip_code_playground": {Name: "CodePlayground", Kit: &acctest.KitCase{
+		User:     refserver.SeedAdminID,
+		Config:   "resource \"zulip_code_playground\" \"test\" {\n  name              = \"Kit playground\"\n  pygments_language = \"Go\"\n  url_template      = \"https://go.dev/play/?code={code}\"\n}\n",
+		ImportID: "Go/Kit playground",
+		Create:   "POST /api/v1/realm/playgrounds", List: "POST /api/v1/register",
+		Count: func(r *refserver.Realm) int {
+			n := 0
+			for _, p := range r.Playgrounds {
+				if p.Name == "Kit playground" && p.PygmentsLanguage == "Go" && p.URLTemplate == "https://go.dev/play/?code={code}" {
+					n++
+				}
+			}
+			return n
+		},
+		Twin: func(r *refserver.Realm) {
+			acctest.AddPlayground(r, "Kit playground", "Go", "https://go.dev/play/?code={code}")
+		},
+		Stranger: func(r *refserver.Realm) {
+			acctest.AddPlayground(r, "Kit playground", "Go", "https://elsewhere.example/?code={code}")
+		},
+		Made: true,
+	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_code_playground" "rust" {
+  name              = "Rust playground"
+  pygments_language = "Rust"
+  url_template      = "https://play.rust-lang.org/?code={code}"
+}`, Setup: func(r *refserver.Realm) {
+		acctest.AddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
+	}}},
+}}
+
+func TestContract(t *testing.T)              { contract.Check(t) }
+func TestAccContract(t *testing.T)           { contract.Run(t) }
+func TestAccContract_versioned(t *testing.T) { contract.RunVersioned(t) }

@@ -1,0 +1,295 @@
+package realm_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// seededDomain is the allowed domain of the seeded realm (its host name).
+const seededDomain = "zulip.example.com"
+
+func TestAccAllowedDomain_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	addr := "zulip_allowed_domain.test"
+
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config: owner + testAccAllowedDomainConfig("example.org", "true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact("example.org")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return acctest.DomainOnServer(srv, "example.org", true)
+					})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:                         addr,
+				ImportState:                          true,
+				ImportStateId:                        "example.org",
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "domain",
+			},
+			{
+				// In place: allow_subdomains left out falls back to false.
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return acctest.DomainOnServer(srv, "example.org", false)
+					})),
+				},
+			},
+			{
+				// Changed outside Terraform: the plan puts it back.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						for _, d := range r.Domains {
+							if d.Domain == "example.org" {
+								d.AllowSubdomains = true
+							}
+						}
+					})
+				},
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return acctest.DomainOnServer(srv, "example.org", false)
+					})),
+				},
+			},
+			{
+				// Deleted outside Terraform: dropped from state and created again.
+				PreConfig: func() {
+					srv.Do(func(r *refserver.Realm) {
+						kept := r.Domains[:0]
+						for _, d := range r.Domains {
+							if d.Domain != "example.org" {
+								kept = append(kept, d)
+							}
+						}
+						r.Domains = kept
+					})
+				},
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						return acctest.DomainOnServer(srv, "example.org", false)
+					})),
+				},
+			},
+			{
+				// A new domain replaces the old one.
+				Config: owner + testAccAllowedDomainConfig("example.net", "false"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+						if acctest.DomainOnServer(srv, "example.org", false) == nil {
+							return fmt.Errorf("the replaced domain example.org is still allowed")
+						}
+						return acctest.DomainOnServer(srv, "example.net", false)
+					})),
+				},
+			},
+		},
+	})
+}
+
+// TestAccAllowedDomain_example applies the documentation's example.
+func TestAccAllowedDomain_example(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_allowed_domain/resource.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: owner + string(example),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_allowed_domain.example_org", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+					if err := acctest.DomainOnServer(srv, "example.org", true); err != nil {
+						return err
+					}
+					if err := acctest.DomainOnServer(srv, "partners.example.net", false); err != nil {
+						return err
+					}
+					return acctest.DomainOnServer(srv, seededDomain, false)
+				})),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}
+
+func TestAccAllowedDomain_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	step := func(domain string, want string) resource.TestStep {
+		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
+	}
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			step("Example.org", `domain: must be written in lower case \("example.org"\)`),
+			step(" example.org", `domain: must not have leading or trailing whitespace`),
+			step("localhost", `domain: Domain must have at least one dot`),
+			step("", `domain: Domain can't be empty`),
+			step("example..org", `domain: Consecutive '.' are not allowed`),
+			step("-corp.example.org", `domain: Subdomains cannot start or end with a '-'`),
+			step("ex_ample.org", `domain: Domain can only have letters, numbers, '.' and '-'s`),
+			step("example.org.", `domain: Domain cannot start or end with a dot`),
+		},
+	})
+}
+
+// TestAccAllowedDomain_needsOwner checks that members and administrators are
+// told at plan time that the resource needs an owner.
+func TestAccAllowedDomain_needsOwner(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	want := acctest.ExpectErr(`Insufficient Role`, `allowed domains needs an organization owner`)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: member + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
+			{Config: admin + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
+			{
+				// Nothing was added by the refused plans.
+				Config: owner + testAccAllowedDomainConfig("example.org", ""),
+				PreConfig: func() {
+					if acctest.DomainOnServer(srv, "example.org", false) == nil {
+						t.Error("a refused create added example.org")
+					}
+				},
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+// TestAccAllowedDomain_existing checks that creating a domain the organization
+// already allows fails at plan with an import block, and that import adopts it.
+func TestAccAllowedDomain_existing(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	addr := "zulip_allowed_domain.test"
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
+				PlanOnly:    true,
+				ExpectError: acctest.ExpectErr(`Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
+			},
+			{
+				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: "nowhere.example.com",
+				ExpectError:   acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`),
+			},
+			{
+				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: "not a domain",
+				ExpectError:   acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`),
+			},
+			{
+				// Zulip's domains are lower case, so the import id is read as such.
+				Config:             owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      "Zulip.Example.COM",
+				ImportStatePersist: true,
+			},
+			{
+				Config: owner + testAccAllowedDomainConfig(seededDomain, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact(seededDomain)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccAllowedDomain_readsShareOneList checks that refreshing several
+// domains reads the list through the per-run cache.
+func TestAccAllowedDomain_readsShareOneList(t *testing.T) {
+	srv := acctest.NewServer(t)
+	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
+	const n = 5
+	config := owner + fmt.Sprintf(`
+resource "zulip_allowed_domain" "many" {
+  count  = %d
+  domain = "team${count.index}.example.org"
+}`, n)
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: srv.ResetRequests,
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectEmptyPlan(),
+						acctest.RequestCountAtMost{Server: srv, Method: "GET", Path: "/api/v1/realm/domains", Max: 1, Resources: n},
+					},
+				},
+			},
+		},
+	})
+}
+
+// testAccAllowedDomainConfig returns a zulip_allowed_domain; an empty
+// allowSubdomains leaves the argument out.
+func testAccAllowedDomainConfig(domain, allowSubdomains string) string {
+	extra := ""
+	if allowSubdomains != "" {
+		extra = "\n  allow_subdomains = " + allowSubdomains
+	}
+	return fmt.Sprintf(`
+resource "zulip_allowed_domain" "test" {
+  domain = %q%s
+}
+`, domain, extra)
+}
