@@ -1,10 +1,13 @@
 // Package realmspec describes, once, the organization settings that Zulip's
-// PATCH /realm accepts: their names, kinds, values, feature levels and who may
+// PATCH /realm accepts (their names, kinds, values, feature levels and who may
 // change them, after newest Zulip's zerver/views/realm.py (update_realm) and
-// zerver/models/realms.py (Realm.property_types, the defaults of its fields
-// and REALM_PERMISSION_GROUP_SETTINGS). The reference server validates and
-// serves the settings from this table, and internal/cmd/gen-realm generates
-// the client's encoding and the provider's schema, model and mapping from it.
+// zerver/models/realms.py: Realm.property_types, the defaults of its fields
+// and REALM_PERMISSION_GROUP_SETTINGS), and all 41 group-setting permissions
+// of the organization, a channel and a user group with who may hold each
+// (permissions.go). The reference server keeps tables of its own; a test
+// checks both against Zulip's raw OpenAPI description. internal/cmd/gen-realm
+// generates the client's encoding and the provider's schema, model and
+// mapping from this package.
 package realmspec
 
 //go:generate go run ../cmd/gen-realm -root ../..
@@ -88,6 +91,8 @@ type Setting struct {
 	Sound bool
 	// Values are an enumerated setting's values.
 	Values []Value
+	// Holders is who may hold a Permission (permissions.go).
+	Holders Holders
 	// MaxLength bounds a Text setting, in characters.
 	MaxLength int
 	// Default is a new organization's value, in the register snapshot's form
@@ -171,30 +176,30 @@ var Settings = []Setting{
 	{Name: "moderation_request_channel_id", Kind: Channel, Private: true, FL: 331, Default: -1, Description: "The private channel where reported messages go (-1: reporting is disabled)."},
 
 	// Permissions (REALM_PERMISSION_GROUP_SETTINGS).
-	{Name: "can_access_all_users_group", Kind: Permission, FL: 225, Default: "role:everyone", Description: "Who can see every user of the organization (guests only when role:everyone)."},
-	{Name: "can_add_custom_emoji_group", Kind: Permission, FL: 307, Default: "role:members", Description: "Who can add custom emoji."},
-	{Name: "can_add_subscribers_group", Kind: Permission, FL: 341, Default: "role:members", Description: "Who can subscribe others to channels."},
-	{Name: "can_create_bots_group", Kind: Permission, FL: 344, Default: "role:members", Description: "Who can create any bot."},
-	{Name: "can_create_groups", Kind: Permission, FL: 299, Owner: true, PlanLimited: true, Default: "role:members", Description: "Who can create user groups."},
-	{Name: "can_create_private_channel_group", Kind: Permission, FL: 266, Default: "role:members", Description: "Who can create private channels."},
-	{Name: "can_create_public_channel_group", Kind: Permission, FL: 264, Default: "role:members", Description: "Who can create public channels."},
-	{Name: "can_create_web_public_channel_group", Kind: Permission, FL: 280, Default: "role:owners", Description: "Who can create web-public channels."},
-	{Name: "can_create_write_only_bots_group", Kind: Permission, FL: 344, Default: "role:members", Description: "Who can create bots that only send messages (incoming webhooks)."},
-	{Name: "can_delete_any_message_group", Kind: Permission, FL: 281, Default: "role:administrators", Description: "Who can delete any message."},
-	{Name: "can_delete_own_message_group", Kind: Permission, FL: 291, Default: "role:everyone", Description: "Who can delete their own messages."},
-	{Name: "can_invite_users_group", Kind: Permission, FL: 321, Owner: true, Default: "role:members", Description: "Who can invite users."},
-	{Name: "can_manage_all_groups", Kind: Permission, FL: 299, Owner: true, Default: "role:owners", Description: "Who can manage every user group."},
-	{Name: "can_manage_billing_group", Kind: Permission, FL: 363, Owner: true, Default: "role:administrators", Description: "Who can manage the plan and billing."},
-	{Name: "can_mention_many_users_group", Kind: Permission, FL: 352, Default: "role:administrators", Description: "Who can use wildcard mentions in large channels."},
-	{Name: "can_move_messages_between_channels_group", Kind: Permission, FL: 310, Default: "role:members", Description: "Who can move messages between channels."},
-	{Name: "can_move_messages_between_topics_group", Kind: Permission, FL: 316, Default: "role:everyone", Description: "Who can move messages between topics."},
-	{Name: "can_resolve_topics_group", Kind: Permission, FL: 367, Default: "role:everyone", Description: "Who can resolve topics."},
-	{Name: "can_set_delete_message_policy_group", Kind: Permission, FL: 407, Default: "role:moderators", Description: "Who can set channels' message deletion permissions."},
-	{Name: "can_set_topics_policy_group", Kind: Permission, FL: 392, Default: "role:members", Description: "Who can set channels' topics policy."},
-	{Name: "can_summarize_topics_group", Kind: Permission, FL: 350, Default: "role:everyone", Description: "Who can use AI summaries of topics."},
-	{Name: "create_multiuse_invite_group", Kind: Permission, FL: 209, Owner: true, Default: "role:administrators", Description: "Who can create reusable invitation links."},
-	{Name: "direct_message_initiator_group", Kind: Permission, FL: 270, Default: "role:everyone", Description: "Who can start direct message conversations."},
-	{Name: "direct_message_permission_group", Kind: Permission, FL: 270, Default: "role:everyone", Description: "Who can be in direct message conversations (one member of it must be)."},
+	{Name: "can_access_all_users_group", Kind: Permission, Holders: Holders{SystemOnly: true, Systems: []string{"role:everyone", "role:members"}, Everyone: true}, FL: 225, Default: "role:everyone", Description: "Who can see every user of the organization (guests only when role:everyone)."},
+	{Name: "can_add_custom_emoji_group", Kind: Permission, Holders: nobodyNotAll, FL: 307, Default: "role:members", Description: "Who can add custom emoji."},
+	{Name: "can_add_subscribers_group", Kind: Permission, Holders: nobodyNotAll, FL: 341, Default: "role:members", Description: "Who can subscribe others to channels."},
+	{Name: "can_create_bots_group", Kind: Permission, Holders: nobodyNotAll, FL: 344, Default: "role:members", Description: "Who can create any bot."},
+	{Name: "can_create_groups", Kind: Permission, Holders: nobodyNotAll, FL: 299, Owner: true, PlanLimited: true, Default: "role:members", Description: "Who can create user groups."},
+	{Name: "can_create_private_channel_group", Kind: Permission, Holders: nobodyNotAll, FL: 266, Default: "role:members", Description: "Who can create private channels."},
+	{Name: "can_create_public_channel_group", Kind: Permission, Holders: nobodyNotAll, FL: 264, Default: "role:members", Description: "Who can create public channels."},
+	{Name: "can_create_web_public_channel_group", Kind: Permission, Holders: Holders{SystemOnly: true, Systems: []string{"role:moderators", "role:administrators", "role:owners", "role:nobody"}, Nobody: true}, FL: 280, Default: "role:owners", Description: "Who can create web-public channels."},
+	{Name: "can_create_write_only_bots_group", Kind: Permission, Holders: nobodyNotAll, FL: 344, Default: "role:members", Description: "Who can create bots that only send messages (incoming webhooks)."},
+	{Name: "can_delete_any_message_group", Kind: Permission, Holders: nobodyNotAll, FL: 281, Default: "role:administrators", Description: "Who can delete any message."},
+	{Name: "can_delete_own_message_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 291, Default: "role:everyone", Description: "Who can delete their own messages."},
+	{Name: "can_invite_users_group", Kind: Permission, Holders: nobodyNotAll, FL: 321, Owner: true, Default: "role:members", Description: "Who can invite users."},
+	{Name: "can_manage_all_groups", Kind: Permission, Holders: Holders{}, FL: 299, Owner: true, Default: "role:owners", Description: "Who can manage every user group."},
+	{Name: "can_manage_billing_group", Kind: Permission, Holders: Holders{}, FL: 363, Owner: true, Default: "role:administrators", Description: "Who can manage the plan and billing."},
+	{Name: "can_mention_many_users_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 352, Default: "role:administrators", Description: "Who can use wildcard mentions in large channels."},
+	{Name: "can_move_messages_between_channels_group", Kind: Permission, Holders: nobodyNotAll, FL: 310, Default: "role:members", Description: "Who can move messages between channels."},
+	{Name: "can_move_messages_between_topics_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 316, Default: "role:everyone", Description: "Who can move messages between topics."},
+	{Name: "can_resolve_topics_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 367, Default: "role:everyone", Description: "Who can resolve topics."},
+	{Name: "can_set_delete_message_policy_group", Kind: Permission, Holders: nobodyNotAll, FL: 407, Default: "role:moderators", Description: "Who can set channels' message deletion permissions."},
+	{Name: "can_set_topics_policy_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 392, Default: "role:members", Description: "Who can set channels' topics policy."},
+	{Name: "can_summarize_topics_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 350, Default: "role:everyone", Description: "Who can use AI summaries of topics."},
+	{Name: "create_multiuse_invite_group", Kind: Permission, Holders: nobodyNotAll, FL: 209, Owner: true, Default: "role:administrators", Description: "Who can create reusable invitation links."},
+	{Name: "direct_message_initiator_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 270, Default: "role:everyone", Description: "Who can start direct message conversations."},
+	{Name: "direct_message_permission_group", Kind: Permission, Holders: nobodyOrAnyone, FL: 270, Default: "role:everyone", Description: "Who can be in direct message conversations (one member of it must be)."},
 }
 
 // ByName returns the setting of a name.
