@@ -38,7 +38,11 @@ var tables = []table{
 // render returns the generated files by path, formatted.
 func render() (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for name, gen := range map[string]func(*bytes.Buffer){clientFile: renderClient, providerFile: renderProvider} {
+	gens := map[string]func(*bytes.Buffer){clientFile: renderClient, providerFile: renderProvider}
+	for _, t := range permissionTables {
+		gens[t.file] = func(b *bytes.Buffer) { renderPermissions(b, t) }
+	}
+	for name, gen := range gens {
 		var b bytes.Buffer
 		b.WriteString(header)
 		gen(&b)

@@ -36,29 +36,19 @@ type channelDataSource struct {
 // attributes (announce aside), whether the channel is archived, and its
 // subscribers.
 type channelDataSourceModel struct {
-	ID                                types.Int64  `tfsdk:"id"`
-	Name                              types.String `tfsdk:"name"`
-	Description                       types.String `tfsdk:"description"`
-	Privacy                           types.String `tfsdk:"privacy"`
-	HistoryPublicToSubscribers        types.Bool   `tfsdk:"history_public_to_subscribers"`
-	MessageRetentionDays              types.String `tfsdk:"message_retention_days"`
-	TopicsPolicy                      types.String `tfsdk:"topics_policy"`
-	FolderID                          types.Int64  `tfsdk:"folder_id"`
-	DateCreated                       types.Int64  `tfsdk:"date_created"`
-	CreatorID                         types.Int64  `tfsdk:"creator_id"`
-	IsArchived                        types.Bool   `tfsdk:"is_archived"`
-	Subscribers                       types.Set    `tfsdk:"subscribers"`
-	CanAddSubscribersGroup            types.Object `tfsdk:"can_add_subscribers_group"`
-	CanAdministerChannelGroup         types.Object `tfsdk:"can_administer_channel_group"`
-	CanCreateTopicGroup               types.Object `tfsdk:"can_create_topic_group"`
-	CanDeleteAnyMessageGroup          types.Object `tfsdk:"can_delete_any_message_group"`
-	CanDeleteOwnMessageGroup          types.Object `tfsdk:"can_delete_own_message_group"`
-	CanMoveMessagesOutOfChannelGroup  types.Object `tfsdk:"can_move_messages_out_of_channel_group"`
-	CanMoveMessagesWithinChannelGroup types.Object `tfsdk:"can_move_messages_within_channel_group"`
-	CanRemoveSubscribersGroup         types.Object `tfsdk:"can_remove_subscribers_group"`
-	CanResolveTopicsGroup             types.Object `tfsdk:"can_resolve_topics_group"`
-	CanSendMessageGroup               types.Object `tfsdk:"can_send_message_group"`
-	CanSubscribeGroup                 types.Object `tfsdk:"can_subscribe_group"`
+	ID                         types.Int64  `tfsdk:"id"`
+	Name                       types.String `tfsdk:"name"`
+	Description                types.String `tfsdk:"description"`
+	Privacy                    types.String `tfsdk:"privacy"`
+	HistoryPublicToSubscribers types.Bool   `tfsdk:"history_public_to_subscribers"`
+	MessageRetentionDays       types.String `tfsdk:"message_retention_days"`
+	TopicsPolicy               types.String `tfsdk:"topics_policy"`
+	FolderID                   types.Int64  `tfsdk:"folder_id"`
+	DateCreated                types.Int64  `tfsdk:"date_created"`
+	CreatorID                  types.Int64  `tfsdk:"creator_id"`
+	IsArchived                 types.Bool   `tfsdk:"is_archived"`
+	Subscribers                types.Set    `tfsdk:"subscribers"`
+	channelPermissions
 }
 
 // channelDataFromResource copies the resource model's values.
@@ -67,11 +57,7 @@ func channelDataFromResource(r channelResourceModel) channelDataSourceModel {
 		ID: r.ID, Name: r.Name, Description: r.Description, Privacy: r.Privacy,
 		HistoryPublicToSubscribers: r.HistoryPublicToSubscribers, MessageRetentionDays: r.MessageRetentionDays,
 		TopicsPolicy: r.TopicsPolicy, FolderID: r.FolderID, DateCreated: r.DateCreated, CreatorID: r.CreatorID,
-		CanAddSubscribersGroup: r.CanAddSubscribersGroup, CanAdministerChannelGroup: r.CanAdministerChannelGroup,
-		CanCreateTopicGroup: r.CanCreateTopicGroup, CanDeleteAnyMessageGroup: r.CanDeleteAnyMessageGroup,
-		CanDeleteOwnMessageGroup: r.CanDeleteOwnMessageGroup, CanMoveMessagesOutOfChannelGroup: r.CanMoveMessagesOutOfChannelGroup,
-		CanMoveMessagesWithinChannelGroup: r.CanMoveMessagesWithinChannelGroup, CanRemoveSubscribersGroup: r.CanRemoveSubscribersGroup,
-		CanResolveTopicsGroup: r.CanResolveTopicsGroup, CanSendMessageGroup: r.CanSendMessageGroup, CanSubscribeGroup: r.CanSubscribeGroup,
+		channelPermissions: r.channelPermissions,
 	}
 }
 
@@ -96,9 +82,7 @@ func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 		"subscribers": schema.SetAttribute{ElementType: types.Int64Type, Computed: true,
 			MarkdownDescription: "The ids of the channel's subscribers, as far as the provider's account may see them."},
 	}
-	for _, s := range channelSettings {
-		attrs[s.Name] = kit.PermissionDataAttribute(s.PermissionSetting)
-	}
+	channelPermissionsDataAttributes(attrs)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One channel, by name or id, archived channels included, with its permissions in the " +
 			"shared `{ groups, users }` shape and its subscribers.",

@@ -73,12 +73,7 @@ type channelModel struct {
 	IsAnnouncementOnly         types.Bool   `tfsdk:"is_announcement_only"`
 	TopicsPolicy               types.String `tfsdk:"topics_policy"`
 	IsDefault                  types.Bool   `tfsdk:"is_default"`
-	CanAddSubscribersGroup     types.Object `tfsdk:"can_add_subscribers_group"`
-	CanRemoveSubscribersGroup  types.Object `tfsdk:"can_remove_subscribers_group"`
-	CanAdministerChannelGroup  types.Object `tfsdk:"can_administer_channel_group"`
-	CanSendMessageGroup        types.Object `tfsdk:"can_send_message_group"`
-	CanSubscribeGroup          types.Object `tfsdk:"can_subscribe_group"`
-	CanCreateTopicGroup        types.Object `tfsdk:"can_create_topic_group"`
+	channelPermissions
 }
 
 // Schema describes the data source.
@@ -147,7 +142,7 @@ func channelAttributes() map[string]schema.Attribute {
 	flag := func(desc string) schema.Attribute {
 		return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
 	}
-	return map[string]schema.Attribute{
+	return channelPermissionsDataAttributes(map[string]schema.Attribute{
 		"id":                            num("The channel's id (`stream_id` in the API)."),
 		"name":                          str("The channel's name."),
 		"description":                   str("The description, as Markdown source."),
@@ -165,16 +160,10 @@ func channelAttributes() map[string]schema.Attribute {
 		"stream_weekly_traffic": num("Average messages per week over the last weeks; null for channels too young to estimate."),
 		"stream_post_policy": num("Deprecated by Zulip in favour of `can_send_message_group`: who may post " +
 			"(1 anyone, 2 administrators, 3 full members, 4 moderators)."),
-		"is_announcement_only":         flag("Deprecated by Zulip: whether only administrators may post (`stream_post_policy` 2)."),
-		"topics_policy":                str("Whether messages may use the empty topic: `inherit`, `allow_empty_topic` or `disable_empty_topic`; null on servers that lack it."),
-		"is_default":                   flag("Whether new users join the channel by default; set only with `include_default = true`, null otherwise."),
-		"can_add_subscribers_group":    kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "add other users to the channel", Level: 342}),
-		"can_remove_subscribers_group": kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "remove other users from the channel", Level: 142}),
-		"can_administer_channel_group": kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "administer the channel", Level: 325}),
-		"can_send_message_group":       kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "post in the channel", Level: 333}),
-		"can_subscribe_group":          kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "subscribe themselves to the channel", Level: 357}),
-		"can_create_topic_group":       kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "start new topics in the channel", Level: 441}),
-	}
+		"is_announcement_only": flag("Deprecated by Zulip: whether only administrators may post (`stream_post_policy` 2)."),
+		"topics_policy":        str("Whether messages may use the empty topic: `inherit`, `allow_empty_topic` or `disable_empty_topic`; null on servers that lack it."),
+		"is_default":           flag("Whether new users join the channel by default; set only with `include_default = true`, null otherwise."),
+	})
 }
 
 // Read lists the channels.
@@ -291,11 +280,6 @@ func channelFromAPI(c zulip.Channel, dir kit.GroupDirectory) channelModel {
 		IsAnnouncementOnly:         types.BoolValue(c.IsAnnouncementOnly),
 		TopicsPolicy:               kit.StringOrNull(&c.TopicsPolicy),
 		IsDefault:                  types.BoolPointerValue(c.IsDefault),
-		CanAddSubscribersGroup:     kit.PermissionFromAPI(c.CanAddSubscribersGroup, dir),
-		CanRemoveSubscribersGroup:  kit.PermissionFromAPI(c.CanRemoveSubscribersGroup, dir),
-		CanAdministerChannelGroup:  kit.PermissionFromAPI(c.CanAdministerChannelGroup, dir),
-		CanSendMessageGroup:        kit.PermissionFromAPI(c.CanSendMessageGroup, dir),
-		CanSubscribeGroup:          kit.PermissionFromAPI(c.CanSubscribeGroup, dir),
-		CanCreateTopicGroup:        kit.PermissionFromAPI(c.CanCreateTopicGroup, dir),
+		channelPermissions:         channelPermissionsFromAPI(&c, dir),
 	}
 }

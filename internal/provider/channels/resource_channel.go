@@ -65,109 +65,18 @@ type channelResource struct {
 
 // channelResourceModel is the zulip_channel state.
 type channelResourceModel struct {
-	ID                                types.Int64  `tfsdk:"id"`
-	Name                              types.String `tfsdk:"name"`
-	Description                       types.String `tfsdk:"description"`
-	Privacy                           types.String `tfsdk:"privacy"`
-	HistoryPublicToSubscribers        types.Bool   `tfsdk:"history_public_to_subscribers"`
-	MessageRetentionDays              types.String `tfsdk:"message_retention_days"`
-	TopicsPolicy                      types.String `tfsdk:"topics_policy"`
-	FolderID                          types.Int64  `tfsdk:"folder_id"`
-	Announce                          types.Bool   `tfsdk:"announce"`
-	DateCreated                       types.Int64  `tfsdk:"date_created"`
-	CreatorID                         types.Int64  `tfsdk:"creator_id"`
-	CanAddSubscribersGroup            types.Object `tfsdk:"can_add_subscribers_group"`
-	CanAdministerChannelGroup         types.Object `tfsdk:"can_administer_channel_group"`
-	CanCreateTopicGroup               types.Object `tfsdk:"can_create_topic_group"`
-	CanDeleteAnyMessageGroup          types.Object `tfsdk:"can_delete_any_message_group"`
-	CanDeleteOwnMessageGroup          types.Object `tfsdk:"can_delete_own_message_group"`
-	CanMoveMessagesOutOfChannelGroup  types.Object `tfsdk:"can_move_messages_out_of_channel_group"`
-	CanMoveMessagesWithinChannelGroup types.Object `tfsdk:"can_move_messages_within_channel_group"`
-	CanRemoveSubscribersGroup         types.Object `tfsdk:"can_remove_subscribers_group"`
-	CanResolveTopicsGroup             types.Object `tfsdk:"can_resolve_topics_group"`
-	CanSendMessageGroup               types.Object `tfsdk:"can_send_message_group"`
-	CanSubscribeGroup                 types.Object `tfsdk:"can_subscribe_group"`
-}
-
-// channelSetting is one channel permission: where the model, the server's
-// channel and the client's requests keep it.
-type channelSetting struct {
-	kit.PermissionSetting
-	model  func(*channelResourceModel) *types.Object
-	api    func(*zulip.Channel) *zulip.GroupSettingValue
-	create func(*zulip.ChannelPermissions) **zulip.GroupSettingValue
-	update func(*zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate
-}
-
-// channelSettings are the eleven channel permissions.
-var channelSettings = []channelSetting{
-	{kit.PermissionSetting{Name: "can_add_subscribers_group", What: "subscribe other users to the channel", Level: 342},
-		func(m *channelResourceModel) *types.Object { return &m.CanAddSubscribersGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanAddSubscribersGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAddSubscribersGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddSubscribersGroup }},
-	{kit.PermissionSetting{Name: "can_administer_channel_group", What: "administer the channel (its name, description, privacy and permissions)", Level: 325},
-		func(m *channelResourceModel) *types.Object { return &m.CanAdministerChannelGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanAdministerChannelGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAdministerChannelGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
-			return &p.CanAdministerChannelGroup
-		}},
-	{kit.PermissionSetting{Name: "can_create_topic_group", What: "start new topics in the channel", Level: 441},
-		func(m *channelResourceModel) *types.Object { return &m.CanCreateTopicGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanCreateTopicGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanCreateTopicGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanCreateTopicGroup }},
-	{kit.PermissionSetting{Name: "can_delete_any_message_group", What: "delete any message in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
-		func(m *channelResourceModel) *types.Object { return &m.CanDeleteAnyMessageGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanDeleteAnyMessageGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteAnyMessageGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteAnyMessageGroup }},
-	{kit.PermissionSetting{Name: "can_delete_own_message_group", What: "delete their own messages in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
-		func(m *channelResourceModel) *types.Object { return &m.CanDeleteOwnMessageGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanDeleteOwnMessageGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteOwnMessageGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteOwnMessageGroup }},
-	{kit.PermissionSetting{Name: "can_move_messages_out_of_channel_group", What: "move messages out of the channel", Level: 396},
-		func(m *channelResourceModel) *types.Object { return &m.CanMoveMessagesOutOfChannelGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanMoveMessagesOutOfChannelGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
-			return &p.CanMoveMessagesOutOfChannelGroup
-		},
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
-			return &p.CanMoveMessagesOutOfChannelGroup
-		}},
-	{kit.PermissionSetting{Name: "can_move_messages_within_channel_group", What: "move messages between the channel's topics", Level: 396},
-		func(m *channelResourceModel) *types.Object { return &m.CanMoveMessagesWithinChannelGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanMoveMessagesWithinChannelGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
-			return &p.CanMoveMessagesWithinChannelGroup
-		},
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
-			return &p.CanMoveMessagesWithinChannelGroup
-		}},
-	{kit.PermissionSetting{Name: "can_remove_subscribers_group", What: "unsubscribe other users from the channel", Level: 142},
-		func(m *channelResourceModel) *types.Object { return &m.CanRemoveSubscribersGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanRemoveSubscribersGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanRemoveSubscribersGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
-			return &p.CanRemoveSubscribersGroup
-		}},
-	{kit.PermissionSetting{Name: "can_resolve_topics_group", What: "mark the channel's topics resolved", Level: 402},
-		func(m *channelResourceModel) *types.Object { return &m.CanResolveTopicsGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanResolveTopicsGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanResolveTopicsGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanResolveTopicsGroup }},
-	{kit.PermissionSetting{Name: "can_send_message_group", What: "post in the channel", Level: 333},
-		func(m *channelResourceModel) *types.Object { return &m.CanSendMessageGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanSendMessageGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSendMessageGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSendMessageGroup }},
-	{kit.PermissionSetting{Name: "can_subscribe_group", What: "subscribe themselves to the channel", Level: 357},
-		func(m *channelResourceModel) *types.Object { return &m.CanSubscribeGroup },
-		func(c *zulip.Channel) *zulip.GroupSettingValue { return c.CanSubscribeGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSubscribeGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSubscribeGroup }},
+	ID                         types.Int64  `tfsdk:"id"`
+	Name                       types.String `tfsdk:"name"`
+	Description                types.String `tfsdk:"description"`
+	Privacy                    types.String `tfsdk:"privacy"`
+	HistoryPublicToSubscribers types.Bool   `tfsdk:"history_public_to_subscribers"`
+	MessageRetentionDays       types.String `tfsdk:"message_retention_days"`
+	TopicsPolicy               types.String `tfsdk:"topics_policy"`
+	FolderID                   types.Int64  `tfsdk:"folder_id"`
+	Announce                   types.Bool   `tfsdk:"announce"`
+	DateCreated                types.Int64  `tfsdk:"date_created"`
+	CreatorID                  types.Int64  `tfsdk:"creator_id"`
+	channelPermissions
 }
 
 // Channel privacy values.
@@ -318,7 +227,7 @@ func checkHistoryShared(plan channelResourceModel, diags *diag.Diagnostics) {
 // feature level for it, then its value.
 func (r *channelResource) checkSettings(ctx context.Context, plan channelResourceModel, diags *diag.Diagnostics) {
 	for _, s := range channelSettings {
-		v := *s.model(&plan)
+		v := *s.model(&plan.channelPermissions)
 		if v.IsNull() || v.IsUnknown() {
 			continue
 		}
@@ -552,7 +461,7 @@ func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir ki
 		req.FolderID = plan.FolderID.ValueInt64Pointer()
 	}
 	for _, s := range channelSettings {
-		v, err := kit.PermissionValue(ctx, *s.model(&plan), dir)
+		v, err := kit.PermissionValue(ctx, *s.model(&plan.channelPermissions), dir)
 		if err != nil {
 			return req, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -618,7 +527,7 @@ func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel,
 		}
 	}
 	for _, s := range channelSettings {
-		u, err := kit.PermissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
+		u, err := kit.PermissionChange(ctx, *s.model(&plan.channelPermissions), *s.model(&prior.channelPermissions), dir)
 		if err != nil {
 			return req, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -741,9 +650,7 @@ func channelFromAPI2(ctx context.Context, d *kit.ProviderData, c zulip.Channel, 
 		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
-	for _, s := range channelSettings {
-		*s.model(m) = kit.PermissionFromAPI(s.api(&c), dir)
-	}
+	m.channelPermissions = channelPermissionsFromAPI(&c, dir)
 }
 
 // retentionFromString is the retention the resource's value names.

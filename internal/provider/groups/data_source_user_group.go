@@ -35,21 +35,16 @@ type userGroupDataSource struct {
 
 // userGroupDataSourceModel is the zulip_user_group data source.
 type userGroupDataSourceModel struct {
-	ID                    types.Int64  `tfsdk:"id"`
-	Name                  types.String `tfsdk:"name"`
-	Description           types.String `tfsdk:"description"`
-	Members               types.Set    `tfsdk:"members"`
-	Subgroups             types.Set    `tfsdk:"subgroups"`
-	IsSystemGroup         types.Bool   `tfsdk:"is_system_group"`
-	Deactivated           types.Bool   `tfsdk:"deactivated"`
-	DateCreated           types.Int64  `tfsdk:"date_created"`
-	CreatorID             types.Int64  `tfsdk:"creator_id"`
-	CanAddMembersGroup    types.Object `tfsdk:"can_add_members_group"`
-	CanJoinGroup          types.Object `tfsdk:"can_join_group"`
-	CanLeaveGroup         types.Object `tfsdk:"can_leave_group"`
-	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
-	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
-	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
+	ID            types.Int64  `tfsdk:"id"`
+	Name          types.String `tfsdk:"name"`
+	Description   types.String `tfsdk:"description"`
+	Members       types.Set    `tfsdk:"members"`
+	Subgroups     types.Set    `tfsdk:"subgroups"`
+	IsSystemGroup types.Bool   `tfsdk:"is_system_group"`
+	Deactivated   types.Bool   `tfsdk:"deactivated"`
+	DateCreated   types.Int64  `tfsdk:"date_created"`
+	CreatorID     types.Int64  `tfsdk:"creator_id"`
+	userGroupPermissions
 }
 
 // Schema describes the data source.
@@ -74,9 +69,7 @@ func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			MarkdownDescription: "When the group was created (UNIX seconds); null when Zulip has no record of it."},
 		"creator_id": schema.Int64Attribute{Computed: true, MarkdownDescription: "Who created the group; null when unknown."},
 	}
-	for _, s := range userGroupSettings {
-		attrs[s.Name] = kit.PermissionDataAttribute(s.PermissionSetting)
-	}
+	userGroupPermissionsDataAttributes(attrs)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One user group, by name or id: system groups (`role:...`) and deactivated groups " +
 			"included. Needs the credentials of a member or administrator: Zulip refuses to list user groups to " +
@@ -133,11 +126,6 @@ func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	m.Members = types.SetValueMust(types.Int64Type, members)
 	m.Subgroups = types.SetValueMust(types.StringType, subgroups)
-	m.CanAddMembersGroup = kit.PermissionFromAPI(g.CanAddMembersGroup, dir)
-	m.CanJoinGroup = kit.PermissionFromAPI(g.CanJoinGroup, dir)
-	m.CanLeaveGroup = kit.PermissionFromAPI(g.CanLeaveGroup, dir)
-	m.CanManageGroup = kit.PermissionFromAPI(g.CanManageGroup, dir)
-	m.CanMentionGroup = kit.PermissionFromAPI(g.CanMentionGroup, dir)
-	m.CanRemoveMembersGroup = kit.PermissionFromAPI(g.CanRemoveMembersGroup, dir)
+	m.userGroupPermissions = userGroupPermissionsFromAPI(&g, dir)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

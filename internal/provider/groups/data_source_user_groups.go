@@ -45,21 +45,16 @@ type userGroupsDataSourceModel struct {
 
 // userGroupModel is one user group of the result.
 type userGroupModel struct {
-	ID                    types.Int64  `tfsdk:"id"`
-	Name                  types.String `tfsdk:"name"`
-	Description           types.String `tfsdk:"description"`
-	Members               []int64      `tfsdk:"members"`
-	DirectSubgroupIDs     []int64      `tfsdk:"direct_subgroup_ids"`
-	IsSystemGroup         types.Bool   `tfsdk:"is_system_group"`
-	DateCreated           types.Int64  `tfsdk:"date_created"`
-	CreatorID             types.Int64  `tfsdk:"creator_id"`
-	Deactivated           types.Bool   `tfsdk:"deactivated"`
-	CanAddMembersGroup    types.Object `tfsdk:"can_add_members_group"`
-	CanJoinGroup          types.Object `tfsdk:"can_join_group"`
-	CanLeaveGroup         types.Object `tfsdk:"can_leave_group"`
-	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
-	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
-	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
+	ID                types.Int64  `tfsdk:"id"`
+	Name              types.String `tfsdk:"name"`
+	Description       types.String `tfsdk:"description"`
+	Members           []int64      `tfsdk:"members"`
+	DirectSubgroupIDs []int64      `tfsdk:"direct_subgroup_ids"`
+	IsSystemGroup     types.Bool   `tfsdk:"is_system_group"`
+	DateCreated       types.Int64  `tfsdk:"date_created"`
+	CreatorID         types.Int64  `tfsdk:"creator_id"`
+	Deactivated       types.Bool   `tfsdk:"deactivated"`
+	userGroupPermissions
 }
 
 // Schema describes the data source.
@@ -90,23 +85,17 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Computed:            true,
 				MarkdownDescription: "The matching user groups, in the server's order (by id).",
 				NestedObject: schema.NestedAttributeObject{
-					Attributes: map[string]schema.Attribute{
-						"id":                       num("The group's id."),
-						"name":                     schema.StringAttribute{Computed: true, MarkdownDescription: "The group's name; system groups are named `role:...`."},
-						"description":              schema.StringAttribute{Computed: true, MarkdownDescription: "The group's description."},
-						"members":                  ids("Ids of the group's direct members (active users only on current servers); members of subgroups are not repeated here."),
-						"direct_subgroup_ids":      ids("Ids of the groups whose members are also members of this group."),
-						"is_system_group":          schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether this is a system group managed by Zulip (roles, `role:nobody`, `role:internet`)."},
-						"date_created":             num("When the group was created, in UNIX seconds; null when Zulip has no record of it (groups older than feature level 292, and usually system groups)."),
-						"creator_id":               num("The id of the user who created the group; null when unknown, and for system groups."),
-						"deactivated":              schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
-						"can_add_members_group":    kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "add members to the group", Level: 305}),
-						"can_join_group":           kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "join the group", Level: 301}),
-						"can_leave_group":          kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "leave the group", Level: 308}),
-						"can_manage_group":         kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "manage the group (name, description, settings, members)", Level: 283}),
-						"can_mention_group":        kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "mention the group", Level: 191}),
-						"can_remove_members_group": kit.PermissionDataAttribute(kit.PermissionSetting{Name: "", What: "remove members from the group", Level: 324}),
-					},
+					Attributes: userGroupPermissionsDataAttributes(map[string]schema.Attribute{
+						"id":                  num("The group's id."),
+						"name":                schema.StringAttribute{Computed: true, MarkdownDescription: "The group's name; system groups are named `role:...`."},
+						"description":         schema.StringAttribute{Computed: true, MarkdownDescription: "The group's description."},
+						"members":             ids("Ids of the group's direct members (active users only on current servers); members of subgroups are not repeated here."),
+						"direct_subgroup_ids": ids("Ids of the groups whose members are also members of this group."),
+						"is_system_group":     schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether this is a system group managed by Zulip (roles, `role:nobody`, `role:internet`)."},
+						"date_created":        num("When the group was created, in UNIX seconds; null when Zulip has no record of it (groups older than feature level 292, and usually system groups)."),
+						"creator_id":          num("The id of the user who created the group; null when unknown, and for system groups."),
+						"deactivated":         schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
+					}),
 				},
 			},
 		},
@@ -166,20 +155,15 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 // userGroupFromAPI converts a user group.
 func userGroupFromAPI(g zulip.UserGroup, dir kit.GroupDirectory) userGroupModel {
 	return userGroupModel{
-		ID:                    types.Int64Value(g.ID),
-		Name:                  types.StringValue(g.Name),
-		Description:           types.StringValue(g.Description),
-		Members:               kit.GroupSettingIDs(g.Members),
-		DirectSubgroupIDs:     kit.GroupSettingIDs(g.DirectSubgroupIDs),
-		IsSystemGroup:         types.BoolValue(g.IsSystemGroup),
-		DateCreated:           types.Int64PointerValue(g.DateCreated),
-		CreatorID:             types.Int64PointerValue(g.CreatorID),
-		Deactivated:           types.BoolValue(g.Deactivated),
-		CanAddMembersGroup:    kit.PermissionFromAPI(g.CanAddMembersGroup, dir),
-		CanJoinGroup:          kit.PermissionFromAPI(g.CanJoinGroup, dir),
-		CanLeaveGroup:         kit.PermissionFromAPI(g.CanLeaveGroup, dir),
-		CanManageGroup:        kit.PermissionFromAPI(g.CanManageGroup, dir),
-		CanMentionGroup:       kit.PermissionFromAPI(g.CanMentionGroup, dir),
-		CanRemoveMembersGroup: kit.PermissionFromAPI(g.CanRemoveMembersGroup, dir),
+		ID:                   types.Int64Value(g.ID),
+		Name:                 types.StringValue(g.Name),
+		Description:          types.StringValue(g.Description),
+		Members:              kit.GroupSettingIDs(g.Members),
+		DirectSubgroupIDs:    kit.GroupSettingIDs(g.DirectSubgroupIDs),
+		IsSystemGroup:        types.BoolValue(g.IsSystemGroup),
+		DateCreated:          types.Int64PointerValue(g.DateCreated),
+		CreatorID:            types.Int64PointerValue(g.CreatorID),
+		Deactivated:          types.BoolValue(g.Deactivated),
+		userGroupPermissions: userGroupPermissionsFromAPI(&g, dir),
 	}
 }

@@ -64,61 +64,12 @@ type userGroupResource struct {
 
 // userGroupResourceModel is the zulip_user_group state.
 type userGroupResourceModel struct {
-	ID                    types.Int64  `tfsdk:"id"`
-	Name                  types.String `tfsdk:"name"`
-	Description           types.String `tfsdk:"description"`
-	CanAddMembersGroup    types.Object `tfsdk:"can_add_members_group"`
-	CanJoinGroup          types.Object `tfsdk:"can_join_group"`
-	CanLeaveGroup         types.Object `tfsdk:"can_leave_group"`
-	CanManageGroup        types.Object `tfsdk:"can_manage_group"`
-	CanMentionGroup       types.Object `tfsdk:"can_mention_group"`
-	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
-	DateCreated           types.Int64  `tfsdk:"date_created"`
-	CreatorID             types.Int64  `tfsdk:"creator_id"`
-}
-
-// userGroupSetting is one of a group's permission settings: where the model,
-// the server's group and the client's requests keep it.
-type userGroupSetting struct {
-	kit.PermissionSetting
-	model  func(*userGroupResourceModel) *types.Object
-	api    func(*zulip.UserGroup) *zulip.GroupSettingValue
-	create func(*zulip.UserGroupPermissions) **zulip.GroupSettingValue
-	update func(*zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate
-}
-
-// userGroupSettings are the six permission settings of a user group.
-var userGroupSettings = []userGroupSetting{
-	{kit.PermissionSetting{Name: "can_add_members_group", What: "add members to the group", Level: 305},
-		func(m *userGroupResourceModel) *types.Object { return &m.CanAddMembersGroup },
-		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanAddMembersGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanAddMembersGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddMembersGroup }},
-	{kit.PermissionSetting{Name: "can_join_group", What: "join the group", Level: 301},
-		func(m *userGroupResourceModel) *types.Object { return &m.CanJoinGroup },
-		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanJoinGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanJoinGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanJoinGroup }},
-	{kit.PermissionSetting{Name: "can_leave_group", What: "leave the group", Level: 308},
-		func(m *userGroupResourceModel) *types.Object { return &m.CanLeaveGroup },
-		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanLeaveGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanLeaveGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanLeaveGroup }},
-	{kit.PermissionSetting{Name: "can_manage_group", What: "manage the group (its name, description, settings and members)", Level: 283},
-		func(m *userGroupResourceModel) *types.Object { return &m.CanManageGroup },
-		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanManageGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanManageGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanManageGroup }},
-	{kit.PermissionSetting{Name: "can_mention_group", What: "mention the group (notifying its members)", Level: 258},
-		func(m *userGroupResourceModel) *types.Object { return &m.CanMentionGroup },
-		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanMentionGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanMentionGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanMentionGroup }},
-	{kit.PermissionSetting{Name: "can_remove_members_group", What: "remove members from the group", Level: 324},
-		func(m *userGroupResourceModel) *types.Object { return &m.CanRemoveMembersGroup },
-		func(g *zulip.UserGroup) *zulip.GroupSettingValue { return g.CanRemoveMembersGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanRemoveMembersGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanRemoveMembersGroup }},
+	ID          types.Int64  `tfsdk:"id"`
+	Name        types.String `tfsdk:"name"`
+	Description types.String `tfsdk:"description"`
+	DateCreated types.Int64  `tfsdk:"date_created"`
+	CreatorID   types.Int64  `tfsdk:"creator_id"`
+	userGroupPermissions
 }
 
 // Schema describes the resource.
@@ -238,7 +189,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // feature level for it, then its value.
 func (r *userGroupResource) checkSettings(ctx context.Context, plan userGroupResourceModel, diags *diag.Diagnostics) {
 	for _, s := range userGroupSettings {
-		v := *s.model(&plan)
+		v := *s.model(&plan.userGroupPermissions)
 		if v.IsNull() || v.IsUnknown() {
 			continue
 		}
@@ -366,7 +317,7 @@ func (r *userGroupResource) Create(ctx context.Context, req resource.CreateReque
 func (r *userGroupResource) createPermissions(ctx context.Context, plan userGroupResourceModel, dir kit.GroupDirectory) (zulip.UserGroupPermissions, error) {
 	var perms zulip.UserGroupPermissions
 	for _, s := range userGroupSettings {
-		v, err := kit.PermissionValue(ctx, *s.model(&plan), dir)
+		v, err := kit.PermissionValue(ctx, *s.model(&plan.userGroupPermissions), dir)
 		if err != nil {
 			return perms, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -412,7 +363,7 @@ func (r *userGroupResource) update(ctx context.Context, plan, prior userGroupRes
 		req.Description = &d
 	}
 	for _, s := range userGroupSettings {
-		u, err := kit.PermissionChange(ctx, *s.model(&plan), *s.model(&prior), dir)
+		u, err := kit.PermissionChange(ctx, *s.model(&plan.userGroupPermissions), *s.model(&prior.userGroupPermissions), dir)
 		if err != nil {
 			return req, fmt.Errorf("%s: %w", s.Name, err)
 		}
@@ -601,7 +552,5 @@ func userGroupResourceFromAPI(ctx context.Context, d *kit.ProviderData, g zulip.
 		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
-	for _, s := range userGroupSettings {
-		*s.model(m) = kit.PermissionFromAPI(s.api(&g), dir)
-	}
+	m.userGroupPermissions = userGroupPermissionsFromAPI(&g, dir)
 }
