@@ -12,25 +12,25 @@ import (
 // table (one entry per permission: where the model, the server's object and
 // the client's requests keep it), and the client's types.
 type permissionTable struct {
-	file    string
-	pkg     string
-	specs   []realmspec.GroupPermission
-	model   string // the embedded model struct
-	table   string // the setting table's variable
-	setting string // its element type
-	object  string // the client's object type (zulip.Channel)
-	create  string // the client's create permissions
-	update  string // the client's permission updates
-	doc     string
+	file   string
+	pkg    string
+	specs  []realmspec.GroupPermission
+	model  string // the embedded model struct
+	table  string // the setting table's variable
+	kind   string // the kit's permission kind
+	object string // the client's object type (zulip.Channel)
+	create string // the client's create permissions
+	update string // the client's permission updates
+	doc    string
 }
 
 var permissionTables = []permissionTable{
 	{file: "internal/provider/channels/channel_permissions_gen.go", pkg: "channels", specs: realmspec.ChannelPermissions,
-		model: "channelPermissions", table: "channelSettings", setting: "channelSetting",
+		model: "channelPermissions", table: "channelSettings", kind: "kit.PermissionOfChannel",
 		object: "zulip.Channel", create: "zulip.ChannelPermissions", update: "zulip.ChannelPermissionUpdates",
 		doc: "a channel's permissions (realmspec.ChannelPermissions)"},
 	{file: "internal/provider/groups/group_permissions_gen.go", pkg: "groups", specs: realmspec.GroupPermissions,
-		model: "userGroupPermissions", table: "userGroupSettings", setting: "userGroupSetting",
+		model: "userGroupPermissions", table: "userGroupSettings", kind: "kit.PermissionOfGroup",
 		object: "zulip.UserGroup", create: "zulip.UserGroupPermissions", update: "zulip.UserGroupPermissionUpdates",
 		doc: "a user group's permissions (realmspec.GroupPermissions)"},
 }
@@ -48,26 +48,20 @@ func renderPermissions(b *bytes.Buffer, t permissionTable) {
 		fmt.Fprintf(b, "\t%s types.Object `tfsdk:%q`\n", goName(p.Name), p.Name)
 	}
 	b.WriteString("}\n\n")
-	fmt.Fprintf(b, "// %s is one permission: where the model, the server's object and the\n// client's requests keep it.\n", t.setting)
-	fmt.Fprintf(b, "type %s struct {\n\tkit.PermissionSetting\n\tmodel func(*%s) *types.Object\n\tapi func(*%s) *zulip.GroupSettingValue\n"+
-		"\tcreate func(*%s) **zulip.GroupSettingValue\n\tupdate func(*%s) **zulip.GroupSettingUpdate\n}\n\n",
-		t.setting, t.model, t.object, t.create, t.update)
-	fmt.Fprintf(b, "// %s are %s.\n// A resource manages each from the later of its feature levels (AnyValueFL:\n// before it, only a group id).\n", t.table, t.doc)
-	fmt.Fprintf(b, "var %s = []%s{\n", t.table, t.setting)
+	typ := fmt.Sprintf("%s, %s, %s, %s", t.model, t.object, t.create, t.update)
+	fmt.Fprintf(b, "// %s are %s:\n// where the model, the server's object and the client's requests keep each. A\n"+
+		"// resource manages each from the later of its feature levels (AnyValueFL:\n// before it, only a group id).\n", t.table, t.doc)
+	fmt.Fprintf(b, "var %s = kit.PermissionTable[%s]{Kind: %s, Fields: []kit.PermissionField[%s]{\n", t.table, typ, t.kind, typ)
 	for _, p := range t.specs {
 		level := max(p.FL, p.AnyValueFL)
 		n := goName(p.Name)
-		fmt.Fprintf(b, "\t{kit.PermissionSetting{Name: %q, What: %q, Level: %d},\n", p.Name, p.What, level)
-		fmt.Fprintf(b, "\t\tfunc(m *%s) *types.Object { return &m.%s },\n", t.model, n)
-		fmt.Fprintf(b, "\t\tfunc(o *%s) *zulip.GroupSettingValue { return o.%s },\n", t.object, n)
-		fmt.Fprintf(b, "\t\tfunc(p *%s) **zulip.GroupSettingValue { return &p.%s },\n", t.create, n)
-		fmt.Fprintf(b, "\t\tfunc(p *%s) **zulip.GroupSettingUpdate { return &p.%s }},\n", t.update, n)
+		fmt.Fprintf(b, "\t{PermissionSetting: kit.PermissionSetting{Name: %q, What: %q, Level: %d},\n", p.Name, p.What, level)
+		fmt.Fprintf(b, "\t\tModel: func(m *%s) *types.Object { return &m.%s },\n", t.model, n)
+		fmt.Fprintf(b, "\t\tAPI: func(o *%s) *zulip.GroupSettingValue { return o.%s },\n", t.object, n)
+		fmt.Fprintf(b, "\t\tCreate: func(p *%s) **zulip.GroupSettingValue { return &p.%s },\n", t.create, n)
+		fmt.Fprintf(b, "\t\tUpdate: func(p *%s) **zulip.GroupSettingUpdate { return &p.%s }},\n", t.update, n)
 	}
-	b.WriteString("}\n\n")
-	fmt.Fprintf(b, "// %sFromAPI is the server object's permissions as a model holds them.\n", t.model)
-	fmt.Fprintf(b, "func %sFromAPI(o *%s, dir kit.GroupDirectory) %s {\n\tvar m %s\n"+
-		"\tfor _, s := range %s {\n\t\t*s.model(&m) = kit.PermissionFromAPI(s.api(o), dir)\n\t}\n\treturn m\n}\n",
-		t.model, t.object, t.model, t.model, t.table)
+	b.WriteString("}}\n")
 	fmt.Fprintf(b, "\n// %sDataAttributes adds the permissions' data source attributes to attrs:\n"+
 		"// a data source shows each from the level that added it.\n", t.model)
 	fmt.Fprintf(b, "func %sDataAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {\n", t.model)

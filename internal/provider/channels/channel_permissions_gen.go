@@ -26,97 +26,79 @@ type channelPermissions struct {
 	CanSubscribeGroup                 types.Object `tfsdk:"can_subscribe_group"`
 }
 
-// channelSetting is one permission: where the model, the server's object and the
-// client's requests keep it.
-type channelSetting struct {
-	kit.PermissionSetting
-	model  func(*channelPermissions) *types.Object
-	api    func(*zulip.Channel) *zulip.GroupSettingValue
-	create func(*zulip.ChannelPermissions) **zulip.GroupSettingValue
-	update func(*zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate
-}
-
-// channelSettings are a channel's permissions (realmspec.ChannelPermissions).
-// A resource manages each from the later of its feature levels (AnyValueFL:
+// channelSettings are a channel's permissions (realmspec.ChannelPermissions):
+// where the model, the server's object and the client's requests keep each. A
+// resource manages each from the later of its feature levels (AnyValueFL:
 // before it, only a group id).
-var channelSettings = []channelSetting{
-	{kit.PermissionSetting{Name: "can_add_subscribers_group", What: "subscribe other users to the channel", Level: 342},
-		func(m *channelPermissions) *types.Object { return &m.CanAddSubscribersGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanAddSubscribersGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAddSubscribersGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddSubscribersGroup }},
-	{kit.PermissionSetting{Name: "can_administer_channel_group", What: "administer the channel (its name, description, privacy and permissions)", Level: 325},
-		func(m *channelPermissions) *types.Object { return &m.CanAdministerChannelGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanAdministerChannelGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAdministerChannelGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+var channelSettings = kit.PermissionTable[channelPermissions, zulip.Channel, zulip.ChannelPermissions, zulip.ChannelPermissionUpdates]{Kind: kit.PermissionOfChannel, Fields: []kit.PermissionField[channelPermissions, zulip.Channel, zulip.ChannelPermissions, zulip.ChannelPermissionUpdates]{
+	{PermissionSetting: kit.PermissionSetting{Name: "can_add_subscribers_group", What: "subscribe other users to the channel", Level: 342},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanAddSubscribersGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanAddSubscribersGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAddSubscribersGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddSubscribersGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_administer_channel_group", What: "administer the channel (its name, description, privacy and permissions)", Level: 325},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanAdministerChannelGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanAdministerChannelGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanAdministerChannelGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanAdministerChannelGroup
 		}},
-	{kit.PermissionSetting{Name: "can_create_topic_group", What: "start new topics in the channel", Level: 441},
-		func(m *channelPermissions) *types.Object { return &m.CanCreateTopicGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanCreateTopicGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanCreateTopicGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanCreateTopicGroup }},
-	{kit.PermissionSetting{Name: "can_delete_any_message_group", What: "delete any message in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
-		func(m *channelPermissions) *types.Object { return &m.CanDeleteAnyMessageGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanDeleteAnyMessageGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteAnyMessageGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteAnyMessageGroup }},
-	{kit.PermissionSetting{Name: "can_delete_own_message_group", What: "delete their own messages in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
-		func(m *channelPermissions) *types.Object { return &m.CanDeleteOwnMessageGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanDeleteOwnMessageGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteOwnMessageGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteOwnMessageGroup }},
-	{kit.PermissionSetting{Name: "can_move_messages_out_of_channel_group", What: "move messages out of the channel", Level: 396},
-		func(m *channelPermissions) *types.Object { return &m.CanMoveMessagesOutOfChannelGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanMoveMessagesOutOfChannelGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
+	{PermissionSetting: kit.PermissionSetting{Name: "can_create_topic_group", What: "start new topics in the channel", Level: 441},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanCreateTopicGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanCreateTopicGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanCreateTopicGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanCreateTopicGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_delete_any_message_group", What: "delete any message in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanDeleteAnyMessageGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanDeleteAnyMessageGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteAnyMessageGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteAnyMessageGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_delete_own_message_group", What: "delete their own messages in the channel (changing it needs the organization's can_set_delete_message_policy_group)", Level: 407},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanDeleteOwnMessageGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanDeleteOwnMessageGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanDeleteOwnMessageGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanDeleteOwnMessageGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_move_messages_out_of_channel_group", What: "move messages out of the channel", Level: 396},
+		Model: func(m *channelPermissions) *types.Object { return &m.CanMoveMessagesOutOfChannelGroup },
+		API:   func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanMoveMessagesOutOfChannelGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
 			return &p.CanMoveMessagesOutOfChannelGroup
 		},
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanMoveMessagesOutOfChannelGroup
 		}},
-	{kit.PermissionSetting{Name: "can_move_messages_within_channel_group", What: "move messages between the channel's topics", Level: 396},
-		func(m *channelPermissions) *types.Object { return &m.CanMoveMessagesWithinChannelGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanMoveMessagesWithinChannelGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
+	{PermissionSetting: kit.PermissionSetting{Name: "can_move_messages_within_channel_group", What: "move messages between the channel's topics", Level: 396},
+		Model: func(m *channelPermissions) *types.Object { return &m.CanMoveMessagesWithinChannelGroup },
+		API:   func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanMoveMessagesWithinChannelGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue {
 			return &p.CanMoveMessagesWithinChannelGroup
 		},
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanMoveMessagesWithinChannelGroup
 		}},
-	{kit.PermissionSetting{Name: "can_remove_subscribers_group", What: "unsubscribe other users from the channel", Level: 142},
-		func(m *channelPermissions) *types.Object { return &m.CanRemoveSubscribersGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanRemoveSubscribersGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanRemoveSubscribersGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
+	{PermissionSetting: kit.PermissionSetting{Name: "can_remove_subscribers_group", What: "unsubscribe other users from the channel", Level: 142},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanRemoveSubscribersGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanRemoveSubscribersGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanRemoveSubscribersGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate {
 			return &p.CanRemoveSubscribersGroup
 		}},
-	{kit.PermissionSetting{Name: "can_resolve_topics_group", What: "mark the channel's topics resolved", Level: 402},
-		func(m *channelPermissions) *types.Object { return &m.CanResolveTopicsGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanResolveTopicsGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanResolveTopicsGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanResolveTopicsGroup }},
-	{kit.PermissionSetting{Name: "can_send_message_group", What: "post in the channel", Level: 333},
-		func(m *channelPermissions) *types.Object { return &m.CanSendMessageGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanSendMessageGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSendMessageGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSendMessageGroup }},
-	{kit.PermissionSetting{Name: "can_subscribe_group", What: "subscribe themselves to the channel", Level: 357},
-		func(m *channelPermissions) *types.Object { return &m.CanSubscribeGroup },
-		func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanSubscribeGroup },
-		func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSubscribeGroup },
-		func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSubscribeGroup }},
-}
-
-// channelPermissionsFromAPI is the server object's permissions as a model holds them.
-func channelPermissionsFromAPI(o *zulip.Channel, dir kit.GroupDirectory) channelPermissions {
-	var m channelPermissions
-	for _, s := range channelSettings {
-		*s.model(&m) = kit.PermissionFromAPI(s.api(o), dir)
-	}
-	return m
-}
+	{PermissionSetting: kit.PermissionSetting{Name: "can_resolve_topics_group", What: "mark the channel's topics resolved", Level: 402},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanResolveTopicsGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanResolveTopicsGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanResolveTopicsGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanResolveTopicsGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_send_message_group", What: "post in the channel", Level: 333},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanSendMessageGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanSendMessageGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSendMessageGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSendMessageGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_subscribe_group", What: "subscribe themselves to the channel", Level: 357},
+		Model:  func(m *channelPermissions) *types.Object { return &m.CanSubscribeGroup },
+		API:    func(o *zulip.Channel) *zulip.GroupSettingValue { return o.CanSubscribeGroup },
+		Create: func(p *zulip.ChannelPermissions) **zulip.GroupSettingValue { return &p.CanSubscribeGroup },
+		Update: func(p *zulip.ChannelPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanSubscribeGroup }},
+}}
 
 // channelPermissionsDataAttributes adds the permissions' data source attributes to attrs:
 // a data source shows each from the level that added it.

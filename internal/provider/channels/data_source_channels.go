@@ -280,6 +280,6 @@ func channelFromAPI(c zulip.Channel, dir kit.GroupDirectory) channelModel {
 		IsAnnouncementOnly:         types.BoolValue(c.IsAnnouncementOnly),
 		TopicsPolicy:               kit.StringOrNull(&c.TopicsPolicy),
 		IsDefault:                  types.BoolPointerValue(c.IsDefault),
-		channelPermissions:         channelPermissionsFromAPI(&c, dir),
+		channelPermissions:         channelSettings.FromAPI(&c, dir),
 	}
 }

@@ -147,9 +147,7 @@ func (r *channelResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 		"date_created": computedInt("When the channel was created (UNIX seconds)."),
 		"creator_id":   computedInt("The id of the user who created the channel; null when unknown."),
 	}
-	for _, s := range channelSettings {
-		attrs[s.Name] = kit.PermissionAttribute(s.PermissionSetting)
-	}
+	channelSettings.Attributes(attrs)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A channel: its name, description, privacy, history, retention and who may do what " +
 			"in it. Subscribers are managed separately. Zulip never deletes a channel: destroying this resource " +
@@ -226,17 +224,7 @@ func checkHistoryShared(plan channelResourceModel, diags *diag.Diagnostics) {
 // checkSettings checks each permission setting the plan sets: the server's
 // feature level for it, then its value.
 func (r *channelResource) checkSettings(ctx context.Context, plan channelResourceModel, diags *diag.Diagnostics) {
-	for _, s := range channelSettings {
-		v := *s.model(&plan.channelPermissions)
-		if v.IsNull() || v.IsUnknown() {
-			continue
-		}
-		if err := r.Data.RequireFeatureLevel(s.Level, s.Name); err != nil {
-			diags.AddAttributeError(path.Root(s.Name), "Zulip Server Too Old", err.Error())
-			continue
-		}
-		kit.CheckPermissionSetting(ctx, r.Data, path.Root(s.Name), kit.PermissionOfChannel, s.Name, v, diags)
-	}
+	channelSettings.Check(ctx, r.Data, &plan.channelPermissions, diags)
 }
 
 // checkFolderLevel checks that the server has channel folders, for a
@@ -460,12 +448,8 @@ func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir ki
 	if kit.Known(plan.FolderID) && plan.FolderID.ValueInt64() > 0 {
 		req.FolderID = plan.FolderID.ValueInt64Pointer()
 	}
-	for _, s := range channelSettings {
-		v, err := kit.PermissionValue(ctx, *s.model(&plan.channelPermissions), dir)
-		if err != nil {
-			return req, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		*s.create(&req.Permissions) = v
+	if err := channelSettings.Values(ctx, &plan.channelPermissions, dir, &req.Permissions); err != nil {
+		return req, err
 	}
 	return req, nil
 }
@@ -526,12 +510,8 @@ func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel,
 			req.ClearFolder = true
 		}
 	}
-	for _, s := range channelSettings {
-		u, err := kit.PermissionChange(ctx, *s.model(&plan.channelPermissions), *s.model(&prior.channelPermissions), dir)
-		if err != nil {
-			return req, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		*s.update(&req.Permissions) = u
+	if err := channelSettings.Changes(ctx, &plan.channelPermissions, &prior.channelPermissions, dir, &req.Permissions); err != nil {
+		return req, err
 	}
 	return req, nil
 }
@@ -650,7 +630,7 @@ func channelFromAPI2(ctx context.Context, d *kit.ProviderData, c zulip.Channel, 
 		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
-	m.channelPermissions = channelPermissionsFromAPI(&c, dir)
+	m.channelPermissions = channelSettings.FromAPI(&c, dir)
 }
 
 // retentionFromString is the retention the resource's value names.

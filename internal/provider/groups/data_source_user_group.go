@@ -126,6 +126,6 @@ func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	m.Members = types.SetValueMust(types.Int64Type, members)
 	m.Subgroups = types.SetValueMust(types.StringType, subgroups)
-	m.userGroupPermissions = userGroupPermissionsFromAPI(&g, dir)
+	m.userGroupPermissions = userGroupSettings.FromAPI(&g, dir)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -164,6 +164,6 @@ func userGroupFromAPI(g zulip.UserGroup, dir kit.GroupDirectory) userGroupModel 
 		DateCreated:          types.Int64PointerValue(g.DateCreated),
 		CreatorID:            types.Int64PointerValue(g.CreatorID),
 		Deactivated:          types.BoolValue(g.Deactivated),
-		userGroupPermissions: userGroupPermissionsFromAPI(&g, dir),
+		userGroupPermissions: userGroupSettings.FromAPI(&g, dir),
 	}
 }

@@ -21,60 +21,42 @@ type userGroupPermissions struct {
 	CanRemoveMembersGroup types.Object `tfsdk:"can_remove_members_group"`
 }
 
-// userGroupSetting is one permission: where the model, the server's object and the
-// client's requests keep it.
-type userGroupSetting struct {
-	kit.PermissionSetting
-	model  func(*userGroupPermissions) *types.Object
-	api    func(*zulip.UserGroup) *zulip.GroupSettingValue
-	create func(*zulip.UserGroupPermissions) **zulip.GroupSettingValue
-	update func(*zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate
-}
-
-// userGroupSettings are a user group's permissions (realmspec.GroupPermissions).
-// A resource manages each from the later of its feature levels (AnyValueFL:
+// userGroupSettings are a user group's permissions (realmspec.GroupPermissions):
+// where the model, the server's object and the client's requests keep each. A
+// resource manages each from the later of its feature levels (AnyValueFL:
 // before it, only a group id).
-var userGroupSettings = []userGroupSetting{
-	{kit.PermissionSetting{Name: "can_add_members_group", What: "add members to the group", Level: 305},
-		func(m *userGroupPermissions) *types.Object { return &m.CanAddMembersGroup },
-		func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanAddMembersGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanAddMembersGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddMembersGroup }},
-	{kit.PermissionSetting{Name: "can_join_group", What: "join the group", Level: 301},
-		func(m *userGroupPermissions) *types.Object { return &m.CanJoinGroup },
-		func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanJoinGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanJoinGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanJoinGroup }},
-	{kit.PermissionSetting{Name: "can_leave_group", What: "leave the group", Level: 308},
-		func(m *userGroupPermissions) *types.Object { return &m.CanLeaveGroup },
-		func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanLeaveGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanLeaveGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanLeaveGroup }},
-	{kit.PermissionSetting{Name: "can_manage_group", What: "manage the group (its name, description, settings and members)", Level: 283},
-		func(m *userGroupPermissions) *types.Object { return &m.CanManageGroup },
-		func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanManageGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanManageGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanManageGroup }},
-	{kit.PermissionSetting{Name: "can_mention_group", What: "mention the group (notifying its members)", Level: 258},
-		func(m *userGroupPermissions) *types.Object { return &m.CanMentionGroup },
-		func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanMentionGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanMentionGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanMentionGroup }},
-	{kit.PermissionSetting{Name: "can_remove_members_group", What: "remove members from the group", Level: 324},
-		func(m *userGroupPermissions) *types.Object { return &m.CanRemoveMembersGroup },
-		func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanRemoveMembersGroup },
-		func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanRemoveMembersGroup },
-		func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanRemoveMembersGroup }},
-}
-
-// userGroupPermissionsFromAPI is the server object's permissions as a model holds them.
-func userGroupPermissionsFromAPI(o *zulip.UserGroup, dir kit.GroupDirectory) userGroupPermissions {
-	var m userGroupPermissions
-	for _, s := range userGroupSettings {
-		*s.model(&m) = kit.PermissionFromAPI(s.api(o), dir)
-	}
-	return m
-}
+var userGroupSettings = kit.PermissionTable[userGroupPermissions, zulip.UserGroup, zulip.UserGroupPermissions, zulip.UserGroupPermissionUpdates]{Kind: kit.PermissionOfGroup, Fields: []kit.PermissionField[userGroupPermissions, zulip.UserGroup, zulip.UserGroupPermissions, zulip.UserGroupPermissionUpdates]{
+	{PermissionSetting: kit.PermissionSetting{Name: "can_add_members_group", What: "add members to the group", Level: 305},
+		Model:  func(m *userGroupPermissions) *types.Object { return &m.CanAddMembersGroup },
+		API:    func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanAddMembersGroup },
+		Create: func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanAddMembersGroup },
+		Update: func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanAddMembersGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_join_group", What: "join the group", Level: 301},
+		Model:  func(m *userGroupPermissions) *types.Object { return &m.CanJoinGroup },
+		API:    func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanJoinGroup },
+		Create: func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanJoinGroup },
+		Update: func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanJoinGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_leave_group", What: "leave the group", Level: 308},
+		Model:  func(m *userGroupPermissions) *types.Object { return &m.CanLeaveGroup },
+		API:    func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanLeaveGroup },
+		Create: func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanLeaveGroup },
+		Update: func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanLeaveGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_manage_group", What: "manage the group (its name, description, settings and members)", Level: 283},
+		Model:  func(m *userGroupPermissions) *types.Object { return &m.CanManageGroup },
+		API:    func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanManageGroup },
+		Create: func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanManageGroup },
+		Update: func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanManageGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_mention_group", What: "mention the group (notifying its members)", Level: 258},
+		Model:  func(m *userGroupPermissions) *types.Object { return &m.CanMentionGroup },
+		API:    func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanMentionGroup },
+		Create: func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanMentionGroup },
+		Update: func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanMentionGroup }},
+	{PermissionSetting: kit.PermissionSetting{Name: "can_remove_members_group", What: "remove members from the group", Level: 324},
+		Model:  func(m *userGroupPermissions) *types.Object { return &m.CanRemoveMembersGroup },
+		API:    func(o *zulip.UserGroup) *zulip.GroupSettingValue { return o.CanRemoveMembersGroup },
+		Create: func(p *zulip.UserGroupPermissions) **zulip.GroupSettingValue { return &p.CanRemoveMembersGroup },
+		Update: func(p *zulip.UserGroupPermissionUpdates) **zulip.GroupSettingUpdate { return &p.CanRemoveMembersGroup }},
+}}
 
 // userGroupPermissionsDataAttributes adds the permissions' data source attributes to attrs:
 // a data source shows each from the level that added it.

@@ -107,9 +107,7 @@ func (r *userGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 		},
 	}
-	for _, s := range userGroupSettings {
-		attrs[s.Name] = kit.PermissionAttribute(s.PermissionSetting)
-	}
+	userGroupSettings.Attributes(attrs)
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A custom user group: its name, description and who may use and manage it. Members " +
 			"are managed by `zulip_user_group_members` (all of them) or `zulip_user_group_membership` (one each). " +
@@ -188,18 +186,7 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 // checkSettings checks each permission setting the plan sets: the server's
 // feature level for it, then its value.
 func (r *userGroupResource) checkSettings(ctx context.Context, plan userGroupResourceModel, diags *diag.Diagnostics) {
-	for _, s := range userGroupSettings {
-		v := *s.model(&plan.userGroupPermissions)
-		if v.IsNull() || v.IsUnknown() {
-			continue
-		}
-		at := path.Root(s.Name)
-		if err := r.Data.RequireFeatureLevel(s.Level, s.Name); err != nil {
-			diags.AddAttributeError(at, "Zulip Server Too Old", err.Error())
-			continue
-		}
-		kit.CheckPermissionSetting(ctx, r.Data, at, kit.PermissionOfGroup, s.Name, v, diags)
-	}
+	userGroupSettings.Check(ctx, r.Data, &plan.userGroupPermissions, diags)
 }
 
 // checkManageExisting checks that the provider's account may manage the
@@ -316,12 +303,8 @@ func (r *userGroupResource) Create(ctx context.Context, req resource.CreateReque
 // createPermissions are the configured settings of a new group.
 func (r *userGroupResource) createPermissions(ctx context.Context, plan userGroupResourceModel, dir kit.GroupDirectory) (zulip.UserGroupPermissions, error) {
 	var perms zulip.UserGroupPermissions
-	for _, s := range userGroupSettings {
-		v, err := kit.PermissionValue(ctx, *s.model(&plan.userGroupPermissions), dir)
-		if err != nil {
-			return perms, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		*s.create(&perms) = v
+	if err := userGroupSettings.Values(ctx, &plan.userGroupPermissions, dir, &perms); err != nil {
+		return perms, err
 	}
 	return perms, nil
 }
@@ -362,12 +345,8 @@ func (r *userGroupResource) update(ctx context.Context, plan, prior userGroupRes
 		d := plan.Description.ValueString()
 		req.Description = &d
 	}
-	for _, s := range userGroupSettings {
-		u, err := kit.PermissionChange(ctx, *s.model(&plan.userGroupPermissions), *s.model(&prior.userGroupPermissions), dir)
-		if err != nil {
-			return req, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		*s.update(&req.Permissions) = u
+	if err := userGroupSettings.Changes(ctx, &plan.userGroupPermissions, &prior.userGroupPermissions, dir, &req.Permissions); err != nil {
+		return req, err
 	}
 	return req, nil
 }
@@ -552,5 +531,5 @@ func userGroupResourceFromAPI(ctx context.Context, d *kit.ProviderData, g zulip.
 		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
-	m.userGroupPermissions = userGroupPermissionsFromAPI(&g, dir)
+	m.userGroupPermissions = userGroupSettings.FromAPI(&g, dir)
 }
