@@ -94,19 +94,8 @@ type Channel struct {
 	// SubscriberCount is the number of active subscribers, bots included (FL394). The
 	// description types it as a number; Zulip sends an integer.
 	SubscriberCount *int64 `json:"subscriber_count"`
-	// The 11 channel permission settings (digest §1.2), each nil on servers older than its
-	// feature level.
-	CanAddSubscribersGroup            *GroupSettingValue `json:"can_add_subscribers_group"`
-	CanRemoveSubscribersGroup         *GroupSettingValue `json:"can_remove_subscribers_group"`
-	CanAdministerChannelGroup         *GroupSettingValue `json:"can_administer_channel_group"`
-	CanDeleteAnyMessageGroup          *GroupSettingValue `json:"can_delete_any_message_group"`
-	CanDeleteOwnMessageGroup          *GroupSettingValue `json:"can_delete_own_message_group"`
-	CanMoveMessagesOutOfChannelGroup  *GroupSettingValue `json:"can_move_messages_out_of_channel_group"`
-	CanMoveMessagesWithinChannelGroup *GroupSettingValue `json:"can_move_messages_within_channel_group"`
-	CanSendMessageGroup               *GroupSettingValue `json:"can_send_message_group"`
-	CanSubscribeGroup                 *GroupSettingValue `json:"can_subscribe_group"`
-	CanResolveTopicsGroup             *GroupSettingValue `json:"can_resolve_topics_group"`
-	CanCreateTopicGroup               *GroupSettingValue `json:"can_create_topic_group"`
+	// ChannelPermissions are the 11 channel permission settings (digest §1.2).
+	ChannelPermissions
 	// IsDefault is present only when ListChannels was asked for include_default.
 	IsDefault *bool `json:"is_default"`
 }
@@ -245,75 +234,10 @@ func (c Channel) Retention() MessageRetention {
 	return RetentionDays(*c.MessageRetentionDays)
 }
 
-// ChannelPermissions are the 11 permission settings of a channel as values, for
-// CreateChannel and Subscribe. A nil field is not sent and the server applies its default
-// (for can_administer_channel_group, the creator).
-type ChannelPermissions struct {
-	CanAddSubscribersGroup            *GroupSettingValue // FL342
-	CanAdministerChannelGroup         *GroupSettingValue // FL325
-	CanCreateTopicGroup               *GroupSettingValue // FL441
-	CanDeleteAnyMessageGroup          *GroupSettingValue // FL407
-	CanDeleteOwnMessageGroup          *GroupSettingValue // FL407
-	CanMoveMessagesOutOfChannelGroup  *GroupSettingValue // FL396
-	CanMoveMessagesWithinChannelGroup *GroupSettingValue // FL396
-	CanRemoveSubscribersGroup         *GroupSettingValue // FL142
-	CanResolveTopicsGroup             *GroupSettingValue // FL402
-	CanSendMessageGroup               *GroupSettingValue // FL333
-	CanSubscribeGroup                 *GroupSettingValue // FL357
-}
-
-func (s ChannelPermissions) named() []namedSetting[GroupSettingValue] {
-	return []namedSetting[GroupSettingValue]{
-		{"can_add_subscribers_group", s.CanAddSubscribersGroup},
-		{"can_administer_channel_group", s.CanAdministerChannelGroup},
-		{"can_create_topic_group", s.CanCreateTopicGroup},
-		{"can_delete_any_message_group", s.CanDeleteAnyMessageGroup},
-		{"can_delete_own_message_group", s.CanDeleteOwnMessageGroup},
-		{"can_move_messages_out_of_channel_group", s.CanMoveMessagesOutOfChannelGroup},
-		{"can_move_messages_within_channel_group", s.CanMoveMessagesWithinChannelGroup},
-		{"can_remove_subscribers_group", s.CanRemoveSubscribersGroup},
-		{"can_resolve_topics_group", s.CanResolveTopicsGroup},
-		{"can_send_message_group", s.CanSendMessageGroup},
-		{"can_subscribe_group", s.CanSubscribeGroup},
-	}
-}
-
+// addTo adds the permissions the request sets.
 func (s ChannelPermissions) addTo(p *params) {
 	for _, n := range s.named() {
 		p.optGroupSetting(n.name, n.value)
-	}
-}
-
-// ChannelPermissionUpdates are the 11 permission settings of a channel as updates, for
-// UpdateChannel. A nil field is not sent and leaves the setting unchanged. Changing the
-// two delete settings also needs the realm's can_set_delete_message_policy_group (FL407).
-type ChannelPermissionUpdates struct {
-	CanAddSubscribersGroup            *GroupSettingUpdate
-	CanAdministerChannelGroup         *GroupSettingUpdate
-	CanCreateTopicGroup               *GroupSettingUpdate
-	CanDeleteAnyMessageGroup          *GroupSettingUpdate
-	CanDeleteOwnMessageGroup          *GroupSettingUpdate
-	CanMoveMessagesOutOfChannelGroup  *GroupSettingUpdate
-	CanMoveMessagesWithinChannelGroup *GroupSettingUpdate
-	CanRemoveSubscribersGroup         *GroupSettingUpdate
-	CanResolveTopicsGroup             *GroupSettingUpdate
-	CanSendMessageGroup               *GroupSettingUpdate
-	CanSubscribeGroup                 *GroupSettingUpdate
-}
-
-func (s ChannelPermissionUpdates) named() []namedSetting[GroupSettingUpdate] {
-	return []namedSetting[GroupSettingUpdate]{
-		{"can_add_subscribers_group", s.CanAddSubscribersGroup},
-		{"can_administer_channel_group", s.CanAdministerChannelGroup},
-		{"can_create_topic_group", s.CanCreateTopicGroup},
-		{"can_delete_any_message_group", s.CanDeleteAnyMessageGroup},
-		{"can_delete_own_message_group", s.CanDeleteOwnMessageGroup},
-		{"can_move_messages_out_of_channel_group", s.CanMoveMessagesOutOfChannelGroup},
-		{"can_move_messages_within_channel_group", s.CanMoveMessagesWithinChannelGroup},
-		{"can_remove_subscribers_group", s.CanRemoveSubscribersGroup},
-		{"can_resolve_topics_group", s.CanResolveTopicsGroup},
-		{"can_send_message_group", s.CanSendMessageGroup},
-		{"can_subscribe_group", s.CanSubscribeGroup},
 	}
 }
 

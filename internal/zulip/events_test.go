@@ -63,7 +63,7 @@ func TestRegister(t *testing.T) {
 		RealmLinkifiers:                 []Linkifier{{ID: 1, Pattern: "p", URLTemplate: "u"}},
 		CustomProfileFields:             []CustomProfileField{{ID: 1, Type: 1, Order: 1, Name: "Phone", EditableByUser: true}},
 		RealmUserGroups: []UserGroup{{ID: 1, Name: "role:owners", Members: []int64{1}, DirectSubgroupIDs: []int64{}, IsSystemGroup: true,
-			CanMentionGroup: &GroupSettingValue{GroupID: ptr(int64(2))}}},
+			UserGroupPermissions: UserGroupPermissions{CanMentionGroup: &GroupSettingValue{GroupID: ptr(int64(2))}}}},
 		UserStatus:    map[string]UserStatus{"12": {StatusText: "away"}},
 		SavedSnippets: []SavedSnippet{{ID: 3, Title: "t", Content: "c", DateCreated: 9}},
 		RealmRaw:      map[string]json.RawMessage{"realm_moderation_request_channel_id": json.RawMessage("-1")},

@@ -9,21 +9,17 @@ import (
 
 // UserGroup is a user group (digest §7.3), system groups ("role:...") included.
 type UserGroup struct {
-	ID                    int64              `json:"id"`
-	Name                  string             `json:"name"`
-	Description           string             `json:"description"`
-	Members               []int64            `json:"members"`
-	DirectSubgroupIDs     []int64            `json:"direct_subgroup_ids"`
-	IsSystemGroup         bool               `json:"is_system_group"`
-	DateCreated           *int64             `json:"date_created"`
-	CreatorID             *int64             `json:"creator_id"`
-	Deactivated           bool               `json:"deactivated"`
-	CanAddMembersGroup    *GroupSettingValue `json:"can_add_members_group"`
-	CanJoinGroup          *GroupSettingValue `json:"can_join_group"`
-	CanLeaveGroup         *GroupSettingValue `json:"can_leave_group"`
-	CanManageGroup        *GroupSettingValue `json:"can_manage_group"`
-	CanMentionGroup       *GroupSettingValue `json:"can_mention_group"`
-	CanRemoveMembersGroup *GroupSettingValue `json:"can_remove_members_group"`
+	ID                int64   `json:"id"`
+	Name              string  `json:"name"`
+	Description       string  `json:"description"`
+	Members           []int64 `json:"members"`
+	DirectSubgroupIDs []int64 `json:"direct_subgroup_ids"`
+	IsSystemGroup     bool    `json:"is_system_group"`
+	DateCreated       *int64  `json:"date_created"`
+	CreatorID         *int64  `json:"creator_id"`
+	Deactivated       bool    `json:"deactivated"`
+	// UserGroupPermissions are the group's six permission settings.
+	UserGroupPermissions
 }
 
 // ListUserGroupsOptions are the query parameters of ListUserGroups.
@@ -42,50 +38,6 @@ func (c *Client) ListUserGroups(ctx context.Context, opts ListUserGroupsOptions)
 	}
 	err := c.do(ctx, request{method: http.MethodGet, path: "user_groups", params: p, idempotent: true}, &out)
 	return out.UserGroups, err
-}
-
-// UserGroupPermissions are the six permission settings of a user group as values, for
-// CreateUserGroup. A nil field is not sent and the server applies its default.
-type UserGroupPermissions struct {
-	CanAddMembersGroup    *GroupSettingValue // FL305
-	CanJoinGroup          *GroupSettingValue // FL301
-	CanLeaveGroup         *GroupSettingValue // FL308
-	CanManageGroup        *GroupSettingValue // FL283
-	CanMentionGroup       *GroupSettingValue // FL191; an anonymous group since FL258
-	CanRemoveMembersGroup *GroupSettingValue // FL324
-}
-
-func (s UserGroupPermissions) named() []namedSetting[GroupSettingValue] {
-	return []namedSetting[GroupSettingValue]{
-		{"can_add_members_group", s.CanAddMembersGroup},
-		{"can_join_group", s.CanJoinGroup},
-		{"can_leave_group", s.CanLeaveGroup},
-		{"can_manage_group", s.CanManageGroup},
-		{"can_mention_group", s.CanMentionGroup},
-		{"can_remove_members_group", s.CanRemoveMembersGroup},
-	}
-}
-
-// UserGroupPermissionUpdates are the six permission settings of a user group as updates,
-// for UpdateUserGroup. A nil field is not sent and leaves the setting unchanged.
-type UserGroupPermissionUpdates struct {
-	CanAddMembersGroup    *GroupSettingUpdate
-	CanJoinGroup          *GroupSettingUpdate
-	CanLeaveGroup         *GroupSettingUpdate
-	CanManageGroup        *GroupSettingUpdate
-	CanMentionGroup       *GroupSettingUpdate // only {new, old} since FL260
-	CanRemoveMembersGroup *GroupSettingUpdate
-}
-
-func (s UserGroupPermissionUpdates) named() []namedSetting[GroupSettingUpdate] {
-	return []namedSetting[GroupSettingUpdate]{
-		{"can_add_members_group", s.CanAddMembersGroup},
-		{"can_join_group", s.CanJoinGroup},
-		{"can_leave_group", s.CanLeaveGroup},
-		{"can_manage_group", s.CanManageGroup},
-		{"can_mention_group", s.CanMentionGroup},
-		{"can_remove_members_group", s.CanRemoveMembersGroup},
-	}
 }
 
 // CreateUserGroupRequest is the body of CreateUserGroup.

@@ -31,9 +31,11 @@ func TestListUserGroups(t *testing.T) {
 	one := &GroupSettingValue{GroupID: ptr(int64(1))}
 	want := []UserGroup{
 		{ID: 1, Name: "role:owners", Description: "Owners of this organization", Members: []int64{1}, DirectSubgroupIDs: []int64{},
-			IsSystemGroup: true, CanAddMembersGroup: one, CanJoinGroup: one, CanLeaveGroup: one, CanManageGroup: one, CanMentionGroup: one, CanRemoveMembersGroup: one},
+			IsSystemGroup: true, UserGroupPermissions: UserGroupPermissions{CanAddMembersGroup: one, CanJoinGroup: one, CanLeaveGroup: one,
+				CanManageGroup: one, CanMentionGroup: one, CanRemoveMembersGroup: one}},
 		{ID: 30, Name: "designers", Members: []int64{10, 11}, DirectSubgroupIDs: []int64{1}, DateCreated: ptr(int64(1700000000)),
-			CreatorID: ptr(int64(10)), Deactivated: true, CanMentionGroup: &GroupSettingValue{DirectMembers: []int64{10}, DirectSubgroups: []int64{}}},
+			CreatorID: ptr(int64(10)), Deactivated: true,
+			UserGroupPermissions: UserGroupPermissions{CanMentionGroup: &GroupSettingValue{DirectMembers: []int64{10}, DirectSubgroups: []int64{}}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)

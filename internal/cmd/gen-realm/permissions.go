@@ -70,3 +70,63 @@ func renderPermissions(b *bytes.Buffer, t permissionTable) {
 	}
 	b.WriteString("\treturn attrs\n}\n")
 }
+
+// clientPermissionsFile holds the client's permission types, for every scope
+// with objects (channels, user groups).
+const clientPermissionsFile = "internal/zulip/permissions_gen.go"
+
+// clientPermissionTypes are the client's names for a scope's permissions.
+var clientPermissionTypes = []struct {
+	specs          []realmspec.GroupPermission
+	values, update string
+	object, doc    string
+	valuesDoc      string
+}{
+	{realmspec.ChannelPermissions, "ChannelPermissions", "ChannelPermissionUpdates", "Channel", "a channel's",
+		"A nil field is not sent (CreateChannel, Subscribe) and the server applies its\n" +
+			"// default (for can_administer_channel_group, the creator); read, it is nil on\n// servers older than the permission."},
+	{realmspec.GroupPermissions, "UserGroupPermissions", "UserGroupPermissionUpdates", "UserGroup", "a user group's",
+		"A nil field is not sent (CreateUserGroup) and the server applies its default;\n" +
+			"// read, it is nil on servers older than the permission."},
+}
+
+// renderClientPermissions writes the client's permission types: the values
+// (which the object embeds, read from JSON and sent as form parameters) and
+// the updates, each with the names its parameters take.
+func renderClientPermissions(b *bytes.Buffer) {
+	b.WriteString("package zulip\n\n")
+	for _, c := range clientPermissionTypes {
+		fmt.Fprintf(b, "// %s are %s permissions as values (realmspec): %s embeds them.\n// %s\n",
+			c.values, c.doc, c.object, c.valuesDoc)
+		fmt.Fprintf(b, "type %s struct {\n", c.values)
+		for _, p := range c.specs {
+			fmt.Fprintf(b, "\t%s *GroupSettingValue `json:%q` // %s\n", goName(p.Name), p.Name, levelNote(p))
+		}
+		b.WriteString("}\n\n")
+		renderNamed(b, c.values, "GroupSettingValue", c.specs)
+		fmt.Fprintf(b, "// %s are %s permissions as updates (UpdateChannel,\n// UpdateUserGroup). A nil field is not sent and leaves the permission unchanged.\n", c.update, c.doc)
+		fmt.Fprintf(b, "type %s struct {\n", c.update)
+		for _, p := range c.specs {
+			fmt.Fprintf(b, "\t%s *GroupSettingUpdate\n", goName(p.Name))
+		}
+		b.WriteString("}\n\n")
+		renderNamed(b, c.update, "GroupSettingUpdate", c.specs)
+	}
+}
+
+// renderNamed writes a permission type's named(): each parameter's name and value.
+func renderNamed(b *bytes.Buffer, typ, value string, specs []realmspec.GroupPermission) {
+	fmt.Fprintf(b, "func (s %s) named() []namedSetting[%s] {\n\treturn []namedSetting[%s]{\n", typ, value, value)
+	for _, p := range specs {
+		fmt.Fprintf(b, "\t\t{%q, s.%s},\n", p.Name, goName(p.Name))
+	}
+	b.WriteString("\t}\n}\n\n")
+}
+
+// levelNote is a permission's feature levels, for a field comment.
+func levelNote(p realmspec.GroupPermission) string {
+	if p.AnyValueFL > p.FL {
+		return fmt.Sprintf("FL%d; any group-setting value since FL%d", p.FL, p.AnyValueFL)
+	}
+	return fmt.Sprintf("FL%d", p.FL)
+}

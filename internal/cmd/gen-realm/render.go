@@ -38,7 +38,8 @@ var tables = []table{
 // render returns the generated files by path, formatted.
 func render() (map[string][]byte, error) {
 	out := map[string][]byte{}
-	gens := map[string]func(*bytes.Buffer){clientFile: renderClient, providerFile: renderProvider}
+	gens := map[string]func(*bytes.Buffer){clientFile: renderClient, providerFile: renderProvider,
+		clientPermissionsFile: renderClientPermissions}
 	for _, t := range permissionTables {
 		gens[t.file] = func(b *bytes.Buffer) { renderPermissions(b, t) }
 	}
