@@ -391,19 +391,7 @@ resource "zulip_user_topic" "many" {
   visibility_policy = "muted"
 }`, n)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: srv.ResetRequests,
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectEmptyPlan(),
-						acctest.RequestCountAtMost{Server: srv, Method: "POST", Path: "/api/v1/register", Max: 1, Resources: n},
-					},
-				},
-			},
-		},
+		Steps: acctest.ConstantRefreshCost(srv, config, n, "POST", "/api/v1/register", 1),
 	})
 }
 

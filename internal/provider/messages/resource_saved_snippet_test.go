@@ -286,19 +286,7 @@ resource "zulip_saved_snippet" "many" {
   content = "Text number ${count.index}."
 }`, n)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: srv.ResetRequests,
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectEmptyPlan(),
-						acctest.RequestCountAtMost{Server: srv, Method: "GET", Path: "/api/v1/saved_snippets", Max: 1, Resources: n},
-					},
-				},
-			},
-		},
+		Steps: acctest.ConstantRefreshCost(srv, config, n, "GET", "/api/v1/saved_snippets", 1),
 	})
 }
 

@@ -256,27 +256,14 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 // domains reads the list through the per-run cache.
 func TestAccAllowedDomain_readsShareOneList(t *testing.T) {
 	srv := acctest.NewServer(t)
-	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	const n = 5
-	config := owner + fmt.Sprintf(`
+	config := srv.ProviderConfig(t, refserver.SeedOwnerID) + fmt.Sprintf(`
 resource "zulip_allowed_domain" "many" {
   count  = %d
   domain = "team${count.index}.example.org"
 }`, n)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: srv.ResetRequests,
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectEmptyPlan(),
-						acctest.RequestCountAtMost{Server: srv, Method: "GET", Path: "/api/v1/realm/domains", Max: 1, Resources: n},
-					},
-				},
-			},
-		},
+		Steps: acctest.ConstantRefreshCost(srv, config, n, "GET", "/api/v1/realm/domains", 1),
 	})
 }
 

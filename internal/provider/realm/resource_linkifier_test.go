@@ -22,79 +22,45 @@ func TestAccLinkifier_lifecycle(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	addr := "zulip_linkifier.test"
 	var id int
-
+	const pattern, gitlab = `(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`, "https://gitlab.com/{org}/{repo}/-/issues/{id}"
+	onServer := func(template string) statecheck.StateCheck {
+		return acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+			id = int(v)
+			return acctest.LinkifierOnServer(srv, id, template)
+		}))
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: admin + testAccLinkifierConfigFull(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("pattern"), knownvalue.StringExact(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("url_template"), knownvalue.StringExact("https://github.com/{org}/{repo}/issues/{id}")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("example_input"), knownvalue.StringExact("zulip/zulip-terminal#12")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("reverse_template"), knownvalue.StringExact("{org}/{repo}#{id}")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("alternative_url_templates"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}"),
-					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						id = int(v)
-						return acctest.LinkifierOnServer(srv, id, "https://github.com/{org}/{repo}/issues/{id}")
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
-			{
-				// In place: a new template, and the optional fields removed.
-				Config: admin + testAccLinkifierConfig(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`, "https://gitlab.com/{org}/{repo}/-/issues/{id}"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("url_template"), knownvalue.StringExact("https://gitlab.com/{org}/{repo}/-/issues/{id}")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("example_input"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("reverse_template"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("alternative_url_templates"), knownvalue.Null()),
-				},
-			},
-			{
-				// Changed outside Terraform: the plan puts it back.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, l := range r.Linkifiers {
-							if l.ID == id {
-								l.URLTemplate = "https://example.com/{org}/{repo}/{id}"
-							}
-						}
-					})
-				},
-				Config: admin + testAccLinkifierConfig(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`, "https://gitlab.com/{org}/{repo}/-/issues/{id}"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return acctest.LinkifierOnServer(srv, id, "https://gitlab.com/{org}/{repo}/-/issues/{id}")
-					})),
-				},
-			},
-			{
-				// Deleted outside Terraform: dropped from state and created again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { r.Linkifiers = r.Linkifiers[:0] })
-				},
-				Config: admin + testAccLinkifierConfig(`(?P<org>[a-z]+)/(?P<repo>[a-z-]+)#(?P<id>[0-9]+)`, "https://gitlab.com/{org}/{repo}/-/issues/{id}"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+			acctest.Apply(admin+testAccLinkifierConfigFull()).Clean().State(
+				acctest.Value(addr, "pattern", knownvalue.StringExact(pattern)),
+				acctest.Value(addr, "url_template", knownvalue.StringExact("https://github.com/{org}/{repo}/issues/{id}")),
+				acctest.Value(addr, "example_input", knownvalue.StringExact("zulip/zulip-terminal#12")),
+				acctest.Value(addr, "reverse_template", knownvalue.StringExact("{org}/{repo}#{id}")),
+				acctest.Value(addr, "alternative_url_templates", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}"),
+				})),
+				onServer("https://github.com/{org}/{repo}/issues/{id}"),
+			).Step(),
+			acctest.ImportVerify(addr, ""),
+			// In place: a new template, and the optional fields removed.
+			acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "url_template", knownvalue.StringExact(gitlab)),
+				acctest.Value(addr, "example_input", knownvalue.Null()),
+				acctest.Value(addr, "reverse_template", knownvalue.Null()),
+				acctest.Value(addr, "alternative_url_templates", knownvalue.Null()),
+			).Step(),
+			// Changed outside Terraform: the plan puts it back.
+			acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).OutOfBand(srv, func(r *refserver.Realm) {
+				for _, l := range r.Linkifiers {
+					if l.ID == id {
+						l.URLTemplate = "https://example.com/{org}/{repo}/{id}"
+					}
+				}
+			}).Planned(addr, plancheck.ResourceActionUpdate).State(onServer(gitlab)).Step(),
+			// Deleted outside Terraform: dropped from state and created again.
+			acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Linkifiers = r.Linkifiers[:0]
+			}).Planned(addr, plancheck.ResourceActionCreate).Clean().Step(),
 		},
 	})
 }
@@ -174,28 +140,15 @@ func TestAccLinkifier_needsAdministrator(t *testing.T) {
 // plan refreshing all of them lists the linkifiers a constant number of times.
 func TestAccLinkifier_refreshCostIsConstant(t *testing.T) {
 	srv := acctest.NewServer(t)
-	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	const n = 50
-	config := admin + fmt.Sprintf(`
+	config := srv.ProviderConfig(t, refserver.SeedAdminID) + fmt.Sprintf(`
 resource "zulip_linkifier" "many" {
   count        = %d
   pattern      = "T${count.index}-(?P<id>[0-9]+)"
   url_template = "https://tracker.example.com/${count.index}/{id}"
 }`, n)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: srv.ResetRequests,
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectEmptyPlan(),
-						acctest.RequestCountAtMost{Server: srv, Method: "GET", Path: "/api/v1/realm/linkifiers", Max: 2, Resources: n},
-					},
-				},
-			},
-		},
+		Steps: acctest.ConstantRefreshCost(srv, config, n, "GET", "/api/v1/realm/linkifiers", 2),
 	})
 }
 

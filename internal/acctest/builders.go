@@ -1,0 +1,84 @@
+package acctest
+
+// Step builders: the steps every resource's tests take (apply and plan
+// nothing more, import and verify, a change behind Terraform's back, the
+// refresh cost of many objects), so that a test says what it checks and not
+// how the framework spells it.
+//
+//	acctest.Apply(cfg).Planned(addr, plancheck.ResourceActionUpdate).Clean().
+//		State(acctest.Value(addr, "name", knownvalue.StringExact("ops"))).Step()
+
+import (
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+// StepBuilder builds one test step that applies a configuration.
+type StepBuilder struct{ step resource.TestStep }
+
+// Apply is a step that applies config.
+func Apply(config string) *StepBuilder {
+	return &StepBuilder{step: resource.TestStep{Config: config}}
+}
+
+// Planned expects the plan to take action on addr.
+func (b *StepBuilder) Planned(addr string, action plancheck.ResourceActionType) *StepBuilder {
+	b.step.ConfigPlanChecks.PreApply = append(b.step.ConfigPlanChecks.PreApply, plancheck.ExpectResourceAction(addr, action))
+	return b
+}
+
+// Clean expects the plan after the apply (and its refresh) to be empty.
+func (b *StepBuilder) Clean() *StepBuilder {
+	b.step.ConfigPlanChecks.PostApplyPostRefresh = append(b.step.ConfigPlanChecks.PostApplyPostRefresh, plancheck.ExpectEmptyPlan())
+	return b
+}
+
+// State adds checks of the state after the apply.
+func (b *StepBuilder) State(checks ...statecheck.StateCheck) *StepBuilder {
+	b.step.ConfigStateChecks = append(b.step.ConfigStateChecks, checks...)
+	return b
+}
+
+// OutOfBand changes the reference server before the step plans, as an
+// administrator in the web app would.
+func (b *StepBuilder) OutOfBand(srv *Server, change func(*refserver.Realm)) *StepBuilder {
+	b.step.PreConfig = func() { srv.Do(change) }
+	return b
+}
+
+// Step is the built step.
+func (b *StepBuilder) Step() resource.TestStep { return b.step }
+
+// Value checks one attribute of addr in the state.
+func Value(addr, attr string, want knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), want)
+}
+
+// ImportVerify imports addr (by the state's id, or importID when given) and
+// verifies that the imported state equals the applied one, except ignore.
+func ImportVerify(addr, importID string, ignore ...string) resource.TestStep {
+	return resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true,
+		ImportStateId: importID, ImportStateVerifyIgnore: ignore}
+}
+
+// ConstantRefreshCost applies config, which makes n objects, and plans it
+// again: the plan is empty and sends at most most requests of method and
+// path, however large n is (one read per collection per run).
+func ConstantRefreshCost(srv *Server, config string, n int, method, path string, most int) []resource.TestStep {
+	return []resource.TestStep{
+		{Config: config},
+		{
+			PreConfig: srv.ResetRequests,
+			Config:    config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				RequestCountAtMost{Server: srv, Method: method, Path: path, Max: most, Resources: n},
+			}},
+		},
+	}
+}
