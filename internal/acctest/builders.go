@@ -66,6 +66,14 @@ func ImportVerify(addr, importID string, ignore ...string) resource.TestStep {
 		ImportStateId: importID, ImportStateVerifyIgnore: ignore}
 }
 
+// ImportVerifyBy is ImportVerify for a type without an id attribute: attr
+// identifies the object in the state.
+func ImportVerifyBy(addr, importID, attr string, ignore ...string) resource.TestStep {
+	step := ImportVerify(addr, importID, ignore...)
+	step.ImportStateVerifyIdentifierAttribute = attr
+	return step
+}
+
 // ConstantRefreshCost applies config, which makes n objects, and plans it
 // again: the plan is empty and sends at most most requests of method and
 // path, however large n is (one read per collection per run).

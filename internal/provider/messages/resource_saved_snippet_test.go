@@ -24,85 +24,49 @@ func TestAccSavedSnippet_lifecycle(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var id int
 	const content = "Deploying **now**.\nExpect a short outage in #**general**."
-
+	const title, text = "Deploy finished", "Deploy done, all clear."
+	onServer := func() statecheck.StateCheck {
+		return acctest.Value(addr, "id", knownvalue.Int64Func(func(int64) error {
+			return snippetOnServer(srv, id, refserver.SeedAdminID, title, text)
+		}))
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: admin + testAccSavedSnippetConfig("Deploy notice", content),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("title"), knownvalue.StringExact("Deploy notice")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("content"), knownvalue.StringExact(content)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						id = int(v)
-						return snippetOnServer(srv, id, refserver.SeedAdminID, "Deploy notice", content)
-					})),
-					// After the id check, which records id.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("date_created"), knownvalue.Int64Func(func(v int64) error {
-						return snippetDateOnServer(srv, id, v)
-					})),
-					sameID.AddStateValue(addr, tfjsonpath.New("id")),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
-			{
-				// In place: both fields change, the id stays.
-				Config: admin + testAccSavedSnippetConfig("Deploy finished", "Deploy done, all clear."),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("title"), knownvalue.StringExact("Deploy finished")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("content"), knownvalue.StringExact("Deploy done, all clear.")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return snippetOnServer(srv, id, refserver.SeedAdminID, "Deploy finished", "Deploy done, all clear.")
-					})),
-					sameID.AddStateValue(addr, tfjsonpath.New("id")),
-				},
-			},
-			{
-				// Changed outside Terraform: the plan puts it back, in place.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { r.Snippets[id].Title = "Edited in the web app" })
-				},
-				Config: admin + testAccSavedSnippetConfig("Deploy finished", "Deploy done, all clear."),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return snippetOnServer(srv, id, refserver.SeedAdminID, "Deploy finished", "Deploy done, all clear.")
-					})),
-					sameID.AddStateValue(addr, tfjsonpath.New("id")),
-				},
-			},
-			{
-				// Deleted outside Terraform: dropped from state and created again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { delete(r.Snippets, id) })
-				},
-				Config: admin + testAccSavedSnippetConfig("Deploy finished", "Deploy done, all clear."),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if int(v) == id {
-							return fmt.Errorf("re-created snippet kept the deleted id %d", id)
-						}
-						return snippetOnServer(srv, int(v), refserver.SeedAdminID, "Deploy finished", "Deploy done, all clear.")
-					})),
-				},
-			},
+			acctest.Apply(admin+testAccSavedSnippetConfig("Deploy notice", content)).Clean().State(
+				acctest.Value(addr, "title", knownvalue.StringExact("Deploy notice")),
+				acctest.Value(addr, "content", knownvalue.StringExact(content)),
+				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+					id = int(v)
+					return snippetOnServer(srv, id, refserver.SeedAdminID, "Deploy notice", content)
+				})),
+				// After the id check, which records id.
+				acctest.Value(addr, "date_created", knownvalue.Int64Func(func(v int64) error {
+					return snippetDateOnServer(srv, id, v)
+				})),
+				sameID.AddStateValue(addr, tfjsonpath.New("id")),
+			).Step(),
+			acctest.ImportVerify(addr, ""),
+			// In place: both fields change, the id stays.
+			acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "title", knownvalue.StringExact(title)),
+				acctest.Value(addr, "content", knownvalue.StringExact(text)),
+				onServer(), sameID.AddStateValue(addr, tfjsonpath.New("id")),
+			).Step(),
+			// Changed outside Terraform: the plan puts it back, in place.
+			acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Snippets[id].Title = "Edited in the web app"
+			}).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(onServer(), sameID.AddStateValue(addr, tfjsonpath.New("id"))).Step(),
+			// Deleted outside Terraform: dropped from state and created again.
+			acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).OutOfBand(srv, func(r *refserver.Realm) {
+				delete(r.Snippets, id)
+			}).Planned(addr, plancheck.ResourceActionCreate).Clean().State(
+				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+					if int(v) == id {
+						return fmt.Errorf("re-created snippet kept the deleted id %d", id)
+					}
+					return snippetOnServer(srv, int(v), refserver.SeedAdminID, title, text)
+				})),
+			).Step(),
 		},
 	})
 }

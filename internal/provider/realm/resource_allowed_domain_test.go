@@ -3,6 +3,7 @@ package realm_test
 import (
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -22,105 +23,44 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_allowed_domain.test"
-
+	onServer := func(domain string, subdomains bool) statecheck.StateCheck {
+		return acctest.Value(addr, "domain", knownvalue.StringFunc(func(string) error {
+			return acctest.DomainOnServer(srv, domain, subdomains)
+		}))
+	}
+	kept := owner + testAccAllowedDomainConfig("example.org", "")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: owner + testAccAllowedDomainConfig("example.org", "true"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact("example.org")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return acctest.DomainOnServer(srv, "example.org", true)
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:                         addr,
-				ImportState:                          true,
-				ImportStateId:                        "example.org",
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "domain",
-			},
-			{
-				// In place: allow_subdomains left out falls back to false.
-				Config: owner + testAccAllowedDomainConfig("example.org", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return acctest.DomainOnServer(srv, "example.org", false)
-					})),
-				},
-			},
-			{
-				// Changed outside Terraform: the plan puts it back.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, d := range r.Domains {
-							if d.Domain == "example.org" {
-								d.AllowSubdomains = true
-							}
-						}
-					})
-				},
-				Config: owner + testAccAllowedDomainConfig("example.org", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return acctest.DomainOnServer(srv, "example.org", false)
-					})),
-				},
-			},
-			{
-				// Deleted outside Terraform: dropped from state and created again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						kept := r.Domains[:0]
-						for _, d := range r.Domains {
-							if d.Domain != "example.org" {
-								kept = append(kept, d)
-							}
-						}
-						r.Domains = kept
-					})
-				},
-				Config: owner + testAccAllowedDomainConfig("example.org", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						return acctest.DomainOnServer(srv, "example.org", false)
-					})),
-				},
-			},
-			{
-				// A new domain replaces the old one.
-				Config: owner + testAccAllowedDomainConfig("example.net", "false"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-						if acctest.DomainOnServer(srv, "example.org", false) == nil {
-							return fmt.Errorf("the replaced domain example.org is still allowed")
-						}
-						return acctest.DomainOnServer(srv, "example.net", false)
-					})),
-				},
-			},
+			acctest.Apply(owner+testAccAllowedDomainConfig("example.org", "true")).Clean().State(
+				acctest.Value(addr, "domain", knownvalue.StringExact("example.org")),
+				acctest.Value(addr, "allow_subdomains", knownvalue.Bool(true)),
+				onServer("example.org", true),
+			).Step(),
+			acctest.ImportVerifyBy(addr, "example.org", "domain"),
+			// In place: allow_subdomains left out falls back to false.
+			acctest.Apply(kept).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "allow_subdomains", knownvalue.Bool(false)), onServer("example.org", false)).Step(),
+			// Changed outside Terraform: the plan puts it back.
+			acctest.Apply(kept).OutOfBand(srv, func(r *refserver.Realm) {
+				for _, d := range r.Domains {
+					if d.Domain == "example.org" {
+						d.AllowSubdomains = true
+					}
+				}
+			}).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(onServer("example.org", false)).Step(),
+			// Deleted outside Terraform: dropped from state and created again.
+			acctest.Apply(kept).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Domains = slices.DeleteFunc(r.Domains, func(d *refserver.RealmDomain) bool { return d.Domain == "example.org" })
+			}).Planned(addr, plancheck.ResourceActionCreate).Clean().State(onServer("example.org", false)).Step(),
+			// A new domain replaces the old one.
+			acctest.Apply(owner+testAccAllowedDomainConfig("example.net", "false")).Planned(addr, plancheck.ResourceActionReplace).Clean().State(
+				acctest.Value(addr, "domain", knownvalue.StringFunc(func(string) error {
+					if acctest.DomainOnServer(srv, "example.org", false) == nil {
+						return fmt.Errorf("the replaced domain example.org is still allowed")
+					}
+					return acctest.DomainOnServer(srv, "example.net", false)
+				})),
+			).Step(),
 		},
 	})
 }
