@@ -9,10 +9,13 @@ package acctest
 //		State(acctest.Value(addr, "name", knownvalue.StringExact("ops"))).Step()
 
 import (
+	"regexp"
+
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -48,6 +51,18 @@ func (b *StepBuilder) State(checks ...statecheck.StateCheck) *StepBuilder {
 // administrator in the web app would.
 func (b *StepBuilder) OutOfBand(srv *Server, change func(*refserver.Realm)) *StepBuilder {
 	b.step.PreConfig = func() { srv.Do(change) }
+	return b
+}
+
+// OnServer checks the reference server after the apply.
+func (b *StepBuilder) OnServer(check func() error) *StepBuilder {
+	b.step.Check = func(*terraform.State) error { return check() }
+	return b
+}
+
+// Fails expects the step to fail with an error matching expect (ExpectErr).
+func (b *StepBuilder) Fails(expect *regexp.Regexp) *StepBuilder {
+	b.step.ExpectError = expect
 	return b
 }
 

@@ -23,100 +23,63 @@ func TestAccChannel_lifecycle(t *testing.T) {
 	addr := "zulip_channel.test"
 	perms := `  can_send_message_group = { groups = ["backend"], users = [1] }
 `
+	private := admin + acctest.ChannelConfig("operations", "Operations", `  privacy = "private"
+  can_send_message_group = { groups = ["role:members"] }
+`)
+	operations := func(change func(*refserver.Channel)) func(*refserver.Realm) {
+		return func(r *refserver.Realm) {
+			for _, c := range r.Channels {
+				if c.Name == "operations" {
+					change(c)
+				}
+			}
+		}
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: admin + acctest.ChannelConfig("ops", "Operations", perms),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("public")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("history_public_to_subscribers"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("message_retention_days"), knownvalue.StringExact("realm_default")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"backend"}, 1)),
-					// Not configured: Zulip's defaults (the creator administers it).
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_administer_channel_group"), acctest.PermissionOf(nil, refserver.SeedAdminID)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "OPS", ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"announce"}},
-			{
-				// Renamed, made private (history follows), a permission changed.
-				Config: admin + acctest.ChannelConfig("operations", "Operations", `  privacy = "private"
-  can_send_message_group = { groups = ["role:members"] }
-`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("history_public_to_subscribers"), knownvalue.Bool(false)),
-				},
-				Check: func(*terraform.State) error {
-					if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.InviteOnly || c.HistoryPublicToSubscribers {
-						return fmt.Errorf("on the server: %+v", c)
-					}
-					return nil
-				},
-			},
-			{
-				// Changed outside Terraform: put back.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, c := range r.Channels {
-							if c.Name == "operations" {
-								c.Description = "changed"
-								c.GroupSettings["can_send_message_group"] = refserver.GroupSetting{GroupID: refserver.GroupNobody}
-							}
-						}
-					})
-				},
-				Config: admin + acctest.ChannelConfig("operations", "Operations", `  privacy = "private"
-  can_send_message_group = { groups = ["role:members"] }
-`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// Archived outside Terraform: declared again, it is unarchived.
-				// Zulip unarchives a private channel only if it has a subscriber
-				// (do_unarchive_stream: "Channel is private and have no
-				// subscribers"), so someone joined it before.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, c := range r.Channels {
-							if c.Name == "operations" {
-								c.Subscribers[refserver.SeedAdminID] = 0
-								c.IsArchived = true
-							}
-						}
-					})
-				},
-				Config: admin + acctest.ChannelConfig("operations", "Operations", `  privacy = "private"
-  can_send_message_group = { groups = ["role:members"] }
-`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					if c, _ := acctest.ChannelByName(srv, "operations"); c.IsArchived {
-						return fmt.Errorf("not unarchived: %+v", c)
-					}
-					return nil
-				},
-			},
-			{
-				// Destroy archives.
-				Config: admin,
-				Check: func(*terraform.State) error {
-					if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.IsArchived {
-						return fmt.Errorf("destroy did not archive: %+v", c)
-					}
-					return nil
-				},
-			},
+			acctest.Apply(admin+acctest.ChannelConfig("ops", "Operations", perms)).Clean().State(
+				acctest.Value(addr, "privacy", knownvalue.StringExact("public")),
+				acctest.Value(addr, "history_public_to_subscribers", knownvalue.Bool(true)),
+				acctest.Value(addr, "message_retention_days", knownvalue.StringExact("realm_default")),
+				acctest.Value(addr, "can_send_message_group", acctest.PermissionOf([]string{"backend"}, 1)),
+				// Not configured: Zulip's defaults (the creator administers it).
+				acctest.Value(addr, "can_administer_channel_group", acctest.PermissionOf(nil, refserver.SeedAdminID)),
+			).Step(),
+			acctest.ImportVerify(addr, "OPS", "announce"),
+			// Renamed, made private (history follows), a permission changed.
+			acctest.Apply(private).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "history_public_to_subscribers", knownvalue.Bool(false)),
+			).OnServer(func() error {
+				if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.InviteOnly || c.HistoryPublicToSubscribers {
+					return fmt.Errorf("on the server: %+v", c)
+				}
+				return nil
+			}).Step(),
+			// Changed outside Terraform: put back.
+			acctest.Apply(private).OutOfBand(srv, operations(func(c *refserver.Channel) {
+				c.Description = "changed"
+				c.GroupSettings["can_send_message_group"] = refserver.GroupSetting{GroupID: refserver.GroupNobody}
+			})).Planned(addr, plancheck.ResourceActionUpdate).Clean().Step(),
+			// Archived outside Terraform: declared again, it is unarchived.
+			// Zulip unarchives a private channel only if it has a subscriber
+			// (do_unarchive_stream: "Channel is private and have no
+			// subscribers"), so someone joined it before.
+			acctest.Apply(private).OutOfBand(srv, operations(func(c *refserver.Channel) {
+				c.Subscribers[refserver.SeedAdminID] = 0
+				c.IsArchived = true
+			})).Planned(addr, plancheck.ResourceActionCreate).Clean().OnServer(func() error {
+				if c, _ := acctest.ChannelByName(srv, "operations"); c.IsArchived {
+					return fmt.Errorf("not unarchived: %+v", c)
+				}
+				return nil
+			}).Step(),
+			// Destroy archives.
+			acctest.Apply(admin).OnServer(func() error {
+				if c, ok := acctest.ChannelByName(srv, "operations"); !ok || !c.IsArchived {
+					return fmt.Errorf("destroy did not archive: %+v", c)
+				}
+				return nil
+			}).Step(),
 		},
 	})
 }

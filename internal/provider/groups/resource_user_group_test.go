@@ -24,122 +24,71 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 	managers := `  can_manage_group  = { groups = ["role:administrators", "leads"], users = [5] }
   can_mention_group = { groups = ["role:members"] }
 `
+	team := owner + acctest.UserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
+`)
+	platformTeam := func(change func(r *refserver.Realm, g *refserver.UserGroup)) func(*refserver.Realm) {
+		return func(r *refserver.Realm) {
+			for _, g := range r.Groups {
+				if g.Name == "platform-team" {
+					change(r, g)
+				}
+			}
+		}
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: owner + acctest.UserGroupConfig("platform", "The platform team", managers),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"role:administrators", "leads"}, 5)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), acctest.PermissionOf([]string{"role:members"})),
-					// Not configured: Zulip's defaults, shown.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_join_group"), acctest.PermissionOf([]string{"role:nobody"})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_add_members_group"), acctest.PermissionOf(nil, refserver.SeedOwnerID)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedOwnerID)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					g, ok := acctest.GroupByName(srv, "platform")
-					if !ok || g.Description != "The platform team" || g.Deactivated {
-						return fmt.Errorf("on the server: %+v", g)
-					}
-					return nil
-				},
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "platform", ImportStateVerify: true},
-			{
-				// In place: renamed, a permission changed, another now unmanaged.
-				Config: owner + acctest.UserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
-`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"leads"})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_mention_group"), acctest.PermissionOf([]string{"role:members"})),
-				},
-			},
-			{
-				// A managed permission changed outside Terraform is put back (the
-				// update's old value is the refreshed one, so Zulip accepts it).
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, g := range r.Groups {
-							if g.Name == "platform-team" {
-								g.Settings["can_manage_group"] = refserver.GroupSetting{DirectMembers: []int{refserver.SeedMemberID}}
-							}
-						}
-					})
-				},
-				Config: owner + acctest.UserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
-`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				Check: func(*terraform.State) error {
-					g, _ := acctest.GroupByName(srv, "platform-team")
-					if g.Settings["can_manage_group"].GroupID != refserver.GroupLeads {
-						return fmt.Errorf("can_manage_group on the server: %+v", g.Settings["can_manage_group"])
-					}
-					return nil
-				},
-			},
-			{
-				// Deactivated outside Terraform: the plan creates it again, which
-				// reactivates the group of that name, and says so.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, g := range r.Groups {
-							if g.Name == "platform-team" {
-								g.Deactivated = true
-							}
-						}
-					})
-				},
-				Config: owner + acctest.UserGroupConfig("platform-team", "", `  can_manage_group = { groups = ["leads"] }
-`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					if g, _ := acctest.GroupByName(srv, "platform-team"); g.Deactivated {
-						return fmt.Errorf("not reactivated: %+v", g)
-					}
-					return nil
-				},
-			},
-			{
-				// In use by a setting outside this configuration: destroy is
-				// refused, naming the use.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, g := range r.Groups {
-							if g.Name == "platform-team" {
-								r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: g.ID}
-							}
-						}
-					})
-				},
-				Config:      owner,
-				ExpectError: acctest.ExpectErr("User Group In Use", `user group "frontend"`, "can_mention_group"),
-			},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: refserver.GroupEveryone}
-					})
-				},
-				Config: owner,
-				Check: func(*terraform.State) error {
-					if g, ok := acctest.GroupByName(srv, "platform-team"); !ok || !g.Deactivated {
-						return fmt.Errorf("destroy did not deactivate the group: %+v", g)
-					}
-					return nil
-				},
-			},
+			acctest.Apply(owner+acctest.UserGroupConfig("platform", "The platform team", managers)).Clean().State(
+				acctest.Value(addr, "can_manage_group", acctest.PermissionOf([]string{"role:administrators", "leads"}, 5)),
+				acctest.Value(addr, "can_mention_group", acctest.PermissionOf([]string{"role:members"})),
+				// Not configured: Zulip's defaults, shown.
+				acctest.Value(addr, "can_join_group", acctest.PermissionOf([]string{"role:nobody"})),
+				acctest.Value(addr, "can_add_members_group", acctest.PermissionOf(nil, refserver.SeedOwnerID)),
+				acctest.Value(addr, "creator_id", knownvalue.Int64Exact(refserver.SeedOwnerID)),
+			).OnServer(func() error {
+				if g, ok := acctest.GroupByName(srv, "platform"); !ok || g.Description != "The platform team" || g.Deactivated {
+					return fmt.Errorf("on the server: %+v", g)
+				}
+				return nil
+			}).Step(),
+			acctest.ImportVerify(addr, "platform"),
+			// In place: renamed, a permission changed, another now unmanaged.
+			acctest.Apply(team).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "can_manage_group", acctest.PermissionOf([]string{"leads"})),
+				acctest.Value(addr, "can_mention_group", acctest.PermissionOf([]string{"role:members"})),
+			).Step(),
+			// A managed permission changed outside Terraform is put back (the
+			// update's old value is the refreshed one, so Zulip accepts it).
+			acctest.Apply(team).OutOfBand(srv, platformTeam(func(_ *refserver.Realm, g *refserver.UserGroup) {
+				g.Settings["can_manage_group"] = refserver.GroupSetting{DirectMembers: []int{refserver.SeedMemberID}}
+			})).Planned(addr, plancheck.ResourceActionUpdate).OnServer(func() error {
+				if g, _ := acctest.GroupByName(srv, "platform-team"); g.Settings["can_manage_group"].GroupID != refserver.GroupLeads {
+					return fmt.Errorf("can_manage_group on the server: %+v", g.Settings["can_manage_group"])
+				}
+				return nil
+			}).Step(),
+			// Deactivated outside Terraform: the plan creates it again, which
+			// reactivates the group of that name, and says so.
+			acctest.Apply(team).OutOfBand(srv, platformTeam(func(_ *refserver.Realm, g *refserver.UserGroup) {
+				g.Deactivated = true
+			})).Planned(addr, plancheck.ResourceActionCreate).Clean().OnServer(func() error {
+				if g, _ := acctest.GroupByName(srv, "platform-team"); g.Deactivated {
+					return fmt.Errorf("not reactivated: %+v", g)
+				}
+				return nil
+			}).Step(),
+			// In use by a setting outside this configuration: destroy is
+			// refused, naming the use.
+			acctest.Apply(owner).OutOfBand(srv, platformTeam(func(r *refserver.Realm, g *refserver.UserGroup) {
+				r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: g.ID}
+			})).Fails(acctest.ExpectErr("User Group In Use", `user group "frontend"`, "can_mention_group")).Step(),
+			acctest.Apply(owner).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Groups[refserver.GroupFrontend].Settings["can_mention_group"] = refserver.GroupSetting{GroupID: refserver.GroupEveryone}
+			}).OnServer(func() error {
+				if g, ok := acctest.GroupByName(srv, "platform-team"); !ok || !g.Deactivated {
+					return fmt.Errorf("destroy did not deactivate the group: %+v", g)
+				}
+				return nil
+			}).Step(),
 		},
 	})
 }
