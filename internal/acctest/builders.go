@@ -66,6 +66,19 @@ func (b *StepBuilder) Fails(expect *regexp.Regexp) *StepBuilder {
 	return b
 }
 
+// Before runs f before the step plans (a change made some other way than
+// through the server's state).
+func (b *StepBuilder) Before(f func()) *StepBuilder {
+	b.step.PreConfig = f
+	return b
+}
+
+// Plan adds checks of the plan before it is applied.
+func (b *StepBuilder) Plan(checks ...plancheck.PlanCheck) *StepBuilder {
+	b.step.ConfigPlanChecks.PreApply = append(b.step.ConfigPlanChecks.PreApply, checks...)
+	return b
+}
+
 // Step is the built step.
 func (b *StepBuilder) Step() resource.TestStep { return b.step }
 

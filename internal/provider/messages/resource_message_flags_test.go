@@ -22,7 +22,7 @@ func TestAccMessageFlags_lifecycle(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	addr := "zulip_message_flags.test"
 	mark := refserver.SeedMemberID
-
+	starred := member + testAccMessageFlagsConfig("starred", 1, 2)
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			// Destroying removes the flag from every message the resource names.
@@ -32,87 +32,43 @@ func TestAccMessageFlags_lifecycle(t *testing.T) {
 			return testAccMessageFlagsOnServer(srv, mark, "collapsed", map[int]bool{1: false, 2: false})
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: member + testAccMessageFlagsConfig("starred", 2, 3),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("starred:2,3")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ignored_because_not_subscribed_channels"), testAccInt64Set()),
-					testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{2: true, 3: true, 4: false}),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("starred:2,3")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:                         addr,
-				ImportState:                          true,
-				ImportStateId:                        "starred:3,2",
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "id",
-				ImportStateVerifyIgnore:              []string{"ignored_because_not_subscribed_channels"},
-			},
+			acctest.Apply(member+testAccMessageFlagsConfig("starred", 2, 3)).Plan(
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("starred:2,3")),
+			).Clean().State(
+				acctest.Value(addr, "id", knownvalue.StringExact("starred:2,3")),
+				acctest.Value(addr, "ignored_because_not_subscribed_channels", testAccInt64Set()),
+				testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{2: true, 3: true, 4: false}),
+			).Step(),
+			acctest.ImportVerifyBy(addr, "starred:3,2", "id", "ignored_because_not_subscribed_channels"),
 			{
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "mentioned:4",
 				ExpectError:   acctest.ExpectErr("Invalid Import ID", `"mentioned" is read-only: set by the server`),
 			},
-			{
-				// In place: 1 joins the set (Mark starred it already in the seed,
-				// so the server changes nothing, and says nothing about it: Zulip
-				// echoes the ids it was sent), 3 leaves it.
-				Config: member + testAccMessageFlagsConfig("starred", 1, 2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("starred:1,2")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ignored_because_not_subscribed_channels"), testAccInt64Set()),
-					testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: true, 2: true, 3: false}),
-				},
-			},
-			{
-				// Unstarred outside Terraform: the plan stars it again.
-				PreConfig: func() { testAccSetMessageFlag(srv, mark, 2, "starred", false) },
-				Config:    member + testAccMessageFlagsConfig("starred", 1, 2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: true, 2: true}),
-				},
-			},
-			{
-				// Every flag removed outside Terraform: gone, and created again.
-				PreConfig: func() {
-					testAccSetMessageFlag(srv, mark, 1, "starred", false)
-					testAccSetMessageFlag(srv, mark, 2, "starred", false)
-				},
-				Config: member + testAccMessageFlagsConfig("starred", 1, 2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: true, 2: true}),
-				},
-			},
-			{
-				// Another flag is another resource.
-				Config: member + testAccMessageFlagsConfig("collapsed", 1, 2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: false, 2: false}),
-					testAccMessageFlagsCheck(srv, mark, "collapsed", map[int]bool{1: true, 2: true}),
-				},
-			},
+			// In place: 1 joins the set (Mark starred it already in the seed,
+			// so the server changes nothing, and says nothing about it: Zulip
+			// echoes the ids it was sent), 3 leaves it.
+			acctest.Apply(starred).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "id", knownvalue.StringExact("starred:1,2")),
+				acctest.Value(addr, "ignored_because_not_subscribed_channels", testAccInt64Set()),
+				testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: true, 2: true, 3: false}),
+			).Step(),
+			// Unstarred outside Terraform: the plan stars it again.
+			acctest.Apply(starred).Before(func() { testAccSetMessageFlag(srv, mark, 2, "starred", false) }).
+				Planned(addr, plancheck.ResourceActionUpdate).Clean().
+				State(testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: true, 2: true})).Step(),
+			// Every flag removed outside Terraform: gone, and created again.
+			acctest.Apply(starred).Before(func() {
+				testAccSetMessageFlag(srv, mark, 1, "starred", false)
+				testAccSetMessageFlag(srv, mark, 2, "starred", false)
+			}).Planned(addr, plancheck.ResourceActionCreate).Clean().
+				State(testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: true, 2: true})).Step(),
+			// Another flag is another resource.
+			acctest.Apply(member+testAccMessageFlagsConfig("collapsed", 1, 2)).Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).State(
+				testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{1: false, 2: false}),
+				testAccMessageFlagsCheck(srv, mark, "collapsed", map[int]bool{1: true, 2: true}),
+			).Step(),
 		},
 	})
 }
