@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,147 +24,68 @@ func TestAccUserTopic_lifecycle(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	addr := "zulip_user_topic.test"
 	general := refserver.SeedChannelGeneral
-
+	policy := func(topic string, want int) statecheck.StateCheck {
+		return acctest.Value(addr, "visibility_policy", knownvalue.StringFunc(func(string) error {
+			return userTopicOnServer(srv, refserver.SeedAdminID, general, topic, want)
+		}))
+	}
+	adminTopics := func(change func(*refserver.UserTopic)) func(*refserver.Realm) {
+		return func(r *refserver.Realm) {
+			for _, ut := range r.UserTopics {
+				if ut.UserID == refserver.SeedAdminID {
+					change(ut)
+				}
+			}
+		}
+	}
+	followed := admin + testAccUserTopicConfig(general, "deploys", "followed")
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: userTopicDestroyed(srv, refserver.SeedAdminID, general, "deploys"),
 		Steps: []resource.TestStep{
-			{
-				Config: admin + testAccUserTopicConfig(general, "Deploys", "muted"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("1:Deploys")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("channel_id"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact("Deploys")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
-						return userTopicOnServer(srv, refserver.SeedAdminID, general, "Deploys", refserver.PolicyMuted)
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     "1:Deploys",
-				ImportStateVerify: true,
-			},
-			{
-				// In place: another policy.
-				Config: admin + testAccUserTopicConfig(general, "Deploys", "followed"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(v string) error {
-						if v != "followed" {
-							return fmt.Errorf("visibility_policy is %q, want followed", v)
-						}
-						return userTopicOnServer(srv, refserver.SeedAdminID, general, "Deploys", refserver.PolicyFollowed)
-					})),
-				},
-			},
-			{
-				// The server spells the topic differently: Zulip matches topics
-				// case-insensitively, so nothing changes and the configured case stays.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, ut := range r.UserTopics {
-							if ut.UserID == refserver.SeedAdminID && ut.TopicName == "Deploys" {
-								ut.TopicName = "DEPLOYS"
-							}
-						}
-					})
-				},
-				Config: admin + testAccUserTopicConfig(general, "Deploys", "followed"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact("Deploys")),
-				},
-			},
-			{
-				// A change of case only is an update in place, not a replacement.
-				Config: admin + testAccUserTopicConfig(general, "deploys", "followed"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("1:deploys")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact("deploys")),
-				},
-			},
-			{
-				// Changed outside Terraform: the plan puts it back.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, ut := range r.UserTopics {
-							if ut.UserID == refserver.SeedAdminID && strings.EqualFold(ut.TopicName, "deploys") {
-								ut.VisibilityPolicy = refserver.PolicyMuted
-							}
-						}
-					})
-				},
-				Config: admin + testAccUserTopicConfig(general, "deploys", "followed"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
-						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyFollowed)
-					})),
-				},
-			},
-			{
-				// Removed outside Terraform: dropped from state and created again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						kept := r.UserTopics[:0]
-						for _, ut := range r.UserTopics {
-							if ut.UserID != refserver.SeedAdminID {
-								kept = append(kept, ut)
-							}
-						}
-						r.UserTopics = kept
-					})
-				},
-				Config: admin + testAccUserTopicConfig(general, "deploys", "followed"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
-						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyFollowed)
-					})),
-				},
-			},
-			{
-				// Another topic replaces the resource.
-				Config: admin + testAccUserTopicConfig(general, "deploys-eu", "followed"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						if err := userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyInherit); err != nil {
-							return fmt.Errorf("the replaced topic keeps its policy: %w", err)
-						}
-						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys-eu", refserver.PolicyFollowed)
-					})),
-				},
-			},
-			{
-				// Back to the topic the destroy check looks for.
-				Config: admin + testAccUserTopicConfig(general, "deploys", "unmuted"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
-						return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyUnmuted)
-					})),
-				},
-			},
+			acctest.Apply(admin+testAccUserTopicConfig(general, "Deploys", "muted")).Clean().State(
+				acctest.Value(addr, "id", knownvalue.StringExact("1:Deploys")),
+				acctest.Value(addr, "channel_id", knownvalue.Int64Exact(1)),
+				acctest.Value(addr, "topic", knownvalue.StringExact("Deploys")),
+				policy("Deploys", refserver.PolicyMuted),
+			).Step(),
+			acctest.ImportVerify(addr, "1:Deploys"),
+			// In place: another policy.
+			acctest.Apply(admin+testAccUserTopicConfig(general, "Deploys", "followed")).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "visibility_policy", knownvalue.StringExact("followed")), policy("Deploys", refserver.PolicyFollowed),
+			).Step(),
+			// The server spells the topic differently: Zulip matches topics
+			// case-insensitively, so nothing changes and the configured case stays.
+			acctest.Apply(admin+testAccUserTopicConfig(general, "Deploys", "followed")).OutOfBand(srv, adminTopics(func(ut *refserver.UserTopic) {
+				if ut.TopicName == "Deploys" {
+					ut.TopicName = "DEPLOYS"
+				}
+			})).Plan(plancheck.ExpectEmptyPlan()).State(acctest.Value(addr, "topic", knownvalue.StringExact("Deploys"))).Step(),
+			// A change of case only is an update in place, not a replacement.
+			acctest.Apply(followed).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "id", knownvalue.StringExact("1:deploys")),
+				acctest.Value(addr, "topic", knownvalue.StringExact("deploys")),
+			).Step(),
+			// Changed outside Terraform: the plan puts it back.
+			acctest.Apply(followed).OutOfBand(srv, adminTopics(func(ut *refserver.UserTopic) {
+				if strings.EqualFold(ut.TopicName, "deploys") {
+					ut.VisibilityPolicy = refserver.PolicyMuted
+				}
+			})).Planned(addr, plancheck.ResourceActionUpdate).State(policy("deploys", refserver.PolicyFollowed)).Step(),
+			// Removed outside Terraform: dropped from state and created again.
+			acctest.Apply(followed).OutOfBand(srv, func(r *refserver.Realm) {
+				r.UserTopics = slices.DeleteFunc(r.UserTopics, func(ut *refserver.UserTopic) bool { return ut.UserID == refserver.SeedAdminID })
+			}).Planned(addr, plancheck.ResourceActionCreate).Clean().State(policy("deploys", refserver.PolicyFollowed)).Step(),
+			// Another topic replaces the resource.
+			acctest.Apply(admin+testAccUserTopicConfig(general, "deploys-eu", "followed")).Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).State(
+				acctest.Value(addr, "id", knownvalue.StringFunc(func(string) error {
+					if err := userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys", refserver.PolicyInherit); err != nil {
+						return fmt.Errorf("the replaced topic keeps its policy: %w", err)
+					}
+					return userTopicOnServer(srv, refserver.SeedAdminID, general, "deploys-eu", refserver.PolicyFollowed)
+				})),
+			).Step(),
+			// Back to the topic the destroy check looks for.
+			acctest.Apply(admin + testAccUserTopicConfig(general, "deploys", "unmuted")).State(policy("deploys", refserver.PolicyUnmuted)).Step(),
 		},
 	})
 }
