@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,90 +31,55 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	mark := refserver.SeedMemberID
 	addr := "zulip_apns_device_token.test"
-
+	registered := func(devices ...string) statecheck.StateCheck {
+		return acctest.ServerCheck(func() error { return testAccAPNsDevicesOnServer(srv, mark, devices...) })
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			return testAccAPNsDevicesOnServer(srv, mark)
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: member + testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					// Zulip stores tokens as given (add_push_device_token in
-					// zerver/lib/push_notifications.py); the id hashes the token
-					// and never contains it.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
-						want := testAccAPNsTokenID(testAccAPNsToken1)
-						if id != want {
-							return fmt.Errorf("id %q, want %q", id, want)
-						}
-						if strings.Contains(strings.ToLower(id), strings.ToLower(testAccAPNsToken1)) {
-							return fmt.Errorf("id %q contains the token", id)
-						}
-						return nil
-					})),
-					statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("app_id"), knownvalue.StringExact("org.zulip.Zulip")),
-					acctest.ServerCheck(func() error {
-						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken1+" org.zulip.Zulip")
-					}),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+			acctest.Apply(member+testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip")).Clean().State(
+				// Zulip stores tokens as given (add_push_device_token in
+				// zerver/lib/push_notifications.py); the id hashes the token
+				// and never contains it.
+				acctest.Value(addr, "id", knownvalue.StringFunc(func(id string) error {
+					if want := testAccAPNsTokenID(testAccAPNsToken1); id != want {
+						return fmt.Errorf("id %q, want %q", id, want)
+					}
+					if strings.Contains(strings.ToLower(id), strings.ToLower(testAccAPNsToken1)) {
+						return fmt.Errorf("id %q contains the token", id)
+					}
+					return nil
+				})),
+				statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
+				acctest.Value(addr, "app_id", knownvalue.StringExact("org.zulip.Zulip")),
+				registered(testAccAPNsToken1+" org.zulip.Zulip"),
+			).Step(),
 			{
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: testAccAPNsToken1,
 				ExpectError:   acctest.ExpectErr("Import Not Supported", "never returns registered tokens"),
 			},
-			{
-				// A new app id replaces the registration: it is unregistered
-				// first, since registering a registered token again would keep
-				// the old app id.
-				Config: member + testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip-beta"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ServerCheck(func() error {
-						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken1+" org.zulip.Zulip-beta")
-					}),
-				},
-			},
-			{
-				// A new token unregisters the old one.
-				Config: member + testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org.zulip.Zulip"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(testAccAPNsTokenID(testAccAPNsToken2))),
-					acctest.ServerCheck(func() error {
-						return testAccAPNsDevicesOnServer(srv, mark, testAccAPNsToken2+" org.zulip.Zulip")
-					}),
-				},
-			},
-			{
-				// Unregistered outside Terraform: Zulip cannot tell (documented),
-				// and the final destroy finds the token gone without failing.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						kept := r.PushDevices[:0]
-						for _, d := range r.PushDevices {
-							if d.UserID != mark || d.Kind != refserver.PushKindAPNs {
-								kept = append(kept, d)
-							}
-						}
-						r.PushDevices = kept
-					})
-				},
-				Config: member + testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org.zulip.Zulip"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+			// A new app id replaces the registration: it is unregistered
+			// first, since registering a registered token again would keep
+			// the old app id.
+			acctest.Apply(member+testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip-beta")).
+				Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).State(registered(testAccAPNsToken1 + " org.zulip.Zulip-beta")).Step(),
+			// A new token unregisters the old one.
+			acctest.Apply(member+testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org.zulip.Zulip")).
+				Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).State(
+				acctest.Value(addr, "id", knownvalue.StringExact(testAccAPNsTokenID(testAccAPNsToken2))),
+				registered(testAccAPNsToken2+" org.zulip.Zulip"),
+			).Step(),
+			// Unregistered outside Terraform: Zulip cannot tell (documented),
+			// and the final destroy finds the token gone without failing.
+			acctest.Apply(member+testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org.zulip.Zulip")).OutOfBand(srv, func(r *refserver.Realm) {
+				r.PushDevices = slices.DeleteFunc(r.PushDevices, func(d *refserver.PushDevice) bool {
+					return d.UserID == mark && d.Kind == refserver.PushKindAPNs
+				})
+			}).Plan(plancheck.ExpectEmptyPlan()).Step(),
 		},
 	})
 }
