@@ -117,7 +117,7 @@ list "zulip_channel" "bad" {
     name_regex = "(unclosed"
   }
 }
-`, ExpectError: regexp.MustCompile(`Invalid Regular Expression`)},
+`, ExpectError: acctest.ExpectErrRE(`Invalid Regular Expression`)},
 		},
 	})
 }

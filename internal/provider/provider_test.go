@@ -136,7 +136,7 @@ func TestAccProvider_missingValues(t *testing.T) {
 			{
 				Config:      fmt.Sprintf(`provider "zulip" { email = %q }`, admin.Email) + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Missing Zulip URL.*ZULIP_SITE.*zuliprc`),
+				ExpectError: acctest.ExpectErrRE(`Missing Zulip URL.*ZULIP_SITE.*zuliprc`),
 			},
 			{
 				Config: fmt.Sprintf(`provider "zulip" {
@@ -144,7 +144,7 @@ func TestAccProvider_missingValues(t *testing.T) {
   email = %q
 }`, srv.URL, admin.Email) + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Missing Zulip API Key.*api_key.*ZULIP_API_KEY.*key.*zuliprc`),
+				ExpectError: acctest.ExpectErrRE(`Missing Zulip API Key.*api_key.*ZULIP_API_KEY.*key.*zuliprc`),
 			},
 			{
 				// A URL alone is a valid provider (for the development API key),
@@ -153,12 +153,12 @@ func TestAccProvider_missingValues(t *testing.T) {
 				// job must not go green with every server check skipped).
 				Config:      fmt.Sprintf(`provider "zulip" { url = %q }`, srv.URL) + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Missing Zulip Credentials.*ZULIP_EMAIL.*ZULIP_API_KEY.*zuliprc`),
+				ExpectError: acctest.ExpectErrRE(`Missing Zulip Credentials.*ZULIP_EMAIL.*ZULIP_API_KEY.*zuliprc`),
 			},
 			{
 				Config:      fmt.Sprintf(`provider "zulip" { zuliprc = %q }`, filepath.Join(home, "absent")) + testAccProviderLinkifier,
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Unreadable zuliprc File.*absent`),
+				ExpectError: acctest.ExpectErrRE(`Unreadable zuliprc File.*absent`),
 			},
 		},
 	})

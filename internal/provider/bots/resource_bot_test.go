@@ -134,9 +134,9 @@ func TestAccBot_outgoingWebhook(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: provider + testAccBotConfig("hook", "Hook", "  bot_type = \"outgoing_webhook\"\n"), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`Missing Outgoing Webhook URL`)},
+				ExpectError: acctest.ExpectErrRE(`Missing Outgoing Webhook URL`)},
 			{Config: provider + testAccBotConfig("hook", "Hook", "  outgoing_webhook_url = \"https://hooks.example.com/z\"\n"), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`Not an Outgoing Webhook`)},
+				ExpectError: acctest.ExpectErrRE(`Not an Outgoing Webhook`)},
 			{
 				Config: provider + testAccBotConfig("hook", "Hook", "  bot_type = \"outgoing_webhook\"\n  outgoing_webhook_url = \"https://hooks.example.com/z\"\n  outgoing_webhook_interface = \"slack\"\n"),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -203,11 +203,11 @@ func TestAccBot_validation(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig(local, "Another", ""), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Bot Address Taken.*import \{`)},
+				ExpectError: acctest.ExpectErrRE(`Bot Address Taken.*import \{`)},
 			{Config: srv.ProviderConfig(t, refserver.SeedMemberID) + testAccBotConfig("mine", "Mine", ""), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Insufficient Permission.*can_create_bots_group`)},
+				ExpectError: acctest.ExpectErrRE(`Insufficient Permission.*can_create_bots_group`)},
 			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig("a b", "Spaced", ""), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)short_name.*letters, digits`)},
+				ExpectError: acctest.ExpectErrRE(`short_name.*letters, digits`)},
 		},
 	})
 }

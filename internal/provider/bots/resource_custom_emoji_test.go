@@ -151,7 +151,7 @@ func TestAccCustomEmoji_drift(t *testing.T) {
 					srv.Do(func(r *refserver.Realm) { acctest.AddEmoji(r, "drifty", refserver.SeedMemberID) })
 				},
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)Custom Emoji Already Exists.*import \{`),
+				ExpectError: acctest.ExpectErrRE(`Custom Emoji Already Exists.*import \{`),
 			},
 		},
 	})
@@ -165,17 +165,17 @@ func TestAccCustomEmoji_validation(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: provider + testAccEmojiConfig("Ship", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)name.*lowercase English letters`)},
+				ExpectError: acctest.ExpectErrRE(`name.*lowercase English letters`)},
 			{Config: provider + testAccEmojiConfig("ship-", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)end with a letter or digit`)},
+				ExpectError: acctest.ExpectErrRE(`end with a letter or digit`)},
 			{Config: provider + testAccEmojiConfig("ship", testAccEmojiFile("missing.png")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Unusable Emoji Image.*missing.png`)},
+				ExpectError: acctest.ExpectErrRE(`Unusable Emoji Image.*missing.png`)},
 			{Config: provider + testAccEmojiConfig("ship", testAccEmojiFile("notes.txt")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Unusable Emoji Image.*notes.txt is not a PNG`)},
+				ExpectError: acctest.ExpectErrRE(`Unusable Emoji Image.*notes.txt is not a PNG`)},
 			{Config: provider + "resource \"zulip_custom_emoji\" \"test\" {\n  name = \"ship\"\n}\n", PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Missing Image`)},
+				ExpectError: acctest.ExpectErrRE(`Missing Image`)},
 			{Config: provider + testAccEmojiConfig("green_tick", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)green_tick.*import \{`)},
+				ExpectError: acctest.ExpectErrRE(`green_tick.*import \{`)},
 		},
 	})
 }
@@ -191,7 +191,7 @@ func TestAccCustomEmoji_permission(t *testing.T) {
 			{Config: srv.ProviderConfig(t, refserver.SeedMemberID) + testAccEmojiConfig("ship", testAccEmojiFile("green.png")), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)can_add_custom_emoji_group`)},
 			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + testAccEmojiConfig("ship", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Guests Cannot Add Custom Emoji`)},
+				ExpectError: acctest.ExpectErrRE(`Guests Cannot Add Custom Emoji`)},
 		},
 	})
 }

@@ -115,13 +115,13 @@ func TestAccUserTopic_topicWithColon(t *testing.T) {
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "7:no such topic",
-				ExpectError:   regexp.MustCompile(`Cannot import non-existent remote object`),
+				ExpectError:   acctest.ExpectErrRE(`Cannot import non-existent remote object`),
 			},
 			{
 				ResourceName:  addr,
 				ImportState:   true,
 				ImportStateId: "random:cats",
-				ExpectError:   regexp.MustCompile(`imported by "<channel_id>:<topic>"`),
+				ExpectError:   acctest.ExpectErrRE(`imported by "<channel_id>:<topic>"`),
 			},
 		},
 	})
@@ -199,7 +199,7 @@ func TestAccUserTopic_serverTooOld(t *testing.T) {
 			{
 				Config:      admin + testAccUserTopicConfig(1, "deploys", "followed"),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`),
+				ExpectError: acctest.ExpectErrRE(`visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`),
 			},
 			{
 				Config: admin + testAccUserTopicConfig(1, "deploys", "muted"),

@@ -1,7 +1,6 @@
 package messages_test
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -55,9 +54,9 @@ resource "terraform_data" "trigger" {
 		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{
 			{Config: config("    message_id = 10\n    report_type = \"rude\""), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`Unknown Report Type`)},
+				ExpectError: acctest.ExpectErrRE(`Unknown Report Type`)},
 			{Config: config("    message_id = 10\n    report_type = \"other\""), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`Missing Report Description`)},
+				ExpectError: acctest.ExpectErrRE(`Missing Report Description`)},
 		},
 	})
 }

@@ -2,7 +2,6 @@ package operations_test
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -26,7 +25,7 @@ func TestAccOwnAccountDeactivationAction_example(t *testing.T) {
 			{
 				Config:      alias + strings.Replace(example, mark.Email, "someone@zulip.example.com", 1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Account Does Not Match confirm_email`),
+				ExpectError: acctest.ExpectErrRE(`Account Does Not Match confirm_email`),
 			},
 			{
 				Config: alias + example,

@@ -1,7 +1,6 @@
 package operations_test
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -24,7 +23,7 @@ func TestAccPushTestNotificationAction_example(t *testing.T) {
 				Config: owner + strings.Replace(acctest.ReadExample(t, "examples/actions/zulip_push_test_notification/action.tf"),
 					"device_id = 2", "device_id = 2\n    token     = \"abc\"", 1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Conflicting Devices`),
+				ExpectError: acctest.ExpectErrRE(`Conflicting Devices`),
 			},
 			{
 				Config:            owner + acctest.ReadExample(t, "examples/actions/zulip_push_test_notification/action.tf"),

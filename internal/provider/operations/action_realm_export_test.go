@@ -3,7 +3,6 @@ package operations_test
 import (
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -111,18 +110,18 @@ func TestAccRealmExportAction_planChecks(t *testing.T) {
 		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{
 			{Config: admin + testAccRealmExportConfig(`    export_type = "everything"`), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)export_type = "everything".*value must be one of`)},
+				ExpectError: acctest.ExpectErrRE(`export_type = "everything".*value must be one of`)},
 			{Config: member + testAccRealmExportConfig(``), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Insufficient Role.*Exporting the organization's data needs an\s+organization\s+administrator`)},
+				ExpectError: acctest.ExpectErrRE(`Insufficient Role.*Exporting the organization's data needs an\s+organization\s+administrator`)},
 			{Config: admin + testAccRealmExportConfig(`    export_type = "full_without_consent"`), PlanOnly: true,
 				// Terraform 1.14 shows an action's diagnostics at its trigger, 1.16 at the attribute.
 				ExpectError: acctest.ExpectErr("Insufficient Role", "without member consent needs an organization owner")},
 			{Config: old.ProviderConfig(t, refserver.SeedOwnerID) + testAccRealmExportConfig(`    export_type = "full_without_consent"`), PlanOnly: true,
 				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "full_without_consent", "feature level 449")},
 			{Config: admin + testAccRealmExportConfig(`    timeout = "0s"`), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Timeout.*timeout = "0s"`)},
+				ExpectError: acctest.ExpectErrRE(`Invalid Timeout.*timeout = "0s"`)},
 			{Config: admin + testAccRealmExportConfig(`    timeout = "soon"`), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)timeout = "soon".*is not a duration`)},
+				ExpectError: acctest.ExpectErrRE(`timeout = "soon".*is not a duration`)},
 		},
 		CheckDestroy: testAccRealmExports(srv, 0, 0, 0, false),
 	})
@@ -136,7 +135,7 @@ func TestAccRealmExportAction_failed(t *testing.T) {
 		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(""),
-			ExpectError: regexp.MustCompile(`(?s)Data Export Failed.*Zulip could not make data export 1 \(public\)`),
+			ExpectError: acctest.ExpectErrRE(`Data Export Failed.*Zulip could not make data export 1 \(public\)`),
 		}},
 	})
 }
@@ -149,7 +148,7 @@ func TestAccRealmExportAction_timeout(t *testing.T) {
 		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{{
 			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(`    timeout = "3s"`),
-			ExpectError: regexp.MustCompile(`(?s)Data Export Not Finished.*still pending after 3s`),
+			ExpectError: acctest.ExpectErrRE(`Data Export Not Finished.*still pending after 3s`),
 		}},
 	})
 }

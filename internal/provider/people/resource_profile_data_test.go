@@ -422,12 +422,12 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 			{
 				Config:      maria + testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Users Field Value.*User with ID 8 is a bot`),
+				ExpectError: acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 8 is a bot`),
 			},
 			{
 				Config:      maria + testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Users Field Value.*User with ID 10 is deactivated`),
+				ExpectError: acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 10 is deactivated`),
 			},
 			{
 				Config:      bot + testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
@@ -476,7 +476,7 @@ func TestAccProfileData_example(t *testing.T) {
 				ResourceName:  "zulip_profile_data.me",
 				ImportState:   true,
 				ImportStateId: "Pronouns,Shoe size",
-				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*"Shoe size" in\s+"Pronouns,Shoe size" is not a field`),
+				ExpectError:   acctest.ExpectErrRE(`Invalid Import ID.*"Shoe size" in\s+"Pronouns,Shoe size" is not a field`),
 			},
 		},
 	})
