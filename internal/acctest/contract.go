@@ -279,6 +279,7 @@ func (c Contract) Run(t *testing.T) {
 	c.runKit(t)
 	t.Run("renamedReference", func(t *testing.T) { t.Parallel(); c.renamedReferences(t) })
 	t.Run("importBlocks", func(t *testing.T) { t.Parallel(); c.importBlocks(t) })
+	t.Run("declaredRules", func(t *testing.T) { t.Parallel(); c.declaredRules(t) })
 }
 
 // RunVersioned runs the contract's tests whose outcome depends on the CLI's

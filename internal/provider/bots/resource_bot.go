@@ -140,12 +140,7 @@ func (r *botResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 // taken address, a short name change the server cannot make in place, and
 // an outgoing webhook without its URL.
 func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("Bot Will Be Deactivated",
-			"Zulip never deletes users: destroying deactivates the bot, and its API key stops working. Creating a bot with its short name again reactivates it.")
-		return
-	}
-	if kit.Unchanged(req) {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) {
 		return
 	}
 	var plan, state botModel

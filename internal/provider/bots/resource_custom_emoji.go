@@ -130,8 +130,6 @@ func readEmojiImage(file string) (*emojiImage, error) {
 // emoji), and checks who may add emoji and that the name is free.
 func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("Custom Emoji Will Be Deactivated",
-			"Zulip never deletes custom emoji: destroying deactivates it. It stays visible in old messages and reactions, and its name can be used by a new emoji.")
 		return
 	}
 	var plan, state customEmojiModel

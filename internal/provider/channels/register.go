@@ -21,10 +21,15 @@ func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
 			{TypeName: "zulip_channel_folder", Contract: kit.CollectionObject, NewResource: NewChannelFolderResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel folder's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "channel folders"},
+				Destroy: &kit.Note{Title: "Channel Folder Will Be Archived", Detail: "Zulip never deletes channel folders: " +
+					"destroying archives the folder (its channels leave it first). Declaring a folder of that name again unarchives it."},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.ChannelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
 					return v.Name, v.Name, !v.IsArchived
 				}), ListDescription: "The organization's channel folders, without archived ones."}},
 			{TypeName: "zulip_channel", Contract: kit.CollectionObject, NewResource: NewChannelResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+				Destroy: &kit.Note{Title: "Channel Will Be Archived", Detail: "Zulip never deletes channels: destroying " +
+					"archives the channel, which keeps its messages, subscribers and name. Declaring a channel of that name again unarchives it."},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: liveChannels,
 					ListDescription: "The channels the provider's account can see, without archived ones (declaring an archived " +
 						"channel's name unarchives it, so an archived channel is not an object Terraform manages).",
@@ -32,6 +37,7 @@ func Area() kit.Area {
 						MarkdownDescription: "Lists only the channels of this privacy: `public`, `private` or `web_public`.",
 						Validators:          []validator.String{stringvalidator.OneOf(PrivacyPublic, PrivacyPrivate, PrivacyWebPublic)}}}}}},
 			{TypeName: "zulip_default_channels", Contract: kit.ManagedObject, NewResource: NewDefaultChannelsResource, Identity: &kit.SingletonIdentity,
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "the default channels"},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.Singleton("default_channels"),
 					ListDescription: "The organization's default channels: one result."}},
 			{TypeName: "zulip_channel_folder_order", Contract: kit.ManagedObject, NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,

@@ -281,9 +281,9 @@ func (r *channelResource) requireCreation(ctx context.Context, privacy string, d
 }
 
 // checkName fails the plan of a new channel whose name an active channel
-// has (with an import block), and warns when it belongs to an archived one,
-// which the apply unarchives. It reports whether the apply creates a new
-// channel.
+// has (with an import block), and warns when it belongs to an archived one
+// or to this configuration's own, which the apply unarchives (Zulip keeps
+// archived names). It reports whether the apply creates a new channel.
 func (r *channelResource) checkName(ctx context.Context, name string, diags *diag.Diagnostics) bool {
 	all, err := kit.ChannelCollection(r.Data).LastSeen(ctx)
 	if err != nil {
@@ -291,33 +291,10 @@ func (r *channelResource) checkName(ctx context.Context, name string, diags *dia
 		return false
 	}
 	for _, c := range all {
-		if !strings.EqualFold(c.Name, name) {
-			continue
-		}
-		if r.Data.Journaled(ctx, "zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
-			return false // made by an interrupted apply: the create adopts it (kit/journal.go)
-		}
-		if r.Data.HeldByState("zulip_channel", strconv.FormatInt(c.StreamID, 10)) {
-			// This configuration's own channel, which a replacement archives
-			// and the create then unarchives (Zulip keeps archived names).
-			diags.AddAttributeWarning(path.Root("name"), "Replacing a Channel Unarchives It",
-				fmt.Sprintf("Zulip keeps the name of an archived channel, so replacing the channel %q (id %d) archives it "+
-					"and then unarchives the same channel, with its subscribers and history, and gives it this "+
-					"configuration: no new channel is made. To make a new channel, give it a new name.", c.Name, c.StreamID))
+		if strings.EqualFold(c.Name, name) {
+			channelRetirement.Check(ctx, r.Data, path.Root("name"), c.StreamID, c.Name, c.IsArchived, diags)
 			return false
 		}
-		if c.IsArchived {
-			diags.AddAttributeWarning(path.Root("name"), "Archived Channel Will Be Unarchived",
-				fmt.Sprintf("The organization has an archived channel named %q (id %d). Zulip keeps the names of "+
-					"archived channels, so this apply unarchives that channel, with its subscribers and history, and "+
-					"gives it the configuration here.", c.Name, c.StreamID))
-			return false
-		}
-		diags.AddAttributeError(path.Root("name"), "Channel Already Exists",
-			fmt.Sprintf("The organization already has a channel named %q (id %d). To manage it with this resource, "+
-				"import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
-				c.Name, c.StreamID, kit.ImportBlock("zulip_channel", c.Name)))
-		return false
 	}
 	return true
 }
@@ -580,6 +557,11 @@ var channels = kit.Objects[channelResourceModel, zulip.Channel]{
 	ImportHint: "A channel is imported by its name or its numeric id (GET /api/v1/streams lists them). Archived " +
 		"channels are unarchived by declaring them, not imported.",
 }
+
+// channelRetirement words what a create does with the channel that holds
+// its name: Zulip archives channels and keeps their names.
+var channelRetirement = kit.Retirement{TypeName: "zulip_channel", What: "channel", Retired: "archived", Revived: "unarchived",
+	Keeps: ", with its subscribers and history,"}
 
 // channelCreation is the create of a channel; its natural key is its name.
 func channelCreation(d *kit.ProviderData, req zulip.CreateChannelRequest) kit.Creation[channelResourceModel, zulip.Channel] {

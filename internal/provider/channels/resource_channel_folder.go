@@ -78,7 +78,6 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
-	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing channel folders", path.Empty(), &resp.Diagnostics)
 	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || resp.Diagnostics.HasError() || !r.Data.HasCreds {
 		return
 	}
@@ -93,29 +92,17 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	for _, f := range all {
-		if !strings.EqualFold(f.Name, plan.Name.ValueString()) {
-			continue
-		}
-		if r.Data.Journaled(ctx, "zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
-			return // made by an interrupted apply: the create adopts it (kit/journal.go)
-		}
-		if r.Data.HeldByState("zulip_channel_folder", strconv.FormatInt(f.ID, 10)) {
-			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Replacing a Channel Folder Unarchives It",
-				fmt.Sprintf("Zulip keeps the name of an archived channel folder, so replacing the folder %q (id %d) archives "+
-					"it and then unarchives the same folder with this configuration: no new folder is made.", f.Name, f.ID))
+		if strings.EqualFold(f.Name, plan.Name.ValueString()) {
+			folderRetirement.Check(ctx, r.Data, path.Root("name"), f.ID, f.Name, f.IsArchived, &resp.Diagnostics)
 			return
 		}
-		if f.IsArchived {
-			resp.Diagnostics.AddAttributeWarning(path.Root("name"), "Archived Channel Folder Will Be Unarchived",
-				fmt.Sprintf("The organization has an archived channel folder named %q (id %d); this apply unarchives it.", f.Name, f.ID))
-			return
-		}
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Channel Folder Already Exists",
-			fmt.Sprintf("The organization already has a channel folder named %q (id %d). To manage it with this resource, "+
-				"import it (with <name> this resource's name):\n\n%s", f.Name, f.ID, kit.ImportBlock("zulip_channel_folder", f.Name)))
-		return
 	}
 }
+
+// folderRetirement words what a create does with the folder that holds its
+// name: Zulip archives folders and keeps their names.
+var folderRetirement = kit.Retirement{TypeName: "zulip_channel_folder", What: "channel folder", Short: "folder",
+	Retired: "archived", Revived: "unarchived"}
 
 // Create makes the folder, or unarchives the archived folder of that name.
 func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -35,7 +35,9 @@ func TestAccChannel_lifecycle(t *testing.T) {
 			}
 		}
 	}
+	diags := &acctest.DiagRecorder{}
 	acctest.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: diags.Factories(),
 		Steps: []resource.TestStep{
 			acctest.Apply(admin+acctest.ChannelConfig("ops", "Operations", perms)).Clean().State(
 				acctest.Value(addr, "privacy", knownvalue.StringExact("public")),
@@ -67,7 +69,9 @@ func TestAccChannel_lifecycle(t *testing.T) {
 			acctest.Apply(private).OutOfBand(srv, operations(func(c *refserver.Channel) {
 				c.Subscribers[refserver.SeedAdminID] = 0
 				c.IsArchived = true
-			})).Planned(addr, plancheck.ResourceActionCreate).Clean().OnServer(func() error {
+			})).Planned(addr, plancheck.ResourceActionCreate).Plan(acctest.DiagCheck{Diags: diags,
+				Pattern: `Archived Channel Will Be Unarchived: The organization has an archived channel named "operations"`,
+			}).Clean().OnServer(func() error {
 				if c, _ := acctest.ChannelByName(srv, "operations"); c.IsArchived {
 					return fmt.Errorf("not unarchived: %+v", c)
 				}

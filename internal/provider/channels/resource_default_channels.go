@@ -76,7 +76,6 @@ func (r *defaultChannelsResource) ModifyPlan(ctx context.Context, req resource.M
 	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing the default channels", path.Empty(), &resp.Diagnostics)
 	var plan defaultChannelsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !kit.Known(plan.ChannelIDs) || !r.Data.HasCreds {

@@ -214,54 +214,41 @@ func (r *userGroupResource) checkNewName(ctx context.Context, name string, diags
 	switch {
 	case !ok:
 		kit.RequirePermission(ctx, r.Data, "Creating a user group", path.Empty(), diags, kit.RealmPermission(ctx, r.Data, "can_create_groups"))
+		return
 	case g.IsSystemGroup:
 		diags.AddAttributeError(path.Root("name"), "System Group",
 			fmt.Sprintf("%q is a system group, which Zulip manages itself; it cannot be managed by Terraform. "+
 				"Refer to it in permissions by its name instead.", g.Name))
-	case r.Data.Journaled(ctx, "zulip_user_group", strconv.FormatInt(g.ID, 10)):
-		return // made by an interrupted apply: the create adopts it (kit/journal.go)
-	case r.Data.HeldByState("zulip_user_group", strconv.FormatInt(g.ID, 10)):
-		r.checkReplacement(g, diags)
-	case g.Deactivated:
-		r.checkReactivation(ctx, g, diags)
-	default:
-		diags.AddAttributeError(path.Root("name"), "User Group Already Exists",
-			fmt.Sprintf("The organization already has a user group named %q (id %d). To manage it with this "+
-				"resource, import it (with <name> this resource's name):\n\n%s\n\nor choose another name.",
-				g.Name, g.ID, kit.ImportBlock("zulip_user_group", g.Name)))
+		return
+	}
+	at := path.Root("name")
+	switch r.Data.HoldingOf(ctx, "zulip_user_group", g.ID, g.Deactivated) {
+	case kit.KeyReplaced:
+		// Reactivating is what a replacement needs of the server.
+		if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "replacing the user group "+strconv.Quote(g.Name)); err != nil {
+			diags.AddAttributeError(at, "User Group Cannot Be Replaced",
+				fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q deactivates it and then "+
+					"has to reactivate it, and %s. Run `terraform untaint` on it (or drop -replace) to keep it as it is, "+
+					"or give the group a new name.", g.Name, err))
+			return
+		}
+		groupRetirement.WarnReplacing(at, g.ID, g.Name, diags)
+	case kit.KeyRetired:
+		if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
+			diags.AddAttributeError(at, "Zulip Server Too Old", err.Error())
+			return
+		}
+		r.requireManage(ctx, g, diags)
+		groupRetirement.WarnReviving(at, g.ID, g.Name, diags)
+	case kit.KeyTaken:
+		groupRetirement.Taken(at, g.ID, g.Name, diags)
 	}
 }
 
-// checkReplacement checks the replacement of this configuration's own group
-// g, which deactivates it and then has the create reactivate it (Zulip keeps
-// deactivated groups' names): the server must reactivate groups.
-func (r *userGroupResource) checkReplacement(g zulip.UserGroup, diags *diag.Diagnostics) {
-	if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "replacing the user group "+strconv.Quote(g.Name)); err != nil {
-		diags.AddAttributeError(path.Root("name"), "User Group Cannot Be Replaced",
-			fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q deactivates it and then "+
-				"has to reactivate it, and %s. Run `terraform untaint` on it (or drop -replace) to keep it as it is, "+
-				"or give the group a new name.", g.Name, err))
-		return
-	}
-	diags.AddAttributeWarning(path.Root("name"), "Replacing a User Group Reactivates It",
-		fmt.Sprintf("Zulip keeps the name of a deactivated group, so replacing the group %q (id %d) deactivates it and "+
-			"then reactivates the same group, with its members, and gives it this configuration: no new group is made.",
-			g.Name, g.ID))
-}
-
-// checkReactivation checks the reactivation of the deactivated group g that
-// holds the name: the server must reactivate groups and the account manage g.
-func (r *userGroupResource) checkReactivation(ctx context.Context, g zulip.UserGroup, diags *diag.Diagnostics) {
-	if err := r.Data.RequireFeatureLevel(featureUserGroupReactivate, "reactivating the deactivated group "+strconv.Quote(g.Name)); err != nil {
-		diags.AddAttributeError(path.Root("name"), "Zulip Server Too Old", err.Error())
-		return
-	}
-	r.requireManage(ctx, g, diags)
-	diags.AddAttributeWarning(path.Root("name"), "Deactivated User Group Will Be Reactivated",
-		fmt.Sprintf("The organization has a deactivated user group named %q (id %d). Zulip keeps the names of "+
-			"deactivated groups, so this apply reactivates that group and manages it, with its past members "+
-			"and the description and permissions configured here.", g.Name, g.ID))
-}
+// groupRetirement words what a create does with the group that holds its
+// name: Zulip deactivates groups and keeps their names.
+var groupRetirement = kit.Retirement{TypeName: "zulip_user_group", What: "user group", Short: "group",
+	Retired: "deactivated", Revived: "reactivated", Keeps: ", with its members,"}
 
 // requireManage fails the plan of a change to the group g that the
 // provider's account may not make: it needs the organization's

@@ -35,7 +35,9 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 			}
 		}
 	}
+	diags := &acctest.DiagRecorder{}
 	acctest.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: diags.Factories(),
 		Steps: []resource.TestStep{
 			acctest.Apply(owner+acctest.UserGroupConfig("platform", "The platform team", managers)).Clean().State(
 				acctest.Value(addr, "can_manage_group", acctest.PermissionOf([]string{"role:administrators", "leads"}, 5)),
@@ -70,7 +72,9 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 			// reactivates the group of that name, and says so.
 			acctest.Apply(team).OutOfBand(srv, platformTeam(func(_ *refserver.Realm, g *refserver.UserGroup) {
 				g.Deactivated = true
-			})).Planned(addr, plancheck.ResourceActionCreate).Clean().OnServer(func() error {
+			})).Planned(addr, plancheck.ResourceActionCreate).Plan(acctest.DiagCheck{Diags: diags,
+				Pattern: `Deactivated User Group Will Be Reactivated: The organization has a deactivated user group named "platform-team"`,
+			}).Clean().OnServer(func() error {
 				if g, _ := acctest.GroupByName(srv, "platform-team"); g.Deactivated {
 					return fmt.Errorf("not reactivated: %+v", g)
 				}

@@ -775,7 +775,8 @@ func article(name string) string {
 	if name == "" {
 		return "of an unknown role"
 	}
-	if strings.ContainsRune("aeiou", rune(name[0])) {
+	// "a user", "a unique": a "u" said "you" takes "a".
+	if strings.ContainsRune("aeiou", rune(name[0])) && !strings.HasPrefix(name, "us") && !strings.HasPrefix(name, "uni") {
 		return "an " + name
 	}
 	return "a " + name

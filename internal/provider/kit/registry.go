@@ -36,6 +36,17 @@ type TypeEntry struct {
 	Journaled bool
 	// NoAccount marks a type whose operations use no Zulip account.
 	NoAccount bool
+	// Role is the role every change of the type's objects needs, destroy
+	// included (a linkifier, a code playground: an administrator; the allowed
+	// domains: an owner); the kit checks it at plan. Empty for a type whose
+	// needs depend on the object (a channel, a group) or that any member may
+	// change.
+	Role *TypeRole
+	// Destroy is what the plan of a destroy says, for a type whose destroy
+	// does not delete (Zulip archives a channel, deactivates a bot, keeps
+	// the organization's settings) or deletes more than the object; nil for
+	// a plain delete.
+	Destroy *Note
 	// adopt lists the organization's objects of the type for adoption; nil
 	// for a type that is not adopted.
 	Adopt *ImportSource
@@ -119,4 +130,17 @@ func AdoptedSources(entries []TypeEntry) []ImportSource {
 	}
 	slices.SortStableFunc(out, func(a, b ImportSource) int { return cmp.Compare(a.Stage, b.Stage) })
 	return out
+}
+
+// TypeRole is the role the changes of a type need (TypeEntry.Role).
+type TypeRole struct {
+	Need RequiredRole
+	// Of names what is changed, for "Changing <Of> needs ...": "linkifiers",
+	// "the organization's allowed domains".
+	Of string
+}
+
+// Note is a warning the plan shows.
+type Note struct {
+	Title, Detail string
 }

@@ -38,6 +38,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -83,6 +84,10 @@ type ruleInfo struct {
 	natural KeyRule
 	// NoAccount: the type's operations use no Zulip account.
 	noAccount bool
+	// role is the role every change needs (TypeEntry.Role); nil for none.
+	role *TypeRole
+	// destroy is what a destroy's plan says (TypeEntry.Destroy); nil for none.
+	destroy *Note
 }
 
 // newRuleInfo reads a type's name, schema and registry entry.
@@ -96,7 +101,7 @@ func newRuleInfo(r resource.Resource, e TypeEntry) *ruleInfo {
 	if meta.TypeName != e.TypeName {
 		panic(fmt.Sprintf("internal error: the registry's %s makes resources of type %s", e.TypeName, meta.TypeName))
 	}
-	info := &ruleInfo{typeName: meta.TypeName, noAccount: e.NoAccount}
+	info := &ruleInfo{typeName: meta.TypeName, noAccount: e.NoAccount, role: e.Role, destroy: e.Destroy}
 	if _, ok := sch.Schema.Attributes["id"]; ok {
 		info.keys = append(info.keys, "id")
 	}
@@ -209,6 +214,20 @@ func (r *ruledResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if r.identity != nil {
 		r.identity.afterRefresh(ctx, req.State, resp.State, resp.Identity, &resp.Diagnostics)
 	}
+	forgetReplacedKeys(ctx, resp.Private, &resp.Diagnostics)
+}
+
+// forgetReplacedKeys keeps the keys an update's plan left for a replacement
+// (leaveKeysForReplacement) out of the state: Terraform would hand them to the
+// plan that creates the object again after someone else deleted or retired
+// it, which is no replacement.
+func forgetReplacedKeys(ctx context.Context, private interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+	SetKey(context.Context, string, []byte) diag.Diagnostics
+}, diags *diag.Diagnostics) {
+	if raw, _ := private.GetKey(ctx, replacesKey); len(raw) > 0 {
+		diags.Append(private.SetKey(ctx, replacesKey, nil)...)
+	}
 }
 
 // Delete destroys the object and records it, so that the plan of its
@@ -243,6 +262,12 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		if creating {
 			r.noteAdoption(ctx, req, resp)
 		}
+	}
+	if note := r.info.destroy; note != nil && req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning(note.Title, note.Detail)
+	}
+	if role := r.info.role; role != nil && d.KnowsServer() && !Unchanged(req) {
+		d.RequireRole(ctx, role.Need, "Changing "+role.Of, path.Empty(), &resp.Diagnostics)
 	}
 	if m, ok := r.Resource.(resource.ResourceWithModifyPlan); ok {
 		m.ModifyPlan(ctx, req, resp)

@@ -17,26 +17,33 @@ func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
 			{TypeName: "zulip_realm", Contract: kit.ManagedObject, NewResource: NewRealmResource, Identity: &kit.SingletonIdentity,
+				Destroy: settingsKept("Organization Settings"),
 				Adopt: &kit.ImportSource{Stage: kit.StageOrganization, List: thisOrganization,
 					ListDescription: "The organization's settings: one result, imported by the organization's URL."}},
 			{TypeName: "zulip_realm_user_defaults", Contract: kit.ManagedObject, NewResource: NewRealmUserDefaultsResource, Identity: &kit.SingletonIdentity,
+				Destroy: settingsKept("Default Settings for New Users"),
 				Adopt: &kit.ImportSource{Stage: kit.StageOrganization, List: thisOrganization,
 					ListDescription: "The organization's defaults for new users: one result, imported by the organization's URL."}},
 			{TypeName: "zulip_allowed_domain", Contract: kit.CollectionObject, NewResource: NewAllowedDomainResource, Identity: kit.Identity(kit.IdentityOf("domain", "The allowed domain.", false)), Journaled: true,
+				Role: &kit.TypeRole{Need: kit.RoleOwner, Of: "the organization's allowed domains"},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.RealmDomainCollection, func(v zulip.RealmDomain) (string, string, bool) {
 					return v.Domain, v.Domain, true
 				}), ListDescription: "The organization's allowed e-mail domains."}},
 			{TypeName: "zulip_linkifier", Contract: kit.CollectionObject, NewResource: NewLinkifierResource, Identity: kit.Identity(kit.IdentityOf("pattern", "The linkifier's pattern.", true)), Journaled: true,
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "linkifiers"},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.LinkifierCollection, func(v zulip.Linkifier) (string, string, bool) {
 					return v.Pattern, strconv.FormatInt(v.ID, 10), true
 				}), ListDescription: "The organization's linkifiers, shown by pattern."}},
-			{TypeName: "zulip_code_playground", Contract: kit.CollectionObject, NewResource: NewCodePlaygroundResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{
-				{Name: "pygments_language", Description: "The playground's language, as Pygments names it."},
-				{Name: "name", Description: "The playground's name."}}, ImportID: func(v []string) string { return v[0] + "/" + v[1] }}), Journaled: true,
+			{TypeName: "zulip_code_playground", Contract: kit.CollectionObject, NewResource: NewCodePlaygroundResource,
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "code playgrounds"}, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{
+					{Name: "pygments_language", Description: "The playground's language, as Pygments names it."},
+					{Name: "name", Description: "The playground's name."}}, ImportID: func(v []string) string { return v[0] + "/" + v[1] }}), Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.PlaygroundCollection, func(v zulip.Playground) (string, string, bool) {
 					return v.PygmentsLanguage + " " + v.Name, v.PygmentsLanguage + "/" + v.Name, true
 				}), ListDescription: "The organization's code playgrounds, shown by language and name."}},
 			{TypeName: "zulip_custom_profile_field", Contract: kit.CollectionObject, NewResource: NewCustomProfileFieldResource, Identity: kit.Identity(kit.IdentityOf("name", "The field's name.", true)), Journaled: true,
+				Role:    &kit.TypeRole{Need: kit.RoleAdministrator, Of: "custom profile fields"},
+				Destroy: &kit.Note{Title: "Answers Will Be Deleted", Detail: "Destroying a custom profile field deletes it and every user's answer to it."},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.ProfileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) {
 					return v.Name, v.Name, true
 				}), ListDescription: "The organization's custom profile fields."}},
@@ -49,6 +56,11 @@ func Area() kit.Area {
 		},
 		DataSources: []func() datasource.DataSource{NewCustomProfileFieldsDataSource, NewRealmDataSource},
 	}
+}
+
+// settingsKept is what destroying a resource of settings says.
+func settingsKept(what string) *kit.Note {
+	return &kit.Note{Title: what + " Are Kept", Detail: "Destroying this resource only stops managing the settings: Zulip keeps them as they are."}
 }
 
 // thisOrganization is the one object of the organization's settings.

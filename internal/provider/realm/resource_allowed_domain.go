@@ -75,7 +75,6 @@ func (r *allowedDomainResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if !r.Data.KnowsServer() || req.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
-	r.Data.RequireRole(ctx, kit.RoleOwner, "Changing the organization's allowed domains", path.Empty(), &resp.Diagnostics)
 	r.Data.NoteOwnerOnly("a change of the allowed domains", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return

@@ -101,7 +101,6 @@ func (r *codePlaygroundResource) ModifyPlan(ctx context.Context, req resource.Mo
 		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
 		return
 	}
-	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing code playgrounds", path.Empty(), &resp.Diagnostics)
 	if !req.State.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}

@@ -207,12 +207,7 @@ func (r *profileFieldResource) ValidateConfig(ctx context.Context, req resource.
 
 // ModifyPlan checks what Zulip would refuse, and warns of lost answers.
 func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("Answers Will Be Deleted",
-			"Destroying a custom profile field deletes it and every user's answer to it.")
-		return
-	}
-	if kit.Unchanged(req) || !r.Data.KnowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	var plan, config, prior profileFieldModel
@@ -229,7 +224,6 @@ func (r *profileFieldResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	r.checkShape(plan, config, prior, &resp.Diagnostics)
 	r.checkLevels(plan, config, &resp.Diagnostics)
-	r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing custom profile fields", path.Empty(), &resp.Diagnostics)
 	if !req.State.Raw.IsNull() && !prior.Type.Equal(plan.Type) {
 		r.warnTypeChange(ctx, plan, prior, &resp.Diagnostics)
 	}

@@ -192,11 +192,7 @@ func (r *LinkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if req.Plan.Raw.IsNull() {
-		r.Data.RequireRole(ctx, kit.RoleAdministrator, "Deleting a linkifier", path.Empty(), &resp.Diagnostics)
 		return
-	}
-	if !req.Plan.Raw.Equal(req.State.Raw) {
-		r.Data.RequireRole(ctx, kit.RoleAdministrator, "Changing linkifiers", path.Empty(), &resp.Diagnostics)
 	}
 	var m linkifierResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)

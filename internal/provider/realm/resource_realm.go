@@ -358,15 +358,9 @@ func keepKeys(current, prior types.Map) types.Map {
 
 // ModifyPlan refuses at plan what the server would refuse: a setting the
 // server's feature level lacks, an owner's setting for another role, a
-// permission value the setting does not accept. Destroying warns that the
-// organization keeps its settings.
+// permission value the setting does not accept.
 func (r *realmResource[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning(r.table.what+" Are Kept",
-			"Destroying this resource only stops managing the settings: Zulip keeps them as they are.")
-		return
-	}
-	if kit.Unchanged(req) || !r.Data.KnowsServer() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
 	if err := r.Data.RequireFeatureLevel(r.table.level, "zulip_"+r.Name); err != nil {
