@@ -6,6 +6,14 @@ func init() { confAreas["channels"] = confCasesChannels }
 
 // confCasesChannels are the conformance requests of channels and topics.
 func confCasesChannels(add func(confGroup)) {
+	confCasesChannelReads(add)
+	confCasesChannelCreation(add)
+	confCasesChannelUpdates(add)
+	confCasesSubscriptions(add)
+}
+
+// confCasesChannelReads are the requests that read channels, their ids and topics.
+func confCasesChannelReads(add func(confGroup)) {
 	add(confGroup{op: "get-streams", steps: []confStep{
 		confOK("member, defaults", "get-streams", confMember, confGET, "/streams", nil),
 		confOK("admin, include_all", "get-streams", confAdmin, confGET, "/streams", confP("include_all", "true", "exclude_archived", "false")),
@@ -39,6 +47,10 @@ func confCasesChannels(add func(confGroup)) {
 		confBad("private, not subscribed", "get-stream-topics", confGuest, confGET, "/users/me/3/topics", nil, 400, "BAD_REQUEST"),
 		confBad("unknown", "get-stream-topics", confMember, confGET, "/users/me/999/topics", nil, 400, "BAD_REQUEST"),
 	}})
+}
+
+// confCasesChannelCreation are the requests that create channels.
+func confCasesChannelCreation(add func(confGroup)) {
 	add(confGroup{op: "create-channel", steps: []confStep{
 		confOK("every parameter", "create-channel", confOwner, confPOST, "/channels/create", confP(
 			"name", "ops", "description", "Operations", "subscribers", "[1, 5]", "announce", "false", "invite_only", "true",
@@ -75,6 +87,10 @@ func confCasesChannels(add func(confGroup)) {
 			confOK("the server's settings", "get-server-settings", confNoAuth, confGET, "/server_settings", nil),
 			confOK("register", "register-queue", confOwner, confPOST, "/register", confP("fetch_event_types", `["realm"]`)),
 		}})
+}
+
+// confCasesChannelUpdates are the requests that update and archive channels, and their events.
+func confCasesChannelUpdates(add func(confGroup)) {
 	add(confGroup{op: "update-stream", steps: []confStep{
 		confOK("rename and describe", "update-stream", confAdmin, confPATCH, "/streams/7", confP("new_name", "off-topic", "description", "Anything")),
 		confOK("make private", "update-stream", confAdmin, confPATCH, "/streams/7", confP("is_private", "true", "history_public_to_subscribers", "true")),
@@ -114,6 +130,10 @@ func confCasesChannels(add func(confGroup)) {
 		confOK("archive", "archive-stream", confAdmin, confDELETE, "/streams/1", nil),
 		confOK("the events", "get-events", confAdmin, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 	}})
+}
+
+// confCasesSubscriptions are the requests of subscriptions and default channels, and their events.
+func confCasesSubscriptions(add func(confGroup)) {
 	add(confGroup{op: "subscribe", steps: []confStep{
 		confOK("others, to an existing and a new channel", "subscribe", confAdmin, confPOST, "/users/me/subscriptions", confP(
 			"subscriptions", `[{"name": "random"}, {"name": "new-one", "description": "New"}]`, "principals", "[5, 6]",

@@ -9,6 +9,13 @@ const confHook = refserver.SeedIncomingBotID
 
 // confCasesGroups are the conformance requests of user groups.
 func confCasesGroups(add func(confGroup)) {
+	confCasesGroupReads(add)
+	confCasesGroupWrites(add)
+}
+
+// confCasesGroupReads are the requests that read user groups and their members, and
+// the group endpoints called by bots.
+func confCasesGroupReads(add func(confGroup)) {
 	add(confGroup{op: "get-user-groups", steps: []confStep{
 		confOK("member", "get-user-groups", confMember, confGET, "/user_groups", nil),
 		confOK("with deactivated", "get-user-groups", confAdmin, confGET, "/user_groups", confP("include_deactivated_groups", "true")),
@@ -69,6 +76,10 @@ func confCasesGroups(add func(confGroup)) {
 		confOK("direct members only", "get-is-user-group-member", confMember, confGET, "/user_groups/12/members/5", confP("direct_member_only", "true")),
 		confBad("unknown group", "get-is-user-group-member", confMember, confGET, "/user_groups/999/members/5", nil, 400, "BAD_REQUEST"),
 	}})
+}
+
+// confCasesGroupWrites are the requests that create, update and deactivate user groups and change their members, and their events.
+func confCasesGroupWrites(add func(confGroup)) {
 	add(confGroup{op: "create-user-group", steps: []confStep{
 		confCapture(confOK("create", "create-user-group", confMember, confPOST, "/user_groups/create", confP(
 			"name", "designers", "description", "Design", "members", "[5, 11]", "subgroups", "[10]",

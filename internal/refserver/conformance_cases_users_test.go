@@ -8,6 +8,12 @@ func init() { confAreas["users"] = confCasesUsers }
 
 // confCasesUsers are the conformance requests of users.
 func confCasesUsers(add func(confGroup)) {
+	confCasesUserReads(add)
+	confCasesUserWrites(add)
+}
+
+// confCasesUserReads are the requests that read users.
+func confCasesUserReads(add func(confGroup)) {
 	add(confGroup{op: "get-users", steps: []confStep{
 		confOK("member", "get-users", confMember, confGET, "/users", nil),
 		confOK("unknown parameter", "get-users", confMember, confGET, "/users", confP("sort", "name")),
@@ -40,6 +46,10 @@ func confCasesUsers(add func(confGroup)) {
 		confBefore(confBad("deactivated realm", "get-own-user", confMember, confGET, "/users/me", nil, 401, "UNAUTHORIZED"),
 			func(s *refserver.Server) { s.Do(func(r *refserver.Realm) { r.Deactivated = true }) }),
 	}})
+}
+
+// confCasesUserWrites are the requests that create, update, deactivate and reactivate users.
+func confCasesUserWrites(add func(confGroup)) {
 	add(confGroup{op: "create-user", steps: []confStep{
 		confOK("admin with can_create_users", "create-user", confAdmin, confPOST, "/users",
 			confP("email", "newbie@"+confHost, "password", "s3cret-pass-phrase", "full_name", "New Bie")),

@@ -254,31 +254,12 @@ func confLoadSpec(t *testing.T, base string, src confSource) *confSpec {
 // Before patching, the raw file is checked as a document (confRawQuirks).
 func confPatchSpec(doc *openapi3.T, allowances bool, level int) error {
 	schemas := doc.Components.Schemas
-	for _, a := range confAllowances {
-		if !allowances {
-			break
-		}
-		ref := schemas[a.Schema]
-		if ref == nil || ref.Value == nil {
-			return fmt.Errorf("allowance %s.%s: no schema %q", a.Schema, a.Property, a.Schema)
-		}
-		var prop *openapi3.SchemaRef
-		if strings.HasPrefix(a.Type, "{") {
-			s := openapi3.NewSchema()
-			if err := json.Unmarshal([]byte(a.Type), s); err != nil {
-				return fmt.Errorf("allowance %s.%s: %w", a.Schema, a.Property, err)
+	if allowances {
+		for _, a := range confAllowances {
+			if err := confApplyAllowance(schemas, a); err != nil {
+				return err
 			}
-			prop = openapi3.NewSchemaRef("", s)
-		} else if prop = schemas[a.Type]; prop == nil {
-			return fmt.Errorf("allowance %s.%s: no schema %q", a.Schema, a.Property, a.Type)
 		}
-		if ref.Value.Properties == nil {
-			ref.Value.Properties = openapi3.Schemas{}
-		}
-		if _, ok := ref.Value.Properties[a.Property]; ok {
-			return fmt.Errorf("allowance %s.%s: the schema already has the property", a.Schema, a.Property)
-		}
-		ref.Value.Properties[a.Property] = prop
 	}
 	if rl := schemas["RateLimitedError"]; rl != nil {
 		confVisit(rl.Value, map[*openapi3.Schema]bool{}, func(s *openapi3.Schema) {
@@ -287,18 +268,7 @@ func confPatchSpec(doc *openapi3.T, allowances bool, level int) error {
 			}
 		})
 	}
-	f := &confFlattener{done: map[*openapi3.Schema]bool{}}
-	for _, name := range confSortedKeys(schemas) {
-		f.flatten(schemas[name])
-	}
-	confEachResponseSchema(doc, f.flatten)
-	for _, r := range doc.Components.Responses {
-		if r.Value != nil {
-			for _, mt := range r.Value.Content {
-				f.flatten(mt.Schema)
-			}
-		}
-	}
+	confFlattenAll(doc)
 	if level > 0 {
 		confOptionalNewer(doc, level)
 	}
@@ -311,6 +281,50 @@ func confPatchSpec(doc *openapi3.T, allowances bool, level int) error {
 		}
 	}
 	return nil
+}
+
+// confApplyAllowance adds the allowance's property to its schema: a named schema, or
+// one written inline as JSON.
+func confApplyAllowance(schemas openapi3.Schemas, a confAllowance) error {
+	ref := schemas[a.Schema]
+	if ref == nil || ref.Value == nil {
+		return fmt.Errorf("allowance %s.%s: no schema %q", a.Schema, a.Property, a.Schema)
+	}
+	var prop *openapi3.SchemaRef
+	if strings.HasPrefix(a.Type, "{") {
+		s := openapi3.NewSchema()
+		if err := json.Unmarshal([]byte(a.Type), s); err != nil {
+			return fmt.Errorf("allowance %s.%s: %w", a.Schema, a.Property, err)
+		}
+		prop = openapi3.NewSchemaRef("", s)
+	} else if prop = schemas[a.Type]; prop == nil {
+		return fmt.Errorf("allowance %s.%s: no schema %q", a.Schema, a.Property, a.Type)
+	}
+	if ref.Value.Properties == nil {
+		ref.Value.Properties = openapi3.Schemas{}
+	}
+	if _, ok := ref.Value.Properties[a.Property]; ok {
+		return fmt.Errorf("allowance %s.%s: the schema already has the property", a.Schema, a.Property)
+	}
+	ref.Value.Properties[a.Property] = prop
+	return nil
+}
+
+// confFlattenAll flattens every component schema, every response schema and every
+// shared response.
+func confFlattenAll(doc *openapi3.T) {
+	f := &confFlattener{done: map[*openapi3.Schema]bool{}}
+	for _, name := range confSortedKeys(doc.Components.Schemas) {
+		f.flatten(doc.Components.Schemas[name])
+	}
+	confEachResponseSchema(doc, f.flatten)
+	for _, r := range doc.Components.Responses {
+		if r.Value != nil {
+			for _, mt := range r.Value.Content {
+				f.flatten(mt.Schema)
+			}
+		}
+	}
 }
 
 // confDeviation is a place where the server follows Zulip's code rather
@@ -566,19 +580,7 @@ func confMerge(dst, src *openapi3.Schema) {
 		dst.Properties = openapi3.Schemas{}
 	}
 	for name, sp := range src.Properties {
-		dp, ok := dst.Properties[name]
-		if !ok || dp == nil || dp.Value == nil {
-			dst.Properties[name] = sp
-			continue
-		}
-		if sp == nil || sp.Value == nil || sp.Value == dp.Value {
-			continue
-		}
-		merged := *dp.Value
-		merged.Properties = confCopyProps(dp.Value.Properties)
-		merged.Required = append([]string(nil), dp.Value.Required...)
-		confMerge(&merged, sp.Value)
-		dst.Properties[name] = openapi3.NewSchemaRef("", &merged)
+		confMergeProperty(dst, name, sp)
 	}
 	for _, r := range src.Required {
 		if !confContains(dst.Required, r) {
@@ -591,6 +593,29 @@ func confMerge(dst, src *openapi3.Schema) {
 		dst.AdditionalProperties = src.AdditionalProperties
 	}
 	dst.Nullable = dst.Nullable || src.Nullable
+	confMergeUnset(dst, src)
+}
+
+// confMergeProperty merges src's property name into dst's: taken as is where dst has
+// none, and otherwise merged into a copy, so that a schema shared elsewhere is untouched.
+func confMergeProperty(dst *openapi3.Schema, name string, sp *openapi3.SchemaRef) {
+	dp, ok := dst.Properties[name]
+	if !ok || dp == nil || dp.Value == nil {
+		dst.Properties[name] = sp
+		return
+	}
+	if sp == nil || sp.Value == nil || sp.Value == dp.Value {
+		return
+	}
+	merged := *dp.Value
+	merged.Properties = confCopyProps(dp.Value.Properties)
+	merged.Required = append([]string(nil), dp.Value.Required...)
+	confMerge(&merged, sp.Value)
+	dst.Properties[name] = openapi3.NewSchemaRef("", &merged)
+}
+
+// confMergeUnset takes from src each constraint dst leaves unset.
+func confMergeUnset(dst, src *openapi3.Schema) {
 	if dst.Items == nil {
 		dst.Items = src.Items
 	}
@@ -797,22 +822,9 @@ func confSuite(t *testing.T, featureLevel int, src confSource) *confStats {
 	}))
 	defer ts.Close()
 	spec := confLoadSpec(t, ts.URL+"/api/v1", src)
-	stats := &confStats{ops: map[string]bool{}, envOps: map[string]bool{}, quirks: spec.quirks}
-
-	newServer := func(t *testing.T, opts refserver.Options) *refserver.Server {
-		t.Helper()
-		if opts.Clock == nil {
-			opts.Clock = func() time.Time { return confFixedNow }
-		}
-		if opts.FeatureLevel == 0 {
-			opts.FeatureLevel = featureLevel
-		}
-		srv, err := refserver.New(opts)
-		if err != nil {
-			t.Fatalf("refserver.New: %v", err)
-		}
-		current.Store(srv)
-		return srv
+	env := &confSuiteEnv{
+		baseURL: ts.URL, featureLevel: featureLevel, current: &current,
+		stats: &confStats{ops: map[string]bool{}, envOps: map[string]bool{}, quirks: spec.quirks},
 	}
 
 	covered := map[string]bool{}
@@ -822,7 +834,7 @@ func confSuite(t *testing.T, featureLevel int, src confSource) *confStats {
 			name = g.op
 		}
 		t.Run(name, func(t *testing.T) {
-			srv := newServer(t, g.opts)
+			srv := env.newServer(t, g.opts)
 			spec := spec
 			if src.level > 0 && g.opts.FeatureLevel != 0 && g.opts.FeatureLevel != src.level {
 				// A group that runs its own level is read at that level: what
@@ -834,26 +846,15 @@ func confSuite(t *testing.T, featureLevel int, src confSource) *confStats {
 			for i := range g.steps {
 				st := &g.steps[i]
 				covered[st.op] = true
-				if template == nil && st.op == g.op && !strings.Contains(st.path+fmt.Sprint(st.params), "${") && st.user > 0 &&
-					st.minFL == 0 && st.maxFL == 0 {
+				if template == nil && confAuthTemplate(st, g.op) {
 					template = st
 				}
 				t.Run(fmt.Sprintf("%02d_%d_%s", i+1, st.status, st.name), func(t *testing.T) {
-					fl := featureLevel
-					if fl == 0 {
-						fl = refserver.DefaultFeatureLevel
-					}
-					if st.minFL != 0 && fl < st.minFL || st.maxFL != 0 && fl > st.maxFL {
-						upper := "the newest"
-						if st.maxFL != 0 {
-							upper = strconv.Itoa(st.maxFL)
-						}
-						t.Skipf("for feature levels %d to %s; the server advertises %d", st.minFL, upper, fl)
-					}
+					confSkipOutsideLevels(t, st, featureLevel)
 					if st.before != nil {
 						st.before(srv)
 					}
-					confRun(t, spec, srv, ts.URL, st, vars, stats)
+					confRun(t, spec, srv, ts.URL, st, vars, env.stats)
 				})
 			}
 			if g.noAuth {
@@ -863,36 +864,95 @@ func confSuite(t *testing.T, featureLevel int, src confSource) *confStats {
 				t.Errorf("no step of %s usable for the generated 401/429 checks", g.op)
 				return
 			}
-			// Every authenticated operation: a wrong API key is a 401.
-			bad := *template
-			bad.name, bad.user, bad.status, bad.code, bad.capture, bad.before = "wrong API key", confBadKey, 401, "UNAUTHORIZED", nil, nil
-			t.Run(fmt.Sprintf("%02d_401_%s", len(g.steps)+1, bad.name), func(t *testing.T) {
-				confRun(t, spec, srv, ts.URL, &bad, vars, stats)
-			})
-			// And over the rate limit a 429: on a fresh server allowing one request a
-			// minute, the same user first reads their own account, then sends the
-			// operation's request, which is refused before being processed.
-			opts := g.opts
-			opts.RateLimit = 1
-			limited := newServer(t, opts)
-			first := confStep{name: "first request under the rate limit", op: "get-own-user", user: template.user,
-				method: http.MethodGet, path: "/users/me", status: 200}
-			hit := *template
-			hit.name, hit.status, hit.code, hit.capture, hit.before = "rate limit hit", 429, "RATE_LIMIT_HIT", nil, nil
-			t.Run(fmt.Sprintf("%02d_429_%s", len(g.steps)+2, hit.name), func(t *testing.T) {
-				confRun(t, spec, limited, ts.URL, &first, map[string]string{}, stats)
-				confRun(t, spec, limited, ts.URL, &hit, map[string]string{}, stats)
-			})
+			env.authChecks(t, spec, srv, g, template, vars)
 		})
 	}
 
 	t.Run("coverage", func(t *testing.T) {
-		confCheckCoverage(t, spec, ts.URL, covered, stats)
+		confCheckCoverage(t, spec, ts.URL, covered, env.stats)
 	})
 	t.Run("parameters", func(t *testing.T) {
 		confCheckParams(t, spec)
 	})
-	return stats
+	return env.stats
+}
+
+// confSuiteEnv is what the groups of one conformance suite share: the test server's
+// address and the reference server behind it, the feature level, and the tallies.
+type confSuiteEnv struct {
+	baseURL      string
+	featureLevel int
+	current      *atomic.Pointer[refserver.Server]
+	stats        *confStats
+}
+
+// newServer starts a reference server at the suite's clock and feature level (unless
+// opts set their own) and puts it behind the test server.
+func (e *confSuiteEnv) newServer(t *testing.T, opts refserver.Options) *refserver.Server {
+	t.Helper()
+	if opts.Clock == nil {
+		opts.Clock = func() time.Time { return confFixedNow }
+	}
+	if opts.FeatureLevel == 0 {
+		opts.FeatureLevel = e.featureLevel
+	}
+	srv, err := refserver.New(opts)
+	if err != nil {
+		t.Fatalf("refserver.New: %v", err)
+	}
+	e.current.Store(srv)
+	return srv
+}
+
+// confAuthTemplate says whether a step can be sent again for the generated 401/429
+// checks: a step of the group's own operation, by a user, that uses no captured
+// variable and holds at every feature level.
+func confAuthTemplate(st *confStep, op string) bool {
+	return st.op == op && !strings.Contains(st.path+fmt.Sprint(st.params), "${") && st.user > 0 &&
+		st.minFL == 0 && st.maxFL == 0
+}
+
+// confSkipOutsideLevels skips a step written for feature levels the server does not
+// advertise.
+func confSkipOutsideLevels(t *testing.T, st *confStep, featureLevel int) {
+	t.Helper()
+	fl := featureLevel
+	if fl == 0 {
+		fl = refserver.DefaultFeatureLevel
+	}
+	if st.minFL != 0 && fl < st.minFL || st.maxFL != 0 && fl > st.maxFL {
+		upper := "the newest"
+		if st.maxFL != 0 {
+			upper = strconv.Itoa(st.maxFL)
+		}
+		t.Skipf("for feature levels %d to %s; the server advertises %d", st.minFL, upper, fl)
+	}
+}
+
+// authChecks runs the checks every authenticated operation gets, from the group's
+// template step: a wrong API key is a 401, and over the rate limit a 429.
+func (e *confSuiteEnv) authChecks(t *testing.T, spec *confSpec, srv *refserver.Server, g confGroup,
+	template *confStep, vars map[string]string) {
+	t.Helper()
+	bad := *template
+	bad.name, bad.user, bad.status, bad.code, bad.capture, bad.before = "wrong API key", confBadKey, 401, "UNAUTHORIZED", nil, nil
+	t.Run(fmt.Sprintf("%02d_401_%s", len(g.steps)+1, bad.name), func(t *testing.T) {
+		confRun(t, spec, srv, e.baseURL, &bad, vars, e.stats)
+	})
+	// On a fresh server allowing one request a minute, the same user first reads
+	// their own account, then sends the operation's request, which is refused
+	// before being processed.
+	opts := g.opts
+	opts.RateLimit = 1
+	limited := e.newServer(t, opts)
+	first := confStep{name: "first request under the rate limit", op: "get-own-user", user: template.user,
+		method: http.MethodGet, path: "/users/me", status: 200}
+	hit := *template
+	hit.name, hit.status, hit.code, hit.capture, hit.before = "rate limit hit", 429, "RATE_LIMIT_HIT", nil, nil
+	t.Run(fmt.Sprintf("%02d_429_%s", len(g.steps)+2, hit.name), func(t *testing.T) {
+		confRun(t, spec, limited, e.baseURL, &first, map[string]string{}, e.stats)
+		confRun(t, spec, limited, e.baseURL, &hit, map[string]string{}, e.stats)
+	})
 }
 
 // confVarRE matches a path template's variables.
@@ -920,11 +980,38 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 	vars map[string]string, stats *confStats) {
 	t.Helper()
 	path := confExpand(t, st.path, vars)
-	u := baseURL + "/api/v1" + path
+	req := confRequest(t, spec, srv, baseURL+"/api/v1"+path, st, vars)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", st.method, path, err)
+	}
+	raw, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		t.Fatalf("%s %s: reading the answer: %v", st.method, path, err)
+	}
+	what := fmt.Sprintf("%s %s (%s) answered %d %s", st.method, path, st.op, resp.StatusCode, confShort(raw))
+
+	// The envelope, for every answer.
+	var decoded map[string]any
+	if err := json.Unmarshal(raw, &decoded); err != nil {
+		t.Errorf("%s: not a JSON object: %v", what, err)
+		return
+	}
+	confCheckEnvelope(t, what, resp, decoded, st)
+	confKeepCaptures(t, what, resp.StatusCode, decoded, st, vars)
+	confCheckDescribed(t, spec, what, st, req, resp, raw, decoded, stats)
+}
+
+// confRequest builds a step's request to u: its parameters in the query (for a GET,
+// for a parameter the operation documents in the query, and for one written "?name")
+// or the form body (multipart when it uploads files), and its user's credentials.
+func confRequest(t *testing.T, spec *confSpec, srv *refserver.Server, u string, st *confStep,
+	vars map[string]string) *http.Request {
+	t.Helper()
 	query, form := url.Values{}, url.Values{}
-	so, inSpec := spec.byID[st.op]
 	queryParams := map[string]bool{}
-	if inSpec {
+	if so, inSpec := spec.byID[st.op]; inSpec {
 		for _, p := range so.op.Parameters {
 			if p.Value != nil && p.Value.In == "query" {
 				queryParams[p.Value.Name] = true
@@ -959,35 +1046,32 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 	if body != nil {
 		req.Header.Set("Content-Type", contentType)
 	}
-	switch st.user {
+	confAuthenticate(t, srv, req, st.user)
+	return req
+}
+
+// confAuthenticate sets the credentials of user on req: none, a well-formed wrong API
+// key, or the user's own.
+func confAuthenticate(t *testing.T, srv *refserver.Server, req *http.Request, user int) {
+	t.Helper()
+	switch user {
 	case confNoAuth:
 	case confBadKey:
 		owner, _ := srv.User(refserver.SeedOwnerID)
 		req.SetBasicAuth(owner.Email, "wrongwrongwrongwrongwrongwrong00") // well-formed, wrong
 	default:
-		cred, ok := srv.User(st.user)
+		cred, ok := srv.User(user)
 		if !ok {
-			t.Fatalf("no user %d", st.user)
+			t.Fatalf("no user %d", user)
 		}
 		req.SetBasicAuth(cred.Email, cred.APIKey)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", st.method, path, err)
-	}
-	raw, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil {
-		t.Fatalf("%s %s: reading the answer: %v", st.method, path, err)
-	}
-	what := fmt.Sprintf("%s %s (%s) answered %d %s", st.method, path, st.op, resp.StatusCode, confShort(raw))
+}
 
-	// The envelope, for every answer.
-	var decoded map[string]any
-	if err := json.Unmarshal(raw, &decoded); err != nil {
-		t.Errorf("%s: not a JSON object: %v", what, err)
-		return
-	}
+// confCheckEnvelope checks what every answer shares: JSON, a msg, a result that
+// agrees with the status, a code on an error, and the step's status and code.
+func confCheckEnvelope(t *testing.T, what string, resp *http.Response, decoded map[string]any, st *confStep) {
+	t.Helper()
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("%s: Content-Type %q", what, ct)
 	}
@@ -1011,6 +1095,12 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 	if st.code != "" && decoded["code"] != st.code {
 		t.Errorf("%s: want code %s", what, st.code)
 	}
+}
+
+// confKeepCaptures keeps the fields the step captures as variables for later steps; a
+// successful answer must have them.
+func confKeepCaptures(t *testing.T, what string, status int, decoded map[string]any, st *confStep, vars map[string]string) {
+	t.Helper()
 	for v, field := range st.capture {
 		switch x := decoded[field].(type) {
 		case string:
@@ -1018,13 +1108,20 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 		case float64:
 			vars[v] = strconv.FormatFloat(x, 'f', -1, 64)
 		default:
-			if resp.StatusCode == 200 {
+			if status == 200 {
 				t.Errorf("%s: no field %s to capture", what, field)
 			}
 		}
 	}
+}
 
-	// The route must exist in the description (except for operations it lacks).
+// confCheckDescribed checks the answer against the description: the route must exist
+// (except for operations it lacks, which are counted as checked for the envelope
+// only) and be the step's operation, and the answer must conform to it.
+func confCheckDescribed(t *testing.T, spec *confSpec, what string, st *confStep, req *http.Request,
+	resp *http.Response, raw []byte, decoded map[string]any, stats *confStats) {
+	t.Helper()
+	so, inSpec := spec.byID[st.op]
 	route, pathParams, err := spec.router.FindRoute(req)
 	if err != nil {
 		if inSpec {
@@ -1059,24 +1156,30 @@ func confRun(t *testing.T, spec *confSpec, srv *refserver.Server, baseURL string
 	if note != "" {
 		t.Logf("%s: %s", what, note)
 	}
-	// The raw file's notes: nothing newer than the advertised level is sent.
-	if spec.level > 0 && resp.StatusCode == 200 {
-		for _, f := range confNewerSent(spec, route.Operation, decoded) {
+	confCheckLevelsAndParams(t, spec, what, st, resp.StatusCode, route.Operation, decoded)
+	stats.ops[st.op] = true
+	stats.responses++
+}
+
+// confCheckLevelsAndParams checks, for the raw file, that nothing newer than the
+// advertised level is sent, and that a parameter the operation documents does not come
+// back as unsupported, unless the raw file documents it as newer than that level.
+func confCheckLevelsAndParams(t *testing.T, spec *confSpec, what string, st *confStep, status int,
+	op *openapi3.Operation, decoded map[string]any) {
+	t.Helper()
+	if spec.level > 0 && status == 200 {
+		for _, f := range confNewerSent(spec, op, decoded) {
 			t.Errorf("%s: sends %s, documented as newer than the advertised feature level %d", what, f, spec.level)
 		}
 	}
-	// A parameter the operation documents must not come back as unsupported,
-	// unless the raw file documents it as newer than the advertised level.
 	if ignored, ok := decoded["ignored_parameters_unsupported"].([]any); ok {
-		documented := confDocumentedParams(route.Operation)
+		documented := confDocumentedParams(op)
 		for _, p := range ignored {
-			if name, _ := p.(string); documented[name] && !confParamNewer(spec, route.Operation, name) {
+			if name, _ := p.(string); documented[name] && !confParamNewer(spec, op, name) {
 				t.Errorf("%s: the server ignores %q, a parameter %s documents", what, name, st.op)
 			}
 		}
 	}
-	stats.ops[st.op] = true
-	stats.responses++
 }
 
 // confValidate validates an answer against its operation's declared response for

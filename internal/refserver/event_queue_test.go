@@ -228,35 +228,7 @@ func TestEventsPerArea(t *testing.T) {
 	owner := eventsRegister(t, e, SeedOwnerID, nil)
 	member := eventsRegister(t, e, SeedMemberID, nil)
 	onlyUsers := eventsRegister(t, e, SeedMember3ID, url.Values{"event_types": {`["realm_user"]`}})
-	acked := map[string]float64{}
-	drain := func(userID int, q string) []map[string]any {
-		t.Helper()
-		last, ok := acked[q]
-		if !ok {
-			last = -1
-		}
-		a := e.coreRequest(userID, http.MethodGet, "/events", url.Values{"queue_id": {q}, "last_event_id": {fmt.Sprint(last)}, "dont_block": {"true"}})
-		coreWantOK(t, a)
-		var out []map[string]any
-		for _, ev := range a.body["events"].([]any) {
-			m := ev.(map[string]any)
-			out = append(out, m)
-			acked[q] = m["id"].(float64)
-		}
-		return out
-	}
-	shapes := func(events []map[string]any) string {
-		var out []string
-		for _, ev := range events {
-			delete(ev, "id")
-			var b strings.Builder
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			_ = enc.Encode(ev)
-			out = append(out, strings.TrimSuffix(b.String(), "\n"))
-		}
-		return strings.Join(out, "\n")
-	}
+	d := &eventDrainer{e: e, acked: map[string]float64{}}
 	cases := []struct {
 		name    string
 		do      func()
@@ -310,23 +282,66 @@ func TestEventsPerArea(t *testing.T) {
 				queue string
 				want  string
 			}{{SeedOwnerID, owner, tc.owner}, {SeedMemberID, member, tc.member}, {SeedMember3ID, onlyUsers, tc.onlyUsr}} {
-				got := shapes(drain(who.user, who.queue))
-				want := who.want
-				if strings.Contains(want, "DATE") {
-					// The snippet's id and date come from the server.
-					var ev map[string]any
-					_ = json.Unmarshal([]byte(got), &ev)
-					sn, _ := ev["saved_snippet"].(map[string]any)
-					date, _ := json.Marshal(sn["date_created"])
-					id, _ := json.Marshal(sn["id"])
-					want = strings.NewReplacer("DATE", string(date), "ID", string(id)).Replace(want)
-				}
+				got := eventShapes(d.drain(t, who.user, who.queue))
+				want := withSnippetValues(who.want, got)
 				if got != want {
 					t.Errorf("user %d got\n%s\nwant\n%s", who.user, got, want)
 				}
 			}
 		})
 	}
+}
+
+// eventDrainer reads queues' events, each queue from the last event it read there.
+type eventDrainer struct {
+	e     *coreEnv
+	acked map[string]float64
+}
+
+// drain returns the events of queue q since the last drain, without blocking.
+func (d *eventDrainer) drain(t *testing.T, userID int, q string) []map[string]any {
+	t.Helper()
+	last, ok := d.acked[q]
+	if !ok {
+		last = -1
+	}
+	a := d.e.coreRequest(userID, http.MethodGet, "/events", url.Values{"queue_id": {q}, "last_event_id": {fmt.Sprint(last)}, "dont_block": {"true"}})
+	coreWantOK(t, a)
+	var out []map[string]any
+	for _, ev := range a.body["events"].([]any) {
+		m := ev.(map[string]any)
+		out = append(out, m)
+		d.acked[q] = m["id"].(float64)
+	}
+	return out
+}
+
+// eventShapes writes events as JSON without their ids, one a line.
+func eventShapes(events []map[string]any) string {
+	var out []string
+	for _, ev := range events {
+		delete(ev, "id")
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(ev)
+		out = append(out, strings.TrimSuffix(b.String(), "\n"))
+	}
+	return strings.Join(out, "\n")
+}
+
+// withSnippetValues puts into want, where it says DATE and ID, the saved snippet's date
+// and id from the event got: they come from the server.
+func withSnippetValues(want, got string) string {
+	if !strings.Contains(want, "DATE") {
+		return want
+	}
+	var ev map[string]any
+	_ = json.Unmarshal([]byte(got), &ev)
+	sn, _ := ev["saved_snippet"].(map[string]any)
+	date, _ := json.Marshal(sn["date_created"])
+	id, _ := json.Marshal(sn["id"])
+	return strings.NewReplacer("DATE", string(date), "ID", string(id)).Replace(want)
 }
 
 // TestEventsIdleQueueTimeout pins register's idle_queue_timeout (FL481): the

@@ -124,6 +124,24 @@ func TestRegisterValues(t *testing.T) {
 		"fetch_event_types": {`["realm","realm_linkifiers","realm_filters","user_status","realm_user","custom_profile_fields"]`}})
 	coreWantOK(t, a)
 	b := a.body
+	checkRegisterRealmValues(t, b)
+	checkRegisterUsers(t, b)
+	ft := b["custom_profile_field_types"].(map[string]any)
+	if len(ft) != 8 || fmt.Sprint(ft["USER"]) != "map[id:6 name:Users]" {
+		t.Errorf("custom_profile_field_types %v", ft)
+	}
+
+	a = e.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{
+		"fetch_event_types": {`["realm_linkifiers"]`}, "client_capabilities": {`{"linkifier_url_template": true}`}})
+	if l := a.body["realm_linkifiers"].([]any); len(l) != 1 {
+		t.Errorf("realm_linkifiers with the capability: %v", l)
+	}
+}
+
+// checkRegisterRealmValues checks the realm's limits and settings in a register answer,
+// and its linkifiers without the linkifier_url_template capability.
+func checkRegisterRealmValues(t *testing.T, b map[string]any) {
+	t.Helper()
 	if b["max_topic_length"] != 50.0 || b["max_stream_name_length"] != 60.0 || b["max_stream_description_length"] != 1024.0 ||
 		b["max_message_length"] != 10000.0 || b["event_queue_longpoll_timeout_seconds"] != 90.0 ||
 		b["realm_moderation_request_channel_id"] != -1.0 || b["realm_empty_topic_display_name"] != "general chat" {
@@ -136,6 +154,12 @@ func TestRegisterValues(t *testing.T) {
 	if fmt.Sprint(b["realm_linkifiers"]) != "[]" || fmt.Sprint(b["realm_filters"]) != "[]" {
 		t.Errorf("linkifiers without the capability: %v %v", b["realm_linkifiers"], b["realm_filters"])
 	}
+}
+
+// checkRegisterUsers checks the users in a register answer: their statuses, the active
+// and deactivated ones with their profile data, and the user's own keys.
+func checkRegisterUsers(t *testing.T, b map[string]any) {
+	t.Helper()
 	statuses := b["user_status"].(map[string]any)
 	var ids []string
 	for k := range statuses {
@@ -159,16 +183,6 @@ func TestRegisterValues(t *testing.T) {
 	if b["user_id"] != float64(SeedMemberID) || b["delivery_email"] != "mark@zulip.example.com" ||
 		b["email"] != "user5@zulip.example.com" || b["is_admin"] != false || b["avatar_source"] != "G" {
 		t.Errorf("own user keys %v", b)
-	}
-	ft := b["custom_profile_field_types"].(map[string]any)
-	if len(ft) != 8 || fmt.Sprint(ft["USER"]) != "map[id:6 name:Users]" {
-		t.Errorf("custom_profile_field_types %v", ft)
-	}
-
-	a = e.coreRequest(SeedMemberID, http.MethodPost, "/register", url.Values{
-		"fetch_event_types": {`["realm_linkifiers"]`}, "client_capabilities": {`{"linkifier_url_template": true}`}})
-	if l := a.body["realm_linkifiers"].([]any); len(l) != 1 {
-		t.Errorf("realm_linkifiers with the capability: %v", l)
 	}
 }
 

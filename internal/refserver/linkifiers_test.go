@@ -255,104 +255,113 @@ func TestLinkifierCreate(t *testing.T) {
 	cfgWantOK(t, status, body)
 }
 
+// fieldErrors builds an "errors" map from field, messages pairs.
+func fieldErrors(kv ...any) map[string]any {
+	m := map[string]any{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
+}
+
+// anyList is a list of strings as JSON decodes it.
+func anyList(s ...string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// linkifierTemplate is a valid URL template for the pattern's id group.
+const linkifierTemplate = "https://example.com/{id}"
+
+// linkifierValidationCases are linkifiers Zulip refuses, with its error and, where
+// Zulip's model validation reports them, the errors by field.
+var linkifierValidationCases = []struct {
+	name       string
+	form       url.Values
+	code, msg  string
+	wantErrors map[string]any // nil: no errors key expected
+}{
+	{"missing pattern", cfgForm("url_template", linkifierTemplate), "REQUEST_VARIABLE_MISSING", "Missing 'pattern' argument", nil},
+	{"missing url_template", cfgForm("pattern", "x"), "REQUEST_VARIABLE_MISSING", "Missing 'url_template' argument", nil},
+	{"blank pattern", cfgForm("pattern", "  ", "url_template", "https://example.com/"), "BAD_REQUEST",
+		"This field cannot be blank.", fieldErrors("pattern", anyList("This field cannot be blank."))},
+	{"blank url_template", cfgForm("pattern", "abc", "url_template", " "), "BAD_REQUEST",
+		"This field cannot be blank.", fieldErrors("url_template", anyList("This field cannot be blank."))},
+	// RealmFilter.pattern has no field validator: only clean() compiles
+	// it, so a bad pattern is reported under __all__ alone
+	// (zerver/models/linkifiers.py).
+	{"look-ahead", cfgForm("pattern", "#(?P<id>[0-9]+)(?=x)", "url_template", linkifierTemplate), "BAD_REQUEST",
+		"Bad regular expression: invalid or unsupported Perl syntax: `(?=`",
+		fieldErrors("__all__", anyList("Bad regular expression: invalid or unsupported Perl syntax: `(?=`"))},
+	{"backreference", cfgForm("pattern", "(?P<id>a)\\1", "url_template", linkifierTemplate), "BAD_REQUEST",
+		"Bad regular expression: invalid escape sequence: `\\1`",
+		fieldErrors("__all__", anyList("Bad regular expression: invalid escape sequence: `\\1`"))},
+	{"duplicate group name", cfgForm("pattern", "(?P<id>a)(?P<id>b)", "url_template", linkifierTemplate), "BAD_REQUEST",
+		"Bad regular expression: duplicate capture group name: id",
+		fieldErrors("__all__", anyList("Bad regular expression: duplicate capture group name: id"))},
+	{"bad pattern and bad template", cfgForm("pattern", "(?P<id>a", "url_template", "https://x/{id"), "BAD_REQUEST",
+		"Invalid URL template.",
+		fieldErrors("url_template", anyList("Invalid URL template."), "__all__", anyList("Bad regular expression: missing closing ): `(?P<id>a`"))},
+	{"invalid template", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/{id"), "BAD_REQUEST",
+		"Invalid URL template.", fieldErrors("url_template", anyList("Invalid URL template."))},
+	{"python format string", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/%(id)s"), "BAD_REQUEST",
+		"Invalid URL template.", fieldErrors("url_template", anyList("Invalid URL template."))},
+	{"variable not in pattern", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/{zz}/{id}/{b}"), "BAD_REQUEST",
+		"Group 'b' in URL template is not present in linkifier pattern.",
+		fieldErrors("__all__", anyList("Group 'b' in URL template is not present in linkifier pattern."))},
+	{"group not in template", cfgForm("pattern", "(?P<org>[a-z]+)/(?P<id>[0-9]+)", "url_template", "https://example.com/"), "BAD_REQUEST",
+		"Group 'id' in linkifier pattern is not present in URL template.",
+		fieldErrors("__all__", anyList("Group 'id' in linkifier pattern is not present in URL template."))},
+	{"duplicate pattern", cfgForm("pattern", " #(?P<id>[0-9]+) ", "url_template", linkifierTemplate), "BAD_REQUEST",
+		"Realm filter with this Realm and Pattern already exists.",
+		fieldErrors("__all__", anyList("Realm filter with this Realm and Pattern already exists."))},
+	{"duplicate pattern and template mismatch", cfgForm("pattern", "#(?P<id>[0-9]+)", "url_template", "https://example.com/"), "BAD_REQUEST",
+		"Group 'id' in linkifier pattern is not present in URL template.",
+		fieldErrors("__all__", anyList("Group 'id' in linkifier pattern is not present in URL template.",
+			"Realm filter with this Realm and Pattern already exists."))},
+	// clean() raises MissingDependentParameterError, a JsonableError that
+	// escapes full_clean(): no "errors" map.
+	{"reverse without example", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "reverse_template", "T{id}"), "BAD_REQUEST",
+		msgLinkifierReverseNeedsEx, nil},
+	{"reverse with a blank example", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "   ", "reverse_template", "T{id}"), "BAD_REQUEST",
+		msgLinkifierReverseNeedsEx, nil},
+	// pattern.search: the example must contain a match, not be one.
+	{"example does not match", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "no ticket"), "BAD_REQUEST",
+		msgLinkifierExampleNoMatch, fieldErrors("__all__", anyList(msgLinkifierExampleNoMatch))},
+	{"reverse does not reproduce", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "T12", "reverse_template", "T-{id}"), "BAD_REQUEST",
+		msgLinkifierReverseMismatch, fieldErrors("__all__", anyList(msgLinkifierReverseMismatch))},
+	{"reverse reproduces only the match", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "see T12", "reverse_template", "T{id}"), "BAD_REQUEST",
+		msgLinkifierReverseMismatch, fieldErrors("__all__", anyList(msgLinkifierReverseMismatch))},
+	{"reverse unknown group", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "T12", "reverse_template", "T{num}{x}"), "BAD_REQUEST",
+		"Group 'num' in auto-conversion field is not present in linkifier pattern.",
+		fieldErrors("__all__", anyList("Group 'num' in auto-conversion field is not present in linkifier pattern."))},
+	{"reverse unknown group with a quote", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "T12", "reverse_template", "T{it's}"), "BAD_REQUEST",
+		`Group "it's" in auto-conversion field is not present in linkifier pattern.`,
+		fieldErrors("__all__", anyList(`Group "it's" in auto-conversion field is not present in linkifier pattern.`))},
+	{"reverse malformed", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "T12", "reverse_template", "T{id"), "BAD_REQUEST",
+		msgLinkifierReverseNoBrace, fieldErrors("__all__", anyList(msgLinkifierReverseNoBrace))},
+	{"reverse empty field", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "example_input", "T12", "reverse_template", "T{}"), "BAD_REQUEST",
+		msgLinkifierReverseNoName, fieldErrors("__all__", anyList(msgLinkifierReverseNoName))},
+	// clean() stops at its first problem: the template mismatch after a
+	// failing example is not reported.
+	{"first clean error only", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/", "example_input", "nothing"), "BAD_REQUEST",
+		msgLinkifierExampleNoMatch, fieldErrors("__all__", anyList(msgLinkifierExampleNoMatch))},
+	{"alternative invalid", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "alternative_url_templates", `["https://x/{id"]`), "BAD_REQUEST",
+		"Invalid URL template.", fieldErrors("alternative_url_templates", anyList("Invalid URL template."))},
+	{"alternative unknown group", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "alternative_url_templates", `["https://x/{id}/{page}"]`), "BAD_REQUEST",
+		"Group 'page' in alternative URL template is not present in linkifier pattern.",
+		fieldErrors("alternative_url_templates", anyList("Group 'page' in alternative URL template is not present in linkifier pattern."))},
+	{"alternative not JSON", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "alternative_url_templates", `https://x/{id}`), "BAD_REQUEST",
+		"alternative_url_templates is not valid JSON", nil},
+	{"alternative not a list", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", linkifierTemplate, "alternative_url_templates", `"https://x/{id}"`), "BAD_REQUEST",
+		"alternative_url_templates is not a list", nil},
+}
+
 func TestLinkifierValidation(t *testing.T) {
-	errs := func(kv ...any) map[string]any {
-		m := map[string]any{}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i].(string)] = kv[i+1]
-		}
-		return m
-	}
-	l := func(s ...string) []any {
-		out := make([]any, len(s))
-		for i, v := range s {
-			out[i] = v
-		}
-		return out
-	}
-	const tmpl = "https://example.com/{id}"
-	cases := []struct {
-		name       string
-		form       url.Values
-		code, msg  string
-		wantErrors map[string]any // nil: no errors key expected
-	}{
-		{"missing pattern", cfgForm("url_template", tmpl), "REQUEST_VARIABLE_MISSING", "Missing 'pattern' argument", nil},
-		{"missing url_template", cfgForm("pattern", "x"), "REQUEST_VARIABLE_MISSING", "Missing 'url_template' argument", nil},
-		{"blank pattern", cfgForm("pattern", "  ", "url_template", "https://example.com/"), "BAD_REQUEST",
-			"This field cannot be blank.", errs("pattern", l("This field cannot be blank."))},
-		{"blank url_template", cfgForm("pattern", "abc", "url_template", " "), "BAD_REQUEST",
-			"This field cannot be blank.", errs("url_template", l("This field cannot be blank."))},
-		// RealmFilter.pattern has no field validator: only clean() compiles
-		// it, so a bad pattern is reported under __all__ alone
-		// (zerver/models/linkifiers.py).
-		{"look-ahead", cfgForm("pattern", "#(?P<id>[0-9]+)(?=x)", "url_template", tmpl), "BAD_REQUEST",
-			"Bad regular expression: invalid or unsupported Perl syntax: `(?=`",
-			errs("__all__", l("Bad regular expression: invalid or unsupported Perl syntax: `(?=`"))},
-		{"backreference", cfgForm("pattern", "(?P<id>a)\\1", "url_template", tmpl), "BAD_REQUEST",
-			"Bad regular expression: invalid escape sequence: `\\1`",
-			errs("__all__", l("Bad regular expression: invalid escape sequence: `\\1`"))},
-		{"duplicate group name", cfgForm("pattern", "(?P<id>a)(?P<id>b)", "url_template", tmpl), "BAD_REQUEST",
-			"Bad regular expression: duplicate capture group name: id",
-			errs("__all__", l("Bad regular expression: duplicate capture group name: id"))},
-		{"bad pattern and bad template", cfgForm("pattern", "(?P<id>a", "url_template", "https://x/{id"), "BAD_REQUEST",
-			"Invalid URL template.",
-			errs("url_template", l("Invalid URL template."), "__all__", l("Bad regular expression: missing closing ): `(?P<id>a`"))},
-		{"invalid template", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/{id"), "BAD_REQUEST",
-			"Invalid URL template.", errs("url_template", l("Invalid URL template."))},
-		{"python format string", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/%(id)s"), "BAD_REQUEST",
-			"Invalid URL template.", errs("url_template", l("Invalid URL template."))},
-		{"variable not in pattern", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/{zz}/{id}/{b}"), "BAD_REQUEST",
-			"Group 'b' in URL template is not present in linkifier pattern.",
-			errs("__all__", l("Group 'b' in URL template is not present in linkifier pattern."))},
-		{"group not in template", cfgForm("pattern", "(?P<org>[a-z]+)/(?P<id>[0-9]+)", "url_template", "https://example.com/"), "BAD_REQUEST",
-			"Group 'id' in linkifier pattern is not present in URL template.",
-			errs("__all__", l("Group 'id' in linkifier pattern is not present in URL template."))},
-		{"duplicate pattern", cfgForm("pattern", " #(?P<id>[0-9]+) ", "url_template", tmpl), "BAD_REQUEST",
-			"Realm filter with this Realm and Pattern already exists.",
-			errs("__all__", l("Realm filter with this Realm and Pattern already exists."))},
-		{"duplicate pattern and template mismatch", cfgForm("pattern", "#(?P<id>[0-9]+)", "url_template", "https://example.com/"), "BAD_REQUEST",
-			"Group 'id' in linkifier pattern is not present in URL template.",
-			errs("__all__", l("Group 'id' in linkifier pattern is not present in URL template.",
-				"Realm filter with this Realm and Pattern already exists."))},
-		// clean() raises MissingDependentParameterError, a JsonableError that
-		// escapes full_clean(): no "errors" map.
-		{"reverse without example", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "reverse_template", "T{id}"), "BAD_REQUEST",
-			msgLinkifierReverseNeedsEx, nil},
-		{"reverse with a blank example", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "   ", "reverse_template", "T{id}"), "BAD_REQUEST",
-			msgLinkifierReverseNeedsEx, nil},
-		// pattern.search: the example must contain a match, not be one.
-		{"example does not match", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "no ticket"), "BAD_REQUEST",
-			msgLinkifierExampleNoMatch, errs("__all__", l(msgLinkifierExampleNoMatch))},
-		{"reverse does not reproduce", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "T12", "reverse_template", "T-{id}"), "BAD_REQUEST",
-			msgLinkifierReverseMismatch, errs("__all__", l(msgLinkifierReverseMismatch))},
-		{"reverse reproduces only the match", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "see T12", "reverse_template", "T{id}"), "BAD_REQUEST",
-			msgLinkifierReverseMismatch, errs("__all__", l(msgLinkifierReverseMismatch))},
-		{"reverse unknown group", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "T12", "reverse_template", "T{num}{x}"), "BAD_REQUEST",
-			"Group 'num' in auto-conversion field is not present in linkifier pattern.",
-			errs("__all__", l("Group 'num' in auto-conversion field is not present in linkifier pattern."))},
-		{"reverse unknown group with a quote", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "T12", "reverse_template", "T{it's}"), "BAD_REQUEST",
-			`Group "it's" in auto-conversion field is not present in linkifier pattern.`,
-			errs("__all__", l(`Group "it's" in auto-conversion field is not present in linkifier pattern.`))},
-		{"reverse malformed", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "T12", "reverse_template", "T{id"), "BAD_REQUEST",
-			msgLinkifierReverseNoBrace, errs("__all__", l(msgLinkifierReverseNoBrace))},
-		{"reverse empty field", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "example_input", "T12", "reverse_template", "T{}"), "BAD_REQUEST",
-			msgLinkifierReverseNoName, errs("__all__", l(msgLinkifierReverseNoName))},
-		// clean() stops at its first problem: the template mismatch after a
-		// failing example is not reported.
-		{"first clean error only", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", "https://example.com/", "example_input", "nothing"), "BAD_REQUEST",
-			msgLinkifierExampleNoMatch, errs("__all__", l(msgLinkifierExampleNoMatch))},
-		{"alternative invalid", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `["https://x/{id"]`), "BAD_REQUEST",
-			"Invalid URL template.", errs("alternative_url_templates", l("Invalid URL template."))},
-		{"alternative unknown group", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `["https://x/{id}/{page}"]`), "BAD_REQUEST",
-			"Group 'page' in alternative URL template is not present in linkifier pattern.",
-			errs("alternative_url_templates", l("Group 'page' in alternative URL template is not present in linkifier pattern."))},
-		{"alternative not JSON", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `https://x/{id}`), "BAD_REQUEST",
-			"alternative_url_templates is not valid JSON", nil},
-		{"alternative not a list", cfgForm("pattern", "T(?P<id>[0-9]+)", "url_template", tmpl, "alternative_url_templates", `"https://x/{id}"`), "BAD_REQUEST",
-			"alternative_url_templates is not a list", nil},
-	}
-	for _, tc := range cases {
+	for _, tc := range linkifierValidationCases {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, ts := cfgServer(t, 0)
 			status, body := cfgDo(t, srv, ts, SeedAdminID, "POST", "/realm/filters", tc.form)

@@ -35,29 +35,18 @@ func TestChatMessageFlags(t *testing.T) {
 	flags := func(user int, op, flag, ids string) map[string]any {
 		return e.chatOK(user, http.MethodPost, path, chatForm("messages", ids, "op", op, "flag", flag))
 	}
-	answer := func(body map[string]any) string {
-		return chatJSON(body["messages"]) + " " + chatJSON(body["ignored_because_not_subscribed_channels"])
-	}
 	// Starring, idempotently: a repeat answers the same, duplicates included.
-	if got := answer(flags(SeedMemberID, "add", "starred", "[2,3]")); got != "[2,3] []" {
-		t.Errorf("star: %s", got)
-	}
-	if got := answer(flags(SeedMemberID, "add", "starred", "[3,2,3]")); got != "[3,2,3] []" {
-		t.Errorf("star again: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedMemberID, "add", "starred", "[2,3]", "[2,3] []", "star")
+	wantFlagsAnswer(t, e, SeedMemberID, "add", "starred", "[3,2,3]", "[3,2,3] []", "star again")
 	if got := chatFlags(e, 3, SeedMemberID); !reflect.DeepEqual(got, []string{"starred"}) {
 		t.Errorf("flags on 3: %v", got)
 	}
-	if got := answer(flags(SeedMemberID, "remove", "starred", "[3]")); got != "[3] []" {
-		t.Errorf("unstar: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedMemberID, "remove", "starred", "[3]", "[3] []", "unstar")
 	if got := chatFlags(e, 3, SeedMemberID); len(got) != 0 {
 		t.Errorf("flags on 3 after unstar: %v", got)
 	}
 	// Marking read; messages never received count as read already, even unknown ones.
-	if got := answer(flags(SeedMemberID, "add", "read", "[1,3,4,999,6]")); got != "[1,3,4,999,6] []" {
-		t.Errorf("read: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedMemberID, "add", "read", "[1,3,4,999,6]", "[1,3,4,999,6] []", "read")
 	if got := chatFlags(e, 4, SeedMemberID); !reflect.DeepEqual(got, []string{"read", "mentioned"}) {
 		t.Errorf("flags on 4: %v", got)
 	}
@@ -65,34 +54,53 @@ func TestChatMessageFlags(t *testing.T) {
 		t.Errorf("a row was created for 6: %v", got)
 	}
 	// Collapsing works on any message with a row.
-	if got := answer(flags(SeedBotID, "add", "collapsed", "[1]")); got != "[1] []" {
-		t.Errorf("collapse: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedBotID, "add", "collapsed", "[1]", "[1] []", "collapse")
 	// Starring a public message never received creates a historical row.
-	if got := answer(flags(SeedMember2ID, "add", "starred", "[5]")); got != "[5] []" {
-		t.Errorf("historical star: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedMember2ID, "add", "starred", "[5]", "[5] []", "historical star")
 	if got := chatFlags(e, 5, SeedMember2ID); !reflect.DeepEqual(got, []string{"read", "starred", "historical"}) {
 		t.Errorf("historical row: %v", got)
 	}
 	// Marking unread skips channels the user is not subscribed to, and says so.
-	if got := answer(flags(SeedOwnerID, "remove", "read", "[1,10,11,5]")); got != "[1,10,11,5] [7]" {
-		t.Errorf("unread: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedOwnerID, "remove", "read", "[1,10,11,5]", "[1,10,11,5] [7]", "unread")
 	if got := chatFlags(e, 10, SeedOwnerID); got != nil {
 		t.Errorf("unsubscribed message got a row: %v", got)
 	}
-	if got := answer(flags(SeedMember2ID, "remove", "read", "[5]")); got != "[5] [2]" {
-		t.Errorf("unread unsubscribed: %s", got)
-	}
-	if got := answer(flags(SeedMemberID, "remove", "read", "[13]")); got != "[13] []" {
-		t.Errorf("already unread: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedMember2ID, "remove", "read", "[5]", "[5] [2]", "unread unsubscribed")
+	wantFlagsAnswer(t, e, SeedMemberID, "remove", "read", "[13]", "[13] []", "already unread")
 	// An empty list is a valid request.
-	if got := answer(flags(SeedMemberID, "add", "starred", "[]")); got != "[] []" {
-		t.Errorf("empty: %s", got)
-	}
+	wantFlagsAnswer(t, e, SeedMemberID, "add", "starred", "[]", "[] []", "empty")
 
+	checkMessageFlagsRefused(t, e)
+	// Every role, bots included, manages its own flags.
+	for _, user := range []int{SeedOwnerID, SeedAdminID, SeedModeratorID, SeedMemberID, SeedGuestID, SeedBotID} {
+		flags(user, "add", "starred", "[13]")
+		if !slices.Contains(chatFlags(e, 13, user), "starred") {
+			t.Errorf("user %d star: %v", user, chatFlags(e, 13, user))
+		}
+	}
+	// A guest may star a message of a web-public channel it never received:
+	// web-public content is open to every role (user_has_content_access).
+	flags(SeedGuestID, "add", "starred", "[5]")
+	if got := chatFlags(e, 5, SeedGuestID); !reflect.DeepEqual(got, []string{"read", "starred", "historical"}) {
+		t.Errorf("guest, web-public: %v", got)
+	}
+}
+
+// wantFlagsAnswer changes a flag and checks the answer: the request's messages list and
+// the channels skipped as not subscribed, as JSON.
+func wantFlagsAnswer(t *testing.T, e *chatEnv, user int, op, flag, ids, want, what string) {
+	t.Helper()
+	body := e.chatOK(user, http.MethodPost, "/messages/flags", chatForm("messages", ids, "op", op, "flag", flag))
+	if got := chatJSON(body["messages"]) + " " + chatJSON(body["ignored_because_not_subscribed_channels"]); got != want {
+		t.Errorf("%s: %s", what, got)
+	}
+}
+
+// checkMessageFlagsRefused checks the flag changes Zulip refuses, and that only a missing
+// parameter is named in var_name.
+func checkMessageFlagsRefused(t *testing.T, e *chatEnv) {
+	t.Helper()
+	const path = "/messages/flags"
 	for _, tc := range []struct {
 		user               int
 		form               []string
@@ -127,19 +135,6 @@ func TestChatMessageFlags(t *testing.T) {
 		if body["var_name"] != want {
 			t.Errorf("%v: var_name %v", tc.form, body["var_name"])
 		}
-	}
-	// Every role, bots included, manages its own flags.
-	for _, user := range []int{SeedOwnerID, SeedAdminID, SeedModeratorID, SeedMemberID, SeedGuestID, SeedBotID} {
-		flags(user, "add", "starred", "[13]")
-		if !slices.Contains(chatFlags(e, 13, user), "starred") {
-			t.Errorf("user %d star: %v", user, chatFlags(e, 13, user))
-		}
-	}
-	// A guest may star a message of a web-public channel it never received:
-	// web-public content is open to every role (user_has_content_access).
-	flags(SeedGuestID, "add", "starred", "[5]")
-	if got := chatFlags(e, 5, SeedGuestID); !reflect.DeepEqual(got, []string{"read", "starred", "historical"}) {
-		t.Errorf("guest, web-public: %v", got)
 	}
 }
 
@@ -271,6 +266,15 @@ func TestChatMatchesNarrow(t *testing.T) {
 		})
 	}
 	e.t = t
+	checkMatchFields(t, e, match)
+	checkMatchNarrowRefused(t, e)
+}
+
+// checkMatchFields checks the fields of a match: the highlighted search terms, the plain
+// content and subject, and a subject escaped as HTML.
+func checkMatchFields(t *testing.T, e *chatEnv, match func(user int, ids, narrow string) map[string]any) {
+	t.Helper()
+	const general = "[1,2,3,4,13]"
 	got := match(SeedMemberID, general, `[{"operator":"search","operand":"release"}]`)
 	m4 := got["4"].(map[string]any)
 	if m4["match_content"] != `<p><span class="highlight">Release</span> 1.0 is out. <span class="user-mention" data-user-id="5">@Mark Member</span> please check the deploy.</p>` ||
@@ -290,6 +294,13 @@ func TestChatMatchesNarrow(t *testing.T) {
 		t.Errorf("escaped subject: %s", chatJSON(got))
 	}
 
+}
+
+// checkMatchNarrowRefused checks the narrows and parameters Zulip refuses, with the
+// description of a bad narrow.
+func checkMatchNarrowRefused(t *testing.T, e *chatEnv) {
+	t.Helper()
+	const path = "/messages/matches_narrow"
 	for _, tc := range []struct {
 		narrow, code, msg, desc string
 	}{
@@ -492,8 +503,36 @@ func TestChatGetMessages(t *testing.T) {
 	}
 	e.t = t
 
+	checkGetMessageObjects(t, e, get)
+	checkGetMessagesByID(t, e, get)
+	// Before FL300 message_ids is unknown: an anchor is required.
+	old := chatNew(t, chatLevel(299))
+	old.chatFail(SeedMemberID, http.MethodGet, "/messages", chatForm("message_ids", "[1]"), 400, "BAD_REQUEST", "Missing 'anchor' argument.")
+
+	for _, tc := range []struct {
+		form      []string
+		code, msg string
+	}{
+		{[]string{"num_before", "1"}, "BAD_REQUEST", "Missing 'anchor' argument."},
+		{[]string{"anchor", "soon"}, "BAD_REQUEST", "Invalid anchor"},
+		{[]string{"anchor", "newest", "num_before", "-1"}, "BAD_REQUEST", "num_before is too small"},
+		{[]string{"anchor", "newest", "num_before", "4000", "num_after", "1001"}, "BAD_REQUEST", "Too many messages requested (maximum 5000)."},
+		{[]string{"anchor", "3", "num_before", "1", "num_after", "1", "include_anchor", "false"}, "BAD_REQUEST", "The anchor can only be excluded at an end of the range"},
+		{[]string{"anchor", "newest", "narrow", `[["channel","nope"]]`}, "BAD_NARROW", "Invalid narrow operator: unknown channel nope"},
+		{[]string{"anchor", "newest", "narrow", `[`}, "BAD_REQUEST", "narrow is not valid JSON"},
+		{[]string{"anchor", "newest", "num_after", "x"}, "BAD_REQUEST", "num_after is not valid JSON"},
+	} {
+		e.chatFail(SeedMemberID, http.MethodGet, "/messages", chatForm(tc.form...), 400, tc.code, tc.msg)
+	}
+}
+
+// checkGetMessageObjects checks the message objects GET /messages returns: every key,
+// the avatar, raw Markdown, historical flags, the empty topic, search highlights,
+// topic links and the parameters not modelled.
+func checkGetMessageObjects(t *testing.T, e *chatEnv, get func(user int, kv ...string) map[string]any) {
+	t.Helper()
 	// The message objects.
-	body := get(SeedMemberID, "anchor", "4", "narrow", general)
+	body := get(SeedMemberID, "anchor", "4", "narrow", `[{"operator":"channel","operand":"general"}]`)
 	m := body["messages"].([]any)[0].(map[string]any)
 	want := `{"avatar_url":null,` +
 		`"client":"website","content":"<p>Release 1.0 is out. <span class=\"user-mention\" data-user-id=\"5\">@Mark Member</span> please check the deploy.</p>",` +
@@ -540,8 +579,14 @@ func TestChatGetMessages(t *testing.T) {
 	if chatJSON(body["ignored_parameters_unsupported"]) != `["anchor_date"]` {
 		t.Errorf("ignored: %v", body["ignored_parameters_unsupported"])
 	}
+}
+
+// checkGetMessagesByID checks fetching by message_ids: the accessible ones among them,
+// no anchor, and no anchor parameters beside them.
+func checkGetMessagesByID(t *testing.T, e *chatEnv, get func(user int, kv ...string) map[string]any) {
+	t.Helper()
 	// message_ids (FL300): the accessible ones among them, no anchor.
-	body = get(SeedMemberID, "message_ids", "[13,6,1,999,5]")
+	body := get(SeedMemberID, "message_ids", "[13,6,1,999,5]")
 	if chatMessageIDs(body) != "1,5,13" || body["found_anchor"] != false || body["found_oldest"] != false || body["found_newest"] != false {
 		t.Errorf("message_ids: %v", body)
 	}
@@ -556,25 +601,6 @@ func TestChatGetMessages(t *testing.T) {
 		"Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor")
 	if body["parameters"] != "num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor" {
 		t.Errorf("parameters: %v", body["parameters"])
-	}
-	// Before FL300 message_ids is unknown: an anchor is required.
-	old := chatNew(t, chatLevel(299))
-	old.chatFail(SeedMemberID, http.MethodGet, "/messages", chatForm("message_ids", "[1]"), 400, "BAD_REQUEST", "Missing 'anchor' argument.")
-
-	for _, tc := range []struct {
-		form      []string
-		code, msg string
-	}{
-		{[]string{"num_before", "1"}, "BAD_REQUEST", "Missing 'anchor' argument."},
-		{[]string{"anchor", "soon"}, "BAD_REQUEST", "Invalid anchor"},
-		{[]string{"anchor", "newest", "num_before", "-1"}, "BAD_REQUEST", "num_before is too small"},
-		{[]string{"anchor", "newest", "num_before", "4000", "num_after", "1001"}, "BAD_REQUEST", "Too many messages requested (maximum 5000)."},
-		{[]string{"anchor", "3", "num_before", "1", "num_after", "1", "include_anchor", "false"}, "BAD_REQUEST", "The anchor can only be excluded at an end of the range"},
-		{[]string{"anchor", "newest", "narrow", `[["channel","nope"]]`}, "BAD_NARROW", "Invalid narrow operator: unknown channel nope"},
-		{[]string{"anchor", "newest", "narrow", `[`}, "BAD_REQUEST", "narrow is not valid JSON"},
-		{[]string{"anchor", "newest", "num_after", "x"}, "BAD_REQUEST", "num_after is not valid JSON"},
-	} {
-		e.chatFail(SeedMemberID, http.MethodGet, "/messages", chatForm(tc.form...), 400, tc.code, tc.msg)
 	}
 }
 

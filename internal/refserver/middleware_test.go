@@ -255,7 +255,17 @@ func TestUnknownEndpoints(t *testing.T) {
 		}
 	}
 
-	// A REST path with another method: json_method_not_allowed.
+	checkJSONMethodNotAllowed(t, e)
+
+	checkBareMethodAnswers(t, e)
+
+	checkNotFoundOutsideAPI(t, e)
+}
+
+// checkJSONMethodNotAllowed checks json_method_not_allowed: a REST path with another
+// method is a 405 with the allowed methods and no code, even without credentials.
+func checkJSONMethodNotAllowed(t *testing.T, e *coreEnv) {
+	t.Helper()
 	a := e.coreRequest(SeedOwnerID, http.MethodPut, "/events", url.Values{})
 	if a.status != 405 || a.header.Get("Allow") != "DELETE, GET, HEAD" {
 		t.Fatalf("PUT /events: %d Allow %q", a.status, a.header.Get("Allow"))
@@ -278,8 +288,14 @@ func TestUnknownEndpoints(t *testing.T) {
 		t.Errorf("DELETE /realm/linkifiers without credentials: %d %v", a.status, a.header)
 	}
 
+}
+
+// checkBareMethodAnswers checks the answers without a body: OPTIONS, and the plain
+// Django views' 405.
+func checkBareMethodAnswers(t *testing.T, e *coreEnv) {
+	t.Helper()
 	// OPTIONS: 204 with the sorted methods.
-	a = e.coreRequest(0, http.MethodOptions, "/users", nil)
+	a := e.coreRequest(0, http.MethodOptions, "/users", nil)
 	if a.status != 204 || a.header.Get("Allow") != "GET, HEAD, POST" || a.raw != "" {
 		t.Errorf("OPTIONS /users: %d Allow %q %q", a.status, a.header.Get("Allow"), a.raw)
 	}
@@ -294,7 +310,12 @@ func TestUnknownEndpoints(t *testing.T) {
 		t.Errorf("GET /fetch_api_key: %d Allow %q %q", a.status, a.header.Get("Allow"), a.raw)
 	}
 
-	// Outside the API too, the answer is Django's page rather than Go's text.
+}
+
+// checkNotFoundOutsideAPI checks that outside the API too, the answer is Django's page
+// rather than Go's text.
+func checkNotFoundOutsideAPI(t *testing.T, e *coreEnv) {
+	t.Helper()
 	resp, err := http.Get(e.ts.URL + "/nowhere")
 	if err != nil {
 		t.Fatal(err)
@@ -360,35 +381,11 @@ func TestRateLimiting(t *testing.T) {
 	clock := newCoreFakeClock()
 	e := coreStart(t, Options{RateLimit: 3, Clock: clock.Now})
 	start := clock.Now()
-	for i := 0; i < 3; i++ {
-		a := e.coreRequest(SeedMemberID, http.MethodGet, "/users/me", nil)
-		coreWantOK(t, a)
-		if got, want := a.header.Get("X-RateLimit-Limit"), "3"; got != want {
-			t.Fatalf("limit %q", got)
-		}
-		if got, want := a.header.Get("X-RateLimit-Remaining"), fmt.Sprint(2-i); got != want {
-			t.Fatalf("request %d: remaining %q, want %q", i, got, want)
-		}
-		if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(clock.Now().Add(time.Minute).Unix()); got != want {
-			t.Fatalf("reset %q, want %q", got, want)
-		}
-		clock.Advance(10 * time.Second)
-	}
+	fillRateLimit(t, e, clock)
 	// 30 s after the first request: over the limit until it leaves the window.
 	a := e.coreRequest(SeedMemberID, http.MethodGet, "/users/me", nil)
 	coreWantError(t, a, 429, "RATE_LIMIT_HIT", "API usage exceeded rate limit")
-	if got := a.body["retry-after"]; got != 30.0 {
-		t.Errorf("retry-after %v", got)
-	}
-	if !strings.Contains(a.raw, `"retry-after":30.0`) {
-		t.Errorf("body %s: retry-after not written as Python's float", a.raw)
-	}
-	if got := a.header.Get("Retry-After"); got != "30.0" {
-		t.Errorf("Retry-After %q", got)
-	}
-	if got := a.header.Get("X-RateLimit-Remaining"); got != "0" {
-		t.Errorf("remaining %q", got)
-	}
+	checkRetryAfter30(t, a)
 	// The reset of a refused request is when it may be retried.
 	if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(start.Add(time.Minute).Unix()); got != want {
 		t.Errorf("reset %q, want %q", got, want)
@@ -424,8 +421,52 @@ func TestRateLimiting(t *testing.T) {
 	if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(clock.Now().Add(time.Minute).Unix()); got != want {
 		t.Errorf("reset %q, want %q (rounded down)", got, want)
 	}
-	// No limit applies to requests that failed authentication, to unknown
-	// endpoints, or to the unauthenticated views: no headers, no counting.
+	checkNotRateLimited(t, e)
+}
+
+// fillRateLimit sends the three requests the limit allows, ten seconds apart, checking
+// the limit, the remaining count and the reset of each.
+func fillRateLimit(t *testing.T, e *coreEnv, clock *coreFakeClock) {
+	t.Helper()
+	for i := 0; i < 3; i++ {
+		a := e.coreRequest(SeedMemberID, http.MethodGet, "/users/me", nil)
+		coreWantOK(t, a)
+		if got, want := a.header.Get("X-RateLimit-Limit"), "3"; got != want {
+			t.Fatalf("limit %q", got)
+		}
+		if got, want := a.header.Get("X-RateLimit-Remaining"), fmt.Sprint(2-i); got != want {
+			t.Fatalf("request %d: remaining %q, want %q", i, got, want)
+		}
+		if got, want := a.header.Get("X-RateLimit-Reset"), fmt.Sprint(clock.Now().Add(time.Minute).Unix()); got != want {
+			t.Fatalf("reset %q, want %q", got, want)
+		}
+		clock.Advance(10 * time.Second)
+	}
+}
+
+// checkRetryAfter30 checks a refused request's wait of 30 seconds, written as Python's
+// float in the body and the header, with nothing remaining.
+func checkRetryAfter30(t *testing.T, a coreAnswer) {
+	t.Helper()
+	if got := a.body["retry-after"]; got != 30.0 {
+		t.Errorf("retry-after %v", got)
+	}
+	if !strings.Contains(a.raw, `"retry-after":30.0`) {
+		t.Errorf("body %s: retry-after not written as Python's float", a.raw)
+	}
+	if got := a.header.Get("Retry-After"); got != "30.0" {
+		t.Errorf("Retry-After %q", got)
+	}
+	if got := a.header.Get("X-RateLimit-Remaining"); got != "0" {
+		t.Errorf("remaining %q", got)
+	}
+}
+
+// checkNotRateLimited checks that no limit applies to requests that failed
+// authentication, to unknown endpoints, or to the unauthenticated views: no headers,
+// no counting.
+func checkNotRateLimited(t *testing.T, e *coreEnv) {
+	t.Helper()
 	for _, a := range []coreAnswer{
 		e.coreRequest(0, http.MethodGet, "/users/me", nil),
 		e.coreRequest(SeedMemberID, http.MethodGet, "/no/such/thing", nil),

@@ -359,6 +359,37 @@ func TestProfileFieldDeleteAndReorder(t *testing.T) {
 	}
 }
 
+// profileDataRefusals are profile data updates Zulip refuses, with its error; none
+// changes any value.
+var profileDataRefusals = []struct {
+	name, data string
+	code, msg  string
+}{
+	{"not editable", `[{"id":9,"value":"E-1"}]`, "BAD_REQUEST", msgProfileNotEditable},
+	{"null", `[{"id":1,"value":null}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+	{"number", `[{"id":1,"value":5}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+	{"list of strings", `[{"id":6,"value":["a"]}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+	{"null before a missing key", `[{"id":1,"value":null},{"id":2}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
+	{"empty date", `[{"id":4,"value":""}]`, "BAD_REQUEST", "Birthday is not a date"},
+	{"empty URL", `[{"id":5,"value":""}]`, "BAD_REQUEST", "Website is not a URL"},
+	{"empty choice", `[{"id":3,"value":""}]`, "BAD_REQUEST", "'' is not a valid choice for 'Team'."},
+	{"empty string for users", `[{"id":6,"value":""}]`, "BAD_REQUEST", "User IDs is not a list"},
+	{"empty list for text", `[{"id":1,"value":[]}]`, "BAD_REQUEST", "Phone number is not a string"},
+	{"unknown field", `[{"id":1,"value":"x"},{"id":99,"value":"x"}]`, "BAD_REQUEST", "Field id 99 not found."},
+	{"invalid value after a valid one", `[{"id":1,"value":"ok"},{"id":4,"value":"1990-13-01"}]`, "BAD_REQUEST", "Birthday is not a date"},
+	{"bad choice", `[{"id":3,"value":"7"}]`, "BAD_REQUEST", "'7' is not a valid choice for 'Team'."},
+	{"bot as mentor", `[{"id":6,"value":[8]}]`, "BAD_REQUEST", "User with ID 8 is a bot"},
+	{"unknown users", `[{"id":6,"value":[404]}]`, "BAD_REQUEST", "Invalid user IDs: 404"},
+	{"too long", `[{"id":8,"value":"` + strings.Repeat("x", 51) + `"}]`, "BAD_REQUEST", "Pronouns is too long (limit: 50 characters)"},
+	{"extra key", `[{"id":1,"value":"x","rendered_value":"<p>x</p>"}]`, "BAD_REQUEST", `Argument "rendered_value" at data[0]["rendered_value"] is unexpected`},
+	{"missing value", `[{"id":1}]`, "BAD_REQUEST", "value key is missing from data[0]"},
+	{"missing id", `[{"value":"x"}]`, "BAD_REQUEST", "id key is missing from data[0]"},
+	{"id not an integer", `[{"id":"1","value":"x"}]`, "BAD_REQUEST", `data[0]["id"] is not an integer`},
+	{"item not a dict", `[{"id":1,"value":"x"},[1,"x"]]`, "BAD_REQUEST", "data[1] is not a dict"},
+	{"not a list", `{"id":1,"value":"x"}`, "BAD_REQUEST", "data is not a list"},
+	{"not JSON", `[{id:1}]`, "BAD_REQUEST", "data is not valid JSON"},
+}
+
 func TestProfileDataUpdate(t *testing.T) {
 	srv, ts := cfgServer(t, 0)
 	patch := func(userID int, data string) (int, map[string]any) {
@@ -408,35 +439,7 @@ func TestProfileDataUpdate(t *testing.T) {
 	cfgWantOK(t, status, body)
 
 	before := profileTestData(srv, SeedMemberID)
-	cases := []struct {
-		name, data string
-		code, msg  string
-	}{
-		{"not editable", `[{"id":9,"value":"E-1"}]`, "BAD_REQUEST", msgProfileNotEditable},
-		{"null", `[{"id":1,"value":null}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
-		{"number", `[{"id":1,"value":5}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
-		{"list of strings", `[{"id":6,"value":["a"]}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
-		{"null before a missing key", `[{"id":1,"value":null},{"id":2}]`, "BAD_REQUEST", `data[0]["value"]["str"] is not a string`},
-		{"empty date", `[{"id":4,"value":""}]`, "BAD_REQUEST", "Birthday is not a date"},
-		{"empty URL", `[{"id":5,"value":""}]`, "BAD_REQUEST", "Website is not a URL"},
-		{"empty choice", `[{"id":3,"value":""}]`, "BAD_REQUEST", "'' is not a valid choice for 'Team'."},
-		{"empty string for users", `[{"id":6,"value":""}]`, "BAD_REQUEST", "User IDs is not a list"},
-		{"empty list for text", `[{"id":1,"value":[]}]`, "BAD_REQUEST", "Phone number is not a string"},
-		{"unknown field", `[{"id":1,"value":"x"},{"id":99,"value":"x"}]`, "BAD_REQUEST", "Field id 99 not found."},
-		{"invalid value after a valid one", `[{"id":1,"value":"ok"},{"id":4,"value":"1990-13-01"}]`, "BAD_REQUEST", "Birthday is not a date"},
-		{"bad choice", `[{"id":3,"value":"7"}]`, "BAD_REQUEST", "'7' is not a valid choice for 'Team'."},
-		{"bot as mentor", `[{"id":6,"value":[8]}]`, "BAD_REQUEST", "User with ID 8 is a bot"},
-		{"unknown users", `[{"id":6,"value":[404]}]`, "BAD_REQUEST", "Invalid user IDs: 404"},
-		{"too long", `[{"id":8,"value":"` + strings.Repeat("x", 51) + `"}]`, "BAD_REQUEST", "Pronouns is too long (limit: 50 characters)"},
-		{"extra key", `[{"id":1,"value":"x","rendered_value":"<p>x</p>"}]`, "BAD_REQUEST", `Argument "rendered_value" at data[0]["rendered_value"] is unexpected`},
-		{"missing value", `[{"id":1}]`, "BAD_REQUEST", "value key is missing from data[0]"},
-		{"missing id", `[{"value":"x"}]`, "BAD_REQUEST", "id key is missing from data[0]"},
-		{"id not an integer", `[{"id":"1","value":"x"}]`, "BAD_REQUEST", `data[0]["id"] is not an integer`},
-		{"item not a dict", `[{"id":1,"value":"x"},[1,"x"]]`, "BAD_REQUEST", "data[1] is not a dict"},
-		{"not a list", `{"id":1,"value":"x"}`, "BAD_REQUEST", "data is not a list"},
-		{"not JSON", `[{id:1}]`, "BAD_REQUEST", "data is not valid JSON"},
-	}
-	for _, tc := range cases {
+	for _, tc := range profileDataRefusals {
 		t.Run(tc.name, func(t *testing.T) {
 			status, body := patch(SeedMemberID, tc.data)
 			cfgWantError(t, status, body, 400, tc.code, tc.msg)

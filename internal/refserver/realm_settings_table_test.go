@@ -208,33 +208,47 @@ func checkTableDefault(t *testing.T, table string, e tableEntry, p *openapi3.Sch
 			t.Errorf("%s: %s: default %v for a %s", table, e.name, d, e.kind)
 		}
 	case int:
-		if e.kind != "integer" {
-			t.Errorf("%s: %s: default %d for a %s", table, e.name, d, e.kind)
-		}
-		if len(e.intEnum) > 0 && !slices.Contains(e.intEnum, d) {
-			t.Errorf("%s: %s: default %d is not one of its values %v", table, e.name, d, e.intEnum)
-		}
-		if len(p.Enum) > 0 && !slices.ContainsFunc(p.Enum, func(x any) bool { f, ok := x.(float64); return ok && int(f) == d }) {
-			t.Errorf("%s: %s: default %d is not among the documented %v", table, e.name, d, p.Enum)
-		}
+		checkTableIntDefault(t, table, e, p, d)
 	case string:
-		switch e.kind {
-		case "group":
-			if !strings.HasPrefix(d, "role:") || !slices.Contains(systemGroupNames, d) {
-				t.Errorf("%s: %s: default %q is not a system group", table, e.name, d)
-			}
-		case "string":
-			if len(e.strEnum) > 0 && !slices.Contains(e.strEnum, d) {
-				t.Errorf("%s: %s: default %q is not one of its values %v", table, e.name, d, e.strEnum)
-			}
-			if len(p.Enum) > 0 && !slices.Contains(p.Enum, any(d)) {
-				t.Errorf("%s: %s: default %q is not among the documented %v", table, e.name, d, p.Enum)
-			}
-		default:
-			t.Errorf("%s: %s: default %q for a %s", table, e.name, d, e.kind)
-		}
+		checkTableStringDefault(t, table, e, p, d)
 	default:
 		t.Errorf("%s: %s: default %#v of an unexpected type", table, e.name, d)
+	}
+}
+
+// checkTableIntDefault checks an integer default: an integer key, one of the entry's
+// values and of the documented ones.
+func checkTableIntDefault(t *testing.T, table string, e tableEntry, p *openapi3.Schema, d int) {
+	t.Helper()
+	if e.kind != "integer" {
+		t.Errorf("%s: %s: default %d for a %s", table, e.name, d, e.kind)
+	}
+	if len(e.intEnum) > 0 && !slices.Contains(e.intEnum, d) {
+		t.Errorf("%s: %s: default %d is not one of its values %v", table, e.name, d, e.intEnum)
+	}
+	if len(p.Enum) > 0 && !slices.ContainsFunc(p.Enum, func(x any) bool { f, ok := x.(float64); return ok && int(f) == d }) {
+		t.Errorf("%s: %s: default %d is not among the documented %v", table, e.name, d, p.Enum)
+	}
+}
+
+// checkTableStringDefault checks a string default: a system group for a group setting,
+// and otherwise one of the entry's values and of the documented ones.
+func checkTableStringDefault(t *testing.T, table string, e tableEntry, p *openapi3.Schema, d string) {
+	t.Helper()
+	switch e.kind {
+	case "group":
+		if !strings.HasPrefix(d, "role:") || !slices.Contains(systemGroupNames, d) {
+			t.Errorf("%s: %s: default %q is not a system group", table, e.name, d)
+		}
+	case "string":
+		if len(e.strEnum) > 0 && !slices.Contains(e.strEnum, d) {
+			t.Errorf("%s: %s: default %q is not one of its values %v", table, e.name, d, e.strEnum)
+		}
+		if len(p.Enum) > 0 && !slices.Contains(p.Enum, any(d)) {
+			t.Errorf("%s: %s: default %q is not among the documented %v", table, e.name, d, p.Enum)
+		}
+	default:
+		t.Errorf("%s: %s: default %q for a %s", table, e.name, d, e.kind)
 	}
 }
 

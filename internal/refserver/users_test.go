@@ -51,72 +51,88 @@ func TestUserWireShape(t *testing.T) {
 		t.Errorf("avatar_url %v", u["avatar_url"])
 	}
 
-	t.Run("owner flags", func(t *testing.T) {
-		o := usersGet(t, e, SeedMemberID, "1", nil)
-		if o["is_owner"] != true || o["is_admin"] != true || o["role"] != 100.0 || o["email"] != "olivia@zulip.example.com" {
-			t.Errorf("%v", o)
-		}
-		g := usersGet(t, e, SeedMemberID, "7", nil)
-		if g["is_guest"] != true || g["role"] != 600.0 {
-			t.Errorf("%v", g)
-		}
-	})
-	t.Run("client_gravatar", func(t *testing.T) {
-		o := usersGet(t, e, SeedMemberID, "1", nil)
-		if o["avatar_url"] != nil {
-			t.Errorf("gravatar user with a public address: avatar_url %v, want null", o["avatar_url"])
-		}
-		o = usersGet(t, e, SeedMemberID, "1", url.Values{"client_gravatar": {"false"}})
-		if s, _ := o["avatar_url"].(string); !strings.HasPrefix(s, "https://secure.gravatar.com/avatar/") {
-			t.Errorf("client_gravatar=false: avatar_url %v", o["avatar_url"])
-		}
-		m := usersGet(t, e, SeedMemberID, fmt.Sprint(SeedMember3ID), nil)
-		if s, _ := m["avatar_url"].(string); !strings.HasPrefix(s, "/user_avatars/") || !strings.HasSuffix(s, "?version=2") {
-			t.Errorf("uploaded avatar: %v", m["avatar_url"])
-		}
-	})
-	t.Run("bots", func(t *testing.T) {
-		b := usersGet(t, e, SeedGuestID, fmt.Sprint(SeedBotID), url.Values{"include_custom_profile_fields": {"true"}})
-		if b["is_bot"] != true || b["bot_type"] != 1.0 || b["bot_owner_id"] != float64(SeedMemberID) ||
-			b["delivery_email"] != "build-bot@zulip.example.com" || b["email"] != "build-bot@zulip.example.com" {
-			t.Errorf("bot %v", b)
-		}
-		if _, ok := b["profile_data"]; ok {
-			t.Error("profile_data on a bot")
-		}
-		h := usersGet(t, e, SeedOwnerID, fmt.Sprint(SeedIncomingBotID), nil)
-		if h["bot_type"] != 2.0 || h["bot_owner_id"] != float64(SeedAdminID) {
-			t.Errorf("incoming webhook bot %v", h)
-		}
-		for _, k := range []string{"bot_type", "bot_owner_id"} {
-			if _, ok := u[k]; ok {
-				t.Errorf("human with %s", k)
-			}
-		}
-	})
-	t.Run("profile_data", func(t *testing.T) {
-		m := usersGet(t, e, SeedOwnerID, fmt.Sprint(SeedMemberID), url.Values{"include_custom_profile_fields": {"true"}})
-		pd := m["profile_data"].(map[string]any)
-		if got := usersKeys(pd); got != "2 4 5 6 7" {
-			t.Errorf("profile_data keys %s", got)
-		}
-		if fmt.Sprint(pd["2"]) != "map[rendered_value:<p>Backend engineer.</p> value:Backend engineer.]" {
-			t.Errorf("long text %v", pd["2"])
-		}
-		if fmt.Sprint(pd["6"]) != "map[value:[2]]" || fmt.Sprint(pd["4"]) != "map[value:1990-04-01]" {
-			t.Errorf("user/date %v %v", pd["6"], pd["4"])
-		}
-		o := usersGet(t, e, SeedMemberID, "1", url.Values{"include_custom_profile_fields": {"true"}})
-		if fmt.Sprint(o["profile_data"].(map[string]any)["1"]) != "map[rendered_value:<p>+1-555-0100</p> value:+1-555-0100]" {
-			t.Errorf("short text %v", o["profile_data"])
-		}
-	})
+	t.Run("owner flags", func(t *testing.T) { checkUserWireRoles(t, e) })
+	t.Run("client_gravatar", func(t *testing.T) { checkUserWireAvatars(t, e) })
+	t.Run("bots", func(t *testing.T) { checkUserWireBots(t, e, u) })
+	t.Run("profile_data", func(t *testing.T) { checkUserWireProfileData(t, e) })
 	t.Run("feature level", func(t *testing.T) {
 		old := coreStart(t, Options{FeatureLevel: 400})
 		if _, ok := usersGet(t, old, SeedOwnerID, "5", nil)["is_imported_stub"]; ok {
 			t.Error("is_imported_stub (FL433) at FL400")
 		}
 	})
+}
+
+// checkUserWireRoles checks the role flags of an owner and a guest.
+func checkUserWireRoles(t *testing.T, e *coreEnv) {
+	t.Helper()
+	o := usersGet(t, e, SeedMemberID, "1", nil)
+	if o["is_owner"] != true || o["is_admin"] != true || o["role"] != 100.0 || o["email"] != "olivia@zulip.example.com" {
+		t.Errorf("%v", o)
+	}
+	g := usersGet(t, e, SeedMemberID, "7", nil)
+	if g["is_guest"] != true || g["role"] != 600.0 {
+		t.Errorf("%v", g)
+	}
+}
+
+// checkUserWireAvatars checks avatar_url with and without client_gravatar, and an uploaded avatar.
+func checkUserWireAvatars(t *testing.T, e *coreEnv) {
+	t.Helper()
+	o := usersGet(t, e, SeedMemberID, "1", nil)
+	if o["avatar_url"] != nil {
+		t.Errorf("gravatar user with a public address: avatar_url %v, want null", o["avatar_url"])
+	}
+	o = usersGet(t, e, SeedMemberID, "1", url.Values{"client_gravatar": {"false"}})
+	if s, _ := o["avatar_url"].(string); !strings.HasPrefix(s, "https://secure.gravatar.com/avatar/") {
+		t.Errorf("client_gravatar=false: avatar_url %v", o["avatar_url"])
+	}
+	m := usersGet(t, e, SeedMemberID, fmt.Sprint(SeedMember3ID), nil)
+	if s, _ := m["avatar_url"].(string); !strings.HasPrefix(s, "/user_avatars/") || !strings.HasSuffix(s, "?version=2") {
+		t.Errorf("uploaded avatar: %v", m["avatar_url"])
+	}
+}
+
+// checkUserWireBots checks the bot keys of bots, and their absence on humans (u is a human).
+func checkUserWireBots(t *testing.T, e *coreEnv, u map[string]any) {
+	t.Helper()
+	b := usersGet(t, e, SeedGuestID, fmt.Sprint(SeedBotID), url.Values{"include_custom_profile_fields": {"true"}})
+	if b["is_bot"] != true || b["bot_type"] != 1.0 || b["bot_owner_id"] != float64(SeedMemberID) ||
+		b["delivery_email"] != "build-bot@zulip.example.com" || b["email"] != "build-bot@zulip.example.com" {
+		t.Errorf("bot %v", b)
+	}
+	if _, ok := b["profile_data"]; ok {
+		t.Error("profile_data on a bot")
+	}
+	h := usersGet(t, e, SeedOwnerID, fmt.Sprint(SeedIncomingBotID), nil)
+	if h["bot_type"] != 2.0 || h["bot_owner_id"] != float64(SeedAdminID) {
+		t.Errorf("incoming webhook bot %v", h)
+	}
+	for _, k := range []string{"bot_type", "bot_owner_id"} {
+		if _, ok := u[k]; ok {
+			t.Errorf("human with %s", k)
+		}
+	}
+}
+
+// checkUserWireProfileData checks profile_data with include_custom_profile_fields: rendered values, users and dates.
+func checkUserWireProfileData(t *testing.T, e *coreEnv) {
+	t.Helper()
+	m := usersGet(t, e, SeedOwnerID, fmt.Sprint(SeedMemberID), url.Values{"include_custom_profile_fields": {"true"}})
+	pd := m["profile_data"].(map[string]any)
+	if got := usersKeys(pd); got != "2 4 5 6 7" {
+		t.Errorf("profile_data keys %s", got)
+	}
+	if fmt.Sprint(pd["2"]) != "map[rendered_value:<p>Backend engineer.</p> value:Backend engineer.]" {
+		t.Errorf("long text %v", pd["2"])
+	}
+	if fmt.Sprint(pd["6"]) != "map[value:[2]]" || fmt.Sprint(pd["4"]) != "map[value:1990-04-01]" {
+		t.Errorf("user/date %v %v", pd["6"], pd["4"])
+	}
+	o := usersGet(t, e, SeedMemberID, "1", url.Values{"include_custom_profile_fields": {"true"}})
+	if fmt.Sprint(o["profile_data"].(map[string]any)["1"]) != "map[rendered_value:<p>+1-555-0100</p> value:+1-555-0100]" {
+		t.Errorf("short text %v", o["profile_data"])
+	}
 }
 
 func TestUserEmailVisibility(t *testing.T) {
@@ -285,67 +301,43 @@ func TestGetOwnUser(t *testing.T) {
 	coreWant405(t, a, `["DELETE","GET","HEAD"]`)
 }
 
+// userCreationRefusals are user creations Zulip refuses, with its error, each from a valid request with one value changed or left out (and the realm prepared by before); none creates a user.
+var userCreationRefusals = []struct {
+	name   string
+	form   url.Values
+	code   string
+	msg    string
+	before func(*Realm)
+}{
+	{"missing email", newUserForm("email", "<absent>"), "REQUEST_VARIABLE_MISSING", "Missing 'email' argument", nil},
+	{"missing password", newUserForm("password", "<absent>"), "REQUEST_VARIABLE_MISSING", "Missing 'password' argument", nil},
+	{"missing full_name", newUserForm("full_name", "<absent>"), "REQUEST_VARIABLE_MISSING", "Missing 'full_name' argument", nil},
+	{"name too long", newUserForm("full_name", strings.Repeat("n", 101)), "BAD_REQUEST", "Name too long!", nil},
+	{"name too short", newUserForm("full_name", " x "), "BAD_REQUEST", "Name too short!", nil},
+	{"name with @", newUserForm("full_name", "Al@ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+	{"name with a control character", newUserForm("full_name", "Al\x01ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+	// zerver/lib/users.py check_full_name refuses only what
+	// zerver/lib/string_validation.py check_string_is_printable does:
+	// categories Cc and Cs and the non-characters.
+	{"name with a non-character", newUserForm("full_name", "Al\ufdd0ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+	{"name with a plane-end non-character", newUserForm("full_name", "Al\U0001fffeice"), "BAD_REQUEST", "Invalid characters in name!", nil},
+	{"name like a mention", newUserForm("full_name", "Alice|15"), "BAD_REQUEST", "Invalid format!", nil},
+	{"bad email", newUserForm("email", "not-an-address"), "BAD_REQUEST", "Bad name or username", nil},
+	{"bad email domain", newUserForm("email", "a@nodot"), "BAD_REQUEST", "Bad name or username", nil},
+	{"domain not allowed", newUserForm("email", "x@elsewhere.org"), "BAD_REQUEST", "Email 'x@elsewhere.org' not allowed in this organization",
+		func(r *Realm) { r.Settings.EmailsRestrictedToDomains = true }},
+	{"plus with restricted domains", newUserForm("email", "x+tag@zulip.example.com"), "BAD_REQUEST", "Email addresses containing + are not allowed.",
+		func(r *Realm) { r.Settings.EmailsRestrictedToDomains = true }},
+	{"disposable", newUserForm("email", "x@mailinator.com"), "BAD_REQUEST", "Disposable email addresses are not allowed in this organization", nil},
+	{"duplicate", newUserForm("email", "Mark@zulip.example.com"), "BAD_REQUEST", "Email 'Mark@zulip.example.com' already in use", nil},
+	{"duplicate of a deactivated user", newUserForm("email", "dan@zulip.example.com"), "BAD_REQUEST", "Email 'dan@zulip.example.com' already in use", nil},
+	{"weak password", newUserForm("password", "abc"), "BAD_REQUEST", "The password is too weak.", nil},
+	{"notorious password", newUserForm("password", "password"), "BAD_REQUEST", "The password is too weak.", nil},
+}
+
 func TestCreateUser(t *testing.T) {
-	valid := url.Values{"email": {"new.person@zulip.example.com"}, "password": {"correct horse battery"}, "full_name": {"New Person"}}
-	with := func(k, v string) url.Values {
-		f := url.Values{}
-		for kk, vv := range valid {
-			f[kk] = vv
-		}
-		if v == "<absent>" {
-			f.Del(k)
-		} else {
-			f.Set(k, v)
-		}
-		return f
-	}
-	t.Run("permissions", func(t *testing.T) {
-		e := coreStart(t, Options{})
-		for _, role := range coreRoles {
-			a := e.coreRequest(role.id, http.MethodPost, "/users", valid)
-			switch role.id {
-			case SeedAdminID: // the administrator holding can_create_users
-				coreWantOK(t, a)
-			case SeedOwnerID:
-				coreWantError(t, a, 400, "BAD_REQUEST", "User not authorized to create users")
-			default:
-				coreWantError(t, a, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
-			}
-		}
-	})
-	cases := []struct {
-		name   string
-		form   url.Values
-		code   string
-		msg    string
-		before func(*Realm)
-	}{
-		{"missing email", with("email", "<absent>"), "REQUEST_VARIABLE_MISSING", "Missing 'email' argument", nil},
-		{"missing password", with("password", "<absent>"), "REQUEST_VARIABLE_MISSING", "Missing 'password' argument", nil},
-		{"missing full_name", with("full_name", "<absent>"), "REQUEST_VARIABLE_MISSING", "Missing 'full_name' argument", nil},
-		{"name too long", with("full_name", strings.Repeat("n", 101)), "BAD_REQUEST", "Name too long!", nil},
-		{"name too short", with("full_name", " x "), "BAD_REQUEST", "Name too short!", nil},
-		{"name with @", with("full_name", "Al@ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
-		{"name with a control character", with("full_name", "Al\x01ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
-		// zerver/lib/users.py check_full_name refuses only what
-		// zerver/lib/string_validation.py check_string_is_printable does:
-		// categories Cc and Cs and the non-characters.
-		{"name with a non-character", with("full_name", "Al\ufdd0ice"), "BAD_REQUEST", "Invalid characters in name!", nil},
-		{"name with a plane-end non-character", with("full_name", "Al\U0001fffeice"), "BAD_REQUEST", "Invalid characters in name!", nil},
-		{"name like a mention", with("full_name", "Alice|15"), "BAD_REQUEST", "Invalid format!", nil},
-		{"bad email", with("email", "not-an-address"), "BAD_REQUEST", "Bad name or username", nil},
-		{"bad email domain", with("email", "a@nodot"), "BAD_REQUEST", "Bad name or username", nil},
-		{"domain not allowed", with("email", "x@elsewhere.org"), "BAD_REQUEST", "Email 'x@elsewhere.org' not allowed in this organization",
-			func(r *Realm) { r.Settings.EmailsRestrictedToDomains = true }},
-		{"plus with restricted domains", with("email", "x+tag@zulip.example.com"), "BAD_REQUEST", "Email addresses containing + are not allowed.",
-			func(r *Realm) { r.Settings.EmailsRestrictedToDomains = true }},
-		{"disposable", with("email", "x@mailinator.com"), "BAD_REQUEST", "Disposable email addresses are not allowed in this organization", nil},
-		{"duplicate", with("email", "Mark@zulip.example.com"), "BAD_REQUEST", "Email 'Mark@zulip.example.com' already in use", nil},
-		{"duplicate of a deactivated user", with("email", "dan@zulip.example.com"), "BAD_REQUEST", "Email 'dan@zulip.example.com' already in use", nil},
-		{"weak password", with("password", "abc"), "BAD_REQUEST", "The password is too weak.", nil},
-		{"notorious password", with("password", "password"), "BAD_REQUEST", "The password is too weak.", nil},
-	}
-	for _, tc := range cases {
+	t.Run("permissions", testCreateUserPermissions)
+	for _, tc := range userCreationRefusals {
 		t.Run(tc.name, func(t *testing.T) {
 			e := coreStart(t, Options{})
 			if tc.before != nil {
@@ -365,14 +357,14 @@ func TestCreateUser(t *testing.T) {
 			r.Domains = append(r.Domains, &RealmDomain{ID: 2, Domain: "corp.example", AllowSubdomains: true})
 		})
 		for _, email := range []string{"a@zulip.example.com", "b@corp.example", "c@eu.corp.example"} {
-			coreWantOK(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users", with("email", email)))
+			coreWantOK(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users", newUserForm("email", email)))
 		}
-		coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users", with("email", "d@sub.zulip.example.com")),
+		coreWantError(t, e.coreRequest(SeedAdminID, http.MethodPost, "/users", newUserForm("email", "d@sub.zulip.example.com")),
 			400, "BAD_REQUEST", "Email 'd@sub.zulip.example.com' not allowed in this organization")
 	})
 	t.Run("success", func(t *testing.T) {
 		e := coreStart(t, Options{})
-		a := e.coreRequest(SeedAdminID, http.MethodPost, "/users", with("full_name", "  New Person  "))
+		a := e.coreRequest(SeedAdminID, http.MethodPost, "/users", newUserForm("full_name", "  New Person  "))
 		coreWantOK(t, a)
 		id := int(a.body["user_id"].(float64))
 		if id != 13 {
@@ -401,14 +393,44 @@ func TestCreateUser(t *testing.T) {
 	})
 	t.Run("old feature level", func(t *testing.T) {
 		e := coreStart(t, Options{FeatureLevel: 20})
-		a := e.coreRequest(SeedAdminID, http.MethodPost, "/users", valid)
+		a := e.coreRequest(SeedAdminID, http.MethodPost, "/users", newUserForm())
 		coreWantOK(t, a)
 		if _, ok := a.body["user_id"]; ok {
 			t.Error("user_id (FL30) at FL20")
 		}
-		a = e.coreRequest(SeedOwnerID, http.MethodPost, "/users", with("email", "z@zulip.example.com"))
+		a = e.coreRequest(SeedOwnerID, http.MethodPost, "/users", newUserForm("email", "z@zulip.example.com"))
 		coreWantError(t, a, 400, "BAD_REQUEST", "User not authorized for this query")
 	})
+}
+
+// newUserForm is a valid request to create a user, with each key, value pair of kv set,
+// or removed where the value is "<absent>".
+func newUserForm(kv ...string) url.Values {
+	f := url.Values{"email": {"new.person@zulip.example.com"}, "password": {"correct horse battery"}, "full_name": {"New Person"}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "<absent>" {
+			f.Del(kv[i])
+		} else {
+			f.Set(kv[i], kv[i+1])
+		}
+	}
+	return f
+}
+
+// testCreateUserPermissions: only an administrator holding can_create_users creates users.
+func testCreateUserPermissions(t *testing.T) {
+	e := coreStart(t, Options{})
+	for _, role := range coreRoles {
+		a := e.coreRequest(role.id, http.MethodPost, "/users", newUserForm())
+		switch role.id {
+		case SeedAdminID: // the administrator holding can_create_users
+			coreWantOK(t, a)
+		case SeedOwnerID:
+			coreWantError(t, a, 400, "BAD_REQUEST", "User not authorized to create users")
+		default:
+			coreWantError(t, a, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
+		}
+	}
 }
 
 // usersRole reads a user's role through the realm.
@@ -511,100 +533,92 @@ func TestUpdateUserRoles(t *testing.T) {
 	}
 }
 
-func TestUpdateUserNameEmailProfile(t *testing.T) {
-	cases := []struct {
-		name   string
-		actor  int
-		target string
-		form   url.Values
-		code   string
-		msg    string
-		check  func(t *testing.T, u *User)
-	}{
-		{"rename", SeedAdminID, "11", url.Values{"full_name": {"  Mei M.  "}}, "", "",
-			func(t *testing.T, u *User) {
-				if u.FullName != "Mei M." {
-					t.Errorf("name %q", u.FullName)
-				}
-			}},
-		{"blank name is ignored", SeedAdminID, "11", url.Values{"full_name": {"   "}}, "", "",
-			func(t *testing.T, u *User) {
-				if u.FullName != "Mei Member" {
-					t.Errorf("name %q", u.FullName)
-				}
-			}},
-		{"name too long", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 101)}}, "BAD_REQUEST", "Name too long!", nil},
-		{"name of 100 characters", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 100)}}, "", "", nil},
-		{"name with invalid characters", SeedAdminID, "11", url.Values{"full_name": {"Mei *Star*"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
-		// zerver/lib/users.py check_full_name accepts format and private-use
-		// characters (zerver/lib/string_validation.py check_string_is_printable
-		// refuses only Cc, Cs and non-characters).
-		{"name with an emoji ZWJ sequence", SeedAdminID, "11", url.Values{"full_name": {"Mei \U0001F469\u200D\U0001F4BB"}}, "", "",
-			func(t *testing.T, u *User) {
-				if u.FullName != "Mei \U0001F469\u200D\U0001F4BB" {
-					t.Errorf("name %q", u.FullName)
-				}
-			}},
-		{"name with a bidi mark", SeedAdminID, "11", url.Values{"full_name": {"\u200fMei \u05de"}}, "", "", nil},
-		{"name with a private-use character", SeedAdminID, "11", url.Values{"full_name": {"Mei \ue000"}}, "", "", nil},
-		{"name with a C1 control", SeedAdminID, "11", url.Values{"full_name": {"Mei\u0085Member"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
-		{"name with a non-character", SeedAdminID, "11", url.Values{"full_name": {"Mei \uffff"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
-		{"by e-mail", SeedAdminID, "mei@zulip.example.com", url.Values{"full_name": {"Mei By Email"}}, "", "",
-			func(t *testing.T, u *User) {
-				if u.FullName != "Mei By Email" {
-					t.Errorf("name %q", u.FullName)
-				}
-			}},
-		{"by dummy e-mail", SeedAdminID, "user6@zulip.example.com", url.Values{"full_name": {"Maria B"}}, "", "", nil},
-		{"by hidden e-mail", SeedAdminID, "maria@zulip.example.com", url.Values{"full_name": {"Maria B"}}, "BAD_REQUEST", "No such user", nil},
-		{"profile data", SeedAdminID, "11", url.Values{"profile_data": {
-			`[{"id":1,"value":"+81 3 1234"},{"id":6,"value":[1,5]},{"id":3,"value":""},{"id":4,"value":null},{"id":9,"value":"E-0011"}]`}}, "", "",
-			func(t *testing.T, u *User) {
-				want := map[int]string{FieldIDPhone: "+81 3 1234", FieldIDMentor: "[1,5]", FieldIDEmployeeID: "E-0011"}
-				if fmt.Sprint(u.ProfileData) != fmt.Sprint(want) {
-					t.Errorf("profile data %v", u.ProfileData)
-				}
-			}},
-		{"profile data: unknown field", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":99,"value":"x"}]`}},
-			"BAD_REQUEST", "Field id 99 not found.", nil},
-		{"profile data: bad date", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":4,"value":"1990-13-01"}]`}},
-			"BAD_REQUEST", "Birthday is not a date", nil},
-		{"profile data: bad choice", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":3,"value":"7"}]`}},
-			"BAD_REQUEST", "'7' is not a valid choice for 'Team'.", nil},
-		{"profile data: extra key", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":1,"value":"x","extra":1}]`}},
-			"BAD_REQUEST", "Unexpected arguments: extra", nil},
-		{"profile data: missing value", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":1}]`}},
-			"BAD_REQUEST", "profile_data[0] key is missing: value", nil},
-		{"profile data: number value", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":1,"value":5}]`}},
-			"BAD_REQUEST", `profile_data[0]["value"] is not an allowed_type`, nil},
-		{"profile data: not a list", SeedAdminID, "11", url.Values{"profile_data": {`{"id":1}`}},
-			"BAD_REQUEST", "profile_data is not a list", nil},
-		{"new_email by the owner with the permission", SeedOwnerID, "11", url.Values{"new_email": {"mei.new@zulip.example.com"}}, "", "",
-			func(t *testing.T, u *User) {
-				if u.Email != "mei.new@zulip.example.com" {
-					t.Errorf("email %q", u.Email)
-				}
-			}},
-		// zerver/views/users.py update_user_backend: an administrator needs
-		// the can_change_user_emails special permission; being an owner is
-		// neither needed nor enough.
-		{"new_email by an administrator without the permission", SeedAdminID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
-			"BAD_REQUEST", "User not authorized for this query", nil},
-		{"new_email by a member", SeedMemberID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
-			"BAD_REQUEST", "Insufficient permission", nil},
-		{"new_email by an owner without the permission", SeedOwner2ID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
-			"BAD_REQUEST", "User not authorized for this query", nil},
-		{"new_email invalid", SeedOwnerID, "11", url.Values{"new_email": {"nope"}}, "BAD_REQUEST", "Invalid address.", nil},
-		{"new_email taken", SeedOwnerID, "11", url.Values{"new_email": {"mark@zulip.example.com"}},
-			"BAD_REQUEST", "Email 'mark@zulip.example.com' already in use", nil},
-		{"refused request changes nothing", SeedAdminID, "11", url.Values{"full_name": {"Changed"}, "profile_data": {`[{"id":99,"value":"x"}]`}},
-			"BAD_REQUEST", "Field id 99 not found.", func(t *testing.T, u *User) {
-				if u.FullName != "Mei Member" {
-					t.Errorf("name changed to %q", u.FullName)
-				}
-			}},
+// userUpdateCases are changes of a user's name, e-mail and profile data, accepted or refused with Zulip's error, and what the user then holds.
+var userUpdateCases = []struct {
+	name   string
+	actor  int
+	target string
+	form   url.Values
+	code   string
+	msg    string
+	check  func(t *testing.T, u *User)
+}{
+	{"rename", SeedAdminID, "11", url.Values{"full_name": {"  Mei M.  "}}, "", "", wantFullName("Mei M.")},
+	{"blank name is ignored", SeedAdminID, "11", url.Values{"full_name": {"   "}}, "", "", wantFullName("Mei Member")},
+	{"name too long", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 101)}}, "BAD_REQUEST", "Name too long!", nil},
+	{"name of 100 characters", SeedAdminID, "11", url.Values{"full_name": {strings.Repeat("é", 100)}}, "", "", nil},
+	{"name with invalid characters", SeedAdminID, "11", url.Values{"full_name": {"Mei *Star*"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
+	// zerver/lib/users.py check_full_name accepts format and private-use
+	// characters (zerver/lib/string_validation.py check_string_is_printable
+	// refuses only Cc, Cs and non-characters).
+	{"name with an emoji ZWJ sequence", SeedAdminID, "11", url.Values{"full_name": {"Mei \U0001F469\u200D\U0001F4BB"}}, "", "", wantFullName("Mei \U0001F469\u200D\U0001F4BB")},
+	{"name with a bidi mark", SeedAdminID, "11", url.Values{"full_name": {"\u200fMei \u05de"}}, "", "", nil},
+	{"name with a private-use character", SeedAdminID, "11", url.Values{"full_name": {"Mei \ue000"}}, "", "", nil},
+	{"name with a C1 control", SeedAdminID, "11", url.Values{"full_name": {"Mei\u0085Member"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
+	{"name with a non-character", SeedAdminID, "11", url.Values{"full_name": {"Mei \uffff"}}, "BAD_REQUEST", "Invalid characters in name!", nil},
+	{"by e-mail", SeedAdminID, "mei@zulip.example.com", url.Values{"full_name": {"Mei By Email"}}, "", "", wantFullName("Mei By Email")},
+	{"by dummy e-mail", SeedAdminID, "user6@zulip.example.com", url.Values{"full_name": {"Maria B"}}, "", "", nil},
+	{"by hidden e-mail", SeedAdminID, "maria@zulip.example.com", url.Values{"full_name": {"Maria B"}}, "BAD_REQUEST", "No such user", nil},
+	{"profile data", SeedAdminID, "11", url.Values{"profile_data": {
+		`[{"id":1,"value":"+81 3 1234"},{"id":6,"value":[1,5]},{"id":3,"value":""},{"id":4,"value":null},{"id":9,"value":"E-0011"}]`}}, "", "",
+		func(t *testing.T, u *User) {
+			want := map[int]string{FieldIDPhone: "+81 3 1234", FieldIDMentor: "[1,5]", FieldIDEmployeeID: "E-0011"}
+			if fmt.Sprint(u.ProfileData) != fmt.Sprint(want) {
+				t.Errorf("profile data %v", u.ProfileData)
+			}
+		}},
+	{"profile data: unknown field", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":99,"value":"x"}]`}},
+		"BAD_REQUEST", "Field id 99 not found.", nil},
+	{"profile data: bad date", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":4,"value":"1990-13-01"}]`}},
+		"BAD_REQUEST", "Birthday is not a date", nil},
+	{"profile data: bad choice", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":3,"value":"7"}]`}},
+		"BAD_REQUEST", "'7' is not a valid choice for 'Team'.", nil},
+	{"profile data: extra key", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":1,"value":"x","extra":1}]`}},
+		"BAD_REQUEST", "Unexpected arguments: extra", nil},
+	{"profile data: missing value", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":1}]`}},
+		"BAD_REQUEST", "profile_data[0] key is missing: value", nil},
+	{"profile data: number value", SeedAdminID, "11", url.Values{"profile_data": {`[{"id":1,"value":5}]`}},
+		"BAD_REQUEST", `profile_data[0]["value"] is not an allowed_type`, nil},
+	{"profile data: not a list", SeedAdminID, "11", url.Values{"profile_data": {`{"id":1}`}},
+		"BAD_REQUEST", "profile_data is not a list", nil},
+	{"new_email by the owner with the permission", SeedOwnerID, "11", url.Values{"new_email": {"mei.new@zulip.example.com"}}, "", "",
+		func(t *testing.T, u *User) {
+			if u.Email != "mei.new@zulip.example.com" {
+				t.Errorf("email %q", u.Email)
+			}
+		}},
+	// zerver/views/users.py update_user_backend: an administrator needs
+	// the can_change_user_emails special permission; being an owner is
+	// neither needed nor enough.
+	{"new_email by an administrator without the permission", SeedAdminID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
+		"BAD_REQUEST", "User not authorized for this query", nil},
+	{"new_email by a member", SeedMemberID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
+		"BAD_REQUEST", "Insufficient permission", nil},
+	{"new_email by an owner without the permission", SeedOwner2ID, "11", url.Values{"new_email": {"x@zulip.example.com"}},
+		"BAD_REQUEST", "User not authorized for this query", nil},
+	{"new_email invalid", SeedOwnerID, "11", url.Values{"new_email": {"nope"}}, "BAD_REQUEST", "Invalid address.", nil},
+	{"new_email taken", SeedOwnerID, "11", url.Values{"new_email": {"mark@zulip.example.com"}},
+		"BAD_REQUEST", "Email 'mark@zulip.example.com' already in use", nil},
+	{"refused request changes nothing", SeedAdminID, "11", url.Values{"full_name": {"Changed"}, "profile_data": {`[{"id":99,"value":"x"}]`}},
+		"BAD_REQUEST", "Field id 99 not found.", func(t *testing.T, u *User) {
+			if u.FullName != "Mei Member" {
+				t.Errorf("name changed to %q", u.FullName)
+			}
+		}},
+}
+
+// wantFullName checks that the user's name is now name.
+func wantFullName(name string) func(t *testing.T, u *User) {
+	return func(t *testing.T, u *User) {
+		t.Helper()
+		if u.FullName != name {
+			t.Errorf("name %q", u.FullName)
+		}
 	}
-	for _, tc := range cases {
+}
+
+func TestUpdateUserNameEmailProfile(t *testing.T) {
+	for _, tc := range userUpdateCases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := coreStart(t, Options{})
 			a := e.coreRequest(tc.actor, http.MethodPatch, "/users/"+tc.target, tc.form)
@@ -645,46 +659,38 @@ func TestUpdateUserNameEmailProfile(t *testing.T) {
 	})
 }
 
+// userDeactivationCases are deactivations Zulip accepts or refuses, with its answer.
+var userDeactivationCases = []struct {
+	name   string
+	actor  int
+	target string
+	form   url.Values
+	prep   func(*Realm)
+	status int
+	code   string
+	msg    string
+}{
+	{"owner target needs an owner", SeedAdminID, "9", nil, nil, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"},
+	{"owner deactivates another owner", SeedOwnerID, "9", nil, nil, 200, "", ""},
+	{"the only owner", SeedOwnerID, "1", nil, func(r *Realm) { r.Users[SeedOwner2ID].Role = RoleMember },
+		400, "BAD_REQUEST", "Cannot deactivate the only organization owner"},
+	{"already deactivated", SeedAdminID, "10", nil, nil, 400, "BAD_REQUEST", "User is deactivated"},
+	{"a bot", SeedAdminID, "8", nil, nil, 400, "BAD_REQUEST", "No such user"},
+	{"unknown", SeedAdminID, "999", nil, nil, 400, "BAD_REQUEST", "No such user"},
+	{"by e-mail is not a route", SeedAdminID, "mei@zulip.example.com", nil, nil, 405, "BAD_REQUEST", "Method Not Allowed"},
+	{"comment", SeedAdminID, "11", url.Values{"deactivation_notification_comment": {"Bye"}}, nil, 200, "", ""},
+	{"comment too long", SeedAdminID, "11", url.Values{"deactivation_notification_comment": {strings.Repeat("x", 2001)}}, nil,
+		400, "BAD_REQUEST", "deactivation_notification_comment is too long (limit: 2000 characters)"},
+	{"actions", SeedAdminID, "11", url.Values{"actions": {`{"delete_profile":true,"delete_public_channel_messages":true}`}}, nil, 200, "", ""},
+	{"unknown action", SeedAdminID, "11", url.Values{"actions": {`{"delete_everything":true}`}}, nil,
+		400, "BAD_REQUEST", "Unexpected arguments: delete_everything"},
+	{"non-boolean action", SeedAdminID, "11", url.Values{"actions": {`{"delete_profile":1}`}}, nil,
+		400, "BAD_REQUEST", `actions["delete_profile"] is not a boolean`},
+}
+
 func TestDeactivateUser(t *testing.T) {
-	t.Run("permissions", func(t *testing.T) {
-		for _, role := range coreRoles {
-			e := coreStart(t, Options{})
-			a := e.coreRequest(role.id, http.MethodDelete, fmt.Sprintf("/users/%d", SeedMember3ID), url.Values{})
-			if role.id == SeedOwnerID || role.id == SeedAdminID {
-				coreWantOK(t, a)
-			} else {
-				coreWantError(t, a, 400, "BAD_REQUEST", "Insufficient permission")
-			}
-		}
-	})
-	cases := []struct {
-		name   string
-		actor  int
-		target string
-		form   url.Values
-		prep   func(*Realm)
-		status int
-		code   string
-		msg    string
-	}{
-		{"owner target needs an owner", SeedAdminID, "9", nil, nil, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner"},
-		{"owner deactivates another owner", SeedOwnerID, "9", nil, nil, 200, "", ""},
-		{"the only owner", SeedOwnerID, "1", nil, func(r *Realm) { r.Users[SeedOwner2ID].Role = RoleMember },
-			400, "BAD_REQUEST", "Cannot deactivate the only organization owner"},
-		{"already deactivated", SeedAdminID, "10", nil, nil, 400, "BAD_REQUEST", "User is deactivated"},
-		{"a bot", SeedAdminID, "8", nil, nil, 400, "BAD_REQUEST", "No such user"},
-		{"unknown", SeedAdminID, "999", nil, nil, 400, "BAD_REQUEST", "No such user"},
-		{"by e-mail is not a route", SeedAdminID, "mei@zulip.example.com", nil, nil, 405, "BAD_REQUEST", "Method Not Allowed"},
-		{"comment", SeedAdminID, "11", url.Values{"deactivation_notification_comment": {"Bye"}}, nil, 200, "", ""},
-		{"comment too long", SeedAdminID, "11", url.Values{"deactivation_notification_comment": {strings.Repeat("x", 2001)}}, nil,
-			400, "BAD_REQUEST", "deactivation_notification_comment is too long (limit: 2000 characters)"},
-		{"actions", SeedAdminID, "11", url.Values{"actions": {`{"delete_profile":true,"delete_public_channel_messages":true}`}}, nil, 200, "", ""},
-		{"unknown action", SeedAdminID, "11", url.Values{"actions": {`{"delete_everything":true}`}}, nil,
-			400, "BAD_REQUEST", "Unexpected arguments: delete_everything"},
-		{"non-boolean action", SeedAdminID, "11", url.Values{"actions": {`{"delete_profile":1}`}}, nil,
-			400, "BAD_REQUEST", `actions["delete_profile"] is not a boolean`},
-	}
-	for _, tc := range cases {
+	t.Run("permissions", testDeactivateUserPermissions)
+	for _, tc := range userDeactivationCases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := coreStart(t, Options{})
 			if tc.prep != nil {
@@ -732,6 +738,19 @@ func TestDeactivateUser(t *testing.T) {
 			}
 		})
 	})
+}
+
+// testDeactivateUserPermissions: only owners and administrators deactivate users.
+func testDeactivateUserPermissions(t *testing.T) {
+	for _, role := range coreRoles {
+		e := coreStart(t, Options{})
+		a := e.coreRequest(role.id, http.MethodDelete, fmt.Sprintf("/users/%d", SeedMember3ID), url.Values{})
+		if role.id == SeedOwnerID || role.id == SeedAdminID {
+			coreWantOK(t, a)
+		} else {
+			coreWantError(t, a, 400, "BAD_REQUEST", "Insufficient permission")
+		}
+	}
 }
 
 func TestReactivateUser(t *testing.T) {

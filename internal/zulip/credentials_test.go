@@ -23,6 +23,16 @@ func writeFile(t *testing.T, dir, name, content string) string {
 	return path
 }
 
+// mustResolve resolves credentials and stops the test on an error.
+func mustResolve(t *testing.T, explicit Credentials, getenv func(string) string, path string) (Credentials, Sources) {
+	t.Helper()
+	creds, src, err := ResolveCredentials(explicit, getenv, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return creds, src
+}
+
 const goodZuliprc = `# downloaded from Zulip
 [api]
 email=rc-bot@zulip.example
@@ -35,12 +45,9 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 	writeFile(t, home, ".zuliprc", goodZuliprc)
 
 	t.Run("explicit", func(t *testing.T) {
-		creds, src, err := ResolveCredentials(Credentials{Site: "https://arg.example", Email: "arg@x", APIKey: "argkey"}, fakeEnv(map[string]string{
+		creds, src := mustResolve(t, Credentials{Site: "https://arg.example", Email: "arg@x", APIKey: "argkey"}, fakeEnv(map[string]string{
 			"ZULIP_SITE": "https://env.example", "ZULIP_EMAIL": "env@x", "ZULIP_API_KEY": "envkey", "HOME": home,
 		}), "")
-		if err != nil {
-			t.Fatal(err)
-		}
 		if creds != (Credentials{Site: "https://arg.example", Email: "arg@x", APIKey: "argkey"}) {
 			t.Errorf("creds = %+v", creds)
 		}
@@ -50,12 +57,9 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 	})
 
 	t.Run("environment", func(t *testing.T) {
-		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{
+		creds, src := mustResolve(t, Credentials{}, fakeEnv(map[string]string{
 			"ZULIP_SITE": "https://env.example", "ZULIP_EMAIL": "env@x", "ZULIP_API_KEY": "envkey", "HOME": home,
 		}), "")
-		if err != nil {
-			t.Fatal(err)
-		}
 		if creds != (Credentials{Site: "https://env.example", Email: "env@x", APIKey: "envkey"}) {
 			t.Errorf("creds = %+v", creds)
 		}
@@ -66,10 +70,7 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 	})
 
 	t.Run("ZULIP_URL alias", func(t *testing.T) {
-		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{"ZULIP_URL": "https://url.example"}), "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		creds, src := mustResolve(t, Credentials{}, fakeEnv(map[string]string{"ZULIP_URL": "https://url.example"}), "")
 		if creds.Site != "https://url.example" || src.Site != "environment variable ZULIP_URL" {
 			t.Errorf("creds = %+v, sources = %+v", creds, src)
 		}
@@ -83,10 +84,7 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 	})
 
 	t.Run("default zuliprc", func(t *testing.T) {
-		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{"HOME": home}), "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		creds, src := mustResolve(t, Credentials{}, fakeEnv(map[string]string{"HOME": home}), "")
 		if creds != (Credentials{Site: "https://rc.zulip.example", Email: "rc-bot@zulip.example", APIKey: testAPIKey}) {
 			t.Errorf("creds = %+v", creds)
 		}
@@ -99,10 +97,7 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 	t.Run("ZULIP_CONFIG", func(t *testing.T) {
 		dir := t.TempDir()
 		path := writeFile(t, dir, "other.rc", "[api]\nsite = https://other.example\n")
-		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{"HOME": home, "ZULIP_CONFIG": path}), "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		creds, src := mustResolve(t, Credentials{}, fakeEnv(map[string]string{"HOME": home, "ZULIP_CONFIG": path}), "")
 		if creds.Site != "https://other.example" || creds.Email != "" || src.Site != "zuliprc file "+path {
 			t.Errorf("ZULIP_CONFIG did not replace ~/.zuliprc: %+v %+v", creds, src)
 		}
@@ -129,14 +124,11 @@ func TestResolveCredentials_eachSource(t *testing.T) {
 func TestResolveCredentials_perFieldMixing(t *testing.T) {
 	home := t.TempDir()
 	writeFile(t, home, ".zuliprc", goodZuliprc)
-	creds, src, err := ResolveCredentials(
+	creds, src := mustResolve(t,
 		Credentials{Site: "https://arg.example"},
 		fakeEnv(map[string]string{"ZULIP_EMAIL": "env@x", "HOME": home}),
 		"",
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := Credentials{Site: "https://arg.example", Email: "env@x", APIKey: testAPIKey}
 	if creds != want {
 		t.Errorf("creds = %+v, want %+v", creds, want)
@@ -295,31 +287,19 @@ func TestResolveCredentials_tlsSettings(t *testing.T) {
 	rcSource := "zuliprc file " + rcFile
 
 	t.Run("zuliprc", func(t *testing.T) {
-		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{"HOME": home}), rcFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if creds.Insecure == nil || !*creds.Insecure || creds.CertBundle != filepath.Join(home, "rc-ca.pem") ||
-			creds.ClientCert != "/rc/cert.pem" || creds.ClientCertKey != "/rc/key.pem" {
-			t.Errorf("creds = %+v", creds)
-		}
-		if src.Insecure != rcSource || src.CertBundle != rcSource || src.ClientCert != rcSource || src.ClientCertKey != rcSource {
+		creds, src := mustResolve(t, Credentials{}, fakeEnv(map[string]string{"HOME": home}), rcFile)
+		checkTLS(t, creds, tlsSettings{"true", filepath.Join(home, "rc-ca.pem"), "/rc/cert.pem", "/rc/key.pem"})
+		if got, want := tlsSources(src), (tlsSettings{rcSource, rcSource, rcSource, rcSource}); got != want {
 			t.Errorf("sources = %+v", src)
 		}
 	})
 
 	t.Run("environment over zuliprc", func(t *testing.T) {
-		creds, src, err := ResolveCredentials(Credentials{}, fakeEnv(map[string]string{
+		creds, src := mustResolve(t, Credentials{}, fakeEnv(map[string]string{
 			"HOME": home, "ZULIP_ALLOW_INSECURE": "false", "ZULIP_CERT_BUNDLE": "/env/ca.pem",
 			"ZULIP_CERT": "~/env-cert.pem", "ZULIP_CERT_KEY": "/env/key.pem",
 		}), rcFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if creds.Insecure == nil || *creds.Insecure || creds.CertBundle != "/env/ca.pem" ||
-			creds.ClientCert != filepath.Join(home, "env-cert.pem") || creds.ClientCertKey != "/env/key.pem" {
-			t.Errorf("creds = %+v", creds)
-		}
+		checkTLS(t, creds, tlsSettings{"false", "/env/ca.pem", filepath.Join(home, "env-cert.pem"), "/env/key.pem"})
 		want := Sources{
 			Site: rcSource, Email: rcSource, APIKey: rcSource,
 			Insecure: "environment variable ZULIP_ALLOW_INSECURE", CertBundle: "environment variable ZULIP_CERT_BUNDLE",
@@ -332,16 +312,11 @@ func TestResolveCredentials_tlsSettings(t *testing.T) {
 
 	t.Run("arguments over environment", func(t *testing.T) {
 		explicit := Credentials{Insecure: new(false), CertBundle: "/arg/ca.pem", ClientCert: "/arg/cert.pem", ClientCertKey: "/arg/key.pem"}
-		creds, src, err := ResolveCredentials(explicit, fakeEnv(map[string]string{
+		creds, src := mustResolve(t, explicit, fakeEnv(map[string]string{
 			"HOME": home, "ZULIP_ALLOW_INSECURE": "true", "ZULIP_CERT_BUNDLE": "/env/ca.pem", "ZULIP_CERT": "/env/cert.pem",
 		}), rcFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if *creds.Insecure || creds.CertBundle != "/arg/ca.pem" || creds.ClientCert != "/arg/cert.pem" || creds.ClientCertKey != "/arg/key.pem" {
-			t.Errorf("creds = %+v", creds)
-		}
-		if src.Insecure != SourceExplicit || src.CertBundle != SourceExplicit || src.ClientCert != SourceExplicit || src.ClientCertKey != SourceExplicit {
+		checkTLS(t, creds, tlsSettings{"false", "/arg/ca.pem", "/arg/cert.pem", "/arg/key.pem"})
+		if got, want := tlsSources(src), (tlsSettings{SourceExplicit, SourceExplicit, SourceExplicit, SourceExplicit}); got != want {
 			t.Errorf("sources = %+v", src)
 		}
 	})
@@ -360,6 +335,27 @@ func TestResolveCredentials_tlsSettings(t *testing.T) {
 			t.Errorf("creds = %+v, err = %v", creds, err)
 		}
 	})
+}
+
+// tlsSettings holds the four TLS settings as text, in the order insecure, cert bundle,
+// client certificate, client key; an unset insecure reads "unset".
+type tlsSettings struct{ insecure, certBundle, clientCert, clientCertKey string }
+
+// checkTLS checks the TLS settings creds resolved to.
+func checkTLS(t *testing.T, creds Credentials, want tlsSettings) {
+	t.Helper()
+	insecure := "unset"
+	if creds.Insecure != nil {
+		insecure = strconv.FormatBool(*creds.Insecure)
+	}
+	if got := (tlsSettings{insecure, creds.CertBundle, creds.ClientCert, creds.ClientCertKey}); got != want {
+		t.Errorf("creds = %+v, want TLS settings %+v", creds, want)
+	}
+}
+
+// tlsSources gathers where each TLS setting came from.
+func tlsSources(src Sources) tlsSettings {
+	return tlsSettings{src.Insecure, src.CertBundle, src.ClientCert, src.ClientCertKey}
 }
 
 func TestResolveCredentials_insecureMustBeTrueOrFalse(t *testing.T) {

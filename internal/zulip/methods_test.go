@@ -21,8 +21,26 @@ type methodCase struct {
 	call   func(ctx context.Context, c *Client) error
 }
 
+// methodCases lists every API method with the request it sends.
 func methodCases() []methodCase {
-	ignore := func(_ any, err error) error { return err }
+	var cases []methodCase
+	for _, group := range [][]methodCase{
+		methodCasesRealmLists(),
+		methodCasesUsers(),
+		methodCasesRealmAndChannels(),
+		methodCasesGroupsAndMessages(),
+		methodCasesStateAndBots(),
+	} {
+		cases = append(cases, group...)
+	}
+	return cases
+}
+
+// ignore drops a method's result and keeps its error.
+func ignore(_ any, err error) error { return err }
+
+// methodCasesRealmLists: linkifiers, saved snippets and realm domains.
+func methodCasesRealmLists() []methodCase {
 	return []methodCase{
 		{"ListLinkifiers", "GET", "/realm/linkifiers", func(ctx context.Context, c *Client) error { return ignore(c.ListLinkifiers(ctx)) }},
 		{"CreateLinkifier", "POST", "/realm/filters", func(ctx context.Context, c *Client) error {
@@ -43,6 +61,12 @@ func methodCases() []methodCase {
 		{"AddRealmDomain", "POST", "/realm/domains", func(ctx context.Context, c *Client) error { return ignore(c.AddRealmDomain(ctx, "x.com", false)) }},
 		{"UpdateRealmDomain", "PATCH", "/realm/domains/x.com", func(ctx context.Context, c *Client) error { return c.UpdateRealmDomain(ctx, "x.com", true) }},
 		{"DeleteRealmDomain", "DELETE", "/realm/domains/x.com", func(ctx context.Context, c *Client) error { return c.DeleteRealmDomain(ctx, "x.com") }},
+	}
+}
+
+// methodCasesUsers: users, their topics and profile data, and channels.
+func methodCasesUsers() []methodCase {
+	return []methodCase{
 		{"GetUser", "GET", "/users/1", func(ctx context.Context, c *Client) error { return ignore(c.GetUser(ctx, 1, GetUserOptions{})) }},
 		{"GetUserByEmail", "GET", "/users/a@b.c", func(ctx context.Context, c *Client) error {
 			return ignore(c.GetUserByEmail(ctx, "a@b.c", GetUserOptions{}))
@@ -80,6 +104,12 @@ func methodCases() []methodCase {
 		{"UpdateChannel", "PATCH", "/streams/1", func(ctx context.Context, c *Client) error {
 			return c.UpdateChannel(ctx, 1, UpdateChannelRequest{Description: ptr("d")})
 		}},
+	}
+}
+
+// methodCasesRealmAndChannels: realm settings, playgrounds, custom profile fields, default channels, subscriptions and channel folders.
+func methodCasesRealmAndChannels() []methodCase {
+	return []methodCase{
 		{"UpdateRealm", "PATCH", "/realm", func(ctx context.Context, c *Client) error {
 			return c.UpdateRealm(ctx, &RealmSettings{Name: ptr("n")})
 		}},
@@ -126,6 +156,12 @@ func methodCases() []methodCase {
 		{"ReorderChannelFolders", "PATCH", "/channel_folders", func(ctx context.Context, c *Client) error {
 			return c.ReorderChannelFolders(ctx, []int64{1})
 		}},
+	}
+}
+
+// methodCasesGroupsAndMessages: user groups, user status, messages and push notifications.
+func methodCasesGroupsAndMessages() []methodCase {
+	return []methodCase{
 		{"ListUserGroups", "GET", "/user_groups", func(ctx context.Context, c *Client) error {
 			return ignore(c.ListUserGroups(ctx, ListUserGroupsOptions{}))
 		}},
@@ -163,6 +199,12 @@ func methodCases() []methodCase {
 		{"SendE2EETestNotification", "POST", "/mobile_push/e2ee/test_notification", func(ctx context.Context, c *Client) error {
 			return c.SendE2EETestNotification(ctx, E2EETestNotificationRequest{})
 		}},
+	}
+}
+
+// methodCasesStateAndBots: registered state, custom emoji, bots, event queues, server settings, exports and the development login.
+func methodCasesStateAndBots() []methodCase {
+	return []methodCase{
 		{"Register", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.Register(ctx, RegisterRequest{})) }},
 		{"FetchState", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.FetchState(ctx, EventTypeRealm)) }},
 		{"ListAllSubscribers", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListAllSubscribers(ctx)) }},

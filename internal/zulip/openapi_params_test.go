@@ -78,23 +78,10 @@ func docOperation(doc *openapi3.T, method, path string) (string, map[string]docP
 	segments := strings.Split(path, "/")
 	for tmpl, item := range doc.Paths.Map() {
 		op := item.GetOperation(method)
-		tsegs := strings.Split(tmpl, "/")
-		if op == nil || len(tsegs) != len(segments) {
+		if op == nil {
 			continue
 		}
-		literals := 0
-		match := true
-		for i, ts := range tsegs {
-			switch {
-			case strings.HasPrefix(ts, "{") && strings.HasSuffix(ts, "}"):
-				match = match && segments[i] != ""
-			case ts == segments[i]:
-				literals++
-			default:
-				match = false
-			}
-		}
-		if match && literals > bestLiterals {
+		if literals, match := templateMatch(tmpl, segments); match && literals > bestLiterals {
 			best, bestOp, bestItem, bestLiterals = tmpl, op, item, literals
 		}
 	}
@@ -102,7 +89,36 @@ func docOperation(doc *openapi3.T, method, path string) (string, map[string]docP
 		return "", nil, false
 	}
 	params := map[string]docParam{}
-	for _, ref := range append(append(openapi3.Parameters{}, bestItem.Parameters...), bestOp.Parameters...) {
+	addDocParameters(params, append(append(openapi3.Parameters{}, bestItem.Parameters...), bestOp.Parameters...))
+	addDocBodyFields(params, bestOp)
+	return best, params, true
+}
+
+// templateMatch says whether the path template tmpl serves a path of these segments, and
+// how many of its segments are literal.
+func templateMatch(tmpl string, segments []string) (int, bool) {
+	tsegs := strings.Split(tmpl, "/")
+	if len(tsegs) != len(segments) {
+		return 0, false
+	}
+	literals := 0
+	match := true
+	for i, ts := range tsegs {
+		switch {
+		case strings.HasPrefix(ts, "{") && strings.HasSuffix(ts, "}"):
+			match = match && segments[i] != ""
+		case ts == segments[i]:
+			literals++
+		default:
+			match = false
+		}
+	}
+	return literals, match
+}
+
+// addDocParameters adds the documented query (and header) parameters, not those in the path.
+func addDocParameters(params map[string]docParam, refs openapi3.Parameters) {
+	for _, ref := range refs {
 		p := ref.Value
 		if p == nil || p.In == openapi3.ParameterInPath {
 			continue
@@ -115,29 +131,34 @@ func docOperation(doc *openapi3.T, method, path string) (string, map[string]docP
 		}
 		params[p.Name] = d
 	}
-	if bestOp.RequestBody != nil && bestOp.RequestBody.Value != nil {
-		mt := bestOp.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
-		if mt == nil {
-			mt = bestOp.RequestBody.Value.Content.Get("multipart/form-data") // uploads: a file and fields
-		}
-		if mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
-			schema := mt.Schema.Value
-			required := map[string]bool{}
-			for _, name := range schema.Required {
-				required[name] = true
-			}
-			for name, prop := range schema.Properties {
-				d := docParam{required: required[name]}
-				if enc := mt.Encoding[name]; enc != nil && enc.ContentType == "application/json" {
-					d.json = true
-				} else if prop.Value != nil && prop.Value.Type.Is("string") {
-					d.plainStr = true
-				}
-				params[name] = d
-			}
-		}
+}
+
+// addDocBodyFields adds the fields of the operation's form (or multipart) request body.
+func addDocBodyFields(params map[string]docParam, op *openapi3.Operation) {
+	if op.RequestBody == nil || op.RequestBody.Value == nil {
+		return
 	}
-	return best, params, true
+	mt := op.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
+	if mt == nil {
+		mt = op.RequestBody.Value.Content.Get("multipart/form-data") // uploads: a file and fields
+	}
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return
+	}
+	schema := mt.Schema.Value
+	required := map[string]bool{}
+	for _, name := range schema.Required {
+		required[name] = true
+	}
+	for name, prop := range schema.Properties {
+		d := docParam{required: required[name]}
+		if enc := mt.Encoding[name]; enc != nil && enc.ContentType == "application/json" {
+			d.json = true
+		} else if prop.Value != nil && prop.Value.Type.Is("string") {
+			d.plainStr = true
+		}
+		params[name] = d
+	}
 }
 
 // sentRequest is one request as the test server received it.
@@ -149,7 +170,7 @@ type sentRequest struct {
 // fullCalls call the methods with every optional parameter set, so that each parameter a
 // method can send is checked; the other methods are checked with their methodCases call.
 func fullCalls() map[string]func(ctx context.Context, c *Client) error {
-	ignore := func(_ any, err error) error { return err }
+
 	value := groupID(1)
 	update := &GroupSettingUpdate{New: *groupID(2), Old: groupID(1)}
 	return map[string]func(ctx context.Context, c *Client) error{
