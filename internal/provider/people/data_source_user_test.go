@@ -2,7 +2,9 @@ package people_test
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -19,11 +21,9 @@ import (
 func TestAccUserDataSource_byID(t *testing.T) {
 	srv := acctest.NewServer(t)
 	config := srv.ProviderConfig(t, refserver.SeedAdminID) + testAccUserDSByIDConfig
-	checks := append(testAccUserDSMarkChecks(), testAccUserDSOwnerChecks()...)
-	checks = append(checks, testAccUserDSOtherChecks()...)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.Apply(config).State(checks...).Step(),
+			acctest.Apply(config).State(testAccUserDSChecks()...).Step(),
 			// Changed outside Terraform: the next read shows it.
 			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
 				r.Users[refserver.SeedMemberID].FullName = "Mark M. Member"
@@ -93,107 +93,116 @@ func testAccUserDSProfile(value string, rendered knownvalue.Check) knownvalue.Ch
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{"value": knownvalue.StringExact(value), "rendered_value": rendered})
 }
 
-// testAccUserDSMarkChecks: every attribute of a member whose address only
-// administrators may see.
-func testAccUserDSMarkChecks() []statecheck.StateCheck {
-	str, i64, b, null := knownvalue.StringExact, knownvalue.Int64Exact, knownvalue.Bool, knownvalue.Null
-	return []statecheck.StateCheck{
-		testAccUserDS("mark", "user_id", i64(5)),
-		testAccUserDS("mark", "email", str("user5@zulip.example.com")),
-		testAccUserDS("mark", "api_email", str("user5@zulip.example.com")),
-		testAccUserDS("mark", "delivery_email", str("mark@zulip.example.com")),
-		testAccUserDS("mark", "full_name", str("Mark Member")),
-		testAccUserDS("mark", "date_joined", str("2024-01-20T09:00:00+00:00")),
-		testAccUserDS("mark", "is_active", b(true)),
-		testAccUserDS("mark", "is_owner", b(false)),
-		testAccUserDS("mark", "is_admin", b(false)),
-		testAccUserDS("mark", "is_guest", b(false)),
-		testAccUserDS("mark", "is_bot", b(false)),
-		testAccUserDS("mark", "bot_type", null()),
-		testAccUserDS("mark", "bot_owner_id", null()),
-		testAccUserDS("mark", "role", i64(400)),
-		testAccUserDS("mark", "role_name", str("member")),
-		testAccUserDS("mark", "timezone", str("Europe/Berlin")),
-		testAccUserDS("mark", "avatar_version", i64(1)),
-		testAccUserDS("mark", "is_imported_stub", b(false)),
-		testAccUserDS("mark", "client_gravatar", b(true)),
-		testAccUserDS("mark", "include_custom_profile_fields", b(true)),
-		testAccUserDS("mark", "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
-			"2": testAccUserDSProfile("Backend engineer.", str("<p>Backend engineer.</p>")),
-			"4": testAccUserDSProfile("1990-04-01", null()),
-			"5": testAccUserDSProfile("https://mark.example.org", null()),
-			"6": testAccUserDSProfile("[2]", null()),
-			"7": testAccUserDSProfile("markm", null()),
-		})),
-	}
+// testAccUserDSWant is what TestAccUserDataSource_byID reads of each seeded
+// user, by data source name and attribute.
+var testAccUserDSWant = map[string]map[string]knownvalue.Check{
+	// A member whose address only administrators may see: every attribute.
+	"mark": {
+		"user_id":                       knownvalue.Int64Exact(5),
+		"email":                         knownvalue.StringExact("user5@zulip.example.com"),
+		"api_email":                     knownvalue.StringExact("user5@zulip.example.com"),
+		"delivery_email":                knownvalue.StringExact("mark@zulip.example.com"),
+		"full_name":                     knownvalue.StringExact("Mark Member"),
+		"date_joined":                   knownvalue.StringExact("2024-01-20T09:00:00+00:00"),
+		"is_active":                     knownvalue.Bool(true),
+		"is_owner":                      knownvalue.Bool(false),
+		"is_admin":                      knownvalue.Bool(false),
+		"is_guest":                      knownvalue.Bool(false),
+		"is_bot":                        knownvalue.Bool(false),
+		"bot_type":                      knownvalue.Null(),
+		"bot_owner_id":                  knownvalue.Null(),
+		"role":                          knownvalue.Int64Exact(400),
+		"role_name":                     knownvalue.StringExact("member"),
+		"timezone":                      knownvalue.StringExact("Europe/Berlin"),
+		"avatar_version":                knownvalue.Int64Exact(1),
+		"is_imported_stub":              knownvalue.Bool(false),
+		"client_gravatar":               knownvalue.Bool(true),
+		"include_custom_profile_fields": knownvalue.Bool(true),
+		"profile_data": knownvalue.MapExact(map[string]knownvalue.Check{
+			"2": testAccUserDSProfile("Backend engineer.", knownvalue.StringExact("<p>Backend engineer.</p>")),
+			"4": testAccUserDSProfile("1990-04-01", knownvalue.Null()),
+			"5": testAccUserDSProfile("https://mark.example.org", knownvalue.Null()),
+			"6": testAccUserDSProfile("[2]", knownvalue.Null()),
+			"7": testAccUserDSProfile("markm", knownvalue.Null()),
+		}),
+	},
+	// The owner, whose address is public: with client_gravatar (the
+	// default) her Gravatar URL is left to the client.
+	"olivia": {
+		"role":                          knownvalue.Int64Exact(100),
+		"role_name":                     knownvalue.StringExact("owner"),
+		"is_owner":                      knownvalue.Bool(true),
+		"is_admin":                      knownvalue.Bool(true),
+		"api_email":                     knownvalue.StringExact("olivia@zulip.example.com"),
+		"delivery_email":                knownvalue.StringExact("olivia@zulip.example.com"),
+		"avatar_url":                    knownvalue.Null(),
+		"client_gravatar":               knownvalue.Bool(true),
+		"include_custom_profile_fields": knownvalue.Bool(false),
+		"profile_data":                  knownvalue.Null(),
+	},
+	"olivia_gravatar": {
+		"avatar_url": knownvalue.StringRegexp(regexp.MustCompile(`^https://secure\.gravatar\.com/avatar/[0-9a-f]{32}\?`)),
+		"profile_data": knownvalue.MapExact(map[string]knownvalue.Check{
+			"1": testAccUserDSProfile("+1-555-0100", knownvalue.StringExact("<p>+1-555-0100</p>")),
+			"3": testAccUserDSProfile("0", knownvalue.Null()),
+			"8": testAccUserDSProfile("she/her", knownvalue.Null()),
+			"9": testAccUserDSProfile("E-0001", knownvalue.StringExact("<p>E-0001</p>")),
+		}),
+	},
+	// A moderator whose address moderators and up may see.
+	"mona": {
+		"role":           knownvalue.Int64Exact(300),
+		"role_name":      knownvalue.StringExact("moderator"),
+		"is_admin":       knownvalue.Bool(false),
+		"api_email":      knownvalue.StringExact("user4@zulip.example.com"),
+		"delivery_email": knownvalue.StringExact("mona@zulip.example.com"),
+	},
+	// Visible to nobody: hidden even from an administrator.
+	"maria": {
+		"api_email":      knownvalue.StringExact("user6@zulip.example.com"),
+		"delivery_email": knownvalue.Null(),
+		"timezone":       knownvalue.Null(),
+	},
+	"gus": {
+		"role":      knownvalue.Int64Exact(600),
+		"role_name": knownvalue.StringExact("guest"),
+		"is_guest":  knownvalue.Bool(true),
+	},
+	// A bot: its owner and type, no profile data even when asked.
+	"bot": {
+		"is_bot":       knownvalue.Bool(true),
+		"bot_type":     knownvalue.Int64Exact(1),
+		"bot_owner_id": knownvalue.Int64Exact(refserver.SeedMemberID),
+		"api_email":    knownvalue.StringExact("build-bot@zulip.example.com"),
+		"role_name":    knownvalue.StringExact("member"),
+		"profile_data": knownvalue.Null(),
+	},
+	"dan": {
+		"is_active": knownvalue.Bool(false),
+		"full_name": knownvalue.StringExact("Dan Departed"),
+	},
+	// An uploaded avatar is served whatever client_gravatar says.
+	"mei": {
+		"avatar_url":     knownvalue.StringRegexp(regexp.MustCompile(`/user_avatars/.*\?version=2$`)),
+		"avatar_version": knownvalue.Int64Exact(2),
+		"timezone":       knownvalue.StringExact("Asia/Tokyo"),
+		"profile_data": knownvalue.MapExact(map[string]knownvalue.Check{
+			"3": testAccUserDSProfile("1", knownvalue.Null()),
+			"6": testAccUserDSProfile("[1,5]", knownvalue.Null()),
+		}),
+	},
 }
 
-// testAccUserDSOwnerChecks: the owner, whose address is public: with
-// client_gravatar (the default) her Gravatar URL is left to the client.
-func testAccUserDSOwnerChecks() []statecheck.StateCheck {
-	str, i64, b, null := knownvalue.StringExact, knownvalue.Int64Exact, knownvalue.Bool, knownvalue.Null
-	return []statecheck.StateCheck{
-		testAccUserDS("olivia", "role", i64(100)),
-		testAccUserDS("olivia", "role_name", str("owner")),
-		testAccUserDS("olivia", "is_owner", b(true)),
-		testAccUserDS("olivia", "is_admin", b(true)),
-		testAccUserDS("olivia", "api_email", str("olivia@zulip.example.com")),
-		testAccUserDS("olivia", "delivery_email", str("olivia@zulip.example.com")),
-		testAccUserDS("olivia", "avatar_url", null()),
-		testAccUserDS("olivia", "client_gravatar", b(true)),
-		testAccUserDS("olivia", "include_custom_profile_fields", b(false)),
-		testAccUserDS("olivia", "profile_data", null()),
-		testAccUserDS("olivia_gravatar", "avatar_url", knownvalue.StringRegexp(regexp.MustCompile(`^https://secure\.gravatar\.com/avatar/[0-9a-f]{32}\?`))),
-		testAccUserDS("olivia_gravatar", "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
-			"1": testAccUserDSProfile("+1-555-0100", str("<p>+1-555-0100</p>")),
-			"3": testAccUserDSProfile("0", null()),
-			"8": testAccUserDSProfile("she/her", null()),
-			"9": testAccUserDSProfile("E-0001", str("<p>E-0001</p>")),
-		})),
+// testAccUserDSChecks checks every attribute testAccUserDSWant names, in
+// the order of names and attributes.
+func testAccUserDSChecks() []statecheck.StateCheck {
+	var checks []statecheck.StateCheck
+	for _, name := range slices.Sorted(maps.Keys(testAccUserDSWant)) {
+		for _, attr := range slices.Sorted(maps.Keys(testAccUserDSWant[name])) {
+			checks = append(checks, testAccUserDS(name, attr, testAccUserDSWant[name][attr]))
+		}
 	}
-}
-
-// testAccUserDSOtherChecks: a moderator, a hidden address, a guest, a bot, a
-// deactivated user and an uploaded avatar.
-func testAccUserDSOtherChecks() []statecheck.StateCheck {
-	str, i64, b, null := knownvalue.StringExact, knownvalue.Int64Exact, knownvalue.Bool, knownvalue.Null
-	return []statecheck.StateCheck{
-		// A moderator whose address moderators and up may see.
-		testAccUserDS("mona", "role", i64(300)),
-		testAccUserDS("mona", "role_name", str("moderator")),
-		testAccUserDS("mona", "is_admin", b(false)),
-		testAccUserDS("mona", "api_email", str("user4@zulip.example.com")),
-		testAccUserDS("mona", "delivery_email", str("mona@zulip.example.com")),
-
-		// Visible to nobody: hidden even from an administrator.
-		testAccUserDS("maria", "api_email", str("user6@zulip.example.com")),
-		testAccUserDS("maria", "delivery_email", null()),
-		testAccUserDS("maria", "timezone", null()),
-
-		testAccUserDS("gus", "role", i64(600)),
-		testAccUserDS("gus", "role_name", str("guest")),
-		testAccUserDS("gus", "is_guest", b(true)),
-
-		// A bot: its owner and type, no profile data even when asked.
-		testAccUserDS("bot", "is_bot", b(true)),
-		testAccUserDS("bot", "bot_type", i64(1)),
-		testAccUserDS("bot", "bot_owner_id", i64(refserver.SeedMemberID)),
-		testAccUserDS("bot", "api_email", str("build-bot@zulip.example.com")),
-		testAccUserDS("bot", "role_name", str("member")),
-		testAccUserDS("bot", "profile_data", null()),
-
-		testAccUserDS("dan", "is_active", b(false)),
-		testAccUserDS("dan", "full_name", str("Dan Departed")),
-
-		// An uploaded avatar is served whatever client_gravatar says.
-		testAccUserDS("mei", "avatar_url", knownvalue.StringRegexp(regexp.MustCompile(`/user_avatars/.*\?version=2$`))),
-		testAccUserDS("mei", "avatar_version", i64(2)),
-		testAccUserDS("mei", "timezone", str("Asia/Tokyo")),
-		testAccUserDS("mei", "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
-			"3": testAccUserDSProfile("1", null()),
-			"6": testAccUserDSProfile("[1,5]", null()),
-		})),
-	}
+	return checks
 }
 
 // TestAccUserDataSource_byEmail looks users up by e-mail as a member: real
