@@ -36,6 +36,12 @@ const (
 // is a write-only argument.
 var testAccUserNeedsWriteOnly = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
 
+// testAccUserSteps runs steps that set a password, as a parallel test.
+func testAccUserSteps(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	acctest.ParallelTest(t, resource.TestCase{TerraformVersionChecks: testAccUserNeedsWriteOnly, Steps: steps})
+}
+
 // testAccPlanFails is a step whose plan fails with an error matching expect.
 func testAccPlanFails(config string, expect *regexp.Regexp) resource.TestStep {
 	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: expect}
@@ -339,43 +345,37 @@ resource "zulip_user" "test" {
 func TestAccUser_guestBecomesAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: testAccUserNeedsWriteOnly,
-		Steps: []resource.TestStep{
-			acctest.Apply(admin + testAccUserConfig("Jane Doe", "guest", "", "")).
-				State(acctest.Value("zulip_user.test", "is_guest", knownvalue.Bool(true))).Step(),
-			// Straight from guest to administrator, in one apply.
-			acctest.Apply(admin+testAccUserConfig("Jane Doe", "administrator", "", "")).State(
-				acctest.Value("zulip_user.test", "is_admin", knownvalue.Bool(true)),
-				acctest.Value("zulip_user.test", "is_guest", knownvalue.Bool(false)),
-			).OnServer(func() error {
-				var err error
-				srv.Do(func(r *refserver.Realm) {
-					for _, u := range r.Users {
-						if u.Email == testAccUserEmail && u.Role != refserver.RoleAdministrator {
-							err = fmt.Errorf("server has role %d, want administrator", u.Role)
-						}
+	testAccUserSteps(t,
+		acctest.Apply(admin+testAccUserConfig("Jane Doe", "guest", "", "")).
+			State(acctest.Value("zulip_user.test", "is_guest", knownvalue.Bool(true))).Step(),
+		// Straight from guest to administrator, in one apply.
+		acctest.Apply(admin+testAccUserConfig("Jane Doe", "administrator", "", "")).State(
+			acctest.Value("zulip_user.test", "is_admin", knownvalue.Bool(true)),
+			acctest.Value("zulip_user.test", "is_guest", knownvalue.Bool(false)),
+		).OnServer(func() error {
+			var err error
+			srv.Do(func(r *refserver.Realm) {
+				for _, u := range r.Users {
+					if u.Email == testAccUserEmail && u.Role != refserver.RoleAdministrator {
+						err = fmt.Errorf("server has role %d, want administrator", u.Role)
 					}
-				})
-				return err
-			}).Step(),
-		},
-	})
+				}
+			})
+			return err
+		}).Step(),
+	)
 }
 
 // TestAccUser_needsCanCreateUsers: an administrator without the special
 // permission, and a member, are refused with a message naming it.
 func TestAccUser_needsCanCreateUsers(t *testing.T) {
 	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: testAccUserNeedsWriteOnly,
-		Steps: []resource.TestStep{
-			acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdmin2ID) + testAccUserConfig("Jane Doe", "", "", "")).
-				Fails(acctest.ExpectErrRE(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`)).Step(),
-			acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID) + testAccUserConfig("Jane Doe", "", "", "")).
-				Fails(acctest.ExpectErrRE(`(?s)can_create_users.*Must be an organization administrator`)).Step(),
-		},
-	})
+	testAccUserSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdmin2ID)+testAccUserConfig("Jane Doe", "", "", "")).
+			Fails(acctest.ExpectErrRE(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`)).Step(),
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+testAccUserConfig("Jane Doe", "", "", "")).
+			Fails(acctest.ExpectErrRE(`(?s)can_create_users.*Must be an organization administrator`)).Step(),
+	)
 	srv.Do(func(r *refserver.Realm) {
 		for _, u := range r.Users {
 			if u.Email == testAccUserEmail {
@@ -391,28 +391,25 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: testAccUserNeedsWriteOnly,
-		Steps: []resource.TestStep{
-			testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""),
-				acctest.ExpectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`)),
-			{Config: admin + testAccUserConfig("Jane Doe", "", "", "")},
-			testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""), acctest.ExpectErrRE(`Organization Owner Required`)),
-			// The same account, managed with an owner's credentials: the
-			// promotion works.
-			acctest.Apply(admin+owner+testAccUserConfig("Jane Doe", "owner", "provider = zulip.owner", "")).State(
-				acctest.Value("zulip_user.test", "is_owner", knownvalue.Bool(true)),
-				acctest.Value("zulip_user.test", "id", knownvalue.Int64Func(func(v int64) error {
-					return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-						if u.Role != refserver.RoleOwner {
-							return fmt.Errorf("server has role %d", u.Role)
-						}
-						return nil
-					})
-				})),
-			).Step(),
-		},
-	})
+	testAccUserSteps(t,
+		testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""),
+			acctest.ExpectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`)),
+		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "", "", "")},
+		testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""), acctest.ExpectErrRE(`Organization Owner Required`)),
+		// The same account, managed with an owner's credentials: the
+		// promotion works.
+		acctest.Apply(admin+owner+testAccUserConfig("Jane Doe", "owner", "provider = zulip.owner", "")).State(
+			acctest.Value("zulip_user.test", "is_owner", knownvalue.Bool(true)),
+			acctest.Value("zulip_user.test", "id", knownvalue.Int64Func(func(v int64) error {
+				return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+					if u.Role != refserver.RoleOwner {
+						return fmt.Errorf("server has role %d", u.Role)
+					}
+					return nil
+				})
+			})),
+		).Step(),
+	)
 }
 
 // TestAccUser_memberChangesRoleOrName: a member's credentials cannot change
@@ -423,22 +420,19 @@ func TestAccUser_memberChangesRoleOrName(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	member := testAccUserAliasedProvider(t, srv, "member", refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: testAccUserNeedsWriteOnly,
-		Steps: []resource.TestStep{
-			{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
-			testAccPlanFails(admin+member+testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
-				acctest.ExpectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of `+testAccUserEmail+` from "member" to "moderator" needs an organization administrator`)),
-			testAccPlanFails(admin+member+testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
-				acctest.ExpectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of `+testAccUserEmail+`.*needs an organization administrator`)),
-			{
-				// The same changes with an administrator's credentials are planned.
-				Config:             admin + testAccUserConfig("Jane Q. Doe", "moderator", "", ""),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+	testAccUserSteps(t,
+		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
+		testAccPlanFails(admin+member+testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
+			acctest.ExpectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of `+testAccUserEmail+` from "member" to "moderator" needs an organization administrator`)),
+		testAccPlanFails(admin+member+testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
+			acctest.ExpectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of `+testAccUserEmail+`.*needs an organization administrator`)),
+		resource.TestStep{
+			// The same changes with an administrator's credentials are planned.
+			Config:             admin + testAccUserConfig("Jane Q. Doe", "moderator", "", ""),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
-	})
+	)
 }
 
 // TestAccUser_changeEmail: an owner or administrator holding
