@@ -322,7 +322,7 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedAdminID, refserver.FieldIDEmployeeID),
 		Steps: []resource.TestStep{
 			testAccPlanFails(member+config,
-				regexp.MustCompile(`(?s)Custom Profile Field Not Editable.*name = "Employee ID".*`+acctest.ReWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
+				acctest.ExpectErrRE(`Custom Profile Field Not Editable.*name = "Employee ID".*`+acctest.ReWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
 					`only organization administrators can change it, and the provider's account user6@`))),
 			acctest.Apply(admin + config).State(
 				acctest.Value("zulip_profile_data.test", "id", knownvalue.StringFunc(func(string) error {
@@ -347,7 +347,7 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 			testAccPlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
 				acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 10 is deactivated`)),
 			testAccPlanFails(bot+testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
-				regexp.MustCompile(`(?s)Bots Have No Profile Data.*`+acctest.ReWrapped("is a bot, and Zulip keeps custom profile field values only for human users"))),
+				acctest.ExpectErrRE(`Bots Have No Profile Data.*`+acctest.ReWrapped("is a bot, and Zulip keeps custom profile field values only for human users"))),
 		},
 	})
 }
