@@ -510,12 +510,7 @@ resource "zulip_user" "mei" {
 func TestAccUser_import(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	cfg := admin + `
-resource "zulip_user" "mark" {
-  email     = "mark@zulip.example.com"
-  full_name = "Mark Member"
-}
-`
+	cfg := admin + testAccUserNamed("mark", "mark@zulip.example.com", "Mark Member")
 	imp := func(id, want string) resource.TestStep {
 		return resource.TestStep{Config: cfg, ResourceName: "zulip_user.mark", ImportState: true, ImportStateId: id,
 			ExpectError: acctest.ExpectErrRE(want)}
@@ -557,12 +552,7 @@ resource "zulip_user" "mark" {
 func TestAccUser_hiddenEmail(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	cfg := admin + `
-resource "zulip_user" "maria" {
-  email     = "maria@zulip.example.com"
-  full_name = "Maria Member"
-}
-`
+	cfg := admin + testAccUserNamed("maria", "maria@zulip.example.com", "Maria Member")
 	addr := "zulip_user.maria"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -973,6 +963,12 @@ func testAccUserConfig(fullName, role, extra, profile string) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// testAccUserNamed is a user resource with only an address and a name, as
+// for adopting a seeded user.
+func testAccUserNamed(name, email, fullName string) string {
+	return fmt.Sprintf("\nresource \"zulip_user\" %q {\n  email     = %q\n  full_name = %q\n}\n", name, email, fullName)
 }
 
 // testAccUserConfigFull sets every argument, with a value for every seeded
