@@ -2,8 +2,9 @@ package people_test
 
 import (
 	"fmt"
-	"os"
+	"maps"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -19,8 +20,27 @@ import (
 // administrator, and checks every attribute against the seeded realm.
 func TestAccUserDataSource_byID(t *testing.T) {
 	srv := acctest.NewServer(t)
-	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	config := admin + `
+	config := srv.ProviderConfig(t, refserver.SeedAdminID) + testAccUserDSByIDConfig
+	acctest.ParallelTest(t, resource.TestCase{
+		Steps: []resource.TestStep{
+			acctest.Apply(config).State(testAccUserDSChecks()...).Step(),
+			// Changed outside Terraform: the next read shows it.
+			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Users[refserver.SeedMemberID].FullName = "Mark M. Member"
+				r.Users[refserver.SeedMemberID].Role = refserver.RoleModerator
+				delete(r.Users[refserver.SeedMemberID].ProfileData, refserver.FieldIDGitHub)
+			}).State(
+				testAccUserDS("mark", "full_name", knownvalue.StringExact("Mark M. Member")),
+				testAccUserDS("mark", "role", knownvalue.Int64Exact(300)),
+				testAccUserDS("mark", "role_name", knownvalue.StringExact("moderator")),
+				testAccUserDS("mark", "profile_data", knownvalue.MapSizeExact(4)),
+			).Step(),
+		},
+	})
+}
+
+// testAccUserDSByIDConfig reads seeded users of every role by id.
+const testAccUserDSByIDConfig = `
 data "zulip_user" "mark" {
   user_id                       = 5
   include_custom_profile_fields = true
@@ -62,126 +82,127 @@ data "zulip_user" "mei" {
   include_custom_profile_fields = true
 }
 `
-	str := knownvalue.StringExact
-	i64 := knownvalue.Int64Exact
-	b := knownvalue.Bool
-	null := knownvalue.Null
-	attr := func(addr, name string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("data.zulip_user."+addr, tfjsonpath.New(name), v)
+
+// testAccUserDS checks an attribute of data.zulip_user.<name>.
+func testAccUserDS(name, attr string, want knownvalue.Check) statecheck.StateCheck {
+	return acctest.Value("data.zulip_user."+name, attr, want)
+}
+
+// testAccUserDSProfile checks a profile_data element of the data source.
+func testAccUserDSProfile(value string, rendered knownvalue.Check) knownvalue.Check {
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{"value": knownvalue.StringExact(value), "rendered_value": rendered})
+}
+
+// testAccUserDSWant is what TestAccUserDataSource_byID reads of each seeded
+// user, by data source name and attribute.
+var testAccUserDSWant = map[string]map[string]knownvalue.Check{
+	// A member whose address only administrators may see: every attribute.
+	"mark": {
+		"user_id":                       knownvalue.Int64Exact(5),
+		"email":                         knownvalue.StringExact("user5@zulip.example.com"),
+		"api_email":                     knownvalue.StringExact("user5@zulip.example.com"),
+		"delivery_email":                knownvalue.StringExact("mark@zulip.example.com"),
+		"full_name":                     knownvalue.StringExact("Mark Member"),
+		"date_joined":                   knownvalue.StringExact("2024-01-20T09:00:00+00:00"),
+		"is_active":                     knownvalue.Bool(true),
+		"is_owner":                      knownvalue.Bool(false),
+		"is_admin":                      knownvalue.Bool(false),
+		"is_guest":                      knownvalue.Bool(false),
+		"is_bot":                        knownvalue.Bool(false),
+		"bot_type":                      knownvalue.Null(),
+		"bot_owner_id":                  knownvalue.Null(),
+		"role":                          knownvalue.Int64Exact(400),
+		"role_name":                     knownvalue.StringExact("member"),
+		"timezone":                      knownvalue.StringExact("Europe/Berlin"),
+		"avatar_version":                knownvalue.Int64Exact(1),
+		"is_imported_stub":              knownvalue.Bool(false),
+		"client_gravatar":               knownvalue.Bool(true),
+		"include_custom_profile_fields": knownvalue.Bool(true),
+		"profile_data": knownvalue.MapExact(map[string]knownvalue.Check{
+			"2": testAccUserDSProfile("Backend engineer.", knownvalue.StringExact("<p>Backend engineer.</p>")),
+			"4": testAccUserDSProfile("1990-04-01", knownvalue.Null()),
+			"5": testAccUserDSProfile("https://mark.example.org", knownvalue.Null()),
+			"6": testAccUserDSProfile("[2]", knownvalue.Null()),
+			"7": testAccUserDSProfile("markm", knownvalue.Null()),
+		}),
+	},
+	// The owner, whose address is public: with client_gravatar (the
+	// default) her Gravatar URL is left to the client.
+	"olivia": {
+		"role":                          knownvalue.Int64Exact(100),
+		"role_name":                     knownvalue.StringExact("owner"),
+		"is_owner":                      knownvalue.Bool(true),
+		"is_admin":                      knownvalue.Bool(true),
+		"api_email":                     knownvalue.StringExact("olivia@zulip.example.com"),
+		"delivery_email":                knownvalue.StringExact("olivia@zulip.example.com"),
+		"avatar_url":                    knownvalue.Null(),
+		"client_gravatar":               knownvalue.Bool(true),
+		"include_custom_profile_fields": knownvalue.Bool(false),
+		"profile_data":                  knownvalue.Null(),
+	},
+	"olivia_gravatar": {
+		"avatar_url": knownvalue.StringRegexp(regexp.MustCompile(`^https://secure\.gravatar\.com/avatar/[0-9a-f]{32}\?`)),
+		"profile_data": knownvalue.MapExact(map[string]knownvalue.Check{
+			"1": testAccUserDSProfile("+1-555-0100", knownvalue.StringExact("<p>+1-555-0100</p>")),
+			"3": testAccUserDSProfile("0", knownvalue.Null()),
+			"8": testAccUserDSProfile("she/her", knownvalue.Null()),
+			"9": testAccUserDSProfile("E-0001", knownvalue.StringExact("<p>E-0001</p>")),
+		}),
+	},
+	// A moderator whose address moderators and up may see.
+	"mona": {
+		"role":           knownvalue.Int64Exact(300),
+		"role_name":      knownvalue.StringExact("moderator"),
+		"is_admin":       knownvalue.Bool(false),
+		"api_email":      knownvalue.StringExact("user4@zulip.example.com"),
+		"delivery_email": knownvalue.StringExact("mona@zulip.example.com"),
+	},
+	// Visible to nobody: hidden even from an administrator.
+	"maria": {
+		"api_email":      knownvalue.StringExact("user6@zulip.example.com"),
+		"delivery_email": knownvalue.Null(),
+		"timezone":       knownvalue.Null(),
+	},
+	"gus": {
+		"role":      knownvalue.Int64Exact(600),
+		"role_name": knownvalue.StringExact("guest"),
+		"is_guest":  knownvalue.Bool(true),
+	},
+	// A bot: its owner and type, no profile data even when asked.
+	"bot": {
+		"is_bot":       knownvalue.Bool(true),
+		"bot_type":     knownvalue.Int64Exact(1),
+		"bot_owner_id": knownvalue.Int64Exact(refserver.SeedMemberID),
+		"api_email":    knownvalue.StringExact("build-bot@zulip.example.com"),
+		"role_name":    knownvalue.StringExact("member"),
+		"profile_data": knownvalue.Null(),
+	},
+	"dan": {
+		"is_active": knownvalue.Bool(false),
+		"full_name": knownvalue.StringExact("Dan Departed"),
+	},
+	// An uploaded avatar is served whatever client_gravatar says.
+	"mei": {
+		"avatar_url":     knownvalue.StringRegexp(regexp.MustCompile(`/user_avatars/.*\?version=2$`)),
+		"avatar_version": knownvalue.Int64Exact(2),
+		"timezone":       knownvalue.StringExact("Asia/Tokyo"),
+		"profile_data": knownvalue.MapExact(map[string]knownvalue.Check{
+			"3": testAccUserDSProfile("1", knownvalue.Null()),
+			"6": testAccUserDSProfile("[1,5]", knownvalue.Null()),
+		}),
+	},
+}
+
+// testAccUserDSChecks checks every attribute testAccUserDSWant names, in
+// the order of names and attributes.
+func testAccUserDSChecks() []statecheck.StateCheck {
+	var checks []statecheck.StateCheck
+	for _, name := range slices.Sorted(maps.Keys(testAccUserDSWant)) {
+		for _, attr := range slices.Sorted(maps.Keys(testAccUserDSWant[name])) {
+			checks = append(checks, testAccUserDS(name, attr, testAccUserDSWant[name][attr]))
+		}
 	}
-	profileValue := func(value string, rendered knownvalue.Check) knownvalue.Check {
-		return knownvalue.ObjectExact(map[string]knownvalue.Check{"value": str(value), "rendered_value": rendered})
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					// A member whose address only administrators may see.
-					attr("mark", "user_id", i64(5)),
-					attr("mark", "email", str("user5@zulip.example.com")),
-					attr("mark", "api_email", str("user5@zulip.example.com")),
-					attr("mark", "delivery_email", str("mark@zulip.example.com")),
-					attr("mark", "full_name", str("Mark Member")),
-					attr("mark", "date_joined", str("2024-01-20T09:00:00+00:00")),
-					attr("mark", "is_active", b(true)),
-					attr("mark", "is_owner", b(false)),
-					attr("mark", "is_admin", b(false)),
-					attr("mark", "is_guest", b(false)),
-					attr("mark", "is_bot", b(false)),
-					attr("mark", "bot_type", null()),
-					attr("mark", "bot_owner_id", null()),
-					attr("mark", "role", i64(400)),
-					attr("mark", "role_name", str("member")),
-					attr("mark", "timezone", str("Europe/Berlin")),
-					attr("mark", "avatar_version", i64(1)),
-					attr("mark", "is_imported_stub", b(false)),
-					attr("mark", "client_gravatar", b(true)),
-					attr("mark", "include_custom_profile_fields", b(true)),
-					attr("mark", "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
-						"2": profileValue("Backend engineer.", str("<p>Backend engineer.</p>")),
-						"4": profileValue("1990-04-01", null()),
-						"5": profileValue("https://mark.example.org", null()),
-						"6": profileValue("[2]", null()),
-						"7": profileValue("markm", null()),
-					})),
-
-					// The owner, whose address is public: with client_gravatar
-					// (the default) her Gravatar URL is left to the client.
-					attr("olivia", "role", i64(100)),
-					attr("olivia", "role_name", str("owner")),
-					attr("olivia", "is_owner", b(true)),
-					attr("olivia", "is_admin", b(true)),
-					attr("olivia", "api_email", str("olivia@zulip.example.com")),
-					attr("olivia", "delivery_email", str("olivia@zulip.example.com")),
-					attr("olivia", "avatar_url", null()),
-					attr("olivia", "client_gravatar", b(true)),
-					attr("olivia", "include_custom_profile_fields", b(false)),
-					attr("olivia", "profile_data", null()),
-					attr("olivia_gravatar", "avatar_url", knownvalue.StringRegexp(regexp.MustCompile(`^https://secure\.gravatar\.com/avatar/[0-9a-f]{32}\?`))),
-					attr("olivia_gravatar", "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
-						"1": profileValue("+1-555-0100", str("<p>+1-555-0100</p>")),
-						"3": profileValue("0", null()),
-						"8": profileValue("she/her", null()),
-						"9": profileValue("E-0001", str("<p>E-0001</p>")),
-					})),
-
-					// A moderator whose address moderators and up may see.
-					attr("mona", "role", i64(300)),
-					attr("mona", "role_name", str("moderator")),
-					attr("mona", "is_admin", b(false)),
-					attr("mona", "api_email", str("user4@zulip.example.com")),
-					attr("mona", "delivery_email", str("mona@zulip.example.com")),
-
-					// Visible to nobody: hidden even from an administrator.
-					attr("maria", "api_email", str("user6@zulip.example.com")),
-					attr("maria", "delivery_email", null()),
-					attr("maria", "timezone", null()),
-
-					attr("gus", "role", i64(600)),
-					attr("gus", "role_name", str("guest")),
-					attr("gus", "is_guest", b(true)),
-
-					// A bot: its owner and type, no profile data even when asked.
-					attr("bot", "is_bot", b(true)),
-					attr("bot", "bot_type", i64(1)),
-					attr("bot", "bot_owner_id", i64(refserver.SeedMemberID)),
-					attr("bot", "api_email", str("build-bot@zulip.example.com")),
-					attr("bot", "role_name", str("member")),
-					attr("bot", "profile_data", null()),
-
-					attr("dan", "is_active", b(false)),
-					attr("dan", "full_name", str("Dan Departed")),
-
-					// An uploaded avatar is served whatever client_gravatar says.
-					attr("mei", "avatar_url", knownvalue.StringRegexp(regexp.MustCompile(`/user_avatars/.*\?version=2$`))),
-					attr("mei", "avatar_version", i64(2)),
-					attr("mei", "timezone", str("Asia/Tokyo")),
-					attr("mei", "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
-						"3": profileValue("1", null()),
-						"6": profileValue("[1,5]", null()),
-					})),
-				},
-			},
-			{
-				// Changed outside Terraform: the next read shows it.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Users[refserver.SeedMemberID].FullName = "Mark M. Member"
-						r.Users[refserver.SeedMemberID].Role = refserver.RoleModerator
-						delete(r.Users[refserver.SeedMemberID].ProfileData, refserver.FieldIDGitHub)
-					})
-				},
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					attr("mark", "full_name", str("Mark M. Member")),
-					attr("mark", "role", i64(300)),
-					attr("mark", "role_name", str("moderator")),
-					attr("mark", "profile_data", knownvalue.MapSizeExact(4)),
-				},
-			},
-		},
-	})
+	return checks
 }
 
 // TestAccUserDataSource_byEmail looks users up by e-mail as a member: real
@@ -190,10 +211,7 @@ data "zulip_user" "mei" {
 func TestAccUserDataSource_byEmail(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMember3ID)
-	str := knownvalue.StringExact
-	attr := func(addr, name string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("data.zulip_user."+addr, tfjsonpath.New(name), v)
-	}
+	str, attr := knownvalue.StringExact, testAccUserDS
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
@@ -274,13 +292,10 @@ email = "user5@zulip.example.com"`, acctest.ExpectErr(`Invalid Attribute Combina
 func TestAccUserDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_user/data-source.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	example := acctest.ReadExample(t, "examples/data-sources/zulip_user/data-source.tf")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: admin + string(example),
+			Config: admin + example,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("mark_role", knownvalue.StringExact("member")),
 				statecheck.ExpectKnownOutputValue("mark_github", knownvalue.StringExact("markm")),

@@ -3,7 +3,6 @@ package people_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,150 +22,112 @@ import (
 func TestAccProfileData_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	maria := srv.ProviderConfig(t, refserver.SeedMember2ID)
-	addr := "zulip_profile_data.test"
-	field := func(i int, attr string) tfjsonpath.Path {
-		return tfjsonpath.New("field").AtSliceIndex(i).AtMapKey(attr)
-	}
-	configB := maria + testAccProfileDataConfig(
+	p := testAccProfileDataLifecycle{srv: srv, addr: "zulip_profile_data.test", maria: maria, configB: maria + testAccProfileDataConfig(
 		pdText(`name = "Pronouns"`, "they/them"),
 		pdText(`id = 3`, "1"),
 		pdUsers(`name = "Mentor"`, refserver.SeedMember3ID),
 		pdText(`name = "Website"`, "https://maria.example.org/blog"),
-	)
-	afterB := map[int]string{
-		refserver.FieldIDPronouns: "they/them", refserver.FieldIDTeam: "1", refserver.FieldIDMentor: "[11]",
-		refserver.FieldIDWebsite: "https://maria.example.org/blog", refserver.FieldIDBirthday: "",
-	}
-
+	)}
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedMember2ID, refserver.FieldIDPronouns, refserver.FieldIDTeam,
 			refserver.FieldIDMentor, refserver.FieldIDWebsite, refserver.FieldIDBirthday),
-		Steps: []resource.TestStep{
-			{
-				Config: maria + testAccProfileDataConfig(
-					pdText(`name = "Pronouns"`, "she/her"),
-					pdText(`id = 3`, "1"),
-					pdUsers(`name = "Mentor"`, refserver.SeedMemberID, refserver.SeedMember3ID),
-					pdText(`name = "Birthday"`, "1991-02-03"),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("6")),
-					statecheck.ExpectKnownValue(addr, field(0, "id"), knownvalue.Int64Exact(refserver.FieldIDPronouns)),
-					statecheck.ExpectKnownValue(addr, field(0, "value"), knownvalue.StringExact("she/her")),
-					statecheck.ExpectKnownValue(addr, field(1, "name"), knownvalue.StringExact("Team")),
-					statecheck.ExpectKnownValue(addr, field(2, "id"), knownvalue.Int64Exact(refserver.FieldIDMentor)),
-					statecheck.ExpectKnownValue(addr, field(2, "value"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, field(2, "users"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.Int64Exact(refserver.SeedMemberID), knownvalue.Int64Exact(refserver.SeedMember3ID),
-					})),
-					statecheck.ExpectKnownValue(addr, field(3, "id"), knownvalue.Int64Func(func(int64) error {
-						return profileValuesOnServer(srv, refserver.SeedMember2ID, map[int]string{
-							refserver.FieldIDPronouns: "she/her", refserver.FieldIDTeam: "1",
-							refserver.FieldIDMentor: "[5,11]", refserver.FieldIDBirthday: "1991-02-03",
-						})
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     "Pronouns,3,Mentor, Birthday",
-				ImportStateVerify: true,
-			},
-			{
-				// In place: a changed value, a changed user list, a field no longer
-				// named (cleared) and a new one.
-				Config: configB,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, field(3, "id"), knownvalue.Int64Func(func(int64) error {
-						return profileValuesOnServer(srv, refserver.SeedMember2ID, afterB)
-					})),
-				},
-			},
-			{
-				// Changed outside Terraform: the plan puts it back.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedMember2ID].ProfileData[refserver.FieldIDTeam] = "2" })
-				},
-				Config: configB,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, field(1, "value"), knownvalue.StringFunc(func(string) error {
-						return profileValuesOnServer(srv, refserver.SeedMember2ID, afterB)
-					})),
-				},
-			},
-			{
-				// One value cleared outside Terraform: set again in place.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						delete(r.Users[refserver.SeedMember2ID].ProfileData, refserver.FieldIDMentor)
-					})
-				},
-				Config: configB,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, field(2, "users"), knownvalue.ListSizeExact(1)),
-				},
-			},
-			{
-				// Every managed value cleared outside Terraform, as a destroy would:
-				// dropped from state and created again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, id := range []int{refserver.FieldIDPronouns, refserver.FieldIDTeam, refserver.FieldIDMentor, refserver.FieldIDWebsite} {
-							delete(r.Users[refserver.SeedMember2ID].ProfileData, id)
-						}
-					})
-				},
-				Config: configB,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, field(0, "value"), knownvalue.StringFunc(func(string) error {
-						return profileValuesOnServer(srv, refserver.SeedMember2ID, afterB)
-					})),
-				},
-			},
-			{
-				// Blocks reordered, and fields named the other way: nothing to write.
-				PreConfig: srv.ResetRequests,
-				Config: maria + testAccProfileDataConfig(
-					pdText(`id = 5`, "https://maria.example.org/blog"),
-					pdUsers(`id = 6`, refserver.SeedMember3ID),
-					pdText(`name = "Team"`, "1"),
-					pdText(`id = 8`, "they/them"),
-				),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, field(0, "name"), knownvalue.StringExact("Website")),
-					statecheck.ExpectKnownValue(addr, field(2, "id"), knownvalue.Int64Exact(refserver.FieldIDTeam)),
-					statecheck.ExpectKnownValue(addr, field(3, "name"), knownvalue.StringFunc(func(string) error {
-						if n := srv.Requests("PATCH", "/api/v1/users/me/profile_data") + srv.Requests("DELETE", "/api/v1/users/me/profile_data"); n != 0 {
-							return fmt.Errorf("reordering the blocks wrote the profile data %d times, want 0", n)
-						}
-						return profileValuesOnServer(srv, refserver.SeedMember2ID, afterB)
-					})),
-				},
-			},
-		},
+		Steps: append(p.createSteps(), p.changeSteps()...),
 	})
+}
+
+// testAccProfileDataLifecycle is TestAccProfileData_lifecycle's profile data
+// (Maria's), whose steps come in phases.
+type testAccProfileDataLifecycle struct {
+	srv                  *acctest.Server
+	addr, maria, configB string
+}
+
+// value checks attr of the i-th field block.
+func (p testAccProfileDataLifecycle) value(i int, attr string, want knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(p.addr, tfjsonpath.New("field").AtSliceIndex(i).AtMapKey(attr), want)
+}
+
+// afterB checks that the server has configB's values.
+func (p testAccProfileDataLifecycle) afterB() error {
+	return profileValuesOnServer(p.srv, refserver.SeedMember2ID, map[int]string{
+		refserver.FieldIDPronouns: "they/them", refserver.FieldIDTeam: "1", refserver.FieldIDMentor: "[11]",
+		refserver.FieldIDWebsite: "https://maria.example.org/blog", refserver.FieldIDBirthday: "",
+	})
+}
+
+// createSteps: fields named by name and by id, read back in the
+// configuration's order, then imported by the same references.
+func (p testAccProfileDataLifecycle) createSteps() []resource.TestStep {
+	return []resource.TestStep{
+		acctest.Apply(p.maria+testAccProfileDataConfig(
+			pdText(`name = "Pronouns"`, "she/her"),
+			pdText(`id = 3`, "1"),
+			pdUsers(`name = "Mentor"`, refserver.SeedMemberID, refserver.SeedMember3ID),
+			pdText(`name = "Birthday"`, "1991-02-03"),
+		)).State(
+			acctest.Value(p.addr, "id", knownvalue.StringExact("6")),
+			p.value(0, "id", knownvalue.Int64Exact(refserver.FieldIDPronouns)),
+			p.value(0, "value", knownvalue.StringExact("she/her")),
+			p.value(1, "name", knownvalue.StringExact("Team")),
+			p.value(2, "id", knownvalue.Int64Exact(refserver.FieldIDMentor)),
+			p.value(2, "value", knownvalue.Null()),
+			p.value(2, "users", knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.Int64Exact(refserver.SeedMemberID), knownvalue.Int64Exact(refserver.SeedMember3ID),
+			})),
+			p.value(3, "id", knownvalue.Int64Func(func(int64) error {
+				return profileValuesOnServer(p.srv, refserver.SeedMember2ID, map[int]string{
+					refserver.FieldIDPronouns: "she/her", refserver.FieldIDTeam: "1",
+					refserver.FieldIDMentor: "[5,11]", refserver.FieldIDBirthday: "1991-02-03",
+				})
+			})),
+		).Clean().Step(),
+		{ResourceName: p.addr, ImportState: true, ImportStateId: "Pronouns,3,Mentor, Birthday", ImportStateVerify: true},
+	}
+}
+
+// changeSteps: changes in place, by the configuration and outside
+// Terraform, and blocks reordered.
+func (p testAccProfileDataLifecycle) changeSteps() []resource.TestStep {
+	member2 := func(change func(map[int]string)) func(*refserver.Realm) {
+		return func(r *refserver.Realm) { change(r.Users[refserver.SeedMember2ID].ProfileData) }
+	}
+	return []resource.TestStep{
+		// In place: a changed value, a changed user list, a field no longer
+		// named (cleared) and a new one.
+		acctest.Apply(p.configB).Planned(p.addr, plancheck.ResourceActionUpdate).Clean().
+			State(p.value(3, "id", knownvalue.Int64Func(func(int64) error { return p.afterB() }))).Step(),
+		// Changed outside Terraform: the plan puts it back.
+		acctest.Apply(p.configB).OutOfBand(p.srv, member2(func(d map[int]string) { d[refserver.FieldIDTeam] = "2" })).
+			Planned(p.addr, plancheck.ResourceActionUpdate).
+			State(p.value(1, "value", knownvalue.StringFunc(func(string) error { return p.afterB() }))).Step(),
+		// One value cleared outside Terraform: set again in place.
+		acctest.Apply(p.configB).OutOfBand(p.srv, member2(func(d map[int]string) { delete(d, refserver.FieldIDMentor) })).
+			Planned(p.addr, plancheck.ResourceActionUpdate).State(p.value(2, "users", knownvalue.ListSizeExact(1))).Step(),
+		// Every managed value cleared outside Terraform, as a destroy would:
+		// dropped from state and created again.
+		acctest.Apply(p.configB).OutOfBand(p.srv, member2(func(d map[int]string) {
+			for _, id := range []int{refserver.FieldIDPronouns, refserver.FieldIDTeam, refserver.FieldIDMentor, refserver.FieldIDWebsite} {
+				delete(d, id)
+			}
+		})).Planned(p.addr, plancheck.ResourceActionCreate).Clean().
+			State(p.value(0, "value", knownvalue.StringFunc(func(string) error { return p.afterB() }))).Step(),
+		// Blocks reordered, and fields named the other way: nothing to write.
+		acctest.Apply(p.maria+testAccProfileDataConfig(
+			pdText(`id = 5`, "https://maria.example.org/blog"),
+			pdUsers(`id = 6`, refserver.SeedMember3ID),
+			pdText(`name = "Team"`, "1"),
+			pdText(`id = 8`, "they/them"),
+		)).Before(p.srv.ResetRequests).Planned(p.addr, plancheck.ResourceActionUpdate).Clean().State(
+			p.value(0, "name", knownvalue.StringExact("Website")),
+			p.value(2, "id", knownvalue.Int64Exact(refserver.FieldIDTeam)),
+			p.value(3, "name", knownvalue.StringFunc(func(string) error {
+				if n := p.srv.Requests("PATCH", "/api/v1/users/me/profile_data") + p.srv.Requests("DELETE", "/api/v1/users/me/profile_data"); n != 0 {
+					return fmt.Errorf("reordering the blocks wrote the profile data %d times, want 0", n)
+				}
+				return p.afterB()
+			})),
+		).Step(),
+	}
 }
 
 // TestAccProfileData_onlyNamedFields: the account's other values are left
@@ -186,20 +147,14 @@ func TestAccProfileData_onlyNamedFields(t *testing.T) {
 			return profileValuesOnServer(srv, refserver.SeedMemberID, untouched)
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: mark + testAccProfileDataConfig(
-					pdText(`name = "Pronouns"`, "he/him"),
-					pdText(`name = "Birthday"`, "1990-04-01"), // the seeded value
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_profile_data.test", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						return profileValuesOnServer(srv, refserver.SeedMemberID, untouched)
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+			acctest.Apply(mark + testAccProfileDataConfig(
+				pdText(`name = "Pronouns"`, "he/him"),
+				pdText(`name = "Birthday"`, "1990-04-01"), // the seeded value
+			)).State(
+				acctest.Value("zulip_profile_data.test", "id", knownvalue.StringFunc(func(string) error {
+					return profileValuesOnServer(srv, refserver.SeedMemberID, untouched)
+				})),
+			).Clean().Step(),
 			{
 				ResourceName:  "zulip_profile_data.test",
 				ImportState:   true,
@@ -301,14 +256,7 @@ func TestAccProfileData_generatedConfig(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			acctest.ParallelTest(t, resource.TestCase{
 				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
-				Steps: []resource.TestStep{{
-					Config:          mark,
-					ResourceName:    "zulip_profile_data.test",
-					ImportState:     true,
-					ImportStateKind: resource.ImportBlockWithID,
-					ImportStateId:   id,
-					GenerateConfig:  true,
-				}},
+				Steps:                  acctest.GeneratedConfigSteps(mark, "", "zulip_profile_data.test", id),
 			})
 		})
 	}
@@ -329,38 +277,22 @@ func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
 		ProtoV6ProviderFactories: diags.Factories(),
 		Steps: []resource.TestStep{
 			{Config: two, ResourceName: addr, ImportState: true, ImportStateId: "*", ImportStatePersist: true},
-			{
-				Config: two,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						acctest.DiagCheck{Diags: diags, Pattern: `(?s)Imported Field Will Be Cleared: Field "Birthday" \(id 4\), which an import adopted, is named by no field block.*"Biography,GitHub username"`},
-						acctest.DiagCheck{Diags: diags, Pattern: `Imported Field Will Be Cleared: Field "Website" \(id 5\)`},
-						acctest.DiagCheck{Diags: diags, Pattern: `Imported Field Will Be Cleared: Field "Mentor" \(id 6\)`},
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						return profileValuesOnServer(srv, refserver.SeedMemberID, map[int]string{
-							refserver.FieldIDBiography: "Backend engineer.", refserver.FieldIDGitHub: "markm",
-							refserver.FieldIDBirthday: "", refserver.FieldIDWebsite: "", refserver.FieldIDMentor: "",
-						})
-					})),
-				},
-			},
-			{
-				// After the first apply, the fields are the configuration's:
-				// removing a block is no longer an import's doing.
-				PreConfig: diags.Reset,
-				Config:    one,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						testAccProfileDataNoDiag{diags: diags, pattern: `Imported Field`},
-					},
-				},
-			},
+			acctest.Apply(two).Planned(addr, plancheck.ResourceActionUpdate).Plan(
+				acctest.DiagCheck{Diags: diags, Pattern: `(?s)Imported Field Will Be Cleared: Field "Birthday" \(id 4\), which an import adopted, is named by no field block.*"Biography,GitHub username"`},
+				acctest.DiagCheck{Diags: diags, Pattern: `Imported Field Will Be Cleared: Field "Website" \(id 5\)`},
+				acctest.DiagCheck{Diags: diags, Pattern: `Imported Field Will Be Cleared: Field "Mentor" \(id 6\)`},
+			).Clean().State(
+				acctest.Value(addr, "id", knownvalue.StringFunc(func(string) error {
+					return profileValuesOnServer(srv, refserver.SeedMemberID, map[int]string{
+						refserver.FieldIDBiography: "Backend engineer.", refserver.FieldIDGitHub: "markm",
+						refserver.FieldIDBirthday: "", refserver.FieldIDWebsite: "", refserver.FieldIDMentor: "",
+					})
+				})),
+			).Step(),
+			// After the first apply, the fields are the configuration's:
+			// removing a block is no longer an import's doing.
+			acctest.Apply(one).Before(diags.Reset).Planned(addr, plancheck.ResourceActionUpdate).
+				Plan(testAccProfileDataNoDiag{diags: diags, pattern: `Imported Field`}).Step(),
 		},
 	})
 }
@@ -389,23 +321,14 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedAdminID, refserver.FieldIDEmployeeID),
 		Steps: []resource.TestStep{
-			{
-				Config:   member + config,
-				PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Custom Profile Field Not Editable.*name = "Employee ID".*` + acctest.ReWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
-					`only organization administrators can change it, and the provider's account user6@`)),
-			},
-			{
-				Config: admin + config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_profile_data.test", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						return profileValuesOnServer(srv, refserver.SeedAdminID, map[int]string{refserver.FieldIDEmployeeID: "E-0042"})
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+			testAccPlanFails(member+config,
+				acctest.ExpectErrRE(`Custom Profile Field Not Editable.*name = "Employee ID".*`+acctest.ReWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
+					`only organization administrators can change it, and the provider's account user6@`))),
+			acctest.Apply(admin + config).State(
+				acctest.Value("zulip_profile_data.test", "id", knownvalue.StringFunc(func(string) error {
+					return profileValuesOnServer(srv, refserver.SeedAdminID, map[int]string{refserver.FieldIDEmployeeID: "E-0042"})
+				})),
+			).Clean().Step(),
 		},
 	})
 }
@@ -419,21 +342,12 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      maria + testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 8 is a bot`),
-			},
-			{
-				Config:      maria + testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 10 is deactivated`),
-			},
-			{
-				Config:      bot + testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Bots Have No Profile Data.*` + acctest.ReWrapped("is a bot, and Zulip keeps custom profile field values only for human users")),
-			},
+			testAccPlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
+				acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 8 is a bot`)),
+			testAccPlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
+				acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 10 is deactivated`)),
+			testAccPlanFails(bot+testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
+				acctest.ExpectErrRE(`Bots Have No Profile Data.*`+acctest.ReWrapped("is a bot, and Zulip keeps custom profile field values only for human users"))),
 		},
 	})
 }
@@ -442,36 +356,22 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 func TestAccProfileData_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	maria := srv.ProviderConfig(t, refserver.SeedMember2ID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_profile_data/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	example := acctest.ReadExample(t, "examples/resources/zulip_profile_data/resource.tf")
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedMember2ID, refserver.FieldIDPronouns, refserver.FieldIDTeam,
 			refserver.FieldIDBirthday, refserver.FieldIDWebsite, refserver.FieldIDMentor, refserver.FieldIDPhone),
 		Steps: []resource.TestStep{
-			{
-				Config: maria + string(example),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_profile_data.me", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						return profileValuesOnServer(srv, refserver.SeedMember2ID, map[int]string{
-							refserver.FieldIDPronouns: "she/her", refserver.FieldIDTeam: "1", refserver.FieldIDBirthday: "1992-06-15",
-							refserver.FieldIDWebsite: "https://maria.example.org", refserver.FieldIDMentor: "[5,11]",
-							refserver.FieldIDPhone: "+1-555-0142",
-						})
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// The import id of the example's import.sh.
-				ResourceName:      "zulip_profile_data.me",
-				ImportState:       true,
-				ImportStateId:     "Pronouns,Team,Birthday,Website,Mentor,1",
-				ImportStateVerify: true,
-			},
+			acctest.Apply(maria + example).State(
+				acctest.Value("zulip_profile_data.me", "id", knownvalue.StringFunc(func(string) error {
+					return profileValuesOnServer(srv, refserver.SeedMember2ID, map[int]string{
+						refserver.FieldIDPronouns: "she/her", refserver.FieldIDTeam: "1", refserver.FieldIDBirthday: "1992-06-15",
+						refserver.FieldIDWebsite: "https://maria.example.org", refserver.FieldIDMentor: "[5,11]",
+						refserver.FieldIDPhone: "+1-555-0142",
+					})
+				})),
+			).Clean().Step(),
+			// The import id of the example's import.sh.
+			acctest.ImportVerify("zulip_profile_data.me", "Pronouns,Team,Birthday,Website,Mentor,1"),
 			{
 				ResourceName:  "zulip_profile_data.me",
 				ImportState:   true,

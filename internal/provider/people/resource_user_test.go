@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -26,253 +25,205 @@ import (
 const (
 	testAccUserEmail    = "jane.doe@zulip.example.com"
 	testAccUserPassword = "correct-horse-battery"
+	// testAccUserUpdatedProfile is the lifecycle's profile_data after its update.
+	testAccUserUpdatedProfile = `
+    "1" = { value = "+1-555-0123" }
+    "6" = { user_ids = [11] }
+    "8" = { value = "they/them" }`
 )
+
+// testAccUserNeedsWriteOnly skips a test below Terraform 1.11: the password
+// is a write-only argument.
+var testAccUserNeedsWriteOnly = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
+
+// testAccUserSteps runs steps that set a password, as a parallel test.
+func testAccUserSteps(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	acctest.ParallelTest(t, resource.TestCase{TerraformVersionChecks: testAccUserNeedsWriteOnly, Steps: steps})
+}
+
+// testAccPlanFails is a step whose plan fails with an error matching expect.
+func testAccPlanFails(config string, expect *regexp.Regexp) resource.TestStep {
+	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: expect}
+}
+
+// testAccUserLifecycle is TestAccUser_lifecycle's user: its steps, in phases,
+// share the id the create gave it.
+type testAccUserLifecycle struct {
+	srv           *acctest.Server
+	addr          string
+	full, updated string
+	id            int
+}
 
 func TestAccUser_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	addr := "zulip_user.test"
-	var id int
-	updated := testAccUserConfig("Jane Q. Doe", "administrator", "", `
-    "1" = { value = "+1-555-0123" }
-    "6" = { user_ids = [11] }
-    "8" = { value = "they/them" }`)
-
+	u := &testAccUserLifecycle{srv: srv, addr: "zulip_user.test", full: admin + testAccUserConfigFull(),
+		updated: admin + testAccUserConfig("Jane Q. Doe", "administrator", "", testAccUserUpdatedProfile)}
+	deactivated := admin + testAccUserConfig("Jane Q. Doe", "administrator", "active = false", testAccUserUpdatedProfile)
+	steps := append(u.createSteps(), u.updateSteps(deactivated)...)
 	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks: testAccUserNeedsWriteOnly,
 		CheckDestroy:           testAccUserDeactivated(srv, testAccUserEmail),
-		Steps: []resource.TestStep{
-			{
-				Config: admin + testAccUserConfigFull(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("email"), knownvalue.StringExact(testAccUserEmail)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("full_name"), knownvalue.StringExact("Jane Doe")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_owner"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_guest"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_bot"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("bot_owner_id"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_email"), knownvalue.StringExact(testAccUserEmail)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.StringExact(testAccUserEmail)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("date_joined"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("avatar_url"), knownvalue.StringRegexp(regexp.MustCompile(`^https://secure\.gravatar\.com/avatar/`))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("avatar_version"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"1": testAccUserText("+1-555-0199"),
-						"2": testAccUserText("Writes the API documentation."),
-						"3": testAccUserText("1"),
-						"4": testAccUserText("1992-07-14"),
-						"5": testAccUserText("https://jane.example.org"),
-						"6": testAccUserUsers(2, 11),
-						"7": testAccUserText("janedoe"),
-						"8": testAccUserText("she/her"),
-						"9": testAccUserText("E-0042"),
-					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						id = int(v)
-						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
-							switch {
-							case u.Email != testAccUserEmail || u.FullName != "Jane Doe" || u.Role != refserver.RoleModerator || !u.IsActive:
-								return fmt.Errorf("server has %q %q role %d active %v", u.Email, u.FullName, u.Role, u.IsActive)
-							case u.Password != testAccUserPassword:
-								return fmt.Errorf("server has password %q, want the configured one", u.Password)
-							case u.ProfileData[refserver.FieldIDMentor] != "[2,11]" || u.ProfileData[refserver.FieldIDTeam] != "1" ||
-								u.ProfileData[refserver.FieldIDEmployeeID] != "E-0042" || len(u.ProfileData) != 9:
-								return fmt.Errorf("server has profile data %v", u.ProfileData)
-							}
-							return nil
-						})
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(false))},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// A refresh reads the users as one list, shared by every
-				// zulip_user and the plan-time checks.
-				PreConfig: srv.ResetRequests,
-				Config:    admin + testAccUserConfigFull(),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectEmptyPlan(),
-						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users", min: 1, max: 1},
-						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users/13", min: 0, max: 0},
-					},
-				},
-			},
-			{
-				// An import manages none of the profile values (only the
-				// configuration's are managed, once it names them): profile_data
-				// differs from the state made by the create.
-				ResourceName:            addr,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"password", "profile_data"},
-			},
-			{
-				ResourceName:            addr,
-				ImportState:             true,
-				ImportStateId:           testAccUserEmail,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"password", "profile_data"},
-			},
-			{
-				// In place: name, role and profile data; fields removed from the
-				// map are cleared on the server.
-				Config: admin + updated,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(true)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("full_name"), knownvalue.StringExact("Jane Q. Doe")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("administrator")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"1": testAccUserText("+1-555-0123"),
-						"6": testAccUserUsers(11),
-						"8": testAccUserText("they/them"),
-					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
-							want := map[int]string{refserver.FieldIDPhone: "+1-555-0123", refserver.FieldIDMentor: "[11]", refserver.FieldIDPronouns: "they/them"}
-							if u.FullName != "Jane Q. Doe" || u.Role != refserver.RoleAdministrator || fmt.Sprint(u.ProfileData) != fmt.Sprint(want) {
-								return fmt.Errorf("server has %q role %d profile data %v", u.FullName, u.Role, u.ProfileData)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// Deactivation is an in-place change too.
-				Config: admin + testAccUserConfig("Jane Q. Doe", "administrator", "active = false", `
-    "1" = { value = "+1-555-0123" }
-    "6" = { user_ids = [11] }
-    "8" = { value = "they/them" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
-							if u.IsActive {
-								return fmt.Errorf("user %d is still active on the server", id)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// Reactivation.
-				Config: admin + updated,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
-							if !u.IsActive {
-								return fmt.Errorf("user %d is not active on the server", id)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// Changed outside Terraform: role, name and a profile value are put back.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						u := r.Users[id]
-						u.Role, u.FullName = refserver.RoleMember, "Someone Else"
-						delete(u.ProfileData, refserver.FieldIDPhone)
-						u.ProfileData[refserver.FieldIDBiography] = "Unmanaged, and left alone."
-					})
-				},
-				Config: admin + updated,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("administrator")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
-							if u.FullName != "Jane Q. Doe" || u.Role != refserver.RoleAdministrator ||
-								u.ProfileData[refserver.FieldIDPhone] != "+1-555-0123" ||
-								u.ProfileData[refserver.FieldIDBiography] != "Unmanaged, and left alone." {
-								return fmt.Errorf("server has %q role %d profile data %v", u.FullName, u.Role, u.ProfileData)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// Deactivated outside Terraform: reactivated in place, not recreated.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { r.Users[id].IsActive = false })
-				},
-				Config: admin + updated,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(true)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if int(v) != id {
-							return fmt.Errorf("user was recreated as %d, want %d reactivated", v, id)
-						}
-						return testAccUserOnServer(srv, id, func(u *refserver.User) error {
-							if !u.IsActive {
-								return fmt.Errorf("user %d was not reactivated", id)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// Gone from the server: dropped from state and created again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { delete(r.Users, id) })
-				},
-				Config: admin + updated,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if int(v) == id {
-							return fmt.Errorf("expected a new user id, got the old one %d", v)
-						}
-						return nil
-					})),
-				},
-			},
-		},
+		Steps:                  append(steps, u.outOfBandSteps()...),
 	})
+}
+
+// onServer checks the server's copy of the user.
+func (u *testAccUserLifecycle) onServer(check func(*refserver.User) error) acctest.ServerCheck {
+	return func() error { return testAccUserOnServer(u.srv, u.id, check) }
+}
+
+// createSteps: every argument set, every attribute read back; a refresh with
+// one list read; imports by id and by e-mail.
+func (u *testAccUserLifecycle) createSteps() []resource.TestStep {
+	addr := u.addr
+	return []resource.TestStep{
+		acctest.Apply(u.full).Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(false))).Clean().State(
+			acctest.Value(addr, "email", knownvalue.StringExact(testAccUserEmail)),
+			acctest.Value(addr, "full_name", knownvalue.StringExact("Jane Doe")),
+			acctest.Value(addr, "password", knownvalue.Null()),
+			acctest.Value(addr, "role", knownvalue.StringExact("moderator")),
+			acctest.Value(addr, "active", knownvalue.Bool(true)),
+			acctest.Value(addr, "is_admin", knownvalue.Bool(false)),
+			acctest.Value(addr, "is_owner", knownvalue.Bool(false)),
+			acctest.Value(addr, "is_guest", knownvalue.Bool(false)),
+			acctest.Value(addr, "is_bot", knownvalue.Bool(false)),
+			acctest.Value(addr, "bot_owner_id", knownvalue.Null()),
+			acctest.Value(addr, "api_email", knownvalue.StringExact(testAccUserEmail)),
+			acctest.Value(addr, "delivery_email", knownvalue.StringExact(testAccUserEmail)),
+			acctest.Value(addr, "date_joined", knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d`))),
+			acctest.Value(addr, "avatar_url", knownvalue.StringRegexp(regexp.MustCompile(`^https://secure\.gravatar\.com/avatar/`))),
+			acctest.Value(addr, "avatar_version", knownvalue.Int64Exact(1)),
+			acctest.Value(addr, "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
+				"1": testAccUserText("+1-555-0199"),
+				"2": testAccUserText("Writes the API documentation."),
+				"3": testAccUserText("1"),
+				"4": testAccUserText("1992-07-14"),
+				"5": testAccUserText("https://jane.example.org"),
+				"6": testAccUserUsers(2, 11),
+				"7": testAccUserText("janedoe"),
+				"8": testAccUserText("she/her"),
+				"9": testAccUserText("E-0042"),
+			})),
+			acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				u.id = int(v)
+				return u.onServer(testAccUserCreated)()
+			})),
+		).Step(),
+		// A refresh reads the users as one list, shared by every zulip_user
+		// and the plan-time checks.
+		acctest.Apply(u.full).Before(u.srv.ResetRequests).Plan(
+			plancheck.ExpectEmptyPlan(),
+			testAccUserRequests{srv: u.srv, method: "GET", path: "/api/v1/users", min: 1, max: 1},
+			testAccUserRequests{srv: u.srv, method: "GET", path: "/api/v1/users/13", min: 0, max: 0},
+		).Step(),
+		// An import manages none of the profile values (only the
+		// configuration's are managed, once it names them): profile_data
+		// differs from the state made by the create.
+		acctest.ImportVerify(addr, "", "password", "profile_data"),
+		acctest.ImportVerify(addr, testAccUserEmail, "password", "profile_data"),
+	}
+}
+
+// testAccUserCreated checks the server's copy of the user testAccUserConfigFull made.
+func testAccUserCreated(u *refserver.User) error {
+	switch {
+	case u.Email != testAccUserEmail || u.FullName != "Jane Doe" || u.Role != refserver.RoleModerator || !u.IsActive:
+		return fmt.Errorf("server has %q %q role %d active %v", u.Email, u.FullName, u.Role, u.IsActive)
+	case u.Password != testAccUserPassword:
+		return fmt.Errorf("server has password %q, want the configured one", u.Password)
+	case u.ProfileData[refserver.FieldIDMentor] != "[2,11]" || u.ProfileData[refserver.FieldIDTeam] != "1" ||
+		u.ProfileData[refserver.FieldIDEmployeeID] != "E-0042" || len(u.ProfileData) != 9:
+		return fmt.Errorf("server has profile data %v", u.ProfileData)
+	}
+	return nil
+}
+
+// updateSteps: name, role and profile data changed in place (fields removed
+// from the map are cleared on the server); deactivation and reactivation
+// are in-place changes too.
+func (u *testAccUserLifecycle) updateSteps(deactivated string) []resource.TestStep {
+	addr := u.addr
+	active := func(want bool) acctest.ServerCheck {
+		return u.onServer(func(su *refserver.User) error {
+			if su.IsActive != want {
+				return fmt.Errorf("user %d is active %v on the server, want %v", u.id, su.IsActive, want)
+			}
+			return nil
+		})
+	}
+	return []resource.TestStep{
+		acctest.Apply(u.updated).Planned(addr, plancheck.ResourceActionUpdate).
+			Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("is_admin"), knownvalue.Bool(true))).Clean().State(
+			acctest.Value(addr, "full_name", knownvalue.StringExact("Jane Q. Doe")),
+			acctest.Value(addr, "role", knownvalue.StringExact("administrator")),
+			acctest.Value(addr, "is_admin", knownvalue.Bool(true)),
+			acctest.Value(addr, "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{
+				"1": testAccUserText("+1-555-0123"),
+				"6": testAccUserUsers(11),
+				"8": testAccUserText("they/them"),
+			})),
+			u.onServer(func(su *refserver.User) error {
+				want := map[int]string{refserver.FieldIDPhone: "+1-555-0123", refserver.FieldIDMentor: "[11]", refserver.FieldIDPronouns: "they/them"}
+				if su.FullName != "Jane Q. Doe" || su.Role != refserver.RoleAdministrator || fmt.Sprint(su.ProfileData) != fmt.Sprint(want) {
+					return fmt.Errorf("server has %q role %d profile data %v", su.FullName, su.Role, su.ProfileData)
+				}
+				return nil
+			}),
+		).Step(),
+		acctest.Apply(deactivated).Planned(addr, plancheck.ResourceActionUpdate).Clean().
+			State(acctest.Value(addr, "active", knownvalue.Bool(false)), active(false)).Step(),
+		acctest.Apply(u.updated).Planned(addr, plancheck.ResourceActionUpdate).Clean().
+			State(acctest.Value(addr, "active", knownvalue.Bool(true)), active(true)).Step(),
+	}
+}
+
+// outOfBandSteps: changes made outside Terraform are put back; a user
+// deactivated outside is reactivated in place, not recreated; one gone from
+// the server is dropped from state and created again.
+func (u *testAccUserLifecycle) outOfBandSteps() []resource.TestStep {
+	addr := u.addr
+	return []resource.TestStep{
+		acctest.Apply(u.updated).OutOfBand(u.srv, func(r *refserver.Realm) {
+			su := r.Users[u.id]
+			su.Role, su.FullName = refserver.RoleMember, "Someone Else"
+			delete(su.ProfileData, refserver.FieldIDPhone)
+			su.ProfileData[refserver.FieldIDBiography] = "Unmanaged, and left alone."
+		}).Planned(addr, plancheck.ResourceActionUpdate).
+			Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("administrator"))).Clean().
+			State(u.onServer(func(su *refserver.User) error {
+				if su.FullName != "Jane Q. Doe" || su.Role != refserver.RoleAdministrator ||
+					su.ProfileData[refserver.FieldIDPhone] != "+1-555-0123" ||
+					su.ProfileData[refserver.FieldIDBiography] != "Unmanaged, and left alone." {
+					return fmt.Errorf("server has %q role %d profile data %v", su.FullName, su.Role, su.ProfileData)
+				}
+				return nil
+			})).Step(),
+		acctest.Apply(u.updated).OutOfBand(u.srv, func(r *refserver.Realm) { r.Users[u.id].IsActive = false }).
+			Planned(addr, plancheck.ResourceActionUpdate).
+			Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("active"), knownvalue.Bool(true))).Clean().
+			State(acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				if int(v) != u.id {
+					return fmt.Errorf("user was recreated as %d, want %d reactivated", v, u.id)
+				}
+				return u.onServer(func(su *refserver.User) error {
+					if !su.IsActive {
+						return fmt.Errorf("user %d was not reactivated", u.id)
+					}
+					return nil
+				})()
+			}))).Step(),
+		acctest.Apply(u.updated).OutOfBand(u.srv, func(r *refserver.Realm) { delete(r.Users, u.id) }).
+			Planned(addr, plancheck.ResourceActionCreate).Clean().
+			State(acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				if int(v) == u.id {
+					return fmt.Errorf("expected a new user id, got the old one %d", v)
+				}
+				return nil
+			}))).Step(),
+	}
 }
 
 // TestAccUser_example applies the documentation's example and imports it the
@@ -280,18 +231,12 @@ func TestAccUser_lifecycle(t *testing.T) {
 func TestAccUser_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_user/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	script, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_user/import.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	example := acctest.ReadExample(t, "examples/resources/zulip_user/resource.tf")
+	script := acctest.ReadExample(t, "examples/resources/zulip_user/import.sh")
 	vars := config.Variables{"jane_initial_password": config.StringVariable("an-example-password")}
 	addr := "zulip_user.jane"
 	steps := []resource.TestStep{{
-		Config:          admin + string(example),
+		Config:          admin + example,
 		ConfigVariables: vars,
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
@@ -303,14 +248,14 @@ func TestAccUser_example(t *testing.T) {
 		},
 	}}
 	imports := 0
-	for _, line := range strings.Split(string(script), "\n") {
+	for _, line := range strings.Split(script, "\n") {
 		f := strings.Fields(line)
 		if len(f) != 4 || f[0] != "terraform" || f[1] != "import" || f[2] != addr {
 			continue
 		}
 		imports++
 		steps = append(steps, resource.TestStep{
-			Config:            admin + string(example),
+			Config:            admin + example,
 			ConfigVariables:   vars,
 			ResourceName:      addr,
 			ImportState:       true,
@@ -325,8 +270,7 @@ func TestAccUser_example(t *testing.T) {
 		t.Fatalf("import.sh has %d `terraform import %s` lines, want 2 (by id and by e-mail)", imports, addr)
 	}
 	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks: testAccUserNeedsWriteOnly,
 		CheckDestroy:           testAccUserDeactivated(srv, "jane.doe@zulip.example.com"),
 		Steps:                  steps,
 	})
@@ -352,8 +296,7 @@ resource "zulip_user" "test" {
 		return user(fmt.Sprintf("profile_data = { %q = %s }", key, elem))
 	}
 	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks: testAccUserNeedsWriteOnly,
 		Steps: []resource.TestStep{
 			step(user(`role = "superuser"`), `(?s)role.*value must be one of:.*"owner".*"guest"`),
 			step(`
@@ -402,57 +345,37 @@ resource "zulip_user" "test" {
 func TestAccUser_guestBecomesAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		Steps: []resource.TestStep{
-			{
-				Config: admin + testAccUserConfig("Jane Doe", "guest", "", ""),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_guest"), knownvalue.Bool(true)),
-				},
-			},
-			{
-				// Straight from guest to administrator, in one apply.
-				Config: admin + testAccUserConfig("Jane Doe", "administrator", "", ""),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_admin"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_guest"), knownvalue.Bool(false)),
-				},
-				Check: func(*terraform.State) error {
-					var err error
-					srv.Do(func(r *refserver.Realm) {
-						for _, u := range r.Users {
-							if u.Email == testAccUserEmail && u.Role != refserver.RoleAdministrator {
-								err = fmt.Errorf("server has role %d, want administrator", u.Role)
-							}
-						}
-					})
-					return err
-				},
-			},
-		},
-	})
+	testAccUserSteps(t,
+		acctest.Apply(admin+testAccUserConfig("Jane Doe", "guest", "", "")).
+			State(acctest.Value("zulip_user.test", "is_guest", knownvalue.Bool(true))).Step(),
+		// Straight from guest to administrator, in one apply.
+		acctest.Apply(admin+testAccUserConfig("Jane Doe", "administrator", "", "")).State(
+			acctest.Value("zulip_user.test", "is_admin", knownvalue.Bool(true)),
+			acctest.Value("zulip_user.test", "is_guest", knownvalue.Bool(false)),
+		).OnServer(func() error {
+			var err error
+			srv.Do(func(r *refserver.Realm) {
+				for _, u := range r.Users {
+					if u.Email == testAccUserEmail && u.Role != refserver.RoleAdministrator {
+						err = fmt.Errorf("server has role %d, want administrator", u.Role)
+					}
+				}
+			})
+			return err
+		}).Step(),
+	)
 }
 
 // TestAccUser_needsCanCreateUsers: an administrator without the special
 // permission, and a member, are refused with a message naming it.
 func TestAccUser_needsCanCreateUsers(t *testing.T) {
 	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		Steps: []resource.TestStep{
-			{
-				Config:      srv.ProviderConfig(t, refserver.SeedAdmin2ID) + testAccUserConfig("Jane Doe", "", "", ""),
-				ExpectError: acctest.ExpectErrRE(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`),
-			},
-			{
-				Config:      srv.ProviderConfig(t, refserver.SeedMemberID) + testAccUserConfig("Jane Doe", "", "", ""),
-				ExpectError: acctest.ExpectErrRE(`(?s)can_create_users.*Must be an organization administrator`),
-			},
-		},
-	})
+	testAccUserSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdmin2ID)+testAccUserConfig("Jane Doe", "", "", "")).
+			Fails(acctest.ExpectErrRE(`(?s)administrator who also holds the can_create_users special\s+permission.*User not authorized to create users`)).Step(),
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+testAccUserConfig("Jane Doe", "", "", "")).
+			Fails(acctest.ExpectErrRE(`(?s)can_create_users.*Must be an organization administrator`)).Step(),
+	)
 	srv.Do(func(r *refserver.Realm) {
 		for _, u := range r.Users {
 			if u.Email == testAccUserEmail {
@@ -468,41 +391,25 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
-	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		Steps: []resource.TestStep{
-			{
-				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`),
-			},
-			{
-				Config: admin + testAccUserConfig("Jane Doe", "", "", ""),
-			},
-			{
-				Config:      admin + testAccUserConfig("Jane Doe", "owner", "", ""),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`Organization Owner Required`),
-			},
-			{
-				// The same account, managed with an owner's credentials: the
-				// promotion works.
-				Config: admin + owner + testAccUserConfig("Jane Doe", "owner", "provider = zulip.owner", ""),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("is_owner"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-							if u.Role != refserver.RoleOwner {
-								return fmt.Errorf("server has role %d", u.Role)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-		},
-	})
+	testAccUserSteps(t,
+		testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""),
+			acctest.ExpectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`)),
+		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "", "", "")},
+		testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""), acctest.ExpectErrRE(`Organization Owner Required`)),
+		// The same account, managed with an owner's credentials: the
+		// promotion works.
+		acctest.Apply(admin+owner+testAccUserConfig("Jane Doe", "owner", "provider = zulip.owner", "")).State(
+			acctest.Value("zulip_user.test", "is_owner", knownvalue.Bool(true)),
+			acctest.Value("zulip_user.test", "id", knownvalue.Int64Func(func(v int64) error {
+				return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+					if u.Role != refserver.RoleOwner {
+						return fmt.Errorf("server has role %d", u.Role)
+					}
+					return nil
+				})
+			})),
+		).Step(),
+	)
 }
 
 // TestAccUser_memberChangesRoleOrName: a member's credentials cannot change
@@ -513,29 +420,19 @@ func TestAccUser_memberChangesRoleOrName(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	member := testAccUserAliasedProvider(t, srv, "member", refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		Steps: []resource.TestStep{
-			{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
-			{
-				Config:      admin + member + testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of ` + testAccUserEmail + ` from "member" to "moderator" needs an organization administrator`),
-			},
-			{
-				Config:      admin + member + testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of ` + testAccUserEmail + `.*needs an organization administrator`),
-			},
-			{
-				// The same changes with an administrator's credentials are planned.
-				Config:             admin + testAccUserConfig("Jane Q. Doe", "moderator", "", ""),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+	testAccUserSteps(t,
+		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
+		testAccPlanFails(admin+member+testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
+			acctest.ExpectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of `+testAccUserEmail+` from "member" to "moderator" needs an organization administrator`)),
+		testAccPlanFails(admin+member+testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
+			acctest.ExpectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of `+testAccUserEmail+`.*needs an organization administrator`)),
+		resource.TestStep{
+			// The same changes with an administrator's credentials are planned.
+			Config:             admin + testAccUserConfig("Jane Q. Doe", "moderator", "", ""),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
-	})
+	)
 }
 
 // TestAccUser_changeEmail: an owner or administrator holding
@@ -546,23 +443,11 @@ func TestAccUser_changeEmail(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	moderator := srv.ProviderConfig(t, refserver.SeedModeratorID)
-	mei := func(email string) string {
-		return fmt.Sprintf(`
-resource "zulip_user" "mei" {
-  email     = %q
-  full_name = "Mei Member"
-  profile_data = {
-    "3" = { value = "1" }
-    "6" = { user_ids = [1, 5] }
-  }
-}
-`, email)
-	}
 	addr := "zulip_user.mei"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
-				Config:             owner + mei("mei@zulip.example.com"),
+				Config:             owner + testAccUserMei("mei@zulip.example.com"),
 				ResourceName:       addr,
 				ImportState:        true,
 				ImportStateId:      "mei@zulip.example.com",
@@ -574,79 +459,58 @@ resource "zulip_user" "mei" {
 					return nil
 				},
 			},
-			{
-				// The import managed no profile value; the configured ones are
-				// now set (to what the server has already).
-				Config: owner + mei("mei@zulip.example.com"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// Below administrator the plan refuses, naming the role.
-				Config:      moderator + mei("mei.member@zulip.example.com"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`(?s)Insufficient Role.*email.*Changing a user's e-mail address needs an\s+organization administrator`),
-			},
-			{
-				Config:      admin + mei("mei.member@zulip.example.com"),
-				ExpectError: acctest.ExpectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`),
-			},
-			{
-				// An administrator (not only an owner) holding the permission
-				// may change it (zerver/views/users.py update_user_backend).
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedAdminID].CanChangeUserEmails = true })
-				},
-				Config: admin + mei("mei.admin@zulip.example.com"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.StringExact("mei.admin@zulip.example.com")),
-				},
-			},
-			{
-				Config: owner + mei("mei.member@zulip.example.com"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("delivery_email")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.StringExact("mei.member@zulip.example.com")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-							if u.Email != "mei.member@zulip.example.com" {
-								return fmt.Errorf("server has e-mail %q", u.Email)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// A difference of case only is no change (Zulip compares addresses
-				// case-insensitively).
-				Config: owner + mei("Mei.Member@zulip.example.com"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-			},
+			// The import managed no profile value; the configured ones are
+			// now set (to what the server has already).
+			acctest.Apply(owner+testAccUserMei("mei@zulip.example.com")).Planned(addr, plancheck.ResourceActionUpdate).Clean().Step(),
+			// Below administrator the plan refuses, naming the role.
+			testAccPlanFails(moderator+testAccUserMei("mei.member@zulip.example.com"),
+				acctest.ExpectErrRE(`(?s)Insufficient Role.*email.*Changing a user's e-mail address needs an\s+organization administrator`)),
+			acctest.Apply(admin + testAccUserMei("mei.member@zulip.example.com")).
+				Fails(acctest.ExpectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`)).Step(),
+			// An administrator (not only an owner) holding the permission
+			// may change it (zerver/views/users.py update_user_backend).
+			acctest.Apply(admin+testAccUserMei("mei.admin@zulip.example.com")).
+				OutOfBand(srv, func(r *refserver.Realm) { r.Users[refserver.SeedAdminID].CanChangeUserEmails = true }).
+				State(acctest.Value(addr, "delivery_email", knownvalue.StringExact("mei.admin@zulip.example.com"))).Step(),
+			acctest.Apply(owner+testAccUserMei("mei.member@zulip.example.com")).Planned(addr, plancheck.ResourceActionUpdate).
+				Plan(plancheck.ExpectUnknownValue(addr, tfjsonpath.New("delivery_email"))).Clean().State(
+				acctest.Value(addr, "delivery_email", knownvalue.StringExact("mei.member@zulip.example.com")),
+				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+					return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+						if u.Email != "mei.member@zulip.example.com" {
+							return fmt.Errorf("server has e-mail %q", u.Email)
+						}
+						return nil
+					})
+				})),
+			).Step(),
+			// A difference of case only is no change (Zulip compares addresses
+			// case-insensitively).
+			acctest.Apply(owner+testAccUserMei("Mei.Member@zulip.example.com")).Planned(addr, plancheck.ResourceActionUpdate).Step(),
 		},
 	})
+}
+
+// testAccUserMei is Mei (user 11) with the given address and her seeded
+// profile values.
+func testAccUserMei(email string) string {
+	return fmt.Sprintf(`
+resource "zulip_user" "mei" {
+  email     = %q
+  full_name = "Mei Member"
+  profile_data = {
+    "3" = { value = "1" }
+    "6" = { user_ids = [1, 5] }
+  }
+}
+`, email)
 }
 
 // TestAccUser_import covers the import id forms and their errors.
 func TestAccUser_import(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	cfg := admin + `
-resource "zulip_user" "mark" {
-  email     = "mark@zulip.example.com"
-  full_name = "Mark Member"
-}
-`
+	cfg := admin + testAccUserNamed("mark", "mark@zulip.example.com", "Mark Member")
 	imp := func(id, want string) resource.TestStep {
 		return resource.TestStep{Config: cfg, ResourceName: "zulip_user.mark", ImportState: true, ImportStateId: id,
 			ExpectError: acctest.ExpectErrRE(want)}
@@ -688,12 +552,7 @@ resource "zulip_user" "mark" {
 func TestAccUser_hiddenEmail(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	cfg := admin + `
-resource "zulip_user" "maria" {
-  email     = "maria@zulip.example.com"
-  full_name = "Maria Member"
-}
-`
+	cfg := admin + testAccUserNamed("maria", "maria@zulip.example.com", "Maria Member")
 	addr := "zulip_user.maria"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -711,24 +570,16 @@ resource "zulip_user" "maria" {
 					return nil
 				},
 			},
-			{
-				PreConfig: srv.ResetRequests,
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("email"), knownvalue.StringExact("maria@zulip.example.com")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delivery_email"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(int64) error {
-						if n := srv.Requests("PATCH", "/api/v1/users/6"); n != 0 {
-							return fmt.Errorf("adopting the hidden address sent %d PATCH requests, want none", n)
-						}
-						return nil
-					})),
-				},
-			},
+			acctest.Apply(cfg).Before(srv.ResetRequests).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value(addr, "email", knownvalue.StringExact("maria@zulip.example.com")),
+				acctest.Value(addr, "delivery_email", knownvalue.Null()),
+				acctest.ServerCheck(func() error {
+					if n := srv.Requests("PATCH", "/api/v1/users/6"); n != 0 {
+						return fmt.Errorf("adopting the hidden address sent %d PATCH requests, want none", n)
+					}
+					return nil
+				}),
+			).Step(),
 		},
 	})
 }
@@ -747,28 +598,21 @@ func TestAccUser_createAnswerLost(t *testing.T) {
 		return acctest.Fault{}
 	})
 	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks: testAccUserNeedsWriteOnly,
 		CheckDestroy:           testAccUserDeactivated(srv, testAccUserEmail),
-		Steps: []resource.TestStep{{
-			Config: proxy + testAccUserConfigFull(),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_user.test", tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-					if lost != 1 {
-						return fmt.Errorf("the answer of POST /users was not lost (%d)", lost)
+		Steps: []resource.TestStep{acctest.Apply(proxy + testAccUserConfigFull()).Clean().State(
+			acctest.Value("zulip_user.test", "id", knownvalue.Int64Func(func(v int64) error {
+				if lost != 1 {
+					return fmt.Errorf("the answer of POST /users was not lost (%d)", lost)
+				}
+				return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+					if u.Email != testAccUserEmail || u.Role != refserver.RoleModerator || len(u.ProfileData) != 9 {
+						return fmt.Errorf("server has %q role %d profile data %v", u.Email, u.Role, u.ProfileData)
 					}
-					return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-						if u.Email != testAccUserEmail || u.Role != refserver.RoleModerator || len(u.ProfileData) != 9 {
-							return fmt.Errorf("server has %q role %d profile data %v", u.Email, u.Role, u.ProfileData)
-						}
-						return nil
-					})
-				})),
-			},
-		}},
+					return nil
+				})
+			})),
+		).Step()},
 	})
 }
 
@@ -795,61 +639,58 @@ func TestAccUser_createIncompleteConverges(t *testing.T) {
 	cfg := proxy + testAccUserConfig("Jane Doe", "moderator", "", `
     "1" = { value = "+1-555-0199" }`)
 	addr := "zulip_user.test"
+	incomplete := resource.TestStep{
+		Config: cfg,
+		// The refresh after the apply finds the role and the profile
+		// value missing.
+		ExpectNonEmptyPlan: true,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+		},
+		ConfigStateChecks: []statecheck.StateCheck{
+			acctest.Value(addr, "role", knownvalue.StringExact("moderator")),
+			acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				if err := diags.Has(`(?s)User Created Incompletely: Unable to Set User Role.*Injected failure.*User 13 exists.*not tainted`); err != nil {
+					return err
+				}
+				return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+					if v != 13 || !u.IsActive || u.Role != refserver.RoleMember || len(u.ProfileData) != 0 {
+						return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
+					}
+					return nil
+				})
+			})),
+		},
+	}
 	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   testAccUserNeedsWriteOnly,
 		ProtoV6ProviderFactories: diags.Factories(),
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				// The refresh after the apply finds the role and the profile
-				// value missing.
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if err := diags.Has(`(?s)User Created Incompletely: Unable to Set User Role.*Injected failure.*User 13 exists.*not tainted`); err != nil {
-							return err
-						}
-						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-							if v != 13 || !u.IsActive || u.Role != refserver.RoleMember || len(u.ProfileData) != 0 {
-								return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// A plain apply finishes the job in place: no replacement, no
-				// deactivation.
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if deactivations != 0 {
-							return fmt.Errorf("user 13 was deactivated %d times", deactivations)
-						}
-						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-							if v != 13 || !u.IsActive || u.Role != refserver.RoleModerator || u.ProfileData[refserver.FieldIDPhone] != "+1-555-0199" {
-								return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
-							}
-							return nil
-						})
-					})),
-				},
-			},
+			incomplete,
+			// A plain apply finishes the job in place: no replacement, no
+			// deactivation.
+			acctest.Apply(cfg).Planned(addr, plancheck.ResourceActionUpdate).
+				Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator"))).Clean().State(
+				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+					if deactivations != 0 {
+						return fmt.Errorf("user 13 was deactivated %d times", deactivations)
+					}
+					return testAccUserJaneModerator(srv, v)
+				})),
+			).Step(),
 		},
+	})
+}
+
+// testAccUserJaneModerator checks that user v is Jane, user 13, active, a
+// moderator with her phone number.
+func testAccUserJaneModerator(srv *acctest.Server, v int64) error {
+	return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+		if v != 13 || !u.IsActive || u.Role != refserver.RoleModerator || u.ProfileData[refserver.FieldIDPhone] != "+1-555-0199" {
+			return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
+		}
+		return nil
 	})
 }
 
@@ -876,6 +717,7 @@ resource "zulip_user" "mark" {
 		refserver.FieldIDWebsite: "https://mark.example.org", refserver.FieldIDMentor: "[2]",
 		refserver.FieldIDGitHub: "mark-m", // the one the configuration names, changed
 	}
+	onlyGitHub := testAccUserPlannedProfile{addr: addr, before: nil, after: []string{"7"}}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
@@ -888,42 +730,21 @@ resource "zulip_user" "mark" {
 				ImportStateId:      "mark@zulip.example.com",
 				ExpectNonEmptyPlan: true,
 				ImportPlanChecks: resource.ImportPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						testAccUserPlannedProfile{addr: addr, before: nil, after: []string{"7"}},
-					},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), onlyGitHub},
 				},
 			},
-			{
-				Config:             cfg,
-				ResourceName:       addr,
-				ImportState:        true,
-				ImportStateId:      "mark@zulip.example.com",
-				ImportStatePersist: true,
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						testAccUserPlannedProfile{addr: addr, before: nil, after: []string{"7"}},
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"7": testAccUserText("mark-m"),
-					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-							if u.Role != refserver.RoleModerator || fmt.Sprint(u.ProfileData) != fmt.Sprint(want) {
-								return fmt.Errorf("server has role %d profile data %v, want moderator and %v", u.Role, u.ProfileData, want)
-							}
-							return nil
-						})
-					})),
-				},
-			},
+			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "mark@zulip.example.com", ImportStatePersist: true},
+			acctest.Apply(cfg).Planned(addr, plancheck.ResourceActionUpdate).Plan(onlyGitHub).Clean().State(
+				acctest.Value(addr, "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{"7": testAccUserText("mark-m")})),
+				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+					return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
+						if u.Role != refserver.RoleModerator || fmt.Sprint(u.ProfileData) != fmt.Sprint(want) {
+							return fmt.Errorf("server has role %d profile data %v, want moderator and %v", u.Role, u.ProfileData, want)
+						}
+						return nil
+					})
+				})),
+			).Step(),
 		},
 	})
 }
@@ -938,100 +759,82 @@ func TestAccUser_reapplyAfterDestroy(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	diags := &acctest.DiagRecorder{}
-	const johnEmail = "john.roe@zulip.example.com"
 	cfg := admin + testAccUserConfig("Jane Doe", "moderator", "", `
     "1" = { value = "+1-555-0199" }`) + fmt.Sprintf(`
 resource "zulip_user" "john" {
-  email     = %q
+  email     = "john.roe@zulip.example.com"
   full_name = "John Roe"
   password  = %q
 
   depends_on = [zulip_user.test] # Jane is user 13, John 14
 }
-`, johnEmail, testAccUserPassword)
+`, testAccUserPassword)
 	jane, john := "zulip_user.test", "zulip_user.john"
-	inactive := func() {
-		for _, id := range []int{13, 14} {
-			if err := testAccUserOnServer(srv, id, func(u *refserver.User) error {
-				if u.IsActive {
-					return fmt.Errorf("user %d is active after destroy", id)
-				}
-				return nil
-			}); err != nil {
-				t.Error(err)
-			}
-		}
-		diags.Reset()
-		srv.ResetRequests()
-	}
 	acctest.ParallelTest(t, resource.TestCase{
-		// The password is a write-only argument, which needs Terraform 1.11 or newer.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		TerraformVersionChecks:   testAccUserNeedsWriteOnly,
 		ProtoV6ProviderFactories: diags.Factories(),
 		CheckDestroy:             testAccUserDeactivated(srv, testAccUserEmail),
 		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jane, tfjsonpath.New("id"), knownvalue.Int64Exact(13)),
-					statecheck.ExpectKnownValue(john, tfjsonpath.New("id"), knownvalue.Int64Exact(14)),
-				},
-			},
-			{
-				Config:  cfg,
-				Destroy: true,
-			},
-			{
-				PreConfig: inactive,
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(jane, plancheck.ResourceActionCreate),
-						plancheck.ExpectKnownValue(jane, tfjsonpath.New("id"), knownvalue.Int64Exact(13)),
-						plancheck.ExpectKnownValue(john, tfjsonpath.New("id"), knownvalue.Int64Exact(14)),
-						// John's role is not configured: the account keeps its own.
-						plancheck.ExpectKnownValue(john, tfjsonpath.New("role"), knownvalue.StringExact("member")),
-						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users", min: 1, max: 1},
-						testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users/13", min: 0, max: 0},
-						acctest.DiagCheck{Diags: diags, Pattern: `(?s)Deactivated User Will Be Reactivated.*"jane.doe@zulip.example.com" belongs to the deactivated user 13 \(Jane Doe, jane.doe@zulip.example.com\).*reactivates it`},
-						acctest.DiagCheck{Diags: diags, Pattern: `(?s)Deactivated User Will Be Reactivated.*deactivated user 14 \(John Roe, john.roe@zulip.example.com\)`},
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(jane, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
-					statecheck.ExpectKnownValue(jane, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if n := srv.Requests("POST", "/api/v1/users"); n != 0 {
-							return fmt.Errorf("the apply sent POST /users %d times, want none", n)
-						}
-						if err := testAccUserOnServer(srv, 15, func(*refserver.User) error { return nil }); err == nil {
-							return fmt.Errorf("a new user 15 was created")
-						}
-						return testAccUserOnServer(srv, int(v), func(u *refserver.User) error {
-							if v != 13 || !u.IsActive || u.Role != refserver.RoleModerator || u.ProfileData[refserver.FieldIDPhone] != "+1-555-0199" {
-								return fmt.Errorf("user %d: active %v role %d profile data %v", v, u.IsActive, u.Role, u.ProfileData)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-			{
-				// An active account's address: the plan fails, with the block
-				// that imports it.
-				Config: cfg + `
+			acctest.Apply(cfg).State(
+				acctest.Value(jane, "id", knownvalue.Int64Exact(13)),
+				acctest.Value(john, "id", knownvalue.Int64Exact(14)),
+			).Step(),
+			{Config: cfg, Destroy: true},
+			acctest.Apply(cfg).Before(func() { testAccUserInactiveAfterDestroy(t, srv, diags) }).
+				Planned(jane, plancheck.ResourceActionCreate).Plan(
+				plancheck.ExpectKnownValue(jane, tfjsonpath.New("id"), knownvalue.Int64Exact(13)),
+				plancheck.ExpectKnownValue(john, tfjsonpath.New("id"), knownvalue.Int64Exact(14)),
+				// John's role is not configured: the account keeps its own.
+				plancheck.ExpectKnownValue(john, tfjsonpath.New("role"), knownvalue.StringExact("member")),
+				testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users", min: 1, max: 1},
+				testAccUserRequests{srv: srv, method: "GET", path: "/api/v1/users/13", min: 0, max: 0},
+				acctest.DiagCheck{Diags: diags, Pattern: `(?s)Deactivated User Will Be Reactivated.*"jane.doe@zulip.example.com" belongs to the deactivated user 13 \(Jane Doe, jane.doe@zulip.example.com\).*reactivates it`},
+				acctest.DiagCheck{Diags: diags, Pattern: `(?s)Deactivated User Will Be Reactivated.*deactivated user 14 \(John Roe, john.roe@zulip.example.com\)`},
+			).Clean().State(
+				acctest.Value(jane, "role", knownvalue.StringExact("moderator")),
+				acctest.Value(jane, "id", knownvalue.Int64Func(func(v int64) error { return testAccUserReactivated(srv, v) })),
+			).Step(),
+			// An active account's address: the plan fails, with the block
+			// that imports it.
+			testAccPlanFails(cfg+`
 resource "zulip_user" "mark" {
   email     = "MARK@zulip.example.com"
   full_name = "Mark Member"
   password  = "whatever-it-is"
 }
-`,
-				PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`(?s)E-mail Address Already in Use.*belongs to the active user 5 \(Mark Member,` +
-					`.*mark@zulip.example.com\).*import \{\n\s+to = zulip_user.<name>\n\s+id = "MARK@zulip.example.com"\n\}`),
-			},
+`, acctest.ExpectErrRE(`(?s)E-mail Address Already in Use.*belongs to the active user 5 \(Mark Member,`+
+				`.*mark@zulip.example.com\).*import \{\n\s+to = zulip_user.<name>\n\s+id = "MARK@zulip.example.com"\n\}`)),
 		},
 	})
+}
+
+// testAccUserInactiveAfterDestroy checks that destroy deactivated Jane and
+// John (users 13 and 14), then forgets the diagnostics and requests so far.
+func testAccUserInactiveAfterDestroy(t *testing.T, srv *acctest.Server, diags *acctest.DiagRecorder) {
+	for _, id := range []int{13, 14} {
+		if err := testAccUserOnServer(srv, id, func(u *refserver.User) error {
+			if u.IsActive {
+				return fmt.Errorf("user %d is active after destroy", id)
+			}
+			return nil
+		}); err != nil {
+			t.Error(err)
+		}
+	}
+	diags.Reset()
+	srv.ResetRequests()
+}
+
+// testAccUserReactivated checks that Jane's second apply reactivated user 13
+// (v) with the configuration, and created no user.
+func testAccUserReactivated(srv *acctest.Server, v int64) error {
+	if n := srv.Requests("POST", "/api/v1/users"); n != 0 {
+		return fmt.Errorf("the apply sent POST /users %d times, want none", n)
+	}
+	if err := testAccUserOnServer(srv, 15, func(*refserver.User) error { return nil }); err == nil {
+		return fmt.Errorf("a new user 15 was created")
+	}
+	return testAccUserJaneModerator(srv, v)
 }
 
 // TestAccUser_protectedAccounts: the provider's own account and the
@@ -1043,34 +846,8 @@ func TestAccUser_protectedAccounts(t *testing.T) {
 	// Oscar steps down: Olivia is the organization's only owner.
 	srv.Do(func(r *refserver.Realm) { r.Users[refserver.SeedOwner2ID].Role = refserver.RoleAdministrator })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	cfg := func(me, olivia string) string {
-		return admin + fmt.Sprintf(`
-resource "zulip_user" "me" {
-  email     = "aaron@zulip.example.com"
-  full_name = "Aaron Admin"
-  %s
-}
-
-resource "zulip_user" "olivia" {
-  email     = "olivia@zulip.example.com"
-  full_name = "Olivia Owner"
-  %s
-}
-`, me, olivia)
-	}
-	unchanged := func() error {
-		for id, role := range map[int]int{refserver.SeedAdminID: refserver.RoleAdministrator, refserver.SeedOwnerID: refserver.RoleOwner} {
-			if err := testAccUserOnServer(srv, id, func(u *refserver.User) error {
-				if !u.IsActive || u.Role != role {
-					return fmt.Errorf("user %d: active %v role %d", id, u.IsActive, u.Role)
-				}
-				return nil
-			}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	cfg := func(me, olivia string) string { return admin + testAccUserMeAndOlivia(me, olivia) }
+	unchanged := func() error { return testAccUserProtectedUnchanged(srv) }
 	acctest.ParallelTest(t, resource.TestCase{
 		// removed blocks need Terraform 1.7 or newer.
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
@@ -1078,22 +855,13 @@ resource "zulip_user" "olivia" {
 			{Config: cfg("", ""), ResourceName: "zulip_user.me", ImportState: true, ImportStateId: "2", ImportStatePersist: true},
 			{Config: cfg("", ""), ResourceName: "zulip_user.olivia", ImportState: true, ImportStateId: "1", ImportStatePersist: true},
 			{Config: cfg("", ""), PlanOnly: true},
-			{
-				Config:   cfg(`role = "member"`, ""),
-				PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`(?s)Protected User Account.*would demote \(from "administrator" to "member"\) user 2 \(Aaron Admin, ` +
-					`aaron@zulip.example.com\), which is the provider's own account.*allow_self_or_last_owner_change = true`),
-			},
-			{
-				Config:      cfg(`active = false`, ""),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 2 .*the provider's own account`),
-			},
-			{
-				Config:      cfg("", `active = false`),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 1 \(Olivia Owner, olivia@zulip.example.com\), which is the organization's last active owner`),
-			},
+			testAccPlanFails(cfg(`role = "member"`, ""),
+				acctest.ExpectErrRE(`(?s)Protected User Account.*would demote \(from "administrator" to "member"\) user 2 \(Aaron Admin, `+
+					`aaron@zulip.example.com\), which is the provider's own account.*allow_self_or_last_owner_change = true`)),
+			testAccPlanFails(cfg(`active = false`, ""),
+				acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 2 .*the provider's own account`)),
+			testAccPlanFails(cfg("", `active = false`),
+				acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 1 \(Olivia Owner, olivia@zulip.example.com\), which is the organization's last active owner`)),
 			{
 				Config:  cfg("", ""),
 				Destroy: true,
@@ -1106,9 +874,8 @@ resource "zulip_user" "olivia" {
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 			},
-			{
-				// Forgotten without being deactivated.
-				Config: admin + `
+			// Forgotten without being deactivated.
+			acctest.Apply(admin + `
 removed {
   from = zulip_user.me
   lifecycle {
@@ -1122,14 +889,46 @@ removed {
     destroy = false
   }
 }
-`,
-				Check: func(*terraform.State) error { return unchanged() },
-			},
+`).OnServer(unchanged).Step(),
 		},
 	})
 	if err := unchanged(); err != nil {
 		t.Error(err)
 	}
+}
+
+// testAccUserMeAndOlivia is the provider's own account (Aaron) and the
+// organization's owner (Olivia), each with extra attributes.
+func testAccUserMeAndOlivia(me, olivia string) string {
+	return fmt.Sprintf(`
+resource "zulip_user" "me" {
+  email     = "aaron@zulip.example.com"
+  full_name = "Aaron Admin"
+  %s
+}
+
+resource "zulip_user" "olivia" {
+  email     = "olivia@zulip.example.com"
+  full_name = "Olivia Owner"
+  %s
+}
+`, me, olivia)
+}
+
+// testAccUserProtectedUnchanged checks that Aaron and Olivia are active with
+// their roles.
+func testAccUserProtectedUnchanged(srv *acctest.Server) error {
+	for id, role := range map[int]int{refserver.SeedAdminID: refserver.RoleAdministrator, refserver.SeedOwnerID: refserver.RoleOwner} {
+		if err := testAccUserOnServer(srv, id, func(u *refserver.User) error {
+			if !u.IsActive || u.Role != role {
+				return fmt.Errorf("user %d: active %v role %d", id, u.IsActive, u.Role)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // TestAccUser_generatedConfig: the configuration that terraform plan
@@ -1138,21 +937,11 @@ removed {
 func TestAccUser_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	step := func(id string) resource.TestStep {
-		return resource.TestStep{
-			Config:          admin,
-			ResourceName:    "zulip_user.test",
-			ImportState:     true,
-			ImportStateKind: resource.ImportBlockWithID,
-			ImportStateId:   id,
-			GenerateConfig:  true,
-		}
-	}
 	for _, id := range []string{"mark@zulip.example.com", "10"} { // a member with profile values; a deactivated user
 		t.Run(id, func(t *testing.T) {
 			acctest.ParallelTest(t, resource.TestCase{
 				TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
-				Steps:                  []resource.TestStep{step(id)},
+				Steps:                  acctest.GeneratedConfigSteps(admin, "", "zulip_user.test", id),
 			})
 		})
 	}
@@ -1174,6 +963,12 @@ func testAccUserConfig(fullName, role, extra, profile string) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// testAccUserNamed is a user resource with only an address and a name, as
+// for adopting a seeded user.
+func testAccUserNamed(name, email, fullName string) string {
+	return fmt.Sprintf("\nresource \"zulip_user\" %q {\n  email     = %q\n  full_name = %q\n}\n", name, email, fullName)
 }
 
 // testAccUserConfigFull sets every argument, with a value for every seeded
