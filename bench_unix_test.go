@@ -131,12 +131,7 @@ type benchRound struct {
 // round applies, then plans, the four configurations of n objects against a
 // new reference server.
 func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	counter := &benchCounter{counts: map[string]int{}}
-	hs := httptest.NewServer(counter.wrap(srv))
+	srv, counter, hs := benchServer(b, refserver.Options{})
 	defer hs.Close()
 	owner := benchOwner(srv)
 	roundDir := filepath.Join(f.dir, "round"+strconv.Itoa(round))
@@ -170,6 +165,18 @@ func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
 		}
 	}
 	return r
+}
+
+// benchServer starts a reference server with opts, served over HTTP behind
+// a counter of its requests; the caller closes the HTTP server.
+func benchServer(b *testing.B, opts refserver.Options) (*refserver.Server, *benchCounter, *httptest.Server) {
+	b.Helper()
+	srv, err := refserver.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	counter := &benchCounter{counts: map[string]int{}}
+	return srv, counter, httptest.NewServer(counter.wrap(srv))
 }
 
 // benchLogCounts logs request counts by endpoint, sorted, on one line (the
@@ -371,12 +378,7 @@ func BenchmarkRateLimitedApply(b *testing.B) {
 	tf, dir, rc := benchZulipOnly(b)
 	var ratios, limited []float64
 	for round := range b.N {
-		srv, err := refserver.New(refserver.Options{RateLimit: perMinute})
-		if err != nil {
-			b.Fatal(err)
-		}
-		counter := &benchCounter{counts: map[string]int{}}
-		hs := httptest.NewServer(counter.wrap(srv))
+		srv, counter, hs := benchServer(b, refserver.Options{RateLimit: perMinute})
 		owner, _ := srv.User(refserver.SeedOwnerID)
 		var c strings.Builder
 		fmt.Fprintf(&c, "terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
@@ -419,12 +421,7 @@ func BenchmarkRateLimitedPlan(b *testing.B) {
 	// The realm is made once, through an apply against the unlimited server, which
 	// keeps it in a state file; the limited server starts from a copy of that file.
 	realm := filepath.Join(dir, "realm.json")
-	free, err := refserver.New(refserver.Options{StateFile: realm})
-	if err != nil {
-		b.Fatal(err)
-	}
-	freeCounter := &benchCounter{counts: map[string]int{}}
-	hsFree := httptest.NewServer(freeCounter.wrap(free))
+	free, _, hsFree := benchServer(b, refserver.Options{StateFile: realm})
 	defer hsFree.Close()
 	owner := benchOwner(free)
 	freeDir, limitedDir := filepath.Join(dir, "free"), filepath.Join(dir, "limited")
@@ -433,12 +430,7 @@ func BenchmarkRateLimitedPlan(b *testing.B) {
 
 	realmCopy := filepath.Join(dir, "realm-limited.json")
 	copyFile(b, realm, realmCopy)
-	limited, err := refserver.New(refserver.Options{StateFile: realmCopy, RateLimit: perMinute})
-	if err != nil {
-		b.Fatal(err)
-	}
-	limitedCounter := &benchCounter{counts: map[string]int{}}
-	hsLimited := httptest.NewServer(limitedCounter.wrap(limited))
+	_, limitedCounter, hsLimited := benchServer(b, refserver.Options{StateFile: realmCopy, RateLimit: perMinute})
 	defer hsLimited.Close()
 	writeFile(b, filepath.Join(limitedDir, "main.tf"), benchZulipConfig(n, hsLimited.URL, owner.Email, owner.APIKey), 0o644)
 	copyFile(b, filepath.Join(freeDir, "terraform.tfstate"), filepath.Join(limitedDir, "terraform.tfstate"))
@@ -522,13 +514,8 @@ func BenchmarkRealmPlan(b *testing.B) {
 	benchWrapper(b, filepath.Join(dir, "plugins", "terraform-provider-mirror"), mirrorBin, filepath.Join(dir, "mem-mirror"))
 	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n"+
 		"    \"registry.terraform.io/zulip-terraform/mirror\" = %q\n  }\n  direct {}\n}\n", filepath.Join(dir, "plugins"), filepath.Join(dir, "plugins")), 0o644)
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv, counter, hs := benchServer(b, refserver.Options{})
 	srv.Do(acctest.ScaleRealmSeed)
-	counter := &benchCounter{counts: map[string]int{}}
-	hs := httptest.NewServer(counter.wrap(srv))
 	defer hs.Close()
 	owner := benchOwner(srv)
 	provider := fmt.Sprintf("terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
