@@ -42,70 +42,17 @@ import (
 // 1000); `make bench` runs it with the other benchmarks.
 func BenchmarkTerraformVsFloor(b *testing.B) {
 	n := benchN("ZULIP_BENCH_N", 1000)
-	tf := terraformPath(b)
-	dir := b.TempDir()
-	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
-	goTool, _ := exec.LookPath("go")
-	noioBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-noio"), "./internal/cmd/noio-provider")
-	mirrorBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-mirror"), "./internal/cmd/mirror-provider")
-	plugins := filepath.Join(dir, "plugins")
-	memZulip, memNoio, memMirror := filepath.Join(dir, "mem-zulip"), filepath.Join(dir, "mem-noio"), filepath.Join(dir, "mem-mirror")
-	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, memZulip)
-	benchWrapper(b, filepath.Join(plugins, "terraform-provider-noio"), noioBin, memNoio)
-	benchWrapper(b, filepath.Join(plugins, "terraform-provider-mirror"), mirrorBin, memMirror)
-	rc := filepath.Join(dir, "terraformrc")
-	writeFile(b, rc, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/zulip-terraform/zulip" = %q
-    "registry.terraform.io/zulip-terraform/noio"  = %q
-    "registry.terraform.io/zulip-terraform/mirror" = %q
-  }
-  direct {}
-}
-`, plugins, plugins, plugins), 0o644)
-
+	f := newBenchFloor(b)
 	var planMirror, planNoio, planData, applyMirror, applyNoio, reqPlan, reqApply []float64
 	var endpoints, applyEndpoints map[string]int
 	b.ResetTimer()
 	for round := range b.N {
-		srv, err := refserver.New(refserver.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		counter := &benchCounter{counts: map[string]int{}}
-		hs := httptest.NewServer(counter.wrap(srv))
-		owner := benchOwner(srv)
-		roundDir := filepath.Join(dir, "round"+strconv.Itoa(round))
-		zulipConfig := benchZulipConfig(n, hs.URL, owner.Email, owner.APIKey)
-		configs := map[string]string{
-			"zulip":  zulipConfig,
-			"mirror": strings.Replace(zulipConfig, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1),
-			"noio":   benchNoioConfig(n),
-			"data":   benchDataConfig(n),
-		}
-		order := []string{"zulip", "mirror", "noio", "data"}
-		// Rotate who goes first, so that no provider always meets a warm or cold machine.
-		order = append(order[round%4:], order[:round%4]...)
-		apply, plan := map[string]time.Duration{}, map[string]time.Duration{}
-		for _, kind := range order {
-			cfg := filepath.Join(roundDir, kind)
-			writeFile(b, filepath.Join(cfg, "main.tf"), configs[kind], 0o644)
-			counter.reset()
-			apply[kind] = benchTerraform(b, tf, rc, cfg, "apply", "-auto-approve", "-input=false", "-parallelism=10")
-			if kind == "zulip" {
-				reqApply = append(reqApply, float64(counter.total())/float64(n))
-				applyEndpoints = counter.snapshot()
-			}
-		}
-		for _, kind := range order {
-			counter.reset()
-			plan[kind] = benchTerraform(b, tf, rc, filepath.Join(roundDir, kind), "plan", "-input=false", "-detailed-exitcode")
-			if kind == "zulip" {
-				reqPlan = append(reqPlan, float64(counter.total()))
-				endpoints = counter.snapshot()
-			}
-		}
-		hs.Close()
+		r := f.round(b, round, n)
+		reqApply = append(reqApply, r.reqApply)
+		applyEndpoints = r.applyEndpoints
+		reqPlan = append(reqPlan, r.reqPlan)
+		endpoints = r.planEndpoints
+		apply, plan := r.apply, r.plan
 		planMirror = append(planMirror, plan["zulip"].Seconds()/plan["mirror"].Seconds())
 		applyMirror = append(applyMirror, apply["zulip"].Seconds()/apply["mirror"].Seconds())
 		planNoio = append(planNoio, plan["zulip"].Seconds()/plan["noio"].Seconds())
@@ -124,17 +71,112 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 	b.ReportMetric(benchMedian(applyNoio), "apply/noio")
 	b.ReportMetric(benchMedian(reqPlan), "req/plan")
 	b.ReportMetric(benchMedian(reqApply), "req/object-apply")
-	if peak, ok := benchPeakMiB(memZulip); ok {
+	if peak, ok := benchPeakMiB(f.memZulip); ok {
 		b.ReportMetric(peak, "MiB-peak")
 	}
-	if peak, ok := benchPeakMiB(memMirror); ok {
+	if peak, ok := benchPeakMiB(f.memMirror); ok {
 		b.ReportMetric(peak, "MiB-peak-mirror")
 	}
-	if peak, ok := benchPeakMiB(memNoio); ok {
+	if peak, ok := benchPeakMiB(f.memNoio); ok {
 		b.ReportMetric(peak, "MiB-peak-noio")
 	}
 	benchLogCounts(b, fmt.Sprintf("plan requests, N=%d", n), endpoints)
 	benchLogCounts(b, fmt.Sprintf("apply requests, N=%d", n), applyEndpoints)
+}
+
+// benchFloor is the benchmark's Terraform, its CLI configuration (which
+// points the three providers at their wrappers), and the files where each
+// provider's wrapper records its peak memory.
+type benchFloor struct {
+	dir, tf, rc                  string
+	memZulip, memNoio, memMirror string
+}
+
+// newBenchFloor builds the three providers, wraps each to record its memory,
+// and writes the CLI configuration.
+func newBenchFloor(b *testing.B) *benchFloor {
+	f := &benchFloor{tf: terraformPath(b), dir: b.TempDir()}
+	dir := f.dir
+	zulipBin := buildProvider(b, filepath.Join(dir, "real", "terraform-provider-zulip"))
+	goTool, _ := exec.LookPath("go")
+	noioBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-noio"), "./internal/cmd/noio-provider")
+	mirrorBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-mirror"), "./internal/cmd/mirror-provider")
+	plugins := filepath.Join(dir, "plugins")
+	f.memZulip, f.memNoio, f.memMirror = filepath.Join(dir, "mem-zulip"), filepath.Join(dir, "mem-noio"), filepath.Join(dir, "mem-mirror")
+	benchWrapper(b, filepath.Join(plugins, "terraform-provider-zulip"), zulipBin, f.memZulip)
+	benchWrapper(b, filepath.Join(plugins, "terraform-provider-noio"), noioBin, f.memNoio)
+	benchWrapper(b, filepath.Join(plugins, "terraform-provider-mirror"), mirrorBin, f.memMirror)
+	f.rc = filepath.Join(dir, "terraformrc")
+	writeFile(b, f.rc, fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/zulip-terraform/zulip" = %q
+    "registry.terraform.io/zulip-terraform/noio"  = %q
+    "registry.terraform.io/zulip-terraform/mirror" = %q
+  }
+  direct {}
+}
+`, plugins, plugins, plugins), 0o644)
+	return f
+}
+
+// benchRound is what one round measured: the time of each kind's apply and
+// plan, and this provider's requests (per object in the apply, in all in the
+// plan) and their endpoints.
+type benchRound struct {
+	apply, plan                   map[string]time.Duration
+	reqApply, reqPlan             float64
+	applyEndpoints, planEndpoints map[string]int
+}
+
+// round applies, then plans, the four configurations of n objects against a
+// new reference server.
+func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
+	srv, counter, hs := benchServer(b, refserver.Options{})
+	defer hs.Close()
+	owner := benchOwner(srv)
+	roundDir := filepath.Join(f.dir, "round"+strconv.Itoa(round))
+	zulipConfig := benchZulipConfig(n, hs.URL, owner.Email, owner.APIKey)
+	configs := map[string]string{
+		"zulip":  zulipConfig,
+		"mirror": strings.Replace(zulipConfig, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1),
+		"noio":   benchNoioConfig(n),
+		"data":   benchDataConfig(n),
+	}
+	order := []string{"zulip", "mirror", "noio", "data"}
+	// Rotate who goes first, so that no provider always meets a warm or cold machine.
+	order = append(order[round%4:], order[:round%4]...)
+	r := benchRound{apply: map[string]time.Duration{}, plan: map[string]time.Duration{}}
+	for _, kind := range order {
+		cfg := filepath.Join(roundDir, kind)
+		writeFile(b, filepath.Join(cfg, "main.tf"), configs[kind], 0o644)
+		counter.reset()
+		r.apply[kind] = benchTerraform(b, f.tf, f.rc, cfg, "apply", "-auto-approve", "-input=false", "-parallelism=10")
+		if kind == "zulip" {
+			r.reqApply = float64(counter.total()) / float64(n)
+			r.applyEndpoints = counter.snapshot()
+		}
+	}
+	for _, kind := range order {
+		counter.reset()
+		r.plan[kind] = benchTerraform(b, f.tf, f.rc, filepath.Join(roundDir, kind), "plan", "-input=false", "-detailed-exitcode")
+		if kind == "zulip" {
+			r.reqPlan = float64(counter.total())
+			r.planEndpoints = counter.snapshot()
+		}
+	}
+	return r
+}
+
+// benchServer starts a reference server with opts, served over HTTP behind
+// a counter of its requests; the caller closes the HTTP server.
+func benchServer(b *testing.B, opts refserver.Options) (*refserver.Server, *benchCounter, *httptest.Server) {
+	b.Helper()
+	srv, err := refserver.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	counter := &benchCounter{counts: map[string]int{}}
+	return srv, counter, httptest.NewServer(counter.wrap(srv))
 }
 
 // benchLogCounts logs request counts by endpoint, sorted, on one line (the
@@ -336,12 +378,7 @@ func BenchmarkRateLimitedApply(b *testing.B) {
 	tf, dir, rc := benchZulipOnly(b)
 	var ratios, limited []float64
 	for round := range b.N {
-		srv, err := refserver.New(refserver.Options{RateLimit: perMinute})
-		if err != nil {
-			b.Fatal(err)
-		}
-		counter := &benchCounter{counts: map[string]int{}}
-		hs := httptest.NewServer(counter.wrap(srv))
+		srv, counter, hs := benchServer(b, refserver.Options{RateLimit: perMinute})
 		owner, _ := srv.User(refserver.SeedOwnerID)
 		var c strings.Builder
 		fmt.Fprintf(&c, "terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
@@ -384,12 +421,7 @@ func BenchmarkRateLimitedPlan(b *testing.B) {
 	// The realm is made once, through an apply against the unlimited server, which
 	// keeps it in a state file; the limited server starts from a copy of that file.
 	realm := filepath.Join(dir, "realm.json")
-	free, err := refserver.New(refserver.Options{StateFile: realm})
-	if err != nil {
-		b.Fatal(err)
-	}
-	freeCounter := &benchCounter{counts: map[string]int{}}
-	hsFree := httptest.NewServer(freeCounter.wrap(free))
+	free, _, hsFree := benchServer(b, refserver.Options{StateFile: realm})
 	defer hsFree.Close()
 	owner := benchOwner(free)
 	freeDir, limitedDir := filepath.Join(dir, "free"), filepath.Join(dir, "limited")
@@ -398,12 +430,7 @@ func BenchmarkRateLimitedPlan(b *testing.B) {
 
 	realmCopy := filepath.Join(dir, "realm-limited.json")
 	copyFile(b, realm, realmCopy)
-	limited, err := refserver.New(refserver.Options{StateFile: realmCopy, RateLimit: perMinute})
-	if err != nil {
-		b.Fatal(err)
-	}
-	limitedCounter := &benchCounter{counts: map[string]int{}}
-	hsLimited := httptest.NewServer(limitedCounter.wrap(limited))
+	_, limitedCounter, hsLimited := benchServer(b, refserver.Options{StateFile: realmCopy, RateLimit: perMinute})
 	defer hsLimited.Close()
 	writeFile(b, filepath.Join(limitedDir, "main.tf"), benchZulipConfig(n, hsLimited.URL, owner.Email, owner.APIKey), 0o644)
 	copyFile(b, filepath.Join(freeDir, "terraform.tfstate"), filepath.Join(limitedDir, "terraform.tfstate"))
@@ -487,13 +514,8 @@ func BenchmarkRealmPlan(b *testing.B) {
 	benchWrapper(b, filepath.Join(dir, "plugins", "terraform-provider-mirror"), mirrorBin, filepath.Join(dir, "mem-mirror"))
 	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n"+
 		"    \"registry.terraform.io/zulip-terraform/mirror\" = %q\n  }\n  direct {}\n}\n", filepath.Join(dir, "plugins"), filepath.Join(dir, "plugins")), 0o644)
-	srv, err := refserver.New(refserver.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv, counter, hs := benchServer(b, refserver.Options{})
 	srv.Do(acctest.ScaleRealmSeed)
-	counter := &benchCounter{counts: map[string]int{}}
-	hs := httptest.NewServer(counter.wrap(srv))
 	defer hs.Close()
 	owner := benchOwner(srv)
 	provider := fmt.Sprintf("terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+

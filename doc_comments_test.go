@@ -22,11 +22,7 @@ var docWordsNotGo = map[string]bool{
 // function renamed or removed while the comments that explain it, or refer
 // to it, were left behind.
 func TestDocCommentsNameExistingIdentifiers(t *testing.T) {
-	idents := map[string]bool{}
-	type mention struct{ at, word string }
-	var mentions []mention
-	camel := regexp.MustCompile(`\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b`)
-	pathGoesOn := regexp.MustCompile(`^[./-]\w`)
+	scan := &docScan{idents: map[string]bool{}}
 	err := filepath.WalkDir(".", func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -40,41 +36,63 @@ func TestDocCommentsNameExistingIdentifiers(t *testing.T) {
 		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				idents[id.Name] = true
-			}
-			return true
-		})
-		for _, group := range f.Comments {
-			for _, c := range group.List {
-				for _, m := range camel.FindAllStringIndex(c.Text, -1) {
-					// A part of a path, address or file name is not a name.
-					before, after := c.Text[:m[0]], c.Text[m[1]:]
-					if strings.HasSuffix(before, "/") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "-") ||
-						pathGoesOn.MatchString(after) {
-						continue
-					}
-					mentions = append(mentions, mention{fset.Position(c.Pos()).String(), c.Text[m[0]:m[1]]})
-				}
-			}
-		}
-		return nil
+		return scan.file(path)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range mentions {
-		if !idents[m.word] && !docWordsNotGo[m.word] {
+	for _, m := range scan.mentions {
+		if !scan.idents[m.word] && !docWordsNotGo[m.word] {
 			t.Errorf("%s: the comment names %s, which the module's code does not have", m.at, m.word)
 		}
 	}
-	if len(mentions) < 100 {
-		t.Fatalf("only %d camel-case names found in comments: the walk missed the module", len(mentions))
+	if len(scan.mentions) < 100 {
+		t.Fatalf("only %d camel-case names found in comments: the walk missed the module", len(scan.mentions))
 	}
+}
+
+var (
+	// camelWord is a word in camel case.
+	camelWord = regexp.MustCompile(`\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b`)
+	// pathGoesOn is what follows a word that is part of a path or file name.
+	pathGoesOn = regexp.MustCompile(`^[./-]\w`)
+)
+
+// docScan gathers the module's identifiers and the camel-case words its
+// comments name.
+type docScan struct {
+	idents   map[string]bool
+	mentions []docMention
+}
+
+// docMention is a camel-case word at a comment's position.
+type docMention struct{ at, word string }
+
+// file adds the identifiers and the comments' camel-case words of one Go file.
+func (s *docScan) file(path string) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+	if err != nil {
+		return err
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			s.idents[id.Name] = true
+		}
+		return true
+	})
+	for _, group := range f.Comments {
+		for _, c := range group.List {
+			for _, m := range camelWord.FindAllStringIndex(c.Text, -1) {
+				// A part of a path, address or file name is not a name.
+				before, after := c.Text[:m[0]], c.Text[m[1]:]
+				if strings.HasSuffix(before, "/") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "-") ||
+					pathGoesOn.MatchString(after) {
+					continue
+				}
+				s.mentions = append(s.mentions, docMention{fset.Position(c.Pos()).String(), c.Text[m[0]:m[1]]})
+			}
+		}
+	}
+	return nil
 }

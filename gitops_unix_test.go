@@ -64,6 +64,23 @@ var gitopsSteps = struct {
 // (backend_override.tf): the example's S3 bucket is the one part not run.
 func TestGitOps(t *testing.T) {
 	r := loadRelease(t)
+	checkGitOpsExample(t)
+	for _, path := range releaseCLIs(t) {
+		dir := t.TempDir()
+		rc := mirrorConfig(t, dir, r.mirror)
+		c := newCLI(t, path, rc)
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			g := newGitOpsRun(t, c, rc, dir)
+			g.validate(t)
+			g.deploy(t)
+			g.driftAndRepair(t)
+		})
+	}
+}
+
+// checkGitOpsExample checks that the test runs the example's files and its
+// workflow's commands.
+func checkGitOpsExample(t *testing.T) {
 	workflow, err := os.ReadFile(gitopsWorkflow)
 	if err != nil {
 		t.Fatal(err)
@@ -84,81 +101,101 @@ func TestGitOps(t *testing.T) {
 			t.Errorf("%s does not run %q, which this test runs in its place", gitopsWorkflow, line)
 		}
 	}
+}
 
-	for _, path := range releaseCLIs(t) {
-		dir := t.TempDir()
-		rc := mirrorConfig(t, dir, r.mirror)
-		c := newCLI(t, path, rc)
-		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
-			orgs := map[string]*gitopsOrg{}
-			for _, env := range []string{"staging", "production"} {
-				srv := acctest.NewServer(t)
-				bot := createTerraformBot(t, srv)
-				orgs[env] = &gitopsOrg{name: env, srv: srv, bot: bot,
-					env:   []string{"ZULIP_SITE=" + srv.URL, "ZULIP_EMAIL=" + bot.email, "ZULIP_API_KEY=" + bot.key},
-					state: filepath.Join(dir, "state", env+".tfstate")}
-			}
-			// Each job starts from a fresh checkout, as a CI runner does.
-			checkout := func(name string) string {
-				repo := filepath.Join(dir, name)
-				copyExample(t, gitopsOrganization, filepath.Join(repo, "organization"))
-				copyExample(t, gitopsStaging, filepath.Join(repo, "environments", "staging"))
-				copyExample(t, gitopsProduction, filepath.Join(repo, "environments", "production"))
-				for env, org := range orgs {
-					writeFile(t, filepath.Join(repo, "environments", env, "backend_override.tf"),
-						fmt.Sprintf("terraform {\n  backend \"local\" {\n    path = %q\n  }\n}\n", org.state), 0o644)
-				}
-				return repo
-			}
+// gitopsRun is the GitOps pipeline with one CLI: the CLI, its configuration,
+// the directory of the checkouts and states, and the two organizations.
+type gitopsRun struct {
+	c    cli
+	rc   string
+	dir  string
+	orgs map[string]*gitopsOrg
+}
 
-			check := checkout("check")
-			runCLI(t, c, rc, check, nil, 0, gitopsSteps.fmt...)
-			for env := range orgs {
-				envDir := filepath.Join(check, "environments", env)
-				runCLI(t, c, rc, envDir, nil, 0, gitopsSteps.validateInit...)
-				runCLI(t, c, rc, envDir, nil, 0, gitopsSteps.validate...)
-			}
-
-			// plan on the pull request, apply the saved plan on merge
-			for i, env := range []string{"staging", "production"} {
-				org := orgs[env]
-				shown := org.planAndApply(t, c, rc, checkout(fmt.Sprintf("pr-%d", i)), checkout(fmt.Sprintf("merge-%d", i)), env)
-				for _, want := range []string{"module.organization.zulip_linkifier.issues will be created", `module.organization.zulip_channel.team["engineering"] will be created`} {
-					if !strings.Contains(shown, want) {
-						t.Errorf("%s: the plan shown to reviewers lacks %q:\n%s", env, want, shown)
-					}
-				}
-				org.drift(t, c, rc, checkout("drift-"+env), 0)
-			}
-			orgs["staging"].srv.Do(func(realm *refserver.Realm) { checkGitOpsRealm(t, "staging", realm, orgs["staging"].bot.id, true) })
-			orgs["production"].srv.Do(func(realm *refserver.Realm) {
-				checkGitOpsRealm(t, "production", realm, orgs["production"].bot.id, false)
-			})
-
-			// somebody edits the production linkifier in the web app
-			prod := orgs["production"]
-			owner, _ := prod.srv.User(refserver.SeedOwnerID)
-			var id int
-			prod.srv.Do(func(realm *refserver.Realm) {
-				for _, l := range realm.Linkifiers {
-					if l.Pattern == "ZT-(?P<id>[0-9]+)" {
-						id = l.ID
-					}
-				}
-			})
-			zulipAPI(t, prod.srv, owner.Email, owner.APIKey, http.MethodPatch, "/api/v1/realm/filters/"+strconv.Itoa(id), url.Values{
-				"pattern": {"ZT-(?P<id>[0-9]+)"}, "url_template": {"https://elsewhere.example.com/{id}"}})
-			out := prod.drift(t, c, rc, checkout("drift-after-edit"), 2)
-			if !strings.Contains(out, "module.organization.zulip_linkifier.issues will be updated in-place") {
-				t.Errorf("the drift check does not name the edited linkifier:\n%s", out)
-			}
-			orgs["staging"].drift(t, c, rc, checkout("drift-staging-after-edit"), 0)
-
-			// the repair: the next plan and apply put it back
-			prod.planAndApply(t, c, rc, checkout("repair-pr"), checkout("repair-merge"), "production")
-			prod.drift(t, c, rc, checkout("drift-after-repair"), 0)
-		})
+// newGitOpsRun starts a reference server for staging and one for
+// production, each with Terraform's bot account.
+func newGitOpsRun(t *testing.T, c cli, rc, dir string) *gitopsRun {
+	g := &gitopsRun{c: c, rc: rc, dir: dir, orgs: map[string]*gitopsOrg{}}
+	for _, env := range []string{"staging", "production"} {
+		srv := acctest.NewServer(t)
+		bot := createTerraformBot(t, srv)
+		g.orgs[env] = &gitopsOrg{name: env, srv: srv, bot: bot,
+			env:   []string{"ZULIP_SITE=" + srv.URL, "ZULIP_EMAIL=" + bot.email, "ZULIP_API_KEY=" + bot.key},
+			state: filepath.Join(dir, "state", env+".tfstate")}
 	}
+	return g
+}
+
+// checkout is a fresh checkout named name: each job starts from one, as a
+// CI runner does.
+func (g *gitopsRun) checkout(t *testing.T, name string) string {
+	repo := filepath.Join(g.dir, name)
+	copyExample(t, gitopsOrganization, filepath.Join(repo, "organization"))
+	copyExample(t, gitopsStaging, filepath.Join(repo, "environments", "staging"))
+	copyExample(t, gitopsProduction, filepath.Join(repo, "environments", "production"))
+	for env, org := range g.orgs {
+		writeFile(t, filepath.Join(repo, "environments", env, "backend_override.tf"),
+			fmt.Sprintf("terraform {\n  backend \"local\" {\n    path = %q\n  }\n}\n", org.state), 0o644)
+	}
+	return repo
+}
+
+// validate is the workflow's check job: fmt, and each root validated.
+func (g *gitopsRun) validate(t *testing.T) {
+	check := g.checkout(t, "check")
+	runCLI(t, g.c, g.rc, check, nil, 0, gitopsSteps.fmt...)
+	for env := range g.orgs {
+		envDir := filepath.Join(check, "environments", env)
+		runCLI(t, g.c, g.rc, envDir, nil, 0, gitopsSteps.validateInit...)
+		runCLI(t, g.c, g.rc, envDir, nil, 0, gitopsSteps.validate...)
+	}
+}
+
+// deploy plans on the pull request and applies the saved plan on merge, for
+// staging and then production, and checks what each organization holds.
+func (g *gitopsRun) deploy(t *testing.T) {
+	orgs := g.orgs
+	for i, env := range []string{"staging", "production"} {
+		org := orgs[env]
+		shown := org.planAndApply(t, g.c, g.rc, g.checkout(t, fmt.Sprintf("pr-%d", i)), g.checkout(t, fmt.Sprintf("merge-%d", i)), env)
+		for _, want := range []string{"module.organization.zulip_linkifier.issues will be created", `module.organization.zulip_channel.team["engineering"] will be created`} {
+			if !strings.Contains(shown, want) {
+				t.Errorf("%s: the plan shown to reviewers lacks %q:\n%s", env, want, shown)
+			}
+		}
+		org.drift(t, g.c, g.rc, g.checkout(t, "drift-"+env), 0)
+	}
+	orgs["staging"].srv.Do(func(realm *refserver.Realm) { checkGitOpsRealm(t, "staging", realm, orgs["staging"].bot.id, true) })
+	orgs["production"].srv.Do(func(realm *refserver.Realm) {
+		checkGitOpsRealm(t, "production", realm, orgs["production"].bot.id, false)
+	})
+}
+
+// driftAndRepair: somebody edits the production linkifier in the web app;
+// the drift check names it (and staging's passes), and the next plan and
+// apply put it back.
+func (g *gitopsRun) driftAndRepair(t *testing.T) {
+	prod := g.orgs["production"]
+	owner, _ := prod.srv.User(refserver.SeedOwnerID)
+	var id int
+	prod.srv.Do(func(realm *refserver.Realm) {
+		for _, l := range realm.Linkifiers {
+			if l.Pattern == "ZT-(?P<id>[0-9]+)" {
+				id = l.ID
+			}
+		}
+	})
+	zulipAPI(t, prod.srv, owner.Email, owner.APIKey, http.MethodPatch, "/api/v1/realm/filters/"+strconv.Itoa(id), url.Values{
+		"pattern": {"ZT-(?P<id>[0-9]+)"}, "url_template": {"https://elsewhere.example.com/{id}"}})
+	out := prod.drift(t, g.c, g.rc, g.checkout(t, "drift-after-edit"), 2)
+	if !strings.Contains(out, "module.organization.zulip_linkifier.issues will be updated in-place") {
+		t.Errorf("the drift check does not name the edited linkifier:\n%s", out)
+	}
+	g.orgs["staging"].drift(t, g.c, g.rc, g.checkout(t, "drift-staging-after-edit"), 0)
+
+	// the repair: the next plan and apply put it back
+	prod.planAndApply(t, g.c, g.rc, g.checkout(t, "repair-pr"), g.checkout(t, "repair-merge"), "production")
+	prod.drift(t, g.c, g.rc, g.checkout(t, "drift-after-repair"), 0)
 }
 
 // gitopsOrg is one organization of the GitOps test: its server, Terraform's

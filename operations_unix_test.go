@@ -207,8 +207,30 @@ func TestEveryTypeThroughTerraformOperations(t *testing.T) {
 	tf := terraformPath(t)
 	dir, rc, _ := devOverride(t)
 	srv := acctest.NewServer(t)
+	body, seededPattern := operationsBody(srv)
+	addrs := resourceAddresses(body)
+	checkOperationsCoverage(t, addrs)
+
+	w := opsWork{tf: tf, rc: rc, dir: filepath.Join(dir, "ops")}
+	writeFile(t, filepath.Join(w.dir, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID)+body, 0o644)
+	png, err := os.ReadFile(filepath.Join("internal", "provider", "bots", "testdata", "emoji", "green.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(w.dir, "green.png"), string(png), 0o644)
+
+	w.must(t, "apply", "-auto-approve")
+	w.emptyPlan(t, "the create")
+	w.replaceAll(t, addrs)
+	w.taintAll(t, addrs)
+	w.duplicates(t, addrs)
+	w.destroyBlocked(t, seededPattern)
+}
+
+// operationsBody is operationsConfig filled in from the server, whose owner
+// it lets create users; seededPattern is the first seeded linkifier's.
+func operationsBody(srv *acctest.Server) (body, seededPattern string) {
 	var linkifiers, folders, fields []string
-	var seededPattern string
 	srv.Do(func(r *refserver.Realm) {
 		seededPattern = r.Linkifiers[0].Pattern
 		// The owner manages allowed domains, and creates the user too.
@@ -225,73 +247,82 @@ func TestEveryTypeThroughTerraformOperations(t *testing.T) {
 			fields = append(fields, fmt.Sprint(f.ID))
 		}
 	})
-	body := fmt.Sprintf(operationsConfig, strings.Join(linkifiers, ", "), refserver.SeedMemberID, refserver.SeedAdminID,
+	body = fmt.Sprintf(operationsConfig, strings.Join(linkifiers, ", "), refserver.SeedMemberID, refserver.SeedAdminID,
 		strings.Join(folders, ", "), refserver.SeedOwnerID, refserver.SeedMemberID, refserver.SeedAdminID, strings.Join(fields, ", "))
-	addrs := resourceAddresses(body)
-	checkOperationsCoverage(t, addrs)
+	return body, seededPattern
+}
 
-	work := filepath.Join(dir, "ops")
-	writeFile(t, filepath.Join(work, "main.tf"), mainTF(t, srv, refserver.SeedOwnerID)+body, 0o644)
-	png, err := os.ReadFile(filepath.Join("internal", "provider", "bots", "testdata", "emoji", "green.png"))
+// opsWork is the operations test's Terraform, its CLI configuration and the
+// directory of its configuration.
+type opsWork struct{ tf, rc, dir string }
+
+// run runs terraform with args in the directory.
+func (w opsWork) run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := terraformCommand(w.tf, w.rc, w.dir, nil, args[0], args[1:]...)
+	if args[0] == "taint" { // it asks for no input, and has no such flag
+		cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return a == "-input=false" })
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// must runs terraform with args and fails the test unless it succeeds.
+func (w opsWork) must(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := w.run(t, args...)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	writeFile(t, filepath.Join(work, "green.png"), string(png), 0o644)
-	run := func(args ...string) (string, error) {
-		t.Helper()
-		cmd := terraformCommand(tf, rc, work, nil, args[0], args[1:]...)
-		if args[0] == "taint" { // it asks for no input, and has no such flag
-			cmd.Args = slices.DeleteFunc(cmd.Args, func(a string) bool { return a == "-input=false" })
-		}
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
-	must := func(args ...string) string {
-		t.Helper()
-		out, err := run(args...)
-		if err != nil {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return out
-	}
-	emptyPlan := func(after string) {
-		t.Helper()
-		out, err := run("plan", "-detailed-exitcode")
-		if err != nil {
-			t.Fatalf("after %s, the plan is not empty (%v):\n%s", after, err, out)
-		}
-	}
+	return out
+}
 
-	must("apply", "-auto-approve")
-	emptyPlan("the create")
+// emptyPlan fails the test unless the plan, after the step named after, is
+// empty.
+func (w opsWork) emptyPlan(t *testing.T, after string) {
+	t.Helper()
+	out, err := w.run(t, "plan", "-detailed-exitcode")
+	if err != nil {
+		t.Fatalf("after %s, the plan is not empty (%v):\n%s", after, err, out)
+	}
+}
 
+// replaceAll applies with -replace of every address at once.
+func (w opsWork) replaceAll(t *testing.T, addrs []string) {
 	replace := []string{"apply", "-auto-approve"}
 	for _, a := range addrs {
 		replace = append(replace, "-replace="+a)
 	}
-	out := must(replace...)
+	out := w.must(t, replace...)
 	if m := regexp.MustCompile(`(\d+) added, \d+ changed, (\d+) destroyed`).FindStringSubmatch(out); m == nil || m[1] != fmt.Sprint(len(addrs)) {
 		t.Errorf("-replace of %d resources did not add %d:\n%s", len(addrs), len(addrs), tail(out))
 	}
-	emptyPlan("-replace")
+	w.emptyPlan(t, "-replace")
+}
 
+// taintAll taints every address and applies.
+func (w opsWork) taintAll(t *testing.T, addrs []string) {
 	for _, a := range addrs {
-		must("taint", a)
+		w.must(t, "taint", a)
 	}
-	out = must("apply", "-auto-approve")
+	out := w.must(t, "apply", "-auto-approve")
 	if m := regexp.MustCompile(`(\d+) added`).FindStringSubmatch(out); m == nil || m[1] != fmt.Sprint(len(addrs)) {
 		t.Errorf("the apply of %d tainted resources did not add %d:\n%s", len(addrs), len(addrs), tail(out))
 	}
-	emptyPlan("the apply of tainted objects")
+	w.emptyPlan(t, "the apply of tainted objects")
+}
 
+// duplicates adds, for each type of operationsDuplicates, a second resource
+// with an existing object's natural key: the plan fails naming it.
+func (w opsWork) duplicates(t *testing.T, addrs []string) {
 	// One duplicate at a time: an error stops the plan of what depends on
 	// the resource, which would hide the next type's duplicate.
 	for _, typ := range sortedKeys(operationsDuplicates) {
 		if !slices.Contains(addrs, typ+".x") {
 			t.Errorf("operationsDuplicates has %s, which operationsConfig lacks", typ)
 		}
-		writeFile(t, filepath.Join(work, "dup.tf"), fmt.Sprintf("resource %q \"dup\" {\n  %s\n}\n", typ, operationsDuplicates[typ]), 0o644)
-		out, err := run("plan")
+		writeFile(t, filepath.Join(w.dir, "dup.tf"), fmt.Sprintf("resource %q \"dup\" {\n  %s\n}\n", typ, operationsDuplicates[typ]), 0o644)
+		out, err := w.run(t, "plan")
 		switch {
 		case err == nil:
 			t.Errorf("a plan with a second %s of an existing natural key succeeded:\n%s", typ, tail(out))
@@ -299,15 +330,17 @@ func TestEveryTypeThroughTerraformOperations(t *testing.T) {
 			t.Errorf("the plan does not refuse the second %s as a duplicate:\n%s", typ, tail(out))
 		}
 	}
-	if err := os.Remove(filepath.Join(work, "dup.tf")); err != nil {
+	if err := os.Remove(filepath.Join(w.dir, "dup.tf")); err != nil {
 		t.Fatal(err)
 	}
-	emptyPlan("removing the duplicates")
+	w.emptyPlan(t, "removing the duplicates")
+}
 
-	// A configuration that cannot be applied (an object that exists and is
-	// not managed, and a duplicate) can still be destroyed: terraform
-	// destroy's first, refreshing plan makes no create-time check.
-	writeFile(t, filepath.Join(work, "blocked.tf"), fmt.Sprintf(`
+// destroyBlocked destroys everything although the configuration cannot be
+// applied (an object that exists and is not managed, and a duplicate):
+// terraform destroy's first, refreshing plan makes no create-time check.
+func (w opsWork) destroyBlocked(t *testing.T, seededPattern string) {
+	writeFile(t, filepath.Join(w.dir, "blocked.tf"), fmt.Sprintf(`
 resource "zulip_linkifier" "stranger" {
   pattern      = %q
   url_template = "https://stranger.example/{id}"
@@ -317,10 +350,10 @@ resource "zulip_allowed_domain" "dup" {
   domain = "ops.example.org"
 }
 `, seededPattern), 0o644)
-	if out, err := run("plan"); err == nil || !strings.Contains(out, "Linkifier Already Exists") || !strings.Contains(out, "Two Resources With One") {
+	if out, err := w.run(t, "plan"); err == nil || !strings.Contains(out, "Linkifier Already Exists") || !strings.Contains(out, "Two Resources With One") {
 		t.Fatalf("the plan of a configuration that cannot be applied did not fail as expected (%v):\n%s", err, tail(out))
 	}
-	must("destroy", "-auto-approve")
+	w.must(t, "destroy", "-auto-approve")
 }
 
 // checkOperationsCoverage fails for a type with an object on the server (an

@@ -31,8 +31,43 @@ func TestBotSecretsNeverWritten(t *testing.T) {
 	dir, rc, stderrLog := devOverride(t)
 	srv := acctest.NewServer(t)
 	cfg := filepath.Join(dir, "cfg")
-	config := func(rotation string) string {
-		return `terraform {
+	run := func(args ...string) {
+		t.Helper()
+		cmd := terraformCommand(tf, rc, cfg, []string{"TF_LOG=trace", "TF_LOG_PATH=" + filepath.Join(dir, "terraform-trace.log")}, args[0], args[1:]...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("terraform %v: %v\n%s", args, err, out)
+		}
+	}
+	var secrets []string
+	writeFile(t, filepath.Join(cfg, "main.tf"), botSecretsConfig(t, srv, "2026-10"), 0o644)
+	run("apply", "-auto-approve")
+	secrets = append(secrets, botSecrets(srv)...)
+	writeFile(t, filepath.Join(cfg, "main.tf"), botSecretsConfig(t, srv, "2026-11"), 0o644)
+	run("plan", "-out=rotate.tfplan")
+	run("apply", "rotate.tfplan")
+	secrets = append(secrets, botSecrets(srv)...)
+	run("plan", "-out=after.tfplan")
+	if len(secrets) < 4 {
+		t.Fatalf("only %d secrets found on the server", len(secrets))
+	}
+	places := secretPlaces(t, tf, rc, dir, cfg, stderrLog)
+	if len(places["Terraform's TRACE log"]) < 10000 {
+		t.Fatalf("the TRACE log is nearly empty (%d bytes): logging did not happen", len(places["Terraform's TRACE log"]))
+	}
+	for i, secret := range secrets {
+		for where, data := range places {
+			if strings.Contains(string(data), secret) {
+				t.Errorf("secret %d found in %s", i, where)
+			}
+		}
+	}
+}
+
+// botSecretsConfig is the test's configuration: the two bots, their keys read
+// ephemerally and handed to aliased providers, with the generic bot's
+// key_rotation set to rotation.
+func botSecretsConfig(t *testing.T, srv *acctest.Server, rotation string) string {
+	return `terraform {
   required_providers {
     zulip = { source = "zulip-terraform/zulip" }
   }
@@ -83,38 +118,30 @@ data "zulip_user" "hook" {
   user_id  = zulip_bot.hook.id
 }
 `, rotation, srv.URL, srv.URL)
-	}
-	run := func(args ...string) {
-		t.Helper()
-		cmd := terraformCommand(tf, rc, cfg, []string{"TF_LOG=trace", "TF_LOG_PATH=" + filepath.Join(dir, "terraform-trace.log")}, args[0], args[1:]...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("terraform %v: %v\n%s", args, err, out)
-		}
-	}
+}
+
+// botSecrets are the API keys of the test's bots on the server, and the
+// outgoing webhook bot's token.
+func botSecrets(srv *acctest.Server) []string {
 	var secrets []string
-	remember := func() {
-		srv.Do(func(r *refserver.Realm) {
-			for id, u := range r.Users {
-				if u.IsBot && (strings.HasPrefix(u.Email, "ci-bot@") || strings.HasPrefix(u.Email, "hook-bot@")) {
-					secrets = append(secrets, u.APIKey)
-					if b := r.Bots[id]; b != nil && b.Service != nil {
-						secrets = append(secrets, b.Service.Token)
-					}
+	srv.Do(func(r *refserver.Realm) {
+		for id, u := range r.Users {
+			if u.IsBot && (strings.HasPrefix(u.Email, "ci-bot@") || strings.HasPrefix(u.Email, "hook-bot@")) {
+				secrets = append(secrets, u.APIKey)
+				if b := r.Bots[id]; b != nil && b.Service != nil {
+					secrets = append(secrets, b.Service.Token)
 				}
 			}
-		})
-	}
-	writeFile(t, filepath.Join(cfg, "main.tf"), config("2026-10"), 0o644)
-	run("apply", "-auto-approve")
-	remember()
-	writeFile(t, filepath.Join(cfg, "main.tf"), config("2026-11"), 0o644)
-	run("plan", "-out=rotate.tfplan")
-	run("apply", "rotate.tfplan")
-	remember()
-	run("plan", "-out=after.tfplan")
-	if len(secrets) < 4 {
-		t.Fatalf("only %d secrets found on the server", len(secrets))
-	}
+		}
+	})
+	return secrets
+}
+
+// secretPlaces are the places a secret must not be, by name: the JSON of the
+// plan saved as after.tfplan in cfg, that saved plan, the state, Terraform's
+// TRACE log in dir, and the provider's output.
+func secretPlaces(t *testing.T, tf, rc, dir, cfg, stderrLog string) map[string][]byte {
+	t.Helper()
 	show := exec.Command(tf, "show", "-json", "after.tfplan")
 	show.Dir, show.Env = cfg, append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc)
 	planJSON, err := show.Output()
@@ -130,16 +157,7 @@ data "zulip_user" "hook" {
 		}
 		places[name] = data
 	}
-	if len(places["Terraform's TRACE log"]) < 10000 {
-		t.Fatalf("the TRACE log is nearly empty (%d bytes): logging did not happen", len(places["Terraform's TRACE log"]))
-	}
-	for i, secret := range secrets {
-		for where, data := range places {
-			if strings.Contains(string(data), secret) {
-				t.Errorf("secret %d found in %s", i, where)
-			}
-		}
-	}
+	return places
 }
 
 // ephemeralCapable reports whether `terraform version` names 1.10 or newer.

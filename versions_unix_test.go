@@ -123,64 +123,11 @@ func shortRun(t *testing.T) *regexp.Regexp {
 // directly or through the functions they call.
 func versionedFuncs(t *testing.T, globs ...string) (map[string]*ast.FuncDecl, map[string]bool) {
 	t.Helper()
-	fset := token.NewFileSet()
-	var files []string
-	for _, glob := range globs {
-		matches, err := filepath.Glob(glob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, matches...)
-	}
-	var parsed []*ast.File
-	for _, f := range files {
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed = append(parsed, file)
-	}
-	usesTFVersion := func(n ast.Node) bool {
-		found := false
-		ast.Inspect(n, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "tfversion" {
-					found = true
-				}
-			}
-			return !found
-		})
-		return found
-	}
-	// Package-level variables that hold version checks.
-	versionVars := map[string]bool{"terraformVersion": true}
-	funcs := map[string]*ast.FuncDecl{}
-	for _, file := range parsed {
-		for _, decl := range file.Decls {
-			switch d := decl.(type) {
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					if vs, ok := spec.(*ast.ValueSpec); ok && usesTFVersion(vs) {
-						for _, name := range vs.Names {
-							versionVars[name.Name] = true
-						}
-					}
-				}
-			case *ast.FuncDecl:
-				funcs[d.Name.Name] = d
-			}
-		}
-	}
+	funcs, versionVars := funcsAndVersionVars(parseGlobs(t, globs...))
 	refs := map[string]map[string]bool{}
 	versioned := map[string]bool{}
 	for name, fn := range funcs {
-		refs[name] = map[string]bool{}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				refs[name][id.Name] = true
-			}
-			return true
-		})
+		refs[name] = identsIn(fn.Body)
 		if usesTFVersion(fn.Body) {
 			versioned[name] = true
 		}
@@ -205,4 +152,77 @@ func versionedFuncs(t *testing.T, globs ...string) (map[string]*ast.FuncDecl, ma
 		}
 	}
 	return funcs, versioned
+}
+
+// parseGlobs parses the Go files matching globs.
+func parseGlobs(t *testing.T, globs ...string) []*ast.File {
+	t.Helper()
+	fset := token.NewFileSet()
+	var files []string
+	for _, glob := range globs {
+		matches, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, matches...)
+	}
+	var parsed []*ast.File
+	for _, f := range files {
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, file)
+	}
+	return parsed
+}
+
+// funcsAndVersionVars are the files' functions and methods, by name, and
+// their package-level variables that hold version checks.
+func funcsAndVersionVars(parsed []*ast.File) (map[string]*ast.FuncDecl, map[string]bool) {
+	versionVars := map[string]bool{"terraformVersion": true}
+	funcs := map[string]*ast.FuncDecl{}
+	for _, file := range parsed {
+		for _, decl := range file.Decls {
+			switch d := decl.(type) {
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					if vs, ok := spec.(*ast.ValueSpec); ok && usesTFVersion(vs) {
+						for _, name := range vs.Names {
+							versionVars[name.Name] = true
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				funcs[d.Name.Name] = d
+			}
+		}
+	}
+	return funcs, versionVars
+}
+
+// usesTFVersion reports whether n refers to the package tfversion.
+func usesTFVersion(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "tfversion" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// identsIn are the names of the identifiers in n.
+func identsIn(n ast.Node) map[string]bool {
+	names := map[string]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			names[id.Name] = true
+		}
+		return true
+	})
+	return names
 }

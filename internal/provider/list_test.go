@@ -26,31 +26,8 @@ func queryStep(srv *acctest.Server, t *testing.T, user int, lists string, checks
 	return resource.TestStep{Query: true, Config: srv.ProviderConfig(t, user) + lists, QueryResultChecks: checks}
 }
 
-// TestAccList_filters: each filter narrows its list to what the
-// organization holds, and results are shown by name (users by name and
-// address).
-func TestAccList_filters(t *testing.T) {
-	srv := acctest.NewServer(t)
-	var private, humans, active int
-	srv.Do(func(r *refserver.Realm) {
-		for _, c := range r.Channels {
-			if c.InviteOnly && !c.IsArchived {
-				private++
-			}
-		}
-		for _, u := range r.Users {
-			if !u.IsBot {
-				humans++
-				if u.IsActive {
-					active++
-				}
-			}
-		}
-	})
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.QueryVersions,
-		Steps: []resource.TestStep{
-			queryStep(srv, t, refserver.SeedOwnerID, `
+// filteredLists lists each type through one of its filters.
+const filteredLists = `
 list "zulip_user" "admins" {
   provider = zulip
   config {
@@ -89,7 +66,39 @@ list "zulip_bot" "hooks" {
     bot_type = "incoming_webhook"
   }
 }
-`,
+`
+
+// seededCounts counts the organization's active private channels, its
+// humans, and its active humans.
+func seededCounts(srv *acctest.Server) (private, humans, active int) {
+	srv.Do(func(r *refserver.Realm) {
+		for _, c := range r.Channels {
+			if c.InviteOnly && !c.IsArchived {
+				private++
+			}
+		}
+		for _, u := range r.Users {
+			if !u.IsBot {
+				humans++
+				if u.IsActive {
+					active++
+				}
+			}
+		}
+	})
+	return private, humans, active
+}
+
+// TestAccList_filters: each filter narrows its list to what the
+// organization holds, and results are shown by name (users by name and
+// address).
+func TestAccList_filters(t *testing.T) {
+	srv := acctest.NewServer(t)
+	private, humans, active := seededCounts(srv)
+	acctest.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks: acctest.QueryVersions,
+		Steps: []resource.TestStep{
+			queryStep(srv, t, refserver.SeedOwnerID, filteredLists,
 				querycheck.ExpectLength("zulip_user.admins", 2),
 				querycheck.ExpectResourceDisplayName("zulip_user.admins",
 					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{

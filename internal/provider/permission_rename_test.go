@@ -71,6 +71,50 @@ func renameGroupOutOfBand(t *testing.T, srv *acctest.Server, from, to string) {
 	}
 }
 
+// releaseTeamOnServer checks the group release-team's name, that it stays
+// the group *release (recorded on the first check), and that each permission
+// is the group, with the system group moderators when withModerators.
+func releaseTeamOnServer(srv *acctest.Server, release *int, withModerators bool) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		g, ok := acctest.GroupByName(srv, "release-team")
+		if !ok {
+			return fmt.Errorf("no group named release-team on the server")
+		}
+		if *release == 0 {
+			*release = g.ID
+		} else if g.ID != *release {
+			return fmt.Errorf("release-team is group %d, not %d", g.ID, *release)
+		}
+		// want is the value as the server keeps it: the group's id, or the
+		// anonymous group of it and moderators, in any order.
+		want := fmt.Sprint([]int{*release})
+		if withModerators {
+			want = fmt.Sprint([]int{min(*release, refserver.GroupModerators), max(*release, refserver.GroupModerators)})
+		}
+		var errs []error
+		check := func(what string, got refserver.GroupSetting) {
+			ids := slices.Sorted(slices.Values(got.DirectSubgroups))
+			if got.GroupID != 0 {
+				ids = append(ids, got.GroupID)
+			}
+			if fmt.Sprint(ids) != want || len(got.DirectMembers) > 0 {
+				errs = append(errs, fmt.Errorf("%s is %+v, want the groups %s", what, got, want))
+			}
+		}
+		qa, _ := acctest.GroupByName(srv, "qa")
+		check("qa's can_manage_group", qa.Settings["can_manage_group"])
+		ch, _ := acctest.ChannelByName(srv, "releases")
+		check("the channel's can_send_message_group", ch.GroupSettings["can_send_message_group"])
+		srv.Do(func(r *refserver.Realm) {
+			check("the organization's can_create_groups", r.Settings.GroupSettings["can_create_groups"])
+		})
+		if len(errs) > 0 {
+			return fmt.Errorf("%v", errs)
+		}
+		return nil
+	}
+}
+
 // TestAccPermission_groupRenamedOutOfBand: a group renamed outside Terraform
 // is renamed back, and the permissions that name it (a channel's, another
 // group's, the organization's) are repaired in the same apply, also when the
@@ -80,47 +124,8 @@ func TestAccPermission_groupRenamedOutOfBand(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	var release int
-	// onServer checks the group's name and that each permission is the
-	// group, with the system group moderators when withModerators.
 	onServer := func(withModerators bool) resource.TestCheckFunc {
-		return func(*terraform.State) error {
-			g, ok := acctest.GroupByName(srv, "release-team")
-			if !ok {
-				return fmt.Errorf("no group named release-team on the server")
-			}
-			if release == 0 {
-				release = g.ID
-			} else if g.ID != release {
-				return fmt.Errorf("release-team is group %d, not %d", g.ID, release)
-			}
-			// want is the value as the server keeps it: the group's id, or the
-			// anonymous group of it and moderators, in any order.
-			want := fmt.Sprint([]int{release})
-			if withModerators {
-				want = fmt.Sprint([]int{min(release, refserver.GroupModerators), max(release, refserver.GroupModerators)})
-			}
-			var errs []error
-			check := func(what string, got refserver.GroupSetting) {
-				ids := slices.Sorted(slices.Values(got.DirectSubgroups))
-				if got.GroupID != 0 {
-					ids = append(ids, got.GroupID)
-				}
-				if fmt.Sprint(ids) != want || len(got.DirectMembers) > 0 {
-					errs = append(errs, fmt.Errorf("%s is %+v, want the groups %s", what, got, want))
-				}
-			}
-			qa, _ := acctest.GroupByName(srv, "qa")
-			check("qa's can_manage_group", qa.Settings["can_manage_group"])
-			ch, _ := acctest.ChannelByName(srv, "releases")
-			check("the channel's can_send_message_group", ch.GroupSettings["can_send_message_group"])
-			srv.Do(func(r *refserver.Realm) {
-				check("the organization's can_create_groups", r.Settings.GroupSettings["can_create_groups"])
-			})
-			if len(errs) > 0 {
-				return fmt.Errorf("%v", errs)
-			}
-			return nil
-		}
+		return releaseTeamOnServer(srv, &release, withModerators)
 	}
 	states := func(groups ...string) []statecheck.StateCheck {
 		return []statecheck.StateCheck{

@@ -508,6 +508,41 @@ func configureDiagnostics(t *testing.T, args map[string]any) string {
 	return b.String()
 }
 
+// configureErrorCase is a configuration whose configure fails: the
+// environment, the provider block's arguments, the phrases the diagnostics
+// hold, and the API key they must not hold.
+type configureErrorCase struct {
+	name   string
+	env    map[string]string
+	args   map[string]any
+	want   []string
+	secret string
+}
+
+// run configures the provider with the case's environment and arguments and
+// checks the diagnostics' text.
+func (tt configureErrorCase) run(t *testing.T) {
+	for k, v := range tt.env {
+		t.Setenv(k, v)
+	}
+	args := map[string]any{}
+	for k, v := range tt.args {
+		if n, ok := v.(int); ok {
+			v = big.NewFloat(float64(n))
+		}
+		args[k] = v
+	}
+	text := configureDiagnostics(t, args)
+	for _, w := range tt.want {
+		if !strings.Contains(text, w) {
+			t.Errorf("the diagnostics lack %q:\n%s", w, text)
+		}
+	}
+	if tt.secret != "" && strings.Contains(text, tt.secret) {
+		t.Errorf("the diagnostics hold the API key:\n%s", text)
+	}
+}
+
 // TestProvider_configureErrorsNameSourcesNotKeys checks the text of every configure-time
 // credentials error: it names the sources, and never holds the API key.
 func TestProvider_configureErrorsNameSourcesNotKeys(t *testing.T) {
@@ -517,13 +552,7 @@ func TestProvider_configureErrorsNameSourcesNotKeys(t *testing.T) {
 	gone, _ := srv.User(refserver.SeedDeactivatedID)
 	rc := writeZuliprc(t, home, fmt.Sprintf("[api]\nemail=nobody@zulip.example.com\nkey=%s\n", admin.APIKey))
 	hanging := hangingServer(t)
-	tests := []struct {
-		name   string
-		env    map[string]string
-		args   map[string]any
-		want   []string
-		secret string
-	}{
+	tests := []configureErrorCase{
 		{
 			name:   "wrong key",
 			args:   map[string]any{"url": srv.URL, "email": admin.Email, "api_key": wrongKey},
@@ -570,27 +599,7 @@ func TestProvider_configureErrorsNameSourcesNotKeys(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for k, v := range tt.env {
-				t.Setenv(k, v)
-			}
-			args := map[string]any{}
-			for k, v := range tt.args {
-				if n, ok := v.(int); ok {
-					v = big.NewFloat(float64(n))
-				}
-				args[k] = v
-			}
-			text := configureDiagnostics(t, args)
-			for _, w := range tt.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("the diagnostics lack %q:\n%s", w, text)
-				}
-			}
-			if tt.secret != "" && strings.Contains(text, tt.secret) {
-				t.Errorf("the diagnostics hold the API key:\n%s", text)
-			}
-		})
+		t.Run(tt.name, tt.run)
 	}
 }
 

@@ -19,15 +19,8 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
-// TestAccChannels_member checks every field of a channel and that each filter
-// a member can use changes the list, against the seeded channels.
-func TestAccChannels_member(t *testing.T) {
-	// A clock 20 days after the seed, so that activity and traffic are known.
-	srv := acctest.NewServer(t, func(o *refserver.Options) {
-		o.Clock = func() time.Time { return acctest.SeedTime.Add(20 * 24 * time.Hour) }
-	})
-	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	config := member + `
+// memberFilters reads the channels through each filter a member can use.
+const memberFilters = `
 data "zulip_channels" "default" {}
 
 data "zulip_channels" "archived" {
@@ -56,6 +49,16 @@ data "zulip_channels" "hidden_archive" {
   name = "old-projects"
 }
 `
+
+// TestAccChannels_member checks every field of a channel and that each filter
+// a member can use changes the list, against the seeded channels.
+func TestAccChannels_member(t *testing.T) {
+	// A clock 20 days after the seed, so that activity and traffic are known.
+	srv := acctest.NewServer(t, func(o *refserver.Options) {
+		o.Clock = func() time.Time { return acctest.SeedTime.Add(20 * 24 * time.Hour) }
+	})
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	config := member + memberFilters
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
@@ -73,40 +76,7 @@ data "zulip_channels" "hidden_archive" {
 					acctest.ExpectNames("data.zulip_channels.content", "channels", "announce", "backend-internal", "design", "general", "random"),
 					acctest.ExpectNames("data.zulip_channels.hidden_archive", "channels"),
 					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(0).AtMapKey("is_default"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.zulip_channels.general", tfjsonpath.New("channels"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id":                            knownvalue.Int64Exact(refserver.SeedChannelGeneral),
-							"name":                          knownvalue.StringExact("general"),
-							"description":                   knownvalue.StringExact("Everyone is here."),
-							"rendered_description":          knownvalue.StringExact("<p>Everyone is here.</p>"),
-							"date_created":                  knownvalue.Int64Exact(acctest.SeedTime.Add(24 * time.Hour).Unix()),
-							"creator_id":                    knownvalue.Int64Exact(refserver.SeedOwnerID),
-							"invite_only":                   knownvalue.Bool(false),
-							"is_web_public":                 knownvalue.Bool(false),
-							"history_public_to_subscribers": knownvalue.Bool(true),
-							"is_archived":                   knownvalue.Bool(false),
-							"first_message_id":              knownvalue.Int64Exact(1),
-							"message_retention_days":        knownvalue.Null(),
-							"is_recently_active":            knownvalue.Bool(true),
-							// 5 messages over the channel's 19 days: round(5 * 7 / 19).
-							"stream_weekly_traffic":                  knownvalue.Int64Exact(2),
-							"stream_post_policy":                     knownvalue.Int64Exact(1),
-							"is_announcement_only":                   knownvalue.Bool(false),
-							"topics_policy":                          knownvalue.StringExact("inherit"),
-							"is_default":                             knownvalue.Bool(true),
-							"can_add_subscribers_group":              acctest.PermissionOf([]string{"role:administrators"}),
-							"can_remove_subscribers_group":           acctest.PermissionOf([]string{"role:administrators"}),
-							"can_administer_channel_group":           acctest.PermissionOf(nil, refserver.SeedOwnerID),
-							"can_send_message_group":                 acctest.PermissionOf([]string{"role:everyone"}),
-							"can_subscribe_group":                    acctest.PermissionOf([]string{"role:nobody"}),
-							"can_create_topic_group":                 acctest.PermissionOf([]string{"role:everyone"}),
-							"can_delete_any_message_group":           acctest.PermissionOf([]string{"role:nobody"}),
-							"can_delete_own_message_group":           acctest.PermissionOf([]string{"role:nobody"}),
-							"can_move_messages_out_of_channel_group": acctest.PermissionOf([]string{"role:nobody"}),
-							"can_move_messages_within_channel_group": acctest.PermissionOf([]string{"role:nobody"}),
-							"can_resolve_topics_group":               acctest.PermissionOf([]string{"role:nobody"}),
-						}),
-					})),
+					statecheck.ExpectKnownValue("data.zulip_channels.general", tfjsonpath.New("channels"), seededGeneralChannel()),
 					statecheck.ExpectKnownValue("data.zulip_channels.old", tfjsonpath.New("channels"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectPartial(map[string]knownvalue.Check{
 							"id":                     knownvalue.Int64Exact(refserver.SeedChannelArchived),
@@ -147,6 +117,45 @@ data "zulip_channels" "hidden_archive" {
 				},
 			},
 		},
+	})
+}
+
+// seededGeneralChannel is the list of one channel, every field of the seeded
+// general channel as a member sees it 20 days after the seed.
+func seededGeneralChannel() knownvalue.Check {
+	return knownvalue.ListExact([]knownvalue.Check{
+		knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"id":                            knownvalue.Int64Exact(refserver.SeedChannelGeneral),
+			"name":                          knownvalue.StringExact("general"),
+			"description":                   knownvalue.StringExact("Everyone is here."),
+			"rendered_description":          knownvalue.StringExact("<p>Everyone is here.</p>"),
+			"date_created":                  knownvalue.Int64Exact(acctest.SeedTime.Add(24 * time.Hour).Unix()),
+			"creator_id":                    knownvalue.Int64Exact(refserver.SeedOwnerID),
+			"invite_only":                   knownvalue.Bool(false),
+			"is_web_public":                 knownvalue.Bool(false),
+			"history_public_to_subscribers": knownvalue.Bool(true),
+			"is_archived":                   knownvalue.Bool(false),
+			"first_message_id":              knownvalue.Int64Exact(1),
+			"message_retention_days":        knownvalue.Null(),
+			"is_recently_active":            knownvalue.Bool(true),
+			// 5 messages over the channel's 19 days: round(5 * 7 / 19).
+			"stream_weekly_traffic":                  knownvalue.Int64Exact(2),
+			"stream_post_policy":                     knownvalue.Int64Exact(1),
+			"is_announcement_only":                   knownvalue.Bool(false),
+			"topics_policy":                          knownvalue.StringExact("inherit"),
+			"is_default":                             knownvalue.Bool(true),
+			"can_add_subscribers_group":              acctest.PermissionOf([]string{"role:administrators"}),
+			"can_remove_subscribers_group":           acctest.PermissionOf([]string{"role:administrators"}),
+			"can_administer_channel_group":           acctest.PermissionOf(nil, refserver.SeedOwnerID),
+			"can_send_message_group":                 acctest.PermissionOf([]string{"role:everyone"}),
+			"can_subscribe_group":                    acctest.PermissionOf([]string{"role:nobody"}),
+			"can_create_topic_group":                 acctest.PermissionOf([]string{"role:everyone"}),
+			"can_delete_any_message_group":           acctest.PermissionOf([]string{"role:nobody"}),
+			"can_delete_own_message_group":           acctest.PermissionOf([]string{"role:nobody"}),
+			"can_move_messages_out_of_channel_group": acctest.PermissionOf([]string{"role:nobody"}),
+			"can_move_messages_within_channel_group": acctest.PermissionOf([]string{"role:nobody"}),
+			"can_resolve_topics_group":               acctest.PermissionOf([]string{"role:nobody"}),
+		}),
 	})
 }
 

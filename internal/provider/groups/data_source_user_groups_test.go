@@ -20,10 +20,9 @@ var seededGroupNames = []string{
 	"role:everyone", "role:internet", "role:nobody", "backend", "frontend", "leads",
 }
 
-func TestAccUserGroups_member(t *testing.T) {
-	srv := acctest.NewServer(t)
-	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	config := member + `
+// memberLookups reads the groups as a member: all of them, with the
+// deactivated ones, and one by name.
+const memberLookups = `
 data "zulip_user_groups" "all" {}
 
 data "zulip_user_groups" "with_deactivated" {
@@ -51,6 +50,35 @@ data "zulip_user_groups" "retired_included" {
   include_deactivated_groups = true
 }
 `
+
+// seededBackendGroup is the list of one group, every field of the seeded
+// backend group.
+func seededBackendGroup() knownvalue.Check {
+	return knownvalue.ListExact([]knownvalue.Check{
+		knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"id":                       knownvalue.Int64Exact(refserver.GroupBackend),
+			"name":                     knownvalue.StringExact("backend"),
+			"description":              knownvalue.StringExact("Backend engineers"),
+			"members":                  int64List(refserver.SeedMemberID, refserver.SeedMember3ID),
+			"direct_subgroup_ids":      int64List(),
+			"is_system_group":          knownvalue.Bool(false),
+			"date_created":             knownvalue.Int64Exact(acctest.SeedTime.Add(refserver.GroupBackend * time.Hour).Unix()),
+			"creator_id":               knownvalue.Int64Exact(refserver.SeedAdminID),
+			"deactivated":              knownvalue.Bool(false),
+			"can_add_members_group":    acctest.PermissionOf([]string{"role:administrators"}),
+			"can_join_group":           acctest.PermissionOf([]string{"role:nobody"}),
+			"can_leave_group":          acctest.PermissionOf([]string{"role:everyone"}),
+			"can_manage_group":         acctest.PermissionOf([]string{"role:nobody"}),
+			"can_mention_group":        acctest.PermissionOf([]string{"role:everyone"}),
+			"can_remove_members_group": acctest.PermissionOf([]string{"role:administrators"}),
+		}),
+	})
+}
+
+func TestAccUserGroups_member(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	config := member + memberLookups
 	withRetired := append(append(append([]string{}, seededGroupNames[:10]...), "retired-team"), seededGroupNames[10:]...)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -71,25 +99,7 @@ data "zulip_user_groups" "retired_included" {
 							"members": knownvalue.ListSizeExact(0),
 						}),
 					})),
-					statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id":                       knownvalue.Int64Exact(refserver.GroupBackend),
-							"name":                     knownvalue.StringExact("backend"),
-							"description":              knownvalue.StringExact("Backend engineers"),
-							"members":                  int64List(refserver.SeedMemberID, refserver.SeedMember3ID),
-							"direct_subgroup_ids":      int64List(),
-							"is_system_group":          knownvalue.Bool(false),
-							"date_created":             knownvalue.Int64Exact(acctest.SeedTime.Add(refserver.GroupBackend * time.Hour).Unix()),
-							"creator_id":               knownvalue.Int64Exact(refserver.SeedAdminID),
-							"deactivated":              knownvalue.Bool(false),
-							"can_add_members_group":    acctest.PermissionOf([]string{"role:administrators"}),
-							"can_join_group":           acctest.PermissionOf([]string{"role:nobody"}),
-							"can_leave_group":          acctest.PermissionOf([]string{"role:everyone"}),
-							"can_manage_group":         acctest.PermissionOf([]string{"role:nobody"}),
-							"can_mention_group":        acctest.PermissionOf([]string{"role:everyone"}),
-							"can_remove_members_group": acctest.PermissionOf([]string{"role:administrators"}),
-						}),
-					})),
+					statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups"), seededBackendGroup()),
 					// leads: a subgroup, and an anonymous group may manage it.
 					statecheck.ExpectKnownValue("data.zulip_user_groups.leads", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"members":             int64List(refserver.SeedOwnerID),

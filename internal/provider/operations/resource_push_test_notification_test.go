@@ -33,86 +33,58 @@ func TestAccPushTestNotification_performsOnce(t *testing.T) {
 		return owner + "\nresource \"zulip_push_test_notification\" \"test\" {\n" + body + "\n}\n"
 	}
 	var firstID string
+	id := func(check func(id string) error) statecheck.StateCheck {
+		return acctest.Value(addr, "id", knownvalue.StringFunc(check))
+	}
+	endpoint := func(want string) plancheck.PlanCheck {
+		return plancheck.ExpectKnownValue(addr, tfjsonpath.New("endpoint"), knownvalue.StringExact(want))
+	}
 
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				// Neither token nor device: every legacy device of the account.
-				Config: config(`triggers = { round = "1" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("endpoint"), knownvalue.StringExact("mobile_push/test_notification")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
+			// Neither token nor device: every legacy device of the account.
+			acctest.Apply(config(`triggers = { round = "1" }`)).
+				Planned(addr, plancheck.ResourceActionCreate).Plan(endpoint("mobile_push/test_notification")).Clean().
+				State(
+					id(func(id string) error {
 						firstID = id
 						return nil
-					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(acctest.RFC3339)),
+					}),
+					acctest.Value(addr, "performed_at", knownvalue.StringRegexp(acctest.RFC3339)),
 					testAccPushSentCheck(srv, testAccPushOwnerAPNs),
-				},
-			},
-			{
-				// A second apply performs nothing.
-				Config: config(`triggers = { round = "1" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
+				).Step(),
+			// A second apply performs nothing.
+			acctest.Apply(config(`triggers = { round = "1" }`)).Plan(plancheck.ExpectEmptyPlan()).
+				State(
+					id(func(id string) error {
 						if id != firstID {
 							return fmt.Errorf("id changed from %q to %q without a replacement", firstID, id)
 						}
 						return nil
-					})),
+					}),
 					testAccPushSentCheck(srv, testAccPushOwnerAPNs),
-				},
-			},
-			{
-				// A changed trigger performs it again.
-				Config: config(`triggers = { round = "2" }`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
+				).Step(),
+			// A changed trigger performs it again.
+			acctest.Apply(config(`triggers = { round = "2" }`)).
+				Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Clean().
+				State(
+					id(func(id string) error {
 						if id == firstID {
 							return fmt.Errorf("id %q kept across a replacement", id)
 						}
 						return nil
-					})),
+					}),
 					testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs),
-				},
-			},
-			{
-				// So does a changed argument: now every encrypted device.
-				Config: config(`
+				).Step(),
+			// So does a changed argument: now every encrypted device.
+			acctest.Apply(config(`
   triggers  = { round = "2" }
-  encrypted = true`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("endpoint"), knownvalue.StringExact("mobile_push/e2ee/test_notification")),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE),
-				},
-			},
-			{
-				// Removing the resource only forgets it.
-				Config: owner,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroy)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE),
-				},
-			},
+  encrypted = true`)).
+				Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Plan(endpoint("mobile_push/e2ee/test_notification")).
+				State(testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE)).Step(),
+			// Removing the resource only forgets it.
+			acctest.Apply(owner).Planned(addr, plancheck.ResourceActionDestroy).
+				State(testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE)).Step(),
 		},
 	})
 }

@@ -61,40 +61,13 @@ resource "zulip_sms_question" "test" {
 
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: config("1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact(sms.StatusStarted)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("from"), knownvalue.StringRegexp(testAccSMSNumber)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("lifetime"), knownvalue.Int64Exact(16)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("delay_allowed"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.StringExact("confirm-deploy")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("items"), knownvalue.ListSizeExact(1)),
-					testAccSMSTimesCheck(addr, 16),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
-						if !testAccSMSConversationID.MatchString(id) {
-							return fmt.Errorf("id %q is not a conversation id", id)
-						}
-						firstID = id
-						return testAccSMSConversations(srv, "+46700000001", 1, func(c []sms.Question) error {
-							if c[0].ID != id || c[0].Token != "confirm-deploy" || c[0].ReplyURL != hook.URL {
-								return fmt.Errorf("the server holds %+v", c[0])
-							}
-							return nil
-						})
-					})),
-					acctest.SecretAbsent{Secret: testAccSMSPassword, What: "the SMS password"},
-				},
-			},
-			{
-				// The recipient replies: the webhook receives the reply and the
-				// token. A second apply sends nothing, although the conversation
-				// is now closed (the recorded status is not refreshed).
-				PreConfig: func() {
+			acctest.Apply(config("1")).Planned(addr, plancheck.ResourceActionCreate).Clean().
+				State(testAccSMSSentChecks(srv, hook, addr, &firstID)...).Step(),
+			// The recipient replies: the webhook receives the reply and the
+			// token. A second apply sends nothing, although the conversation
+			// is now closed (the recorded status is not refreshed).
+			acctest.Apply(config("1")).
+				Before(func() {
 					res, err := srv.SMS().SimulateReply(context.Background(), firstID, "OK")
 					if err != nil {
 						t.Fatalf("simulating the reply: %v", err)
@@ -102,14 +75,11 @@ resource "zulip_sms_question" "test" {
 					if res.Status != sms.StatusClosed {
 						t.Errorf("after the reply the conversation is %q, want closed", res.Status)
 					}
-				},
-				Config: config("1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact(sms.StatusStarted)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
+				}).
+				Plan(plancheck.ExpectEmptyPlan()).
+				State(
+					acctest.Value(addr, "status", knownvalue.StringExact(sms.StatusStarted)),
+					acctest.Value(addr, "id", knownvalue.StringFunc(func(id string) error {
 						if id != firstID {
 							return fmt.Errorf("id changed from %s to %s without a change", firstID, id)
 						}
@@ -118,47 +88,59 @@ resource "zulip_sms_question" "test" {
 						}
 						return testAccSMSConversations(srv, "+46700000001", 1, nil)
 					})),
-				},
-			},
-			{
-				// A trigger change performs it again, and only that.
-				Config: config2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(id string) error {
-						if id == firstID {
-							return fmt.Errorf("the question was not sent again")
+				).Step(),
+			// A trigger change performs it again, and only that.
+			acctest.Apply(config2).Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Clean().
+				State(acctest.Value(addr, "id", knownvalue.StringFunc(func(id string) error {
+					if id == firstID {
+						return fmt.Errorf("the question was not sent again")
+					}
+					return testAccSMSConversations(srv, "+46700000001", 2, nil)
+				}))).Step(),
+			// So does an argument change.
+			acctest.Apply(strings.Replace(config2, "Reply OK to confirm.", "Reply OK to confirm, NO to roll back.", 1)).
+				Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).
+				State(acctest.Value(addr, "message", knownvalue.StringFunc(func(string) error {
+					return testAccSMSConversations(srv, "+46700000001", 3, func(c []sms.Question) error {
+						if !strings.HasSuffix(c[2].Message, "NO to roll back.") {
+							return fmt.Errorf("latest question is %q", c[2].Message)
 						}
-						return testAccSMSConversations(srv, "+46700000001", 2, nil)
-					})),
-				},
-			},
-			{
-				// So does an argument change.
-				Config: strings.Replace(config2, "Reply OK to confirm.", "Reply OK to confirm, NO to roll back.", 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("message"), knownvalue.StringFunc(func(string) error {
-						return testAccSMSConversations(srv, "+46700000001", 3, func(c []sms.Question) error {
-							if !strings.HasSuffix(c[2].Message, "NO to roll back.") {
-								return fmt.Errorf("latest question is %q", c[2].Message)
-							}
-							return nil
-						})
-					})),
-				},
-			},
+						return nil
+					})
+				}))).Step(),
 		},
 		// Destroying only forgets: the conversations stay on the server.
 		CheckDestroy: func(*terraform.State) error {
 			return testAccSMSConversations(srv, "+46700000001", 3, nil)
 		},
 	})
+}
+
+// testAccSMSSentChecks checks the state and the server after the lifecycle
+// test's first question is sent, and records its id in firstID.
+func testAccSMSSentChecks(srv *acctest.Server, hook *testAccSMSWebhook, addr string, firstID *string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		acctest.Value(addr, "status", knownvalue.StringExact(sms.StatusStarted)),
+		acctest.Value(addr, "from", knownvalue.StringRegexp(testAccSMSNumber)),
+		acctest.Value(addr, "lifetime", knownvalue.Int64Exact(16)),
+		acctest.Value(addr, "delay_allowed", knownvalue.Bool(false)),
+		acctest.Value(addr, "token", knownvalue.StringExact("confirm-deploy")),
+		acctest.Value(addr, "items", knownvalue.ListSizeExact(1)),
+		testAccSMSTimesCheck(addr, 16),
+		acctest.Value(addr, "id", knownvalue.StringFunc(func(id string) error {
+			if !testAccSMSConversationID.MatchString(id) {
+				return fmt.Errorf("id %q is not a conversation id", id)
+			}
+			*firstID = id
+			return testAccSMSConversations(srv, "+46700000001", 1, func(c []sms.Question) error {
+				if c[0].ID != id || c[0].Token != "confirm-deploy" || c[0].ReplyURL != hook.URL {
+					return fmt.Errorf("the server holds %+v", c[0])
+				}
+				return nil
+			})
+		})),
+		acctest.SecretAbsent{Secret: testAccSMSPassword, What: "the SMS password"},
+	}
 }
 
 // TestAccSMSQuestion_recipientLimit sends three questions to one number (the

@@ -234,8 +234,45 @@ func TestAccCustomProfileField_typeChangeKeepsAnswersApplying(t *testing.T) {
 	srv := acctest.NewServer(t)
 	rec := &acctest.DiagRecorder{}
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	config := func(typ, answer string) string {
-		return admin + fmt.Sprintf(`
+	var oldID int
+	acctest.ParallelTest(t, resource.TestCase{
+		// zulip_user's password is write-only, which needs Terraform 1.11.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		ProtoV6ProviderFactories: rec.Factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: admin + deskConfig("short_text", "A12"),
+				Check: resource.ComposeTestCheckFunc(deskAnswers(srv, map[int]string{0: "A12", refserver.SeedAdminID: "A12"}),
+					func(*terraform.State) error { oldID = profileFieldOnServer(srv, "Desk").ID; return nil }),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: rec.Reset,
+				Config:    admin + deskConfig("long_text", "A12, by the window on the second floor"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("zulip_custom_profile_field.desk", plancheck.ResourceActionDestroyBeforeCreate),
+						acctest.DiagCheck{Diags: rec, Pattern: `WARNING: Field Will Be Replaced: Every Answer Is Deleted: .*"Desk".*the answers of the 2 users who answered it are lost`},
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					deskAnswers(srv, map[int]string{0: "A12, by the window on the second floor", refserver.SeedAdminID: "A12, by the window on the second floor"}),
+					func(*terraform.State) error {
+						if f := profileFieldOnServer(srv, "Desk"); f.ID == oldID || f.Type != refserver.FieldLongText {
+							return fmt.Errorf("the field was not replaced by a long text field: %+v", f)
+						}
+						return nil
+					}),
+			},
+		},
+	})
+}
+
+// deskConfig is a field Desk of type typ, answered by a zulip_user and by
+// zulip_profile_data with answer, and another user changed in the same apply.
+func deskConfig(typ, answer string) string {
+	return fmt.Sprintf(`
 resource "zulip_custom_profile_field" "desk" {
   name = "Desk"
   type = %[1]q
@@ -268,68 +305,36 @@ resource "zulip_profile_data" "me" {
   }
 }
 `, typ, answer, typ)
-	}
-	// answers are the server's values of the field named Desk, by user id.
-	answers := func(want map[int]string) resource.TestCheckFunc {
-		return func(s *terraform.State) error {
-			f := profileFieldOnServer(srv, "Desk")
-			if f == nil {
-				return fmt.Errorf("no field Desk on the server")
-			}
-			user := s.RootModule().Resources["zulip_user.test"].Primary.ID
-			got := map[string]string{}
-			srv.Do(func(r *refserver.Realm) {
-				for id, u := range r.Users {
-					if v, ok := u.ProfileData[f.ID]; ok {
-						got[strconv.Itoa(id)] = v
-					}
-				}
-			})
-			exp := map[string]string{}
-			for id, v := range want {
-				k := strconv.Itoa(id)
-				if id == 0 {
-					k = user
-				}
-				exp[k] = v
-			}
-			if fmt.Sprint(got) != fmt.Sprint(exp) {
-				return fmt.Errorf("answers of field %d (type %d) on the server: %v, want %v", f.ID, f.Type, got, exp)
-			}
-			return nil
+}
+
+// deskAnswers checks the server's values of the field named Desk, by user
+// id; the id 0 stands for zulip_user.test.
+func deskAnswers(srv *acctest.Server, want map[int]string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		f := profileFieldOnServer(srv, "Desk")
+		if f == nil {
+			return fmt.Errorf("no field Desk on the server")
 		}
+		user := s.RootModule().Resources["zulip_user.test"].Primary.ID
+		got := map[string]string{}
+		srv.Do(func(r *refserver.Realm) {
+			for id, u := range r.Users {
+				if v, ok := u.ProfileData[f.ID]; ok {
+					got[strconv.Itoa(id)] = v
+				}
+			}
+		})
+		exp := map[string]string{}
+		for id, v := range want {
+			k := strconv.Itoa(id)
+			if id == 0 {
+				k = user
+			}
+			exp[k] = v
+		}
+		if fmt.Sprint(got) != fmt.Sprint(exp) {
+			return fmt.Errorf("answers of field %d (type %d) on the server: %v, want %v", f.ID, f.Type, got, exp)
+		}
+		return nil
 	}
-	var oldID int
-	acctest.ParallelTest(t, resource.TestCase{
-		// zulip_user's password is write-only, which needs Terraform 1.11.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		ProtoV6ProviderFactories: rec.Factories(),
-		Steps: []resource.TestStep{
-			{
-				Config: config("short_text", "A12"),
-				Check: resource.ComposeTestCheckFunc(answers(map[int]string{0: "A12", refserver.SeedAdminID: "A12"}),
-					func(*terraform.State) error { oldID = profileFieldOnServer(srv, "Desk").ID; return nil }),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				PreConfig: rec.Reset,
-				Config:    config("long_text", "A12, by the window on the second floor"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("zulip_custom_profile_field.desk", plancheck.ResourceActionDestroyBeforeCreate),
-						acctest.DiagCheck{Diags: rec, Pattern: `WARNING: Field Will Be Replaced: Every Answer Is Deleted: .*"Desk".*the answers of the 2 users who answered it are lost`},
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeTestCheckFunc(
-					answers(map[int]string{0: "A12, by the window on the second floor", refserver.SeedAdminID: "A12, by the window on the second floor"}),
-					func(*terraform.State) error {
-						if f := profileFieldOnServer(srv, "Desk"); f.ID == oldID || f.Type != refserver.FieldLongText {
-							return fmt.Errorf("the field was not replaced by a long text field: %+v", f)
-						}
-						return nil
-					}),
-			},
-		},
-	})
 }
