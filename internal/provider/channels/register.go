@@ -21,13 +21,14 @@ func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
 			{TypeName: "zulip_channel_folder", Contract: kit.CollectionObject, NewResource: NewChannelFolderResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel folder's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
-				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "channel folders"},
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "channel folders"}, Level: featureChannelFolders,
 				Destroy: &kit.Note{Title: "Channel Folder Will Be Archived", Detail: "Zulip never deletes channel folders: " +
 					"destroying archives the folder (its channels leave it first). Declaring a folder of that name again unarchives it."},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.ChannelFolderCollection, func(v zulip.ChannelFolder) (string, string, bool) {
 					return v.Name, v.Name, !v.IsArchived
 				}), ListDescription: "The organization's channel folders, without archived ones."}},
 			{TypeName: "zulip_channel", Contract: kit.CollectionObject, NewResource: NewChannelResource, Identity: kit.Identity(kit.IdentityOf("name", "The channel's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+				AttrLevels: map[string]int{"folder_id": featureChannelFolders},
 				Destroy: &kit.Note{Title: "Channel Will Be Archived", Detail: "Zulip never deletes channels: destroying " +
 					"archives the channel, which keeps its messages, subscribers and name. Declaring a channel of that name again unarchives it."},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: liveChannels,

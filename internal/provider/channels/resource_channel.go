@@ -182,9 +182,6 @@ func (r *channelResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	r.checkSettings(ctx, plan, &resp.Diagnostics)
-	if !config.FolderID.IsNull() {
-		r.checkFolderLevel(&resp.Diagnostics)
-	}
 	if !config.MessageRetentionDays.IsNull() && r.Data.HasCreds {
 		r.checkRetentionRole(ctx, req, plan, &resp.Diagnostics)
 	}
@@ -225,14 +222,6 @@ func checkHistoryShared(plan channelResourceModel, diags *diag.Diagnostics) {
 // feature level for it, then its value.
 func (r *channelResource) checkSettings(ctx context.Context, plan channelResourceModel, diags *diag.Diagnostics) {
 	channelSettings.Check(ctx, r.Data, &plan.channelPermissions, diags)
-}
-
-// checkFolderLevel checks that the server has channel folders, for a
-// configured folder_id.
-func (r *channelResource) checkFolderLevel(diags *diag.Diagnostics) {
-	if err := r.Data.RequireFeatureLevel(featureChannelFolders, "folder_id"); err != nil {
-		diags.AddAttributeError(path.Root("folder_id"), "Zulip Server Too Old", err.Error())
-	}
 }
 
 // checkRetentionRole requires an owner's credentials to change a configured

@@ -74,10 +74,6 @@ func (r *channelFolderResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	if err := r.Data.RequireFeatureLevel(featureChannelFolders, "zulip_channel_folder"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
-		return
-	}
 	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || resp.Diagnostics.HasError() || !r.Data.HasCreds {
 		return
 	}

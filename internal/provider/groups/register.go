@@ -17,12 +17,13 @@ func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
 			{TypeName: "zulip_user_group", Contract: kit.CollectionObject, NewResource: NewUserGroupResource, Identity: kit.Identity(kit.IdentityOf("name", "The group's name.", true)), Natural: &kit.KeyRule{Attrs: []string{"name"}, Fold: true}, Journaled: true,
+				Level: featureUserGroupCreateID,
 				Destroy: &kit.Note{Title: "User Group Will Be Deactivated", Detail: "Zulip never deletes user groups: destroying " +
 					"deactivates the group, which keeps its members and name. Declaring a group of that name again reactivates it."},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: customGroups,
 					ListDescription: "The organization's user groups, without the system groups (`role:members` and the like), which " +
 						"Zulip manages itself, and without deactivated groups."}},
-			{TypeName: "zulip_user_group_members", Contract: kit.ManagedObject, NewResource: NewUserGroupMembersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
+			{TypeName: "zulip_user_group_members", Contract: kit.ManagedObject, NewResource: NewUserGroupMembersResource, AttrLevels: map[string]int{"subgroups": featureGroupSubgroupsOnMembers}, Identity: kit.Identity(kit.IdentityOfIDs(kit.GroupIDAttr)),
 				Adopt: &kit.ImportSource{Stage: kit.StageMembers, List: customGroups,
 					ListDescription: "The members of each user group (not system groups), as the authoritative " +
 						"`zulip_user_group_members`, one result per group."}},

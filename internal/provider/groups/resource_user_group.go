@@ -166,10 +166,6 @@ func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if kit.Known(plan.Name) {
 		r.Data.NotePlannedName("zulip_user_group", plan.Name.ValueString())
 	}
-	if err := r.Data.RequireFeatureLevel(featureUserGroupCreateID, "zulip_user_group"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
-		return
-	}
 	r.checkSettings(ctx, plan, &resp.Diagnostics)
 	if !r.Data.HasCreds || resp.Diagnostics.HasError() {
 		return

@@ -108,12 +108,6 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 			kit.RequireMemberChange(ctx, r.Data, g, kit.MissingFrom(want, g.Members), kit.MissingFrom(g.Members, want), &resp.Diagnostics)
 		}
 	}
-	if kit.Known(plan.Subgroups) && !plan.Subgroups.IsNull() {
-		if err := r.Data.RequireFeatureLevel(featureGroupSubgroupsOnMembers, "subgroups"); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("subgroups"), "Zulip Server Too Old", err.Error())
-			return
-		}
-	}
 	if !r.Data.HasCreds {
 		return
 	}

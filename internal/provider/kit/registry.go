@@ -42,6 +42,11 @@ type TypeEntry struct {
 	// needs depend on the object (a channel, a group) or that any member may
 	// change.
 	Role *TypeRole
+	// Level is the Zulip feature level the type needs (its endpoints'), and
+	// AttrLevels the level an attribute needs when the configuration sets it;
+	// the kit refuses a plan on an older server, naming the level.
+	Level      int
+	AttrLevels map[string]int
 	// Destroy is what the plan of a destroy says, for a type whose destroy
 	// does not delete (Zulip archives a channel, deactivates a bot, keeps
 	// the organization's settings) or deletes more than the object; nil for

@@ -88,6 +88,10 @@ type ruleInfo struct {
 	role *TypeRole
 	// destroy is what a destroy's plan says (TypeEntry.Destroy); nil for none.
 	destroy *Note
+	// level and attrLevels are the feature levels the type and its
+	// attributes need (TypeEntry.Level, AttrLevels).
+	level      int
+	attrLevels map[string]int
 }
 
 // newRuleInfo reads a type's name, schema and registry entry.
@@ -101,7 +105,8 @@ func newRuleInfo(r resource.Resource, e TypeEntry) *ruleInfo {
 	if meta.TypeName != e.TypeName {
 		panic(fmt.Sprintf("internal error: the registry's %s makes resources of type %s", e.TypeName, meta.TypeName))
 	}
-	info := &ruleInfo{typeName: meta.TypeName, noAccount: e.NoAccount, role: e.Role, destroy: e.Destroy}
+	info := &ruleInfo{typeName: meta.TypeName, noAccount: e.NoAccount, role: e.Role, destroy: e.Destroy,
+		level: e.Level, attrLevels: e.AttrLevels}
 	if _, ok := sch.Schema.Attributes["id"]; ok {
 		info.keys = append(info.keys, "id")
 	}
@@ -269,7 +274,7 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if role := r.info.role; role != nil && d.KnowsServer() && !Unchanged(req) {
 		d.RequireRole(ctx, role.Need, "Changing "+role.Of, path.Empty(), &resp.Diagnostics)
 	}
-	if m, ok := r.Resource.(resource.ResourceWithModifyPlan); ok {
+	if m, ok := r.Resource.(resource.ResourceWithModifyPlan); ok && r.info.levelsMet(req, d, &resp.Diagnostics) {
 		m.ModifyPlan(ctx, req, resp)
 	}
 	if d == nil {
@@ -281,6 +286,35 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		r.claimNaturalKey(req, resp)
 	}
 	r.leaveKeysForReplacement(ctx, req, resp, priorKeys)
+}
+
+// levelsMet refuses the plan of an object on a server older than its type
+// needs, or than an attribute the configuration sets needs, naming the
+// level; it reports false when the type itself is refused (its own checks
+// would only ask the server for what it lacks).
+func (i *ruleInfo) levelsMet(req resource.ModifyPlanRequest, d *ProviderData, diags *diag.Diagnostics) bool {
+	if req.Plan.Raw.IsNull() || Unchanged(req) || !d.KnowsServer() {
+		return true
+	}
+	if err := d.RequireFeatureLevel(i.level, i.typeName); err != nil {
+		diags.AddError("Zulip Server Too Old", err.Error())
+		return false
+	}
+	attrs := make([]string, 0, len(i.attrLevels))
+	for a := range i.attrLevels {
+		attrs = append(attrs, a)
+	}
+	sort.Strings(attrs)
+	for _, a := range attrs {
+		v, _, err := tftypes.WalkAttributePath(req.Config.Raw, tftypes.NewAttributePath().WithAttributeName(a))
+		if tv, ok := v.(tftypes.Value); err != nil || !ok || tv.IsNull() {
+			continue
+		}
+		if err := d.RequireFeatureLevel(i.attrLevels[a], a); err != nil {
+			diags.AddAttributeError(path.Root(a), "Zulip Server Too Old", err.Error())
+		}
+	}
+	return true
 }
 
 // takeReplacedKeys, in the second plan of a replacement (a create whose

@@ -17,14 +17,14 @@ func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
 			// A saved snippet has no natural key: titles need not be unique.
-			{TypeName: "zulip_saved_snippet", Contract: kit.CollectionObject, NewResource: NewSavedSnippetResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{{Name: "id", Number: true,
+			{TypeName: "zulip_saved_snippet", Contract: kit.CollectionObject, NewResource: NewSavedSnippetResource, Level: featureSavedSnippets, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{{Name: "id", Number: true,
 				Description: "The saved snippet's id (titles need not be unique)."}}}), Natural: &kit.KeyRule{}, Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageOwn, List: kit.ImportFrom(kit.SavedSnippetCollection, func(v zulip.SavedSnippet) (string, string, bool) {
 					return v.Title, strconv.FormatInt(v.ID, 10), true
 				}), ListDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
 					"by title."}},
 			{TypeName: "zulip_message_flags", Contract: kit.ManagedObject, NewResource: NewMessageFlagsResource, Identity: kit.Identity(kit.IdentityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true))},
-			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: NewMessageReportResource},
+			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: NewMessageReportResource, Level: featureMessageReport},
 		},
 		DataSources: []func() datasource.DataSource{NewMessagesMatchingNarrowDataSource},
 		Actions:     []func() action.Action{NewMessageReportAction},

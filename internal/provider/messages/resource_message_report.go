@@ -141,10 +141,6 @@ func (r *messageReportResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || !r.Data.KnowsServer() || !r.Data.HasCreds {
 		return
 	}
-	if err := r.Data.RequireFeatureLevel(featureMessageReport, "zulip_message_report"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
-		return
-	}
 	var plan messageReportResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {

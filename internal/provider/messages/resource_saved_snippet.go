@@ -106,10 +106,6 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	if req.State.Raw.IsNull() {
-		if err := r.Data.RequireFeatureLevel(featureSavedSnippets, "zulip_saved_snippet"); err != nil {
-			resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
-			return
-		}
 		var plan savedSnippetResourceModel
 		resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 		if !resp.Diagnostics.HasError() && kit.Known(plan.Title) && kit.Known(plan.Content) {

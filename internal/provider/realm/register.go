@@ -31,11 +31,13 @@ func Area() kit.Area {
 				}), ListDescription: "The organization's allowed e-mail domains."}},
 			{TypeName: "zulip_linkifier", Contract: kit.CollectionObject, NewResource: NewLinkifierResource, Identity: kit.Identity(kit.IdentityOf("pattern", "The linkifier's pattern.", true)), Journaled: true,
 				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "linkifiers"},
+				AttrLevels: map[string]int{"example_input": featureLinkifierReverse, "reverse_template": featureLinkifierReverse,
+					"alternative_url_templates": featureLinkifierAlternatives},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.LinkifierCollection, func(v zulip.Linkifier) (string, string, bool) {
 					return v.Pattern, strconv.FormatInt(v.ID, 10), true
 				}), ListDescription: "The organization's linkifiers, shown by pattern."}},
 			{TypeName: "zulip_code_playground", Contract: kit.CollectionObject, NewResource: NewCodePlaygroundResource,
-				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "code playgrounds"}, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "code playgrounds"}, Level: featurePlaygroundTemplate, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{
 					{Name: "pygments_language", Description: "The playground's language, as Pygments names it."},
 					{Name: "name", Description: "The playground's name."}}, ImportID: func(v []string) string { return v[0] + "/" + v[1] }}), Journaled: true,
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.PlaygroundCollection, func(v zulip.Playground) (string, string, bool) {

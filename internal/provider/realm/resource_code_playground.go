@@ -97,10 +97,6 @@ func (r *codePlaygroundResource) ModifyPlan(ctx context.Context, req resource.Mo
 	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
 		return
 	}
-	if err := r.Data.RequireFeatureLevel(featurePlaygroundTemplate, "zulip_code_playground"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
-		return
-	}
 	if !req.State.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}

@@ -199,17 +199,6 @@ func (r *LinkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	gate := func(v interface{ IsNull() bool }, attr string, level int) {
-		if v.IsNull() {
-			return
-		}
-		if err := r.Data.RequireFeatureLevel(level, attr); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Zulip Server Too Old", err.Error())
-		}
-	}
-	gate(m.ExampleInput, "example_input", featureLinkifierReverse)
-	gate(m.ReverseTemplate, "reverse_template", featureLinkifierReverse)
-	gate(m.AlternativeURLTemplates, "alternative_url_templates", featureLinkifierAlternatives)
 	if req.State.Raw.IsNull() && kit.Known(m.Pattern) && !resp.Diagnostics.HasError() {
 		r.Creation(zulip.LinkifierRequest{Pattern: m.Pattern.ValueString()}).CheckKeyFree(ctx, r.Data, path.Root("pattern"),
 			fmt.Sprintf("the pattern %q", m.Pattern.ValueString()), &resp.Diagnostics)
