@@ -581,19 +581,7 @@ func realmBots(ctx context.Context, d *kit.ProviderData) (map[int64]zulip.RealmB
 
 // Read refreshes the bot; a deactivated bot is gone.
 func (r *botResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m botModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	if !r.readInto(ctx, &m, &resp.Diagnostics) {
-		if !resp.Diagnostics.HasError() {
-			tflog.Info(ctx, "bot deactivated or gone; removing it from state", map[string]any{"id": m.ID.ValueInt64()})
-			resp.State.RemoveResource(ctx)
-		}
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	kit.Refresh(ctx, r.Data, req, resp, "the bot is deactivated or gone", r.readInto)
 }
 
 // Update changes the bot in place.

@@ -532,15 +532,11 @@ var channels = kit.Objects[channelResourceModel, zulip.Channel]{
 		c.Filter = func(ch zulip.Channel) bool { return !ch.IsArchived }
 		return c
 	},
-	Key:      func(c zulip.Channel) string { return strconv.FormatInt(c.StreamID, 10) },
-	StateKey: func(m *channelResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
+	IDOf: func(c zulip.Channel) int64 { return c.StreamID },
+	ID:   func(m *channelResourceModel) *types.Int64 { return &m.ID },
 	Archived: func(c zulip.Channel) zulip.Channel {
 		c.IsArchived, c.FolderID = true, nil // Delete takes it out of its folder first
 		return c
-	},
-	SetKey: func(m *channelResourceModel, k string) {
-		n, _ := strconv.ParseInt(k, 10, 64)
-		m.ID = types.Int64Value(n)
 	},
 	FromAPI: channelFromAPI2,
 	ImportHint: "A channel is imported by its name or its numeric id (GET /api/v1/streams lists them). Archived " +

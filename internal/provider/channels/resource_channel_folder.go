@@ -237,12 +237,8 @@ var channelFolders = kit.Objects[channelFolderModel, zulip.ChannelFolder]{
 		c.Filter = func(f zulip.ChannelFolder) bool { return !f.IsArchived }
 		return c
 	},
-	Key:      func(f zulip.ChannelFolder) string { return strconv.FormatInt(f.ID, 10) },
-	StateKey: func(m *channelFolderModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	SetKey: func(m *channelFolderModel, k string) {
-		n, _ := strconv.ParseInt(k, 10, 64)
-		m.ID = types.Int64Value(n)
-	},
+	IDOf: func(f zulip.ChannelFolder) int64 { return f.ID },
+	ID:   func(m *channelFolderModel) *types.Int64 { return &m.ID },
 	FromAPI: kit.WithoutData(func(_ context.Context, f zulip.ChannelFolder, m *channelFolderModel, _ *diag.Diagnostics) {
 		m.ID, m.Name, m.Description = types.Int64Value(f.ID), types.StringValue(f.Name), types.StringValue(f.Description)
 	}),

@@ -240,22 +240,12 @@ func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, stat
 // Read refreshes the subscribers; a channel that is gone or archived removes
 // the resource from state.
 func (r *channelSubscribersResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state channelSubscribersModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	subs, ok := readSubscribers(ctx, r.Data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !ok {
-		tflog.Info(ctx, "channel is gone or archived; removing its subscribers from state", map[string]any{"channel_id": state.ChannelID.ValueInt64()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.Subscribers = kit.Int64Set(subs)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	kit.Refresh(ctx, r.Data, req, resp, "the channel is gone or archived",
+		func(ctx context.Context, state *channelSubscribersModel, diags *diag.Diagnostics) bool {
+			subs, ok := readSubscribers(ctx, r.Data, state.ChannelID.ValueInt64(), diags)
+			state.Subscribers = kit.Int64Set(subs)
+			return ok
+		})
 }
 
 // readSubscribers is a channel's subscribers from the run's one read, and

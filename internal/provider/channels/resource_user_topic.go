@@ -218,24 +218,12 @@ func (r *userTopicResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.
 
 // Read refreshes the policy from the account's user topics.
 func (r *userTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state userTopicResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	gone := false
-	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if gone {
-		tflog.Info(ctx, "user topic has no visibility policy any more; removing it from state", map[string]any{
-			"channel_id": state.ChannelID.ValueInt64(), "topic": state.Topic.ValueString(),
+	kit.Refresh(ctx, r.Data, req, resp, "the user topic has no visibility policy any more",
+		func(ctx context.Context, state *userTopicResourceModel, diags *diag.Diagnostics) bool {
+			found := true
+			r.read(ctx, state, diags, func() { found = false })
+			return found
 		})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // Update changes the policy, or only the recorded spelling of the topic.

@@ -465,13 +465,9 @@ func (r *userGroupResource) ImportState(ctx context.Context, req resource.Import
 // the next plan reactivates it.
 var userGroups = kit.Objects[userGroupResourceModel, zulip.UserGroup]{
 	TypeName: "zulip_user_group", What: "user group", Role: kit.RoleAny,
-	Coll:     activeUserGroups,
-	Key:      func(g zulip.UserGroup) string { return strconv.FormatInt(g.ID, 10) },
-	StateKey: func(m *userGroupResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	SetKey: func(m *userGroupResourceModel, k string) {
-		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
-		m.ID = types.Int64Value(n)
-	},
+	Coll:    activeUserGroups,
+	IDOf:    func(g zulip.UserGroup) int64 { return g.ID },
+	ID:      func(m *userGroupResourceModel) *types.Int64 { return &m.ID },
 	FromAPI: userGroupResourceFromAPI,
 	ImportHint: "A user group is imported by its name or its numeric id; the organization's groups are listed in " +
 		"its settings under User groups (GET /api/v1/user_groups). Deactivated groups are reactivated by declaring " +

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -192,26 +191,22 @@ func (r *userGroupMembersResource) apply(ctx context.Context, plan *userGroupMem
 // Read refreshes the members; a group that is gone or deactivated removes
 // the resource from state.
 func (r *userGroupMembersResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state userGroupMembersModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	list, err := kit.UserGroupCollection(r.Data).List(ctx)
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Group Members", "list the user groups", kit.RoleAny, err)
-		return
-	}
-	dir := kit.NewGroupDirectory(list)
-	g, ok := dir.ByID[state.GroupID.ValueInt64()]
-	if !ok || g.Deactivated {
-		tflog.Info(ctx, "user group is gone or deactivated; removing its members from state", map[string]any{"group_id": state.GroupID.ValueInt64()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.Members = kit.Int64Set(g.Members)
-	state.Subgroups = groupNames(g.DirectSubgroupIDs, dir)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	kit.Refresh(ctx, r.Data, req, resp, "the user group is gone or deactivated",
+		func(ctx context.Context, state *userGroupMembersModel, diags *diag.Diagnostics) bool {
+			list, err := kit.UserGroupCollection(r.Data).List(ctx)
+			if err != nil {
+				kit.AddAPIError(diags, "Unable to Read User Group Members", "list the user groups", kit.RoleAny, err)
+				return false
+			}
+			dir := kit.NewGroupDirectory(list)
+			g, ok := dir.ByID[state.GroupID.ValueInt64()]
+			if !ok || g.Deactivated {
+				return false
+			}
+			state.Members = kit.Int64Set(g.Members)
+			state.Subgroups = groupNames(g.DirectSubgroupIDs, dir)
+			return true
+		})
 }
 
 // Delete removes the members and subgroups the resource manages.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -14,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -115,23 +115,16 @@ func (r *userGroupMembershipResource) Create(ctx context.Context, req resource.C
 // Read removes the resource from state when the user is no longer a direct
 // member (or the group is gone or deactivated).
 func (r *userGroupMembershipResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state userGroupMembershipModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	list, err := kit.UserGroupCollection(r.Data).List(ctx)
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Group Membership", "list the user groups", kit.RoleAny, err)
-		return
-	}
-	i := slices.IndexFunc(list, func(g zulip.UserGroup) bool { return g.ID == state.GroupID.ValueInt64() })
-	if i < 0 || list[i].Deactivated || !slices.Contains(list[i].Members, state.UserID.ValueInt64()) {
-		tflog.Info(ctx, "the user is no longer a member of the group; removing the membership from state", map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	kit.Refresh(ctx, r.Data, req, resp, "the user is no longer a member of the group",
+		func(ctx context.Context, state *userGroupMembershipModel, diags *diag.Diagnostics) bool {
+			list, err := kit.UserGroupCollection(r.Data).List(ctx)
+			if err != nil {
+				kit.AddAPIError(diags, "Unable to Read Group Membership", "list the user groups", kit.RoleAny, err)
+				return false
+			}
+			i := slices.IndexFunc(list, func(g zulip.UserGroup) bool { return g.ID == state.GroupID.ValueInt64() })
+			return i >= 0 && !list[i].Deactivated && slices.Contains(list[i].Members, state.UserID.ValueInt64())
+		})
 }
 
 // Update is never called: every attribute replaces the resource.

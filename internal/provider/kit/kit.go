@@ -24,10 +24,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -172,11 +174,14 @@ type Objects[M any, T any] struct {
 	Role           RequiredRole
 	// coll returns the collection the objects live in.
 	Coll func(*ProviderData) *Collection[T]
-	// key is the object's id as Terraform keeps it (and imports it by);
-	// StateKey reads it from a model, SetKey writes it.
+	// Key is the object's id as Terraform keeps it (and imports it by);
+	// StateKey reads it from a model, SetKey writes it. A type keyed by a
+	// numeric id sets IDOf and ID instead, which give all three.
 	Key      func(T) string
 	StateKey func(*M) string
 	SetKey   func(*M, string)
+	IDOf     func(T) int64
+	ID       func(*M) *types.Int64
 	// FromAPI copies the server's view of an object into a model (with the
 	// provider's data, for types that refer to others by name).
 	FromAPI func(context.Context, *ProviderData, T, *M, *diag.Diagnostics)
@@ -187,6 +192,41 @@ type Objects[M any, T any] struct {
 	// (archived, deactivated): the run's cached list keeps it so, and the
 	// create of a replacement, planned after the delete, takes it back.
 	Archived func(T) T
+}
+
+// key is Key, or the numeric id.
+func (o Objects[M, T]) key(v T) string {
+	if o.IDOf != nil {
+		return strconv.FormatInt(o.IDOf(v), 10)
+	}
+	return o.Key(v)
+}
+
+// stateKey is StateKey, or the model's numeric id.
+func (o Objects[M, T]) stateKey(m *M) string {
+	if o.ID != nil {
+		return strconv.FormatInt(o.ID(m).ValueInt64(), 10)
+	}
+	return o.StateKey(m)
+}
+
+// setKey is SetKey, or sets the model's numeric id (keys made by key).
+func (o Objects[M, T]) setKey(m *M, k string) {
+	if o.ID != nil {
+		n, _ := strconv.ParseInt(k, 10, 64)
+		*o.ID(m) = types.Int64Value(n)
+		return
+	}
+	o.SetKey(m, k)
+}
+
+// DeleteByID adapts a client's delete by numeric id to Delete's callback,
+// which gets the state's key.
+func DeleteByID(del func(context.Context, int64) error) func(context.Context, string) error {
+	return func(ctx context.Context, id string) error {
+		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
+		return del(ctx, n)
+	}
 }
 
 // title is what in Title Case, for diagnostic summaries.
@@ -214,9 +254,9 @@ func (o Objects[M, T]) readFrom(ctx context.Context, d *ProviderData, name strin
 		AddAPIError(diags, "Unable to Read "+TitleCase(name), "list the "+name, RoleAny, err)
 		return false
 	}
-	key := o.StateKey(m)
+	key := o.stateKey(m)
 	for _, v := range all {
-		if o.Key(v) == key {
+		if o.key(v) == key {
 			o.FromAPI(ctx, d, v, m, diags)
 			return true
 		}
@@ -227,16 +267,30 @@ func (o Objects[M, T]) readFrom(ctx context.Context, d *ProviderData, name strin
 // Read refreshes a resource; an object that no longer exists is removed from
 // state (and created again by the next plan), never reported as an error.
 func (o Objects[M, T]) Read(ctx context.Context, d *ProviderData, req resource.ReadRequest, resp *resource.ReadResponse) {
+	Refresh(ctx, d, req, resp, o.What+" no longer exists", func(ctx context.Context, m *M, diags *diag.Diagnostics) bool {
+		return o.read(ctx, d, m, diags)
+	})
+}
+
+// Refresh is the Read of a resource whose object fill refreshes into the
+// state's model: fill reports false when the object is gone (deleted,
+// deactivated, no longer holding what the resource manages), which removes
+// the resource from state, logged as gone says, for the next plan to create
+// it again; a gone object is never an error.
+func Refresh[M any](ctx context.Context, d *ProviderData, req resource.ReadRequest, resp *resource.ReadResponse, gone string,
+	fill func(context.Context, *M, *diag.Diagnostics) bool) {
 	var m M
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !d.Ready(&resp.Diagnostics) {
 		return
 	}
-	found := o.read(ctx, d, &m, &resp.Diagnostics)
+	found := fill(ctx, &m, &resp.Diagnostics)
 	switch {
 	case resp.Diagnostics.HasError():
 	case !found:
-		tflog.Info(ctx, o.What+" no longer exists; removing it from state", map[string]any{"id": o.StateKey(&m)})
+		var id attr.Value
+		_ = req.State.GetAttribute(ctx, path.Root("id"), &id) // types without an id log none
+		tflog.Info(ctx, gone+"; removing it from state", map[string]any{"id": fmt.Sprint(id)})
 		resp.State.RemoveResource(ctx)
 	default:
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -251,7 +305,7 @@ func (o Objects[M, T]) Delete(ctx context.Context, d *ProviderData, req resource
 	if resp.Diagnostics.HasError() || !d.Ready(&resp.Diagnostics) {
 		return
 	}
-	k := o.StateKey(&m)
+	k := o.stateKey(&m)
 	// The cached list loses the object, so that a create planned after this
 	// delete in the same run (the second half of a replacement) does not find
 	// it in the run's newest copy.
@@ -271,9 +325,9 @@ func (o Objects[M, T]) Delete(ctx context.Context, d *ProviderData, req resource
 // keeps it after a delete (archived).
 func (o Objects[M, T]) afterDelete(list []T, k string) []T {
 	if o.Archived == nil {
-		return slices.DeleteFunc(list, func(v T) bool { return o.Key(v) == k })
+		return slices.DeleteFunc(list, func(v T) bool { return o.key(v) == k })
 	}
-	return ChangedIn(list, func(v *T) bool { return o.Key(*v) == k }, func(v *T) { *v = o.Archived(*v) })
+	return ChangedIn(list, func(v *T) bool { return o.key(*v) == k }, func(v *T) { *v = o.Archived(*v) })
 }
 
 // ChangedIn is a copy of a cached list with change made to the elements that
@@ -326,7 +380,7 @@ func UpdateWithPermissions[M any, T any, R any](ctx context.Context, o Objects[M
 		AddAPIError(&resp.Diagnostics, summary, "update the "+o.What, o.Role, err)
 		return
 	}
-	o.SetKey(&plan, o.StateKey(&state))
+	o.setKey(&plan, o.stateKey(&state))
 	o.AfterUpdate(ctx, d, &plan, resp)
 }
 
@@ -334,9 +388,15 @@ func UpdateWithPermissions[M any, T any, R any](ctx context.Context, o Objects[M
 // their name (compared as Zulip does: case-insensitively when fold) or their
 // numeric id.
 func ByNameOrID[T any](typeName string, id func(T) int64, name func(T) string, fold bool) func(string) (func(T) bool, error) {
+	return ByKeyOrID(typeName, "name", id, name, fold)
+}
+
+// ByKeyOrID is ByNameOrID for a human key of another kind (keyName: "pattern",
+// "title").
+func ByKeyOrID[T any](typeName, keyName string, id func(T) int64, name func(T) string, fold bool) func(string) (func(T) bool, error) {
 	return func(key string) (func(T) bool, error) {
 		if key == "" {
-			return nil, fmt.Errorf("a %s is imported by its name or its numeric id, got an empty id", typeName)
+			return nil, fmt.Errorf("a %s is imported by its %s or its numeric id, got an empty id", typeName, keyName)
 		}
 		if n, err := strconv.ParseInt(key, 10, 64); err == nil && n > 0 {
 			return func(v T) bool { return id(v) == n }, nil
@@ -382,7 +442,7 @@ func (o Objects[M, T]) Import(ctx context.Context, d *ProviderData, req resource
 	default:
 		keys := make([]string, len(found))
 		for i, v := range found {
-			keys[i] = o.Key(v)
+			keys[i] = o.key(v)
 		}
 		resp.Diagnostics.AddError("Ambiguous Import ID",
 			fmt.Sprintf("%d %s match the import id %q (ids %s); import one of them by its id.",
@@ -446,7 +506,7 @@ func (c Creation[M, T]) Create(ctx context.Context, d *ProviderData, diags *diag
 	}
 	existed := make(map[string]bool, len(before))
 	for _, v := range before {
-		existed[o.Key(v)] = true
+		existed[o.key(v)] = true
 	}
 	var key string
 	err = coll.create(ctx, func(ctx context.Context) (obj T, made bool, err error) {
@@ -479,7 +539,7 @@ func (c Creation[M, T]) Create(ctx context.Context, d *ProviderData, diags *diag
 	}
 	var adopt, clash []string
 	for _, v := range after {
-		switch k := o.Key(v); {
+		switch k := o.key(v); {
 		case existed[k]:
 		case c.Matches(v):
 			adopt = append(adopt, k)
@@ -519,7 +579,7 @@ func (c Creation[M, T]) Create(ctx context.Context, d *ProviderData, diags *diag
 // the server-computed ones left empty, and the next refresh reads what the
 // server really holds, so the next plan shows exactly what is left to do.
 func (o Objects[M, T]) FinishCreate(ctx context.Context, d *ProviderData, plan *M, key string, resp *resource.CreateResponse) {
-	o.SetKey(plan, key)
+	o.setKey(plan, key)
 	var readDiags diag.Diagnostics
 	found := o.readAfterWrite(ctx, d, plan, &readDiags)
 	switch {
@@ -541,7 +601,7 @@ func (o Objects[M, T]) AfterUpdate(ctx context.Context, d *ProviderData, plan *M
 	if !o.readAfterWrite(ctx, d, plan, &resp.Diagnostics) {
 		if !resp.Diagnostics.HasError() {
 			resp.Diagnostics.AddError(o.title()+" Disappeared",
-				fmt.Sprintf("The %s %s was deleted while it was being updated.", o.What, o.StateKey(plan)))
+				fmt.Sprintf("The %s %s was deleted while it was being updated.", o.What, o.stateKey(plan)))
 		}
 		return
 	}
@@ -598,7 +658,7 @@ func (c Creation[M, T]) CheckKeyFree(ctx context.Context, d *ProviderData, attr 
 		AddAPIError(diags, "Unable to Read "+TitleCase(coll.Name), "list the "+coll.Name+" to check that "+describe+" is free", RoleAny, err)
 		return
 	}
-	i := slices.IndexFunc(all, func(v T) bool { return c.SameKey(v) && !d.HeldByState(o.TypeName, o.Key(v)) })
+	i := slices.IndexFunc(all, func(v T) bool { return c.SameKey(v) && !d.HeldByState(o.TypeName, o.key(v)) })
 	if i < 0 {
 		return
 	}
@@ -606,7 +666,7 @@ func (c Creation[M, T]) CheckKeyFree(ctx context.Context, d *ProviderData, attr 
 	diags.AddAttributeError(attr, o.title()+" Already Exists",
 		fmt.Sprintf("The organization already has %s with %s (import id %q), so creating another would fail or "+
 			"duplicate it. To manage the existing one with this resource, import it (with <name> this resource's name):"+
-			"\n\n%s\n\nor remove it from the organization first.", article(o.What), describe, o.Key(v), ImportBlock(o.TypeName, o.Key(v))))
+			"\n\n%s\n\nor remove it from the organization first.", article(o.What), describe, o.key(v), ImportBlock(o.TypeName, o.key(v))))
 }
 
 // WithoutData adapts a FromAPI that needs nothing but the object.

@@ -170,23 +170,12 @@ func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRe
 // Read refreshes which messages still have the flag, where Zulip lets the
 // provider see it.
 func (r *messageFlagsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state messageFlagsResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	gone := false
-	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if gone {
-		tflog.Info(ctx, "no message has the flag any more; removing the resource from state",
-			map[string]any{"id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	kit.Refresh(ctx, r.Data, req, resp, "no message has the flag any more",
+		func(ctx context.Context, state *messageFlagsResourceModel, diags *diag.Diagnostics) bool {
+			found := true
+			r.read(ctx, state, diags, func() { found = false })
+			return found
+		})
 }
 
 // Update adds the flag to messages added to the set and removes it from

@@ -194,37 +194,23 @@ func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRe
 
 // Delete removes the snippet; one already gone is not an error.
 func (r *savedSnippetResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	savedSnippets.Delete(ctx, r.Data, req, resp, func(ctx context.Context, id string) error {
-		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
-		return r.Data.Client.DeleteSavedSnippet(ctx, n)
-	})
+	savedSnippets.Delete(ctx, r.Data, req, resp, kit.DeleteByID(r.Data.Client.DeleteSavedSnippet))
 }
 
 // ImportState adopts one of the account's snippets by id or by its title.
 // Saved snippets are private to the user who saved them, so only a provider
 // configured with that user's credentials can find one.
 func (r *savedSnippetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	savedSnippets.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.SavedSnippet) bool, error) {
-		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
-			return func(s zulip.SavedSnippet) bool { return s.ID == n }, nil
-		}
-		if id == "" {
-			return nil, errors.New("a zulip_saved_snippet is imported by its numeric id or its title (see GET /api/v1/saved_snippets), got an empty id")
-		}
-		return func(s zulip.SavedSnippet) bool { return s.Title == id }, nil
-	})
+	savedSnippets.Import(ctx, r.Data, req, resp, kit.ByKeyOrID("zulip_saved_snippet", "title",
+		func(s zulip.SavedSnippet) int64 { return s.ID }, func(s zulip.SavedSnippet) string { return s.Title }, false))
 }
 
 // savedSnippets is the kit's skeleton for zulip_saved_snippet.
 var savedSnippets = kit.Objects[savedSnippetResourceModel, zulip.SavedSnippet]{
 	TypeName: "zulip_saved_snippet", What: "saved snippet", Role: kit.RoleAny,
-	Coll:     kit.SavedSnippetCollection,
-	Key:      func(s zulip.SavedSnippet) string { return strconv.FormatInt(s.ID, 10) },
-	StateKey: func(m *savedSnippetResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	SetKey: func(m *savedSnippetResourceModel, k string) {
-		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
-		m.ID = types.Int64Value(n)
-	},
+	Coll: kit.SavedSnippetCollection,
+	IDOf: func(s zulip.SavedSnippet) int64 { return s.ID },
+	ID:   func(m *savedSnippetResourceModel) *types.Int64 { return &m.ID },
 	FromAPI: func(_ context.Context, _ *kit.ProviderData, s zulip.SavedSnippet, m *savedSnippetResourceModel, _ *diag.Diagnostics) {
 		savedSnippetFromAPI(s, m)
 	},

@@ -375,23 +375,12 @@ func (r *profileDataResource) Create(ctx context.Context, req resource.CreateReq
 
 // Read refreshes the values of the named fields from the account.
 func (r *profileDataResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state profileDataResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	gone := false
-	r.read(ctx, &state, &resp.Diagnostics, func() { gone = true })
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if gone {
-		tflog.Info(ctx, "none of the managed custom profile fields has a value any more; removing the profile data from state",
-			map[string]any{"user_id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	kit.Refresh(ctx, r.Data, req, resp, "none of the managed custom profile fields has a value any more",
+		func(ctx context.Context, state *profileDataResourceModel, diags *diag.Diagnostics) bool {
+			found := true
+			r.read(ctx, state, diags, func() { found = false })
+			return found
+		})
 }
 
 // Update sets the values that changed and clears the fields no longer named.

@@ -2,7 +2,6 @@ package realm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -253,35 +252,21 @@ func (r *LinkifierResource) Update(ctx context.Context, req resource.UpdateReque
 
 // Delete removes the linkifier; one already gone is not an error.
 func (r *LinkifierResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	linkifiers.Delete(ctx, r.Data, req, resp, func(ctx context.Context, id string) error {
-		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
-		return r.Data.Client.DeleteLinkifier(ctx, n)
-	})
+	linkifiers.Delete(ctx, r.Data, req, resp, kit.DeleteByID(r.Data.Client.DeleteLinkifier))
 }
 
 // ImportState adopts a linkifier by its numeric id or by its pattern.
 func (r *LinkifierResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	linkifiers.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.Linkifier) bool, error) {
-		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
-			return func(l zulip.Linkifier) bool { return l.ID == n }, nil
-		}
-		if id == "" {
-			return nil, errors.New("a zulip_linkifier is imported by its numeric id or by its pattern (see GET /api/v1/realm/linkifiers), got an empty id")
-		}
-		return func(l zulip.Linkifier) bool { return l.Pattern == id }, nil
-	})
+	linkifiers.Import(ctx, r.Data, req, resp, kit.ByKeyOrID("zulip_linkifier", "pattern",
+		func(l zulip.Linkifier) int64 { return l.ID }, func(l zulip.Linkifier) string { return l.Pattern }, false))
 }
 
 // linkifiers is the kit's skeleton for zulip_linkifier.
 var linkifiers = kit.Objects[linkifierResourceModel, zulip.Linkifier]{
 	TypeName: "zulip_linkifier", What: "linkifier", Role: kit.RoleAdministrator,
-	Coll:     kit.LinkifierCollection,
-	Key:      func(l zulip.Linkifier) string { return strconv.FormatInt(l.ID, 10) },
-	StateKey: func(m *linkifierResourceModel) string { return strconv.FormatInt(m.ID.ValueInt64(), 10) },
-	SetKey: func(m *linkifierResourceModel, k string) {
-		n, _ := strconv.ParseInt(k, 10, 64) // keys are made by key above
-		m.ID = types.Int64Value(n)
-	},
+	Coll:       kit.LinkifierCollection,
+	IDOf:       func(l zulip.Linkifier) int64 { return l.ID },
+	ID:         func(m *linkifierResourceModel) *types.Int64 { return &m.ID },
 	FromAPI:    kit.WithoutData(linkifierFromAPI),
 	ImportHint: "A linkifier is imported by its numeric id or its pattern; Zulip's settings list them under Linkifiers (GET /api/v1/realm/linkifiers).",
 }
