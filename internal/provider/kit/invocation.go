@@ -74,6 +74,26 @@ func InvocationNow() types.String {
 	return types.StringValue(time.Now().UTC().Format(time.RFC3339))
 }
 
+// InvocationBase is the ResourceBase of an invocation resource, with the
+// Read, Update and Delete every invocation has: it keeps what it recorded,
+// and destroying it only forgets (what was performed cannot be undone).
+type InvocationBase struct {
+	ResourceBase
+}
+
+// Read keeps the recorded invocation (InvocationRead).
+func (InvocationBase) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	InvocationRead(ctx, req, resp)
+}
+
+// Update records the plan (InvocationUpdate).
+func (InvocationBase) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	InvocationUpdate(ctx, req, resp)
+}
+
+// Delete only forgets.
+func (InvocationBase) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
 // InvocationRead keeps the recorded state: an invocation has nothing on the
 // server to refresh. The framework pre-fills the response with the prior
 // state, so there is nothing to do; the function exists to say so once.

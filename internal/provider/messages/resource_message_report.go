@@ -48,12 +48,14 @@ var messageReportLegacyTypes = []string{
 
 // NewMessageReportResource returns the zulip_message_report resource.
 func NewMessageReportResource() resource.Resource {
-	return &messageReportResource{ResourceBase: kit.ResourceBase{Name: "message_report"}}
+	return &messageReportResource{InvocationBase: kit.InvocationBase{ResourceBase: kit.ResourceBase{Name: "message_report"}}}
 }
 
-// messageReportResource reports a message to the moderators (an invocation).
+// messageReportResource reports a message to the moderators (an invocation;
+// destroying it only forgets: a posted report cannot be withdrawn through the
+// API).
 type messageReportResource struct {
-	kit.ResourceBase
+	kit.InvocationBase
 }
 
 // messageReportResourceModel is the zulip_message_report state.
@@ -207,20 +209,6 @@ func (r *messageReportResource) Create(ctx context.Context, req resource.CreateR
 	messageReportFromAPI(channelID, &plan)
 	tflog.Info(ctx, "reported a message", map[string]any{"message_id": messageID, "report_type": apiReq.ReportType})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Read keeps the recorded invocation.
-func (r *messageReportResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.InvocationRead(ctx, req, resp)
-}
-
-// Update is never called: every argument requires replacement.
-func (r *messageReportResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	kit.InvocationUpdate(ctx, req, resp)
-}
-
-// Delete only forgets: a posted report cannot be withdrawn through the API.
-func (r *messageReportResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
 }
 
 // messageReportRealm derives the report types and the moderation request

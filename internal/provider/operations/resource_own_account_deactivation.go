@@ -29,12 +29,13 @@ var (
 
 // NewOwnAccountDeactivationResource returns the zulip_own_account_deactivation resource.
 func NewOwnAccountDeactivationResource() resource.Resource {
-	return &ownAccountDeactivationResource{ResourceBase: kit.ResourceBase{Name: "own_account_deactivation"}}
+	return &ownAccountDeactivationResource{InvocationBase: kit.InvocationBase{ResourceBase: kit.ResourceBase{Name: "own_account_deactivation"}}}
 }
 
-// ownAccountDeactivationResource deactivates the provider's own account (an invocation).
+// ownAccountDeactivationResource deactivates the provider's own account (an
+// invocation; destroying it only forgets: the account stays deactivated).
 type ownAccountDeactivationResource struct {
-	kit.ResourceBase
+	kit.InvocationBase
 }
 
 // ownAccountDeactivationResourceModel is the zulip_own_account_deactivation state.
@@ -119,20 +120,6 @@ func (r *ownAccountDeactivationResource) Create(ctx context.Context, req resourc
 	tflog.Warn(ctx, "deactivated the provider's own account", map[string]any{"user_id": me.UserID})
 	ownAccountDeactivationFromAPI(me, &plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Read keeps the recorded invocation (the account's key no longer works).
-func (r *ownAccountDeactivationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.InvocationRead(ctx, req, resp)
-}
-
-// Update is never called: every argument requires replacement.
-func (r *ownAccountDeactivationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	kit.InvocationUpdate(ctx, req, resp)
-}
-
-// Delete only forgets: the account stays deactivated.
-func (r *ownAccountDeactivationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
 }
 
 // confirmedOwnAccount reads the provider's account and checks that confirm

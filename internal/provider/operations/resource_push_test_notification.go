@@ -46,12 +46,13 @@ const (
 
 // NewPushTestNotificationResource returns the zulip_push_test_notification resource.
 func NewPushTestNotificationResource() resource.Resource {
-	return &pushTestNotificationResource{ResourceBase: kit.ResourceBase{Name: "push_test_notification"}}
+	return &pushTestNotificationResource{InvocationBase: kit.InvocationBase{ResourceBase: kit.ResourceBase{Name: "push_test_notification"}}}
 }
 
-// pushTestNotificationResource sends a test push notification (an invocation).
+// pushTestNotificationResource sends a test push notification (an invocation;
+// destroying it only forgets: a sent notification cannot be unsent).
 type pushTestNotificationResource struct {
-	kit.ResourceBase
+	kit.InvocationBase
 }
 
 // pushTestNotificationResourceModel is the zulip_push_test_notification state.
@@ -201,20 +202,6 @@ func (r *pushTestNotificationResource) Create(ctx context.Context, req resource.
 	pushTestNotificationFromAPI(endpoint, &plan)
 	tflog.Info(ctx, "sent a test push notification", map[string]any{"endpoint": endpoint, "id": plan.ID.ValueString()})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Read keeps the recorded invocation.
-func (r *pushTestNotificationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.InvocationRead(ctx, req, resp)
-}
-
-// Update is never called: every argument requires replacement.
-func (r *pushTestNotificationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	kit.InvocationUpdate(ctx, req, resp)
-}
-
-// Delete only forgets: a sent notification cannot be unsent.
-func (r *pushTestNotificationResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
 }
 
 // pushTestNotificationEndpoint chooses the endpoint from the arguments.

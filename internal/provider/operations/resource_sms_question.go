@@ -39,7 +39,7 @@ var (
 
 // NewSMSQuestionResource returns the zulip_sms_question resource.
 func NewSMSQuestionResource() resource.Resource {
-	return &smsQuestionResource{ResourceBase: kit.ResourceBase{Name: "sms_question"}}
+	return &smsQuestionResource{InvocationBase: kit.InvocationBase{ResourceBase: kit.ResourceBase{Name: "sms_question"}}}
 }
 
 // smsQuestionResource sends a question by SMS through the conversations API
@@ -47,7 +47,7 @@ func NewSMSQuestionResource() resource.Resource {
 // is built when a question is sent, so that a configuration without SMS
 // credentials fails only if it actually has a question to send.
 type smsQuestionResource struct {
-	kit.ResourceBase
+	kit.InvocationBase
 }
 
 // smsQuestionResourceModel is the zulip_sms_question state.
@@ -202,16 +202,6 @@ func (r *smsQuestionResource) Create(ctx context.Context, req resource.CreateReq
 	smsQuestionFromAPI(ctx, q, &plan, &resp.Diagnostics)
 	tflog.Info(ctx, "sent an SMS question", map[string]any{"id": q.ID, "status": q.Status})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Read keeps the recorded invocation.
-func (r *smsQuestionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.InvocationRead(ctx, req, resp)
-}
-
-// Update is never called: every argument requires replacement.
-func (r *smsQuestionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	kit.InvocationUpdate(ctx, req, resp)
 }
 
 // Delete only forgets: the API cannot unsend an SMS or close a conversation.
