@@ -9,6 +9,7 @@ package acctest
 //		State(acctest.Value(addr, "name", knownvalue.StringExact("ops"))).Step()
 
 import (
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -38,6 +39,12 @@ func (b *StepBuilder) Planned(addr string, action plancheck.ResourceActionType) 
 // Clean expects the plan after the apply (and its refresh) to be empty.
 func (b *StepBuilder) Clean() *StepBuilder {
 	b.step.ConfigPlanChecks.PostApplyPostRefresh = append(b.step.ConfigPlanChecks.PostApplyPostRefresh, plancheck.ExpectEmptyPlan())
+	return b
+}
+
+// Vars gives the configuration's variables.
+func (b *StepBuilder) Vars(vars config.Variables) *StepBuilder {
+	b.step.ConfigVariables = vars
 	return b
 }
 

@@ -30,7 +30,9 @@ import (
 	"testing"
 
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
@@ -68,6 +70,20 @@ type TypeContract struct {
 	// (examples/resources/<type>/import-by-string-id.tf and
 	// import-by-identity.tf).
 	Import *ImportCase
+	// Example is how the contract applies the type's example
+	// (examples/resources/<type>/resource.tf); a type without it has a test
+	// TestAcc<Name>_example that names the file.
+	Example *ExampleCase
+}
+
+// ExampleCase is how the contract applies a type's example: as User, with
+// Vars, after Setup prepares the seeded organization; the plan after the
+// apply is empty and Checks hold.
+type ExampleCase struct {
+	User   int
+	Vars   config.Variables
+	Setup  func(*refserver.Realm)
+	Checks []statecheck.StateCheck
 }
 
 // KitCase is how the kit's shared tests exercise one collection object.
@@ -143,7 +159,7 @@ type ImportCase struct {
 // the cases and tests its kind and abilities require.
 func (c Contract) Check(t *testing.T) {
 	t.Helper()
-	tests := testFunctionNames(t)
+	tests := readTests(t)
 	inArea := map[string]bool{}
 	for _, e := range c.Area.Resources {
 		inArea[e.TypeName] = true
@@ -164,14 +180,14 @@ func (c Contract) Check(t *testing.T) {
 }
 
 // problems are what a type's entry lacks.
-func (tc TypeContract) problems(e kit.TypeEntry, tests map[string]bool) []string {
-	var out []string
+func (tc TypeContract) problems(e kit.TypeEntry, tests testFiles) []string {
 	r := served()[e.TypeName]
 	var meta fwresource.MetadataResponse
 	r.Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
 	_, importable := e.NewResource().(fwresource.ResourceWithImportState) // the kit's wrapper always has ImportState
 	importable = importable && tc.NotImportable == ""
-	suffixes := []string{"example"}
+	out := tc.exampleProblems(e, tests)
+	var suffixes []string
 	switch e.Contract {
 	case kit.ContractUnset:
 		return []string{"its registry entry names no Contract kind"}
@@ -190,7 +206,7 @@ func (tc TypeContract) problems(e kit.TypeEntry, tests map[string]bool) []string
 		}
 	}
 	for _, suffix := range suffixes {
-		if name := "TestAcc" + tc.Name + "_" + suffix; !tests[name] {
+		if name := "TestAcc" + tc.Name + "_" + suffix; !tests.names[name] {
 			out = append(out, "no "+name)
 		}
 	}
@@ -202,6 +218,26 @@ func (tc TypeContract) problems(e kit.TypeEntry, tests map[string]bool) []string
 	}
 	return append(out, tc.importProblems(e)...)
 }
+
+// exampleProblems: the type's example is applied, by its Example case or by
+// a test TestAcc<Name>_example that names it.
+func (tc TypeContract) exampleProblems(e kit.TypeEntry, tests testFiles) []string {
+	example := resourceExample(e.TypeName)
+	switch test := "TestAcc" + tc.Name + "_example"; {
+	case tc.Example != nil && !exampleExists(example):
+		return []string{"it has an Example case but no " + example}
+	case tc.Example != nil:
+		return nil
+	case !tests.names[test]:
+		return []string{"no " + test + " and no Example case"}
+	case exampleExists(example) && !strings.Contains(tests.text, example):
+		return []string{"no test applies " + example + ": give the type an Example case"}
+	}
+	return nil
+}
+
+// resourceExample is the path of a type's example.
+func resourceExample(typ string) string { return "examples/resources/" + typ + "/resource.tf" }
 
 // importProblems: an import example needs the object it adopts, and a type
 // with an identity needs an import-by-identity example.
@@ -236,28 +272,41 @@ func exampleExists(rel string) bool {
 	return err == nil
 }
 
-// testFunctionNames returns the names of the test functions of the package
-// the test runs in.
-func testFunctionNames(t *testing.T) map[string]bool {
+// testFiles are the test files of the package a test runs in: the names of
+// their test functions, and their text.
+type testFiles struct {
+	names map[string]bool
+	text  string
+}
+
+// readTests reads the test files of the package the test runs in.
+func readTests(t *testing.T) testFiles {
 	t.Helper()
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{}
+	out := testFiles{names: map[string]bool{}}
+	var text strings.Builder
 	fset := token.NewFileSet()
 	for _, name := range files {
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text.Write(src)
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") {
-				names[fn.Name.Name] = true
+				out.names[fn.Name.Name] = true
 			}
 		}
 	}
-	return names
+	out.text = text.String()
+	return out
 }
 
 // sortedTypes are the contract's types that have a case picked by has, sorted.
@@ -280,6 +329,7 @@ func (c Contract) Run(t *testing.T) {
 	t.Run("renamedReference", func(t *testing.T) { t.Parallel(); c.renamedReferences(t) })
 	t.Run("importBlocks", func(t *testing.T) { t.Parallel(); c.importBlocks(t) })
 	t.Run("declaredRules", func(t *testing.T) { t.Parallel(); c.declaredRules(t) })
+	t.Run("examples", func(t *testing.T) { t.Parallel(); c.examples(t) })
 }
 
 // RunVersioned runs the contract's tests whose outcome depends on the CLI's

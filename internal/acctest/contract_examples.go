@@ -63,6 +63,22 @@ func renamedReference(t *testing.T, typ string, c RenamedCase) {
 	})
 }
 
+// examples applies each type's example that its Example case declares: the
+// apply succeeds, the plan after it is empty, and the case's checks hold.
+func (c Contract) examples(t *testing.T) {
+	for _, typ := range c.sortedTypes(func(tc TypeContract) bool { return tc.Example != nil }) {
+		ec := *c.Types[typ].Example
+		t.Run(typ, func(t *testing.T) {
+			srv := NewServer(t)
+			if ec.Setup != nil {
+				srv.Do(ec.Setup)
+			}
+			config := srv.ProviderConfig(t, ec.User) + ReadExample(t, resourceExample(typ))
+			ParallelTest(t, resource.TestCase{Steps: []resource.TestStep{Apply(config).Vars(ec.Vars).Clean().State(ec.Checks...).Step()}})
+		})
+	}
+}
+
 // importBlocks applies every import-by-string-id example of the area with
 // the configuration of the seeded object it adopts: the import plans no
 // change beyond the import, and the next plan is empty.

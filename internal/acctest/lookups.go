@@ -66,3 +66,25 @@ func GroupByName(srv *Server, name string) (g refserver.UserGroup, ok bool) {
 	})
 	return g, ok
 }
+
+// CountIn counts the elements of a slice that match.
+func CountIn[S ~[]E, E any](s S, match func(E) bool) int {
+	n := 0
+	for _, e := range s {
+		if match(e) {
+			n++
+		}
+	}
+	return n
+}
+
+// CountInMap counts the values of a map that match.
+func CountInMap[M ~map[K]V, K comparable, V any](m M, match func(V) bool) int {
+	n := 0
+	for _, v := range m {
+		if match(v) {
+			n++
+		}
+	}
+	return n
+}

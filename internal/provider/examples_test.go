@@ -55,7 +55,9 @@ func TestExamplesAreAppliedByTests(t *testing.T) {
 			return err
 		}
 		rel := strings.TrimPrefix(filepath.ToSlash(path), "../../")
-		if base := filepath.Base(path); base == "import-by-string-id.tf" || base == "import-by-identity.tf" {
+		switch base := filepath.Base(path); {
+		case base == "import-by-string-id.tf" || base == "import-by-identity.tf",
+			base == "resource.tf" && filepath.Base(filepath.Dir(filepath.Dir(path))) == "resources":
 			return nil // applied by the type's area contract (acctest.Contract), which requires its case
 		}
 		dir := filepath.ToSlash(filepath.Dir(path))

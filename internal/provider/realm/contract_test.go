@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -34,13 +35,9 @@ resource "zulip_custom_profile_field_order" "all" {
 		Config: "resource \"zulip_linkifier\" \"test\" {\n  pattern      = \"KIT-(?P<id>[0-9]+)\"\n  url_template = \"https://kit.example/{id}\"\n}\n",
 		Create: "POST /api/v1/realm/filters", List: "GET /api/v1/realm/linkifiers",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, l := range r.Linkifiers {
-				if l.Pattern == `KIT-(?P<id>[0-9]+)` && l.URLTemplate == "https://kit.example/{id}" {
-					n++
-				}
-			}
-			return n
+			return acctest.CountIn(r.Linkifiers, func(l *refserver.Linkifier) bool {
+				return l.Pattern == `KIT-(?P<id>[0-9]+)` && l.URLTemplate == "https://kit.example/{id}"
+			})
 		},
 		Twin: func(r *refserver.Realm) {
 			r.NextID["linkifier"]++
@@ -57,7 +54,11 @@ resource "zulip_custom_profile_field_order" "all" {
 resource "zulip_linkifier" "issues" {
   pattern      = "#(?P<id>[0-9]+)"
   url_template = "https://github.com/zulip/zulip/issues/{id}"
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID, Checks: []statecheck.StateCheck{
+		acctest.Value("zulip_linkifier.issues", "reverse_template", knownvalue.StringExact("ZT-{id}")),
+		acctest.Value("zulip_linkifier.pull_requests", "alternative_url_templates",
+			knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}/files")})),
+	}}},
 	"zulip_allowed_domain": {Name: "AllowedDomain", Kit: &acctest.KitCase{
 		User:   refserver.SeedOwnerID,
 		Config: "resource \"zulip_allowed_domain\" \"test\" {\n  domain = \"kit.example.org\"\n  allow_subdomains = true\n}\n", ImportID: "kit.example.org",

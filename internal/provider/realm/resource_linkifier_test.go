@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -205,24 +204,6 @@ func TestAccLinkifier_createsReadBackOnce(t *testing.T) {
 					return fmt.Errorf("%d GET /realm/linkifiers for %d creates", lists, n)
 				}
 				return nil
-			},
-		}},
-	})
-}
-
-func TestAccLinkifier_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	example := acctest.ReadExample(t, "examples/resources/zulip_linkifier/resource.tf")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + example,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_linkifier.issues", tfjsonpath.New("reverse_template"), knownvalue.StringExact("ZT-{id}")),
-				statecheck.ExpectKnownValue("zulip_linkifier.pull_requests", tfjsonpath.New("alternative_url_templates"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}/files")})),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		}},
 	})
