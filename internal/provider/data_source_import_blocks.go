@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -73,11 +74,11 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 
 // Read lists the objects and writes their blocks.
 func (d *importBlocksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m importBlocksModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *importBlocksDataSource) read(ctx context.Context, m *importBlocksModel, diags *diag.Diagnostics) {
 	wanted := map[string]bool{}
 	for _, e := range m.Types.Elements() {
 		if s, ok := e.(types.String); ok {
@@ -92,7 +93,7 @@ func (d *importBlocksDataSource) Read(ctx context.Context, req datasource.ReadRe
 		}
 		targets, err := src.List(ctx, d.Data, kit.FilterValues{})
 		if err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "Unable to List "+src.TypeName, "list the objects to import", kit.RoleAny, err)
+			kit.AddAPIError(diags, "Unable to List "+src.TypeName, "list the objects to import", kit.RoleAny, err)
 			return
 		}
 		taken := map[string]bool{}
@@ -105,7 +106,6 @@ func (d *importBlocksDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	m.Text = types.StringValue(text.String())
 	m.Blocks = types.ListValueMust(types.ObjectType{AttrTypes: importBlockAttrTypes}, blocks)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // notIdentifier matches what a Terraform name cannot hold.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -63,14 +64,14 @@ func (d *botsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 
 // Read lists the bots.
 func (d *botsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m botsDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *botsDataSource) read(ctx context.Context, m *botsDataModel, diags *diag.Diagnostics) {
 	users, err := kit.Users(ctx, d.Data)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Bots", "list the users", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Bots", "list the users", kit.RoleAny, err)
 		return
 	}
 	m.Bots = []botDataEntry{}
@@ -84,5 +85,4 @@ func (d *botsDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 			OwnerID: b.OwnerID, Role: b.Role, Active: types.BoolValue(u.IsActive)})
 	}
 	slices.SortFunc(m.Bots, func(a, b botDataEntry) int { return int(a.ID.ValueInt64() - b.ID.ValueInt64()) })
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

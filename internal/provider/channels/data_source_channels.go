@@ -30,7 +30,9 @@ const (
 
 // NewChannelsDataSource returns the zulip_channels data source.
 func NewChannelsDataSource() datasource.DataSource {
-	return &channelsDataSource{DataSourceBase: kit.DataSourceBase{Name: "channels"}}
+	return &channelsDataSource{DataSourceBase: kit.DataSourceBase{Name: "channels", AttrLevels: map[string]int{
+		"include_all": featureChannelsIncludeAll, "include_can_access_content": featureChannelsIncludeAll,
+	}}}
 }
 
 // channelsDataSource lists the channels the provider's account can see.
@@ -168,25 +170,29 @@ func channelAttributes() map[string]schema.Attribute {
 
 // Read lists the channels.
 func (d *channelsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m channelsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *channelsDataSource) read(ctx context.Context, m *channelsDataSourceModel, diags *diag.Diagnostics) {
+	// exclude_archived = false asks for archived channels too, which an older
+	// server would ignore and answer as if it were not set.
+	if kit.Known(m.ExcludeArchived) && !m.ExcludeArchived.ValueBool() {
+		if err := d.Data.RequireFeatureLevel(featureChannelsExcludeArchived, "exclude_archived"); err != nil {
+			diags.AddAttributeError(path.Root("exclude_archived"), "Zulip Server Too Old", err.Error())
+			return
+		}
 	}
-	d.checkFeatureLevels(m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	list, err := d.Data.Client.ListChannels(ctx, channelsOptionsToAPI(m))
+	list, err := d.Data.Client.ListChannels(ctx, channelsOptionsToAPI(*m))
 	if err != nil {
 		if m.IncludeAllActive.ValueBool() && d.Data.FeatureLevel < featureChannelsIncludeAll && kit.IsClientError(err) &&
 			!zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("include_all_active"), "Unable to List Channels",
+			diags.AddAttributeError(path.Root("include_all_active"), "Unable to List Channels",
 				"The server refused include_all_active: before Zulip feature level 356 only organization administrators "+
 					"may use it (since then it is an alias of include_all, open to every role). Server said: "+err.Error())
 			return
 		}
-		kit.AddAPIError(&resp.Diagnostics, "Unable to List Channels", "list the channels", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to List Channels", "list the channels", kit.RoleAny, err)
 		return
 	}
 	// Permissions name their groups; an account that may not list groups (a
@@ -202,25 +208,8 @@ func (d *channelsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		}
 		m.Channels = append(m.Channels, channelFromAPI(c, dir))
 	}
-	channelsFillDefaults(&m)
+	channelsFillDefaults(m)
 	tflog.Debug(ctx, "listed channels", map[string]any{"received": len(list), "kept": len(m.Channels)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-// checkFeatureLevels rejects filters that the server is too old to honour: it
-// would ignore them and answer as if they were not set.
-func (d *channelsDataSource) checkFeatureLevels(m channelsDataSourceModel, diags *diag.Diagnostics) {
-	gate := func(set bool, attr string, level int) {
-		if !set {
-			return
-		}
-		if err := d.Data.RequireFeatureLevel(level, attr); err != nil {
-			diags.AddAttributeError(path.Root(attr), "Zulip Server Too Old", err.Error())
-		}
-	}
-	gate(kit.Known(m.ExcludeArchived) && !m.ExcludeArchived.ValueBool(), "exclude_archived", featureChannelsExcludeArchived)
-	gate(m.IncludeAll.ValueBool(), "include_all", featureChannelsIncludeAll)
-	gate(m.IncludeCanAccessContent.ValueBool(), "include_can_access_content", featureChannelsIncludeAll)
 }
 
 // channelsOptionsToAPI sends only the filters the configuration sets, so that

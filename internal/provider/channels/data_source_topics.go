@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -27,7 +28,7 @@ const featureTopicsEmptyName = 334
 
 // NewTopicsDataSource returns the zulip_topics data source.
 func NewTopicsDataSource() datasource.DataSource {
-	return &topicsDataSource{DataSourceBase: kit.DataSourceBase{Name: "topics"}}
+	return &topicsDataSource{DataSourceBase: kit.DataSourceBase{Name: "topics", AttrLevels: map[string]int{"allow_empty_topic_name": featureTopicsEmptyName}}}
 }
 
 // topicsDataSource lists the topics of one channel.
@@ -89,27 +90,21 @@ func (d *topicsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 
 // Read lists the topics.
 func (d *topicsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m topicsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	if m.AllowEmptyTopicName.ValueBool() {
-		if err := d.Data.RequireFeatureLevel(featureTopicsEmptyName, "allow_empty_topic_name"); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("allow_empty_topic_name"), "Zulip Server Too Old", err.Error())
-			return
-		}
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *topicsDataSource) read(ctx context.Context, m *topicsDataSourceModel, diags *diag.Diagnostics) {
 	id := m.ChannelID.ValueInt64()
 	list, err := d.Data.Client.ListTopics(ctx, id, zulip.ListTopicsOptions{AllowEmptyTopicName: m.AllowEmptyTopicName.ValueBoolPointer()})
 	switch {
 	case zulip.IsNotFound(err):
-		resp.Diagnostics.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
+		diags.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
 			fmt.Sprintf("Channel %d does not exist, is archived, or the provider's account may not read it (Zulip answers "+
 				"the same for all three). Server said: %s", id, err))
 		return
 	case err != nil:
-		kit.AddAPIError(&resp.Diagnostics, "Unable to List Topics", fmt.Sprintf("list the topics of channel %d", id), kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to List Topics", fmt.Sprintf("list the topics of channel %d", id), kit.RoleAny, err)
 		return
 	}
 	m.Topics = topicsFromAPI(list)
@@ -117,7 +112,6 @@ func (d *topicsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		m.AllowEmptyTopicName = types.BoolValue(false)
 	}
 	tflog.Debug(ctx, "listed topics", map[string]any{"channel_id": id, "count": len(list)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // topicsFromAPI converts the topics, newest first. Zulip already sends them in

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -85,14 +86,14 @@ func (d *userGroupDataSource) ConfigValidators(context.Context) []datasource.Con
 
 // Read finds the group.
 func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m userGroupDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *userGroupDataSource) read(ctx context.Context, m *userGroupDataSourceModel, diags *diag.Diagnostics) {
 	list, err := kit.UserGroupCollection(d.Data).List(ctx)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Group", "list the user groups", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User Group", "list the user groups", kit.RoleAny, err)
 		return
 	}
 	dir := kit.NewGroupDirectory(list)
@@ -108,7 +109,7 @@ func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadReque
 		if kit.Known(m.ID) {
 			what = fmt.Sprintf("with id %d", m.ID.ValueInt64())
 		}
-		resp.Diagnostics.AddError("User Group Not Found",
+		diags.AddError("User Group Not Found",
 			fmt.Sprintf("The organization has no user group %s (deactivated groups included).", what))
 		return
 	}
@@ -127,5 +128,4 @@ func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadReque
 	m.Members = types.SetValueMust(types.Int64Type, members)
 	m.Subgroups = types.SetValueMust(types.StringType, subgroups)
 	m.userGroupPermissions = userGroupSettings.FromAPI(&g, dir)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

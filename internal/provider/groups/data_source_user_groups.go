@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -28,7 +28,8 @@ const featureUserGroupsDeactivated = 294
 
 // NewUserGroupsDataSource returns the zulip_user_groups data source.
 func NewUserGroupsDataSource() datasource.DataSource {
-	return &userGroupsDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_groups"}}
+	return &userGroupsDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_groups",
+		AttrLevels: map[string]int{"include_deactivated_groups": featureUserGroupsDeactivated}}}
 }
 
 // userGroupsDataSource lists the organization's user groups.
@@ -104,17 +105,11 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 
 // Read lists the user groups.
 func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m userGroupsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	if m.IncludeDeactivatedGroups.ValueBool() {
-		if err := d.Data.RequireFeatureLevel(featureUserGroupsDeactivated, "include_deactivated_groups"); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("include_deactivated_groups"), "Zulip Server Too Old", err.Error())
-			return
-		}
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *userGroupsDataSource) read(ctx context.Context, m *userGroupsDataSourceModel, diags *diag.Diagnostics) {
 	// One list of every group per run, shared with the permissions that name
 	// groups (deactivated ones included).
 	list, err := kit.UserGroupCollection(d.Data).List(ctx)
@@ -129,12 +124,12 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.Data.FeatureLevel)
 				use += " (or a bot, on Zulip with feature level 496 or newer)"
 			}
-			resp.Diagnostics.AddError("Unable to List User Groups",
+			diags.AddError("Unable to List User Groups",
 				"The zulip_user_groups data source needs an account that may list user groups: Zulip does not list "+
 					"user groups to "+who+". Configure the provider with the API key of "+use+". Server said: "+err.Error())
 			return
 		}
-		kit.AddAPIError(&resp.Diagnostics, "Unable to List User Groups", "list the user groups", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to List User Groups", "list the user groups", kit.RoleAny, err)
 		return
 	}
 	dir := kit.NewGroupDirectory(list)
@@ -149,7 +144,6 @@ func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		m.IncludeDeactivatedGroups = types.BoolValue(false)
 	}
 	tflog.Debug(ctx, "listed user groups", map[string]any{"received": len(list), "kept": len(m.UserGroups)})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // userGroupFromAPI converts a user group.

@@ -10,14 +10,41 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 )
 
 // DataSourceBase is embedded by every data source.
 type DataSourceBase struct {
-	// name is the type name without the provider's prefix, e.g. "channels".
+	// Name is the type name without the provider's prefix, e.g. "channels".
 	Name string
 	Data *ProviderData
+	// Level is the feature level the data source needs, and AttrLevels the
+	// level an argument needs when the configuration sets it (to anything
+	// but false); ReadData refuses an older server, naming the level.
+	Level      int
+	AttrLevels map[string]int
+}
+
+// ReadData is a data source's Read: it reads the configuration into a
+// model, refuses a server older than the data source or a set argument needs,
+// lets fill complete the model from the server, and stores it unless fill
+// reported an error.
+func ReadData[M any](ctx context.Context, b *DataSourceBase, req datasource.ReadRequest, resp *datasource.ReadResponse,
+	fill func(context.Context, *M, *diag.Diagnostics)) {
+	var m M
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !b.Data.Ready(&resp.Diagnostics) {
+		return
+	}
+	if b.Data.KnowsServer() && (!requireLevels(b.Data, "zulip_"+b.Name, b.Level, b.AttrLevels, req.Config.Raw, true, &resp.Diagnostics) ||
+		resp.Diagnostics.HasError()) {
+		return
+	}
+	fill(ctx, &m, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	}
 }
 
 // Metadata names the data source.

@@ -296,21 +296,29 @@ func (i *ruleInfo) levelsMet(req resource.ModifyPlanRequest, d *ProviderData, di
 	if req.Plan.Raw.IsNull() || Unchanged(req) || !d.KnowsServer() {
 		return true
 	}
-	if err := d.RequireFeatureLevel(i.level, i.typeName); err != nil {
+	return requireLevels(d, i.typeName, i.level, i.attrLevels, req.Config.Raw, false, diags)
+}
+
+// requireLevels refuses, naming the level, a type on a server older than
+// level, or an attribute of config that is set (and, with ignoreFalse, not
+// false) on a server older than its attrLevels entry. It reports false when
+// the type itself is refused.
+func requireLevels(d *ProviderData, what string, level int, attrLevels map[string]int, config tftypes.Value, ignoreFalse bool, diags *diag.Diagnostics) bool {
+	if err := d.RequireFeatureLevel(level, what); err != nil {
 		diags.AddError("Zulip Server Too Old", err.Error())
 		return false
 	}
-	attrs := make([]string, 0, len(i.attrLevels))
-	for a := range i.attrLevels {
+	attrs := make([]string, 0, len(attrLevels))
+	for a := range attrLevels {
 		attrs = append(attrs, a)
 	}
 	sort.Strings(attrs)
 	for _, a := range attrs {
-		v, _, err := tftypes.WalkAttributePath(req.Config.Raw, tftypes.NewAttributePath().WithAttributeName(a))
-		if tv, ok := v.(tftypes.Value); err != nil || !ok || tv.IsNull() {
+		v, _, err := tftypes.WalkAttributePath(config, tftypes.NewAttributePath().WithAttributeName(a))
+		if tv, ok := v.(tftypes.Value); err != nil || !ok || tv.IsNull() || ignoreFalse && tv.Equal(tftypes.NewValue(tftypes.Bool, false)) {
 			continue
 		}
-		if err := d.RequireFeatureLevel(i.attrLevels[a], a); err != nil {
+		if err := d.RequireFeatureLevel(attrLevels[a], a); err != nil {
 			diags.AddAttributeError(path.Root(a), "Zulip Server Too Old", err.Error())
 		}
 	}

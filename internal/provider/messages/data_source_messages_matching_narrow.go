@@ -146,30 +146,29 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 
 // Read asks the server which messages match.
 func (d *messagesMatchingNarrowDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m messagesMatchingNarrowDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *messagesMatchingNarrowDataSource) read(ctx context.Context, m *messagesMatchingNarrowDataSourceModel, diags *diag.Diagnostics) {
 	var ids []int64
-	resp.Diagnostics.Append(m.MessageIDs.ElementsAs(ctx, &ids, false)...)
+	diags.Append(m.MessageIDs.ElementsAs(ctx, &ids, false)...)
 	var terms []narrowTermModel
-	resp.Diagnostics.Append(m.Narrow.ElementsAs(ctx, &terms, false)...)
-	if resp.Diagnostics.HasError() {
+	diags.Append(m.Narrow.ElementsAs(ctx, &terms, false)...)
+	if diags.HasError() {
 		return
 	}
 	narrow := narrowToAPI(terms)
 	tflog.Debug(ctx, "checking messages against a narrow", map[string]any{"messages": len(ids), "terms": len(narrow)})
 	matches, err := d.Data.Client.MatchesNarrow(ctx, ids, narrow)
 	if err != nil {
-		addNarrowError(&resp.Diagnostics, terms, err)
+		addNarrowError(diags, terms, err)
 		return
 	}
-	m.Matches = narrowMatchesFromAPI(ctx, matches, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	m.Matches = narrowMatchesFromAPI(ctx, matches, diags)
+	if diags.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // narrowToAPI converts the configured terms, turning numeric operands of id

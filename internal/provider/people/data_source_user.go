@@ -262,11 +262,11 @@ func (d *userDataSource) ConfigValidators(_ context.Context) []datasource.Config
 
 // Read looks the user up.
 func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m userDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *userDataSource) read(ctx context.Context, m *userDataSourceModel, diags *diag.Diagnostics) {
 	if m.ClientGravatar.IsNull() {
 		m.ClientGravatar = types.BoolValue(true)
 	}
@@ -286,18 +286,18 @@ func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		u, err = d.Data.Client.GetUser(ctx, id, opts)
 		if err != nil {
 			if zulip.IsNotFound(err) {
-				resp.Diagnostics.AddAttributeError(path.Root("user_id"), "User Not Found",
+				diags.AddAttributeError(path.Root("user_id"), "User Not Found",
 					fmt.Sprintf("No user with id %d exists in the organization, or the provider's account may not see "+
 						"them. Server said: %s", id, err))
 				return
 			}
-			kit.AddAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("read user %d", id), kit.RoleAny, err)
+			kit.AddAPIError(diags, "Unable to Read User", fmt.Sprintf("read user %d", id), kit.RoleAny, err)
 			return
 		}
 	} else {
 		email := m.Email.ValueString()
 		if err := d.Data.RequireFeatureLevel(featureUserByEmail, "looking a user up by email"); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("email"), "Zulip Server Too Old",
+			diags.AddAttributeError(path.Root("email"), "Zulip Server Too Old",
 				err.Error()+". Look the user up by user_id instead.")
 			return
 		}
@@ -305,19 +305,18 @@ func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		u, err = d.Data.Client.GetUserByEmail(ctx, email, opts)
 		if err != nil {
 			if zulip.IsNotFound(err) {
-				resp.Diagnostics.AddAttributeError(path.Root("email"), "User Not Found",
+				diags.AddAttributeError(path.Root("email"), "User Not Found",
 					userEmailNotFoundDetail(d.Data, email, err))
 				return
 			}
-			kit.AddAPIError(&resp.Diagnostics, "Unable to Read User", fmt.Sprintf("read the user with e-mail %q", email), kit.RoleAny, err)
+			kit.AddAPIError(diags, "Unable to Read User", fmt.Sprintf("read the user with e-mail %q", email), kit.RoleAny, err)
 			return
 		}
 	}
-	userDataFromAPI(ctx, u, &m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	userDataFromAPI(ctx, u, m, diags)
+	if diags.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // userEmailNotFoundDetail explains a "No such user" answer to a lookup by

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -26,7 +27,7 @@ const featureUserStatus = 262
 
 // NewUserStatusDataSource returns the zulip_user_status data source.
 func NewUserStatusDataSource() datasource.DataSource {
-	return &userStatusDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_status"}}
+	return &userStatusDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_status", Level: featureUserStatus}}
 }
 
 // userStatusDataSource reads one user's status.
@@ -84,33 +85,28 @@ func (d *userStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 
 // Read fetches the status.
 func (d *userStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m userStatusDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	if err := d.Data.RequireFeatureLevel(featureUserStatus, "zulip_user_status"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error())
-		return
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *userStatusDataSource) read(ctx context.Context, m *userStatusDataSourceModel, diags *diag.Diagnostics) {
 	id := m.UserID.ValueInt64()
 	st, err := d.Data.Client.GetUserStatus(ctx, id)
 	switch {
 	case zulip.IsNotFound(err):
-		resp.Diagnostics.AddAttributeError(path.Root("user_id"), "User Not Found",
+		diags.AddAttributeError(path.Root("user_id"), "User Not Found",
 			fmt.Sprintf("There is no user with id %d in the organization (bots count as none: they have no status). Server said: %s", id, err))
 		return
 	case err != nil && kit.IsClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err):
-		resp.Diagnostics.AddAttributeError(path.Root("user_id"), "Unable to Read User Status",
+		diags.AddAttributeError(path.Root("user_id"), "Unable to Read User Status",
 			fmt.Sprintf("The server refused to give the status of user %d (a deactivated user has none). Server said: %s", id, err))
 		return
 	case err != nil:
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read User Status", fmt.Sprintf("read the status of user %d", id), kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read User Status", fmt.Sprintf("read the status of user %d", id), kit.RoleAny, err)
 		return
 	}
-	userStatusFromAPI(*st, &m)
+	userStatusFromAPI(*st, m)
 	tflog.Debug(ctx, "read user status", map[string]any{"user_id": id, "has_status": !st.Empty})
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // userStatusFromAPI copies a status into the model; absent fields are null

@@ -243,14 +243,14 @@ func customProfileFieldDataAttributes() map[string]schema.Attribute {
 
 // Read lists the fields.
 func (d *customProfileFieldsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m customProfileFieldsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
+}
+
+// read fills the model from the server.
+func (d *customProfileFieldsDataSource) read(ctx context.Context, m *customProfileFieldsDataSourceModel, diags *diag.Diagnostics) {
 	list, err := d.Data.Client.ListCustomProfileFields(ctx)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
@@ -263,7 +263,7 @@ func (d *customProfileFieldsDataSource) Read(ctx context.Context, req datasource
 			}
 		}
 		if len(match) == 0 {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "Custom Profile Field Not Found",
+			diags.AddAttributeError(path.Root("name"), "Custom Profile Field Not Found",
 				fmt.Sprintf("The organization has no custom profile field named %q (names are compared exactly). %s",
 					name, customProfileFieldNames(list)))
 			return
@@ -271,11 +271,10 @@ func (d *customProfileFieldsDataSource) Read(ctx context.Context, req datasource
 		list = match
 	}
 	tflog.Debug(ctx, "read custom profile fields", map[string]any{"count": len(list)})
-	m.Fields = customProfileFieldsFromAPI(ctx, list, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	m.Fields = customProfileFieldsFromAPI(ctx, list, diags)
+	if diags.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // customProfileFieldNames lists the fields' names for an error message.
