@@ -62,11 +62,11 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"types": schema.SetAttribute{ElementType: types.StringType, Optional: true,
 				MarkdownDescription: "The resource types to import; all of them when left out. One of " + kit.QuoteAllCode(names) + ".",
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(names...))}},
-			"text": schema.StringAttribute{Computed: true, MarkdownDescription: "The import blocks, as Terraform configuration."},
+			"text": kit.ComputedString("The import blocks, as Terraform configuration."),
 			"blocks": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "The same blocks as values.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"to": schema.StringAttribute{Computed: true, MarkdownDescription: "The resource address, e.g. `zulip_channel.general`."},
-					"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The import id."},
+					"to": kit.ComputedString("The resource address, e.g. `zulip_channel.general`."),
+					"id": kit.ComputedString("The import id."),
 				}}},
 		},
 	}

@@ -73,14 +73,8 @@ func (d *topicsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				MarkdownDescription: "The channel's topics, the one with the most recent message first.",
 				NestedObject: schema.NestedAttributeObject{
 					Attributes: map[string]schema.Attribute{
-						"name": schema.StringAttribute{
-							Computed:            true,
-							MarkdownDescription: "The topic's name, as of its latest message.",
-						},
-						"max_id": schema.Int64Attribute{
-							Computed:            true,
-							MarkdownDescription: "The id of the topic's latest message that the account can read.",
-						},
+						"name":   kit.ComputedString("The topic's name, as of its latest message."),
+						"max_id": kit.ComputedInt64("The id of the topic's latest message that the account can read."),
 					},
 				},
 			},

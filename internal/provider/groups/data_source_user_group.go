@@ -59,16 +59,15 @@ func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			Optional: true, Computed: true,
 			MarkdownDescription: "The group's name (exact); system groups are named `role:members`, `role:administrators`, ...",
 		},
-		"description": schema.StringAttribute{Computed: true, MarkdownDescription: "The group's description."},
+		"description": kit.ComputedString("The group's description."),
 		"members": schema.SetAttribute{ElementType: types.Int64Type, Computed: true,
 			MarkdownDescription: "The ids of the group's direct members (members of subgroups are not repeated)."},
 		"subgroups": schema.SetAttribute{ElementType: types.StringType, Computed: true,
 			MarkdownDescription: "The names of the group's direct subgroups, whose members are members of this group too."},
-		"is_system_group": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether Zulip manages the group itself (`role:...`)."},
-		"deactivated":     schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
-		"date_created": schema.Int64Attribute{Computed: true,
-			MarkdownDescription: "When the group was created (UNIX seconds); null when Zulip has no record of it."},
-		"creator_id": schema.Int64Attribute{Computed: true, MarkdownDescription: "Who created the group; null when unknown."},
+		"is_system_group": kit.ComputedBool("Whether Zulip manages the group itself (`role:...`)."),
+		"deactivated":     kit.ComputedBool("Whether the group is deactivated."),
+		"date_created":    kit.ComputedInt64("When the group was created (UNIX seconds); null when Zulip has no record of it."),
+		"creator_id":      kit.ComputedInt64("Who created the group; null when unknown."),
 	}
 	userGroupPermissionsDataAttributes(attrs)
 	resp.Schema = schema.Schema{

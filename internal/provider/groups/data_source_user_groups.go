@@ -88,14 +88,14 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				NestedObject: schema.NestedAttributeObject{
 					Attributes: userGroupPermissionsDataAttributes(map[string]schema.Attribute{
 						"id":                  num("The group's id."),
-						"name":                schema.StringAttribute{Computed: true, MarkdownDescription: "The group's name; system groups are named `role:...`."},
-						"description":         schema.StringAttribute{Computed: true, MarkdownDescription: "The group's description."},
+						"name":                kit.ComputedString("The group's name; system groups are named `role:...`."),
+						"description":         kit.ComputedString("The group's description."),
 						"members":             ids("Ids of the group's direct members (active users only on current servers); members of subgroups are not repeated here."),
 						"direct_subgroup_ids": ids("Ids of the groups whose members are also members of this group."),
-						"is_system_group":     schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether this is a system group managed by Zulip (roles, `role:nobody`, `role:internet`)."},
+						"is_system_group":     kit.ComputedBool("Whether this is a system group managed by Zulip (roles, `role:nobody`, `role:internet`)."),
 						"date_created":        num("When the group was created, in UNIX seconds; null when Zulip has no record of it (groups older than feature level 292, and usually system groups)."),
 						"creator_id":          num("The id of the user who created the group; null when unknown, and for system groups."),
-						"deactivated":         schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the group is deactivated."},
+						"deactivated":         kit.ComputedBool("Whether the group is deactivated."),
 					}),
 				},
 			},

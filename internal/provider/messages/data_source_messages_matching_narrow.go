@@ -128,15 +128,9 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 					"that do not match are absent, so `keys(...matches)` lists the matching ids.",
 				NestedObject: schema.NestedAttributeObject{
 					Attributes: map[string]schema.Attribute{
-						"match_content": schema.StringAttribute{
-							Computed: true,
-							MarkdownDescription: "The message's rendered HTML, with `<span class=\"highlight\">` " +
-								"around the words a `search` term matched.",
-						},
-						"match_subject": schema.StringAttribute{
-							Computed:            true,
-							MarkdownDescription: "The message's topic, HTML-escaped and highlighted in the same way.",
-						},
+						"match_content": kit.ComputedString("The message's rendered HTML, with `<span class=\"highlight\">` " +
+							"around the words a `search` term matched."),
+						"match_subject": kit.ComputedString("The message's topic, HTML-escaped and highlighted in the same way."),
 					},
 				},
 			},

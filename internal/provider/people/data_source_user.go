@@ -140,47 +140,20 @@ func userDataLookupAttributes() map[string]schema.Attribute {
 // it joined, whether it is active, time zone and avatar.
 func userDataAccountAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"api_email": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The user's Zulip API e-mail (the API's `email` field): the real address when the " +
-				"user's e-mail is visible to everyone (and always for bots), otherwise a stand-in " +
-				"`user{id}@{organization host}` that identifies the user.",
-		},
-		"delivery_email": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The user's real e-mail address; null when the user's e-mail visibility setting hides " +
-				"it from the provider's account.",
-		},
-		"full_name": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "The user's full name.",
-		},
-		"date_joined": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`).",
-		},
-		"is_active": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the account is active (`false` once deactivated).",
-		},
-		"timezone": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "The user's IANA time zone (e.g. `Europe/Berlin`); null when the user has not set one.",
-		},
-		"avatar_url": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "URL of the user's avatar; null for a Gravatar avatar when `client_gravatar` is " +
-				"`true` and the user's e-mail is public (compute it from `delivery_email`).",
-		},
-		"avatar_version": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "Incremented each time the user changes their avatar.",
-		},
-		"is_imported_stub": schema.BoolAttribute{
-			Computed: true,
-			MarkdownDescription: "Whether the account is a placeholder created by a data import for someone who has " +
-				"not joined yet (Zulip feature level 433; `false` on older servers).",
-		},
+		"api_email": kit.ComputedString("The user's Zulip API e-mail (the API's `email` field): the real address when the " +
+			"user's e-mail is visible to everyone (and always for bots), otherwise a stand-in " +
+			"`user{id}@{organization host}` that identifies the user."),
+		"delivery_email": kit.ComputedString("The user's real e-mail address; null when the user's e-mail visibility setting hides " +
+			"it from the provider's account."),
+		"full_name":   kit.ComputedString("The user's full name."),
+		"date_joined": kit.ComputedString("When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`)."),
+		"is_active":   kit.ComputedBool("Whether the account is active (`false` once deactivated)."),
+		"timezone":    kit.ComputedString("The user's IANA time zone (e.g. `Europe/Berlin`); null when the user has not set one."),
+		"avatar_url": kit.ComputedString("URL of the user's avatar; null for a Gravatar avatar when `client_gravatar` is " +
+			"`true` and the user's e-mail is public (compute it from `delivery_email`)."),
+		"avatar_version": kit.ComputedInt64("Incremented each time the user changes their avatar."),
+		"is_imported_stub": kit.ComputedBool("Whether the account is a placeholder created by a data import for someone who has " +
+			"not joined yet (Zulip feature level 433; `false` on older servers)."),
 	}
 }
 
@@ -188,41 +161,17 @@ func userDataAccountAttributes() map[string]schema.Attribute {
 // the bot's type and owner.
 func userDataRoleAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"is_owner": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the user is an organization owner.",
-		},
-		"is_admin": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the user is an organization administrator (owners included).",
-		},
-		"is_guest": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the user is a guest.",
-		},
-		"is_bot": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the account is a bot.",
-		},
-		"bot_type": schema.Int64Attribute{
-			Computed: true,
-			MarkdownDescription: "For a bot, its type: `1` generic, `2` incoming webhook, `3` outgoing webhook, " +
-				"`4` embedded; null for a human.",
-		},
-		"bot_owner_id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "For a bot, the id of the user who owns it (null when it has none); null for a human.",
-		},
-		"role": schema.Int64Attribute{
-			Computed: true,
-			MarkdownDescription: "The user's role as Zulip numbers it: `100` owner, `200` administrator, " +
-				"`300` moderator, `400` member, `600` guest.",
-		},
-		"role_name": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The user's role by name: `owner`, `administrator`, `moderator`, `member` or " +
-				"`guest` (the names `zulip_user` uses); null for a role this provider does not know.",
-		},
+		"is_owner": kit.ComputedBool("Whether the user is an organization owner."),
+		"is_admin": kit.ComputedBool("Whether the user is an organization administrator (owners included)."),
+		"is_guest": kit.ComputedBool("Whether the user is a guest."),
+		"is_bot":   kit.ComputedBool("Whether the account is a bot."),
+		"bot_type": kit.ComputedInt64("For a bot, its type: `1` generic, `2` incoming webhook, `3` outgoing webhook, " +
+			"`4` embedded; null for a human."),
+		"bot_owner_id": kit.ComputedInt64("For a bot, the id of the user who owns it (null when it has none); null for a human."),
+		"role": kit.ComputedInt64("The user's role as Zulip numbers it: `100` owner, `200` administrator, " +
+			"`300` moderator, `400` member, `600` guest."),
+		"role_name": kit.ComputedString("The user's role by name: `owner`, `administrator`, `moderator`, `member` or " +
+			"`guest` (the names `zulip_user` uses); null for a role this provider does not know."),
 	}
 }
 
@@ -237,16 +186,10 @@ func userDataProfileAttributes() map[string]schema.Attribute {
 				"have no profile data.",
 			NestedObject: schema.NestedAttributeObject{
 				Attributes: map[string]schema.Attribute{
-					"value": schema.StringAttribute{
-						Computed: true,
-						MarkdownDescription: "The value, always as text: a Dropdown option's key, a `YYYY-MM-DD` " +
-							"date, or for a Users field a JSON list of user ids such as `[2,5]` (use `jsondecode`).",
-					},
-					"rendered_value": schema.StringAttribute{
-						Computed: true,
-						MarkdownDescription: "The value rendered as HTML, for Short text and Paragraph fields; " +
-							"null for other types.",
-					},
+					"value": kit.ComputedString("The value, always as text: a Dropdown option's key, a `YYYY-MM-DD` " +
+						"date, or for a Users field a JSON list of user ids such as `[2,5]` (use `jsondecode`)."),
+					"rendered_value": kit.ComputedString("The value rendered as HTML, for Short text and Paragraph fields; " +
+						"null for other types."),
 				},
 			},
 		},

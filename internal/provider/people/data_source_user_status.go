@@ -57,28 +57,13 @@ func (d *userStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "The id of the user whose status to read. Bots and deactivated users have none to read: they are errors.",
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
-			"status_text": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The status text (at most 60 characters); null when the user has none.",
-			},
-			"emoji_name": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The name of the status emoji, e.g. `calendar`; null when the user has none.",
-			},
-			"emoji_code": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "The status emoji's code: a Unicode code point in hex such as `1f4c5` for Unicode emoji, " +
-					"the custom emoji's id, or the name for Zulip's extra emoji; null when the user has none.",
-			},
-			"reaction_type": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The kind of emoji: `unicode_emoji`, `realm_emoji` (custom) or `zulip_extra_emoji`; null when the user has none.",
-			},
-			"away": schema.BoolAttribute{
-				Computed: true,
-				MarkdownDescription: "Whether the user is shown as away. Deprecated by Zulip (feature level 148), which now " +
-					"derives it from the user's presence setting; `false` when the server does not say so.",
-			},
+			"status_text": kit.ComputedString("The status text (at most 60 characters); null when the user has none."),
+			"emoji_name":  kit.ComputedString("The name of the status emoji, e.g. `calendar`; null when the user has none."),
+			"emoji_code": kit.ComputedString("The status emoji's code: a Unicode code point in hex such as `1f4c5` for Unicode emoji, " +
+				"the custom emoji's id, or the name for Zulip's extra emoji; null when the user has none."),
+			"reaction_type": kit.ComputedString("The kind of emoji: `unicode_emoji`, `realm_emoji` (custom) or `zulip_extra_emoji`; null when the user has none."),
+			"away": kit.ComputedBool("Whether the user is shown as away. Deprecated by Zulip (feature level 148), which now " +
+				"derives it from the user's presence setting; `false` when the server does not say so."),
 		},
 	}
 }

@@ -143,32 +143,14 @@ func customProfileFieldAttributes() map[string]schema.Attribute {
 // name, type, help text and position.
 func customProfileFieldIdentityAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "The field's id, the key of its value in a user's `profile_data`.",
-		},
-		"name": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "The field's name (label).",
-		},
-		"type": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The field's type: `short_text`, `long_text` (Paragraph), `select` " +
-				"(Dropdown), `date`, `url` (Link), `users`, `external_account` or `pronouns`; " +
-				"`unknown` for a type this provider does not know (see `type_id`).",
-		},
-		"type_id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "The field's type as Zulip numbers it: `1` short text … `8` pronouns.",
-		},
-		"hint": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "The help text shown with the field; empty when there is none.",
-		},
-		"order": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "The field's position in profiles.",
-		},
+		"id":   kit.ComputedInt64("The field's id, the key of its value in a user's `profile_data`."),
+		"name": kit.ComputedString("The field's name (label)."),
+		"type": kit.ComputedString("The field's type: `short_text`, `long_text` (Paragraph), `select` " +
+			"(Dropdown), `date`, `url` (Link), `users`, `external_account` or `pronouns`; " +
+			"`unknown` for a type this provider does not know (see `type_id`)."),
+		"type_id": kit.ComputedInt64("The field's type as Zulip numbers it: `1` short text … `8` pronouns."),
+		"hint":    kit.ComputedString("The help text shown with the field; empty when there is none."),
+		"order":   kit.ComputedInt64("The field's position in profiles."),
 	}
 }
 
@@ -176,24 +158,12 @@ func customProfileFieldIdentityAttributes() map[string]schema.Attribute {
 // required, editable by users, shown in the summary, used to match users.
 func customProfileFieldSettingsAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"required": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether users are asked to fill the field in (Zulip feature level 244).",
-		},
-		"editable_by_user": schema.BoolAttribute{
-			Computed: true,
-			MarkdownDescription: "Whether users may change their own value; when `false` only " +
-				"administrators can (Zulip feature level 296).",
-		},
-		"display_in_profile_summary": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the field is shown in the user card summary.",
-		},
-		"use_for_user_matching": schema.BoolAttribute{
-			Computed: true,
-			MarkdownDescription: "Whether the field's values help match users when typing a mention " +
-				"(Zulip feature level 455).",
-		},
+		"required": kit.ComputedBool("Whether users are asked to fill the field in (Zulip feature level 244)."),
+		"editable_by_user": kit.ComputedBool("Whether users may change their own value; when `false` only " +
+			"administrators can (Zulip feature level 296)."),
+		"display_in_profile_summary": kit.ComputedBool("Whether the field is shown in the user card summary."),
+		"use_for_user_matching": kit.ComputedBool("Whether the field's values help match users when typing a mention " +
+			"(Zulip feature level 455)."),
 	}
 }
 
@@ -207,37 +177,19 @@ func customProfileFieldDataAttributes() map[string]schema.Attribute {
 				"is the chosen option's `key`. Null for other types.",
 			NestedObject: schema.NestedAttributeObject{
 				Attributes: map[string]schema.Attribute{
-					"key": schema.StringAttribute{
-						Computed:            true,
-						MarkdownDescription: "The option's key: what a user's value of the field holds.",
-					},
-					"text": schema.StringAttribute{
-						Computed:            true,
-						MarkdownDescription: "The option's text as users see it.",
-					},
-					"order": schema.Int64Attribute{
-						Computed: true,
-						MarkdownDescription: "The option's position; null when the server stores " +
-							"something that is not a number.",
-					},
+					"key":  kit.ComputedString("The option's key: what a user's value of the field holds."),
+					"text": kit.ComputedString("The option's text as users see it."),
+					"order": kit.ComputedInt64("The option's position; null when the server stores " +
+						"something that is not a number."),
 				},
 			},
 		},
-		"external_account_subtype": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "For an `external_account` field, its kind: `github`, `twitter`, " +
-				"… or `custom`; null for other types.",
-		},
-		"external_account_url_pattern": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "For a `custom` external account field, the URL built from a value, " +
-				"with `%(username)s` standing for it; null otherwise.",
-		},
-		"field_data": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The field's raw `field_data` as the server sends it: JSON text " +
-				"(decode it with `jsondecode`), or empty.",
-		},
+		"external_account_subtype": kit.ComputedString("For an `external_account` field, its kind: `github`, `twitter`, " +
+			"… or `custom`; null for other types."),
+		"external_account_url_pattern": kit.ComputedString("For a `custom` external account field, the URL built from a value, " +
+			"with `%(username)s` standing for it; null otherwise."),
+		"field_data": kit.ComputedString("The field's raw `field_data` as the server sends it: JSON text " +
+			"(decode it with `jsondecode`), or empty."),
 	}
 }
 
