@@ -568,9 +568,9 @@ func describeSource(attr, source string) string {
 	return source
 }
 
-// describeSettingError names the setting of a SettingError, its source, and the rule.
+// describeSettingError names the setting of a SettingError, its source, and what is wrong.
 func describeSettingError(e *zulip.SettingError) string {
-	return fmt.Sprintf("%s (from %s): it %s", e.Setting, describeSource(e.Setting, e.Source), e.Msg)
+	return fmt.Sprintf("%s (from %s): %s", e.Setting, describeSource(e.Setting, e.Source), e.Msg)
 }
 
 // tlsSource returns the source of a TLS setting by its zuliprc name.
