@@ -72,6 +72,12 @@ func (c Credentials) Missing() []string {
 	return missing
 }
 
+// HasAccount reports whether an e-mail address or an API key was found: without
+// either, the client can reach only the endpoints that need no account.
+func (c Credentials) HasAccount() bool {
+	return c.Email != "" || c.APIKey != ""
+}
+
 // ZuliprcError is a malformed zuliprc file. It names the file and line but never repeats the
 // line's text, which may hold an API key.
 type ZuliprcError struct {
@@ -89,18 +95,20 @@ func (e *ZuliprcError) Error() string {
 }
 
 // SettingError is a setting whose value cannot be used, such as an insecure that is neither
-// true nor false. It names the setting and its source but not the value.
+// true nor false. It names the setting and its source; the value only when it cannot be
+// a secret (a duration).
 type SettingError struct {
-	// Setting is the zuliprc key ("insecure").
+	// Setting is the zuliprc key or argument name ("insecure", "request_timeout").
 	Setting string
 	// Source is a Sources entry ("environment variable ZULIP_ALLOW_INSECURE").
 	Source string
-	Msg    string
+	// Msg says what is wrong in a clause of its own ("it must be true or false").
+	Msg string
 }
 
 // Error describes the problem.
 func (e *SettingError) Error() string {
-	return fmt.Sprintf("%s (from %s) %s", e.Setting, e.Source, e.Msg)
+	return fmt.Sprintf("%s (from %s): %s", e.Setting, e.Source, e.Msg)
 }
 
 // ResolveCredentials finds each value on its own, in this order: the explicit values
@@ -216,8 +224,8 @@ func (cr *credentialResolver) takeEnv(env func(string) string) {
 	for key, name := range envName {
 		fromEnv[key] = env(name)
 	}
-	cr.takeAll(fromEnv, func(key string) string { return "environment variable " + envName[key] })
-	cr.take(&cr.creds.Site, &cr.src.Site, env(EnvURL), "environment variable "+EnvURL)
+	cr.takeAll(fromEnv, func(key string) string { return envSource(envName[key]) })
+	cr.take(&cr.creds.Site, &cr.src.Site, env(EnvURL), envSource(EnvURL))
 }
 
 // finish returns what was gathered, with insecure's text read as true or false (in any
@@ -230,7 +238,7 @@ func (cr *credentialResolver) finish() (Credentials, Sources, error) {
 		case "false":
 			cr.creds.Insecure = new(false)
 		default:
-			return cr.creds, cr.src, &SettingError{Setting: "insecure", Source: cr.src.Insecure, Msg: "must be true or false"}
+			return cr.creds, cr.src, &SettingError{Setting: "insecure", Source: cr.src.Insecure, Msg: "it must be true or false"}
 		}
 	}
 	return cr.creds, cr.src, nil
