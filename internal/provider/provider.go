@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -29,6 +30,7 @@ import (
 var (
 	_ provider.Provider                       = (*zulipProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*zulipProvider)(nil)
+	_ provider.ProviderWithFunctions          = (*zulipProvider)(nil)
 )
 
 // New returns a constructor of the provider at the given version.
@@ -290,6 +292,11 @@ func (p *zulipProvider) Actions(_ context.Context) []func() action.Action {
 // EphemeralResources lists the provider's ephemeral resources.
 func (p *zulipProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
 	return ephemeralResources
+}
+
+// Functions lists the provider's functions.
+func (p *zulipProvider) Functions(_ context.Context) []func() function.Function {
+	return functions
 }
 
 // ListResources lists the provider's list resources: one per type

@@ -2,7 +2,7 @@ package provider
 
 // The registry: the provider's types are what its areas declare (each area's
 // register.go, a kit.Area). The provider's resources, data sources,
-// ephemeral resources and actions, the list resources, zulip_import_blocks,
+// ephemeral resources, actions and functions, the list resources, zulip_import_blocks,
 // the journal and the kit's rules all read it; adding a type touches its
 // area's package only.
 
@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/bots"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/channels"
@@ -44,6 +45,7 @@ var (
 		NewImportBlocksDataSource)
 	ephemeralResources = gather(func(a kit.Area) []func() ephemeral.EphemeralResource { return a.EphemeralResources })
 	actions            = gather(func(a kit.Area) []func() action.Action { return a.Actions })
+	functions          = gather(func(a kit.Area) []func() function.Function { return a.Functions })
 )
 
 // gather concatenates what each area declares of a kind, in the areas' order.

@@ -151,28 +151,16 @@ func (r *channelFolderResource) Read(ctx context.Context, req resource.ReadReque
 
 // Update renames the folder or changes its description.
 func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state channelFolderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	var update zulip.UpdateChannelFolderRequest
-	if !plan.Name.Equal(state.Name) {
-		update.Name = plan.Name.ValueStringPointer()
-	}
-	if !plan.Description.Equal(state.Description) {
-		update.Description = plan.Description.ValueStringPointer()
-	}
-	err := kit.ChannelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	channelFolders.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *channelFolderModel, _ *diag.Diagnostics) error {
+		var update zulip.UpdateChannelFolderRequest
+		if !plan.Name.Equal(state.Name) {
+			update.Name = plan.Name.ValueStringPointer()
+		}
+		if !plan.Description.Equal(state.Description) {
+			update.Description = plan.Description.ValueStringPointer()
+		}
 		return r.Data.Client.UpdateChannelFolder(ctx, state.ID.ValueInt64(), update)
 	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Channel Folder", "update the channel folder", kit.RoleAdministrator, err)
-		return
-	}
-	plan.ID = state.ID
-	channelFolders.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete archives the folder; while channels are in it Zulip refuses, and

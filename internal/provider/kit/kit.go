@@ -384,6 +384,30 @@ func UpdateWithPermissions[M any, T any, R any](ctx context.Context, o Objects[M
 	o.AfterUpdate(ctx, d, &plan, resp)
 }
 
+// Update is the Update of an object changed by one request: send makes it
+// (within the collection's Write, so that the run's list is read again), may
+// report what it finds wrong in the plan first (diags), and the object keeps
+// its key and is read back into the state.
+func (o Objects[M, T]) Update(ctx context.Context, d *ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse,
+	send func(ctx context.Context, plan, state *M, diags *diag.Diagnostics) error) {
+	var plan, state M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !d.Ready(&resp.Diagnostics) {
+		return
+	}
+	err := o.Coll(d).Write(ctx, func(ctx context.Context) error { return send(ctx, &plan, &state, &resp.Diagnostics) })
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err != nil {
+		AddAPIError(&resp.Diagnostics, "Unable to Update "+o.title(), "update the "+o.What, o.Role, err)
+		return
+	}
+	o.setKey(&plan, o.stateKey(&state))
+	o.AfterUpdate(ctx, d, &plan, resp)
+}
+
 // ByNameOrID is the import lookup of a type whose objects are imported by
 // their name (compared as Zulip does: case-insensitively when fold) or their
 // numeric id.

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
@@ -109,6 +110,8 @@ type Area struct {
 	DataSources        []func() datasource.DataSource
 	EphemeralResources []func() ephemeral.EphemeralResource
 	Actions            []func() action.Action
+	// Functions are the area's provider functions (Terraform 1.8 and newer).
+	Functions []func() function.Function
 }
 
 // RegistrySet is the set of the entries' types for which has holds.

@@ -170,26 +170,14 @@ func (r *savedSnippetResource) Read(ctx context.Context, req resource.ReadReques
 
 // Update edits the snippet in place (servers that cannot are planned a replacement).
 func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state savedSnippetResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	if err := r.Data.RequireFeatureLevel(featureSavedSnippetEdit, "Editing a saved snippet in place"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old",
-			fmt.Sprintf("%s. Run terraform apply again: with the provider configuration known, the plan replaces the snippet instead.", err))
-		return
-	}
-	err := kit.SavedSnippetCollection(r.Data).Write(ctx, func(ctx context.Context) error {
-		return r.Data.Client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(plan, state))
+	savedSnippets.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *savedSnippetResourceModel, diags *diag.Diagnostics) error {
+		if err := r.Data.RequireFeatureLevel(featureSavedSnippetEdit, "Editing a saved snippet in place"); err != nil {
+			diags.AddError("Zulip Server Too Old",
+				fmt.Sprintf("%s. Run terraform apply again: with the provider configuration known, the plan replaces the snippet instead.", err))
+			return nil
+		}
+		return r.Data.Client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(*plan, *state))
 	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Saved Snippet", "edit the saved snippet", kit.RoleAny, err)
-		return
-	}
-	plan.ID = state.ID
-	savedSnippets.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete removes the snippet; one already gone is not an error.

@@ -110,23 +110,11 @@ func (r *allowedDomainResource) Read(ctx context.Context, req resource.ReadReque
 
 // Update changes allow_subdomains in place (the domain itself forces a replacement).
 func (r *allowedDomainResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state allowedDomainResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	_, allow := allowedDomainToAPI(plan)
-	err := kit.RealmDomainCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	allowedDomains.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *allowedDomainResourceModel, _ *diag.Diagnostics) error {
+		_, allow := allowedDomainToAPI(*plan)
 		// The path is matched case-sensitively: use the domain as the server stored it.
 		return r.Data.Client.UpdateRealmDomain(ctx, state.Domain.ValueString(), allow)
 	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Allowed Domain", "change the allowed domain", kit.RoleOwner, err)
-		return
-	}
-	plan.Domain = state.Domain
-	allowedDomains.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete removes the domain; one already gone is not an error.

@@ -515,29 +515,20 @@ func (r *profileFieldResource) Read(ctx context.Context, req resource.ReadReques
 
 // Update changes the field in place (the type replaces it).
 func (r *profileFieldResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state profileFieldModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	id, _ := strconv.ParseInt(state.ID.ValueString(), 10, 64)
-	apiReq := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)
-	if plan.Name.Equal(state.Name) {
-		apiReq.Name = nil // a built-in subtype's label cannot be sent back
-	}
-	if plan.Hint.Equal(state.Hint) {
-		apiReq.Hint = nil
-	}
-	err := kit.ProfileFieldCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	profileFields.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *profileFieldModel, diags *diag.Diagnostics) error {
+		apiReq := profileFieldRequestOf(ctx, *plan, diags)
+		if diags.HasError() {
+			return nil
+		}
+		if plan.Name.Equal(state.Name) {
+			apiReq.Name = nil // a built-in subtype's label cannot be sent back
+		}
+		if plan.Hint.Equal(state.Hint) {
+			apiReq.Hint = nil
+		}
+		id, _ := strconv.ParseInt(state.ID.ValueString(), 10, 64)
 		return r.Data.Client.UpdateCustomProfileField(ctx, id, apiReq)
 	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Custom Profile Field", "update the custom profile field", kit.RoleAdministrator, err)
-		return
-	}
-	plan.ID = state.ID
-	profileFields.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete deletes the field and every answer.

@@ -229,25 +229,13 @@ func (r *LinkifierResource) Read(ctx context.Context, req resource.ReadRequest, 
 
 // Update changes the linkifier in place.
 func (r *LinkifierResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state linkifierResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	apiReq := linkifierToAPI(ctx, plan, &state, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	err := kit.LinkifierCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+	linkifiers.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *linkifierResourceModel, diags *diag.Diagnostics) error {
+		apiReq := linkifierToAPI(ctx, *plan, state, diags)
+		if diags.HasError() {
+			return nil
+		}
 		return r.Data.Client.UpdateLinkifier(ctx, state.ID.ValueInt64(), apiReq)
 	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Update Linkifier", "update the linkifier", kit.RoleAdministrator, err)
-		return
-	}
-	plan.ID = state.ID
-	linkifiers.AfterUpdate(ctx, r.Data, &plan, resp)
 }
 
 // Delete removes the linkifier; one already gone is not an error.
