@@ -20,9 +20,7 @@ func NewServerDataSource() datasource.DataSource {
 
 // serverDataSource reads what the server says of itself and of the
 // organization before anyone logs in (GET /server_settings).
-type serverDataSource struct {
-	kit.DataSourceBase
-}
+type serverDataSource struct{ kit.DataSourceBase }
 
 // serverDataModel is what the server says of itself.
 type serverDataModel struct {
