@@ -78,16 +78,9 @@ data "zulip_channel_folders" "archived" {
 func TestAccChannelFoldersDataSource_readOnce(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(seedFolders)
-	config := srv.ProviderConfig(t, refserver.SeedMemberID) + `
-data "zulip_channel_folders" "a" {}
-
-data "zulip_channel_folders" "b" {}
-
-data "zulip_channel_folders" "c" {
-  include_archived = true
-}`
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.ConstantRefreshCost(srv, config, 3, "GET", "/api/v1/channel_folders", 1),
+		Steps: acctest.ReadOnce(srv, srv.ProviderConfig(t, refserver.SeedMemberID), "zulip_channel_folders",
+			[]string{"", "", "  include_archived = true\n"}, "GET", "/api/v1/channel_folders"),
 	})
 }
 
