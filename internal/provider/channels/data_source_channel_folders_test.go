@@ -76,12 +76,8 @@ data "zulip_channel_folders" "archived" {
 // TestAccChannelFoldersDataSource_readOnce: three data sources read the
 // folders with one request.
 func TestAccChannelFoldersDataSource_readOnce(t *testing.T) {
-	srv := acctest.NewServer(t)
-	srv.Do(seedFolders)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.ReadOnce(srv, srv.ProviderConfig(t, refserver.SeedMemberID), "zulip_channel_folders",
-			[]string{"", "", "  include_archived = true\n"}, "GET", "/api/v1/channel_folders"),
-	})
+	acctest.ReadOnce(t, seedFolders, "zulip_channel_folders", []string{"", "", "  include_archived = true\n"},
+		"GET", "/api/v1/channel_folders")
 }
 
 // TestAccChannelFoldersDataSource_olderServers: before feature level 414
