@@ -34,7 +34,7 @@ func Area() kit.Area {
 						MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",
 						Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}}},
 		},
-		DataSources:        []func() datasource.DataSource{NewBotsDataSource},
+		DataSources:        []func() datasource.DataSource{NewBotsDataSource, NewCustomEmojiDataSource},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewBotAPIKeyEphemeralResource},
 	}
 }

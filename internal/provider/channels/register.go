@@ -62,7 +62,7 @@ func Area() kit.Area {
 					ListDescription: "The topic preferences (muted, unmuted, followed) of the provider's own account, shown as " +
 						"`#channel > topic`."}},
 		},
-		DataSources: []func() datasource.DataSource{NewChannelsDataSource, NewChannelDataSource, NewTopicsDataSource},
+		DataSources: []func() datasource.DataSource{NewChannelsDataSource, NewChannelDataSource, NewTopicsDataSource, NewChannelFoldersDataSource},
 	}
 }
 

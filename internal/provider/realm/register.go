@@ -56,7 +56,7 @@ func Area() kit.Area {
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.ProfileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
 					ListDescription: "The order of the organization's custom profile fields: one result when there is a field."}},
 		},
-		DataSources: []func() datasource.DataSource{NewCustomProfileFieldsDataSource, NewRealmDataSource},
+		DataSources: []func() datasource.DataSource{NewCustomProfileFieldsDataSource, NewRealmDataSource, NewServerDataSource, NewCodePlaygroundsDataSource},
 	}
 }
 
