@@ -2,7 +2,7 @@ package realm_test
 
 import (
 	"fmt"
-	"os"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -69,17 +68,12 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 func TestAccAllowedDomain_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_allowed_domain/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: owner + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_allowed_domain.example_org", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
+		Steps: []resource.TestStep{
+			acctest.Apply(owner+acctest.ReadExample(t, "examples/resources/zulip_allowed_domain/resource.tf")).State(
+				acctest.Value("zulip_allowed_domain.example_org", "allow_subdomains", knownvalue.Bool(true)),
+				acctest.Value("zulip_allowed_domain.partners", "allow_subdomains", knownvalue.Bool(false)),
+				acctest.Value("zulip_allowed_domain.partners", "domain", knownvalue.StringFunc(func(string) error {
 					if err := acctest.DomainOnServer(srv, "example.org", true); err != nil {
 						return err
 					}
@@ -88,11 +82,8 @@ func TestAccAllowedDomain_example(t *testing.T) {
 					}
 					return acctest.DomainOnServer(srv, seededDomain, false)
 				})),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
+			).Clean().Step(),
+		},
 	})
 }
 
@@ -100,7 +91,7 @@ func TestAccAllowedDomain_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	step := func(domain string, want string) resource.TestStep {
-		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
+		return acctest.PlanFailsRE(owner+testAccAllowedDomainConfig(domain, ""), want)
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -126,8 +117,8 @@ func TestAccAllowedDomain_needsOwner(t *testing.T) {
 	want := acctest.ExpectErr(`Insufficient Role`, `allowed domains needs an organization owner`)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: member + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
-			{Config: admin + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
+			acctest.PlanFailsWith(member+testAccAllowedDomainConfig("example.org", ""), want),
+			acctest.PlanFailsWith(admin+testAccAllowedDomainConfig("example.org", ""), want),
 			{
 				// Nothing was added by the refused plans.
 				Config: owner + testAccAllowedDomainConfig("example.org", ""),
@@ -149,45 +140,21 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_allowed_domain.test"
+	seeded := owner + testAccAllowedDomainConfig(seededDomain, "")
+	importFails := func(id string, expect *regexp.Regexp) resource.TestStep {
+		return resource.TestStep{Config: seeded, ResourceName: addr, ImportState: true, ImportStateId: id, ExpectError: expect}
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr(`Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
-			},
-			{
-				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "nowhere.example.com",
-				ExpectError:   acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`),
-			},
-			{
-				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "not a domain",
-				ExpectError:   acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`),
-			},
-			{
-				// Zulip's domains are lower case, so the import id is read as such.
-				Config:             owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ResourceName:       addr,
-				ImportState:        true,
-				ImportStateId:      "Zulip.Example.COM",
-				ImportStatePersist: true,
-			},
-			{
-				Config: owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact(seededDomain)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
-				},
-			},
+			acctest.PlanFails(seeded, `Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
+			importFails("nowhere.example.com", acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`)),
+			importFails("not a domain", acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`)),
+			// Zulip's domains are lower case, so the import id is read as such.
+			{Config: seeded, ResourceName: addr, ImportState: true, ImportStateId: "Zulip.Example.COM", ImportStatePersist: true},
+			acctest.Apply(seeded).Plan(plancheck.ExpectEmptyPlan()).State(
+				acctest.Value(addr, "domain", knownvalue.StringExact(seededDomain)),
+				acctest.Value(addr, "allow_subdomains", knownvalue.Bool(false)),
+			).Step(),
 		},
 	})
 }

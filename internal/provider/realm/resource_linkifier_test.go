@@ -2,7 +2,6 @@ package realm_test
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -67,9 +65,7 @@ func TestAccLinkifier_lifecycle(t *testing.T) {
 func TestAccLinkifier_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	step := func(hcl string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
+	step := func(hcl string, want string) resource.TestStep { return acctest.PlanFailsRE(admin+hcl, want) }
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccLinkifierConfig(`foo(?=bar)(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
@@ -107,18 +103,9 @@ func TestAccLinkifier_serverTooOld(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      admin + testAccLinkifierConfigFull(),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("example_input needs Zulip feature level 471 or newer", "has feature level 450"),
-			},
-			{
-				// Without the newer fields it works on the older server.
-				Config: admin + testAccLinkifierConfig(`#(?P<id>[0-9]+)x`, "https://x.org/{id}"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+			acctest.PlanFails(admin+testAccLinkifierConfigFull(), "example_input needs Zulip feature level 471 or newer", "has feature level 450"),
+			// Without the newer fields it works on the older server.
+			acctest.Apply(admin + testAccLinkifierConfig(`#(?P<id>[0-9]+)x`, "https://x.org/{id}")).Clean().Step(),
 		},
 	})
 }
@@ -127,11 +114,8 @@ func TestAccLinkifier_needsAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      member + testAccLinkifierConfig(`MEMBER-(?P<id>[0-9]+)`, "https://x.org/{id}"),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr("Insufficient Role", "Changing linkifiers needs an organization administrator", "is a member"),
-		}},
+		Steps: []resource.TestStep{acctest.PlanFails(member+testAccLinkifierConfig(`MEMBER-(?P<id>[0-9]+)`, "https://x.org/{id}"),
+			"Insufficient Role", "Changing linkifiers needs an organization administrator", "is a member")},
 	})
 }
 
@@ -185,10 +169,8 @@ func TestAccLinkifier_createsReadBackOnce(t *testing.T) {
 		fmt.Fprintf(&cfg, "resource \"zulip_linkifier\" \"l%d\" {\n  pattern      = \"RB%d-(?P<id>[0-9]+)\"\n  url_template = \"https://rb%d.example.com/{id}\"\n}\n", i, i, i)
 	}
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			PreConfig: srv.ResetRequests,
-			Config:    cfg.String(),
-			Check: func(*terraform.State) error {
+		Steps: []resource.TestStep{
+			acctest.Apply(cfg.String()).Before(srv.ResetRequests).OnServer(func() error {
 				posts := srv.Requests("POST", "/api/v1/realm/filters")
 				lists := srv.Requests("GET", "/api/v1/realm/linkifiers")
 				t.Logf("%d creates: %d POST, %d GET /realm/linkifiers", n, posts, lists)
@@ -204,7 +186,7 @@ func TestAccLinkifier_createsReadBackOnce(t *testing.T) {
 					return fmt.Errorf("%d GET /realm/linkifiers for %d creates", lists, n)
 				}
 				return nil
-			},
-		}},
+			}).Step(),
+		},
 	})
 }

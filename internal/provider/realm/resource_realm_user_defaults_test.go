@@ -31,38 +31,23 @@ resource "zulip_realm_user_defaults" "test" {
 }
 `, view, scheme, batching)
 	}
-	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("zulip_realm_user_defaults.test", tfjsonpath.New(attr), v)
-	}
-	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	addr := "zulip_realm_user_defaults.test"
+	value := func(attr string, v knownvalue.Check) statecheck.StateCheck { return acctest.Value(addr, attr, v) }
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: config("recent", "dark", 300),
-				ConfigStateChecks: []statecheck.StateCheck{
-					value("web_home_view", knownvalue.StringExact("recent")),
-					value("color_scheme", knownvalue.StringExact("dark")),
-					value("email_notifications_batching_period_seconds", knownvalue.Int64Exact(300)),
-					value("twenty_four_hour_time", knownvalue.Bool(false)), // unmanaged
-				},
-				ConfigPlanChecks: empty,
-			},
-			{Config: config("inbox", "light", 600), ConfigStateChecks: []statecheck.StateCheck{value("color_scheme", knownvalue.StringExact("light"))}, ConfigPlanChecks: empty},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Settings.UserDefaults["color_scheme"] = 2
-						r.Settings.UserDefaults["twenty_four_hour_time"] = true
-					})
-				},
-				Config: config("inbox", "light", 600),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue("zulip_realm_user_defaults.test", tfjsonpath.New("color_scheme"), knownvalue.StringExact("light")),
-					plancheck.ExpectResourceAction("zulip_realm_user_defaults.test", plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{value("twenty_four_hour_time", knownvalue.Bool(true))},
-			},
-			{ResourceName: "zulip_realm_user_defaults.test", ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true, Config: config("inbox", "light", 600)},
+			acctest.Apply(config("recent", "dark", 300)).State(
+				value("web_home_view", knownvalue.StringExact("recent")),
+				value("color_scheme", knownvalue.StringExact("dark")),
+				value("email_notifications_batching_period_seconds", knownvalue.Int64Exact(300)),
+				value("twenty_four_hour_time", knownvalue.Bool(false)), // unmanaged
+			).Clean().Step(),
+			acctest.Apply(config("inbox", "light", 600)).State(value("color_scheme", knownvalue.StringExact("light"))).Clean().Step(),
+			acctest.Apply(config("inbox", "light", 600)).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Settings.UserDefaults["color_scheme"] = 2
+				r.Settings.UserDefaults["twenty_four_hour_time"] = true
+			}).Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("color_scheme"), knownvalue.StringExact("light"))).
+				Planned(addr, plancheck.ResourceActionUpdate).State(value("twenty_four_hour_time", knownvalue.Bool(true))).Step(),
+			{ResourceName: addr, ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true, Config: config("inbox", "light", 600)},
 		},
 	})
 }
@@ -75,9 +60,7 @@ func TestAccRealmUserDefaults_validation(t *testing.T) {
 	defaults := func(body string) string {
 		return "resource \"zulip_realm_user_defaults\" \"test\" {\n" + body + "\n}\n"
 	}
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanFails
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -86,20 +69,6 @@ func TestAccRealmUserDefaults_validation(t *testing.T) {
 			step(srv.ProviderConfig(t, refserver.SeedMemberID)+defaults(`  enter_sends = true`), "Insufficient Role", "administrator"),
 			step(old.ProviderConfig(t, refserver.SeedAdminID)+defaults(`  enter_sends = true`), "Zulip Server Too Old", "95"),
 		},
-	})
-}
-
-// TestAccRealmUserDefaults_example applies the documentation's example.
-func TestAccRealmUserDefaults_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_realm_user_defaults/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_realm_user_defaults.this", tfjsonpath.New("email_address_visibility"), knownvalue.StringExact("administrators")),
-			},
-		}},
 	})
 }
 
