@@ -34,3 +34,15 @@ func ServerChecks(checks ...func() error) func() error {
 		return nil
 	}
 }
+
+// ImportFails is a step that imports addr by id (with config, when given)
+// and expects the import to fail with an error matching expect.
+func ImportFails(config, addr, id string, expect *regexp.Regexp) resource.TestStep {
+	return resource.TestStep{Config: config, ResourceName: addr, ImportState: true, ImportStateId: id, ExpectError: expect}
+}
+
+// ImportKept is a step that imports addr by id with config and keeps the
+// imported state for the steps after it.
+func ImportKept(config, addr, id string) resource.TestStep {
+	return resource.TestStep{Config: config, ResourceName: addr, ImportState: true, ImportStateId: id, ImportStatePersist: true}
+}

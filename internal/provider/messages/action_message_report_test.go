@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -17,12 +16,10 @@ func TestAccMessageReportAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.ReadExample(t, "examples/actions/zulip_message_report/action.tf"),
-			ConfigStateChecks: []statecheck.StateCheck{
-				testAccReportsCheck(srv, []string{"#**random>cats@10**", "Reason: **spam**", "third time this week"}),
-			},
-		}},
+		Steps: []resource.TestStep{
+			acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.ReadExample(t, "examples/actions/zulip_message_report/action.tf")).
+				State(testAccReportsCheck(srv, []string{"#**random>cats@10**", "Reason: **spam**", "third time this week"})).Step(),
+		},
 	})
 }
 
@@ -53,10 +50,8 @@ resource "terraform_data" "trigger" {
 	acctest.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks: acctest.ActionVersions,
 		Steps: []resource.TestStep{
-			{Config: config("    message_id = 10\n    report_type = \"rude\""), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Unknown Report Type`)},
-			{Config: config("    message_id = 10\n    report_type = \"other\""), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Missing Report Description`)},
+			acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"rude\""), `Unknown Report Type`),
+			acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"other\""), `Missing Report Description`),
 		},
 	})
 }

@@ -2,7 +2,6 @@ package messages_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -69,64 +68,53 @@ func TestAccMessagesMatchingNarrowDataSource_operators(t *testing.T) {
 	ds := func(name string) string { return "data.zulip_messages_matching_narrow." + name }
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					// Without terms: every message Mark received (not 8).
-					expectMatchIDs("all", "1", "2", "3", "4", "5", "10", "12", "13"),
-					expectMatchIDs("channel_name", "1", "2", "3", "4", "13"),
-					// "3" is sent as a number: channel 3, #design.
-					expectMatchIDs("channel_id", "12"),
-					expectMatchIDs("stream_alias", "5"),
-					expectMatchIDs("topic", "4", "13"),
-					expectMatchIDs("sender_id", "4"),
-					expectMatchIDs("sender_email", "3", "13"),
-					expectMatchIDs("starred", "1"),
-					expectMatchIDs("mentioned", "4"),
-					expectMatchIDs("not_general", "5", "10", "12"),
-					expectMatchIDs("not_negated", "1", "2", "3", "4", "13"),
-					expectMatchIDs("message_id", "4"),
-					expectMatchIDs("search", "4", "13"),
-					expectMatchIDs("phrase", "13"),
-					expectMatchIDs("followed", "4", "13"),
-					expectMatchIDs("with", "3"),
-					// Without a search term, the message as rendered.
-					statecheck.ExpectKnownValue(ds("channel_name"), tfjsonpath.New("matches").AtMapKey("3"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"match_content": knownvalue.StringExact("<p>Pizza on Friday?</p>"),
-						"match_subject": knownvalue.StringExact("lunch"),
-					})),
-					// With one, the hits highlighted in content and topic.
-					statecheck.ExpectKnownValue(ds("search"), tfjsonpath.New("matches").AtMapKey("4"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"match_content": knownvalue.StringExact(`<p><span class="highlight">Release</span> 1.0 is out. ` +
-							`<span class="user-mention" data-user-id="5">@Mark Member</span> please check the deploy.</p>`),
-						"match_subject": knownvalue.StringExact(`<span class="highlight">releases</span>`),
-					})),
-					statecheck.ExpectKnownValue(ds("phrase"), tfjsonpath.New("matches").AtMapKey("13").AtMapKey("match_content"),
-						knownvalue.StringExact(`<p>Release <span class="highlight">notes are</span> in the wiki.</p>`)),
-					// The configuration is kept as written.
-					statecheck.ExpectKnownValue(ds("not_general"), tfjsonpath.New("narrow"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"operator": knownvalue.StringExact("channel"), "operand": knownvalue.StringExact("general"), "negated": knownvalue.Bool(true),
-						}),
-					})),
-				},
-			},
-			{
-				// Flags changed outside Terraform: the next read sees them.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, m := range r.Messages {
-							if m.ID == 5 || m.ID == 12 {
-								m.Flags[refserver.SeedMemberID] = append(m.Flags[refserver.SeedMemberID], "starred")
-							}
-						}
-					})
-				},
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					expectMatchIDs("starred", "1", "5", "12"),
-				},
-			},
+			acctest.Apply(config).State(
+				// Without terms: every message Mark received (not 8).
+				expectMatchIDs("all", "1", "2", "3", "4", "5", "10", "12", "13"),
+				expectMatchIDs("channel_name", "1", "2", "3", "4", "13"),
+				// "3" is sent as a number: channel 3, #design.
+				expectMatchIDs("channel_id", "12"),
+				expectMatchIDs("stream_alias", "5"),
+				expectMatchIDs("topic", "4", "13"),
+				expectMatchIDs("sender_id", "4"),
+				expectMatchIDs("sender_email", "3", "13"),
+				expectMatchIDs("starred", "1"),
+				expectMatchIDs("mentioned", "4"),
+				expectMatchIDs("not_general", "5", "10", "12"),
+				expectMatchIDs("not_negated", "1", "2", "3", "4", "13"),
+				expectMatchIDs("message_id", "4"),
+				expectMatchIDs("search", "4", "13"),
+				expectMatchIDs("phrase", "13"),
+				expectMatchIDs("followed", "4", "13"),
+				expectMatchIDs("with", "3"),
+				// Without a search term, the message as rendered.
+				statecheck.ExpectKnownValue(ds("channel_name"), tfjsonpath.New("matches").AtMapKey("3"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"match_content": knownvalue.StringExact("<p>Pizza on Friday?</p>"),
+					"match_subject": knownvalue.StringExact("lunch"),
+				})),
+				// With one, the hits highlighted in content and topic.
+				statecheck.ExpectKnownValue(ds("search"), tfjsonpath.New("matches").AtMapKey("4"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"match_content": knownvalue.StringExact(`<p><span class="highlight">Release</span> 1.0 is out. ` +
+						`<span class="user-mention" data-user-id="5">@Mark Member</span> please check the deploy.</p>`),
+					"match_subject": knownvalue.StringExact(`<span class="highlight">releases</span>`),
+				})),
+				statecheck.ExpectKnownValue(ds("phrase"), tfjsonpath.New("matches").AtMapKey("13").AtMapKey("match_content"),
+					knownvalue.StringExact(`<p>Release <span class="highlight">notes are</span> in the wiki.</p>`)),
+				// The configuration is kept as written.
+				statecheck.ExpectKnownValue(ds("not_general"), tfjsonpath.New("narrow"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"operator": knownvalue.StringExact("channel"), "operand": knownvalue.StringExact("general"), "negated": knownvalue.Bool(true),
+					}),
+				})),
+			).Step(),
+			// Flags changed outside Terraform: the next read sees them.
+			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
+				for _, m := range r.Messages {
+					if m.ID == 5 || m.ID == 12 {
+						m.Flags[refserver.SeedMemberID] = append(m.Flags[refserver.SeedMemberID], "starred")
+					}
+				}
+			}).State(expectMatchIDs("starred", "1", "5", "12")).Step(),
 		},
 	})
 }
@@ -137,16 +125,15 @@ func TestAccMessagesMatchingNarrowDataSource_otherUser(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: owner + testAccNarrowConfig("all") + testAccNarrowConfig("mentioned", `{ operator = "is", operand = "mentioned" }`) +
-				testAccNarrowConfig("leadership", `{ operator = "channel", operand = "leadership" }`),
-			ConfigStateChecks: []statecheck.StateCheck{
+		Steps: []resource.TestStep{
+			acctest.Apply(owner+testAccNarrowConfig("all")+testAccNarrowConfig("mentioned", `{ operator = "is", operand = "mentioned" }`)+
+				testAccNarrowConfig("leadership", `{ operator = "channel", operand = "leadership" }`)).State(
 				// The owner is in #leadership but not in #random.
 				expectMatchIDs("all", "1", "2", "3", "4", "5", "8", "12", "13"),
 				expectMatchIDs("mentioned"),
 				expectMatchIDs("leadership", "8"),
-			},
-		}},
+			).Step(),
+		},
 	})
 }
 
@@ -156,7 +143,7 @@ func TestAccMessagesMatchingNarrowDataSource_badInput(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
 	step := func(config string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: mark + config, ExpectError: acctest.ExpectErr(want...)}
+		return acctest.Apply(mark + config).Fails(acctest.ExpectErr(want...)).Step()
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -197,14 +184,9 @@ data "zulip_messages_matching_narrow" "x" {
 func TestAccMessagesMatchingNarrowDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mark := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_messages_matching_narrow/data-source.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: mark + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
+		Steps: []resource.TestStep{
+			acctest.Apply(mark+acctest.ReadExample(t, "examples/data-sources/zulip_messages_matching_narrow/data-source.tf")).State(
 				statecheck.ExpectKnownOutputValue("release_message_ids", knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.StringExact("13"), knownvalue.StringExact("4"),
 				})),
@@ -212,7 +194,7 @@ func TestAccMessagesMatchingNarrowDataSource_example(t *testing.T) {
 					knownvalue.StringExact(`<p><span class="highlight">Release</span> notes are in the wiki.</p>`)),
 				expectMatchIDs("release_notes", "13"),
 				expectMatchIDs("elsewhere", "5", "10"),
-			},
-		}},
+			).Step(),
+		},
 	})
 }
