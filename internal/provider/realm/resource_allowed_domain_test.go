@@ -2,7 +2,6 @@ package realm_test
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -141,16 +140,13 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_allowed_domain.test"
 	seeded := owner + testAccAllowedDomainConfig(seededDomain, "")
-	importFails := func(id string, expect *regexp.Regexp) resource.TestStep {
-		return resource.TestStep{Config: seeded, ResourceName: addr, ImportState: true, ImportStateId: id, ExpectError: expect}
-	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			acctest.PlanFails(seeded, `Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
-			importFails("nowhere.example.com", acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`)),
-			importFails("not a domain", acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`)),
+			acctest.ImportFails(seeded, addr, "nowhere.example.com", acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`)),
+			acctest.ImportFails(seeded, addr, "not a domain", acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`)),
 			// Zulip's domains are lower case, so the import id is read as such.
-			{Config: seeded, ResourceName: addr, ImportState: true, ImportStateId: "Zulip.Example.COM", ImportStatePersist: true},
+			acctest.ImportKept(seeded, addr, "Zulip.Example.COM"),
 			acctest.Apply(seeded).Plan(plancheck.ExpectEmptyPlan()).State(
 				acctest.Value(addr, "domain", knownvalue.StringExact(seededDomain)),
 				acctest.Value(addr, "allow_subdomains", knownvalue.Bool(false)),
