@@ -1,6 +1,8 @@
 package acctest
 
 import (
+	"testing"
+
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -45,4 +47,51 @@ func ImportFails(config, addr, id string, expect *regexp.Regexp) resource.TestSt
 // imported state for the steps after it.
 func ImportKept(config, addr, id string) resource.TestStep {
 	return resource.TestStep{Config: config, ResourceName: addr, ImportState: true, ImportStateId: id, ImportStatePersist: true}
+}
+
+// PlanFailsAs is PlanFails for configurations that follow provider (a
+// provider block): a test's table of refused configurations.
+func PlanFailsAs(provider string) func(config string, phrases ...string) resource.TestStep {
+	return func(config string, phrases ...string) resource.TestStep {
+		return PlanFails(provider+config, phrases...)
+	}
+}
+
+// EphemeralCase is a test case of steps that use ephemeral resources, which
+// the echo provider can copy into the state.
+func EphemeralCase(steps ...resource.TestStep) resource.TestCase {
+	return resource.TestCase{TerraformVersionChecks: EphemeralVersions, ProtoV6ProviderFactories: EphemeralFactories, Steps: steps}
+}
+
+// ActionCase is a test case of steps that invoke actions.
+func ActionCase(steps ...resource.TestStep) resource.TestCase {
+	return resource.TestCase{TerraformVersionChecks: ActionVersions, Steps: steps}
+}
+
+// TriggeredAction is an action of type typ named "test", with body in its
+// config block, that runs when a terraform_data "trigger" is created.
+func TriggeredAction(typ, body string) string {
+	return `
+action "` + typ + `" "test" {
+  config {
+` + body + `
+  }
+}
+
+resource "terraform_data" "trigger" {
+  input = "x"
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.` + typ + `.test]
+    }
+  }
+}
+`
+}
+
+// ParallelSteps runs steps as a test case of nothing else (ParallelTest).
+func ParallelSteps(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	ParallelTest(t, resource.TestCase{Steps: steps})
 }
