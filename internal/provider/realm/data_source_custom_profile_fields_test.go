@@ -3,7 +3,6 @@ package realm_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -106,40 +105,38 @@ data "zulip_custom_profile_fields" "team" {
 	fields := func(addr string, at tfjsonpath.Path, want knownvalue.Check) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue(addr, at, want)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(config).State(
-				fields("data.zulip_custom_profile_fields.all", all, knownvalue.ListExact(seededProfileFields())),
-				acctest.Value("data.zulip_custom_profile_fields.all", "name", knownvalue.Null()),
-				fields("data.zulip_custom_profile_fields.team", all, knownvalue.ListExact([]knownvalue.Check{seededTeamField.check()})),
-			).Step(),
-			// Fields added outside Terraform: a Dropdown whose options'
-			// order differs from their keys', placed first, and a custom
-			// external account.
-			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
-				r.ProfileFields = append(r.ProfileFields,
-					&refserver.ProfileField{ID: 20, Type: refserver.FieldSelect, Order: 0, Name: "Office", Hint: "",
-						FieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`},
-					&refserver.ProfileField{ID: 21, Type: refserver.FieldExternalAccount, Order: 10, Name: "Forge", Hint: "Your forge user",
-						EditableByUser: true, FieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`},
-				)
-			}).State(
-				fields("data.zulip_custom_profile_fields.all", all, knownvalue.ListSizeExact(11)),
-				fields("data.zulip_custom_profile_fields.all", all.AtSliceIndex(0), profileFieldCheck{
-					id: 20, name: "Office", typ: "select", typeID: 3, order: 0, notEditable: true,
-					options: knownvalue.ListExact([]knownvalue.Check{
-						option("b", "Tokyo", 1), option("c", "Remote", 2), option("a", "Berlin", 3),
-					}),
-					fieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`,
-				}.check()),
-				fields("data.zulip_custom_profile_fields.all", all.AtSliceIndex(10), profileFieldCheck{
-					id: 21, name: "Forge", typ: "external_account", typeID: 7, hint: "Your forge user", order: 10,
-					subtype: knownvalue.StringExact("custom"), urlPattern: knownvalue.StringExact("https://forge.example.com/%(username)s"),
-					fieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`,
-				}.check()),
-			).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(config).State(
+			fields("data.zulip_custom_profile_fields.all", all, knownvalue.ListExact(seededProfileFields())),
+			acctest.Value("data.zulip_custom_profile_fields.all", "name", knownvalue.Null()),
+			fields("data.zulip_custom_profile_fields.team", all, knownvalue.ListExact([]knownvalue.Check{seededTeamField.check()})),
+		).Step(),
+		// Fields added outside Terraform: a Dropdown whose options'
+		// order differs from their keys', placed first, and a custom
+		// external account.
+		acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
+			r.ProfileFields = append(r.ProfileFields,
+				&refserver.ProfileField{ID: 20, Type: refserver.FieldSelect, Order: 0, Name: "Office", Hint: "",
+					FieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`},
+				&refserver.ProfileField{ID: 21, Type: refserver.FieldExternalAccount, Order: 10, Name: "Forge", Hint: "Your forge user",
+					EditableByUser: true, FieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`},
+			)
+		}).State(
+			fields("data.zulip_custom_profile_fields.all", all, knownvalue.ListSizeExact(11)),
+			fields("data.zulip_custom_profile_fields.all", all.AtSliceIndex(0), profileFieldCheck{
+				id: 20, name: "Office", typ: "select", typeID: 3, order: 0, notEditable: true,
+				options: knownvalue.ListExact([]knownvalue.Check{
+					option("b", "Tokyo", 1), option("c", "Remote", 2), option("a", "Berlin", 3),
+				}),
+				fieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`,
+			}.check()),
+			fields("data.zulip_custom_profile_fields.all", all.AtSliceIndex(10), profileFieldCheck{
+				id: 21, name: "Forge", typ: "external_account", typeID: 7, hint: "Your forge user", order: 10,
+				subtype: knownvalue.StringExact("custom"), urlPattern: knownvalue.StringExact("https://forge.example.com/%(username)s"),
+				fieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`,
+			}.check()),
+		).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldsDataSource_unknownName checks that a name filter
@@ -150,36 +147,32 @@ func TestAccCustomProfileFieldsDataSource_unknownName(t *testing.T) {
 	named := func(name string) string {
 		return member + "\ndata \"zulip_custom_profile_fields\" \"x\" {\n  name = \"" + name + "\"\n}\n"
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(named("team")).Fails(acctest.ExpectErr(`Custom Profile Field Not Found`, `no custom profile field named "team"`,
-				`compared exactly`, `"Phone number", "Biography", "Team"`, `"Employee ID"`)).Step(),
-			acctest.Apply(named("")).Fails(acctest.ExpectErr(`name`, `string length must be at least 1`)).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(named("team")).Fails(acctest.ExpectErr(`Custom Profile Field Not Found`, `no custom profile field named "team"`,
+			`compared exactly`, `"Phone number", "Biography", "Team"`, `"Employee ID"`)).Step(),
+		acctest.Apply(named("")).Fails(acctest.ExpectErr(`name`, `string length must be at least 1`)).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldsDataSource_example applies the documentation's example.
 func TestAccCustomProfileFieldsDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(member+acctest.ReadExample(t, "examples/data-sources/zulip_custom_profile_fields/data-source.tf")).State(
-				statecheck.ExpectKnownOutputValue("phone_field_id", knownvalue.Int64Exact(refserver.FieldIDPhone)),
-				statecheck.ExpectKnownOutputValue("design_team_key", knownvalue.StringExact("1")),
-				statecheck.ExpectKnownOutputValue("field_types", knownvalue.MapExact(map[string]knownvalue.Check{
-					"Phone number":    knownvalue.StringExact("short_text"),
-					"Biography":       knownvalue.StringExact("long_text"),
-					"Team":            knownvalue.StringExact("select"),
-					"Birthday":        knownvalue.StringExact("date"),
-					"Website":         knownvalue.StringExact("url"),
-					"Mentor":          knownvalue.StringExact("users"),
-					"GitHub username": knownvalue.StringExact("external_account"),
-					"Pronouns":        knownvalue.StringExact("pronouns"),
-					"Employee ID":     knownvalue.StringExact("short_text"),
-				})),
-			).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+acctest.ReadExample(t, "examples/data-sources/zulip_custom_profile_fields/data-source.tf")).State(
+			statecheck.ExpectKnownOutputValue("phone_field_id", knownvalue.Int64Exact(refserver.FieldIDPhone)),
+			statecheck.ExpectKnownOutputValue("design_team_key", knownvalue.StringExact("1")),
+			statecheck.ExpectKnownOutputValue("field_types", knownvalue.MapExact(map[string]knownvalue.Check{
+				"Phone number":    knownvalue.StringExact("short_text"),
+				"Biography":       knownvalue.StringExact("long_text"),
+				"Team":            knownvalue.StringExact("select"),
+				"Birthday":        knownvalue.StringExact("date"),
+				"Website":         knownvalue.StringExact("url"),
+				"Mentor":          knownvalue.StringExact("users"),
+				"GitHub username": knownvalue.StringExact("external_account"),
+				"Pronouns":        knownvalue.StringExact("pronouns"),
+				"Employee ID":     knownvalue.StringExact("short_text"),
+			})),
+		).Step(),
+	)
 }

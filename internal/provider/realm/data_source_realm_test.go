@@ -3,7 +3,6 @@ package realm_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
@@ -19,15 +18,13 @@ func TestAccRealmDataSource_example(t *testing.T) {
 	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
 		return acctest.Value("data.zulip_realm.this", attr, v)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+acctest.ReadExample(t, "examples/data-sources/zulip_realm/data-source.tf")).State(
-				value("id", knownvalue.StringExact(srv.URL)),
-				value("name", knownvalue.StringExact("Zulip Reference Realm")),
-				value("digest_weekday", knownvalue.StringExact("saturday")),
-				value("message_content_edit_limit_seconds", knownvalue.StringExact("600")),
-				value("can_create_public_channel_group", acctest.PermissionOf([]string{"role:members"})),
-			).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+acctest.ReadExample(t, "examples/data-sources/zulip_realm/data-source.tf")).State(
+			value("id", knownvalue.StringExact(srv.URL)),
+			value("name", knownvalue.StringExact("Zulip Reference Realm")),
+			value("digest_weekday", knownvalue.StringExact("saturday")),
+			value("message_content_edit_limit_seconds", knownvalue.StringExact("600")),
+			value("can_create_public_channel_group", acctest.PermissionOf([]string{"role:members"})),
+		).Step(),
+	)
 }

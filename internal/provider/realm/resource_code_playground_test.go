@@ -57,14 +57,12 @@ func TestAccCodePlayground_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := acctest.PlanFails
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={source}"), `Missing the required variable "code"`),
-			step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={code}&v={version}"), `"code" should be the only variable`),
-			step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={code"), "Invalid URL template."),
-			step(admin+testAccPlaygroundConfig("P", "Go!", "https://go.dev/play/?c={code}"), "pygments_language", "_+-./#"),
-			step(admin+testAccPlaygroundConfig(" P", "Go", "https://go.dev/play/?c={code}"), "white space"),
-			step(srv.ProviderConfig(t, refserver.SeedMemberID)+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={code}"), "Insufficient Role", "administrator"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={source}"), `Missing the required variable "code"`),
+		step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={code}&v={version}"), `"code" should be the only variable`),
+		step(admin+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={code"), "Invalid URL template."),
+		step(admin+testAccPlaygroundConfig("P", "Go!", "https://go.dev/play/?c={code}"), "pygments_language", "_+-./#"),
+		step(admin+testAccPlaygroundConfig(" P", "Go", "https://go.dev/play/?c={code}"), "white space"),
+		step(srv.ProviderConfig(t, refserver.SeedMemberID)+testAccPlaygroundConfig("P", "Go", "https://go.dev/play/?c={code}"), "Insufficient Role", "administrator"),
+	)
 }

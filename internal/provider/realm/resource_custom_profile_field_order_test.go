@@ -50,17 +50,15 @@ func TestAccCustomProfileFieldOrder_lifecycle(t *testing.T) {
 		return nil
 	}
 	addr := "zulip_custom_profile_field_order.test"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(cfg).OnServer(inOrder).Clean().Step(),
-			acctest.ImportVerify(addr, "custom_profile_fields"),
-			acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) {
-				for i, f := range r.ProfileFields {
-					f.Order = len(r.ProfileFields) - i // reversed
-				}
-			}).Planned(addr, plancheck.ResourceActionUpdate).OnServer(inOrder).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(cfg).OnServer(inOrder).Clean().Step(),
+		acctest.ImportVerify(addr, "custom_profile_fields"),
+		acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) {
+			for i, f := range r.ProfileFields {
+				f.Order = len(r.ProfileFields) - i // reversed
+			}
+		}).Planned(addr, plancheck.ResourceActionUpdate).OnServer(inOrder).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldOrder_validation: an incomplete order fails at plan
@@ -72,12 +70,10 @@ func TestAccCustomProfileFieldOrder_validation(t *testing.T) {
 		return acctest.PlanFails(srv.ProviderConfig(t, user)+
 			fmt.Sprintf("resource \"zulip_custom_profile_field_order\" \"x\" {\n  fields = %s\n}\n", hclIDs(list)), want...)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(refserver.SeedAdminID, ids[1:], "Incomplete Custom Profile Field Order", fmt.Sprintf("(id %d)", ids[0])),
-			step(refserver.SeedMemberID, ids, "Insufficient Role", "administrator"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(refserver.SeedAdminID, ids[1:], "Incomplete Custom Profile Field Order", fmt.Sprintf("(id %d)", ids[0])),
+		step(refserver.SeedMemberID, ids, "Insufficient Role", "administrator"),
+	)
 }
 
 // TestAccCustomProfileFieldOrder_example applies the documentation's example:
@@ -92,17 +88,15 @@ func TestAccCustomProfileFieldOrder_example(t *testing.T) {
 			want = append(want, f.ID)
 		}
 	})
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_custom_profile_field_order/resource.tf")).
-				Clean().OnServer(func() error {
-				if got := profileFieldIDs(srv); !slices.Equal(got, want) {
-					return fmt.Errorf("order on the server %v, want %v", got, want)
-				}
-				return nil
-			}).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+acctest.ReadExample(t, "examples/resources/zulip_custom_profile_field_order/resource.tf")).
+			Clean().OnServer(func() error {
+			if got := profileFieldIDs(srv); !slices.Equal(got, want) {
+				return fmt.Errorf("order on the server %v, want %v", got, want)
+			}
+			return nil
+		}).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldOrder_generatedConfig: the generated configuration

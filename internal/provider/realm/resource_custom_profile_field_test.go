@@ -79,34 +79,32 @@ func TestAccCustomProfileField_validation(t *testing.T) {
 	field := func(label, body string) string {
 		return fmt.Sprintf("resource \"zulip_custom_profile_field\" %q {\n%s\n}\n", label, body)
 	}
-	step := func(cfg string, want ...string) resource.TestStep { return acctest.PlanFails(admin+cfg, want...) }
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(field("a", `  name = "A"
+	step := acctest.PlanFailsAs(admin)
+	acctest.ParallelSteps(t,
+		step(field("a", `  name = "A"
   type = "select"`), "Missing Options"),
-			step(field("a", `  name = "A"
+		step(field("a", `  name = "A"
   type = "short_text"
   options = [{ key = "x", text = "X" }]`), "Options Without a Select Field"),
-			step(field("a", `  type = "external_account"
+		step(field("a", `  type = "external_account"
   external_account_subtype = "custom"
   name = "A"`), "Missing URL Pattern"),
-			step(field("a", `  type = "external_account"
+		step(field("a", `  type = "external_account"
   external_account_subtype = "github"
   name = "Mine"`), "Label of a Built-in Subtype"),
-			step(field("a", `  name = "A"
+		step(field("a", `  name = "A"
   type = "date"
   use_for_user_matching = true`), "Not a Matching Field"),
-			step(field("a", `  name = "A"
+		step(field("a", `  name = "A"
   type = "colour"`), "type", "short_text"),
-			step(field("a", `  name = "S1"
+		step(field("a", `  name = "S1"
   type = "short_text"
   display_in_profile_summary = true`)+field("b", `  name = "S2"
   type = "short_text"
   display_in_profile_summary = true`)+field("c", `  name = "S3"
   type = "short_text"
   display_in_profile_summary = true`), "Too Many Summary Fields"),
-		},
-	})
+	)
 }
 
 // TestAccCustomProfileField_selectOptions: options Zulip would collapse (two
@@ -133,20 +131,18 @@ resource "zulip_custom_profile_field" "office" {
 }
 `, options), want...)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(`    { key = "ber", text = "Berlin" },
+	acctest.ParallelSteps(t,
+		step(`    { key = "ber", text = "Berlin" },
     { key = "lis", text = "Lisbon" },
     { key = "ber", text = "Berlin (the other office)" },`,
-				"Error: Duplicate Option Key", `options[2].key is "ber", as options[0].key is`),
-			step(`    { key = "ber", text = "Berlin" },
+			"Error: Duplicate Option Key", `options[2].key is "ber", as options[0].key is`),
+		step(`    { key = "ber", text = "Berlin" },
     { key = "lis", text = "Berlin" },`,
-				"Error: Duplicate Option Text", `options[1].text is "Berlin", as options[0].text is`,
-				"Field must not have duplicate choices."),
-			step(`    { key = "  ", text = "Berlin" },`, "Error: Blank Option Key", "options[0].key is only whitespace"),
-			step(`    { key = "ber", text = "\t" },`, "Error: Blank Option Text", "options[0].text is only whitespace"),
-		},
-	})
+			"Error: Duplicate Option Text", `options[1].text is "Berlin", as options[0].text is`,
+			"Field must not have duplicate choices."),
+		step(`    { key = "  ", text = "Berlin" },`, "Error: Blank Option Key", "options[0].key is only whitespace"),
+		step(`    { key = "ber", text = "\t" },`, "Error: Blank Option Text", "options[0].text is only whitespace"),
+	)
 }
 
 // TestAccCustomProfileField_lostAnswers: removing an option that users chose

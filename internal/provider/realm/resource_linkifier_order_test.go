@@ -58,15 +58,13 @@ func TestAccLinkifierOrder_lifecycle(t *testing.T) {
 	}
 	incidentsFirst := "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]"
 	addr := "zulip_linkifier_order.test"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).Clean().OnServer(linkifiersInOrder(srv, incidentsFirst)).Step(),
-			acctest.ImportVerify(addr, "linkifiers"),
-			acctest.Apply(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).OutOfBand(srv, func(r *refserver.Realm) {
-				r.Linkifiers[0], r.Linkifiers[1] = r.Linkifiers[1], r.Linkifiers[0]
-			}).Planned(addr, plancheck.ResourceActionUpdate).OnServer(linkifiersInOrder(srv, incidentsFirst)).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).Clean().OnServer(linkifiersInOrder(srv, incidentsFirst)).Step(),
+		acctest.ImportVerify(addr, "linkifiers"),
+		acctest.Apply(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Linkifiers[0], r.Linkifiers[1] = r.Linkifiers[1], r.Linkifiers[0]
+		}).Planned(addr, plancheck.ResourceActionUpdate).OnServer(linkifiersInOrder(srv, incidentsFirst)).Step(),
+	)
 }
 
 // TestAccLinkifierOrder_validation: an order that lacks a linkifier, or names
@@ -85,24 +83,20 @@ func TestAccLinkifierOrder_validation(t *testing.T) {
 	step := func(user int, list string, want ...string) resource.TestStep {
 		return acctest.PlanFails(srv.ProviderConfig(t, user)+fmt.Sprintf("resource \"zulip_linkifier_order\" \"x\" {\n  linkifiers = %s\n}\n", list), want...)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(refserver.SeedAdminID, fmt.Sprintf("[%d, 999]", first), "Incomplete Linkifier Order", fmt.Sprintf("(id %d)", second), "ids 999"),
-			step(refserver.SeedMemberID, fmt.Sprintf("[%d, %d]", second, first), "Insufficient Role", "administrator"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(refserver.SeedAdminID, fmt.Sprintf("[%d, 999]", first), "Incomplete Linkifier Order", fmt.Sprintf("(id %d)", second), "ids 999"),
+		step(refserver.SeedMemberID, fmt.Sprintf("[%d, %d]", second, first), "Insufficient Role", "administrator"),
+	)
 }
 
 // TestAccLinkifierOrder_example applies the documentation's example.
 func TestAccLinkifierOrder_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { r.Linkifiers = nil })
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_linkifier_order/resource.tf")).
-				Clean().OnServer(linkifiersInOrder(srv, "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]")).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+acctest.ReadExample(t, "examples/resources/zulip_linkifier_order/resource.tf")).
+			Clean().OnServer(linkifiersInOrder(srv, "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]")).Step(),
+	)
 }
 
 // TestAccLinkifierOrder_generatedConfig: the generated configuration of the
@@ -130,13 +124,11 @@ resource "zulip_linkifier" "new" {
 		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair + more +
 			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: order("", "[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")},
-			acctest.Apply(order(extra, "[zulip_linkifier.new.id, zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).Clean().
-				OnServer(linkifiersInOrder(srv, "[#(?P<id>99[0-9]+) #(?P<id>9[0-9]+) #(?P<id>[0-9]+)]")).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		resource.TestStep{Config: order("", "[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")},
+		acctest.Apply(order(extra, "[zulip_linkifier.new.id, zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).Clean().
+			OnServer(linkifiersInOrder(srv, "[#(?P<id>99[0-9]+) #(?P<id>9[0-9]+) #(?P<id>[0-9]+)]")).Step(),
+	)
 }
 
 // TestAccLinkifierOrder_lacksWithNewLinkifiers: an order naming only
@@ -154,13 +146,11 @@ func TestAccLinkifierOrder_lacksWithNewLinkifiers(t *testing.T) {
 		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair +
 			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.PlanFails(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
-				"Incomplete Linkifier Order", fmt.Sprintf("(id %d)", seeded), "this apply creates"),
-			acctest.PlanFails(order("[zulip_linkifier.incidents.id, 999, zulip_linkifier.tickets.id]"), "Incomplete Linkifier Order", "ids 999"),
-			acctest.Apply(order(fmt.Sprintf("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id, %d]", seeded))).Clean().
-				OnServer(linkifiersInOrder(srv, "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+) ZUL-(?P<id>[0-9]+)]")).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
+			"Incomplete Linkifier Order", fmt.Sprintf("(id %d)", seeded), "this apply creates"),
+		acctest.PlanFails(order("[zulip_linkifier.incidents.id, 999, zulip_linkifier.tickets.id]"), "Incomplete Linkifier Order", "ids 999"),
+		acctest.Apply(order(fmt.Sprintf("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id, %d]", seeded))).Clean().
+			OnServer(linkifiersInOrder(srv, "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+) ZUL-(?P<id>[0-9]+)]")).Step(),
+	)
 }

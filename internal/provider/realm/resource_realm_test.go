@@ -109,24 +109,22 @@ func TestAccRealmSettings_validation(t *testing.T) {
 	cloud := acctest.NewServer(t)
 	cloud.Do(func(r *refserver.Realm) { r.PlanType = 2 }) // Zulip Cloud Free
 	limited := cloud.ProviderConfig(t, refserver.SeedOwnerID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(admin+realm(`  org_type = "startup"`), "org_type", "business"),
-			step(admin+realm(`  message_content_edit_limit_seconds = "0"`), "message_content_edit_limit_seconds", "unlimited"),
-			step(admin+realm(`  default_language = "English"`), "default_language", "language code"),
-			step(admin+realm(`  invite_required = false`), "Insufficient Role", "owner"),
-			step(admin+realm(`  can_create_web_public_channel_group = { groups = ["role:members"] }`), "Permission Value Not Allowed",
-				"can_create_web_public_channel_group"),
-			step(srv.ProviderConfig(t, refserver.SeedMemberID)+realm(`  name = "x"`), "Insufficient Role", "administrator"),
-			step(old.ProviderConfig(t, refserver.SeedOwnerID)+realm(`  send_channel_events_messages = true`), "Zulip Server Too Old",
-				"send_channel_events_messages", "434"),
-			step(owner+realm(`  authentication_methods = { Nope = true }`), "Unknown Authentication Method", "Dev, Email, GitHub, Google, SAML"),
-			step(owner+realm(`  authentication_methods = { Email = false, Dev = false }`), "No Authentication Method Left"),
-			step(limited+realm(`  authentication_methods = { SAML = true }`), "Authentication Method Not Available", "upgrade"),
-			step(limited+realm(`  message_retention_days = "30"`), "Not Available on This Plan", "Zulip Cloud Standard"),
-			step(limited+realm(`  can_access_all_users_group = { groups = ["role:members"] }`), "Not Available on This Plan", "Zulip Cloud Plus"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(admin+realm(`  org_type = "startup"`), "org_type", "business"),
+		step(admin+realm(`  message_content_edit_limit_seconds = "0"`), "message_content_edit_limit_seconds", "unlimited"),
+		step(admin+realm(`  default_language = "English"`), "default_language", "language code"),
+		step(admin+realm(`  invite_required = false`), "Insufficient Role", "owner"),
+		step(admin+realm(`  can_create_web_public_channel_group = { groups = ["role:members"] }`), "Permission Value Not Allowed",
+			"can_create_web_public_channel_group"),
+		step(srv.ProviderConfig(t, refserver.SeedMemberID)+realm(`  name = "x"`), "Insufficient Role", "administrator"),
+		step(old.ProviderConfig(t, refserver.SeedOwnerID)+realm(`  send_channel_events_messages = true`), "Zulip Server Too Old",
+			"send_channel_events_messages", "434"),
+		step(owner+realm(`  authentication_methods = { Nope = true }`), "Unknown Authentication Method", "Dev, Email, GitHub, Google, SAML"),
+		step(owner+realm(`  authentication_methods = { Email = false, Dev = false }`), "No Authentication Method Left"),
+		step(limited+realm(`  authentication_methods = { SAML = true }`), "Authentication Method Not Available", "upgrade"),
+		step(limited+realm(`  message_retention_days = "30"`), "Not Available on This Plan", "Zulip Cloud Standard"),
+		step(limited+realm(`  can_access_all_users_group = { groups = ["role:members"] }`), "Not Available on This Plan", "Zulip Cloud Plus"),
+	)
 }
 
 // TestAccRealmSettings_lostAnswer: a change whose answer was lost converges
@@ -140,12 +138,10 @@ func TestAccRealmSettings_lostAnswer(t *testing.T) {
 		return acctest.Fault{}
 	})
 	cfg := "resource \"zulip_realm\" \"test\" {\n  name = \"After\"\n}\n"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: lost + cfg, ExpectError: acctest.ExpectErr("Unable to Change Organization Settings")},
-			acctest.Apply(srv.ProviderConfig(t, refserver.SeedOwnerID) + cfg).State(acctest.Value("zulip_realm.test", "name", knownvalue.StringExact("After"))).Clean().Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		resource.TestStep{Config: lost + cfg, ExpectError: acctest.ExpectErr("Unable to Change Organization Settings")},
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedOwnerID)+cfg).State(acctest.Value("zulip_realm.test", "name", knownvalue.StringExact("After"))).Clean().Step(),
+	)
 }
 
 // TestAccRealmSettings_generatedConfig: the configuration Terraform
@@ -170,7 +166,7 @@ func TestAccRealmSettings_channelsAndSounds(t *testing.T) {
 	defaults := func(body string) string {
 		return "resource \"zulip_realm_user_defaults\" \"test\" {\n" + body + "\n}\n"
 	}
-	step := func(cfg string, want ...string) resource.TestStep { return acctest.PlanFails(owner+cfg, want...) }
+	step := acctest.PlanFailsAs(owner)
 	valid := `
 resource "zulip_channel" "mods" {
   name    = "mod requests"
@@ -178,28 +174,26 @@ resource "zulip_channel" "mods" {
 }
 ` + realm(fmt.Sprintf("  moderation_request_channel_id = zulip_channel.mods.id\n  zulip_update_announcements_stream_id = %d\n  signup_announcements_stream_id = -1",
 		refserver.SeedChannelRandom)) + defaults(`  notification_sound = "ding"`)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(realm(`  new_stream_announcements_stream_id = 9999`), "Unknown Channel", "new_stream_announcements_stream_id",
-				"id 9999", "Invalid channel ID"),
-			step(realm(fmt.Sprintf(`  signup_announcements_stream_id = %d`, refserver.SeedChannelArchived)), "Archived Channel",
-				"signup_announcements_stream_id", "Invalid channel ID"),
-			step(realm(fmt.Sprintf(`  moderation_request_channel_id = %d`, refserver.SeedChannelGeneral)), "Private Channel Required",
-				"moderation_request_channel_id", "Moderation request channel must be private."),
-			step(defaults(`  notification_sound = "gong"`), "Unknown Notification Sound", "notification_sound",
-				"Invalid notification sound 'gong'", "chime-saber, ding, zulip"),
-			acctest.Apply(owner + valid).Clean().OnServer(realmOnServer(srv, func(r *refserver.Realm) error {
-				mods, ok := channelIDByName(r, "mod requests")
-				if !ok || r.ModerationRequestChannelID != mods || !r.Channels[mods].InviteOnly {
-					return fmt.Errorf("moderation request channel %d, want the private channel %d", r.ModerationRequestChannelID, mods)
-				}
-				if got := r.Settings.UserDefaults["notification_sound"]; got != "ding" {
-					return fmt.Errorf("notification_sound %v, want ding", got)
-				}
-				return nil
-			})).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(realm(`  new_stream_announcements_stream_id = 9999`), "Unknown Channel", "new_stream_announcements_stream_id",
+			"id 9999", "Invalid channel ID"),
+		step(realm(fmt.Sprintf(`  signup_announcements_stream_id = %d`, refserver.SeedChannelArchived)), "Archived Channel",
+			"signup_announcements_stream_id", "Invalid channel ID"),
+		step(realm(fmt.Sprintf(`  moderation_request_channel_id = %d`, refserver.SeedChannelGeneral)), "Private Channel Required",
+			"moderation_request_channel_id", "Moderation request channel must be private."),
+		step(defaults(`  notification_sound = "gong"`), "Unknown Notification Sound", "notification_sound",
+			"Invalid notification sound 'gong'", "chime-saber, ding, zulip"),
+		acctest.Apply(owner+valid).Clean().OnServer(realmOnServer(srv, func(r *refserver.Realm) error {
+			mods, ok := channelIDByName(r, "mod requests")
+			if !ok || r.ModerationRequestChannelID != mods || !r.Channels[mods].InviteOnly {
+				return fmt.Errorf("moderation request channel %d, want the private channel %d", r.ModerationRequestChannelID, mods)
+			}
+			if got := r.Settings.UserDefaults["notification_sound"]; got != "ding" {
+				return fmt.Errorf("notification_sound %v, want ding", got)
+			}
+			return nil
+		})).Step(),
+	)
 }
 
 // channelIDByName finds a channel's id in the realm.

@@ -33,23 +33,21 @@ resource "zulip_realm_user_defaults" "test" {
 	}
 	addr := "zulip_realm_user_defaults.test"
 	value := func(attr string, v knownvalue.Check) statecheck.StateCheck { return acctest.Value(addr, attr, v) }
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(config("recent", "dark", 300)).State(
-				value("web_home_view", knownvalue.StringExact("recent")),
-				value("color_scheme", knownvalue.StringExact("dark")),
-				value("email_notifications_batching_period_seconds", knownvalue.Int64Exact(300)),
-				value("twenty_four_hour_time", knownvalue.Bool(false)), // unmanaged
-			).Clean().Step(),
-			acctest.Apply(config("inbox", "light", 600)).State(value("color_scheme", knownvalue.StringExact("light"))).Clean().Step(),
-			acctest.Apply(config("inbox", "light", 600)).OutOfBand(srv, func(r *refserver.Realm) {
-				r.Settings.UserDefaults["color_scheme"] = 2
-				r.Settings.UserDefaults["twenty_four_hour_time"] = true
-			}).Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("color_scheme"), knownvalue.StringExact("light"))).
-				Planned(addr, plancheck.ResourceActionUpdate).State(value("twenty_four_hour_time", knownvalue.Bool(true))).Step(),
-			{ResourceName: addr, ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true, Config: config("inbox", "light", 600)},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(config("recent", "dark", 300)).State(
+			value("web_home_view", knownvalue.StringExact("recent")),
+			value("color_scheme", knownvalue.StringExact("dark")),
+			value("email_notifications_batching_period_seconds", knownvalue.Int64Exact(300)),
+			value("twenty_four_hour_time", knownvalue.Bool(false)), // unmanaged
+		).Clean().Step(),
+		acctest.Apply(config("inbox", "light", 600)).State(value("color_scheme", knownvalue.StringExact("light"))).Clean().Step(),
+		acctest.Apply(config("inbox", "light", 600)).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Settings.UserDefaults["color_scheme"] = 2
+			r.Settings.UserDefaults["twenty_four_hour_time"] = true
+		}).Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("color_scheme"), knownvalue.StringExact("light"))).
+			Planned(addr, plancheck.ResourceActionUpdate).State(value("twenty_four_hour_time", knownvalue.Bool(true))).Step(),
+		resource.TestStep{ResourceName: addr, ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true, Config: config("inbox", "light", 600)},
+	)
 }
 
 // TestAccRealmUserDefaults_validation: bad values and a member's key fail at
@@ -62,14 +60,12 @@ func TestAccRealmUserDefaults_validation(t *testing.T) {
 	}
 	step := acctest.PlanFails
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(admin+defaults(`  color_scheme = "purple"`), "color_scheme", "automatic"),
-			step(admin+defaults(`  web_font_size_px = -1`), "web_font_size_px"),
-			step(srv.ProviderConfig(t, refserver.SeedMemberID)+defaults(`  enter_sends = true`), "Insufficient Role", "administrator"),
-			step(old.ProviderConfig(t, refserver.SeedAdminID)+defaults(`  enter_sends = true`), "Zulip Server Too Old", "95"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(admin+defaults(`  color_scheme = "purple"`), "color_scheme", "automatic"),
+		step(admin+defaults(`  web_font_size_px = -1`), "web_font_size_px"),
+		step(srv.ProviderConfig(t, refserver.SeedMemberID)+defaults(`  enter_sends = true`), "Insufficient Role", "administrator"),
+		step(old.ProviderConfig(t, refserver.SeedAdminID)+defaults(`  enter_sends = true`), "Zulip Server Too Old", "95"),
+	)
 }
 
 // TestAccRealmUserDefaults_generatedConfig: the generated configuration of
