@@ -3,8 +3,6 @@ package messages_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
@@ -14,13 +12,10 @@ import (
 // of the action is in state.
 func TestAccMessageReportAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{
-			acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.ReadExample(t, "examples/actions/zulip_message_report/action.tf")).
-				State(testAccReportsCheck(srv, []string{"#**random>cats@10**", "Reason: **spam**", "third time this week"})).Step(),
-		},
-	})
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+acctest.ReadExample(t, "examples/actions/zulip_message_report/action.tf")).
+			State(testAccReportsCheck(srv, []string{"#**random>cats@10**", "Reason: **spam**", "third time this week"})).Step(),
+	))
 }
 
 // TestAccMessageReportAction_planChecks: the plan refuses what the server
@@ -28,30 +23,9 @@ func TestAccMessageReportAction_example(t *testing.T) {
 func TestAccMessageReportAction_planChecks(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	config := func(body string) string {
-		return member + `
-action "zulip_message_report" "test" {
-  config {
-` + body + `
-  }
-}
-
-resource "terraform_data" "trigger" {
-  input = "x"
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.zulip_message_report.test]
-    }
-  }
-}
-`
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{
-			acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"rude\""), `Unknown Report Type`),
-			acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"other\""), `Missing Report Description`),
-		},
-	})
+	config := func(body string) string { return member + acctest.TriggeredAction("zulip_message_report", body) }
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"rude\""), `Unknown Report Type`),
+		acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"other\""), `Missing Report Description`),
+	))
 }

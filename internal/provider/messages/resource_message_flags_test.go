@@ -107,40 +107,34 @@ func TestAccMessageFlags_unreadInUnsubscribedChannel(t *testing.T) {
 func TestAccMessageFlags_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	step := func(hcl string, phrases ...string) resource.TestStep {
-		return acctest.PlanFails(member+hcl, phrases...)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(testAccMessageFlagsConfig("mentioned", 1), "flag", `"mentioned" is read-only: set by the server`),
-			step(testAccMessageFlagsConfig("stream_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("topic_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("has_alert_word", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("historical", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("wildcard_mentioned", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("important", 1), "flag", `"important" is not a message flag a user can change`),
-			step(testAccMessageFlagsConfig("starred"), "message_ids", "at least 1"),
-			step(testAccMessageFlagsConfig("starred", 0), "message_ids", "at least 1"),
-		},
-	})
+	step := acctest.PlanFailsAs(member)
+	acctest.ParallelSteps(t,
+		step(testAccMessageFlagsConfig("mentioned", 1), "flag", `"mentioned" is read-only: set by the server`),
+		step(testAccMessageFlagsConfig("stream_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("topic_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("has_alert_word", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("historical", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("wildcard_mentioned", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("important", 1), "flag", `"important" is not a message flag a user can change`),
+		step(testAccMessageFlagsConfig("starred"), "message_ids", "at least 1"),
+		step(testAccMessageFlagsConfig("starred", 0), "message_ids", "at least 1"),
+	)
 }
 
 func TestAccMessageFlags_inaccessibleMessage(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			// 9999 does not exist.
-			acctest.Apply(member + testAccMessageFlagsConfig("starred", 2, 9999)).
-				Fails(acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)")).Step(),
-			// 8 is in #leadership, a private channel Mark is not in.
-			acctest.Apply(member + testAccMessageFlagsConfig("starred", 8)).
-				Fails(acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)")).Step(),
-			// Nothing was changed by the refused requests.
-			acctest.Apply(member + testAccMessageFlagsConfig("starred", 3)).
-				State(testAccMessageFlagsCheck(srv, refserver.SeedMemberID, "starred", map[int]bool{2: false, 3: true, 8: false})).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		// 9999 does not exist.
+		acctest.Apply(member+testAccMessageFlagsConfig("starred", 2, 9999)).
+			Fails(acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)")).Step(),
+		// 8 is in #leadership, a private channel Mark is not in.
+		acctest.Apply(member+testAccMessageFlagsConfig("starred", 8)).
+			Fails(acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)")).Step(),
+		// Nothing was changed by the refused requests.
+		acctest.Apply(member+testAccMessageFlagsConfig("starred", 3)).
+			State(testAccMessageFlagsCheck(srv, refserver.SeedMemberID, "starred", map[int]bool{2: false, 3: true, 8: false})).Step(),
+	)
 }
 
 // TestAccMessageFlags_messageDeletedBeforeDestroy checks that destroying
@@ -179,20 +173,18 @@ func TestAccMessageFlags_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mark := refserver.SeedMemberID
 	example := srv.ProviderConfig(t, mark) + acctest.ReadExample(t, "examples/resources/zulip_message_flags/resource.tf")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(example).State(
-				testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{4: true}),
-				testAccMessageFlagsCheck(srv, mark, "read", map[int]bool{3: true, 13: true}),
-				testAccMessageFlagsCheck(srv, mark, "collapsed", map[int]bool{1: true}),
-				acctest.Value("zulip_message_flags.read", "ignored_because_not_subscribed_channels", testAccInt64Set()),
-			).Clean().Step(),
-			// As documented, a collapsed flag removed outside Terraform goes
-			// unnoticed: Zulip cannot report it.
-			acctest.Apply(example).Before(func() { testAccSetMessageFlag(srv, mark, 1, "collapsed", false) }).Plan(plancheck.ExpectEmptyPlan()).Step(),
-			acctest.ImportVerifyBy("zulip_message_flags.starred", "starred:4", "id", "ignored_because_not_subscribed_channels"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(example).State(
+			testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{4: true}),
+			testAccMessageFlagsCheck(srv, mark, "read", map[int]bool{3: true, 13: true}),
+			testAccMessageFlagsCheck(srv, mark, "collapsed", map[int]bool{1: true}),
+			acctest.Value("zulip_message_flags.read", "ignored_because_not_subscribed_channels", testAccInt64Set()),
+		).Clean().Step(),
+		// As documented, a collapsed flag removed outside Terraform goes
+		// unnoticed: Zulip cannot report it.
+		acctest.Apply(example).Before(func() { testAccSetMessageFlag(srv, mark, 1, "collapsed", false) }).Plan(plancheck.ExpectEmptyPlan()).Step(),
+		acctest.ImportVerifyBy("zulip_message_flags.starred", "starred:4", "id", "ignored_because_not_subscribed_channels"),
+	)
 }
 
 // testAccNoRow fails when the user has a UserMessage row for the message,
