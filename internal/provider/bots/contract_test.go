@@ -18,13 +18,7 @@ var contract = acctest.Contract{Area: bots.Area(), Types: map[string]acctest.Typ
 		Adopted:  "resource \"zulip_custom_emoji\" \"test\" {\n  name = \"kit_emoji\"\n}\n",
 		Create:   "POST /api/v1/realm/emoji/kit_emoji", List: "GET /api/v1/realm/emoji",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, e := range r.Emoji {
-				if e.Name == "kit_emoji" && !e.Deactivated {
-					n++
-				}
-			}
-			return n
+			return acctest.CountIn(r.Emoji, func(e *refserver.CustomEmoji) bool { return e.Name == "kit_emoji" && !e.Deactivated })
 		},
 		Twin:     func(r *refserver.Realm) { acctest.AddEmoji(r, "kit_emoji", refserver.SeedAdminID) },
 		Stranger: func(r *refserver.Realm) { acctest.AddEmoji(r, "kit_emoji", refserver.SeedMemberID) },

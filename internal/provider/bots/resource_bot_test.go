@@ -68,6 +68,9 @@ func TestAccBot_lifecycle(t *testing.T) {
 	provider := srv.ProviderConfig(t, refserver.SeedAdminID)
 	var keyBefore string
 	noKey := testAccBotKeyAbsent{srv: srv, local: "ci-bot"}
+	addr := "zulip_bot.test"
+	value := func(attr string, want knownvalue.Check) statecheck.StateCheck { return acctest.Value(addr, attr, want) }
+	moderator := "  role = \"moderator\"\n  default_sending_channel = \"general\"\n  key_rotation = \"2026-11\"\n"
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			if u, ok := testAccBot(srv, "deploy-bot"); !ok || u.IsActive {
@@ -76,52 +79,36 @@ func TestAccBot_lifecycle(t *testing.T) {
 			return nil
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: provider + testAccBotConfig("ci", "CI", ""),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("email"), knownvalue.StringRegexp(regexp.MustCompile(`^ci-bot@`))),
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("bot_type"), knownvalue.StringExact("generic")),
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("owner_id"), knownvalue.Int64Exact(refserver.SeedAdminID)),
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("role"), knownvalue.StringExact("member")),
-					noKey,
-				},
-				Check: func(*terraform.State) error {
-					u, _ := testAccBot(srv, "ci-bot")
-					keyBefore = u.APIKey
-					return nil
-				},
-			},
+			acctest.Apply(provider+testAccBotConfig("ci", "CI", "")).State(
+				value("email", knownvalue.StringRegexp(regexp.MustCompile(`^ci-bot@`))),
+				value("bot_type", knownvalue.StringExact("generic")),
+				value("owner_id", knownvalue.Int64Exact(refserver.SeedAdminID)),
+				value("role", knownvalue.StringExact("member")),
+				noKey,
+			).OnServer(func() error {
+				u, _ := testAccBot(srv, "ci-bot")
+				keyBefore = u.APIKey
+				return nil
+			}).Step(),
 			{
 				ResourceName: "zulip_bot.test", ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					return s.RootModule().Resources["zulip_bot.test"].Primary.Attributes["email"], nil
 				},
 			},
-			{
-				Config: provider + testAccBotConfig("ci", "CI runner", "  role = \"moderator\"\n  default_sending_channel = \"general\"\n  key_rotation = \"2026-11\"\n"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_bot.test", plancheck.ResourceActionUpdate), noKey}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("default_sending_channel"), knownvalue.StringExact("general")),
-					noKey,
-				},
-				Check: func(*terraform.State) error {
-					u, _ := testAccBot(srv, "ci-bot")
-					if u.FullName != "CI runner" || u.APIKey == keyBefore {
-						return fmt.Errorf("bot %+v: name or key unchanged", u)
-					}
-					return nil
-				},
-			},
-			{
-				Config: provider + testAccBotConfig("deploy", "CI runner", "  role = \"moderator\"\n  default_sending_channel = \"general\"\n  key_rotation = \"2026-11\"\n"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_bot.test", plancheck.ResourceActionUpdate)}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("email"), knownvalue.StringRegexp(regexp.MustCompile(`^deploy-bot@`))),
-				},
-			},
+			acctest.Apply(provider+testAccBotConfig("ci", "CI runner", moderator)).Planned(addr, plancheck.ResourceActionUpdate).Plan(noKey).State(
+				value("role", knownvalue.StringExact("moderator")),
+				value("default_sending_channel", knownvalue.StringExact("general")),
+				noKey,
+			).OnServer(func() error {
+				u, _ := testAccBot(srv, "ci-bot")
+				if u.FullName != "CI runner" || u.APIKey == keyBefore {
+					return fmt.Errorf("bot %+v: name or key unchanged", u)
+				}
+				return nil
+			}).Step(),
+			acctest.Apply(provider+testAccBotConfig("deploy", "CI runner", moderator)).Planned(addr, plancheck.ResourceActionUpdate).
+				State(value("email", knownvalue.StringRegexp(regexp.MustCompile(`^deploy-bot@`)))).Step(),
 		},
 	})
 }
@@ -131,26 +118,16 @@ func TestAccBot_lifecycle(t *testing.T) {
 func TestAccBot_outgoingWebhook(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: provider + testAccBotConfig("hook", "Hook", "  bot_type = \"outgoing_webhook\"\n"), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Missing Outgoing Webhook URL`)},
-			{Config: provider + testAccBotConfig("hook", "Hook", "  outgoing_webhook_url = \"https://hooks.example.com/z\"\n"), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Not an Outgoing Webhook`)},
-			{
-				Config: provider + testAccBotConfig("hook", "Hook", "  bot_type = \"outgoing_webhook\"\n  outgoing_webhook_url = \"https://hooks.example.com/z\"\n  outgoing_webhook_interface = \"slack\"\n"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("outgoing_webhook_interface"), knownvalue.StringExact("slack")),
-				},
-			},
-			{
-				Config: provider + testAccBotConfig("hook", "Hook", "  bot_type = \"outgoing_webhook\"\n  outgoing_webhook_url = \"https://hooks.example.com/v2\"\n  outgoing_webhook_interface = \"generic\"\n"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("outgoing_webhook_url"), knownvalue.StringExact("https://hooks.example.com/v2")),
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFailsRE(provider+testAccBotConfig("hook", "Hook", "  bot_type = \"outgoing_webhook\"\n"), `Missing Outgoing Webhook URL`),
+		acctest.PlanFailsRE(provider+testAccBotConfig("hook", "Hook", "  outgoing_webhook_url = \"https://hooks.example.com/z\"\n"), `Not an Outgoing Webhook`),
+		acctest.Apply(provider+testAccBotConfig("hook", "Hook",
+			"  bot_type = \"outgoing_webhook\"\n  outgoing_webhook_url = \"https://hooks.example.com/z\"\n  outgoing_webhook_interface = \"slack\"\n")).
+			State(acctest.Value("zulip_bot.test", "outgoing_webhook_interface", knownvalue.StringExact("slack"))).Step(),
+		acctest.Apply(provider+testAccBotConfig("hook", "Hook",
+			"  bot_type = \"outgoing_webhook\"\n  outgoing_webhook_url = \"https://hooks.example.com/v2\"\n  outgoing_webhook_interface = \"generic\"\n")).
+			State(acctest.Value("zulip_bot.test", "outgoing_webhook_url", knownvalue.StringExact("https://hooks.example.com/v2"))).Step(),
+	)
 }
 
 // TestAccBot_drift: a bot renamed out of band is renamed back; one
@@ -159,35 +136,22 @@ func TestAccBot_outgoingWebhook(t *testing.T) {
 func TestAccBot_drift(t *testing.T) {
 	srv := acctest.NewServer(t)
 	config := srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig("drift", "Drift", "")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: func() {
-					u, _ := testAccBot(srv, "drift-bot")
-					srv.Do(func(r *refserver.Realm) { r.Users[u.ID].FullName = "Renamed" })
-				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_bot.test", plancheck.ResourceActionUpdate)}},
-			},
-			{
-				PreConfig: func() {
-					u, _ := testAccBot(srv, "drift-bot")
-					srv.Do(func(r *refserver.Realm) { r.Users[u.ID].IsActive = false })
-				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_bot.test", plancheck.ResourceActionCreate)}},
-				Check: func(*terraform.State) error {
-					if u, _ := testAccBot(srv, "drift-bot"); !u.IsActive {
-						return fmt.Errorf("not reactivated: %+v", u)
-					}
-					return nil
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		resource.TestStep{Config: config},
+		acctest.Apply(config).Before(func() {
+			u, _ := testAccBot(srv, "drift-bot")
+			srv.Do(func(r *refserver.Realm) { r.Users[u.ID].FullName = "Renamed" })
+		}).Planned("zulip_bot.test", plancheck.ResourceActionUpdate).Step(),
+		acctest.Apply(config).Before(func() {
+			u, _ := testAccBot(srv, "drift-bot")
+			srv.Do(func(r *refserver.Realm) { r.Users[u.ID].IsActive = false })
+		}).Planned("zulip_bot.test", plancheck.ResourceActionCreate).OnServer(func() error {
+			if u, _ := testAccBot(srv, "drift-bot"); !u.IsActive {
+				return fmt.Errorf("not reactivated: %+v", u)
+			}
+			return nil
+		}).Step(),
+	)
 }
 
 // TestAccBot_validation: what Zulip would refuse fails the plan, naming
@@ -200,16 +164,11 @@ func TestAccBot_validation(t *testing.T) {
 	})
 	build, _ := srv.User(refserver.SeedBotID)
 	local := build.Email[:len(build.Email)-len("-bot@")-len(srv.Host())]
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig(local, "Another", ""), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Bot Address Taken.*import \{`)},
-			{Config: srv.ProviderConfig(t, refserver.SeedMemberID) + testAccBotConfig("mine", "Mine", ""), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Insufficient Permission.*can_create_bots_group`)},
-			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig("a b", "Spaced", ""), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`short_name.*letters, digits`)},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFailsRE(srv.ProviderConfig(t, refserver.SeedAdminID)+testAccBotConfig(local, "Another", ""), `Bot Address Taken.*import \{`),
+		acctest.PlanFailsRE(srv.ProviderConfig(t, refserver.SeedMemberID)+testAccBotConfig("mine", "Mine", ""), `Insufficient Permission.*can_create_bots_group`),
+		acctest.PlanFailsRE(srv.ProviderConfig(t, refserver.SeedAdminID)+testAccBotConfig("a b", "Spaced", ""), `short_name.*letters, digits`),
+	)
 }
 
 // TestAccBot_createAnswerLost: the bot was made but the answer was lost:
@@ -246,13 +205,9 @@ func TestAccBot_createAnswerLost(t *testing.T) {
 func TestAccBotAPIKey_aliasedProvider(t *testing.T) {
 	srv := acctest.NewServer(t)
 	noKey := testAccBotKeyAbsent{srv: srv, local: "reader-bot"}
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   acctest.EphemeralVersions,
-		ProtoV6ProviderFactories: acctest.EphemeralFactories,
-		Steps: []resource.TestStep{
-			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig("reader", "Reader", "")},
-			{
-				Config: srv.ProviderConfig(t, refserver.SeedAdminID) + testAccBotConfig("reader", "Reader", "") + fmt.Sprintf(`
+	acctest.ParallelTest(t, acctest.EphemeralCase(
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+testAccBotConfig("reader", "Reader", "")).Step(),
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+testAccBotConfig("reader", "Reader", "")+fmt.Sprintf(`
 ephemeral "zulip_bot_api_key" "reader" {
   bot_id = zulip_bot.test.id
 }
@@ -268,15 +223,8 @@ data "zulip_user" "self" {
   provider = zulip.reader
   user_id  = zulip_bot.test.id
 }
-`, srv.URL),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{noKey}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_user.self", tfjsonpath.New("full_name"), knownvalue.StringExact("Reader")),
-					noKey,
-				},
-			},
-		},
-	})
+`, srv.URL)).Plan(noKey).State(acctest.Value("data.zulip_user.self", "full_name", knownvalue.StringExact("Reader")), noKey).Step(),
+	))
 }
 
 // TestAccBot_example applies the documentation's examples: the bots, and the
@@ -284,36 +232,21 @@ data "zulip_user" "self" {
 func TestAccBot_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   acctest.EphemeralVersions,
-		ProtoV6ProviderFactories: acctest.EphemeralFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: provider + acctest.ReadExample(t, "examples/resources/zulip_bot/resource.tf"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_bot.alerts", tfjsonpath.New("bot_type"), knownvalue.StringExact("incoming_webhook")),
-					statecheck.ExpectKnownValue("zulip_bot.helpdesk", tfjsonpath.New("outgoing_webhook_interface"), knownvalue.StringExact("generic")),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				// The data source, once the bots exist: the seeded two and these three.
-				Config: provider + acctest.ReadExample(t, "examples/resources/zulip_bot/resource.tf") +
-					acctest.ReadExample(t, "examples/data-sources/zulip_bots/data-source.tf"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_bots.all", tfjsonpath.New("bots"), knownvalue.ListSizeExact(5)),
-				},
-			},
-			{
-				Config:          provider + acctest.ReadExample(t, "examples/ephemeral-resources/zulip_bot_api_key/ephemeral-resource.tf"),
-				ConfigVariables: config.Variables{"zulip_url": config.StringVariable(srv.URL)},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_user.reporter", tfjsonpath.New("is_bot"), knownvalue.Bool(true)),
-					testAccBotKeyAbsent{srv: srv, local: "reporter-bot"},
-				},
-			},
-		},
-	})
+	acctest.ParallelTest(t, acctest.EphemeralCase(
+		acctest.Apply(provider+acctest.ReadExample(t, "examples/resources/zulip_bot/resource.tf")).State(
+			acctest.Value("zulip_bot.alerts", "bot_type", knownvalue.StringExact("incoming_webhook")),
+			acctest.Value("zulip_bot.helpdesk", "outgoing_webhook_interface", knownvalue.StringExact("generic")),
+		).Clean().Step(),
+		// The data source, once the bots exist: the seeded two and these three.
+		acctest.Apply(provider+acctest.ReadExample(t, "examples/resources/zulip_bot/resource.tf")+
+			acctest.ReadExample(t, "examples/data-sources/zulip_bots/data-source.tf")).
+			State(acctest.Value("data.zulip_bots.all", "bots", knownvalue.ListSizeExact(5))).Step(),
+		acctest.Apply(provider+acctest.ReadExample(t, "examples/ephemeral-resources/zulip_bot_api_key/ephemeral-resource.tf")).
+			Vars(config.Variables{"zulip_url": config.StringVariable(srv.URL)}).State(
+			acctest.Value("data.zulip_user.reporter", "is_bot", knownvalue.Bool(true)),
+			testAccBotKeyAbsent{srv: srv, local: "reporter-bot"},
+		).Step(),
+	))
 }
 
 // TestAccBot_generatedConfig: `terraform plan -generate-config-out` over an
@@ -342,19 +275,13 @@ func TestAccBot_ownerChecked(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owned := func(id int) string { return testAccBotConfig("owned", "Owned", fmt.Sprintf("  owner_id = %d\n", id)) }
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: admin + owned(refserver.SeedDeactivatedID), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
-			{Config: admin + owned(9999), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Invalid Bot Owner.*owner_id = 9999.*no user has the id 9999`)},
-			{Config: admin + owned(refserver.SeedIncomingBotID), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is a bot`, refserver.SeedIncomingBotID))},
-			{Config: admin + owned(refserver.SeedMemberID)},
-			{Config: admin + owned(refserver.SeedDeactivatedID), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID))},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFailsRE(admin+owned(refserver.SeedDeactivatedID), fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID)),
+		acctest.PlanFailsRE(admin+owned(9999), `Invalid Bot Owner.*owner_id = 9999.*no user has the id 9999`),
+		acctest.PlanFailsRE(admin+owned(refserver.SeedIncomingBotID), fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is a bot`, refserver.SeedIncomingBotID)),
+		resource.TestStep{Config: admin + owned(refserver.SeedMemberID)},
+		acctest.PlanFailsRE(admin+owned(refserver.SeedDeactivatedID), fmt.Sprintf(`Invalid Bot Owner.*owner_id = %d.*is deactivated`, refserver.SeedDeactivatedID)),
+	)
 }
 
 // TestAccBot_nameInUse: Zulip refuses a bot whose full name an active user
@@ -364,15 +291,12 @@ func TestAccBot_nameInUse(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	person, _ := srv.User(refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: admin + testAccBotConfig("named", person.FullName, ""), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
-			{Config: admin + testAccBotConfig("named", "Named", "")},
-			{Config: admin + testAccBotConfig("named", person.FullName, ""), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID))},
-		},
-	})
+	inUse := fmt.Sprintf(`Bot Name in Use.*full_name.*belongs to user %d`, refserver.SeedMemberID)
+	acctest.ParallelSteps(t,
+		acctest.PlanFailsRE(admin+testAccBotConfig("named", person.FullName, ""), inUse),
+		resource.TestStep{Config: admin + testAccBotConfig("named", "Named", "")},
+		acctest.PlanFailsRE(admin+testAccBotConfig("named", person.FullName, ""), inUse),
+	)
 }
 
 // TestAccBot_createHalfFinished: the bot is made but the request that sets
@@ -405,21 +329,19 @@ func TestAccBot_createHalfFinished(t *testing.T) {
 			return nil
 		}
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: config, ExpectNonEmptyPlan: true, Check: ownedBy(refserver.SeedAdminID)},
-			{
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_bot.test", plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("email"), knownvalue.StringRegexp(regexp.MustCompile(`^half-bot@`))),
-					statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
-				},
-				Check: ownedBy(refserver.SeedMemberID),
+	acctest.ParallelSteps(t,
+		resource.TestStep{Config: config, ExpectNonEmptyPlan: true, Check: ownedBy(refserver.SeedAdminID)},
+		resource.TestStep{
+			Config: config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_bot.test", plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("email"), knownvalue.StringRegexp(regexp.MustCompile(`^half-bot@`))),
+				statecheck.ExpectKnownValue("zulip_bot.test", tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
+			},
+			Check: ownedBy(refserver.SeedMemberID),
 		},
-	})
+	)
 }

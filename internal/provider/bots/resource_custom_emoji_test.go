@@ -11,9 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -89,12 +87,8 @@ func TestAccCustomEmoji_lifecycle(t *testing.T) {
 					},
 				),
 			},
-			{
-				ResourceName: "zulip_custom_emoji.test", ImportState: true, ImportStateId: "ship_it", ImportStateVerify: true,
-				ImportStateVerifyIdentifierAttribute: "name",
-				// The image cannot be read back: an import adopts the emoji as it is.
-				ImportStateVerifyIgnore: []string{"source", "source_sha256"},
-			},
+			// The image cannot be read back: an import adopts the emoji as it is.
+			acctest.ImportVerifyBy("zulip_custom_emoji.test", "ship_it", "name", "source", "source_sha256"),
 			{
 				Config: provider + testAccEmojiConfig("ship_it", moved),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -136,25 +130,14 @@ func TestAccCustomEmoji_drift(t *testing.T) {
 			}
 		})
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: deactivate,
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_custom_emoji.test", plancheck.ResourceActionCreate)}},
-			},
-			{
-				PreConfig: func() {
-					deactivate()
-					srv.Do(func(r *refserver.Realm) { acctest.AddEmoji(r, "drifty", refserver.SeedMemberID) })
-				},
-				Config:      config,
-				ExpectError: acctest.ExpectErrRE(`Custom Emoji Already Exists.*import \{`),
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		resource.TestStep{Config: config},
+		acctest.Apply(config).Before(deactivate).Planned("zulip_custom_emoji.test", plancheck.ResourceActionCreate).Step(),
+		acctest.Apply(config).Before(func() {
+			deactivate()
+			srv.Do(func(r *refserver.Realm) { acctest.AddEmoji(r, "drifty", refserver.SeedMemberID) })
+		}).Fails(acctest.ExpectErrRE(`Custom Emoji Already Exists.*import \{`)).Step(),
+	)
 }
 
 // TestAccCustomEmoji_validation: what Zulip would refuse is refused at plan,
@@ -162,22 +145,15 @@ func TestAccCustomEmoji_drift(t *testing.T) {
 func TestAccCustomEmoji_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	provider := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: provider + testAccEmojiConfig("Ship", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`name.*lowercase English letters`)},
-			{Config: provider + testAccEmojiConfig("ship-", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`end with a letter or digit`)},
-			{Config: provider + testAccEmojiConfig("ship", testAccEmojiFile("missing.png")), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Unusable Emoji Image.*missing.png`)},
-			{Config: provider + testAccEmojiConfig("ship", testAccEmojiFile("notes.txt")), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Unusable Emoji Image.*notes.txt is not a PNG`)},
-			{Config: provider + "resource \"zulip_custom_emoji\" \"test\" {\n  name = \"ship\"\n}\n", PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Missing Image`)},
-			{Config: provider + testAccEmojiConfig("green_tick", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`green_tick.*import \{`)},
-		},
-	})
+	step := func(hcl, want string) resource.TestStep { return acctest.PlanFailsRE(provider+hcl, want) }
+	acctest.ParallelSteps(t,
+		step(testAccEmojiConfig("Ship", testAccEmojiFile("green.png")), `name.*lowercase English letters`),
+		step(testAccEmojiConfig("ship-", testAccEmojiFile("green.png")), `end with a letter or digit`),
+		step(testAccEmojiConfig("ship", testAccEmojiFile("missing.png")), `Unusable Emoji Image.*missing.png`),
+		step(testAccEmojiConfig("ship", testAccEmojiFile("notes.txt")), `Unusable Emoji Image.*notes.txt is not a PNG`),
+		step("resource \"zulip_custom_emoji\" \"test\" {\n  name = \"ship\"\n}\n", `Missing Image`),
+		step(testAccEmojiConfig("green_tick", testAccEmojiFile("green.png")), `green_tick.*import \{`),
+	)
 }
 
 // TestAccCustomEmoji_permission: who may add emoji is checked at plan.
@@ -186,14 +162,10 @@ func TestAccCustomEmoji_permission(t *testing.T) {
 	srv.Do(func(r *refserver.Realm) {
 		r.Settings.GroupSettings["can_add_custom_emoji_group"] = refserver.GroupSetting{GroupID: refserver.GroupAdministrators}
 	})
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: srv.ProviderConfig(t, refserver.SeedMemberID) + testAccEmojiConfig("ship", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)can_add_custom_emoji_group`)},
-			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + testAccEmojiConfig("ship", testAccEmojiFile("green.png")), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Guests Cannot Add Custom Emoji`)},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFailsRE(srv.ProviderConfig(t, refserver.SeedMemberID)+testAccEmojiConfig("ship", testAccEmojiFile("green.png")), `can_add_custom_emoji_group`),
+		acctest.PlanFailsRE(srv.ProviderConfig(t, refserver.SeedGuestID)+testAccEmojiConfig("ship", testAccEmojiFile("green.png")), `Guests Cannot Add Custom Emoji`),
+	)
 }
 
 // TestAccCustomEmoji_example applies the documentation's example, its
@@ -205,14 +177,10 @@ func TestAccCustomEmoji_example(t *testing.T) {
 		t.Fatal(err)
 	}
 	example := strings.ReplaceAll(acctest.ReadExample(t, "examples/resources/zulip_custom_emoji/resource.tf"), "${path.module}", dir)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + example,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_custom_emoji.shipit", tfjsonpath.New("still_url"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("zulip_custom_emoji.party", tfjsonpath.New("still_url"), knownvalue.NotNull()),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+example).State(
+			acctest.Value("zulip_custom_emoji.shipit", "still_url", knownvalue.Null()),
+			acctest.Value("zulip_custom_emoji.party", "still_url", knownvalue.NotNull()),
+		).Clean().Step(),
+	)
 }

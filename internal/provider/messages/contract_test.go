@@ -15,13 +15,9 @@ var contract = acctest.Contract{Area: messages.Area(), Types: map[string]acctest
 		Config: "resource \"zulip_saved_snippet\" \"test\" {\n  title   = \"Kit\"\n  content = \"Made by the kit's tests.\"\n}\n",
 		Create: "POST /api/v1/saved_snippets", List: "GET /api/v1/saved_snippets",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, s := range r.Snippets {
-				if s.OwnerID == refserver.SeedAdminID && s.Title == "Kit" && s.Content == "Made by the kit's tests." {
-					n++
-				}
-			}
-			return n
+			return acctest.CountInMap(r.Snippets, func(s *refserver.Snippet) bool {
+				return s.OwnerID == refserver.SeedAdminID && s.Title == "Kit" && s.Content == "Made by the kit's tests."
+			})
 		},
 		Twin: func(r *refserver.Realm) {
 			r.NextID["snippet"]++

@@ -2,7 +2,6 @@ package messages_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -40,12 +39,7 @@ func TestAccMessageFlags_lifecycle(t *testing.T) {
 				testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{2: true, 3: true, 4: false}),
 			).Step(),
 			acctest.ImportVerifyBy(addr, "starred:3,2", "id", "ignored_because_not_subscribed_channels"),
-			{
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "mentioned:4",
-				ExpectError:   acctest.ExpectErr("Invalid Import ID", `"mentioned" is read-only: set by the server`),
-			},
+			acctest.ImportFails("", addr, "mentioned:4", acctest.ExpectErr("Invalid Import ID", `"mentioned" is read-only: set by the server`)),
 			// In place: 1 joins the set (Mark starred it already in the seed,
 			// so the server changes nothing, and says nothing about it: Zulip
 			// echoes the ids it was sent), 3 leaves it.
@@ -88,46 +82,24 @@ func TestAccMessageFlags_unreadInUnsubscribedChannel(t *testing.T) {
 			return testAccMessageFlagsOnServer(srv, maria, "read", map[int]bool{2: false})
 		},
 		Steps: []resource.TestStep{
-			{
-				// Message 5 in #announce was never delivered to Maria, so Zulip
-				// counts it read already: only message 2 changes (the answer
-				// does not say so: it echoes both ids).
-				Config: cfg + testAccMessageFlagsConfig("read", 2, 5),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("message_ids"), testAccInt64Set(2, 5)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ignored_because_not_subscribed_channels"), testAccInt64Set()),
-					testAccMessageFlagsCheck(srv, maria, "read", map[int]bool{2: true}),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// Taking 5 out marks it unread, which Zulip refuses for a channel
-				// Maria is not subscribed to.
-				Config: cfg + testAccMessageFlagsConfig("read", 2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ignored_because_not_subscribed_channels"),
-						testAccInt64Set(refserver.SeedChannelAnnounce)),
-					// Still read: there is no unread message outside one's subscriptions.
-					acctest.ServerCheck(func() error { return testAccNoRow(srv, maria, 5) }),
-				},
-			},
-			{
-				// Marked unread outside Terraform: the plan marks it read again.
-				PreConfig: func() { testAccSetMessageFlag(srv, maria, 2, "read", false) },
-				Config:    cfg + testAccMessageFlagsConfig("read", 2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccMessageFlagsCheck(srv, maria, "read", map[int]bool{2: true}),
-				},
-			},
+			// Message 5 in #announce was never delivered to Maria, so Zulip
+			// counts it read already: only message 2 changes (the answer
+			// does not say so: it echoes both ids).
+			acctest.Apply(cfg+testAccMessageFlagsConfig("read", 2, 5)).State(
+				acctest.Value(addr, "message_ids", testAccInt64Set(2, 5)),
+				acctest.Value(addr, "ignored_because_not_subscribed_channels", testAccInt64Set()),
+				testAccMessageFlagsCheck(srv, maria, "read", map[int]bool{2: true}),
+			).Clean().Step(),
+			// Taking 5 out marks it unread, which Zulip refuses for a channel
+			// Maria is not subscribed to.
+			acctest.Apply(cfg+testAccMessageFlagsConfig("read", 2)).Planned(addr, plancheck.ResourceActionUpdate).State(
+				acctest.Value(addr, "ignored_because_not_subscribed_channels", testAccInt64Set(refserver.SeedChannelAnnounce)),
+				// Still read: there is no unread message outside one's subscriptions.
+				acctest.ServerCheck(func() error { return testAccNoRow(srv, maria, 5) }),
+			).Step(),
+			// Marked unread outside Terraform: the plan marks it read again.
+			acctest.Apply(cfg+testAccMessageFlagsConfig("read", 2)).Before(func() { testAccSetMessageFlag(srv, maria, 2, "read", false) }).
+				Planned(addr, plancheck.ResourceActionCreate).Clean().State(testAccMessageFlagsCheck(srv, maria, "read", map[int]bool{2: true})).Step(),
 		},
 	})
 }
@@ -135,48 +107,34 @@ func TestAccMessageFlags_unreadInUnsubscribedChannel(t *testing.T) {
 func TestAccMessageFlags_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	step := func(hcl string, phrases ...string) resource.TestStep {
-		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(phrases...)}
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(testAccMessageFlagsConfig("mentioned", 1), "flag", `"mentioned" is read-only: set by the server`),
-			step(testAccMessageFlagsConfig("stream_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("topic_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("has_alert_word", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("historical", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("wildcard_mentioned", 1), "flag", "read-only: set by the server"),
-			step(testAccMessageFlagsConfig("important", 1), "flag", `"important" is not a message flag a user can change`),
-			step(testAccMessageFlagsConfig("starred"), "message_ids", "at least 1"),
-			step(testAccMessageFlagsConfig("starred", 0), "message_ids", "at least 1"),
-		},
-	})
+	step := acctest.PlanFailsAs(member)
+	acctest.ParallelSteps(t,
+		step(testAccMessageFlagsConfig("mentioned", 1), "flag", `"mentioned" is read-only: set by the server`),
+		step(testAccMessageFlagsConfig("stream_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("topic_wildcard_mentioned", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("has_alert_word", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("historical", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("wildcard_mentioned", 1), "flag", "read-only: set by the server"),
+		step(testAccMessageFlagsConfig("important", 1), "flag", `"important" is not a message flag a user can change`),
+		step(testAccMessageFlagsConfig("starred"), "message_ids", "at least 1"),
+		step(testAccMessageFlagsConfig("starred", 0), "message_ids", "at least 1"),
+	)
 }
 
 func TestAccMessageFlags_inaccessibleMessage(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				// 9999 does not exist.
-				Config:      member + testAccMessageFlagsConfig("starred", 2, 9999),
-				ExpectError: acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)"),
-			},
-			{
-				// 8 is in #leadership, a private channel Mark is not in.
-				Config:      member + testAccMessageFlagsConfig("starred", 8),
-				ExpectError: acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)"),
-			},
-			{
-				// Nothing was changed by the refused requests.
-				Config: member + testAccMessageFlagsConfig("starred", 3),
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccMessageFlagsCheck(srv, refserver.SeedMemberID, "starred", map[int]bool{2: false, 3: true, 8: false}),
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		// 9999 does not exist.
+		acctest.Apply(member+testAccMessageFlagsConfig("starred", 2, 9999)).
+			Fails(acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)")).Step(),
+		// 8 is in #leadership, a private channel Mark is not in.
+		acctest.Apply(member+testAccMessageFlagsConfig("starred", 8)).
+			Fails(acctest.ExpectErr("message_ids", "does not exist or is not accessible", "Invalid message(s)")).Step(),
+		// Nothing was changed by the refused requests.
+		acctest.Apply(member+testAccMessageFlagsConfig("starred", 3)).
+			State(testAccMessageFlagsCheck(srv, refserver.SeedMemberID, "starred", map[int]bool{2: false, 3: true, 8: false})).Step(),
+	)
 }
 
 // TestAccMessageFlags_messageDeletedBeforeDestroy checks that destroying
@@ -190,12 +148,8 @@ func TestAccMessageFlags_messageDeletedBeforeDestroy(t *testing.T) {
 			return testAccMessageFlagsOnServer(srv, mark, "read", map[int]bool{3: false})
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: member + testAccMessageFlagsConfig("read", 3, 13),
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccMessageFlagsCheck(srv, mark, "read", map[int]bool{3: true, 13: true}),
-				},
-			},
+			acctest.Apply(member + testAccMessageFlagsConfig("read", 3, 13)).
+				State(testAccMessageFlagsCheck(srv, mark, "read", map[int]bool{3: true, 13: true})).Step(),
 			{
 				// Message 13 disappears; the refresh still sees 3 read.
 				PreConfig: func() {
@@ -217,45 +171,20 @@ func TestAccMessageFlags_messageDeletedBeforeDestroy(t *testing.T) {
 
 func TestAccMessageFlags_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	mark := refserver.SeedMemberID
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_message_flags/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: member + string(example),
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{4: true}),
-					testAccMessageFlagsCheck(srv, mark, "read", map[int]bool{3: true, 13: true}),
-					testAccMessageFlagsCheck(srv, mark, "collapsed", map[int]bool{1: true}),
-					statecheck.ExpectKnownValue("zulip_message_flags.read", tfjsonpath.New("ignored_because_not_subscribed_channels"), testAccInt64Set()),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// As documented, a collapsed flag removed outside Terraform goes
-				// unnoticed: Zulip cannot report it.
-				PreConfig: func() { testAccSetMessageFlag(srv, mark, 1, "collapsed", false) },
-				Config:    member + string(example),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:                         "zulip_message_flags.starred",
-				ImportState:                          true,
-				ImportStateId:                        "starred:4",
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "id",
-				ImportStateVerifyIgnore:              []string{"ignored_because_not_subscribed_channels"},
-			},
-		},
-	})
+	example := srv.ProviderConfig(t, mark) + acctest.ReadExample(t, "examples/resources/zulip_message_flags/resource.tf")
+	acctest.ParallelSteps(t,
+		acctest.Apply(example).State(
+			testAccMessageFlagsCheck(srv, mark, "starred", map[int]bool{4: true}),
+			testAccMessageFlagsCheck(srv, mark, "read", map[int]bool{3: true, 13: true}),
+			testAccMessageFlagsCheck(srv, mark, "collapsed", map[int]bool{1: true}),
+			acctest.Value("zulip_message_flags.read", "ignored_because_not_subscribed_channels", testAccInt64Set()),
+		).Clean().Step(),
+		// As documented, a collapsed flag removed outside Terraform goes
+		// unnoticed: Zulip cannot report it.
+		acctest.Apply(example).Before(func() { testAccSetMessageFlag(srv, mark, 1, "collapsed", false) }).Plan(plancheck.ExpectEmptyPlan()).Step(),
+		acctest.ImportVerifyBy("zulip_message_flags.starred", "starred:4", "id", "ignored_because_not_subscribed_channels"),
+	)
 }
 
 // testAccNoRow fails when the user has a UserMessage row for the message,

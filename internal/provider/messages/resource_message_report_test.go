@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -33,94 +32,50 @@ resource "zulip_message_report" "test" {
 `, description, round)
 	}
 
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: config("Selling things in #random.", "1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
-						// The plan already knows where the report will go.
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("moderation_request_channel_id"),
-							knownvalue.Int64Exact(refserver.SeedChannelModReqs)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("moderation_request_channel_id"), knownvalue.Int64Exact(refserver.SeedChannelModReqs)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(acctest.RFC3339)),
-					testAccReportsCheck(srv, []string{"@_**Mark Member|5** reported #**random>cats@10** sent by @_**Maria Member|6**",
-						"Reason: **spam**", "Selling things in #random."}),
-				},
-			},
-			{
-				// A second apply reports nothing.
-				Config: config("Selling things in #random.", "1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccReportsCheck(srv, []string{"Selling things in #random."}),
-				},
-			},
-			{
-				// A changed trigger reports again.
-				Config: config("Selling things in #random.", "2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccReportsCheck(srv, []string{"Selling things in #random."}, []string{"Selling things in #random."}),
-				},
-			},
-			{
-				// So does a changed argument.
-				Config: config("Still selling things.", "2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccReportsCheck(srv, []string{"Selling things in #random."}, []string{"Selling things in #random."},
-						[]string{"Still selling things."}),
-				},
-			},
-			{
-				// Destroying only forgets: the reports stay.
-				Config: member,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroy)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccReportsCheck(srv, []string{"Selling"}, []string{"Selling"}, []string{"Still selling things."}),
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(config("Selling things in #random.", "1")).Planned(addr, plancheck.ResourceActionCreate).Plan(
+			// The plan already knows where the report will go.
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("moderation_request_channel_id"), knownvalue.Int64Exact(refserver.SeedChannelModReqs)),
+		).Clean().State(
+			acctest.Value(addr, "moderation_request_channel_id", knownvalue.Int64Exact(refserver.SeedChannelModReqs)),
+			acctest.Value(addr, "performed_at", knownvalue.StringRegexp(acctest.RFC3339)),
+			testAccReportsCheck(srv, []string{"@_**Mark Member|5** reported #**random>cats@10** sent by @_**Maria Member|6**",
+				"Reason: **spam**", "Selling things in #random."}),
+		).Step(),
+		// A second apply reports nothing.
+		acctest.Apply(config("Selling things in #random.", "1")).Plan(plancheck.ExpectEmptyPlan()).
+			State(testAccReportsCheck(srv, []string{"Selling things in #random."})).Step(),
+		// A changed trigger reports again.
+		acctest.Apply(config("Selling things in #random.", "2")).Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Clean().
+			State(testAccReportsCheck(srv, []string{"Selling things in #random."}, []string{"Selling things in #random."})).Step(),
+		// So does a changed argument.
+		acctest.Apply(config("Still selling things.", "2")).Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).State(
+			testAccReportsCheck(srv, []string{"Selling things in #random."}, []string{"Selling things in #random."}, []string{"Still selling things."}),
+		).Step(),
+		// Destroying only forgets: the reports stay.
+		acctest.Apply(member).Planned(addr, plancheck.ResourceActionDestroy).
+			State(testAccReportsCheck(srv, []string{"Selling"}, []string{"Selling"}, []string{"Still selling things."})).Step(),
+	)
 }
 
 func TestAccMessageReport_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	step := func(hcl string, phrases ...string) resource.TestStep {
-		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(phrases...)}
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(testAccMessageReportConfig(10, "other", nil), "Missing Report Description", `type "other" needs a description`),
-			step(testAccMessageReportConfig(10, "spam", strings.Repeat("é", 1001)), "description", "is 1001 characters long; Zulip accepts at most 1000"),
-			step(testAccMessageReportConfig(10, "spam", ""), "description", "must not be empty"),
-			step(testAccMessageReportConfig(10, "bogus", nil), "Unknown Report Type", "report_type",
-				`does not accept the report type "bogus"; it accepts "spam", "harassment", "inappropriate", "norms" or "other"`),
-			step(testAccMessageReportConfig(0, "spam", nil), "message_id", "at least 1"),
-			{
-				// 1000 code points (2000 bytes) are within Zulip's limit.
-				Config:             member + testAccMessageReportConfig(10, "other", strings.Repeat("é", 1000)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+	step := acctest.PlanFailsAs(member)
+	acctest.ParallelSteps(t,
+		step(testAccMessageReportConfig(10, "other", nil), "Missing Report Description", `type "other" needs a description`),
+		step(testAccMessageReportConfig(10, "spam", strings.Repeat("é", 1001)), "description", "is 1001 characters long; Zulip accepts at most 1000"),
+		step(testAccMessageReportConfig(10, "spam", ""), "description", "must not be empty"),
+		step(testAccMessageReportConfig(10, "bogus", nil), "Unknown Report Type", "report_type",
+			`does not accept the report type "bogus"; it accepts "spam", "harassment", "inappropriate", "norms" or "other"`),
+		step(testAccMessageReportConfig(0, "spam", nil), "message_id", "at least 1"),
+		resource.TestStep{
+			// 1000 code points (2000 bytes) are within Zulip's limit.
+			Config:             member + testAccMessageReportConfig(10, "other", strings.Repeat("é", 1000)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
-	})
+	)
 }
 
 // TestAccMessageReport_serverReportTypes checks the report type against the
@@ -131,19 +86,11 @@ func TestAccMessageReport_serverReportTypes(t *testing.T) {
 		r.ReportTypes = []refserver.ReportType{{Key: "spam", Name: "Spam"}, {Key: "impersonation", Name: "Impersonation"}}
 	})
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      member + testAccMessageReportConfig(10, "harassment", nil),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Unknown Report Type", `it accepts "spam" or "impersonation"`),
-			},
-			{
-				Config:            member + testAccMessageReportConfig(10, "impersonation", nil),
-				ConfigStateChecks: []statecheck.StateCheck{testAccReportsCheck(srv, []string{"Reason: **impersonation**"})},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(member+testAccMessageReportConfig(10, "harassment", nil), "Unknown Report Type", `it accepts "spam" or "impersonation"`),
+		acctest.Apply(member+testAccMessageReportConfig(10, "impersonation", nil)).
+			State(testAccReportsCheck(srv, []string{"Reason: **impersonation**"})).Step(),
+	)
 }
 
 func TestAccMessageReport_reportingDisabled(t *testing.T) {
@@ -162,58 +109,46 @@ func TestAccMessageReport_reportingDisabled(t *testing.T) {
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(noRegister.Close)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				// Known at plan time.
-				Config:      member + testAccMessageReportConfig(10, "spam", nil),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Message Reporting Is Disabled", "no moderation request channel", "administrator must choose a moderation request channel"),
-			},
-			{
-				// Not known at plan time (here the server refuses the register
-				// call that tells): the server's refusal, explained.
-				Config: fmt.Sprintf(`
+	acctest.ParallelSteps(t,
+		// Known at plan time.
+		acctest.PlanFails(member+testAccMessageReportConfig(10, "spam", nil),
+			"Message Reporting Is Disabled", "no moderation request channel", "administrator must choose a moderation request channel"),
+		resource.TestStep{
+			// Not known at plan time (here the server refuses the register
+			// call that tells): the server's refusal, explained.
+			Config: fmt.Sprintf(`
 provider "zulip" {
   url     = %q
   email   = %q
   api_key = %q
 }
 `, noRegister.URL, mark.Email, mark.APIKey) + testAccMessageReportConfig(10, "spam", nil),
-				ExpectError: acctest.ExpectErr("Unable to Report Message", "no moderation request channel",
-					"administrator must choose", "Message reporting is not enabled in this organization."),
-			},
+			ExpectError: acctest.ExpectErr("Unable to Report Message", "no moderation request channel",
+				"administrator must choose", "Message reporting is not enabled in this organization."),
 		},
-	})
+	)
 }
 
 func TestAccMessageReport_inaccessibleMessage(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				// Message 8 is in #leadership, which Mark cannot read.
-				Config:      member + testAccMessageReportConfig(8, "spam", nil),
-				ExpectError: acctest.ExpectErr("Unable to Report Message", "message_id", "does not exist or the provider's account cannot access it", "Invalid message(s)"),
-			},
-			{
-				Config:      member + testAccMessageReportConfig(9999, "spam", nil),
-				ExpectError: acctest.ExpectErr("message_id", "does not exist", "Invalid message(s)"),
-			},
-			{
-				// Nothing was reported, nothing recorded.
-				Config:             member + testAccMessageReportConfig(9999, "spam", nil),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				PreConfig: func() {
-					if err := testAccReportsOnServer(srv); err != nil {
-						t.Error(err)
-					}
-				},
+	acctest.ParallelSteps(t,
+		// Message 8 is in #leadership, which Mark cannot read.
+		acctest.Apply(member+testAccMessageReportConfig(8, "spam", nil)).Fails(acctest.ExpectErr("Unable to Report Message", "message_id",
+			"does not exist or the provider's account cannot access it", "Invalid message(s)")).Step(),
+		acctest.Apply(member+testAccMessageReportConfig(9999, "spam", nil)).Fails(acctest.ExpectErr("message_id", "does not exist", "Invalid message(s)")).Step(),
+		resource.TestStep{
+			// Nothing was reported, nothing recorded.
+			Config:             member + testAccMessageReportConfig(9999, "spam", nil),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			PreConfig: func() {
+				if err := testAccReportsOnServer(srv); err != nil {
+					t.Error(err)
+				}
 			},
 		},
-	})
+	)
 }
 
 func TestAccMessageReport_featureLevels(t *testing.T) {
@@ -224,44 +159,23 @@ func TestAccMessageReport_featureLevels(t *testing.T) {
 	fixed.Do(func(r *refserver.Realm) {
 		r.ReportTypes = append(r.ReportTypes, refserver.ReportType{Key: "impersonation", Name: "Impersonation"})
 	})
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      tooOld.ProviderConfig(t, refserver.SeedMemberID) + testAccMessageReportConfig(10, "spam", nil),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "zulip_message_report needs Zulip feature level 382", "has feature level 380"),
-			},
-			{
-				Config:      fixed.ProviderConfig(t, refserver.SeedMemberID) + testAccMessageReportConfig(10, "impersonation", nil),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Unknown Report Type", `"norms" or "other"`),
-			},
-			{
-				Config:            fixed.ProviderConfig(t, refserver.SeedMemberID) + testAccMessageReportConfig(10, "norms", nil),
-				ConfigStateChecks: []statecheck.StateCheck{testAccReportsCheck(fixed, []string{"Reason: **norms**"})},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(tooOld.ProviderConfig(t, refserver.SeedMemberID)+testAccMessageReportConfig(10, "spam", nil),
+			"Zulip Server Too Old", "zulip_message_report needs Zulip feature level 382", "has feature level 380"),
+		acctest.PlanFails(fixed.ProviderConfig(t, refserver.SeedMemberID)+testAccMessageReportConfig(10, "impersonation", nil),
+			"Unknown Report Type", `"norms" or "other"`),
+		acctest.Apply(fixed.ProviderConfig(t, refserver.SeedMemberID)+testAccMessageReportConfig(10, "norms", nil)).
+			State(testAccReportsCheck(fixed, []string{"Reason: **norms**"})).Step(),
+	)
 }
 
 func TestAccMessageReport_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_message_report/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: member + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				testAccReportsCheck(srv, []string{"#**random>cats@10**", "Reason: **spam**", "third time this week"}),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+acctest.ReadExample(t, "examples/resources/zulip_message_report/resource.tf")).
+			State(testAccReportsCheck(srv, []string{"#**random>cats@10**", "Reason: **spam**", "third time this week"})).Clean().Step(),
+	)
 }
 
 // testAccMessageReportConfig builds a report; description nil leaves it out.

@@ -2,7 +2,6 @@ package messages_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -30,96 +29,82 @@ func TestAccSavedSnippet_lifecycle(t *testing.T) {
 			return snippetOnServer(srv, id, refserver.SeedAdminID, title, text)
 		}))
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(admin+testAccSavedSnippetConfig("Deploy notice", content)).Clean().State(
-				acctest.Value(addr, "title", knownvalue.StringExact("Deploy notice")),
-				acctest.Value(addr, "content", knownvalue.StringExact(content)),
-				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
-					id = int(v)
-					return snippetOnServer(srv, id, refserver.SeedAdminID, "Deploy notice", content)
-				})),
-				// After the id check, which records id.
-				acctest.Value(addr, "date_created", knownvalue.Int64Func(func(v int64) error {
-					return snippetDateOnServer(srv, id, v)
-				})),
-				sameID.AddStateValue(addr, tfjsonpath.New("id")),
-			).Step(),
-			acctest.ImportVerify(addr, ""),
-			// In place: both fields change, the id stays.
-			acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
-				acctest.Value(addr, "title", knownvalue.StringExact(title)),
-				acctest.Value(addr, "content", knownvalue.StringExact(text)),
-				onServer(), sameID.AddStateValue(addr, tfjsonpath.New("id")),
-			).Step(),
-			// Changed outside Terraform: the plan puts it back, in place.
-			acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).OutOfBand(srv, func(r *refserver.Realm) {
-				r.Snippets[id].Title = "Edited in the web app"
-			}).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(onServer(), sameID.AddStateValue(addr, tfjsonpath.New("id"))).Step(),
-			// Deleted outside Terraform: dropped from state and created again.
-			acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).OutOfBand(srv, func(r *refserver.Realm) {
-				delete(r.Snippets, id)
-			}).Planned(addr, plancheck.ResourceActionCreate).Clean().State(
-				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
-					if int(v) == id {
-						return fmt.Errorf("re-created snippet kept the deleted id %d", id)
-					}
-					return snippetOnServer(srv, int(v), refserver.SeedAdminID, title, text)
-				})),
-			).Step(),
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(admin+testAccSavedSnippetConfig("Deploy notice", content)).Clean().State(
+			acctest.Value(addr, "title", knownvalue.StringExact("Deploy notice")),
+			acctest.Value(addr, "content", knownvalue.StringExact(content)),
+			acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				id = int(v)
+				return snippetOnServer(srv, id, refserver.SeedAdminID, "Deploy notice", content)
+			})),
+			// After the id check, which records id.
+			acctest.Value(addr, "date_created", knownvalue.Int64Func(func(v int64) error {
+				return snippetDateOnServer(srv, id, v)
+			})),
+			sameID.AddStateValue(addr, tfjsonpath.New("id")),
+		).Step(),
+		acctest.ImportVerify(addr, ""),
+		// In place: both fields change, the id stays.
+		acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+			acctest.Value(addr, "title", knownvalue.StringExact(title)),
+			acctest.Value(addr, "content", knownvalue.StringExact(text)),
+			onServer(), sameID.AddStateValue(addr, tfjsonpath.New("id")),
+		).Step(),
+		// Changed outside Terraform: the plan puts it back, in place.
+		acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Snippets[id].Title = "Edited in the web app"
+		}).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(onServer(), sameID.AddStateValue(addr, tfjsonpath.New("id"))).Step(),
+		// Deleted outside Terraform: dropped from state and created again.
+		acctest.Apply(admin+testAccSavedSnippetConfig(title, text)).OutOfBand(srv, func(r *refserver.Realm) {
+			delete(r.Snippets, id)
+		}).Planned(addr, plancheck.ResourceActionCreate).Clean().State(
+			acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				if int(v) == id {
+					return fmt.Errorf("re-created snippet kept the deleted id %d", id)
+				}
+				return snippetOnServer(srv, int(v), refserver.SeedAdminID, title, text)
+			})),
+		).Step(),
+	)
 }
 
 // TestAccSavedSnippet_example applies the documentation's example.
 func TestAccSavedSnippet_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_saved_snippet/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	addr := "zulip_saved_snippet.release_checklist"
 	content := "Before tagging a release:\n- [ ] Changelog updated\n- [ ] Migrations reviewed\n- [ ] Announced in #**announce**"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: member + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("title"), knownvalue.StringExact("Release checklist")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("content"), knownvalue.StringExact(content)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-					return snippetOnServer(srv, int(v), refserver.SeedMemberID, "Release checklist", content)
-				})),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+acctest.ReadExample(t, "examples/resources/zulip_saved_snippet/resource.tf")).State(
+			acctest.Value(addr, "title", knownvalue.StringExact("Release checklist")),
+			acctest.Value(addr, "content", knownvalue.StringExact(content)),
+			acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				return snippetOnServer(srv, int(v), refserver.SeedMemberID, "Release checklist", content)
+			})),
+		).Clean().Step(),
+	)
 }
 
 func TestAccSavedSnippet_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(title, content string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + testAccSavedSnippetConfig(title, content), PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
+		return acctest.PlanFailsRE(admin+testAccSavedSnippetConfig(title, content), want)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step("", "Hello", `title: must not be empty or only whitespace`),
-			step("Greeting", " \n\t", `content: must not be empty or only whitespace`),
-			step(" Greeting", "Hello", `title: must not start or end with whitespace`),
-			step("Greeting", "Hello\n", `content: must not start or end with whitespace.*chomp`),
-			step(strings.Repeat("t", 61), "Hello", `title: must be at most 60 characters.*got 61`),
-			step("Greeting", strings.Repeat("x", 10001), `content: must be at most 10000 characters.*got 10001`),
-			{
-				// The limit counts characters, not bytes: 60 two-byte letters are fine.
-				Config:             admin + testAccSavedSnippetConfig(strings.Repeat("é", 60), strings.Repeat("x", 10000)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+	acctest.ParallelSteps(t,
+		step("", "Hello", `title: must not be empty or only whitespace`),
+		step("Greeting", " \n\t", `content: must not be empty or only whitespace`),
+		step(" Greeting", "Hello", `title: must not start or end with whitespace`),
+		step("Greeting", "Hello\n", `content: must not start or end with whitespace.*chomp`),
+		step(strings.Repeat("t", 61), "Hello", `title: must be at most 60 characters.*got 61`),
+		step("Greeting", strings.Repeat("x", 10001), `content: must be at most 10000 characters.*got 10001`),
+		resource.TestStep{
+			// The limit counts characters, not bytes: 60 two-byte letters are fine.
+			Config:             admin + testAccSavedSnippetConfig(strings.Repeat("é", 60), strings.Repeat("x", 10000)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
-	})
+	)
 }
 
 // TestAccSavedSnippet_import imports a seeded snippet as its owner by its
@@ -130,48 +115,24 @@ func TestAccSavedSnippet_import(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	addr := "zulip_saved_snippet.test"
 	const welcome = "Welcome to the team! Please read #**general>rules**."
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				// Snippet 1 is the owner's: to the administrator it does not exist.
-				Config:        admin + testAccSavedSnippetConfig("Welcome", welcome),
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "1",
-				ExpectError:   acctest.ExpectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "1".*private to the user`),
-			},
-			{
-				Config:        admin + testAccSavedSnippetConfig("Welcome", welcome),
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "Welcome",
-				ExpectError:   acctest.ExpectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "Welcome"`),
-			},
-			{
-				// By its title, the human key.
-				Config:             owner + testAccSavedSnippetConfig("Welcome", welcome),
-				ResourceName:       addr,
-				ImportState:        true,
-				ImportStateId:      "Welcome",
-				ImportStatePersist: true,
-			},
-			{
-				// The imported state matches the seeded snippet: nothing to change.
-				Config: owner + testAccSavedSnippetConfig("Welcome", welcome),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("title"), knownvalue.StringExact("Welcome")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("content"), knownvalue.StringExact(welcome)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("date_created"), knownvalue.Int64Func(func(v int64) error {
-						return snippetDateOnServer(srv, 1, v)
-					})),
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		// Snippet 1 is the owner's: to the administrator it does not exist.
+		acctest.ImportFails(admin+testAccSavedSnippetConfig("Welcome", welcome), addr, "1",
+			acctest.ExpectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "1".*private to the user`)),
+		acctest.ImportFails(admin+testAccSavedSnippetConfig("Welcome", welcome), addr, "Welcome",
+			acctest.ExpectErrRE(`Saved Snippet Not Found.*No saved snippet matches the import id "Welcome"`)),
+		// By its title, the human key.
+		acctest.ImportKept(owner+testAccSavedSnippetConfig("Welcome", welcome), addr, "Welcome"),
+		// The imported state matches the seeded snippet: nothing to change.
+		acctest.Apply(owner+testAccSavedSnippetConfig("Welcome", welcome)).Plan(plancheck.ExpectEmptyPlan()).State(
+			acctest.Value(addr, "id", knownvalue.Int64Exact(1)),
+			acctest.Value(addr, "title", knownvalue.StringExact("Welcome")),
+			acctest.Value(addr, "content", knownvalue.StringExact(welcome)),
+			acctest.Value(addr, "date_created", knownvalue.Int64Func(func(v int64) error {
+				return snippetDateOnServer(srv, 1, v)
+			})),
+		).Step(),
+	)
 }
 
 // TestAccSavedSnippet_olderServer checks that a server without the edit
@@ -182,45 +143,31 @@ func TestAccSavedSnippet_olderServer(t *testing.T) {
 	addr := "zulip_saved_snippet.test"
 	differentID := statecheck.CompareValue(compare.ValuesDiffer())
 	var oldID int
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: admin + testAccSavedSnippetConfig("On call", "Page the on-call engineer."),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						oldID = int(v)
-						return nil
-					})),
-					differentID.AddStateValue(addr, tfjsonpath.New("id")),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				Config: admin + testAccSavedSnippetConfig("On call", "Page the on-call engineer, then the lead."),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					differentID.AddStateValue(addr, tfjsonpath.New("id")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.Int64Func(func(v int64) error {
-						if err := snippetOnServer(srv, int(v), refserver.SeedAdminID, "On call", "Page the on-call engineer, then the lead."); err != nil {
-							return err
-						}
-						if snippetOnServer(srv, oldID, refserver.SeedAdminID, "On call", "Page the on-call engineer.") == nil {
-							return fmt.Errorf("the replaced snippet %d is still on the server", oldID)
-						}
-						if n := srv.Requests("PATCH", fmt.Sprintf("/api/v1/saved_snippets/%d", oldID)); n != 0 {
-							return fmt.Errorf("the provider sent %d PATCH requests to a server without the edit endpoint", n)
-						}
-						return nil
-					})),
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(admin+testAccSavedSnippetConfig("On call", "Page the on-call engineer.")).State(
+			acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				oldID = int(v)
+				return nil
+			})),
+			differentID.AddStateValue(addr, tfjsonpath.New("id")),
+		).Clean().Step(),
+		acctest.Apply(admin+testAccSavedSnippetConfig("On call", "Page the on-call engineer, then the lead.")).
+			Planned(addr, plancheck.ResourceActionReplace).Clean().State(
+			differentID.AddStateValue(addr, tfjsonpath.New("id")),
+			acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
+				if err := snippetOnServer(srv, int(v), refserver.SeedAdminID, "On call", "Page the on-call engineer, then the lead."); err != nil {
+					return err
+				}
+				if snippetOnServer(srv, oldID, refserver.SeedAdminID, "On call", "Page the on-call engineer.") == nil {
+					return fmt.Errorf("the replaced snippet %d is still on the server", oldID)
+				}
+				if n := srv.Requests("PATCH", fmt.Sprintf("/api/v1/saved_snippets/%d", oldID)); n != 0 {
+					return fmt.Errorf("the provider sent %d PATCH requests to a server without the edit endpoint", n)
+				}
+				return nil
+			})),
+		).Step(),
+	)
 }
 
 // TestAccSavedSnippet_serverWithoutSnippets checks the plan-time error on a
@@ -229,11 +176,8 @@ func TestAccSavedSnippet_serverWithoutSnippets(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 250 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      admin + testAccSavedSnippetConfig("On call", "Page the on-call engineer."),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErrRE(`zulip_saved_snippet needs Zulip feature level 297 or newer.*feature level 250`),
-		}},
+		Steps: []resource.TestStep{acctest.PlanFailsRE(admin+testAccSavedSnippetConfig("On call", "Page the on-call engineer."),
+			`zulip_saved_snippet needs Zulip feature level 297 or newer.*feature level 250`)},
 	})
 }
 

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
@@ -19,23 +17,13 @@ func TestAccOwnAccountDeactivationAction_example(t *testing.T) {
 	mark, _ := srv.User(refserver.SeedMemberID)
 	alias := strings.Replace(srv.ProviderConfig(t, refserver.SeedMemberID), `provider "zulip" {`, "provider \"zulip\" {\n  alias = \"leaving\"", 1)
 	example := acctest.ReadExample(t, "examples/actions/zulip_own_account_deactivation/action.tf")
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{
-			{
-				Config:      alias + strings.Replace(example, mark.Email, "someone@zulip.example.com", 1),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`Account Does Not Match confirm_email`),
-			},
-			{
-				Config: alias + example,
-				Check: func(*terraform.State) error {
-					if u, _ := srv.User(refserver.SeedMemberID); u.Active {
-						return fmt.Errorf("Mark is still active")
-					}
-					return nil
-				},
-			},
-		},
-	})
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.PlanFailsRE(alias+strings.Replace(example, mark.Email, "someone@zulip.example.com", 1), `Account Does Not Match confirm_email`),
+		acctest.Apply(alias+example).OnServer(func() error {
+			if u, _ := srv.User(refserver.SeedMemberID); u.Active {
+				return fmt.Errorf("Mark is still active")
+			}
+			return nil
+		}).Step(),
+	))
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -17,29 +16,13 @@ import (
 // testAccRealmExportConfig is an action of the given body, triggered when a
 // terraform_data is created.
 func testAccRealmExportConfig(body string) string {
-	return `
-action "zulip_realm_export" "test" {
-  config {
-` + body + `
-  }
-}
-
-resource "terraform_data" "trigger" {
-  input = "x"
-  lifecycle {
-    action_trigger {
-      events  = [after_create]
-      actions = [action.zulip_realm_export.test]
-    }
-  }
-}
-`
+	return acctest.TriggeredAction("zulip_realm_export", body)
 }
 
 // testAccRealmExports checks the server's exports: how many, and that the
 // last one has the type, the caller and the status wanted.
-func testAccRealmExports(srv *acctest.Server, count, exportType, actingUser int, succeeded bool) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+func testAccRealmExports(srv *acctest.Server, count, exportType, actingUser int, succeeded bool) func() error {
+	return func() error {
 		var err error
 		srv.Do(func(r *refserver.Realm) {
 			if r.Exports == nil || len(r.Exports.List) != count {
@@ -62,13 +45,11 @@ func testAccRealmExports(srv *acctest.Server, count, exportType, actingUser int,
 // it is made, and the export's tarball can be downloaded.
 func TestAccRealmExportAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/actions/zulip_realm_export/action.tf"),
-			Check: resource.ComposeTestCheckFunc(
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+acctest.ReadExample(t, "examples/actions/zulip_realm_export/action.tf")).
+			OnServer(acctest.ServerChecks(
 				testAccRealmExports(srv, 1, refserver.ExportPublic, refserver.SeedAdminID, true),
-				func(*terraform.State) error {
+				func() error {
 					var url string
 					srv.Do(func(r *refserver.Realm) { url = r.Exports.List[0].URL })
 					resp, err := http.Get(url) //nolint:noctx // a test's one request
@@ -81,22 +62,18 @@ func TestAccRealmExportAction_example(t *testing.T) {
 					}
 					return nil
 				},
-			),
-		}},
-	})
+			)).Step(),
+	))
 }
 
 // TestAccRealmExportAction_oldServer: at feature level 420 a full export with
 // consent is sent as Zulip's integer and waited for as well.
 func TestAccRealmExportAction_oldServer(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 420; o.ExportDuration = 1500 * time.Millisecond })
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccRealmExportConfig(`    export_type = "full_with_consent"`),
-			Check:  testAccRealmExports(srv, 1, refserver.ExportFullWithConsent, refserver.SeedOwnerID, true),
-		}},
-	})
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedOwnerID)+testAccRealmExportConfig(`    export_type = "full_with_consent"`)).
+			OnServer(testAccRealmExports(srv, 1, refserver.ExportFullWithConsent, refserver.SeedOwnerID, true)).Step(),
+	))
 }
 
 // TestAccRealmExportAction_planChecks: the plan refuses what the server
@@ -106,51 +83,38 @@ func TestAccRealmExportAction_planChecks(t *testing.T) {
 	srv := acctest.NewServer(t)
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 420 })
 	admin, member := srv.ProviderConfig(t, refserver.SeedAdminID), srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{
-			{Config: admin + testAccRealmExportConfig(`    export_type = "everything"`), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`export_type = "everything".*value must be one of`)},
-			{Config: member + testAccRealmExportConfig(``), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Insufficient Role.*Exporting the organization's data needs an\s+organization\s+administrator`)},
-			{Config: admin + testAccRealmExportConfig(`    export_type = "full_without_consent"`), PlanOnly: true,
-				// Terraform 1.14 shows an action's diagnostics at its trigger, 1.16 at the attribute.
-				ExpectError: acctest.ExpectErr("Insufficient Role", "without member consent needs an organization owner")},
-			{Config: old.ProviderConfig(t, refserver.SeedOwnerID) + testAccRealmExportConfig(`    export_type = "full_without_consent"`), PlanOnly: true,
-				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "full_without_consent", "feature level 449")},
-			{Config: admin + testAccRealmExportConfig(`    timeout = "0s"`), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`Invalid Timeout.*timeout = "0s"`)},
-			{Config: admin + testAccRealmExportConfig(`    timeout = "soon"`), PlanOnly: true,
-				ExpectError: acctest.ExpectErrRE(`timeout = "soon".*is not a duration`)},
-		},
-		CheckDestroy: testAccRealmExports(srv, 0, 0, 0, false),
-	})
+	c := acctest.ActionCase(
+		acctest.PlanFailsRE(admin+testAccRealmExportConfig(`    export_type = "everything"`), `export_type = "everything".*value must be one of`),
+		acctest.PlanFailsRE(member+testAccRealmExportConfig(``),
+			`Insufficient Role.*Exporting the organization's data needs an\s+organization\s+administrator`),
+		// Terraform 1.14 shows an action's diagnostics at its trigger, 1.16 at the attribute.
+		acctest.PlanFails(admin+testAccRealmExportConfig(`    export_type = "full_without_consent"`),
+			"Insufficient Role", "without member consent needs an organization owner"),
+		acctest.PlanFails(old.ProviderConfig(t, refserver.SeedOwnerID)+testAccRealmExportConfig(`    export_type = "full_without_consent"`),
+			"Zulip Server Too Old", "full_without_consent", "feature level 449"),
+		acctest.PlanFailsRE(admin+testAccRealmExportConfig(`    timeout = "0s"`), `Invalid Timeout.*timeout = "0s"`),
+		acctest.PlanFailsRE(admin+testAccRealmExportConfig(`    timeout = "soon"`), `timeout = "soon".*is not a duration`),
+	)
+	c.CheckDestroy = func(*terraform.State) error { return testAccRealmExports(srv, 0, 0, 0, false)() }
+	acctest.ParallelTest(t, c)
 }
 
 // TestAccRealmExportAction_failed: an export Zulip could not make fails the
 // apply with a clear error.
 func TestAccRealmExportAction_failed(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.ExportFailure = true })
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(""),
-			ExpectError: acctest.ExpectErrRE(`Data Export Failed.*Zulip could not make data export 1 \(public\)`),
-		}},
-	})
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+testAccRealmExportConfig("")).Fails(acctest.ExpectErrRE(`Data Export Failed.*Zulip could not make data export 1 \(public\)`)).Step(),
+	))
 }
 
 // TestAccRealmExportAction_timeout: an export still pending when the timeout
 // runs out fails the action, naming the timeout.
 func TestAccRealmExportAction_timeout(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.ExportDuration = time.Hour })
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(`    timeout = "3s"`),
-			ExpectError: acctest.ExpectErrRE(`Data Export Not Finished.*still pending after 3s`),
-		}},
-	})
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+testAccRealmExportConfig(`    timeout = "3s"`)).Fails(acctest.ExpectErrRE(`Data Export Not Finished.*still pending after 3s`)).Step(),
+	))
 }
 
 // TestAccRealmExportAction_rateLimited: Zulip's weekly limit is explained.
@@ -162,13 +126,9 @@ func TestAccRealmExportAction_rateLimited(t *testing.T) {
 				ActingUserID: refserver.SeedOwnerID, Status: 3, Requested: float64(time.Now().Unix())})
 		}
 	})
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + testAccRealmExportConfig(""),
-			ExpectError: acctest.ExpectErr("Data Export Refused", "Exceeded rate limit", "five data exports in seven days"),
-		}},
-	})
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+testAccRealmExportConfig("")).Fails(acctest.ExpectErr("Data Export Refused", "Exceeded rate limit", "five data exports in seven days")).Step(),
+	))
 }
 
 // TestAccRealmExportAction_lostAnswer: when the export request's answer is
@@ -182,11 +142,7 @@ func TestAccRealmExportAction_lostAnswer(t *testing.T) {
 		}
 		return acctest.Fault{}
 	})
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks: acctest.ActionVersions,
-		Steps: []resource.TestStep{{
-			Config: proxy + testAccRealmExportConfig(""),
-			Check:  testAccRealmExports(srv, 1, refserver.ExportPublic, refserver.SeedAdminID, true),
-		}},
-	})
+	acctest.ParallelTest(t, acctest.ActionCase(
+		acctest.Apply(proxy+testAccRealmExportConfig("")).OnServer(testAccRealmExports(srv, 1, refserver.ExportPublic, refserver.SeedAdminID, true)).Step(),
+	))
 }

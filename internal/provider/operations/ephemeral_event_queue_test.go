@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -43,46 +41,25 @@ provider "echo" {
 
 resource "echo" "test" {}
 `
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   acctest.EphemeralVersions,
-		ProtoV6ProviderFactories: acctest.EphemeralFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: srv.ResetRequests,
-				Config:    config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("queue_id"), knownvalue.StringRegexp(testAccUUID)),
-					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("last_event_id"), knownvalue.Int64Exact(-1)),
-					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("zulip_feature_level"), knownvalue.Int64Exact(refserver.DefaultFeatureLevel)),
-					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("zulip_version"), knownvalue.StringExact(refserver.DefaultVersion)),
-					testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID},
-				},
-			},
-			{
-				// A second run opens (and closes) a new queue; the echo resource
-				// keeps what it recorded first, so the plan stays empty.
-				PreConfig: srv.ResetRequests,
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID},
-				},
-			},
-			{
-				// Without the echo provider nothing of the queue reaches the state.
-				PreConfig: srv.ResetRequests,
-				Config: admin + `
-ephemeral "zulip_event_queue" "test" {}
-`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID},
-					testAccStateHasNoResources{},
-				},
-			},
-		},
-	})
+	data := func(key string, want knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey(key), want)
+	}
+	closed := testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID}
+	acctest.ParallelTest(t, acctest.EphemeralCase(
+		acctest.Apply(config).Before(srv.ResetRequests).State(
+			data("queue_id", knownvalue.StringRegexp(testAccUUID)),
+			data("last_event_id", knownvalue.Int64Exact(-1)),
+			data("zulip_feature_level", knownvalue.Int64Exact(refserver.DefaultFeatureLevel)),
+			data("zulip_version", knownvalue.StringExact(refserver.DefaultVersion)),
+			closed,
+		).Step(),
+		// A second run opens (and closes) a new queue; the echo resource
+		// keeps what it recorded first, so the plan stays empty.
+		acctest.Apply(config).Before(srv.ResetRequests).Plan(plancheck.ExpectEmptyPlan()).State(closed).Step(),
+		// Without the echo provider nothing of the queue reaches the state.
+		acctest.Apply(admin+"\nephemeral \"zulip_event_queue\" \"test\" {}\n").Before(srv.ResetRequests).
+			State(closed, testAccStateHasNoResources{}).Step(),
+	))
 }
 
 // TestAccEventQueue_alreadyGoneAtClose runs against a server whose clock jumps
@@ -98,12 +75,8 @@ func TestAccEventQueue_alreadyGoneAtClose(t *testing.T) {
 		o.Logger = log.New(&requestLog, "", 0)
 	})
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   acctest.EphemeralVersions,
-		ProtoV6ProviderFactories: acctest.EphemeralFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: srv.ResetRequests,
-			Config: admin + `
+	acctest.ParallelTest(t, acctest.EphemeralCase(
+		acctest.Apply(admin+`
 ephemeral "zulip_event_queue" "test" {
   event_types = ["message"]
 }
@@ -113,60 +86,31 @@ provider "echo" {
 }
 
 resource "echo" "test" {}
-`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data"), knownvalue.StringFunc(func(string) error {
-					// Close did meet an expired queue, and did not fail the run.
-					if !strings.Contains(requestLog.String(), "DELETE /api/v1/events -> 400") {
-						return fmt.Errorf("no DELETE /events was answered 400 BAD_EVENT_QUEUE_ID; request log:\n%s", requestLog.String())
-					}
-					return nil
-				})),
-				testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID},
-			},
-		}},
-	})
+`).Before(srv.ResetRequests).State(
+			acctest.Value("echo.test", "data", knownvalue.StringFunc(func(string) error {
+				// Close did meet an expired queue, and did not fail the run.
+				if !strings.Contains(requestLog.String(), "DELETE /api/v1/events -> 400") {
+					return fmt.Errorf("no DELETE /events was answered 400 BAD_EVENT_QUEUE_ID; request log:\n%s", requestLog.String())
+				}
+				return nil
+			})),
+			testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID},
+		).Step(),
+	))
 }
 
 func TestAccEventQueue_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   acctest.EphemeralVersions,
-		ProtoV6ProviderFactories: acctest.EphemeralFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: admin + `
-ephemeral "zulip_event_queue" "test" {
-  event_types = ["message", ""]
-}
-`,
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("event_types[1]", "must not be empty"),
-			},
-			{
-				Config: admin + `
-ephemeral "zulip_event_queue" "test" {
-  fetch_event_types = [" realm"]
-}
-`,
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("fetch_event_types[0]", "must not start or end with whitespace"),
-			},
-			{
-				// A provider with only a URL can fetch a development API key, not register a queue.
-				Config: fmt.Sprintf(`
-provider "zulip" {
-  url = %q
-}
-
-ephemeral "zulip_event_queue" "test" {}
-`, srv.URL),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Missing Zulip Credentials", "ZULIP_EMAIL"),
-			},
-		},
-	})
+	acctest.ParallelTest(t, acctest.EphemeralCase(
+		acctest.PlanFails(admin+"\nephemeral \"zulip_event_queue\" \"test\" {\n  event_types = [\"message\", \"\"]\n}\n",
+			"event_types[1]", "must not be empty"),
+		acctest.PlanFails(admin+"\nephemeral \"zulip_event_queue\" \"test\" {\n  fetch_event_types = [\" realm\"]\n}\n",
+			"fetch_event_types[0]", "must not start or end with whitespace"),
+		// A provider with only a URL can fetch a development API key, not register a queue.
+		acctest.PlanFails(acctest.URLOnlyProvider(srv)+"\nephemeral \"zulip_event_queue\" \"test\" {}\n",
+			"Missing Zulip Credentials", "ZULIP_EMAIL"),
+	))
 }
 
 // TestAccEventQueue_example applies the documentation's example, whose
@@ -174,25 +118,12 @@ ephemeral "zulip_event_queue" "test" {}
 func TestAccEventQueue_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/ephemeral-resources/zulip_event_queue/ephemeral-resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   acctest.EphemeralVersions,
-		ProtoV6ProviderFactories: acctest.EphemeralFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: srv.ResetRequests,
-			Config:    admin + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("terraform_data.watch", tfjsonpath.New("id"), knownvalue.NotNull()),
-				testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID},
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ParallelTest(t, acctest.EphemeralCase(
+		acctest.Apply(admin+acctest.ReadExample(t, "examples/ephemeral-resources/zulip_event_queue/ephemeral-resource.tf")).Before(srv.ResetRequests).State(
+			acctest.Value("terraform_data.watch", "id", knownvalue.NotNull()),
+			testAccQueuesClosed{srv: srv, userID: refserver.SeedAdminID},
+		).Clean().Step(),
+	))
 }
 
 // testAccQueuesClosed checks that queues were registered since the last

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -56,12 +55,7 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 				acctest.Value(addr, "app_id", knownvalue.StringExact("org.zulip.Zulip")),
 				registered(testAccAPNsToken1+" org.zulip.Zulip"),
 			).Step(),
-			{
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: testAccAPNsToken1,
-				ExpectError:   acctest.ExpectErr("Import Not Supported", "never returns registered tokens"),
-			},
+			acctest.ImportFails("", addr, testAccAPNsToken1, acctest.ExpectErr("Import Not Supported", "never returns registered tokens")),
 			// A new app id replaces the registration: it is unregistered
 			// first, since registering a registered token again would keep
 			// the old app id.
@@ -87,25 +81,21 @@ func TestAccAPNsDeviceToken_lifecycle(t *testing.T) {
 func TestAccAPNsDeviceToken_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	step := func(hcl string, phrases ...string) resource.TestStep {
-		return resource.TestStep{Config: member + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(phrases...)}
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(testAccAPNsDeviceTokenConfig("", "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
-			step(testAccAPNsDeviceTokenConfig(strings.Repeat("ab12", 1025), "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
-			// An odd number of hexadecimal digits is neither hexadecimal nor base64.
-			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2[:63], "org.zulip.Zulip"), "token", "is not a valid APNs token", "64 hexadecimal digits"),
-			step(testAccAPNsDeviceTokenConfig("c0ffe", "org.zulip.Zulip"), "token", "is not a valid APNs token"),
-			step(testAccAPNsDeviceTokenConfig("a bc", "org.zulip.Zulip"), "token", "is not a valid APNs token"),
-			// Base64 is what servers before feature level 406 accepted; this one
-			// requires hexadecimal.
-			step(testAccAPNsDeviceTokenConfig("dGVzdC10b2tlbg==", "org.zulip.Zulip"), "Invalid APNs Device Token", "token",
-				"feature level 511", "must be hexadecimal"),
-			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org zulip"), "app_id", "letters, digits, '.' and '-'"),
-			step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, ""), "app_id", "letters, digits"),
-		},
-	})
+	step := acctest.PlanFailsAs(member)
+	acctest.ParallelSteps(t,
+		step(testAccAPNsDeviceTokenConfig("", "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
+		step(testAccAPNsDeviceTokenConfig(strings.Repeat("ab12", 1025), "org.zulip.Zulip"), "token", "must be 1 to 4096 characters long"),
+		// An odd number of hexadecimal digits is neither hexadecimal nor base64.
+		step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2[:63], "org.zulip.Zulip"), "token", "is not a valid APNs token", "64 hexadecimal digits"),
+		step(testAccAPNsDeviceTokenConfig("c0ffe", "org.zulip.Zulip"), "token", "is not a valid APNs token"),
+		step(testAccAPNsDeviceTokenConfig("a bc", "org.zulip.Zulip"), "token", "is not a valid APNs token"),
+		// Base64 is what servers before feature level 406 accepted; this one
+		// requires hexadecimal.
+		step(testAccAPNsDeviceTokenConfig("dGVzdC10b2tlbg==", "org.zulip.Zulip"), "Invalid APNs Device Token", "token",
+			"feature level 511", "must be hexadecimal"),
+		step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, "org zulip"), "app_id", "letters, digits, '.' and '-'"),
+		step(testAccAPNsDeviceTokenConfig(testAccAPNsToken2, ""), "app_id", "letters, digits"),
+	)
 }
 
 // TestAccAPNsDeviceToken_zulipRules registers the longest token, the API
@@ -117,9 +107,8 @@ func TestAccAPNsDeviceToken_zulipRules(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	long := strings.Repeat("ab12", 1024)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: member + testAccAPNsDeviceTokenConfig(long, "org.zulip.Zulip") + `
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+testAccAPNsDeviceTokenConfig(long, "org.zulip.Zulip")+`
 resource "zulip_apns_device_token" "example" {
   token  = "c0ffee"
   app_id = "org.zulip.Zulip"
@@ -127,18 +116,13 @@ resource "zulip_apns_device_token" "example" {
 resource "zulip_apns_device_token" "upper" {
   token  = "C0FFEE"
   app_id = "org.zulip.Zulip"
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_apns_device_token.upper", tfjsonpath.New("id"), knownvalue.StringExact(testAccAPNsTokenID("C0FFEE"))),
-				acctest.ServerCheck(func() error {
-					return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, long+" org.zulip.Zulip", "c0ffee org.zulip.Zulip", "C0FFEE org.zulip.Zulip")
-				}),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+}`).State(
+			acctest.Value("zulip_apns_device_token.upper", "id", knownvalue.StringExact(testAccAPNsTokenID("C0FFEE"))),
+			acctest.ServerCheck(func() error {
+				return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, long+" org.zulip.Zulip", "c0ffee org.zulip.Zulip", "C0FFEE org.zulip.Zulip")
+			}),
+		).Clean().Step(),
+	)
 }
 
 // TestAccAPNsDeviceToken_base64BeforeHex: a server before feature level 406
@@ -149,62 +133,42 @@ func TestAccAPNsDeviceToken_base64BeforeHex(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 405 })
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	b64 := "dGVzdC10b2tlbg=="
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      member + testAccAPNsDeviceTokenConfig("c0ffee", "org.zulip.Zulip"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Invalid APNs Device Token", `token  = "c0ffee"`, "feature level 405", "decodes as base64"),
-			},
-			{
-				Config: member + testAccAPNsDeviceTokenConfig(b64, "org.zulip.Zulip"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ServerCheck(func() error {
-						return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, b64+" org.zulip.Zulip")
-					}),
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(member+testAccAPNsDeviceTokenConfig("c0ffee", "org.zulip.Zulip"),
+			"Invalid APNs Device Token", `token  = "c0ffee"`, "feature level 405", "decodes as base64"),
+		acctest.Apply(member+testAccAPNsDeviceTokenConfig(b64, "org.zulip.Zulip")).State(acctest.ServerCheck(func() error {
+			return testAccAPNsDevicesOnServer(srv, refserver.SeedMemberID, b64+" org.zulip.Zulip")
+		})).Step(),
+	)
 }
 
 func TestAccAPNsDeviceToken_botRefused(t *testing.T) {
 	srv := acctest.NewServer(t)
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      bot + testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip"),
-			ExpectError: acctest.ExpectErr("Unable to Register APNs Device Token", "does not accept bot requests"),
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(bot+testAccAPNsDeviceTokenConfig(testAccAPNsToken1, "org.zulip.Zulip")).
+			Fails(acctest.ExpectErr("Unable to Register APNs Device Token", "does not accept bot requests")).Step(),
+	)
 }
 
 func TestAccAPNsDeviceToken_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_apns_device_token/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	token := "740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad"
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			// The owner's seeded device stays; the example's token is gone.
 			return testAccAPNsDevicesOnServer(srv, refserver.SeedOwnerID, strings.Repeat("ab12", 16)+" org.zulip.Zulip")
 		},
-		Steps: []resource.TestStep{{
-			Config:          owner + string(example),
-			ConfigVariables: config.Variables{"iphone_apns_token": config.StringVariable(token)},
-			ConfigStateChecks: []statecheck.StateCheck{
+		Steps: []resource.TestStep{
+			acctest.Apply(owner + acctest.ReadExample(t, "examples/resources/zulip_apns_device_token/resource.tf")).
+				Vars(config.Variables{"iphone_apns_token": config.StringVariable(token)}).State(
 				acctest.ServerCheck(func() error {
 					return testAccAPNsDevicesOnServer(srv, refserver.SeedOwnerID,
 						strings.Repeat("ab12", 16)+" org.zulip.Zulip", token+" org.zulip.Zulip")
 				}),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
+			).Clean().Step(),
+		},
 	})
 }
 

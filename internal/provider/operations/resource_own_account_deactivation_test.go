@@ -2,7 +2,6 @@ package operations_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -30,93 +29,52 @@ func TestAccOwnAccountDeactivation_performsOnce(t *testing.T) {
 		})
 	}
 
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				// The address is compared without regard to case.
-				Config: cfg + testAccOwnAccountDeactivationConfig("MEI@zulip.example.com", "1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
-						// The plan shows whose account it is.
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("user_id"), knownvalue.Int64Exact(int64(mei))),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_id"), knownvalue.Int64Exact(int64(mei))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("performed_at"), knownvalue.StringRegexp(acctest.RFC3339)),
-					testAccUserActiveCheck(srv, mei, false),
-					deletes(1),
-				},
-			},
-			{
-				// A second apply does nothing (and needs no working credentials).
-				Config: cfg + testAccOwnAccountDeactivationConfig("MEI@zulip.example.com", "1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{deletes(1)},
-			},
-			{
-				// Reactivated by an administrator; a changed trigger deactivates
-				// the account again.
-				PreConfig: func() { testAccSetUserActive(srv, mei, true) },
-				Config:    cfg + testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					testAccUserActiveCheck(srv, mei, false),
-					deletes(2),
-				},
-			},
-			{
-				// Without reactivation, performing it again fails: the account's
-				// key no longer works. Nothing is sent.
-				Config:      cfg + testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "3"),
-				ExpectError: acctest.ExpectErr("rejected its credentials", "Account is deactivated"),
-			},
-			{
-				Config:            cfg,
-				ConfigStateChecks: []statecheck.StateCheck{deletes(2)},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		// The address is compared without regard to case.
+		acctest.Apply(cfg+testAccOwnAccountDeactivationConfig("MEI@zulip.example.com", "1")).Planned(addr, plancheck.ResourceActionCreate).Plan(
+			// The plan shows whose account it is.
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("user_id"), knownvalue.Int64Exact(int64(mei))),
+		).Clean().State(
+			acctest.Value(addr, "user_id", knownvalue.Int64Exact(int64(mei))),
+			acctest.Value(addr, "performed_at", knownvalue.StringRegexp(acctest.RFC3339)),
+			testAccUserActiveCheck(srv, mei, false),
+			deletes(1),
+		).Step(),
+		// A second apply does nothing (and needs no working credentials).
+		acctest.Apply(cfg+testAccOwnAccountDeactivationConfig("MEI@zulip.example.com", "1")).Plan(plancheck.ExpectEmptyPlan()).State(deletes(1)).Step(),
+		// Reactivated by an administrator; a changed trigger deactivates
+		// the account again.
+		acctest.Apply(cfg+testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "2")).Before(func() { testAccSetUserActive(srv, mei, true) }).
+			Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Clean().State(testAccUserActiveCheck(srv, mei, false), deletes(2)).Step(),
+		// Without reactivation, performing it again fails: the account's
+		// key no longer works. Nothing is sent.
+		acctest.Apply(cfg+testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "3")).
+			Fails(acctest.ExpectErr("rejected its credentials", "Account is deactivated")).Step(),
+		acctest.Apply(cfg).State(deletes(2)).Step(),
+	)
 }
 
 func TestAccOwnAccountDeactivation_wrongAccount(t *testing.T) {
 	srv := acctest.NewServer(t)
 	cfg := srv.ProviderConfig(t, refserver.SeedMember3ID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:   cfg + testAccOwnAccountDeactivationConfig("mark@zulip.example.com", "1"),
-				PlanOnly: true,
-				ExpectError: acctest.ExpectErr("Account Does Not Match confirm_email", "confirm_email",
-					"configured with the account mei@zulip.example.com", `(user id 11), not "mark@zulip.example.com"`, "nothing was deactivated"),
-			},
-			{
-				Config:      cfg + testAccOwnAccountDeactivationConfig(" mei@zulip.example.com", "1"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("confirm_email", "must not start or end with whitespace"),
-			},
-			{
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: false,
-				PreConfig: func() {
-					if err := testAccUserActive(srv, refserver.SeedMember3ID, true); err != nil {
-						t.Error(err)
-					}
-					if n := srv.Requests("DELETE", "/api/v1/users/me"); n != 0 {
-						t.Errorf("%d DELETE /users/me requests, want none", n)
-					}
-				},
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(cfg+testAccOwnAccountDeactivationConfig("mark@zulip.example.com", "1"), "Account Does Not Match confirm_email", "confirm_email",
+			"configured with the account mei@zulip.example.com", `(user id 11), not "mark@zulip.example.com"`, "nothing was deactivated"),
+		acctest.PlanFails(cfg+testAccOwnAccountDeactivationConfig(" mei@zulip.example.com", "1"), "confirm_email", "must not start or end with whitespace"),
+		resource.TestStep{
+			Config:             cfg,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: false,
+			PreConfig: func() {
+				if err := testAccUserActive(srv, refserver.SeedMember3ID, true); err != nil {
+					t.Error(err)
+				}
+				if n := srv.Requests("DELETE", "/api/v1/users/me"); n != 0 {
+					t.Errorf("%d DELETE /users/me requests, want none", n)
+				}
 			},
 		},
-	})
+	)
 }
 
 // TestAccOwnAccountDeactivation_realAddress confirms with the real address of
@@ -124,31 +82,21 @@ func TestAccOwnAccountDeactivation_wrongAccount(t *testing.T) {
 func TestAccOwnAccountDeactivation_realAddress(t *testing.T) {
 	srv := acctest.NewServer(t)
 	maria, _ := srv.User(refserver.SeedMember2ID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:            srv.ProviderConfig(t, maria.ID) + testAccOwnAccountDeactivationConfig(maria.Email, "1"),
-			ConfigStateChecks: []statecheck.StateCheck{testAccUserActiveCheck(srv, maria.ID, false)},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, maria.ID)+testAccOwnAccountDeactivationConfig(maria.Email, "1")).State(testAccUserActiveCheck(srv, maria.ID, false)).Step(),
+	)
 }
 
 func TestAccOwnAccountDeactivation_lastOwner(t *testing.T) {
 	srv := acctest.NewServer(t)
 	// With Oscar gone, Olivia is the only owner.
 	testAccSetUserActive(srv, refserver.SeedOwner2ID, false)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccOwnAccountDeactivationConfig("olivia@zulip.example.com", "1"),
-				ExpectError: acctest.ExpectErr("Unable to Deactivate the Account", "the organization's only owner",
-					"Make another user an owner first", "CANNOT_DEACTIVATE_LAST_USER"),
-			},
-			{
-				Config:            srv.ProviderConfig(t, refserver.SeedOwnerID),
-				ConfigStateChecks: []statecheck.StateCheck{testAccUserActiveCheck(srv, refserver.SeedOwnerID, true)},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedOwnerID)+testAccOwnAccountDeactivationConfig("olivia@zulip.example.com", "1")).
+			Fails(acctest.ExpectErr("Unable to Deactivate the Account", "the organization's only owner",
+				"Make another user an owner first", "CANNOT_DEACTIVATE_LAST_USER")).Step(),
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedOwnerID)).State(testAccUserActiveCheck(srv, refserver.SeedOwnerID, true)).Step(),
+	)
 }
 
 func TestAccOwnAccountDeactivation_onlyUser(t *testing.T) {
@@ -159,34 +107,22 @@ func TestAccOwnAccountDeactivation_onlyUser(t *testing.T) {
 			u.IsActive = id == mei
 		}
 	})
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, mei) + testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "1"),
-			ExpectError: acctest.ExpectErr("Unable to Deactivate the Account", "the organization's only active user",
-				"deactivate the organization itself instead", "CANNOT_DEACTIVATE_LAST_USER"),
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, mei)+testAccOwnAccountDeactivationConfig("mei@zulip.example.com", "1")).
+			Fails(acctest.ExpectErr("Unable to Deactivate the Account", "the organization's only active user",
+				"deactivate the organization itself instead", "CANNOT_DEACTIVATE_LAST_USER")).Step(),
+	)
 }
 
 func TestAccOwnAccountDeactivation_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	mei := refserver.SeedMember3ID
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_own_account_deactivation/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, mei) + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_own_account_deactivation.mei", tfjsonpath.New("user_id"), knownvalue.Int64Exact(int64(mei))),
-				testAccUserActiveCheck(srv, mei, false),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, mei)+acctest.ReadExample(t, "examples/resources/zulip_own_account_deactivation/resource.tf")).State(
+			acctest.Value("zulip_own_account_deactivation.mei", "user_id", knownvalue.Int64Exact(int64(mei))),
+			testAccUserActiveCheck(srv, mei, false),
+		).Clean().Step(),
+	)
 }
 
 func testAccOwnAccountDeactivationConfig(email, round string) string {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -40,73 +39,66 @@ func TestAccPushTestNotification_performsOnce(t *testing.T) {
 		return plancheck.ExpectKnownValue(addr, tfjsonpath.New("endpoint"), knownvalue.StringExact(want))
 	}
 
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			// Neither token nor device: every legacy device of the account.
-			acctest.Apply(config(`triggers = { round = "1" }`)).
-				Planned(addr, plancheck.ResourceActionCreate).Plan(endpoint("mobile_push/test_notification")).Clean().
-				State(
-					id(func(id string) error {
-						firstID = id
-						return nil
-					}),
-					acctest.Value(addr, "performed_at", knownvalue.StringRegexp(acctest.RFC3339)),
-					testAccPushSentCheck(srv, testAccPushOwnerAPNs),
-				).Step(),
-			// A second apply performs nothing.
-			acctest.Apply(config(`triggers = { round = "1" }`)).Plan(plancheck.ExpectEmptyPlan()).
-				State(
-					id(func(id string) error {
-						if id != firstID {
-							return fmt.Errorf("id changed from %q to %q without a replacement", firstID, id)
-						}
-						return nil
-					}),
-					testAccPushSentCheck(srv, testAccPushOwnerAPNs),
-				).Step(),
-			// A changed trigger performs it again.
-			acctest.Apply(config(`triggers = { round = "2" }`)).
-				Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Clean().
-				State(
-					id(func(id string) error {
-						if id == firstID {
-							return fmt.Errorf("id %q kept across a replacement", id)
-						}
-						return nil
-					}),
-					testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs),
-				).Step(),
-			// So does a changed argument: now every encrypted device.
-			acctest.Apply(config(`
+	acctest.ParallelSteps(t,
+		// Neither token nor device: every legacy device of the account.
+		acctest.Apply(config(`triggers = { round = "1" }`)).
+			Planned(addr, plancheck.ResourceActionCreate).Plan(endpoint("mobile_push/test_notification")).Clean().
+			State(
+				id(func(id string) error {
+					firstID = id
+					return nil
+				}),
+				acctest.Value(addr, "performed_at", knownvalue.StringRegexp(acctest.RFC3339)),
+				testAccPushSentCheck(srv, testAccPushOwnerAPNs),
+			).Step(),
+		// A second apply performs nothing.
+		acctest.Apply(config(`triggers = { round = "1" }`)).Plan(plancheck.ExpectEmptyPlan()).
+			State(
+				id(func(id string) error {
+					if id != firstID {
+						return fmt.Errorf("id changed from %q to %q without a replacement", firstID, id)
+					}
+					return nil
+				}),
+				testAccPushSentCheck(srv, testAccPushOwnerAPNs),
+			).Step(),
+		// A changed trigger performs it again.
+		acctest.Apply(config(`triggers = { round = "2" }`)).
+			Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Clean().
+			State(
+				id(func(id string) error {
+					if id == firstID {
+						return fmt.Errorf("id %q kept across a replacement", id)
+					}
+					return nil
+				}),
+				testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs),
+			).Step(),
+		// So does a changed argument: now every encrypted device.
+		acctest.Apply(config(`
   triggers  = { round = "2" }
   encrypted = true`)).
-				Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Plan(endpoint("mobile_push/e2ee/test_notification")).
-				State(testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE)).Step(),
-			// Removing the resource only forgets it.
-			acctest.Apply(owner).Planned(addr, plancheck.ResourceActionDestroy).
-				State(testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE)).Step(),
-		},
-	})
+			Planned(addr, plancheck.ResourceActionDestroyBeforeCreate).Plan(endpoint("mobile_push/e2ee/test_notification")).
+			State(testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE)).Step(),
+		// Removing the resource only forgets it.
+		acctest.Apply(owner).Planned(addr, plancheck.ResourceActionDestroy).
+			State(testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerAPNs, testAccPushOwnerE2EE)).Step(),
+	)
 }
 
 func TestAccPushTestNotification_token(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	token := "5b0c7dd0b6ee4a5e8f2c9a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				// Not registered yet.
-				Config: member + fmt.Sprintf(`
+	acctest.ParallelSteps(t,
+		// Not registered yet.
+		acctest.Apply(member+fmt.Sprintf(`
 resource "zulip_push_test_notification" "test" {
   token = %q
-}`, token),
-				ExpectError: acctest.ExpectErr("token", "no device with this token", "Register the device first",
-					"zulip_apns_device_token", "INVALID_PUSH_DEVICE_TOKEN"),
-			},
-			{
-				// Registered first, in the same configuration.
-				Config: member + fmt.Sprintf(`
+}`, token)).Fails(acctest.ExpectErr("token", "no device with this token", "Register the device first",
+			"zulip_apns_device_token", "INVALID_PUSH_DEVICE_TOKEN")).Step(),
+		// Registered first, in the same configuration.
+		acctest.Apply(member+fmt.Sprintf(`
 resource "zulip_apns_device_token" "phone" {
   token  = %q
   app_id = "org.zulip.Zulip"
@@ -114,60 +106,38 @@ resource "zulip_apns_device_token" "phone" {
 
 resource "zulip_push_test_notification" "test" {
   token = zulip_apns_device_token.phone.token
-}`, token),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_push_test_notification.test", tfjsonpath.New("endpoint"),
-						knownvalue.StringExact("mobile_push/test_notification")),
-					acctest.ServerCheck(func() error {
-						var got []string
-						for _, n := range srv.SentNotifications() {
-							got = append(got, fmt.Sprintf("%d %s", n.UserID, n.Kind))
-						}
-						if want := fmt.Sprintf("%d apns", refserver.SeedMemberID); len(got) != 1 || got[0] != want {
-							return fmt.Errorf("sent %q, want [%q]", got, want)
-						}
-						return nil
-					}),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-		},
-	})
+}`, token)).State(
+			acctest.Value("zulip_push_test_notification.test", "endpoint", knownvalue.StringExact("mobile_push/test_notification")),
+			acctest.ServerCheck(func() error {
+				var got []string
+				for _, n := range srv.SentNotifications() {
+					got = append(got, fmt.Sprintf("%d %s", n.UserID, n.Kind))
+				}
+				if want := fmt.Sprintf("%d apns", refserver.SeedMemberID); len(got) != 1 || got[0] != want {
+					return fmt.Errorf("sent %q, want [%q]", got, want)
+				}
+				return nil
+			}),
+		).Clean().Step(),
+	)
 }
 
 func TestAccPushTestNotification_encryptedDevice(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      owner + testAccPushTestNotificationDevice(99),
-				ExpectError: acctest.ExpectErr("no active end-to-end encrypted push device", "Register the device first", "NO_ACTIVE_PUSH_DEVICE"),
-			},
-			{
-				// Mark has only a legacy (FCM) device.
-				Config: member + `
+	acctest.ParallelSteps(t,
+		acctest.Apply(owner+testAccPushTestNotificationDevice(99)).
+			Fails(acctest.ExpectErr("no active end-to-end encrypted push device", "Register the device first", "NO_ACTIVE_PUSH_DEVICE")).Step(),
+		// Mark has only a legacy (FCM) device.
+		acctest.Apply(member+`
 resource "zulip_push_test_notification" "test" {
   encrypted = true
-}`,
-				ExpectError: acctest.ExpectErr("Register the device first", "NO_ACTIVE_PUSH_DEVICE"),
-			},
-			{
-				Config: owner + testAccPushTestNotificationDevice(2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue("zulip_push_test_notification.test", tfjsonpath.New("endpoint"),
-							knownvalue.StringExact("mobile_push/e2ee/test_notification")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{testAccPushSentCheck(srv, testAccPushOwnerE2EE)},
-			},
-		},
-	})
+}`).Fails(acctest.ExpectErr("Register the device first", "NO_ACTIVE_PUSH_DEVICE")).Step(),
+		acctest.Apply(owner+testAccPushTestNotificationDevice(2)).Plan(plancheck.ExpectKnownValue("zulip_push_test_notification.test",
+			tfjsonpath.New("endpoint"), knownvalue.StringExact("mobile_push/e2ee/test_notification"))).Clean().
+			State(testAccPushSentCheck(srv, testAccPushOwnerE2EE)).Step(),
+	)
 }
 
 // TestAccPushTestNotification_bouncerErrors checks that each push bouncer
@@ -183,10 +153,7 @@ func TestAccPushTestNotification_bouncerErrors(t *testing.T) {
 			owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 			acctest.ParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{
-					{
-						Config:      owner + testAccPushTestNotificationDevice(2),
-						ExpectError: acctest.ExpectErr(append(advice, code)...),
-					},
+					acctest.Apply(owner + testAccPushTestNotificationDevice(2)).Fails(acctest.ExpectErr(append(advice, code)...)).Step(),
 					{
 						// Nothing was sent, nothing recorded: the plan still wants
 						// to perform it.
@@ -224,9 +191,8 @@ func TestAccPushTestNotification_remoteTokenUnknown(t *testing.T) {
 		}
 	}))
 	t.Cleanup(stub.Close)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	acctest.ParallelSteps(t,
+		acctest.Apply(fmt.Sprintf(`
 provider "zulip" {
   url     = %q
   email   = "someone@example.com"
@@ -235,31 +201,23 @@ provider "zulip" {
 
 resource "zulip_push_test_notification" "test" {
   token = "ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12"
-}`, stub.URL),
-			ExpectError: acctest.ExpectErr("token", "push bouncer) does not", "Register the device again", "INVALID_REMOTE_PUSH_DEVICE_TOKEN"),
-		}},
-	})
+}`, stub.URL)).Fails(acctest.ExpectErr("token", "push bouncer) does not", "Register the device again", "INVALID_REMOTE_PUSH_DEVICE_TOKEN")).Step(),
+	)
 }
 
 func TestAccPushTestNotification_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	step := func(body string, phrases ...string) resource.TestStep {
-		return resource.TestStep{
-			Config:      owner + "\nresource \"zulip_push_test_notification\" \"test\" {\n" + body + "\n}\n",
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr(phrases...),
-		}
+		return acctest.PlanFails(owner+"\nresource \"zulip_push_test_notification\" \"test\" {\n"+body+"\n}\n", phrases...)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step("token = \"ab12ab12\"\ndevice_id = 2", "cannot be configured together", "token", "device_id"),
-			step("device_id = 2\nencrypted = false", "encrypted", "only the encrypted endpoint reaches"),
-			step("token = \"ab12ab12\"\nencrypted = true", "encrypted", "only the legacy endpoint reaches"),
-			step(`token = ""`, "token", "must be 1 to 4096 characters long"),
-			step("device_id = 0", "device_id", "at least 1"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step("token = \"ab12ab12\"\ndevice_id = 2", "cannot be configured together", "token", "device_id"),
+		step("device_id = 2\nencrypted = false", "encrypted", "only the encrypted endpoint reaches"),
+		step("token = \"ab12ab12\"\nencrypted = true", "encrypted", "only the legacy endpoint reaches"),
+		step(`token = ""`, "token", "must be 1 to 4096 characters long"),
+		step("device_id = 0", "device_id", "at least 1"),
+	)
 }
 
 func TestAccPushTestNotification_featureLevels(t *testing.T) {
@@ -267,44 +225,23 @@ func TestAccPushTestNotification_featureLevels(t *testing.T) {
 	older := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 200 })
 	// Between 420 and 467 the device id is sent as push_account_id.
 	pushAccount := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 450 })
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      old.ProviderConfig(t, refserver.SeedOwnerID) + testAccPushTestNotificationDevice(2),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "device_id", "needs Zulip feature level 420", "has feature level 400"),
-			},
-			{
-				Config:      older.ProviderConfig(t, refserver.SeedOwnerID) + "\nresource \"zulip_push_test_notification\" \"test\" {}\n",
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Zulip Server Too Old", "needs Zulip feature level 217", "has feature level 200"),
-			},
-			{
-				Config:            pushAccount.ProviderConfig(t, refserver.SeedOwnerID) + testAccPushTestNotificationDevice(2),
-				ConfigStateChecks: []statecheck.StateCheck{testAccPushSentCheck(pushAccount, testAccPushOwnerE2EE)},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(old.ProviderConfig(t, refserver.SeedOwnerID)+testAccPushTestNotificationDevice(2),
+			"Zulip Server Too Old", "device_id", "needs Zulip feature level 420", "has feature level 400"),
+		acctest.PlanFails(older.ProviderConfig(t, refserver.SeedOwnerID)+"\nresource \"zulip_push_test_notification\" \"test\" {}\n",
+			"Zulip Server Too Old", "needs Zulip feature level 217", "has feature level 200"),
+		acctest.Apply(pushAccount.ProviderConfig(t, refserver.SeedOwnerID)+testAccPushTestNotificationDevice(2)).
+			State(testAccPushSentCheck(pushAccount, testAccPushOwnerE2EE)).Step(),
+	)
 }
 
 func TestAccPushTestNotification_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_push_test_notification/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: owner + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerE2EE),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(owner+acctest.ReadExample(t, "examples/resources/zulip_push_test_notification/resource.tf")).
+			State(testAccPushSentCheck(srv, testAccPushOwnerAPNs, testAccPushOwnerE2EE)).Clean().Step(),
+	)
 }
 
 func testAccPushTestNotificationDevice(id int) string {

@@ -167,45 +167,31 @@ resource "zulip_sms_question" "fourth" {
 }
 `, delay)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: three,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_sms_question.first[2]", tfjsonpath.New("status"), knownvalue.StringExact(sms.StatusStarted)),
-					testAccSMSTimesCheck("zulip_sms_question.first[0]", 2),
-				},
-			},
-			{
-				Config: fourth("false"),
-				ExpectError: acctest.ExpectErr("Unable to Send SMS Question", "delay_allowed",
-					"already has as many active conversations as the SMS API allows", "Too many active conversations"),
-			},
-			{
-				Config: fourth("true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_sms_question.fourth", tfjsonpath.New("status"), knownvalue.StringExact(sms.StatusWaiting)),
-					statecheck.ExpectKnownValue("zulip_sms_question.fourth", tfjsonpath.New("from"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("zulip_sms_question.fourth", tfjsonpath.New("expires"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("zulip_sms_question.fourth", tfjsonpath.New("created"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue("zulip_sms_question.fourth", tfjsonpath.New("items"), knownvalue.ListSizeExact(0)),
-					statecheck.ExpectKnownValue("zulip_sms_question.fourth", tfjsonpath.New("delay_allowed"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("zulip_sms_question.fourth", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						// The failed attempt sent nothing: three started, one waiting.
-						return testAccSMSConversations(srv, "+46700000002", 4, func(c []sms.Question) error {
-							if c[3].Status != sms.StatusWaiting {
-								return fmt.Errorf("the fourth conversation is %q on the server", c[3].Status)
-							}
-							return nil
-						})
-					})),
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(three).State(
+			acctest.Value("zulip_sms_question.first[2]", "status", knownvalue.StringExact(sms.StatusStarted)),
+			testAccSMSTimesCheck("zulip_sms_question.first[0]", 2),
+		).Step(),
+		acctest.Apply(fourth("false")).Fails(acctest.ExpectErr("Unable to Send SMS Question", "delay_allowed",
+			"already has as many active conversations as the SMS API allows", "Too many active conversations")).Step(),
+		acctest.Apply(fourth("true")).Clean().State(
+			acctest.Value("zulip_sms_question.fourth", "status", knownvalue.StringExact(sms.StatusWaiting)),
+			acctest.Value("zulip_sms_question.fourth", "from", knownvalue.Null()),
+			acctest.Value("zulip_sms_question.fourth", "expires", knownvalue.Null()),
+			acctest.Value("zulip_sms_question.fourth", "created", knownvalue.NotNull()),
+			acctest.Value("zulip_sms_question.fourth", "items", knownvalue.ListSizeExact(0)),
+			acctest.Value("zulip_sms_question.fourth", "delay_allowed", knownvalue.Bool(true)),
+			acctest.Value("zulip_sms_question.fourth", "id", knownvalue.StringFunc(func(string) error {
+				// The failed attempt sent nothing: three started, one waiting.
+				return testAccSMSConversations(srv, "+46700000002", 4, func(c []sms.Question) error {
+					if c[3].Status != sms.StatusWaiting {
+						return fmt.Errorf("the fourth conversation is %q on the server", c[3].Status)
+					}
+					return nil
+				})
+			})),
+		).Step(),
+	)
 }
 
 func TestAccSMSQuestion_validation(t *testing.T) {
@@ -234,28 +220,21 @@ resource "zulip_sms_question" "test" {
 		}
 		return question(strings.Join(lines, "\n"))
 	}
-	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: testAccSMSProvider(srv) + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(with("to", `"0700000003"`), "to", `"0700000003" is not an E.164 phone number`),
-			step(with("to", `"+46 70 000 00 03"`), "to", "is not an E.164 phone number"),
-			step(with("to", `"+0700000003"`), "to", "is not an E.164 phone number"),
-			step(with("message", `"   "`), "message", "must not be empty"),
-			step(with("reply_url", `"ftp://ops.example.com/reply"`), "reply_url", "must be an absolute http:// or https:// URL"),
-			step(with("reply_url", `"/reply"`), "reply_url", "must be an absolute http:// or https:// URL"),
-			step(with("reply_url", `"https:///reply"`), "reply_url", "has no host"),
-			step(with("lifetime", "0"), "lifetime", "value must be between 1 and 72, got: 0"),
-			step(with("lifetime", "73"), "lifetime", "value must be between 1 and 72, got: 73"),
-			{
-				// No SMS credentials anywhere: the plan says where to put them.
-				Config:      acctest.URLOnlyProvider(srv) + with("lifetime", "1"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Missing SMS API Credentials", "username (ZULIP_SMS_USERNAME) and password (ZULIP_SMS_PASSWORD) missing", "`sms` block", "ZULIP_SMS_API_URL"),
-			},
-		},
-	})
+	step := acctest.PlanFailsAs(testAccSMSProvider(srv))
+	acctest.ParallelSteps(t,
+		step(with("to", `"0700000003"`), "to", `"0700000003" is not an E.164 phone number`),
+		step(with("to", `"+46 70 000 00 03"`), "to", "is not an E.164 phone number"),
+		step(with("to", `"+0700000003"`), "to", "is not an E.164 phone number"),
+		step(with("message", `"   "`), "message", "must not be empty"),
+		step(with("reply_url", `"ftp://ops.example.com/reply"`), "reply_url", "must be an absolute http:// or https:// URL"),
+		step(with("reply_url", `"/reply"`), "reply_url", "must be an absolute http:// or https:// URL"),
+		step(with("reply_url", `"https:///reply"`), "reply_url", "has no host"),
+		step(with("lifetime", "0"), "lifetime", "value must be between 1 and 72, got: 0"),
+		step(with("lifetime", "73"), "lifetime", "value must be between 1 and 72, got: 73"),
+		// No SMS credentials anywhere: the plan says where to put them.
+		acctest.PlanFails(acctest.URLOnlyProvider(srv)+with("lifetime", "1"),
+			"Missing SMS API Credentials", "username (ZULIP_SMS_USERNAME) and password (ZULIP_SMS_PASSWORD) missing", "`sms` block", "ZULIP_SMS_API_URL"),
+	)
 }
 
 // TestAccSMSQuestion_wrongCredentials gets a clear error that does not echo
@@ -263,18 +242,15 @@ resource "zulip_sms_question" "test" {
 func TestAccSMSQuestion_wrongCredentials(t *testing.T) {
 	srv := testAccSMSServer(t)
 	wrong := strings.Replace(testAccSMSProvider(srv), testAccSMSPassword, "not-the-password", 1)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: wrong + `
+	acctest.ParallelSteps(t,
+		acctest.Apply(wrong+`
 resource "zulip_sms_question" "test" {
   to        = "+46700000004"
   message   = "Ready?"
   reply_url = "https://ops.example.com/reply"
 }
-`,
-			ExpectError: acctest.ExpectErr("The SMS API rejected the credentials", "`sms` block", "API said: Authentication failed"),
-		}},
-	})
+`).Fails(acctest.ExpectErr("The SMS API rejected the credentials", "`sms` block", "API said: Authentication failed")).Step(),
+	)
 	if n := len(srv.SMS().Conversations()); n != 0 {
 		t.Errorf("%d conversations created with wrong credentials", n)
 	}
@@ -291,20 +267,19 @@ func TestAccSMSQuestion_secretsNotLogged(t *testing.T) {
 	srv := testAccSMSServer(t)
 	const token = "tok-Hq3nV8ycR1"
 	acctest.Test(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: testAccSMSProvider(srv) + fmt.Sprintf(`
+		Steps: []resource.TestStep{
+			acctest.Apply(testAccSMSProvider(srv)+fmt.Sprintf(`
 resource "zulip_sms_question" "test" {
   to        = "+46700000005"
   message   = "Ready?"
   reply_url = "https://ops.example.com/reply"
   token     = %q
 }
-`, token),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_sms_question.test", tfjsonpath.New("status"), knownvalue.StringExact(sms.StatusStarted)),
+`, token)).State(
+				acctest.Value("zulip_sms_question.test", "status", knownvalue.StringExact(sms.StatusStarted)),
 				acctest.SecretAbsent{Secret: testAccSMSPassword, What: "the SMS password"},
-			},
-		}},
+			).Step(),
+		},
 	})
 	logs, err := os.ReadFile(logFile)
 	if err != nil {
@@ -331,35 +306,26 @@ func TestAccSMSQuestion_example(t *testing.T) {
 	srv := testAccSMSServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	owner = strings.Replace(owner, "\n}\n", "\n"+testAccSMSBlock(srv)+"}\n", 1)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_sms_question/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	example := acctest.ReadExample(t, "examples/resources/zulip_sms_question/resource.tf")
 	addr := "zulip_sms_question.confirm_partner_domain"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: owner + string(example),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact(sms.StatusStarted)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.StringExact("allowed-domain/partner.example.com")),
-				testAccSMSTimesCheck(addr, 4),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-					if err := acctest.DomainOnServer(srv, "partner.example.com", false); err != nil {
-						return err
+	acctest.ParallelSteps(t,
+		acctest.Apply(owner+example).Clean().State(
+			acctest.Value(addr, "status", knownvalue.StringExact(sms.StatusStarted)),
+			acctest.Value(addr, "token", knownvalue.StringExact("allowed-domain/partner.example.com")),
+			testAccSMSTimesCheck(addr, 4),
+			acctest.Value(addr, "id", knownvalue.StringFunc(func(string) error {
+				if err := acctest.DomainOnServer(srv, "partner.example.com", false); err != nil {
+					return err
+				}
+				return testAccSMSConversations(srv, "+46700000000", 1, func(c []sms.Question) error {
+					if !strings.HasPrefix(c[0].Message, "Zulip: partner.example.com may now join") {
+						return fmt.Errorf("the server holds the message %q", c[0].Message)
 					}
-					return testAccSMSConversations(srv, "+46700000000", 1, func(c []sms.Question) error {
-						if !strings.HasPrefix(c[0].Message, "Zulip: partner.example.com may now join") {
-							return fmt.Errorf("the server holds the message %q", c[0].Message)
-						}
-						return nil
-					})
-				})),
-			},
-		}},
-	})
+					return nil
+				})
+			})),
+		).Step(),
+	)
 }
 
 // testAccSMSServer starts a reference server whose SMS API has the tests' password.
@@ -489,9 +455,8 @@ func (h *testAccSMSWebhook) expect(from, message, token string) error {
 // resource created in the same run: the plan must not report it missing.
 func TestAccSMSQuestion_credentialsKnownOnlyAtApply(t *testing.T) {
 	srv := testAccSMSServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	acctest.ParallelSteps(t,
+		acctest.Apply(fmt.Sprintf(`
 resource "terraform_data" "sms_password" {
   input = %q
 }
@@ -510,10 +475,8 @@ resource "zulip_sms_question" "test" {
   message   = "Deploy finished?"
   reply_url = "https://ops.example.com/reply"
 }
-`, testAccSMSPassword, srv.URL, srv.URL),
-			Check: func(*terraform.State) error {
-				return testAccSMSConversations(srv, "+46700000009", 1, nil)
-			},
-		}},
-	})
+`, testAccSMSPassword, srv.URL, srv.URL)).OnServer(func() error {
+			return testAccSMSConversations(srv, "+46700000009", 1, nil)
+		}).Step(),
+	)
 }

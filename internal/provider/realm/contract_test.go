@@ -17,11 +17,16 @@ var contract = acctest.Contract{Area: realm.Area(), Types: map[string]acctest.Ty
 	"zulip_realm": {Name: "RealmSettings", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_realm" "this" {
   name = "Zulip Reference Realm"
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedOwnerID, Checks: []statecheck.StateCheck{
+		acctest.Value("zulip_realm.this", "org_type", knownvalue.StringExact("business")),
+		acctest.Value("zulip_realm.this", "can_create_public_channel_group", acctest.PermissionOf([]string{"role:fullmembers"})),
+	}}},
 	"zulip_realm_user_defaults": {Name: "RealmUserDefaults", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_realm_user_defaults" "this" {
   enter_sends = false
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID, Checks: []statecheck.StateCheck{
+		acctest.Value("zulip_realm_user_defaults.this", "email_address_visibility", knownvalue.StringExact("administrators")),
+	}}},
 	"zulip_linkifier_order": {Name: "LinkifierOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_linkifier_order" "all" {
   linkifiers = [1]
@@ -64,13 +69,7 @@ resource "zulip_linkifier" "issues" {
 		Config: "resource \"zulip_allowed_domain\" \"test\" {\n  domain = \"kit.example.org\"\n  allow_subdomains = true\n}\n", ImportID: "kit.example.org",
 		Create: "POST /api/v1/realm/domains", List: "GET /api/v1/realm/domains",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, d := range r.Domains {
-				if d.Domain == "kit.example.org" && d.AllowSubdomains {
-					n++
-				}
-			}
-			return n
+			return acctest.CountIn(r.Domains, func(d *refserver.RealmDomain) bool { return d.Domain == "kit.example.org" && d.AllowSubdomains })
 		},
 		Twin: func(r *refserver.Realm) {
 			r.NextID["realm_domain"]++
@@ -90,13 +89,9 @@ resource "zulip_allowed_domain" "company" {
 		Config: "resource \"zulip_custom_profile_field\" \"test\" {\n  name = \"Kit field\"\n  type = \"short_text\"\n  hint = \"Made by the kit's tests.\"\n}\n",
 		Create: "POST /api/v1/realm/profile_fields", List: "GET /api/v1/realm/profile_fields", ImportID: "Kit field",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, f := range r.ProfileFields {
-				if f.Name == "Kit field" && f.Hint == "Made by the kit's tests." {
-					n++
-				}
-			}
-			return n
+			return acctest.CountIn(r.ProfileFields, func(f *refserver.ProfileField) bool {
+				return f.Name == "Kit field" && f.Hint == "Made by the kit's tests."
+			})
 		},
 		Twin:     func(r *refserver.Realm) { acctest.AddProfileField(r, "Kit field", "Made by the kit's tests.") },
 		Stranger: func(r *refserver.Realm) { acctest.AddProfileField(r, "Kit field", "Someone else's field.") },
@@ -136,20 +131,20 @@ resource "zulip_custom_profile_field" "team" {
     { key = "1", text = "Design" },
     { key = "2", text = "Sales" },
   ]
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID,
+		Setup: func(r *refserver.Realm) { r.ProfileFields = nil }, // an organization without fields yet
+		Checks: []statecheck.StateCheck{
+			acctest.Value("zulip_custom_profile_field.github", "name", knownvalue.StringExact("GitHub username")),
+		}}},
 	"zulip_code_playground": {Name: "CodePlayground", Kit: &acctest.KitCase{
 		User:     refserver.SeedAdminID,
 		Config:   "resource \"zulip_code_playground\" \"test\" {\n  name              = \"Kit playground\"\n  pygments_language = \"Go\"\n  url_template      = \"https://go.dev/play/?code={code}\"\n}\n",
 		ImportID: "Go/Kit playground",
 		Create:   "POST /api/v1/realm/playgrounds", List: "POST /api/v1/register",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, p := range r.Playgrounds {
-				if p.Name == "Kit playground" && p.PygmentsLanguage == "Go" && p.URLTemplate == "https://go.dev/play/?code={code}" {
-					n++
-				}
-			}
-			return n
+			return acctest.CountIn(r.Playgrounds, func(p *refserver.Playground) bool {
+				return p.Name == "Kit playground" && p.PygmentsLanguage == "Go" && p.URLTemplate == "https://go.dev/play/?code={code}"
+			})
 		},
 		Twin: func(r *refserver.Realm) {
 			acctest.AddPlayground(r, "Kit playground", "Go", "https://go.dev/play/?code={code}")
@@ -165,7 +160,7 @@ resource "zulip_code_playground" "rust" {
   url_template      = "https://play.rust-lang.org/?code={code}"
 }`, Setup: func(r *refserver.Realm) {
 		acctest.AddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
-	}}},
+	}}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

@@ -1,10 +1,8 @@
 package realm_test
 
 import (
-	"os"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -104,49 +102,41 @@ data "zulip_custom_profile_fields" "team" {
 }
 `
 	all := tfjsonpath.New("fields")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_custom_profile_fields.all", all, knownvalue.ListExact(seededProfileFields())),
-					statecheck.ExpectKnownValue("data.zulip_custom_profile_fields.all", tfjsonpath.New("name"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.zulip_custom_profile_fields.team", all, knownvalue.ListExact([]knownvalue.Check{seededTeamField.check()})),
-				},
-			},
-			{
-				// Fields added outside Terraform: a Dropdown whose options'
-				// order differs from their keys', placed first, and a custom
-				// external account.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.ProfileFields = append(r.ProfileFields,
-							&refserver.ProfileField{ID: 20, Type: refserver.FieldSelect, Order: 0, Name: "Office", Hint: "",
-								FieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`},
-							&refserver.ProfileField{ID: 21, Type: refserver.FieldExternalAccount, Order: 10, Name: "Forge", Hint: "Your forge user",
-								EditableByUser: true, FieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`},
-						)
-					})
-				},
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_custom_profile_fields.all", all, knownvalue.ListSizeExact(11)),
-					statecheck.ExpectKnownValue("data.zulip_custom_profile_fields.all", all.AtSliceIndex(0), profileFieldCheck{
-						id: 20, name: "Office", typ: "select", typeID: 3, order: 0, notEditable: true,
-						options: knownvalue.ListExact([]knownvalue.Check{
-							option("b", "Tokyo", 1), option("c", "Remote", 2), option("a", "Berlin", 3),
-						}),
-						fieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`,
-					}.check()),
-					statecheck.ExpectKnownValue("data.zulip_custom_profile_fields.all", all.AtSliceIndex(10), profileFieldCheck{
-						id: 21, name: "Forge", typ: "external_account", typeID: 7, hint: "Your forge user", order: 10,
-						subtype: knownvalue.StringExact("custom"), urlPattern: knownvalue.StringExact("https://forge.example.com/%(username)s"),
-						fieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`,
-					}.check()),
-				},
-			},
-		},
-	})
+	fields := func(addr string, at tfjsonpath.Path, want knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, at, want)
+	}
+	acctest.ParallelSteps(t,
+		acctest.Apply(config).State(
+			fields("data.zulip_custom_profile_fields.all", all, knownvalue.ListExact(seededProfileFields())),
+			acctest.Value("data.zulip_custom_profile_fields.all", "name", knownvalue.Null()),
+			fields("data.zulip_custom_profile_fields.team", all, knownvalue.ListExact([]knownvalue.Check{seededTeamField.check()})),
+		).Step(),
+		// Fields added outside Terraform: a Dropdown whose options'
+		// order differs from their keys', placed first, and a custom
+		// external account.
+		acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
+			r.ProfileFields = append(r.ProfileFields,
+				&refserver.ProfileField{ID: 20, Type: refserver.FieldSelect, Order: 0, Name: "Office", Hint: "",
+					FieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`},
+				&refserver.ProfileField{ID: 21, Type: refserver.FieldExternalAccount, Order: 10, Name: "Forge", Hint: "Your forge user",
+					EditableByUser: true, FieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`},
+			)
+		}).State(
+			fields("data.zulip_custom_profile_fields.all", all, knownvalue.ListSizeExact(11)),
+			fields("data.zulip_custom_profile_fields.all", all.AtSliceIndex(0), profileFieldCheck{
+				id: 20, name: "Office", typ: "select", typeID: 3, order: 0, notEditable: true,
+				options: knownvalue.ListExact([]knownvalue.Check{
+					option("b", "Tokyo", 1), option("c", "Remote", 2), option("a", "Berlin", 3),
+				}),
+				fieldData: `{"a":{"text":"Berlin","order":"3"},"b":{"text":"Tokyo","order":"1"},"c":{"text":"Remote","order":"2"}}`,
+			}.check()),
+			fields("data.zulip_custom_profile_fields.all", all.AtSliceIndex(10), profileFieldCheck{
+				id: 21, name: "Forge", typ: "external_account", typeID: 7, hint: "Your forge user", order: 10,
+				subtype: knownvalue.StringExact("custom"), urlPattern: knownvalue.StringExact("https://forge.example.com/%(username)s"),
+				fieldData: `{"subtype":"custom","url_pattern":"https://forge.example.com/%(username)s"}`,
+			}.check()),
+		).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldsDataSource_unknownName checks that a name filter
@@ -154,55 +144,35 @@ data "zulip_custom_profile_fields" "team" {
 func TestAccCustomProfileFieldsDataSource_unknownName(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: member + `
-data "zulip_custom_profile_fields" "x" {
-  name = "team"
-}
-`,
-				ExpectError: acctest.ExpectErr(`Custom Profile Field Not Found`, `no custom profile field named "team"`,
-					`compared exactly`, `"Phone number", "Biography", "Team"`, `"Employee ID"`),
-			},
-			{
-				Config: member + `
-data "zulip_custom_profile_fields" "x" {
-  name = ""
-}
-`,
-				ExpectError: acctest.ExpectErr(`name`, `string length must be at least 1`),
-			},
-		},
-	})
+	named := func(name string) string {
+		return member + "\ndata \"zulip_custom_profile_fields\" \"x\" {\n  name = \"" + name + "\"\n}\n"
+	}
+	acctest.ParallelSteps(t,
+		acctest.Apply(named("team")).Fails(acctest.ExpectErr(`Custom Profile Field Not Found`, `no custom profile field named "team"`,
+			`compared exactly`, `"Phone number", "Biography", "Team"`, `"Employee ID"`)).Step(),
+		acctest.Apply(named("")).Fails(acctest.ExpectErr(`name`, `string length must be at least 1`)).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldsDataSource_example applies the documentation's example.
 func TestAccCustomProfileFieldsDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_custom_profile_fields/data-source.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: member + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("phone_field_id", knownvalue.Int64Exact(refserver.FieldIDPhone)),
-				statecheck.ExpectKnownOutputValue("design_team_key", knownvalue.StringExact("1")),
-				statecheck.ExpectKnownOutputValue("field_types", knownvalue.MapExact(map[string]knownvalue.Check{
-					"Phone number":    knownvalue.StringExact("short_text"),
-					"Biography":       knownvalue.StringExact("long_text"),
-					"Team":            knownvalue.StringExact("select"),
-					"Birthday":        knownvalue.StringExact("date"),
-					"Website":         knownvalue.StringExact("url"),
-					"Mentor":          knownvalue.StringExact("users"),
-					"GitHub username": knownvalue.StringExact("external_account"),
-					"Pronouns":        knownvalue.StringExact("pronouns"),
-					"Employee ID":     knownvalue.StringExact("short_text"),
-				})),
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+acctest.ReadExample(t, "examples/data-sources/zulip_custom_profile_fields/data-source.tf")).State(
+			statecheck.ExpectKnownOutputValue("phone_field_id", knownvalue.Int64Exact(refserver.FieldIDPhone)),
+			statecheck.ExpectKnownOutputValue("design_team_key", knownvalue.StringExact("1")),
+			statecheck.ExpectKnownOutputValue("field_types", knownvalue.MapExact(map[string]knownvalue.Check{
+				"Phone number":    knownvalue.StringExact("short_text"),
+				"Biography":       knownvalue.StringExact("long_text"),
+				"Team":            knownvalue.StringExact("select"),
+				"Birthday":        knownvalue.StringExact("date"),
+				"Website":         knownvalue.StringExact("url"),
+				"Mentor":          knownvalue.StringExact("users"),
+				"GitHub username": knownvalue.StringExact("external_account"),
+				"Pronouns":        knownvalue.StringExact("pronouns"),
+				"Employee ID":     knownvalue.StringExact("short_text"),
+			})),
+		).Step(),
+	)
 }

@@ -3,10 +3,8 @@ package realm_test
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -18,18 +16,15 @@ func TestAccRealmDataSource_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { r.SetSetting("digest_weekday", 5) })
 	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("data.zulip_realm.this", tfjsonpath.New(attr), v)
+		return acctest.Value("data.zulip_realm.this", attr, v)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.ReadExample(t, "examples/data-sources/zulip_realm/data-source.tf"),
-			ConfigStateChecks: []statecheck.StateCheck{
-				value("id", knownvalue.StringExact(srv.URL)),
-				value("name", knownvalue.StringExact("Zulip Reference Realm")),
-				value("digest_weekday", knownvalue.StringExact("saturday")),
-				value("message_content_edit_limit_seconds", knownvalue.StringExact("600")),
-				value("can_create_public_channel_group", acctest.PermissionOf([]string{"role:members"})),
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+acctest.ReadExample(t, "examples/data-sources/zulip_realm/data-source.tf")).State(
+			value("id", knownvalue.StringExact(srv.URL)),
+			value("name", knownvalue.StringExact("Zulip Reference Realm")),
+			value("digest_weekday", knownvalue.StringExact("saturday")),
+			value("message_content_edit_limit_seconds", knownvalue.StringExact("600")),
+			value("can_create_public_channel_group", acctest.PermissionOf([]string{"role:members"})),
+		).Step(),
+	)
 }

@@ -2,7 +2,6 @@ package realm_test
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -29,91 +27,77 @@ func TestAccAllowedDomain_lifecycle(t *testing.T) {
 		}))
 	}
 	kept := owner + testAccAllowedDomainConfig("example.org", "")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(owner+testAccAllowedDomainConfig("example.org", "true")).Clean().State(
-				acctest.Value(addr, "domain", knownvalue.StringExact("example.org")),
-				acctest.Value(addr, "allow_subdomains", knownvalue.Bool(true)),
-				onServer("example.org", true),
-			).Step(),
-			acctest.ImportVerifyBy(addr, "example.org", "domain"),
-			// In place: allow_subdomains left out falls back to false.
-			acctest.Apply(kept).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
-				acctest.Value(addr, "allow_subdomains", knownvalue.Bool(false)), onServer("example.org", false)).Step(),
-			// Changed outside Terraform: the plan puts it back.
-			acctest.Apply(kept).OutOfBand(srv, func(r *refserver.Realm) {
-				for _, d := range r.Domains {
-					if d.Domain == "example.org" {
-						d.AllowSubdomains = true
-					}
+	acctest.ParallelSteps(t,
+		acctest.Apply(owner+testAccAllowedDomainConfig("example.org", "true")).Clean().State(
+			acctest.Value(addr, "domain", knownvalue.StringExact("example.org")),
+			acctest.Value(addr, "allow_subdomains", knownvalue.Bool(true)),
+			onServer("example.org", true),
+		).Step(),
+		acctest.ImportVerifyBy(addr, "example.org", "domain"),
+		// In place: allow_subdomains left out falls back to false.
+		acctest.Apply(kept).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+			acctest.Value(addr, "allow_subdomains", knownvalue.Bool(false)), onServer("example.org", false)).Step(),
+		// Changed outside Terraform: the plan puts it back.
+		acctest.Apply(kept).OutOfBand(srv, func(r *refserver.Realm) {
+			for _, d := range r.Domains {
+				if d.Domain == "example.org" {
+					d.AllowSubdomains = true
 				}
-			}).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(onServer("example.org", false)).Step(),
-			// Deleted outside Terraform: dropped from state and created again.
-			acctest.Apply(kept).OutOfBand(srv, func(r *refserver.Realm) {
-				r.Domains = slices.DeleteFunc(r.Domains, func(d *refserver.RealmDomain) bool { return d.Domain == "example.org" })
-			}).Planned(addr, plancheck.ResourceActionCreate).Clean().State(onServer("example.org", false)).Step(),
-			// A new domain replaces the old one.
-			acctest.Apply(owner+testAccAllowedDomainConfig("example.net", "false")).Planned(addr, plancheck.ResourceActionReplace).Clean().State(
-				acctest.Value(addr, "domain", knownvalue.StringFunc(func(string) error {
-					if acctest.DomainOnServer(srv, "example.org", false) == nil {
-						return fmt.Errorf("the replaced domain example.org is still allowed")
-					}
-					return acctest.DomainOnServer(srv, "example.net", false)
-				})),
-			).Step(),
-		},
-	})
+			}
+		}).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(onServer("example.org", false)).Step(),
+		// Deleted outside Terraform: dropped from state and created again.
+		acctest.Apply(kept).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Domains = slices.DeleteFunc(r.Domains, func(d *refserver.RealmDomain) bool { return d.Domain == "example.org" })
+		}).Planned(addr, plancheck.ResourceActionCreate).Clean().State(onServer("example.org", false)).Step(),
+		// A new domain replaces the old one.
+		acctest.Apply(owner+testAccAllowedDomainConfig("example.net", "false")).Planned(addr, plancheck.ResourceActionReplace).Clean().State(
+			acctest.Value(addr, "domain", knownvalue.StringFunc(func(string) error {
+				if acctest.DomainOnServer(srv, "example.org", false) == nil {
+					return fmt.Errorf("the replaced domain example.org is still allowed")
+				}
+				return acctest.DomainOnServer(srv, "example.net", false)
+			})),
+		).Step(),
+	)
 }
 
 // TestAccAllowedDomain_example applies the documentation's example.
 func TestAccAllowedDomain_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_allowed_domain/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: owner + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_allowed_domain.example_org", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue("zulip_allowed_domain.partners", tfjsonpath.New("domain"), knownvalue.StringFunc(func(string) error {
-					if err := acctest.DomainOnServer(srv, "example.org", true); err != nil {
-						return err
-					}
-					if err := acctest.DomainOnServer(srv, "partners.example.net", false); err != nil {
-						return err
-					}
-					return acctest.DomainOnServer(srv, seededDomain, false)
-				})),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(owner+acctest.ReadExample(t, "examples/resources/zulip_allowed_domain/resource.tf")).State(
+			acctest.Value("zulip_allowed_domain.example_org", "allow_subdomains", knownvalue.Bool(true)),
+			acctest.Value("zulip_allowed_domain.partners", "allow_subdomains", knownvalue.Bool(false)),
+			acctest.Value("zulip_allowed_domain.partners", "domain", knownvalue.StringFunc(func(string) error {
+				if err := acctest.DomainOnServer(srv, "example.org", true); err != nil {
+					return err
+				}
+				if err := acctest.DomainOnServer(srv, "partners.example.net", false); err != nil {
+					return err
+				}
+				return acctest.DomainOnServer(srv, seededDomain, false)
+			})),
+		).Clean().Step(),
+	)
 }
 
 func TestAccAllowedDomain_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	step := func(domain string, want string) resource.TestStep {
-		return resource.TestStep{Config: owner + testAccAllowedDomainConfig(domain, ""), PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
+		return acctest.PlanFailsRE(owner+testAccAllowedDomainConfig(domain, ""), want)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step("Example.org", `domain: must be written in lower case \("example.org"\)`),
-			step(" example.org", `domain: must not have leading or trailing whitespace`),
-			step("localhost", `domain: Domain must have at least one dot`),
-			step("", `domain: Domain can't be empty`),
-			step("example..org", `domain: Consecutive '.' are not allowed`),
-			step("-corp.example.org", `domain: Subdomains cannot start or end with a '-'`),
-			step("ex_ample.org", `domain: Domain can only have letters, numbers, '.' and '-'s`),
-			step("example.org.", `domain: Domain cannot start or end with a dot`),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step("Example.org", `domain: must be written in lower case \("example.org"\)`),
+		step(" example.org", `domain: must not have leading or trailing whitespace`),
+		step("localhost", `domain: Domain must have at least one dot`),
+		step("", `domain: Domain can't be empty`),
+		step("example..org", `domain: Consecutive '.' are not allowed`),
+		step("-corp.example.org", `domain: Subdomains cannot start or end with a '-'`),
+		step("ex_ample.org", `domain: Domain can only have letters, numbers, '.' and '-'s`),
+		step("example.org.", `domain: Domain cannot start or end with a dot`),
+	)
 }
 
 // TestAccAllowedDomain_needsOwner checks that members and administrators are
@@ -124,23 +108,21 @@ func TestAccAllowedDomain_needsOwner(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	want := acctest.ExpectErr(`Insufficient Role`, `allowed domains needs an organization owner`)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: member + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
-			{Config: admin + testAccAllowedDomainConfig("example.org", ""), PlanOnly: true, ExpectError: want},
-			{
-				// Nothing was added by the refused plans.
-				Config: owner + testAccAllowedDomainConfig("example.org", ""),
-				PreConfig: func() {
-					if acctest.DomainOnServer(srv, "example.org", false) == nil {
-						t.Error("a refused create added example.org")
-					}
-				},
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+	acctest.ParallelSteps(t,
+		acctest.PlanFailsWith(member+testAccAllowedDomainConfig("example.org", ""), want),
+		acctest.PlanFailsWith(admin+testAccAllowedDomainConfig("example.org", ""), want),
+		resource.TestStep{
+			// Nothing was added by the refused plans.
+			Config: owner + testAccAllowedDomainConfig("example.org", ""),
+			PreConfig: func() {
+				if acctest.DomainOnServer(srv, "example.org", false) == nil {
+					t.Error("a refused create added example.org")
+				}
 			},
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
-	})
+	)
 }
 
 // TestAccAllowedDomain_existing checks that creating a domain the organization
@@ -149,47 +131,18 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_allowed_domain.test"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      owner + testAccAllowedDomainConfig(seededDomain, ""),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr(`Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
-			},
-			{
-				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "nowhere.example.com",
-				ExpectError:   acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`),
-			},
-			{
-				Config:        owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "not a domain",
-				ExpectError:   acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`),
-			},
-			{
-				// Zulip's domains are lower case, so the import id is read as such.
-				Config:             owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ResourceName:       addr,
-				ImportState:        true,
-				ImportStateId:      "Zulip.Example.COM",
-				ImportStatePersist: true,
-			},
-			{
-				Config: owner + testAccAllowedDomainConfig(seededDomain, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("domain"), knownvalue.StringExact(seededDomain)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_subdomains"), knownvalue.Bool(false)),
-				},
-			},
-		},
-	})
+	seeded := owner + testAccAllowedDomainConfig(seededDomain, "")
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(seeded, `Allowed Domain Already Exists`, `import {`, `to = zulip_allowed_domain.<name>`, `id = "zulip.example.com"`),
+		acctest.ImportFails(seeded, addr, "nowhere.example.com", acctest.ExpectErrRE(`Allowed Domain Not Found.*No allowed domain matches the import id "nowhere.example.com"`)),
+		acctest.ImportFails(seeded, addr, "not a domain", acctest.ExpectErrRE(`Invalid Import ID.*imported by its domain name`)),
+		// Zulip's domains are lower case, so the import id is read as such.
+		acctest.ImportKept(seeded, addr, "Zulip.Example.COM"),
+		acctest.Apply(seeded).Plan(plancheck.ExpectEmptyPlan()).State(
+			acctest.Value(addr, "domain", knownvalue.StringExact(seededDomain)),
+			acctest.Value(addr, "allow_subdomains", knownvalue.Bool(false)),
+		).Step(),
+	)
 }
 
 // TestAccAllowedDomain_readsShareOneList checks that refreshing several

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -44,31 +43,22 @@ func TestAccCustomProfileFieldOrder_lifecycle(t *testing.T) {
 	slices.Reverse(ids)
 	cfg := srv.ProviderConfig(t, refserver.SeedAdminID) +
 		fmt.Sprintf("resource \"zulip_custom_profile_field_order\" \"test\" {\n  fields = %s\n}\n", hclIDs(ids))
-	inOrder := func(*terraform.State) error {
+	inOrder := func() error {
 		if got := profileFieldIDs(srv); !slices.Equal(got, ids) {
 			return fmt.Errorf("order on the server %v, want %v", got, ids)
 		}
 		return nil
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: inOrder, ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{ResourceName: "zulip_custom_profile_field_order.test", ImportState: true, ImportStateId: "custom_profile_fields", ImportStateVerify: true},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for i, f := range r.ProfileFields {
-							f.Order = len(r.ProfileFields) - i // reversed
-						}
-					})
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_custom_profile_field_order.test", plancheck.ResourceActionUpdate)}},
-				Check: inOrder,
-			},
-		},
-	})
+	addr := "zulip_custom_profile_field_order.test"
+	acctest.ParallelSteps(t,
+		acctest.Apply(cfg).OnServer(inOrder).Clean().Step(),
+		acctest.ImportVerify(addr, "custom_profile_fields"),
+		acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) {
+			for i, f := range r.ProfileFields {
+				f.Order = len(r.ProfileFields) - i // reversed
+			}
+		}).Planned(addr, plancheck.ResourceActionUpdate).OnServer(inOrder).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldOrder_validation: an incomplete order fails at plan
@@ -77,17 +67,13 @@ func TestAccCustomProfileFieldOrder_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	ids := profileFieldIDs(srv)
 	step := func(user int, list []int, want ...string) resource.TestStep {
-		return resource.TestStep{
-			Config:   srv.ProviderConfig(t, user) + fmt.Sprintf("resource \"zulip_custom_profile_field_order\" \"x\" {\n  fields = %s\n}\n", hclIDs(list)),
-			PlanOnly: true, ExpectError: acctest.ExpectErr(want...),
-		}
+		return acctest.PlanFails(srv.ProviderConfig(t, user)+
+			fmt.Sprintf("resource \"zulip_custom_profile_field_order\" \"x\" {\n  fields = %s\n}\n", hclIDs(list)), want...)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(refserver.SeedAdminID, ids[1:], "Incomplete Custom Profile Field Order", fmt.Sprintf("(id %d)", ids[0])),
-			step(refserver.SeedMemberID, ids, "Insufficient Role", "administrator"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(refserver.SeedAdminID, ids[1:], "Incomplete Custom Profile Field Order", fmt.Sprintf("(id %d)", ids[0])),
+		step(refserver.SeedMemberID, ids, "Insufficient Role", "administrator"),
+	)
 }
 
 // TestAccCustomProfileFieldOrder_example applies the documentation's example:
@@ -102,18 +88,15 @@ func TestAccCustomProfileFieldOrder_example(t *testing.T) {
 			want = append(want, f.ID)
 		}
 	})
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_custom_profile_field_order/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			Check: func(*terraform.State) error {
-				if got := profileFieldIDs(srv); !slices.Equal(got, want) {
-					return fmt.Errorf("order on the server %v, want %v", got, want)
-				}
-				return nil
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+acctest.ReadExample(t, "examples/resources/zulip_custom_profile_field_order/resource.tf")).
+			Clean().OnServer(func() error {
+			if got := profileFieldIDs(srv); !slices.Equal(got, want) {
+				return fmt.Errorf("order on the server %v, want %v", got, want)
+			}
+			return nil
+		}).Step(),
+	)
 }
 
 // TestAccCustomProfileFieldOrder_generatedConfig: the generated configuration

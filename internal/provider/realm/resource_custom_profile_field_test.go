@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -48,10 +47,8 @@ resource "zulip_custom_profile_field" "test" {
 }
 `, name, extra)
 	}
-	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("zulip_custom_profile_field.test", tfjsonpath.New(attr), v)
-	}
-	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	addr := "zulip_custom_profile_field.test"
+	value := func(attr string, v knownvalue.Check) statecheck.StateCheck { return acctest.Value(addr, attr, v) }
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
 			if profileFieldOnServer(srv, "Department") != nil {
@@ -60,26 +57,16 @@ resource "zulip_custom_profile_field" "test" {
 			return nil
 		},
 		Steps: []resource.TestStep{
-			{
-				Config:            config("Squad", ""),
-				ConfigStateChecks: []statecheck.StateCheck{value("editable_by_user", knownvalue.Bool(true)), value("hint", knownvalue.StringExact(""))},
-				Check: func(*terraform.State) error {
+			acctest.Apply(config("Squad", "")).State(value("editable_by_user", knownvalue.Bool(true)), value("hint", knownvalue.StringExact(""))).
+				OnServer(func() error {
 					f := profileFieldOnServer(srv, "Squad")
 					if f == nil || !strings.Contains(f.FieldData, `"eng":{"order":"1","text":"Engineering"}`) {
 						return fmt.Errorf("field on the server: %+v", f)
 					}
 					return nil
-				},
-				ConfigPlanChecks: empty,
-			},
-			{
-				Config: config("Department", "    { key = \"design\", text = \"Design\" },\n"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_custom_profile_field.test", plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{ResourceName: "zulip_custom_profile_field.test", ImportState: true, ImportStateId: "Department", ImportStateVerify: true},
+				}).Clean().Step(),
+			acctest.Apply(config("Department", "    { key = \"design\", text = \"Design\" },\n")).Planned(addr, plancheck.ResourceActionUpdate).Clean().Step(),
+			acctest.ImportVerify(addr, "Department"),
 		},
 	})
 }
@@ -92,36 +79,32 @@ func TestAccCustomProfileField_validation(t *testing.T) {
 	field := func(label, body string) string {
 		return fmt.Sprintf("resource \"zulip_custom_profile_field\" %q {\n%s\n}\n", label, body)
 	}
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: admin + cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(field("a", `  name = "A"
+	step := acctest.PlanFailsAs(admin)
+	acctest.ParallelSteps(t,
+		step(field("a", `  name = "A"
   type = "select"`), "Missing Options"),
-			step(field("a", `  name = "A"
+		step(field("a", `  name = "A"
   type = "short_text"
   options = [{ key = "x", text = "X" }]`), "Options Without a Select Field"),
-			step(field("a", `  type = "external_account"
+		step(field("a", `  type = "external_account"
   external_account_subtype = "custom"
   name = "A"`), "Missing URL Pattern"),
-			step(field("a", `  type = "external_account"
+		step(field("a", `  type = "external_account"
   external_account_subtype = "github"
   name = "Mine"`), "Label of a Built-in Subtype"),
-			step(field("a", `  name = "A"
+		step(field("a", `  name = "A"
   type = "date"
   use_for_user_matching = true`), "Not a Matching Field"),
-			step(field("a", `  name = "A"
+		step(field("a", `  name = "A"
   type = "colour"`), "type", "short_text"),
-			step(field("a", `  name = "S1"
+		step(field("a", `  name = "S1"
   type = "short_text"
   display_in_profile_summary = true`)+field("b", `  name = "S2"
   type = "short_text"
   display_in_profile_summary = true`)+field("c", `  name = "S3"
   type = "short_text"
   display_in_profile_summary = true`), "Too Many Summary Fields"),
-		},
-	})
+	)
 }
 
 // TestAccCustomProfileField_selectOptions: options Zulip would collapse (two
@@ -138,7 +121,7 @@ provider "zulip" {
 }
 `
 	step := func(options string, want ...string) resource.TestStep {
-		return resource.TestStep{PlanOnly: true, ExpectError: acctest.ExpectErr(want...), Config: nowhere + fmt.Sprintf(`
+		return acctest.PlanFails(nowhere+fmt.Sprintf(`
 resource "zulip_custom_profile_field" "office" {
   name    = "Office"
   type    = "select"
@@ -146,37 +129,20 @@ resource "zulip_custom_profile_field" "office" {
 %s
   ]
 }
-`, options)}
+`, options), want...)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(`    { key = "ber", text = "Berlin" },
+	acctest.ParallelSteps(t,
+		step(`    { key = "ber", text = "Berlin" },
     { key = "lis", text = "Lisbon" },
     { key = "ber", text = "Berlin (the other office)" },`,
-				"Error: Duplicate Option Key", `options[2].key is "ber", as options[0].key is`),
-			step(`    { key = "ber", text = "Berlin" },
+			"Error: Duplicate Option Key", `options[2].key is "ber", as options[0].key is`),
+		step(`    { key = "ber", text = "Berlin" },
     { key = "lis", text = "Berlin" },`,
-				"Error: Duplicate Option Text", `options[1].text is "Berlin", as options[0].text is`,
-				"Field must not have duplicate choices."),
-			step(`    { key = "  ", text = "Berlin" },`, "Error: Blank Option Key", "options[0].key is only whitespace"),
-			step(`    { key = "ber", text = "\t" },`, "Error: Blank Option Text", "options[0].text is only whitespace"),
-		},
-	})
-}
-
-// TestAccCustomProfileField_example applies the documentation's example.
-func TestAccCustomProfileField_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	srv.Do(func(r *refserver.Realm) { r.ProfileFields = nil }) // an organization without fields yet
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_custom_profile_field/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_custom_profile_field.github", tfjsonpath.New("name"), knownvalue.StringExact("GitHub username")),
-			},
-		}},
-	})
+			"Error: Duplicate Option Text", `options[1].text is "Berlin", as options[0].text is`,
+			"Field must not have duplicate choices."),
+		step(`    { key = "  ", text = "Berlin" },`, "Error: Blank Option Key", "options[0].key is only whitespace"),
+		step(`    { key = "ber", text = "\t" },`, "Error: Blank Option Text", "options[0].text is only whitespace"),
+	)
 }
 
 // TestAccCustomProfileField_lostAnswers: removing an option that users chose
@@ -195,31 +161,20 @@ func TestAccCustomProfileField_lostAnswers(t *testing.T) {
 		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
 			{Config: config("select", two)},
-			{
-				// Two users answer Lisbon behind Terraform's back.
-				PreConfig: func() {
-					rec.Reset()
-					f := profileFieldOnServer(srv, "Office")
-					srv.Do(func(r *refserver.Realm) {
-						for _, id := range []int{refserver.SeedMemberID, refserver.SeedMember2ID} {
-							r.Users[id].ProfileData[f.ID] = "lis"
-						}
-					})
-				},
-				Config: config("select", one),
-				Check: func(*terraform.State) error {
-					return rec.Has(`WARNING: Answers Will Be Deleted: Removing the option "Lisbon" \(key "lis"\) of "Office" deletes the answers of the 2 users`)
-				},
-			},
-			{
-				PreConfig: rec.Reset,
-				Config:    config("short_text", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_custom_profile_field.test", plancheck.ResourceActionDestroyBeforeCreate)}},
-				Check: func(*terraform.State) error {
-					return rec.Has(`WARNING: Field Will Be Replaced: Every Answer Is Deleted`)
-				},
-			},
+			// Two users answer Lisbon behind Terraform's back.
+			acctest.Apply(config("select", one)).Before(func() {
+				rec.Reset()
+				f := profileFieldOnServer(srv, "Office")
+				srv.Do(func(r *refserver.Realm) {
+					for _, id := range []int{refserver.SeedMemberID, refserver.SeedMember2ID} {
+						r.Users[id].ProfileData[f.ID] = "lis"
+					}
+				})
+			}).OnServer(func() error {
+				return rec.Has(`WARNING: Answers Will Be Deleted: Removing the option "Lisbon" \(key "lis"\) of "Office" deletes the answers of the 2 users`)
+			}).Step(),
+			acctest.Apply(config("short_text", "")).Before(rec.Reset).Planned("zulip_custom_profile_field.test", plancheck.ResourceActionDestroyBeforeCreate).
+				OnServer(func() error { return rec.Has(`WARNING: Field Will Be Replaced: Every Answer Is Deleted`) }).Step(),
 		},
 	})
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -21,6 +20,17 @@ func linkifierPatterns(srv *acctest.Server) string {
 		}
 	})
 	return fmt.Sprint(out)
+}
+
+// linkifiersInOrder checks that the server's linkifiers, in processing
+// order, have the patterns want (as linkifierPatterns writes them).
+func linkifiersInOrder(srv *acctest.Server, want string) func() error {
+	return func() error {
+		if got := linkifierPatterns(srv); got != want {
+			return fmt.Errorf("order on the server: %s, want %s", got, want)
+		}
+		return nil
+	}
 }
 
 // testAccLinkifierPair is two linkifiers whose patterns overlap, in an
@@ -46,35 +56,15 @@ func TestAccLinkifierOrder_lifecycle(t *testing.T) {
 		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair +
 			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
 	}
-	want := func(patterns string) resource.TestCheckFunc {
-		return func(*terraform.State) error {
-			if got := linkifierPatterns(srv); got != patterns {
-				return fmt.Errorf("order on the server: %s, want %s", got, patterns)
-			}
-			return nil
-		}
-	}
 	incidentsFirst := "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:           order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            want(incidentsFirst),
-			},
-			{ResourceName: "zulip_linkifier_order.test", ImportState: true, ImportStateId: "linkifiers", ImportStateVerify: true},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { r.Linkifiers[0], r.Linkifiers[1] = r.Linkifiers[1], r.Linkifiers[0] })
-				},
-				Config: order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_linkifier_order.test", plancheck.ResourceActionUpdate)},
-				},
-				Check: want(incidentsFirst),
-			},
-		},
-	})
+	addr := "zulip_linkifier_order.test"
+	acctest.ParallelSteps(t,
+		acctest.Apply(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).Clean().OnServer(linkifiersInOrder(srv, incidentsFirst)).Step(),
+		acctest.ImportVerify(addr, "linkifiers"),
+		acctest.Apply(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Linkifiers[0], r.Linkifiers[1] = r.Linkifiers[1], r.Linkifiers[0]
+		}).Planned(addr, plancheck.ResourceActionUpdate).OnServer(linkifiersInOrder(srv, incidentsFirst)).Step(),
+	)
 }
 
 // TestAccLinkifierOrder_validation: an order that lacks a linkifier, or names
@@ -91,36 +81,22 @@ func TestAccLinkifierOrder_validation(t *testing.T) {
 		first, second = r.Linkifiers[0].ID, r.Linkifiers[1].ID
 	})
 	step := func(user int, list string, want ...string) resource.TestStep {
-		return resource.TestStep{
-			Config:      srv.ProviderConfig(t, user) + fmt.Sprintf("resource \"zulip_linkifier_order\" \"x\" {\n  linkifiers = %s\n}\n", list),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr(want...),
-		}
+		return acctest.PlanFails(srv.ProviderConfig(t, user)+fmt.Sprintf("resource \"zulip_linkifier_order\" \"x\" {\n  linkifiers = %s\n}\n", list), want...)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(refserver.SeedAdminID, fmt.Sprintf("[%d, 999]", first), "Incomplete Linkifier Order", fmt.Sprintf("(id %d)", second), "ids 999"),
-			step(refserver.SeedMemberID, fmt.Sprintf("[%d, %d]", second, first), "Insufficient Role", "administrator"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(refserver.SeedAdminID, fmt.Sprintf("[%d, 999]", first), "Incomplete Linkifier Order", fmt.Sprintf("(id %d)", second), "ids 999"),
+		step(refserver.SeedMemberID, fmt.Sprintf("[%d, %d]", second, first), "Insufficient Role", "administrator"),
+	)
 }
 
 // TestAccLinkifierOrder_example applies the documentation's example.
 func TestAccLinkifierOrder_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { r.Linkifiers = nil })
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_linkifier_order/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			Check: func(*terraform.State) error {
-				if got := linkifierPatterns(srv); got != "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]" {
-					return fmt.Errorf("order on the server: %s", got)
-				}
-				return nil
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+acctest.ReadExample(t, "examples/resources/zulip_linkifier_order/resource.tf")).
+			Clean().OnServer(linkifiersInOrder(srv, "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+)]")).Step(),
+	)
 }
 
 // TestAccLinkifierOrder_generatedConfig: the generated configuration of the
@@ -148,21 +124,11 @@ resource "zulip_linkifier" "new" {
 		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair + more +
 			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: order("", "[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")},
-			{
-				Config:           order(extra, "[zulip_linkifier.new.id, zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					if got, want := linkifierPatterns(srv), "[#(?P<id>99[0-9]+) #(?P<id>9[0-9]+) #(?P<id>[0-9]+)]"; got != want {
-						return fmt.Errorf("order on the server: %s, want %s", got, want)
-					}
-					return nil
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		resource.TestStep{Config: order("", "[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")},
+		acctest.Apply(order(extra, "[zulip_linkifier.new.id, zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]")).Clean().
+			OnServer(linkifiersInOrder(srv, "[#(?P<id>99[0-9]+) #(?P<id>9[0-9]+) #(?P<id>[0-9]+)]")).Step(),
+	)
 }
 
 // TestAccLinkifierOrder_lacksWithNewLinkifiers: an order naming only
@@ -180,28 +146,11 @@ func TestAccLinkifierOrder_lacksWithNewLinkifiers(t *testing.T) {
 		return srv.ProviderConfig(t, refserver.SeedAdminID) + testAccLinkifierPair +
 			fmt.Sprintf("resource \"zulip_linkifier_order\" \"test\" {\n  linkifiers = %s\n}\n", list)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Incomplete Linkifier Order", fmt.Sprintf("(id %d)", seeded), "this apply creates"),
-			},
-			{
-				Config:      order("[zulip_linkifier.incidents.id, 999, zulip_linkifier.tickets.id]"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Incomplete Linkifier Order", "ids 999"),
-			},
-			{
-				Config:           order(fmt.Sprintf("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id, %d]", seeded)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					if got, want := linkifierPatterns(srv), "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+) ZUL-(?P<id>[0-9]+)]"; got != want {
-						return fmt.Errorf("order on the server: %s, want %s", got, want)
-					}
-					return nil
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(order("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id]"),
+			"Incomplete Linkifier Order", fmt.Sprintf("(id %d)", seeded), "this apply creates"),
+		acctest.PlanFails(order("[zulip_linkifier.incidents.id, 999, zulip_linkifier.tickets.id]"), "Incomplete Linkifier Order", "ids 999"),
+		acctest.Apply(order(fmt.Sprintf("[zulip_linkifier.incidents.id, zulip_linkifier.tickets.id, %d]", seeded))).Clean().
+			OnServer(linkifiersInOrder(srv, "[#(?P<id>9[0-9]+) #(?P<id>[0-9]+) ZUL-(?P<id>[0-9]+)]")).Step(),
+	)
 }

@@ -2,7 +2,6 @@ package realm_test
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -28,110 +26,90 @@ func TestAccLinkifier_lifecycle(t *testing.T) {
 			return acctest.LinkifierOnServer(srv, id, template)
 		}))
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			acctest.Apply(admin+testAccLinkifierConfigFull()).Clean().State(
-				acctest.Value(addr, "pattern", knownvalue.StringExact(pattern)),
-				acctest.Value(addr, "url_template", knownvalue.StringExact("https://github.com/{org}/{repo}/issues/{id}")),
-				acctest.Value(addr, "example_input", knownvalue.StringExact("zulip/zulip-terminal#12")),
-				acctest.Value(addr, "reverse_template", knownvalue.StringExact("{org}/{repo}#{id}")),
-				acctest.Value(addr, "alternative_url_templates", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}"),
-				})),
-				onServer("https://github.com/{org}/{repo}/issues/{id}"),
-			).Step(),
-			acctest.ImportVerify(addr, ""),
-			// In place: a new template, and the optional fields removed.
-			acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
-				acctest.Value(addr, "url_template", knownvalue.StringExact(gitlab)),
-				acctest.Value(addr, "example_input", knownvalue.Null()),
-				acctest.Value(addr, "reverse_template", knownvalue.Null()),
-				acctest.Value(addr, "alternative_url_templates", knownvalue.Null()),
-			).Step(),
-			// Changed outside Terraform: the plan puts it back.
-			acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).OutOfBand(srv, func(r *refserver.Realm) {
-				for _, l := range r.Linkifiers {
-					if l.ID == id {
-						l.URLTemplate = "https://example.com/{org}/{repo}/{id}"
-					}
+	acctest.ParallelSteps(t,
+		acctest.Apply(admin+testAccLinkifierConfigFull()).Clean().State(
+			acctest.Value(addr, "pattern", knownvalue.StringExact(pattern)),
+			acctest.Value(addr, "url_template", knownvalue.StringExact("https://github.com/{org}/{repo}/issues/{id}")),
+			acctest.Value(addr, "example_input", knownvalue.StringExact("zulip/zulip-terminal#12")),
+			acctest.Value(addr, "reverse_template", knownvalue.StringExact("{org}/{repo}#{id}")),
+			acctest.Value(addr, "alternative_url_templates", knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}"),
+			})),
+			onServer("https://github.com/{org}/{repo}/issues/{id}"),
+		).Step(),
+		acctest.ImportVerify(addr, ""),
+		// In place: a new template, and the optional fields removed.
+		acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
+			acctest.Value(addr, "url_template", knownvalue.StringExact(gitlab)),
+			acctest.Value(addr, "example_input", knownvalue.Null()),
+			acctest.Value(addr, "reverse_template", knownvalue.Null()),
+			acctest.Value(addr, "alternative_url_templates", knownvalue.Null()),
+		).Step(),
+		// Changed outside Terraform: the plan puts it back.
+		acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).OutOfBand(srv, func(r *refserver.Realm) {
+			for _, l := range r.Linkifiers {
+				if l.ID == id {
+					l.URLTemplate = "https://example.com/{org}/{repo}/{id}"
 				}
-			}).Planned(addr, plancheck.ResourceActionUpdate).State(onServer(gitlab)).Step(),
-			// Deleted outside Terraform: dropped from state and created again.
-			acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).OutOfBand(srv, func(r *refserver.Realm) {
-				r.Linkifiers = r.Linkifiers[:0]
-			}).Planned(addr, plancheck.ResourceActionCreate).Clean().Step(),
-		},
-	})
+			}
+		}).Planned(addr, plancheck.ResourceActionUpdate).State(onServer(gitlab)).Step(),
+		// Deleted outside Terraform: dropped from state and created again.
+		acctest.Apply(admin+testAccLinkifierConfig(pattern, gitlab)).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Linkifiers = r.Linkifiers[:0]
+		}).Planned(addr, plancheck.ResourceActionCreate).Clean().Step(),
+	)
 }
 
 func TestAccLinkifier_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	step := func(hcl string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(testAccLinkifierConfig(`foo(?=bar)(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
-			step(testAccLinkifierConfig(`(a)\1(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
-			step(testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{id"), `(?s)url_template.*Invalid URL template`),
-			step(testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{ticket}"), `Group 'ticket' in URL template is not\s+present in linkifier pattern`),
-			step(testAccLinkifierConfig(`(?P<org>[a-z]+)#(?P<id>[0-9]+)`, "https://x.org/{id}"), `Group 'org' in linkifier pattern is not\s+present in URL template`),
-			step(testAccLinkifierConfig(` #(?P<id>[0-9]+)`, "https://x.org/{id}"), `(?s)pattern.*must not start or end with whitespace`),
-			step(testAccLinkifierConfig(``, "https://x.org/{id}"), `(?s)pattern.*This field cannot be blank`),
-			step(`
+	step := func(hcl string, want string) resource.TestStep { return acctest.PlanFailsRE(admin+hcl, want) }
+	acctest.ParallelSteps(t,
+		step(testAccLinkifierConfig(`foo(?=bar)(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
+		step(testAccLinkifierConfig(`(a)\1(?P<id>x)`, "https://x.org/{id}"), `(?s)pattern.*Bad regular expression`),
+		step(testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{id"), `(?s)url_template.*Invalid URL template`),
+		step(testAccLinkifierConfig(`#(?P<id>[0-9]+)`, "https://x.org/{ticket}"), `Group 'ticket' in URL template is not\s+present in linkifier pattern`),
+		step(testAccLinkifierConfig(`(?P<org>[a-z]+)#(?P<id>[0-9]+)`, "https://x.org/{id}"), `Group 'org' in linkifier pattern is not\s+present in URL template`),
+		step(testAccLinkifierConfig(` #(?P<id>[0-9]+)`, "https://x.org/{id}"), `(?s)pattern.*must not start or end with whitespace`),
+		step(testAccLinkifierConfig(``, "https://x.org/{id}"), `(?s)pattern.*This field cannot be blank`),
+		step(`
 resource "zulip_linkifier" "test" {
   pattern          = "#(?P<id>[0-9]+)"
   url_template     = "https://x.org/{id}"
   reverse_template = "#{id}"
 }`, `reverse_template requires example_input`),
-			step(`
+		step(`
 resource "zulip_linkifier" "test" {
   pattern          = "#(?P<id>[0-9]+)"
   url_template     = "https://x.org/{id}"
   example_input    = "#12"
   reverse_template = "PR{id}"
 }`, `(?s)reverse_template.*produces "PR12", not the example input "#12"`),
-			step(`
+		step(`
 resource "zulip_linkifier" "test" {
   pattern                   = "#(?P<id>[0-9]+)"
   url_template              = "https://x.org/{id}"
   alternative_url_templates = ["https://x.org/{other}"]
 }`, `(?s)alternative_url_templates.*Group 'other'`),
-		},
-	})
+	)
 }
 
 func TestAccLinkifier_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 450 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config:      admin + testAccLinkifierConfigFull(),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("example_input needs Zulip feature level 471 or newer", "has feature level 450"),
-			},
-			{
-				// Without the newer fields it works on the older server.
-				Config: admin + testAccLinkifierConfig(`#(?P<id>[0-9]+)x`, "https://x.org/{id}"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		acctest.PlanFails(admin+testAccLinkifierConfigFull(), "example_input needs Zulip feature level 471 or newer", "has feature level 450"),
+		// Without the newer fields it works on the older server.
+		acctest.Apply(admin+testAccLinkifierConfig(`#(?P<id>[0-9]+)x`, "https://x.org/{id}")).Clean().Step(),
+	)
 }
 
 func TestAccLinkifier_needsAdministrator(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      member + testAccLinkifierConfig(`MEMBER-(?P<id>[0-9]+)`, "https://x.org/{id}"),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr("Insufficient Role", "Changing linkifiers needs an organization administrator", "is a member"),
-		}},
+		Steps: []resource.TestStep{acctest.PlanFails(member+testAccLinkifierConfig(`MEMBER-(?P<id>[0-9]+)`, "https://x.org/{id}"),
+			"Insufficient Role", "Changing linkifiers needs an organization administrator", "is a member")},
 	})
 }
 
@@ -184,27 +162,23 @@ func TestAccLinkifier_createsReadBackOnce(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&cfg, "resource \"zulip_linkifier\" \"l%d\" {\n  pattern      = \"RB%d-(?P<id>[0-9]+)\"\n  url_template = \"https://rb%d.example.com/{id}\"\n}\n", i, i, i)
 	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			PreConfig: srv.ResetRequests,
-			Config:    cfg.String(),
-			Check: func(*terraform.State) error {
-				posts := srv.Requests("POST", "/api/v1/realm/filters")
-				lists := srv.Requests("GET", "/api/v1/realm/linkifiers")
-				t.Logf("%d creates: %d POST, %d GET /realm/linkifiers", n, posts, lists)
-				if posts != n {
-					return fmt.Errorf("%d POST /realm/filters for %d linkifiers", posts, n)
-				}
-				// How many creates overlap depends on scheduling, so only the
-				// bound that holds whatever the timing is asserted: never more
-				// than one list per create besides the plan's and the apply's
-				// first; the sharing itself is pinned, deterministically, by
-				// TestCollectionCacheReadsBackOnceAfterParallelWrites.
-				if lists > n+2 {
-					return fmt.Errorf("%d GET /realm/linkifiers for %d creates", lists, n)
-				}
-				return nil
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		acctest.Apply(cfg.String()).Before(srv.ResetRequests).OnServer(func() error {
+			posts := srv.Requests("POST", "/api/v1/realm/filters")
+			lists := srv.Requests("GET", "/api/v1/realm/linkifiers")
+			t.Logf("%d creates: %d POST, %d GET /realm/linkifiers", n, posts, lists)
+			if posts != n {
+				return fmt.Errorf("%d POST /realm/filters for %d linkifiers", posts, n)
+			}
+			// How many creates overlap depends on scheduling, so only the
+			// bound that holds whatever the timing is asserted: never more
+			// than one list per create besides the plan's and the apply's
+			// first; the sharing itself is pinned, deterministically, by
+			// TestCollectionCacheReadsBackOnceAfterParallelWrites.
+			if lists > n+2 {
+				return fmt.Errorf("%d GET /realm/linkifiers for %d creates", lists, n)
+			}
+			return nil
+		}).Step(),
+	)
 }

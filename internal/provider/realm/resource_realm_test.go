@@ -18,8 +18,8 @@ import (
 
 // realmOnServer checks the organization's settings as the reference server
 // holds them.
-func realmOnServer(srv *acctest.Server, check func(r *refserver.Realm) error) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+func realmOnServer(srv *acctest.Server, check func(r *refserver.Realm) error) func() error {
+	return func() error {
 		var err error
 		srv.Do(func(r *refserver.Realm) { err = check(r) })
 		return err
@@ -47,66 +47,48 @@ resource "zulip_realm" "test" {
 }
 `, name, limit, weekday, creators)
 	}
-	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("zulip_realm.test", tfjsonpath.New(attr), v)
-	}
+	addr := "zulip_realm.test"
+	value := func(attr string, v knownvalue.Check) statecheck.StateCheck { return acctest.Value(addr, attr, v) }
+	kept := realmOnServer(srv, func(r *refserver.Realm) error {
+		if r.Name != "Renamed again" {
+			return fmt.Errorf("destroying changed the name to %q", r.Name)
+		}
+		return nil
+	})
 	acctest.ParallelTest(t, resource.TestCase{
-		CheckDestroy: realmOnServer(srv, func(r *refserver.Realm) error {
-			if r.Name != "Renamed again" {
-				return fmt.Errorf("destroying changed the name to %q", r.Name)
-			}
-			return nil
-		}),
+		CheckDestroy: func(*terraform.State) error { return kept() },
 		Steps: []resource.TestStep{
-			{
-				Config: config("Renamed", "unlimited", "friday", "role:administrators"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					value("id", knownvalue.StringExact(srv.URL)),
-					value("name", knownvalue.StringExact("Renamed")),
-					value("message_content_edit_limit_seconds", knownvalue.StringExact("unlimited")),
-					value("digest_weekday", knownvalue.StringExact("friday")),
-					value("can_create_groups", acctest.PermissionOf([]string{"role:administrators"})),
-					// Only the methods named are managed (and read).
-					value("authentication_methods", knownvalue.MapExact(map[string]knownvalue.Check{"GitHub": knownvalue.Bool(true)})),
-					// Unmanaged settings show the organization's values.
-					value("send_welcome_emails", knownvalue.Bool(true)),
-					value("message_retention_days", knownvalue.StringExact("unlimited")),
-				},
-				Check: realmOnServer(srv, func(r *refserver.Realm) error {
-					if r.Name != "Renamed" || r.Setting("invite_required") != false || r.Setting("digest_weekday") != 4 {
-						return fmt.Errorf("name %q, values %v", r.Name, r.Settings.Values)
-					}
-					return nil
-				}),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				Config: config("Renamed again", "3600", "monday", "role:moderators"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					value("message_content_edit_limit_seconds", knownvalue.StringExact("3600")),
-					value("can_create_groups", acctest.PermissionOf([]string{"role:moderators"})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				// Out of band: a managed setting (undone) and an unmanaged one (kept).
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.SetSetting("digest_weekday", 6)
-						r.SetSetting("send_welcome_emails", false)
-					})
-				},
-				Config: config("Renamed again", "3600", "monday", "role:moderators"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_realm.test", plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue("zulip_realm.test", tfjsonpath.New("digest_weekday"), knownvalue.StringExact("monday")),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{value("send_welcome_emails", knownvalue.Bool(false))},
-			},
+			acctest.Apply(config("Renamed", "unlimited", "friday", "role:administrators")).State(
+				value("id", knownvalue.StringExact(srv.URL)),
+				value("name", knownvalue.StringExact("Renamed")),
+				value("message_content_edit_limit_seconds", knownvalue.StringExact("unlimited")),
+				value("digest_weekday", knownvalue.StringExact("friday")),
+				value("can_create_groups", acctest.PermissionOf([]string{"role:administrators"})),
+				// Only the methods named are managed (and read).
+				value("authentication_methods", knownvalue.MapExact(map[string]knownvalue.Check{"GitHub": knownvalue.Bool(true)})),
+				// Unmanaged settings show the organization's values.
+				value("send_welcome_emails", knownvalue.Bool(true)),
+				value("message_retention_days", knownvalue.StringExact("unlimited")),
+			).OnServer(realmOnServer(srv, func(r *refserver.Realm) error {
+				if r.Name != "Renamed" || r.Setting("invite_required") != false || r.Setting("digest_weekday") != 4 {
+					return fmt.Errorf("name %q, values %v", r.Name, r.Settings.Values)
+				}
+				return nil
+			})).Clean().Step(),
+			acctest.Apply(config("Renamed again", "3600", "monday", "role:moderators")).State(
+				value("message_content_edit_limit_seconds", knownvalue.StringExact("3600")),
+				value("can_create_groups", acctest.PermissionOf([]string{"role:moderators"})),
+			).Clean().Step(),
+			// Out of band: a managed setting (undone) and an unmanaged one (kept).
+			acctest.Apply(config("Renamed again", "3600", "monday", "role:moderators")).OutOfBand(srv, func(r *refserver.Realm) {
+				r.SetSetting("digest_weekday", 6)
+				r.SetSetting("send_welcome_emails", false)
+			}).Planned(addr, plancheck.ResourceActionUpdate).Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("digest_weekday"), knownvalue.StringExact("monday"))).
+				State(value("send_welcome_emails", knownvalue.Bool(false))).Step(),
 			{
 				// An import reads every authentication method; the next apply narrows
 				// the state to the methods the configuration names.
-				ResourceName: "zulip_realm.test", ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true,
+				ResourceName: addr, ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"authentication_methods"},
 				Config:                  config("Renamed again", "3600", "monday", "role:moderators"),
 			},
@@ -121,32 +103,28 @@ func TestAccRealmSettings_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 400 })
 	realm := func(body string) string { return "resource \"zulip_realm\" \"test\" {\n" + body + "\n}\n" }
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanFails
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	cloud := acctest.NewServer(t)
 	cloud.Do(func(r *refserver.Realm) { r.PlanType = 2 }) // Zulip Cloud Free
 	limited := cloud.ProviderConfig(t, refserver.SeedOwnerID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(admin+realm(`  org_type = "startup"`), "org_type", "business"),
-			step(admin+realm(`  message_content_edit_limit_seconds = "0"`), "message_content_edit_limit_seconds", "unlimited"),
-			step(admin+realm(`  default_language = "English"`), "default_language", "language code"),
-			step(admin+realm(`  invite_required = false`), "Insufficient Role", "owner"),
-			step(admin+realm(`  can_create_web_public_channel_group = { groups = ["role:members"] }`), "Permission Value Not Allowed",
-				"can_create_web_public_channel_group"),
-			step(srv.ProviderConfig(t, refserver.SeedMemberID)+realm(`  name = "x"`), "Insufficient Role", "administrator"),
-			step(old.ProviderConfig(t, refserver.SeedOwnerID)+realm(`  send_channel_events_messages = true`), "Zulip Server Too Old",
-				"send_channel_events_messages", "434"),
-			step(owner+realm(`  authentication_methods = { Nope = true }`), "Unknown Authentication Method", "Dev, Email, GitHub, Google, SAML"),
-			step(owner+realm(`  authentication_methods = { Email = false, Dev = false }`), "No Authentication Method Left"),
-			step(limited+realm(`  authentication_methods = { SAML = true }`), "Authentication Method Not Available", "upgrade"),
-			step(limited+realm(`  message_retention_days = "30"`), "Not Available on This Plan", "Zulip Cloud Standard"),
-			step(limited+realm(`  can_access_all_users_group = { groups = ["role:members"] }`), "Not Available on This Plan", "Zulip Cloud Plus"),
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(admin+realm(`  org_type = "startup"`), "org_type", "business"),
+		step(admin+realm(`  message_content_edit_limit_seconds = "0"`), "message_content_edit_limit_seconds", "unlimited"),
+		step(admin+realm(`  default_language = "English"`), "default_language", "language code"),
+		step(admin+realm(`  invite_required = false`), "Insufficient Role", "owner"),
+		step(admin+realm(`  can_create_web_public_channel_group = { groups = ["role:members"] }`), "Permission Value Not Allowed",
+			"can_create_web_public_channel_group"),
+		step(srv.ProviderConfig(t, refserver.SeedMemberID)+realm(`  name = "x"`), "Insufficient Role", "administrator"),
+		step(old.ProviderConfig(t, refserver.SeedOwnerID)+realm(`  send_channel_events_messages = true`), "Zulip Server Too Old",
+			"send_channel_events_messages", "434"),
+		step(owner+realm(`  authentication_methods = { Nope = true }`), "Unknown Authentication Method", "Dev, Email, GitHub, Google, SAML"),
+		step(owner+realm(`  authentication_methods = { Email = false, Dev = false }`), "No Authentication Method Left"),
+		step(limited+realm(`  authentication_methods = { SAML = true }`), "Authentication Method Not Available", "upgrade"),
+		step(limited+realm(`  message_retention_days = "30"`), "Not Available on This Plan", "Zulip Cloud Standard"),
+		step(limited+realm(`  can_access_all_users_group = { groups = ["role:members"] }`), "Not Available on This Plan", "Zulip Cloud Plus"),
+	)
 }
 
 // TestAccRealmSettings_lostAnswer: a change whose answer was lost converges
@@ -160,14 +138,10 @@ func TestAccRealmSettings_lostAnswer(t *testing.T) {
 		return acctest.Fault{}
 	})
 	cfg := "resource \"zulip_realm\" \"test\" {\n  name = \"After\"\n}\n"
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{Config: lost + cfg, ExpectError: acctest.ExpectErr("Unable to Change Organization Settings")},
-			{Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + cfg,
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("zulip_realm.test", tfjsonpath.New("name"), knownvalue.StringExact("After"))},
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-		},
-	})
+	acctest.ParallelSteps(t,
+		resource.TestStep{Config: lost + cfg, ExpectError: acctest.ExpectErr("Unable to Change Organization Settings")},
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedOwnerID)+cfg).State(acctest.Value("zulip_realm.test", "name", knownvalue.StringExact("After"))).Clean().Step(),
+	)
 }
 
 // TestAccRealmSettings_generatedConfig: the configuration Terraform
@@ -176,22 +150,6 @@ func TestAccRealmSettings_generatedConfig(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_realm.test", srv.URL),
-	})
-}
-
-// TestAccRealmSettings_example applies the documentation's example as an
-// owner: every setting it names reads back as written.
-func TestAccRealmSettings_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_realm/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_realm.this", tfjsonpath.New("org_type"), knownvalue.StringExact("business")),
-				statecheck.ExpectKnownValue("zulip_realm.this", tfjsonpath.New("can_create_public_channel_group"), acctest.PermissionOf([]string{"role:fullmembers"})),
-			},
-		}},
 	})
 }
 
@@ -208,9 +166,7 @@ func TestAccRealmSettings_channelsAndSounds(t *testing.T) {
 	defaults := func(body string) string {
 		return "resource \"zulip_realm_user_defaults\" \"test\" {\n" + body + "\n}\n"
 	}
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanFailsAs(owner)
 	valid := `
 resource "zulip_channel" "mods" {
   name    = "mod requests"
@@ -218,32 +174,26 @@ resource "zulip_channel" "mods" {
 }
 ` + realm(fmt.Sprintf("  moderation_request_channel_id = zulip_channel.mods.id\n  zulip_update_announcements_stream_id = %d\n  signup_announcements_stream_id = -1",
 		refserver.SeedChannelRandom)) + defaults(`  notification_sound = "ding"`)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(realm(`  new_stream_announcements_stream_id = 9999`), "Unknown Channel", "new_stream_announcements_stream_id",
-				"id 9999", "Invalid channel ID"),
-			step(realm(fmt.Sprintf(`  signup_announcements_stream_id = %d`, refserver.SeedChannelArchived)), "Archived Channel",
-				"signup_announcements_stream_id", "Invalid channel ID"),
-			step(realm(fmt.Sprintf(`  moderation_request_channel_id = %d`, refserver.SeedChannelGeneral)), "Private Channel Required",
-				"moderation_request_channel_id", "Moderation request channel must be private."),
-			step(defaults(`  notification_sound = "gong"`), "Unknown Notification Sound", "notification_sound",
-				"Invalid notification sound 'gong'", "chime-saber, ding, zulip"),
-			{
-				Config:           owner + valid,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: realmOnServer(srv, func(r *refserver.Realm) error {
-					mods, ok := channelIDByName(r, "mod requests")
-					if !ok || r.ModerationRequestChannelID != mods || !r.Channels[mods].InviteOnly {
-						return fmt.Errorf("moderation request channel %d, want the private channel %d", r.ModerationRequestChannelID, mods)
-					}
-					if got := r.Settings.UserDefaults["notification_sound"]; got != "ding" {
-						return fmt.Errorf("notification_sound %v, want ding", got)
-					}
-					return nil
-				}),
-			},
-		},
-	})
+	acctest.ParallelSteps(t,
+		step(realm(`  new_stream_announcements_stream_id = 9999`), "Unknown Channel", "new_stream_announcements_stream_id",
+			"id 9999", "Invalid channel ID"),
+		step(realm(fmt.Sprintf(`  signup_announcements_stream_id = %d`, refserver.SeedChannelArchived)), "Archived Channel",
+			"signup_announcements_stream_id", "Invalid channel ID"),
+		step(realm(fmt.Sprintf(`  moderation_request_channel_id = %d`, refserver.SeedChannelGeneral)), "Private Channel Required",
+			"moderation_request_channel_id", "Moderation request channel must be private."),
+		step(defaults(`  notification_sound = "gong"`), "Unknown Notification Sound", "notification_sound",
+			"Invalid notification sound 'gong'", "chime-saber, ding, zulip"),
+		acctest.Apply(owner+valid).Clean().OnServer(realmOnServer(srv, func(r *refserver.Realm) error {
+			mods, ok := channelIDByName(r, "mod requests")
+			if !ok || r.ModerationRequestChannelID != mods || !r.Channels[mods].InviteOnly {
+				return fmt.Errorf("moderation request channel %d, want the private channel %d", r.ModerationRequestChannelID, mods)
+			}
+			if got := r.Settings.UserDefaults["notification_sound"]; got != "ding" {
+				return fmt.Errorf("notification_sound %v, want ding", got)
+			}
+			return nil
+		})).Step(),
+	)
 }
 
 // channelIDByName finds a channel's id in the realm.

@@ -31,40 +31,23 @@ resource "zulip_realm_user_defaults" "test" {
 }
 `, view, scheme, batching)
 	}
-	value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue("zulip_realm_user_defaults.test", tfjsonpath.New(attr), v)
-	}
-	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			{
-				Config: config("recent", "dark", 300),
-				ConfigStateChecks: []statecheck.StateCheck{
-					value("web_home_view", knownvalue.StringExact("recent")),
-					value("color_scheme", knownvalue.StringExact("dark")),
-					value("email_notifications_batching_period_seconds", knownvalue.Int64Exact(300)),
-					value("twenty_four_hour_time", knownvalue.Bool(false)), // unmanaged
-				},
-				ConfigPlanChecks: empty,
-			},
-			{Config: config("inbox", "light", 600), ConfigStateChecks: []statecheck.StateCheck{value("color_scheme", knownvalue.StringExact("light"))}, ConfigPlanChecks: empty},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Settings.UserDefaults["color_scheme"] = 2
-						r.Settings.UserDefaults["twenty_four_hour_time"] = true
-					})
-				},
-				Config: config("inbox", "light", 600),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue("zulip_realm_user_defaults.test", tfjsonpath.New("color_scheme"), knownvalue.StringExact("light")),
-					plancheck.ExpectResourceAction("zulip_realm_user_defaults.test", plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{value("twenty_four_hour_time", knownvalue.Bool(true))},
-			},
-			{ResourceName: "zulip_realm_user_defaults.test", ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true, Config: config("inbox", "light", 600)},
-		},
-	})
+	addr := "zulip_realm_user_defaults.test"
+	value := func(attr string, v knownvalue.Check) statecheck.StateCheck { return acctest.Value(addr, attr, v) }
+	acctest.ParallelSteps(t,
+		acctest.Apply(config("recent", "dark", 300)).State(
+			value("web_home_view", knownvalue.StringExact("recent")),
+			value("color_scheme", knownvalue.StringExact("dark")),
+			value("email_notifications_batching_period_seconds", knownvalue.Int64Exact(300)),
+			value("twenty_four_hour_time", knownvalue.Bool(false)), // unmanaged
+		).Clean().Step(),
+		acctest.Apply(config("inbox", "light", 600)).State(value("color_scheme", knownvalue.StringExact("light"))).Clean().Step(),
+		acctest.Apply(config("inbox", "light", 600)).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Settings.UserDefaults["color_scheme"] = 2
+			r.Settings.UserDefaults["twenty_four_hour_time"] = true
+		}).Plan(plancheck.ExpectKnownValue(addr, tfjsonpath.New("color_scheme"), knownvalue.StringExact("light"))).
+			Planned(addr, plancheck.ResourceActionUpdate).State(value("twenty_four_hour_time", knownvalue.Bool(true))).Step(),
+		resource.TestStep{ResourceName: addr, ImportState: true, ImportStateId: srv.URL, ImportStateVerify: true, Config: config("inbox", "light", 600)},
+	)
 }
 
 // TestAccRealmUserDefaults_validation: bad values and a member's key fail at
@@ -75,32 +58,14 @@ func TestAccRealmUserDefaults_validation(t *testing.T) {
 	defaults := func(body string) string {
 		return "resource \"zulip_realm_user_defaults\" \"test\" {\n" + body + "\n}\n"
 	}
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanFails
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			step(admin+defaults(`  color_scheme = "purple"`), "color_scheme", "automatic"),
-			step(admin+defaults(`  web_font_size_px = -1`), "web_font_size_px"),
-			step(srv.ProviderConfig(t, refserver.SeedMemberID)+defaults(`  enter_sends = true`), "Insufficient Role", "administrator"),
-			step(old.ProviderConfig(t, refserver.SeedAdminID)+defaults(`  enter_sends = true`), "Zulip Server Too Old", "95"),
-		},
-	})
-}
-
-// TestAccRealmUserDefaults_example applies the documentation's example.
-func TestAccRealmUserDefaults_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_realm_user_defaults/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_realm_user_defaults.this", tfjsonpath.New("email_address_visibility"), knownvalue.StringExact("administrators")),
-			},
-		}},
-	})
+	acctest.ParallelSteps(t,
+		step(admin+defaults(`  color_scheme = "purple"`), "color_scheme", "automatic"),
+		step(admin+defaults(`  web_font_size_px = -1`), "web_font_size_px"),
+		step(srv.ProviderConfig(t, refserver.SeedMemberID)+defaults(`  enter_sends = true`), "Insufficient Role", "administrator"),
+		step(old.ProviderConfig(t, refserver.SeedAdminID)+defaults(`  enter_sends = true`), "Zulip Server Too Old", "95"),
+	)
 }
 
 // TestAccRealmUserDefaults_generatedConfig: the generated configuration of
