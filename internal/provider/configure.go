@@ -324,7 +324,7 @@ func describeNoCredentials(creds zulip.Credentials, sources zulip.Sources, where
 	detail := "This change needs a Zulip account, and the provider was configured without one: no e-mail address and " +
 		"no API key were found. The provider looks for the address in " + where["email"] + ", and for the key in " +
 		where["api_key"] + " (the file is named by `zuliprc`, ZULIP_CONFIG, or defaults to ~/.zuliprc). " +
-		"A provider with only `url` can open the zulip_dev_api_key ephemeral resource and nothing else."
+		"A provider with only `url` can open the zulip_dev_api_key ephemeral resource and read the zulip_server data source, nothing else."
 	if found := describeCredentials(creds, sources); found != "" {
 		detail += "\n\nFound:\n" + found
 	}

@@ -57,10 +57,10 @@ func (d *channelFoldersDataSource) Schema(_ context.Context, _ datasource.Schema
 				MarkdownDescription: "The folders, by `order`, then by id.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"id":          number("The folder's id: a channel's `folder_id`."),
-					"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "The folder's name."},
-					"description": schema.StringAttribute{Computed: true, MarkdownDescription: "What the folder holds (Zulip markdown)."},
+					"name":        kit.ComputedString("The folder's name."),
+					"description": kit.ComputedString("What the folder holds (Zulip markdown)."),
 					"order":       number("The folder's position (see `zulip_channel_folder_order`); null before feature level 414, where folders are listed by id."),
-					"is_archived": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the folder is archived."},
+					"is_archived": kit.ComputedBool("Whether the folder is archived."),
 					"creator_id":  number("The id of the user who made it; null when Zulip does not know."),
 					"date_created": number("When it was made, in seconds since the Unix epoch; null when Zulip does " +
 						"not know."),

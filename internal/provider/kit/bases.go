@@ -24,6 +24,9 @@ type DataSourceBase struct {
 	// but false); ReadData refuses an older server, naming the level.
 	Level      int
 	AttrLevels map[string]int
+	// NoAccount says the data source reads only what Zulip shows without an
+	// account, so that a provider given only `url` can read it.
+	NoAccount bool
 }
 
 // ReadData is a data source's Read: it reads the configuration into a
@@ -34,7 +37,7 @@ func ReadData[M any](ctx context.Context, b *DataSourceBase, req datasource.Read
 	fill func(context.Context, *M, *diag.Diagnostics)) {
 	var m M
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !b.Data.Ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !b.ready(&resp.Diagnostics) {
 		return
 	}
 	if b.Data.KnowsServer() && (!requireLevels(b.Data, "zulip_"+b.Name, b.Level, b.AttrLevels, req.Config.Raw, true, &resp.Diagnostics) ||
@@ -55,6 +58,14 @@ func (b *DataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequ
 // Configure receives the provider's data.
 func (b *DataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
 	b.Data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ready reports whether the provider can read the data source.
+func (b *DataSourceBase) ready(diags *diag.Diagnostics) bool {
+	if b.NoAccount && b.Data != nil && b.Data.Client != nil {
+		return true
+	}
+	return b.Data.Ready(diags)
 }
 
 // EphemeralBase is embedded by every ephemeral resource.

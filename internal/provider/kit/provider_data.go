@@ -89,7 +89,7 @@ func (d *ProviderData) Ready(diags *diag.Diagnostics) bool {
 		diags.AddError("Missing Zulip Credentials",
 			"This operation needs an account: set `email` and `api_key` in the provider block, the ZULIP_EMAIL and "+
 				"ZULIP_API_KEY environment variables, or `email` and `key` in the [api] section of a zuliprc file. "+
-				"A provider with only `url` can open the zulip_dev_api_key ephemeral resource and nothing else.")
+				"A provider with only `url` can open the zulip_dev_api_key ephemeral resource and read the zulip_server data source, nothing else.")
 		return false
 	}
 	return true

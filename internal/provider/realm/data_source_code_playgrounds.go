@@ -49,11 +49,11 @@ func (d *codePlaygroundsDataSource) Schema(_ context.Context, _ datasource.Schem
 		Attributes: map[string]schema.Attribute{
 			"playgrounds": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "The playgrounds, by id.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":   schema.Int64Attribute{Computed: true, MarkdownDescription: "The playground's id."},
-					"name": dataString("The name the code block's menu shows, e.g. `Python playground`."),
-					"pygments_language": dataString("The language whose code blocks it opens, as Pygments names it " +
+					"id":   kit.ComputedInt64("The playground's id."),
+					"name": kit.ComputedString("The name the code block's menu shows, e.g. `Python playground`."),
+					"pygments_language": kit.ComputedString("The language whose code blocks it opens, as Pygments names it " +
 						"(e.g. `Python`)."),
-					"url_template": dataString("Where the code opens: an RFC 6570 URL template whose variable `code` " +
+					"url_template": kit.ComputedString("Where the code opens: an RFC 6570 URL template whose variable `code` " +
 						"is the code block's content."),
 				}}},
 		},

@@ -15,7 +15,7 @@ var _ datasource.DataSourceWithConfigure = (*serverDataSource)(nil)
 
 // NewServerDataSource returns the zulip_server data source.
 func NewServerDataSource() datasource.DataSource {
-	return &serverDataSource{DataSourceBase: kit.DataSourceBase{Name: "server"}}
+	return &serverDataSource{DataSourceBase: kit.DataSourceBase{Name: "server", NoAccount: true}}
 }
 
 // serverDataSource reads what the server says of itself and of the
@@ -51,13 +51,12 @@ func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"read it too. Use it to make a configuration depend on the server, for example to declare a resource " +
 			"only when `zulip_feature_level` is new enough, or to check that password login is off.",
 		Attributes: map[string]schema.Attribute{
-			"zulip_version": dataString("The server's Zulip version, e.g. `11.0`."),
-			"zulip_feature_level": schema.Int64Attribute{Computed: true,
-				MarkdownDescription: "The server's API feature level: what the provider's documentation gives as the level an attribute needs."},
-			"zulip_merge_base":           dataString("The Zulip version the server's code was last merged from (empty before feature level 88)."),
-			"push_notifications_enabled": dataBool("Whether the server can send mobile push notifications."),
-			"email_auth_enabled":         dataBool("Whether logging in with an e-mail address and password is enabled."),
-			"require_email_format_usernames": dataBool("Whether the server's usernames are e-mail addresses " +
+			"zulip_version":              kit.ComputedString("The server's Zulip version, e.g. `11.0`."),
+			"zulip_feature_level":        kit.ComputedInt64("The server's API feature level: what the provider's documentation gives as the level an attribute needs."),
+			"zulip_merge_base":           kit.ComputedString("The Zulip version the server's code was last merged from (empty before feature level 88)."),
+			"push_notifications_enabled": kit.ComputedBool("Whether the server can send mobile push notifications."),
+			"email_auth_enabled":         kit.ComputedBool("Whether logging in with an e-mail address and password is enabled."),
+			"require_email_format_usernames": kit.ComputedBool("Whether the server's usernames are e-mail addresses " +
 				"(false with some LDAP configurations)."),
 			"authentication_methods": schema.MapAttribute{Computed: true, ElementType: types.BoolType,
 				MarkdownDescription: "Each way to log in Zulip knows (`password`, `dev`, `email`, `ldap`, `github`, `google`, " +
@@ -65,39 +64,21 @@ func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"external_authentication_methods": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The single sign-on methods the login page offers, in its order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":         dataString("The method's name, e.g. `saml:okta` or `github`."),
-					"display_name": dataString("The name the login page shows."),
+					"name":         kit.ComputedString("The method's name, e.g. `saml:okta` or `github`."),
+					"display_name": kit.ComputedString("The name the login page shows."),
 				}}},
-			"realm_url":  dataString("The organization's URL."),
-			"realm_name": dataString("The organization's name."),
-			"realm_web_public_access_enabled": dataBool("Whether the organization lets visitors read its web-public channels " +
+			"realm_url":  kit.ComputedString("The organization's URL."),
+			"realm_name": kit.ComputedString("The organization's name."),
+			"realm_web_public_access_enabled": kit.ComputedBool("Whether the organization lets visitors read its web-public channels " +
 				"without an account (false before feature level 116)."),
 		},
 	}
 }
 
-// dataString is a string the data source reads.
-func dataString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-}
-
-// dataBool is a flag the data source reads.
-func dataBool(desc string) schema.BoolAttribute {
-	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
-}
-
 // Read reads the settings; unlike the other data sources it needs no
 // credentials, as /server_settings asks for none.
 func (d *serverDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.Data == nil || d.Data.Client == nil || d.Data.HasCreds {
-		kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-		return
-	}
-	var m serverDataModel
-	d.read(ctx, &m, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	}
+	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
 }
 
 // read fills the model from the server.
