@@ -41,15 +41,8 @@ resource "zulip_channel" "referrer" {
 }
 `,
 		Referrer: "zulip_channel.referrer", At: tfjsonpath.New("can_send_message_group"), Want: acctest.PermissionOf([]string{"ren-team"}),
-		Rename: func(r *refserver.Realm, from, to string) bool {
-			for _, g := range r.Groups {
-				if g.Name == from {
-					g.Name = to
-					return true
-				}
-			}
-			return false
-		},
+		Rename: acctest.RenameIn(func(r *refserver.Realm) map[int]*refserver.UserGroup { return r.Groups },
+			func(g *refserver.UserGroup) *string { return &g.Name }),
 	}, Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
 resource "zulip_user_group" "backend" {
   name        = "backend"

@@ -170,16 +170,12 @@ func TestAccUserGroups_serverTooOld(t *testing.T) {
 }
 
 func TestAccUserGroups_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	example := acctest.ReadExample(t, "examples/data-sources/zulip_user_groups/data-source.tf")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+example).State(
-			statecheck.ExpectKnownOutputValue("custom_groups", knownvalue.ListExact([]knownvalue.Check{
-				knownvalue.StringExact("backend"), knownvalue.StringExact("frontend"), knownvalue.StringExact("leads"),
-			})),
-			statecheck.ExpectKnownOutputValue("backend_members", int64List(refserver.SeedMemberID, refserver.SeedMember3ID)),
-		).Step()},
-	})
+	acctest.ReadsExample(t, refserver.SeedMemberID, "examples/data-sources/zulip_user_groups/data-source.tf",
+		statecheck.ExpectKnownOutputValue("custom_groups", knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.StringExact("backend"), knownvalue.StringExact("frontend"), knownvalue.StringExact("leads"),
+		})),
+		statecheck.ExpectKnownOutputValue("backend_members", int64List(refserver.SeedMemberID, refserver.SeedMember3ID)),
+	)
 }
 
 // int64List checks a list of numbers.

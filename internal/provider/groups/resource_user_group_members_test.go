@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -74,9 +73,7 @@ func TestAccUserGroupMembers_lifecycle(t *testing.T) {
 func TestAccUserGroupMembers_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses(owner)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccGroupMembersConfig("[5, 999]", ""), "Unknown User", "999"),
@@ -97,17 +94,14 @@ func TestAccUserGroupMembers_bothKinds(t *testing.T) {
 	rec := &acctest.DiagRecorder{}
 	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.Factories(),
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccGroupMembersConfig("[5]", "") + fmt.Sprintf(`
+		Steps: []resource.TestStep{
+			acctest.PlanWarns(srv.ProviderConfig(t, refserver.SeedOwnerID)+testAccGroupMembersConfig("[5]", "")+fmt.Sprintf(`
 resource "zulip_user_group_membership" "test" {
   group_id = %d
   user_id  = 11
 }
-`, refserver.GroupFrontend),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-			Check:              func(*terraform.State) error { return rec.Has("Group Managed Twice") },
-		}},
+`, refserver.GroupFrontend), rec, "Group Managed Twice"),
+		},
 	})
 	if err := rec.Has("Group Managed Twice"); err != nil {
 		t.Error(err)
@@ -115,10 +109,7 @@ resource "zulip_user_group_membership" "test" {
 }
 
 func TestAccUserGroupMembers_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_members.test", "leads"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedOwnerID, nil, "zulip_user_group_members.test", "leads")
 }
 
 func TestAccUserGroupMembership_lifecycle(t *testing.T) {
@@ -151,11 +142,8 @@ func TestAccUserGroupMembership_validation(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      owner + "resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Unknown User", "10"),
-			},
+			acctest.PlanFails(owner+"resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
+				acctest.ExpectErr("Unknown User", "10")),
 			acctest.ImportFails(owner+"resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 6\n}\n",
 				"zulip_user_group_membership.x", "frontend", acctest.ExpectErr("Invalid Import ID", "<group name or id>:<user id>")),
 		},
@@ -174,8 +162,5 @@ func TestAccUserGroupMembership_example(t *testing.T) {
 }
 
 func TestAccUserGroupMembership_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_membership.test", "backend:11"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedOwnerID, nil, "zulip_user_group_membership.test", "backend:11")
 }

@@ -149,9 +149,7 @@ func TestAccUserGroup_botKey(t *testing.T) {
 func TestAccUserGroup_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses(owner)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(acctest.UserGroupConfig("role:x", "", ""), "Invalid User Group Name", "reserved for system groups"),
@@ -171,10 +169,9 @@ func TestAccUserGroup_validation(t *testing.T) {
 func TestAccUserGroup_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 300 })
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.UserGroupConfig("x", "", ""),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr("Zulip Server Too Old", "317"),
-		}},
+		Steps: []resource.TestStep{
+			acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedOwnerID)+acctest.UserGroupConfig("x", "", ""),
+				acctest.ExpectErr("Zulip Server Too Old", "317")),
+		},
 	})
 }
