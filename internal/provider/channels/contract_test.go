@@ -41,15 +41,8 @@ resource "zulip_bot" "referrer" {
 }
 `,
 		Referrer: "zulip_bot.referrer", At: tfjsonpath.New("default_sending_channel"), Want: knownvalue.StringExact("ren-room"),
-		Rename: func(r *refserver.Realm, from, to string) bool {
-			for _, c := range r.Channels {
-				if c.Name == from {
-					c.Name = to
-					return true
-				}
-			}
-			return false
-		},
+		Rename: acctest.RenameIn(func(r *refserver.Realm) map[int]*refserver.Channel { return r.Channels },
+			func(c *refserver.Channel) *string { return &c.Name }),
 	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel" "general" {
   name        = "general"

@@ -255,7 +255,8 @@ func TestAccChannels_badInput(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.Apply(member + `data "zulip_channels" "x" { name = "" }`).Fails(acctest.ExpectErr("name", "string length must be at least 1")).Step(),
+			acctest.Apply(member + `data "zulip_channels" "x" { name = "" }`).
+				Fails(acctest.ExpectErr("name", "string length must be at least 1")).Step(),
 		},
 	})
 }
@@ -283,18 +284,14 @@ func TestAccChannels_serverTooOld(t *testing.T) {
 }
 
 func TestAccChannels_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	example := acctest.ReadExample(t, "examples/data-sources/zulip_channels/data-source.tf")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID)+example).State(
-			statecheck.ExpectKnownOutputValue("general_channel_id", knownvalue.Int64Exact(refserver.SeedChannelGeneral)),
-			statecheck.ExpectKnownOutputValue("private_channels", knownvalue.ListExact([]knownvalue.Check{
-				knownvalue.StringExact("backend-internal"), knownvalue.StringExact("design"), knownvalue.StringExact("frontend-ops"),
-				knownvalue.StringExact("leadership"), knownvalue.StringExact("moderation-requests"),
-			})),
-			statecheck.ExpectKnownOutputValue("general_posting_groups", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:everyone")})),
-		).Step()},
-	})
+	acctest.ReadsExample(t, refserver.SeedAdminID, "examples/data-sources/zulip_channels/data-source.tf",
+		statecheck.ExpectKnownOutputValue("general_channel_id", knownvalue.Int64Exact(refserver.SeedChannelGeneral)),
+		statecheck.ExpectKnownOutputValue("private_channels", knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.StringExact("backend-internal"), knownvalue.StringExact("design"), knownvalue.StringExact("frontend-ops"),
+			knownvalue.StringExact("leadership"), knownvalue.StringExact("moderation-requests"),
+		})),
+		statecheck.ExpectKnownOutputValue("general_posting_groups", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:everyone")})),
+	)
 }
 
 // TestAccChannels_includeAllActiveDeprecated checks, at the protocol level

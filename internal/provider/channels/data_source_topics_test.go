@@ -75,11 +75,13 @@ func TestAccTopics_badChannel(t *testing.T) {
 			acctest.Apply(member + `data "zulip_topics" "x" { channel_id = 999 }`).
 				Fails(acctest.ExpectErr("Channel Not Found", "Channel 999 does not exist", "Invalid channel ID")).Step(),
 			// Archived: Mark is subscribed, but Zulip lists no topics of it.
-			acctest.Apply(member + `data "zulip_topics" "x" { channel_id = 5 }`).Fails(acctest.ExpectErr("Channel 5 does not exist, is archived")).Step(),
+			acctest.Apply(member + `data "zulip_topics" "x" { channel_id = 5 }`).
+				Fails(acctest.ExpectErr("Channel 5 does not exist, is archived")).Step(),
 			// A guest may not read a private channel it is not subscribed to.
 			acctest.Apply(srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_topics" "x" { channel_id = 3 }`).
 				Fails(acctest.ExpectErr("Channel 3 does not exist, is archived, or the provider's account may not read it")).Step(),
-			acctest.Apply(member + `data "zulip_topics" "x" { channel_id = 0 }`).Fails(acctest.ExpectErr("channel_id", "value must be at least 1")).Step(),
+			acctest.Apply(member + `data "zulip_topics" "x" { channel_id = 0 }`).
+				Fails(acctest.ExpectErr("channel_id", "value must be at least 1")).Step(),
 		},
 	})
 }
@@ -102,16 +104,12 @@ data "zulip_topics" "x" {
 }
 
 func TestAccTopics_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	example := acctest.ReadExample(t, "examples/data-sources/zulip_topics/data-source.tf")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+example).State(
-			statecheck.ExpectKnownOutputValue("latest_topic", knownvalue.StringExact("releases")),
-			statecheck.ExpectKnownOutputValue("topic_names", knownvalue.ListExact([]knownvalue.Check{
-				knownvalue.StringExact("releases"), knownvalue.StringExact("lunch"), knownvalue.StringExact("welcome"),
-			})),
-		).Step()},
-	})
+	acctest.ReadsExample(t, refserver.SeedMemberID, "examples/data-sources/zulip_topics/data-source.tf",
+		statecheck.ExpectKnownOutputValue("latest_topic", knownvalue.StringExact("releases")),
+		statecheck.ExpectKnownOutputValue("topic_names", knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.StringExact("releases"), knownvalue.StringExact("lunch"), knownvalue.StringExact("welcome"),
+		})),
+	)
 }
 
 // wantTopic is an expected topic: its name and latest message id.

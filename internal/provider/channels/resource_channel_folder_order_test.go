@@ -56,20 +56,15 @@ func TestAccChannelFolderOrder_validation(t *testing.T) {
 		acctest.AddFolder(r, "Y", "")
 	})
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + "resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7"),
-		}},
+		Steps: []resource.TestStep{
+			acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
+				acctest.ExpectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7")),
+		},
 	})
 }
 
 func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "X", "") })
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, func(r *refserver.Realm) { acctest.AddFolder(r, "X", "") }, "zulip_channel_folder_order.test", "channel_folders")
 }
 
 // TestAccChannelFolderOrder_newFolders: an order naming a folder the same
@@ -88,11 +83,8 @@ func TestAccChannelFolderOrder_newFolders(t *testing.T) {
 	b := "resource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      config(a, "[zulip_channel_folder.a.id]"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x)),
-			},
+			acctest.PlanFails(config(a, "[zulip_channel_folder.a.id]"),
+				acctest.ExpectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x))),
 			acctest.Apply(config(a, fmt.Sprintf("[zulip_channel_folder.a.id, %d]", x))).Clean().OnServer(foldersInOrder(srv, "[A X]")).Step(),
 			acctest.Apply(config(a+b, fmt.Sprintf("[zulip_channel_folder.b.id, zulip_channel_folder.a.id, %d]", x))).Clean().
 				OnServer(foldersInOrder(srv, "[B A X]")).Step(),

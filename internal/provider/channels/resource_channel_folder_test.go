@@ -78,9 +78,7 @@ func TestAccChannelFolder_lifecycle(t *testing.T) {
 func TestAccChannelFolder_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "Taken", "") })
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses("")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder\" \"x\" {\n  name = \"TAKEN\"\n}\n",

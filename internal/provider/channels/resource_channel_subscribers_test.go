@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -60,19 +59,11 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
-			{
-				Config:      admin + "resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Unknown User", "10"),
-			},
-			{
-				// Both kinds for one channel: a warning.
-				Config: admin + "resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [5]\n}\n" +
-					"resource \"zulip_channel_subscription\" \"y\" {\n  channel_id = 7\n  user_id    = 6\n}\n",
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				Check:              func(*terraform.State) error { return rec.Has("Channel Managed Twice") },
-			},
+			acctest.PlanFails(admin+"resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
+				acctest.ExpectErr("Unknown User", "10")),
+			// Both kinds for one channel: a warning.
+			acctest.PlanWarns(admin+"resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [5]\n}\n"+
+				"resource \"zulip_channel_subscription\" \"y\" {\n  channel_id = 7\n  user_id    = 6\n}\n", rec, "Channel Managed Twice"),
 		},
 	})
 	if err := rec.Has("Channel Managed Twice"); err != nil {
@@ -81,10 +72,7 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 }
 
 func TestAccChannelSubscribers_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscribers.test", "design"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, nil, "zulip_channel_subscribers.test", "design")
 }
 
 func TestAccChannelSubscription_lifecycle(t *testing.T) {
@@ -118,8 +106,5 @@ func TestAccChannelSubscription_validation(t *testing.T) {
 }
 
 func TestAccChannelSubscription_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscription.test", "random:11"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, nil, "zulip_channel_subscription.test", "random:11")
 }

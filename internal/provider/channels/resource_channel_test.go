@@ -88,9 +88,7 @@ func TestAccChannel_lifecycle(t *testing.T) {
 func TestAccChannel_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses(admin)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(acctest.ChannelConfig("x", "", "  privacy = \"secret\"\n"), "privacy"),

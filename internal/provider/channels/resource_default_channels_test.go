@@ -67,10 +67,8 @@ func TestAccDefaultChannels_lifecycle(t *testing.T) {
 func TestAccDefaultChannels_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	step := func(user int, ids string, want ...string) resource.TestStep {
-		return resource.TestStep{
-			Config:   srv.ProviderConfig(t, user) + "resource \"zulip_default_channels\" \"x\" {\n  channel_ids = " + ids + "\n}\n",
-			PlanOnly: true, ExpectError: acctest.ExpectErr(want...),
-		}
+		return acctest.PlanFails(srv.ProviderConfig(t, user)+"resource \"zulip_default_channels\" \"x\" {\n  channel_ids = "+ids+"\n}\n",
+			acctest.ExpectErr(want...))
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -104,8 +102,5 @@ func TestAccDefaultChannels_lostAnswer(t *testing.T) {
 // TestAccDefaultChannels_generatedConfig: the generated configuration of the
 // imported set is accepted as it is.
 func TestAccDefaultChannels_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_default_channels.test", "default_channels"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, nil, "zulip_default_channels.test", "default_channels")
 }

@@ -136,7 +136,7 @@ func TestAccUserTopic_validation(t *testing.T) {
 	srv.Do(func(r *refserver.Realm) { r.Settings.MaxTopicLength = 20 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(hcl string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: acctest.ExpectErrRE(want)}
+		return acctest.PlanFails(admin+hcl, acctest.ExpectErrRE(want))
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -160,11 +160,8 @@ func TestAccUserTopic_serverTooOld(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      admin + testAccUserTopicConfig(1, "deploys", "followed"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`),
-			},
+			acctest.PlanFails(admin+testAccUserTopicConfig(1, "deploys", "followed"),
+				acctest.ExpectErrRE(`visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`)),
 			acctest.Apply(admin + testAccUserTopicConfig(1, "deploys", "muted")).Clean().Step(),
 		},
 	})
@@ -177,22 +174,12 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMember2ID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				// Private, and the account is not subscribed: refused at plan.
-				Config:      member + testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(acctest.ReWrapped("Channel Not Accessible") + `.*channel_id\s+= 3.*` + acctest.ReWrapped("cannot see a channel with id 3")),
-			},
-			{
-				Config:      member + testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Channel Is Archived", "Channel 5", "archived"),
-			},
-			{
-				Config:      member + testAccUserTopicConfig(404, "nowhere", "muted"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("cannot see a channel with id 404"),
-			},
+			// Private, and the account is not subscribed: refused at plan.
+			acctest.PlanFails(member+testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
+				acctest.ExpectErrRE(acctest.ReWrapped("Channel Not Accessible")+`.*channel_id\s+= 3.*`+acctest.ReWrapped("cannot see a channel with id 3"))),
+			acctest.PlanFails(member+testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
+				acctest.ExpectErr("Channel Is Archived", "Channel 5", "archived")),
+			acctest.PlanFails(member+testAccUserTopicConfig(404, "nowhere", "muted"), acctest.ExpectErr("cannot see a channel with id 404")),
 			// Archived behind Terraform's back after the policy was set: the
 			// plan to create it again says why it cannot.
 			acctest.Apply(member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted")).Step(),
@@ -285,8 +272,5 @@ resource "zulip_user_topic" "test" {
 // TestAccUserTopic_generatedConfig: configuration generated for a seeded
 // topic preference is accepted as it is and plans no change.
 func TestAccUserTopic_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedMemberID, nil, "zulip_user_topic.test", "1:Releases")
 }
