@@ -3,7 +3,9 @@ package channels_test
 import (
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -18,13 +20,9 @@ var contract = acctest.Contract{Area: channels.Area(), Types: map[string]acctest
 		Config: "resource \"zulip_channel\" \"test\" {\n  name        = \"kit-channel\"\n  description = \"Made by the kit's tests.\"\n}\n", ImportID: "kit-channel",
 		Create: "POST /api/v1/channels/create", List: "GET /api/v1/streams",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, c := range r.Channels {
-				if c.Name == "kit-channel" && c.Description == "Made by the kit's tests." && !c.IsArchived {
-					n++
-				}
-			}
-			return n
+			return acctest.CountInMap(r.Channels, func(c *refserver.Channel) bool {
+				return c.Name == "kit-channel" && c.Description == "Made by the kit's tests." && !c.IsArchived
+			})
 		},
 		Twin:     func(r *refserver.Realm) { acctest.AddChannel(r, "kit-channel", "Made by the kit's tests.") },
 		Stranger: func(r *refserver.Realm) { acctest.AddChannel(r, "kit-channel", "Someone else's channel.") },
@@ -43,32 +41,25 @@ resource "zulip_bot" "referrer" {
 }
 `,
 		Referrer: "zulip_bot.referrer", At: tfjsonpath.New("default_sending_channel"), Want: knownvalue.StringExact("ren-room"),
-		Rename: func(r *refserver.Realm, from, to string) bool {
-			for _, c := range r.Channels {
-				if c.Name == from {
-					c.Name = to
-					return true
-				}
-			}
-			return false
-		},
+		Rename: acctest.RenameIn(func(r *refserver.Realm) map[int]*refserver.Channel { return r.Channels },
+			func(c *refserver.Channel) *string { return &c.Name }),
 	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel" "general" {
   name        = "general"
   description = "Everyone is here."
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedOwnerID, // its channels name a group the example creates
+		Checks: []statecheck.StateCheck{
+			acctest.Value("zulip_channel.security", "privacy", knownvalue.StringExact("private")),
+			acctest.Value("zulip_channel.releases", "can_send_message_group", acctest.PermissionOf([]string{"release-managers"})),
+		}}},
 	"zulip_channel_folder": {Name: "ChannelFolder", Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_channel_folder\" \"test\" {\n  name        = \"Kit\"\n  description = \"Made by the kit's tests.\"\n}\n",
 		Create: "POST /api/v1/channel_folders/create", List: "GET /api/v1/channel_folders", ImportID: "Kit",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, f := range r.ChannelFolders {
-				if f.Name == "Kit" && f.Description == "Made by the kit's tests." && !f.IsArchived {
-					n++
-				}
-			}
-			return n
+			return acctest.CountIn(r.ChannelFolders, func(f *refserver.ChannelFolder) bool {
+				return f.Name == "Kit" && f.Description == "Made by the kit's tests." && !f.IsArchived
+			})
 		},
 		Twin:     func(r *refserver.Realm) { acctest.AddFolder(r, "Kit", "Made by the kit's tests.") },
 		Stranger: func(r *refserver.Realm) { acctest.AddFolder(r, "KIT", "Someone else's folder.") },
@@ -76,30 +67,34 @@ resource "zulip_channel" "general" {
 		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_folder" "engineering" {
   name = "Engineering"
-}`, Setup: func(r *refserver.Realm) { acctest.AddFolder(r, "Engineering", "") }}},
+}`, Setup: func(r *refserver.Realm) { acctest.AddFolder(r, "Engineering", "") }},
+		Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 	"zulip_default_channels": {Name: "DefaultChannels", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_default_channels" "all" {
   channel_ids = [1, 2]
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 	"zulip_channel_folder_order": {Name: "ChannelFolderOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_folder_order" "all" {
   folders = [1, 2]
 }`, Setup: func(r *refserver.Realm) {
 		acctest.AddFolder(r, "Teams", "")
 		acctest.AddFolder(r, "Projects", "")
-	}}},
+	}}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 	"zulip_channel_subscribers": {Name: "ChannelSubscribers", HalfExempt: "one request for the members added (POST /users/me/subscriptions)",
 		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_subscribers" "design" {
   channel_id  = 3
   subscribers = [1, 2, 5]
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID, Vars: config.Variables{
+			"sre_lead_id": config.IntegerVariable(refserver.SeedMemberID), "sre_oncall_id": config.IntegerVariable(refserver.SeedMember3ID),
+		}}},
 	"zulip_channel_subscription": {Name: "ChannelSubscription", HalfExempt: "one request (POST /users/me/subscriptions)",
 		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_subscription" "mia_in_random" {
   channel_id = 7
   user_id    = 11
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID,
+			Vars: config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)}}},
 	"zulip_user_topic": {Name: "UserTopic", HalfExempt: "one request (POST /user_topics)",
 		RenameExempt: "nothing refers to a user topic; its identity follows Zulip's spelling of the topic",
 		Import: &acctest.ImportCase{User: refserver.SeedMemberID, Config: `

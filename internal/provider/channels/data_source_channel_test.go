@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -19,25 +18,19 @@ func TestAccChannelDataSource(t *testing.T) {
 	cfg := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      cfg + `data "zulip_channel" "x" { name = "nope" }`,
-				ExpectError: acctest.ExpectErr("Channel Not Found"),
-			},
-			{
-				Config: cfg + acctest.ReadExample(t, "examples/data-sources/zulip_channel/data-source.tf") + `
+			acctest.Apply(cfg + `data "zulip_channel" "x" { name = "nope" }`).Fails(acctest.ExpectErr("Channel Not Found")).Step(),
+			acctest.Apply(cfg+acctest.ReadExample(t, "examples/data-sources/zulip_channel/data-source.tf")+`
 data "zulip_channel" "archived" {
   id = 5
 }
-`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownOutputValue("general_channel_id", knownvalue.Int64Exact(refserver.SeedChannelGeneral)),
-					statecheck.ExpectKnownOutputValue("general_posters", acctest.PermissionOf([]string{"role:everyone"})),
-					statecheck.ExpectKnownValue("data.zulip_channel.archived", tfjsonpath.New("is_archived"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("data.zulip_channel.archived", tfjsonpath.New("name"), knownvalue.StringExact("old-projects")),
-					statecheck.ExpectKnownValue("data.zulip_channel.archived", tfjsonpath.New("subscribers"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.Int64Exact(refserver.SeedOwnerID), knownvalue.Int64Exact(refserver.SeedMemberID)})),
-				},
-			},
+`).State(
+				statecheck.ExpectKnownOutputValue("general_channel_id", knownvalue.Int64Exact(refserver.SeedChannelGeneral)),
+				statecheck.ExpectKnownOutputValue("general_posters", acctest.PermissionOf([]string{"role:everyone"})),
+				acctest.Value("data.zulip_channel.archived", "is_archived", knownvalue.Bool(true)),
+				acctest.Value("data.zulip_channel.archived", "name", knownvalue.StringExact("old-projects")),
+				acctest.Value("data.zulip_channel.archived", "subscribers", knownvalue.SetExact([]knownvalue.Check{
+					knownvalue.Int64Exact(refserver.SeedOwnerID), knownvalue.Int64Exact(refserver.SeedMemberID)})),
+			).Step(),
 		},
 	})
 }

@@ -1,7 +1,6 @@
 package channels_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -61,61 +60,52 @@ func TestAccChannels_member(t *testing.T) {
 	config := member + memberFilters
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					// Mark is subscribed to design (private); archived channels are left out.
-					acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "random"),
-					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("include_public"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("exclude_archived"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("include_all_active"), knownvalue.Bool(false)),
-					acctest.ExpectNames("data.zulip_channels.archived", "channels", "announce", "design", "general", "old-projects", "random"),
-					// Without subscriptions only the public channels remain.
-					acctest.ExpectNames("data.zulip_channels.unsubscribed", "channels", "announce", "general", "random"),
-					// Content access adds backend-internal, which the backend group may subscribe itself to.
-					acctest.ExpectNames("data.zulip_channels.content", "channels", "announce", "backend-internal", "design", "general", "random"),
-					acctest.ExpectNames("data.zulip_channels.hidden_archive", "channels"),
-					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(0).AtMapKey("is_default"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.zulip_channels.general", tfjsonpath.New("channels"), seededGeneralChannel()),
-					statecheck.ExpectKnownValue("data.zulip_channels.old", tfjsonpath.New("channels"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{
-							"id":                     knownvalue.Int64Exact(refserver.SeedChannelArchived),
-							"is_archived":            knownvalue.Bool(true),
-							"message_retention_days": knownvalue.Int64Exact(-1),
-							"first_message_id":       knownvalue.Int64Exact(9),
-						}),
-					})),
-					// announce: web-public, administrators only may post (the deprecated fields agree).
-					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"id":                     knownvalue.Int64Exact(refserver.SeedChannelAnnounce),
-						"is_web_public":          knownvalue.Bool(true),
-						"stream_post_policy":     knownvalue.Int64Exact(2),
-						"is_announcement_only":   knownvalue.Bool(true),
-						"rendered_description":   knownvalue.StringExact("<p>Announcements, <strong>readable on the web</strong>.</p>"),
-						"can_send_message_group": acctest.PermissionOf([]string{"role:administrators"}),
-					})),
-					// design: private with protected history.
-					statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"id":                            knownvalue.Int64Exact(refserver.SeedChannelDesign),
-						"invite_only":                   knownvalue.Bool(true),
-						"history_public_to_subscribers": knownvalue.Bool(false),
-					})),
-				},
-			},
-			{
-				// Changed outside Terraform: the next read sees it.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Channels[refserver.SeedChannelRandom].Name = "water-cooler"
-						r.Channels[refserver.SeedChannelGeneral].IsDefault = false
-					})
-				},
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "water-cooler"),
-					statecheck.ExpectKnownValue("data.zulip_channels.general", tfjsonpath.New("channels").AtSliceIndex(0).AtMapKey("is_default"), knownvalue.Bool(false)),
-				},
-			},
+			acctest.Apply(config).State(
+				// Mark is subscribed to design (private); archived channels are left out.
+				acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "random"),
+				acctest.Value("data.zulip_channels.default", "include_public", knownvalue.Bool(true)),
+				acctest.Value("data.zulip_channels.default", "exclude_archived", knownvalue.Bool(true)),
+				acctest.Value("data.zulip_channels.default", "include_all_active", knownvalue.Bool(false)),
+				acctest.ExpectNames("data.zulip_channels.archived", "channels", "announce", "design", "general", "old-projects", "random"),
+				// Without subscriptions only the public channels remain.
+				acctest.ExpectNames("data.zulip_channels.unsubscribed", "channels", "announce", "general", "random"),
+				// Content access adds backend-internal, which the backend group may subscribe itself to.
+				acctest.ExpectNames("data.zulip_channels.content", "channels", "announce", "backend-internal", "design", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.hidden_archive", "channels"),
+				statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(0).AtMapKey("is_default"), knownvalue.Null()),
+				acctest.Value("data.zulip_channels.general", "channels", seededGeneralChannel()),
+				acctest.Value("data.zulip_channels.old", "channels", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"id":                     knownvalue.Int64Exact(refserver.SeedChannelArchived),
+						"is_archived":            knownvalue.Bool(true),
+						"message_retention_days": knownvalue.Int64Exact(-1),
+						"first_message_id":       knownvalue.Int64Exact(9),
+					}),
+				})),
+				// announce: web-public, administrators only may post (the deprecated fields agree).
+				statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"id":                     knownvalue.Int64Exact(refserver.SeedChannelAnnounce),
+					"is_web_public":          knownvalue.Bool(true),
+					"stream_post_policy":     knownvalue.Int64Exact(2),
+					"is_announcement_only":   knownvalue.Bool(true),
+					"rendered_description":   knownvalue.StringExact("<p>Announcements, <strong>readable on the web</strong>.</p>"),
+					"can_send_message_group": acctest.PermissionOf([]string{"role:administrators"}),
+				})),
+				// design: private with protected history.
+				statecheck.ExpectKnownValue("data.zulip_channels.default", tfjsonpath.New("channels").AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"id":                            knownvalue.Int64Exact(refserver.SeedChannelDesign),
+					"invite_only":                   knownvalue.Bool(true),
+					"history_public_to_subscribers": knownvalue.Bool(false),
+				})),
+			).Step(),
+			// Changed outside Terraform: the next read sees it.
+			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Channels[refserver.SeedChannelRandom].Name = "water-cooler"
+				r.Channels[refserver.SeedChannelGeneral].IsDefault = false
+			}).State(
+				acctest.ExpectNames("data.zulip_channels.default", "channels", "announce", "design", "general", "water-cooler"),
+				statecheck.ExpectKnownValue("data.zulip_channels.general", tfjsonpath.New("channels").AtSliceIndex(0).AtMapKey("is_default"), knownvalue.Bool(false)),
+			).Step(),
 		},
 	})
 }
@@ -166,7 +156,7 @@ func seededGeneralChannel() knownvalue.Check {
 func TestAccChannels_filtersByRole(t *testing.T) {
 	srv := acctest.NewServer(t)
 	step := func(userID int, hcl string, checks ...statecheck.StateCheck) resource.TestStep {
-		return resource.TestStep{Config: srv.ProviderConfig(t, userID) + hcl, ConfigStateChecks: checks}
+		return acctest.Apply(srv.ProviderConfig(t, userID) + hcl).State(checks...).Step()
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -239,8 +229,7 @@ func TestAccChannels_includeAllActive(t *testing.T) {
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 355 })
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: srv.ProviderConfig(t, refserver.SeedMemberID) + `
+			acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+`
 data "zulip_channels" "all_active" {
   include_all_active = true
 }
@@ -248,22 +237,15 @@ data "zulip_channels" "all_active" {
 data "zulip_channels" "all" {
   include_all = true
 }
-`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ExpectNames("data.zulip_channels.all_active", "channels", "announce", "backend-internal", "design", "general", "random"),
-					acctest.ExpectNames("data.zulip_channels.all", "channels", "announce", "backend-internal", "design", "general", "random"),
-				},
-			},
-			{
-				Config:      old.ProviderConfig(t, refserver.SeedMemberID) + `data "zulip_channels" "x" { include_all_active = true }`,
-				ExpectError: acctest.ExpectErr("include_all_active", "before Zulip feature level 356 only organization administrators", "User not authorized for this query"),
-			},
-			{
-				Config: old.ProviderConfig(t, refserver.SeedAdminID) + `data "zulip_channels" "x" { include_all_active = true }`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ExpectNames("data.zulip_channels.x", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
-				},
-			},
+`).State(
+				acctest.ExpectNames("data.zulip_channels.all_active", "channels", "announce", "backend-internal", "design", "general", "random"),
+				acctest.ExpectNames("data.zulip_channels.all", "channels", "announce", "backend-internal", "design", "general", "random"),
+			).Step(),
+			acctest.Apply(old.ProviderConfig(t, refserver.SeedMemberID) + `data "zulip_channels" "x" { include_all_active = true }`).
+				Fails(acctest.ExpectErr("include_all_active", "before Zulip feature level 356 only organization administrators", "User not authorized for this query")).Step(),
+			acctest.Apply(old.ProviderConfig(t, refserver.SeedAdminID) + `data "zulip_channels" "x" { include_all_active = true }`).State(
+				acctest.ExpectNames("data.zulip_channels.x", "channels", "announce", "backend-internal", "design", "frontend-ops", "general", "leadership", "moderation-requests", "random"),
+			).Step(),
 		},
 	})
 }
@@ -273,10 +255,8 @@ func TestAccChannels_badInput(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      member + `data "zulip_channels" "x" { name = "" }`,
-				ExpectError: acctest.ExpectErr("name", "string length must be at least 1"),
-			},
+			acctest.Apply(member + `data "zulip_channels" "x" { name = "" }`).
+				Fails(acctest.ExpectErr("name", "string length must be at least 1")).Step(),
 		},
 	})
 }
@@ -286,49 +266,32 @@ func TestAccChannels_serverTooOld(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      member + `data "zulip_channels" "x" { include_all = true }`,
-				ExpectError: acctest.ExpectErr("include_all needs Zulip feature level 356 or newer", "has feature level 300"),
-			},
-			{
-				Config:      member + `data "zulip_channels" "x" { exclude_archived = false }`,
-				ExpectError: acctest.ExpectErr("exclude_archived needs Zulip feature level 315 or newer"),
-			},
-			{
-				// Without them it works; settings newer than the server are null.
-				Config: member + `data "zulip_channels" "x" { name = "general" }`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_channels.x", tfjsonpath.New("channels").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"name":                         knownvalue.StringExact("general"),
-						"can_remove_subscribers_group": acctest.PermissionOf([]string{"role:administrators"}),
-						"can_send_message_group":       knownvalue.Null(),
-						"topics_policy":                knownvalue.Null(),
-					})),
-				},
-			},
+			acctest.Apply(member + `data "zulip_channels" "x" { include_all = true }`).
+				Fails(acctest.ExpectErr("include_all needs Zulip feature level 356 or newer", "has feature level 300")).Step(),
+			acctest.Apply(member + `data "zulip_channels" "x" { exclude_archived = false }`).
+				Fails(acctest.ExpectErr("exclude_archived needs Zulip feature level 315 or newer")).Step(),
+			// Without them it works; settings newer than the server are null.
+			acctest.Apply(member + `data "zulip_channels" "x" { name = "general" }`).State(
+				statecheck.ExpectKnownValue("data.zulip_channels.x", tfjsonpath.New("channels").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"name":                         knownvalue.StringExact("general"),
+					"can_remove_subscribers_group": acctest.PermissionOf([]string{"role:administrators"}),
+					"can_send_message_group":       knownvalue.Null(),
+					"topics_policy":                knownvalue.Null(),
+				})),
+			).Step(),
 		},
 	})
 }
 
 func TestAccChannels_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_channels/data-source.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("general_channel_id", knownvalue.Int64Exact(refserver.SeedChannelGeneral)),
-				statecheck.ExpectKnownOutputValue("private_channels", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("backend-internal"), knownvalue.StringExact("design"), knownvalue.StringExact("frontend-ops"),
-					knownvalue.StringExact("leadership"), knownvalue.StringExact("moderation-requests"),
-				})),
-				statecheck.ExpectKnownOutputValue("general_posting_groups", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:everyone")})),
-			},
-		}},
-	})
+	acctest.ReadsExample(t, refserver.SeedAdminID, "examples/data-sources/zulip_channels/data-source.tf",
+		statecheck.ExpectKnownOutputValue("general_channel_id", knownvalue.Int64Exact(refserver.SeedChannelGeneral)),
+		statecheck.ExpectKnownOutputValue("private_channels", knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.StringExact("backend-internal"), knownvalue.StringExact("design"), knownvalue.StringExact("frontend-ops"),
+			knownvalue.StringExact("leadership"), knownvalue.StringExact("moderation-requests"),
+		})),
+		statecheck.ExpectKnownOutputValue("general_posting_groups", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:everyone")})),
+	)
 }
 
 // TestAccChannels_includeAllActiveDeprecated checks, at the protocol level

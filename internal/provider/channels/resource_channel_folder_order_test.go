@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -23,44 +22,29 @@ func folderNames(srv *acctest.Server) []string {
 	return out
 }
 
+// foldersInOrder checks the server's folders are names, in that order.
+func foldersInOrder(srv *acctest.Server, names string) func() error {
+	return func() error {
+		if got := fmt.Sprint(folderNames(srv)); got != names {
+			return fmt.Errorf("order on the server: %s, want %s", got, names)
+		}
+		return nil
+	}
+}
+
 func TestAccChannelFolderOrder_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	folders := "resource \"zulip_channel_folder\" \"a\" {\n  name = \"A\"\n}\nresource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
-	order := func(list string) string {
-		return admin + folders + fmt.Sprintf("resource \"zulip_channel_folder_order\" \"test\" {\n  folders = %s\n}\n", list)
-	}
+	order := admin + folders + "resource \"zulip_channel_folder_order\" \"test\" {\n  folders = [zulip_channel_folder.b.id, zulip_channel_folder.a.id]\n}\n"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:           order("[zulip_channel_folder.b.id, zulip_channel_folder.a.id]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					if got := fmt.Sprint(folderNames(srv)); got != "[B A]" {
-						return fmt.Errorf("order on the server: %s", got)
-					}
-					return nil
-				},
-			},
-			{ResourceName: "zulip_channel_folder_order.test", ImportState: true, ImportStateId: "channel_folders", ImportStateVerify: true},
-			{
-				// Reordered outside Terraform: put back.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.ChannelFolders[0], r.ChannelFolders[1] = r.ChannelFolders[1], r.ChannelFolders[0]
-					})
-				},
-				Config: order("[zulip_channel_folder.b.id, zulip_channel_folder.a.id]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_channel_folder_order.test", plancheck.ResourceActionUpdate)},
-				},
-				Check: func(*terraform.State) error {
-					if got := fmt.Sprint(folderNames(srv)); got != "[B A]" {
-						return fmt.Errorf("order on the server: %s", got)
-					}
-					return nil
-				},
-			},
+			acctest.Apply(order).Clean().OnServer(foldersInOrder(srv, "[B A]")).Step(),
+			acctest.ImportVerify("zulip_channel_folder_order.test", "channel_folders"),
+			// Reordered outside Terraform: put back.
+			acctest.Apply(order).OutOfBand(srv, func(r *refserver.Realm) {
+				r.ChannelFolders[0], r.ChannelFolders[1] = r.ChannelFolders[1], r.ChannelFolders[0]
+			}).Planned("zulip_channel_folder_order.test", plancheck.ResourceActionUpdate).OnServer(foldersInOrder(srv, "[B A]")).Step(),
 		},
 	})
 }
@@ -72,30 +56,15 @@ func TestAccChannelFolderOrder_validation(t *testing.T) {
 		acctest.AddFolder(r, "Y", "")
 	})
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedAdminID) + "resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7"),
-		}},
-	})
-}
-
-func TestAccChannelFolderOrder_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_folder_order/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
+		Steps: []resource.TestStep{
+			acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
+				acctest.ExpectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7")),
+		},
 	})
 }
 
 func TestAccChannelFolderOrder_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "X", "") })
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_folder_order.test", "channel_folders"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, func(r *refserver.Realm) { acctest.AddFolder(r, "X", "") }, "zulip_channel_folder_order.test", "channel_folders")
 }
 
 // TestAccChannelFolderOrder_newFolders: an order naming a folder the same
@@ -112,24 +81,13 @@ func TestAccChannelFolderOrder_newFolders(t *testing.T) {
 	}
 	a := "resource \"zulip_channel_folder\" \"a\" {\n  name = \"A\"\n}\n"
 	b := "resource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
-	want := func(names string) resource.TestCheckFunc {
-		return func(*terraform.State) error {
-			if got := fmt.Sprint(folderNames(srv)); got != names {
-				return fmt.Errorf("order on the server: %s, want %s", got, names)
-			}
-			return nil
-		}
-	}
-	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      config(a, "[zulip_channel_folder.a.id]"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x)),
-			},
-			{Config: config(a, fmt.Sprintf("[zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[A X]")},
-			{Config: config(a+b, fmt.Sprintf("[zulip_channel_folder.b.id, zulip_channel_folder.a.id, %d]", x)), ConfigPlanChecks: empty, Check: want("[B A X]")},
+			acctest.PlanFails(config(a, "[zulip_channel_folder.a.id]"),
+				acctest.ExpectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x))),
+			acctest.Apply(config(a, fmt.Sprintf("[zulip_channel_folder.a.id, %d]", x))).Clean().OnServer(foldersInOrder(srv, "[A X]")).Step(),
+			acctest.Apply(config(a+b, fmt.Sprintf("[zulip_channel_folder.b.id, zulip_channel_folder.a.id, %d]", x))).Clean().
+				OnServer(foldersInOrder(srv, "[B A X]")).Step(),
 		},
 	})
 }

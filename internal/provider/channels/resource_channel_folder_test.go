@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -32,72 +31,46 @@ func TestAccChannelFolder_lifecycle(t *testing.T) {
 			"resource \"zulip_channel\" \"in\" {\n  name      = \"in-folder\"\n  folder_id = %s\n}\n", name, channelFolder)
 	}
 	addr := "zulip_channel_folder.test"
+	inFolder := func() error {
+		f, ok := folderByName(srv, "Teams")
+		var in *int
+		srv.Do(func(r *refserver.Realm) {
+			for _, c := range r.Channels {
+				if c.Name == "in-folder" {
+					in = c.FolderID
+				}
+			}
+		})
+		if !ok || in == nil || *in != f.ID {
+			return fmt.Errorf("folder %+v, the channel's folder %v", f, in)
+		}
+		return nil
+	}
+	channelOnly := admin + "resource \"zulip_channel\" \"in\" {\n  name      = \"in-folder\"\n  folder_id = 0\n}\n"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:           folder("Teams", "zulip_channel_folder.test.id"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					f, ok := folderByName(srv, "Teams")
-					var in *int
-					srv.Do(func(r *refserver.Realm) {
-						for _, c := range r.Channels {
-							if c.Name == "in-folder" {
-								in = c.FolderID
-							}
-						}
-					})
-					if !ok || in == nil || *in != f.ID {
-						return fmt.Errorf("folder %+v, the channel's folder %v", f, in)
-					}
-					return nil
-				},
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "teams", ImportStateVerify: true},
-			{
-				// Renamed; the channel leaves the folder (0).
-				Config: folder("Squads", "0"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// Archived outside Terraform: declared again, it is unarchived.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						for _, f := range r.ChannelFolders {
-							f.IsArchived = true
-						}
-					})
-				},
-				Config: folder("Squads", "0"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// A channel moved into it outside Terraform: destroy is refused, naming it.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						id := r.ChannelFolders[0].ID
-						r.Channels[refserver.SeedChannelGeneral].FolderID = &id
-					})
-				},
-				Config:      admin + "resource \"zulip_channel\" \"in\" {\n  name      = \"in-folder\"\n  folder_id = 0\n}\n",
-				ExpectError: acctest.ExpectErr("Channel Folder In Use", "#general"),
-			},
-			{
-				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Channels[refserver.SeedChannelGeneral].FolderID = nil }) },
-				Config:    admin + "resource \"zulip_channel\" \"in\" {\n  name      = \"in-folder\"\n  folder_id = 0\n}\n",
-				Check: func(*terraform.State) error {
+			acctest.Apply(folder("Teams", "zulip_channel_folder.test.id")).Clean().OnServer(inFolder).Step(),
+			acctest.ImportVerify(addr, "teams"),
+			// Renamed; the channel leaves the folder (0).
+			acctest.Apply(folder("Squads", "0")).Planned(addr, plancheck.ResourceActionUpdate).Clean().Step(),
+			// Archived outside Terraform: declared again, it is unarchived.
+			acctest.Apply(folder("Squads", "0")).OutOfBand(srv, func(r *refserver.Realm) {
+				for _, f := range r.ChannelFolders {
+					f.IsArchived = true
+				}
+			}).Planned(addr, plancheck.ResourceActionCreate).Clean().Step(),
+			// A channel moved into it outside Terraform: destroy is refused, naming it.
+			acctest.Apply(channelOnly).OutOfBand(srv, func(r *refserver.Realm) {
+				id := r.ChannelFolders[0].ID
+				r.Channels[refserver.SeedChannelGeneral].FolderID = &id
+			}).Fails(acctest.ExpectErr("Channel Folder In Use", "#general")).Step(),
+			acctest.Apply(channelOnly).OutOfBand(srv, func(r *refserver.Realm) { r.Channels[refserver.SeedChannelGeneral].FolderID = nil }).
+				OnServer(func() error {
 					if f, _ := folderByName(srv, "Squads"); !f.IsArchived {
 						return fmt.Errorf("destroy did not archive the folder: %+v", f)
 					}
 					return nil
-				},
-			},
+				}).Step(),
 		},
 	})
 }
@@ -105,9 +78,7 @@ func TestAccChannelFolder_lifecycle(t *testing.T) {
 func TestAccChannelFolder_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "Taken", "") })
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses("")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder\" \"x\" {\n  name = \"TAKEN\"\n}\n",
@@ -115,15 +86,5 @@ func TestAccChannelFolder_validation(t *testing.T) {
 			step(srv.ProviderConfig(t, refserver.SeedMemberID)+"resource \"zulip_channel_folder\" \"x\" {\n  name = \"y\"\n}\n",
 				"Insufficient Role", "administrator"),
 		},
-	})
-}
-
-func TestAccChannelFolder_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_folder/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
 	})
 }

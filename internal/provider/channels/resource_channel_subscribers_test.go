@@ -5,67 +5,49 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
 // subscribersOnServer checks a channel's subscribers.
-func subscribersOnServer(srv *acctest.Server, id int, want ...int) error {
-	var got []int
-	srv.Do(func(r *refserver.Realm) {
-		for uid := range r.Channels[id].Subscribers {
-			got = append(got, uid)
+func subscribersOnServer(srv *acctest.Server, id int, want ...int) func() error {
+	return func() error {
+		var got []int
+		srv.Do(func(r *refserver.Realm) {
+			for uid := range r.Channels[id].Subscribers {
+				got = append(got, uid)
+			}
+		})
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("channel %d's subscribers on the server: %v, want %v", id, got, want)
 		}
-	})
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		return fmt.Errorf("channel %d's subscribers on the server: %v, want %v", id, got, want)
+		return nil
 	}
-	return nil
 }
 
 func TestAccChannelSubscribers_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	random := refserver.SeedChannelRandom // subscribers 5, 6, 7, 11
-	cfg := func(subs string) string {
-		return admin + fmt.Sprintf("resource \"zulip_channel_subscribers\" \"test\" {\n  channel_id  = %d\n  subscribers = %s\n}\n", random, subs)
-	}
+	cfg := admin + fmt.Sprintf("resource \"zulip_channel_subscribers\" \"test\" {\n  channel_id  = %d\n  subscribers = [1, 5, 11]\n}\n", random)
 	addr := "zulip_channel_subscribers.test"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:           cfg("[1, 5, 11]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            func(*terraform.State) error { return subscribersOnServer(srv, random, 1, 5, 11) },
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "random", ImportStateVerify: true},
-			{
-				// Subscribed outside Terraform: unsubscribed again.
-				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].Subscribers[4] = 0 }) },
-				Config:    cfg("[1, 5, 11]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				Check: func(*terraform.State) error { return subscribersOnServer(srv, random, 1, 5, 11) },
-			},
-			{
-				// Archived outside Terraform: the resource is gone, and the apply
-				// refuses to subscribe by name (which would create a new channel).
-				PreConfig:   func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].IsArchived = true }) },
-				Config:      cfg("[1, 5, 11]"),
-				ExpectError: acctest.ExpectErr("is archived", "unarchive it first"),
-			},
-			{
-				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Channels[random].IsArchived = false }) },
-				Config:    admin,
-				Check:     func(*terraform.State) error { return subscribersOnServer(srv, random, 1, 5, 11) },
-			},
+			acctest.Apply(cfg).Clean().OnServer(subscribersOnServer(srv, random, 1, 5, 11)).Step(),
+			acctest.ImportVerify(addr, "random"),
+			// Subscribed outside Terraform: unsubscribed again.
+			acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) { r.Channels[random].Subscribers[4] = 0 }).
+				Planned(addr, plancheck.ResourceActionUpdate).OnServer(subscribersOnServer(srv, random, 1, 5, 11)).Step(),
+			// Archived outside Terraform: the resource is gone, and the apply
+			// refuses to subscribe by name (which would create a new channel).
+			acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) { r.Channels[random].IsArchived = true }).
+				Fails(acctest.ExpectErr("is archived", "unarchive it first")).Step(),
+			acctest.Apply(admin).OutOfBand(srv, func(r *refserver.Realm) { r.Channels[random].IsArchived = false }).
+				OnServer(subscribersOnServer(srv, random, 1, 5, 11)).Step(),
 		},
 	})
 }
@@ -77,19 +59,11 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
-			{
-				Config:      admin + "resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Unknown User", "10"),
-			},
-			{
-				// Both kinds for one channel: a warning.
-				Config: admin + "resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [5]\n}\n" +
-					"resource \"zulip_channel_subscription\" \"y\" {\n  channel_id = 7\n  user_id    = 6\n}\n",
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				Check:              func(*terraform.State) error { return rec.Has("Channel Managed Twice") },
-			},
+			acctest.PlanFails(admin+"resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
+				acctest.ExpectErr("Unknown User", "10")),
+			// Both kinds for one channel: a warning.
+			acctest.PlanWarns(admin+"resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [5]\n}\n"+
+				"resource \"zulip_channel_subscription\" \"y\" {\n  channel_id = 7\n  user_id    = 6\n}\n", rec, "Channel Managed Twice"),
 		},
 	})
 	if err := rec.Has("Channel Managed Twice"); err != nil {
@@ -97,24 +71,8 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 	}
 }
 
-func TestAccChannelSubscribers_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_subscribers/resource.tf"),
-			ConfigVariables: config.Variables{
-				"sre_lead_id": config.IntegerVariable(refserver.SeedMemberID), "sre_oncall_id": config.IntegerVariable(refserver.SeedMember3ID),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
-	})
-}
-
 func TestAccChannelSubscribers_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscribers.test", "design"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, nil, "zulip_channel_subscribers.test", "design")
 }
 
 func TestAccChannelSubscription_lifecycle(t *testing.T) {
@@ -124,29 +82,14 @@ func TestAccChannelSubscription_lifecycle(t *testing.T) {
 	addr := "zulip_channel_subscription.test"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				// Subscribed already (seeded): adopted; the others stay.
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            func(*terraform.State) error { return subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2, 5) },
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "design:5", ImportStateVerify: true},
-			{
-				// Unsubscribed outside Terraform: subscribed again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { delete(r.Channels[refserver.SeedChannelDesign].Subscribers, 5) })
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				Check: func(*terraform.State) error { return subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2, 5) },
-			},
-			{
-				// Destroy unsubscribes this user only.
-				Config: admin,
-				Check:  func(*terraform.State) error { return subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2) },
-			},
+			// Subscribed already (seeded): adopted; the others stay.
+			acctest.Apply(cfg).Clean().OnServer(subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2, 5)).Step(),
+			acctest.ImportVerify(addr, "design:5"),
+			// Unsubscribed outside Terraform: subscribed again.
+			acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) { delete(r.Channels[refserver.SeedChannelDesign].Subscribers, 5) }).
+				Planned(addr, plancheck.ResourceActionCreate).OnServer(subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2, 5)).Step(),
+			// Destroy unsubscribes this user only.
+			acctest.Apply(admin).OnServer(subscribersOnServer(srv, refserver.SeedChannelDesign, 1, 2)).Step(),
 		},
 	})
 }
@@ -156,28 +99,12 @@ func TestAccChannelSubscription_validation(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      admin + "resource \"zulip_channel_subscription\" \"x\" {\n  channel_id = 999\n  user_id    = 5\n}\n",
-				ExpectError: acctest.ExpectErr("no channel with id 999", "would create a new channel"),
-			},
+			acctest.Apply(admin + "resource \"zulip_channel_subscription\" \"x\" {\n  channel_id = 999\n  user_id    = 5\n}\n").
+				Fails(acctest.ExpectErr("no channel with id 999", "would create a new channel")).Step(),
 		},
 	})
 }
 
-func TestAccChannelSubscription_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_channel_subscription/resource.tf"),
-			ConfigVariables:  config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
-	})
-}
-
 func TestAccChannelSubscription_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_channel_subscription.test", "random:11"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, nil, "zulip_channel_subscription.test", "random:11")
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -91,9 +88,7 @@ func TestAccChannel_lifecycle(t *testing.T) {
 func TestAccChannel_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses(admin)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(acctest.ChannelConfig("x", "", "  privacy = \"secret\"\n"), "privacy"),
@@ -118,8 +113,8 @@ func TestAccChannel_beforeChannelCreate(t *testing.T) {
 	cfg := srv.ProviderConfig(t, refserver.SeedAdminID)
 	extra := "  privacy = \"private\"\n  topics_policy = \"disable_empty_topic\"\n" +
 		"  can_send_message_group = { groups = [\"role:administrators\"], users = [5] }\n"
-	subscribed := func(name string, user int) resource.TestCheckFunc {
-		return func(*terraform.State) error {
+	subscribed := func(name string, user int) func() error {
+		return func() error {
 			var ok bool
 			srv.Do(func(r *refserver.Realm) {
 				for _, ch := range r.Channels {
@@ -148,38 +143,15 @@ func TestAccChannel_beforeChannelCreate(t *testing.T) {
 	})
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: cfg + acctest.ChannelConfig("old-server", "Made by subscribing", extra),
-				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttr("zulip_channel.test", "privacy", "private"),
-					resource.TestCheckResourceAttr("zulip_channel.test", "history_public_to_subscribers", "false"),
-					resource.TestCheckResourceAttr("zulip_channel.test", "topics_policy", "disable_empty_topic"),
-					subscribed("old-server", refserver.SeedAdminID),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_channel.test", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"role:administrators"}, 5)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{Config: lost + acctest.ChannelConfig("lost-answer", "", ""), Check: subscribed("lost-answer", refserver.SeedAdminID),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
-			{Config: raced + strings.Replace(acctest.ChannelConfig("raced", "", ""), `"test"`, `"raced"`, 1), ExpectError: acctest.ExpectErr("Channel Already Exists", "after this plan", "import {")},
+			acctest.Apply(cfg+acctest.ChannelConfig("old-server", "Made by subscribing", extra)).State(
+				acctest.Value("zulip_channel.test", "privacy", knownvalue.StringExact("private")),
+				acctest.Value("zulip_channel.test", "history_public_to_subscribers", knownvalue.Bool(false)),
+				acctest.Value("zulip_channel.test", "topics_policy", knownvalue.StringExact("disable_empty_topic")),
+				acctest.Value("zulip_channel.test", "can_send_message_group", acctest.PermissionOf([]string{"role:administrators"}, 5)),
+			).OnServer(subscribed("old-server", refserver.SeedAdminID)).Clean().Step(),
+			acctest.Apply(lost + acctest.ChannelConfig("lost-answer", "", "")).OnServer(subscribed("lost-answer", refserver.SeedAdminID)).Clean().Step(),
+			acctest.Apply(raced + strings.Replace(acctest.ChannelConfig("raced", "", ""), `"test"`, `"raced"`, 1)).
+				Fails(acctest.ExpectErr("Channel Already Exists", "after this plan", "import {")).Step(),
 		},
-	})
-}
-
-// TestAccChannel_example applies the documentation's example, whose channels
-// name a group the same configuration creates.
-func TestAccChannel_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_channel/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_channel.security", tfjsonpath.New("privacy"), knownvalue.StringExact("private")),
-				statecheck.ExpectKnownValue("zulip_channel.releases", tfjsonpath.New("can_send_message_group"), acctest.PermissionOf([]string{"release-managers"})),
-			},
-		}},
 	})
 }

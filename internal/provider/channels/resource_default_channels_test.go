@@ -14,8 +14,8 @@ import (
 )
 
 // defaultChannelsOnServer checks the server's default channels.
-func defaultChannelsOnServer(srv *acctest.Server, want string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+func defaultChannelsOnServer(srv *acctest.Server, want ...int) func() error {
+	return func() error {
 		var ids []int
 		srv.Do(func(r *refserver.Realm) {
 			for _, id := range []int{refserver.SeedChannelGeneral, refserver.SeedChannelAnnounce, refserver.SeedChannelRandom} {
@@ -24,8 +24,8 @@ func defaultChannelsOnServer(srv *acctest.Server, want string) resource.TestChec
 				}
 			}
 		})
-		if got := fmt.Sprint(ids); got != want {
-			return fmt.Errorf("default channels on the server: %s, want %s", got, want)
+		if got := fmt.Sprint(ids); got != fmt.Sprint(want) {
+			return fmt.Errorf("default channels on the server: %s, want %v", got, want)
 		}
 		return nil
 	}
@@ -47,26 +47,17 @@ func TestAccDefaultChannels_lifecycle(t *testing.T) {
 		}
 		return admin + "resource \"zulip_default_channels\" \"test\" {\n  channel_ids = " + s + "]\n}\n"
 	}
-	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	general, announce, random := refserver.SeedChannelGeneral, refserver.SeedChannelAnnounce, refserver.SeedChannelRandom
 	acctest.ParallelTest(t, resource.TestCase{
-		CheckDestroy: defaultChannelsOnServer(srv, fmt.Sprint([]int{announce, random})),
+		CheckDestroy: func(*terraform.State) error { return defaultChannelsOnServer(srv, announce, random)() },
 		Steps: []resource.TestStep{
-			{Config: list(general, random), Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{general, random})), ConfigPlanChecks: empty},
-			{Config: list(announce, random), Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{announce, random})), ConfigPlanChecks: empty},
-			{ResourceName: "zulip_default_channels.test", ImportState: true, ImportStateId: "default_channels", ImportStateVerify: true},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Channels[general].IsDefault = true
-						r.Channels[random].IsDefault = false
-					})
-				},
-				Config: list(announce, random),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("zulip_default_channels.test", plancheck.ResourceActionUpdate)}},
-				Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{announce, random})),
-			},
+			acctest.Apply(list(general, random)).OnServer(defaultChannelsOnServer(srv, general, random)).Clean().Step(),
+			acctest.Apply(list(announce, random)).OnServer(defaultChannelsOnServer(srv, announce, random)).Clean().Step(),
+			acctest.ImportVerify("zulip_default_channels.test", "default_channels"),
+			acctest.Apply(list(announce, random)).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Channels[general].IsDefault = true
+				r.Channels[random].IsDefault = false
+			}).Planned("zulip_default_channels.test", plancheck.ResourceActionUpdate).OnServer(defaultChannelsOnServer(srv, announce, random)).Step(),
 		},
 	})
 }
@@ -76,10 +67,8 @@ func TestAccDefaultChannels_lifecycle(t *testing.T) {
 func TestAccDefaultChannels_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	step := func(user int, ids string, want ...string) resource.TestStep {
-		return resource.TestStep{
-			Config:   srv.ProviderConfig(t, user) + "resource \"zulip_default_channels\" \"x\" {\n  channel_ids = " + ids + "\n}\n",
-			PlanOnly: true, ExpectError: acctest.ExpectErr(want...),
-		}
+		return acctest.PlanFails(srv.ProviderConfig(t, user)+"resource \"zulip_default_channels\" \"x\" {\n  channel_ids = "+ids+"\n}\n",
+			acctest.ExpectErr(want...))
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -104,29 +93,14 @@ func TestAccDefaultChannels_lostAnswer(t *testing.T) {
 	cfg := fmt.Sprintf("resource \"zulip_default_channels\" \"test\" {\n  channel_ids = [%d]\n}\n", refserver.SeedChannelRandom)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: lost + cfg, ExpectError: acctest.ExpectErr("Unable to Set Default Channels")},
-			{Config: srv.ProviderConfig(t, refserver.SeedAdminID) + cfg, Check: defaultChannelsOnServer(srv, fmt.Sprint([]int{refserver.SeedChannelRandom})),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			acctest.Apply(lost + cfg).Fails(acctest.ExpectErr("Unable to Set Default Channels")).Step(),
+			acctest.Apply(srv.ProviderConfig(t, refserver.SeedAdminID) + cfg).OnServer(defaultChannelsOnServer(srv, refserver.SeedChannelRandom)).Clean().Step(),
 		},
-	})
-}
-
-// TestAccDefaultChannels_example applies the documentation's example.
-func TestAccDefaultChannels_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedAdminID) + acctest.ReadExample(t, "examples/resources/zulip_default_channels/resource.tf"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
 	})
 }
 
 // TestAccDefaultChannels_generatedConfig: the generated configuration of the
 // imported set is accepted as it is.
 func TestAccDefaultChannels_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedAdminID), "", "zulip_default_channels.test", "default_channels"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedAdminID, nil, "zulip_default_channels.test", "default_channels")
 }

@@ -2,8 +2,6 @@ package channels_test
 
 import (
 	"fmt"
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -98,31 +95,12 @@ func TestAccUserTopic_topicWithColon(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelRandom, "release: 2.0 :: notes"),
 		Steps: []resource.TestStep{
-			{
-				Config: member + testAccUserTopicConfig(refserver.SeedChannelRandom, "release: 2.0 :: notes", "muted"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("7:release: 2.0 :: notes")),
-				},
-			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     "7:release: 2.0 :: notes",
-				ImportStateVerify: true,
-			},
-			{
-				// A topic with no policy cannot be imported.
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "7:no such topic",
-				ExpectError:   acctest.ExpectErrRE(`Cannot import non-existent remote object`),
-			},
-			{
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: "random:cats",
-				ExpectError:   acctest.ExpectErrRE(`imported by "<channel_id>:<topic>"`),
-			},
+			acctest.Apply(member + testAccUserTopicConfig(refserver.SeedChannelRandom, "release: 2.0 :: notes", "muted")).
+				State(acctest.Value(addr, "id", knownvalue.StringExact("7:release: 2.0 :: notes"))).Step(),
+			acctest.ImportVerify(addr, "7:release: 2.0 :: notes"),
+			// A topic with no policy cannot be imported.
+			acctest.ImportFails("", addr, "7:no such topic", acctest.ExpectErrRE(`Cannot import non-existent remote object`)),
+			acctest.ImportFails("", addr, "random:cats", acctest.ExpectErrRE(`imported by "<channel_id>:<topic>"`)),
 		},
 	})
 }
@@ -136,32 +114,18 @@ func TestAccUserTopic_seededTopic(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: userTopicDestroyed(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases"),
 		Steps: []resource.TestStep{
-			{
-				// The seeded row is "releases", followed; the import id's spelling is kept.
-				Config:             config,
-				ResourceName:       "zulip_user_topic.test",
-				ImportState:        true,
-				ImportStateId:      "1:Releases",
-				ImportStatePersist: true,
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 || states[0].Attributes["visibility_policy"] != "followed" || states[0].Attributes["topic"] != "Releases" {
-						return fmt.Errorf("imported %v, want topic Releases followed", states)
-					}
-					return nil
-				},
-			},
-			{
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("zulip_user_topic.test", plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_user_topic.test", tfjsonpath.New("visibility_policy"), knownvalue.StringFunc(func(string) error {
-						return userTopicOnServer(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases", refserver.PolicyMuted)
-					})),
-				},
-			},
+			// The seeded row is "releases", followed; the import id's spelling is kept.
+			acctest.ImportChecked(config, "zulip_user_topic.test", "1:Releases", true, func(states []*terraform.InstanceState) error {
+				if len(states) != 1 || states[0].Attributes["visibility_policy"] != "followed" || states[0].Attributes["topic"] != "Releases" {
+					return fmt.Errorf("imported %v, want topic Releases followed", states)
+				}
+				return nil
+			}),
+			acctest.Apply(config).Planned("zulip_user_topic.test", plancheck.ResourceActionUpdate).Clean().State(
+				acctest.Value("zulip_user_topic.test", "visibility_policy", knownvalue.StringFunc(func(string) error {
+					return userTopicOnServer(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases", refserver.PolicyMuted)
+				})),
+			).Step(),
 		},
 	})
 }
@@ -172,21 +136,21 @@ func TestAccUserTopic_validation(t *testing.T) {
 	srv.Do(func(r *refserver.Realm) { r.Settings.MaxTopicLength = 20 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(hcl string, want string) resource.TestStep {
-		return resource.TestStep{Config: admin + hcl, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
+		return acctest.PlanFails(admin+hcl, acctest.ExpectErrRE(want))
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccUserTopicConfig(1, strings.Repeat("x", 21), "muted"),
-				`(?s)Topic Too Long.*topic\s+=.*`+acctest.ReWrapped("The topic is 21 characters long; the server's limit (max_topic_length) is 20 characters.")),
+				`Topic Too Long.*topic\s+=.*`+acctest.ReWrapped("The topic is 21 characters long; the server's limit (max_topic_length) is 20 characters.")),
 			// Characters, not bytes: 20 two-byte letters fit.
 			{
 				Config:             admin + testAccUserTopicConfig(1, strings.Repeat("é", 20), "muted"),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 			},
-			step(testAccUserTopicConfig(1, "deploys", "hidden"), `(?s)visibility_policy.*value must be one of`),
-			step(testAccUserTopicConfig(0, "deploys", "muted"), `(?s)channel_id.*must be at least 1`),
-			step(testAccUserTopicConfig(1, "", "muted"), `(?s)topic.*string length must be at least 1`),
+			step(testAccUserTopicConfig(1, "deploys", "hidden"), `visibility_policy.*value must be one of`),
+			step(testAccUserTopicConfig(0, "deploys", "muted"), `channel_id.*must be at least 1`),
+			step(testAccUserTopicConfig(1, "", "muted"), `topic.*string length must be at least 1`),
 		},
 	})
 }
@@ -196,17 +160,9 @@ func TestAccUserTopic_serverTooOld(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      admin + testAccUserTopicConfig(1, "deploys", "followed"),
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErrRE(`visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`),
-			},
-			{
-				Config: admin + testAccUserTopicConfig(1, "deploys", "muted"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+			acctest.PlanFails(admin+testAccUserTopicConfig(1, "deploys", "followed"),
+				acctest.ExpectErrRE(`visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`)),
+			acctest.Apply(admin + testAccUserTopicConfig(1, "deploys", "muted")).Clean().Step(),
 		},
 	})
 }
@@ -218,43 +174,19 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMember2ID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				// Private, and the account is not subscribed: refused at plan.
-				Config:      member + testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Not Accessible") + `.*channel_id\s+= 3.*` + acctest.ReWrapped("cannot see a channel with id 3")),
-			},
-			{
-				Config:      member + testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Is Archived") + ".*" + acctest.ReWrapped("Channel 5") + ".*archived"),
-			},
-			{
-				Config:      member + testAccUserTopicConfig(404, "nowhere", "muted"),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("cannot see a channel with id 404")),
-			},
-			{
-				// Archived behind Terraform's back after the policy was set: the
-				// plan to create it again says why it cannot.
-				Config: member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted"),
-			},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Channels[refserver.SeedChannelRandom].IsArchived = true
-						kept := r.UserTopics[:0]
-						for _, ut := range r.UserTopics {
-							if ut.StreamID != refserver.SeedChannelRandom {
-								kept = append(kept, ut)
-							}
-						}
-						r.UserTopics = kept
-					})
-				},
-				Config:      member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted"),
-				ExpectError: regexp.MustCompile(`(?s)` + acctest.ReWrapped("Channel Is Archived")),
-			},
+			// Private, and the account is not subscribed: refused at plan.
+			acctest.PlanFails(member+testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
+				acctest.ExpectErrRE(acctest.ReWrapped("Channel Not Accessible")+`.*channel_id\s+= 3.*`+acctest.ReWrapped("cannot see a channel with id 3"))),
+			acctest.PlanFails(member+testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
+				acctest.ExpectErr("Channel Is Archived", "Channel 5", "archived")),
+			acctest.PlanFails(member+testAccUserTopicConfig(404, "nowhere", "muted"), acctest.ExpectErr("cannot see a channel with id 404")),
+			// Archived behind Terraform's back after the policy was set: the
+			// plan to create it again says why it cannot.
+			acctest.Apply(member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted")).Step(),
+			acctest.Apply(member+testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted")).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Channels[refserver.SeedChannelRandom].IsArchived = true
+				r.UserTopics = slices.DeleteFunc(r.UserTopics, func(ut *refserver.UserTopic) bool { return ut.StreamID == refserver.SeedChannelRandom })
+			}).Fails(acctest.ExpectErr("Channel Is Archived")).Step(),
 		},
 	})
 }
@@ -263,10 +195,7 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 func TestAccUserTopic_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example, err := os.ReadFile(acctest.RepoPath("examples/resources/zulip_user_topic/resource.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	example := acctest.ReadExample(t, "examples/resources/zulip_user_topic/resource.tf")
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(s *terraform.State) error {
 			if err := userTopicDestroyed(srv, refserver.SeedAdminID, 1, "releases")(s); err != nil {
@@ -275,26 +204,15 @@ func TestAccUserTopic_example(t *testing.T) {
 			return userTopicDestroyed(srv, refserver.SeedAdminID, 1, "lunch")(s)
 		},
 		Steps: []resource.TestStep{
-			{
-				Config: admin + string(example),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("zulip_user_topic.releases", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						return userTopicOnServer(srv, refserver.SeedAdminID, 1, "releases", refserver.PolicyFollowed)
-					})),
-					statecheck.ExpectKnownValue("zulip_user_topic.lunch", tfjsonpath.New("id"), knownvalue.StringFunc(func(string) error {
-						return userTopicOnServer(srv, refserver.SeedAdminID, 1, "lunch", refserver.PolicyMuted)
-					})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				ResourceName:      "zulip_user_topic.releases",
-				ImportState:       true,
-				ImportStateId:     "1:releases",
-				ImportStateVerify: true,
-			},
+			acctest.Apply(admin+example).State(
+				acctest.Value("zulip_user_topic.releases", "id", knownvalue.StringFunc(func(string) error {
+					return userTopicOnServer(srv, refserver.SeedAdminID, 1, "releases", refserver.PolicyFollowed)
+				})),
+				acctest.Value("zulip_user_topic.lunch", "id", knownvalue.StringFunc(func(string) error {
+					return userTopicOnServer(srv, refserver.SeedAdminID, 1, "lunch", refserver.PolicyMuted)
+				})),
+			).Clean().Step(),
+			acctest.ImportVerify("zulip_user_topic.releases", "1:releases"),
 		},
 	})
 }
@@ -354,8 +272,5 @@ resource "zulip_user_topic" "test" {
 // TestAccUserTopic_generatedConfig: configuration generated for a seeded
 // topic preference is accepted as it is and plans no change.
 func TestAccUserTopic_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedMemberID), "", "zulip_user_topic.test", "1:Releases"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedMemberID, nil, "zulip_user_topic.test", "1:Releases")
 }

@@ -3,6 +3,9 @@ package groups_test
 import (
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -17,13 +20,9 @@ var contract = acctest.Contract{Area: groups.Area(), Types: map[string]acctest.T
 		Config: "resource \"zulip_user_group\" \"test\" {\n  name        = \"kit-group\"\n  description = \"Made by the kit's tests.\"\n}\n", ImportID: "kit-group",
 		Create: "POST /api/v1/user_groups/create", List: "GET /api/v1/user_groups",
 		Count: func(r *refserver.Realm) int {
-			n := 0
-			for _, g := range r.Groups {
-				if g.Name == "kit-group" && g.Description == "Made by the kit's tests." && !g.Deactivated {
-					n++
-				}
-			}
-			return n
+			return acctest.CountInMap(r.Groups, func(g *refserver.UserGroup) bool {
+				return g.Name == "kit-group" && g.Description == "Made by the kit's tests." && !g.Deactivated
+			})
 		},
 		Twin:     func(r *refserver.Realm) { acctest.AddGroup(r, "kit-group", "Made by the kit's tests.") },
 		Stranger: func(r *refserver.Realm) { acctest.AddGroup(r, "kit-group", "Someone else's group.") },
@@ -42,15 +41,8 @@ resource "zulip_channel" "referrer" {
 }
 `,
 		Referrer: "zulip_channel.referrer", At: tfjsonpath.New("can_send_message_group"), Want: acctest.PermissionOf([]string{"ren-team"}),
-		Rename: func(r *refserver.Realm, from, to string) bool {
-			for _, g := range r.Groups {
-				if g.Name == from {
-					g.Name = to
-					return true
-				}
-			}
-			return false
-		},
+		Rename: acctest.RenameIn(func(r *refserver.Realm) map[int]*refserver.UserGroup { return r.Groups },
+			func(g *refserver.UserGroup) *string { return &g.Name }),
 	}, Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
 resource "zulip_user_group" "backend" {
   name        = "backend"
@@ -60,14 +52,26 @@ resource "zulip_user_group" "backend" {
 		// test's final destroy: an unused one takes its name.
 		r.Groups[refserver.GroupBackend].Name = "backend-seeded"
 		acctest.AddGroup(r, "backend", "Backend engineers")
-	}}},
+	}}, Example: &acctest.ExampleCase{User: refserver.SeedOwnerID,
+		// The example's names are new in this organization; a group named in a
+		// permission before it exists is known to the plan through the reference.
+		Setup: func(r *refserver.Realm) {
+			r.Groups[refserver.GroupBackend].Name = "backend-old"
+			r.Groups[refserver.GroupLeads].Name = "leads-old"
+		},
+		Vars:   config.Variables{"head_of_engineering_id": config.IntegerVariable(refserver.SeedMemberID)},
+		Checks: []statecheck.StateCheck{acctest.Value("zulip_user_group.backend", "can_manage_group", acctest.PermissionOf([]string{"leads"}))},
+	}},
 	"zulip_user_group_members": {Name: "UserGroupMembers", HalfExempt: "one request for the difference (POST /user_groups/{id}/members)",
 		Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
 resource "zulip_user_group_members" "backend" {
   group_id  = 9
   members   = [5, 11]
   subgroups = []
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedOwnerID, Vars: config.Variables{
+			"primary_id": config.IntegerVariable(refserver.SeedMemberID), "secondary_id": config.IntegerVariable(refserver.SeedMember3ID),
+		}, Checks: []statecheck.StateCheck{acctest.Value("zulip_user_group_members.oncall", "members", knownvalue.SetExact([]knownvalue.Check{
+			knownvalue.Int64Exact(refserver.SeedMemberID), knownvalue.Int64Exact(refserver.SeedMember3ID)}))}}},
 	"zulip_user_group_membership": {Name: "UserGroupMembership", HalfExempt: "one request (POST /user_groups/{id}/members)",
 		Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
 resource "zulip_user_group_membership" "mia_in_backend" {

@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -22,26 +21,17 @@ func TestAccUserGroupDataSource(t *testing.T) {
 	leads, members, retired := "data.zulip_user_group.leads", "data.zulip_user_group.members", "data.zulip_user_group.retired"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      cfg + `data "zulip_user_group" "x" { name = "no-such-group" }`,
-				ExpectError: acctest.ExpectErr("User Group Not Found", `no user group named "no-such-group"`),
-			},
-			{
-				Config:      cfg + `data "zulip_user_group" "x" {}`,
-				ExpectError: acctest.ExpectErr("Missing Attribute Configuration"),
-			},
-			{
-				// The documentation's example.
-				Config: cfg + acctest.ReadExample(t, "examples/data-sources/zulip_user_group/data-source.tf"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownOutputValue("leads_managers", knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"groups": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:administrators")}),
-						"users":  knownvalue.SetExact([]knownvalue.Check{knownvalue.Int64Exact(refserver.SeedOwnerID)}),
-					})),
-				},
-			},
-			{
-				Config: cfg + `
+			acctest.Apply(cfg + `data "zulip_user_group" "x" { name = "no-such-group" }`).
+				Fails(acctest.ExpectErr("User Group Not Found", `no user group named "no-such-group"`)).Step(),
+			acctest.Apply(cfg + `data "zulip_user_group" "x" {}`).Fails(acctest.ExpectErr("Missing Attribute Configuration")).Step(),
+			// The documentation's example.
+			acctest.Apply(cfg + acctest.ReadExample(t, "examples/data-sources/zulip_user_group/data-source.tf")).State(
+				statecheck.ExpectKnownOutputValue("leads_managers", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"groups": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:administrators")}),
+					"users":  knownvalue.SetExact([]knownvalue.Check{knownvalue.Int64Exact(refserver.SeedOwnerID)}),
+				})),
+			).Step(),
+			acctest.Apply(cfg+`
 data "zulip_user_group" "leads" {
   name = "leads"
 }
@@ -49,31 +39,29 @@ data "zulip_user_group" "members" {
   name = "role:members"
 }
 data "zulip_user_group" "retired" {
-  id = ` + strconv.Itoa(refserver.GroupRetired) + `
+  id = `+strconv.Itoa(refserver.GroupRetired)+`
 }
-`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(leads, tfjsonpath.New("id"), knownvalue.Int64Exact(int64(refserver.GroupLeads))),
-					statecheck.ExpectKnownValue(leads, tfjsonpath.New("members"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.Int64Exact(refserver.SeedOwnerID)})),
-					statecheck.ExpectKnownValue(leads, tfjsonpath.New("subgroups"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.StringExact("backend")})),
-					statecheck.ExpectKnownValue(leads, tfjsonpath.New("can_manage_group"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"groups": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:administrators")}),
-						"users":  knownvalue.SetExact([]knownvalue.Check{knownvalue.Int64Exact(refserver.SeedOwnerID)}),
-					})),
-					// A named group reads as that one group and no users.
-					statecheck.ExpectKnownValue(leads, tfjsonpath.New("can_join_group"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"groups": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:nobody")}),
-						"users":  knownvalue.SetExact([]knownvalue.Check{}),
-					})),
-					statecheck.ExpectKnownValue(members, tfjsonpath.New("is_system_group"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(members, tfjsonpath.New("subgroups"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.StringExact("role:fullmembers")})),
-					statecheck.ExpectKnownValue(retired, tfjsonpath.New("name"), knownvalue.StringExact("retired-team")),
-					statecheck.ExpectKnownValue(retired, tfjsonpath.New("deactivated"), knownvalue.Bool(true)),
-				},
-			},
+`).State(
+				acctest.Value(leads, "id", knownvalue.Int64Exact(int64(refserver.GroupLeads))),
+				acctest.Value(leads, "members", knownvalue.SetExact([]knownvalue.Check{
+					knownvalue.Int64Exact(refserver.SeedOwnerID)})),
+				acctest.Value(leads, "subgroups", knownvalue.SetExact([]knownvalue.Check{
+					knownvalue.StringExact("backend")})),
+				acctest.Value(leads, "can_manage_group", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"groups": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:administrators")}),
+					"users":  knownvalue.SetExact([]knownvalue.Check{knownvalue.Int64Exact(refserver.SeedOwnerID)}),
+				})),
+				// A named group reads as that one group and no users.
+				acctest.Value(leads, "can_join_group", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"groups": knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("role:nobody")}),
+					"users":  knownvalue.SetExact([]knownvalue.Check{}),
+				})),
+				acctest.Value(members, "is_system_group", knownvalue.Bool(true)),
+				acctest.Value(members, "subgroups", knownvalue.SetExact([]knownvalue.Check{
+					knownvalue.StringExact("role:fullmembers")})),
+				acctest.Value(retired, "name", knownvalue.StringExact("retired-team")),
+				acctest.Value(retired, "deactivated", knownvalue.Bool(true)),
+			).Step(),
 		},
 	})
 }

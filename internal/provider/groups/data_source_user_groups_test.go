@@ -1,7 +1,6 @@
 package groups_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -82,54 +81,45 @@ func TestAccUserGroups_member(t *testing.T) {
 	withRetired := append(append(append([]string{}, seededGroupNames[:10]...), "retired-team"), seededGroupNames[10:]...)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ExpectNames("data.zulip_user_groups.all", "user_groups", seededGroupNames...),
-					statecheck.ExpectKnownValue("data.zulip_user_groups.all", tfjsonpath.New("include_deactivated_groups"), knownvalue.Bool(false)),
-					// The deactivated group appears only when asked for.
-					acctest.ExpectNames("data.zulip_user_groups.with_deactivated", "user_groups", withRetired...),
-					acctest.ExpectNames("data.zulip_user_groups.retired", "user_groups"),
-					statecheck.ExpectKnownValue("data.zulip_user_groups.retired_included", tfjsonpath.New("user_groups"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{
-							"id":          knownvalue.Int64Exact(refserver.GroupRetired),
-							"deactivated": knownvalue.Bool(true),
-							"creator_id":  knownvalue.Int64Exact(refserver.SeedOwnerID),
-							// Its only member is deactivated, and members lists active users only.
-							"members": knownvalue.ListSizeExact(0),
-						}),
-					})),
-					statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups"), seededBackendGroup()),
-					// leads: a subgroup, and an anonymous group may manage it.
-					statecheck.ExpectKnownValue("data.zulip_user_groups.leads", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"members":             int64List(refserver.SeedOwnerID),
-						"direct_subgroup_ids": int64List(refserver.GroupBackend),
-						"can_manage_group":    acctest.PermissionOf([]string{"role:administrators"}, refserver.SeedOwnerID),
-					})),
-					statecheck.ExpectKnownValue("data.zulip_user_groups.administrators", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"id":                  knownvalue.Int64Exact(refserver.GroupAdministrators),
-						"is_system_group":     knownvalue.Bool(true),
-						"members":             int64List(refserver.SeedAdminID, refserver.SeedAdmin2ID),
-						"direct_subgroup_ids": int64List(refserver.GroupOwners),
-						"date_created":        knownvalue.Null(),
-						"creator_id":          knownvalue.Null(),
-					})),
-				},
-			},
-			{
-				// Changed outside Terraform: the next read sees it.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Groups[refserver.GroupFrontend].Deactivated = true
-						r.Groups[refserver.GroupBackend].Members = []int{refserver.SeedMember3ID}
-					})
-				},
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ExpectNames("data.zulip_user_groups.all", "user_groups", append(append([]string{}, seededGroupNames[:9]...), "leads")...),
-					statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups").AtSliceIndex(0).AtMapKey("members"), int64List(refserver.SeedMember3ID)),
-				},
-			},
+			acctest.Apply(config).State(
+				acctest.ExpectNames("data.zulip_user_groups.all", "user_groups", seededGroupNames...),
+				acctest.Value("data.zulip_user_groups.all", "include_deactivated_groups", knownvalue.Bool(false)),
+				// The deactivated group appears only when asked for.
+				acctest.ExpectNames("data.zulip_user_groups.with_deactivated", "user_groups", withRetired...),
+				acctest.ExpectNames("data.zulip_user_groups.retired", "user_groups"),
+				acctest.Value("data.zulip_user_groups.retired_included", "user_groups", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"id":          knownvalue.Int64Exact(refserver.GroupRetired),
+						"deactivated": knownvalue.Bool(true),
+						"creator_id":  knownvalue.Int64Exact(refserver.SeedOwnerID),
+						// Its only member is deactivated, and members lists active users only.
+						"members": knownvalue.ListSizeExact(0),
+					}),
+				})),
+				acctest.Value("data.zulip_user_groups.backend", "user_groups", seededBackendGroup()),
+				// leads: a subgroup, and an anonymous group may manage it.
+				statecheck.ExpectKnownValue("data.zulip_user_groups.leads", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"members":             int64List(refserver.SeedOwnerID),
+					"direct_subgroup_ids": int64List(refserver.GroupBackend),
+					"can_manage_group":    acctest.PermissionOf([]string{"role:administrators"}, refserver.SeedOwnerID),
+				})),
+				statecheck.ExpectKnownValue("data.zulip_user_groups.administrators", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"id":                  knownvalue.Int64Exact(refserver.GroupAdministrators),
+					"is_system_group":     knownvalue.Bool(true),
+					"members":             int64List(refserver.SeedAdminID, refserver.SeedAdmin2ID),
+					"direct_subgroup_ids": int64List(refserver.GroupOwners),
+					"date_created":        knownvalue.Null(),
+					"creator_id":          knownvalue.Null(),
+				})),
+			).Step(),
+			// Changed outside Terraform: the next read sees it.
+			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Groups[refserver.GroupFrontend].Deactivated = true
+				r.Groups[refserver.GroupBackend].Members = []int{refserver.SeedMember3ID}
+			}).State(
+				acctest.ExpectNames("data.zulip_user_groups.all", "user_groups", append(append([]string{}, seededGroupNames[:9]...), "leads")...),
+				statecheck.ExpectKnownValue("data.zulip_user_groups.backend", tfjsonpath.New("user_groups").AtSliceIndex(0).AtMapKey("members"), int64List(refserver.SeedMember3ID)),
+			).Step(),
 		},
 	})
 }
@@ -144,24 +134,16 @@ func TestAccUserGroups_needsMemberOrAdministrator(t *testing.T) {
 	want := acctest.ExpectErr("may list user groups: Zulip does not list user groups to guests.", "Not allowed for guest users")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_user_groups" "x" {}`, ExpectError: want},
-			{
-				Config:      before496.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
-				ExpectError: acctest.ExpectErr("to guests or (before feature level 496; this server has 495) bots", "does not accept bot requests"),
-			},
-			{
-				Config: srv.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ExpectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
-				},
-			},
-			{
-				// A moderator is a member: allowed.
-				Config: srv.ProviderConfig(t, refserver.SeedModeratorID) + `data "zulip_user_groups" "x" {}`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					acctest.ExpectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
-				},
-			},
+			acctest.Apply(srv.ProviderConfig(t, refserver.SeedGuestID) + `data "zulip_user_groups" "x" {}`).Fails(want).Step(),
+			acctest.Apply(before496.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`).
+				Fails(acctest.ExpectErr("to guests or (before feature level 496; this server has 495) bots", "does not accept bot requests")).Step(),
+			acctest.Apply(srv.ProviderConfig(t, refserver.SeedBotID) + `data "zulip_user_groups" "x" {}`).State(
+				acctest.ExpectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
+			).Step(),
+			// A moderator is a member: allowed.
+			acctest.Apply(srv.ProviderConfig(t, refserver.SeedModeratorID) + `data "zulip_user_groups" "x" {}`).State(
+				acctest.ExpectNames("data.zulip_user_groups.x", "user_groups", seededGroupNames...),
+			).Step(),
 		},
 	})
 }
@@ -171,44 +153,29 @@ func TestAccUserGroups_serverTooOld(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      member + `data "zulip_user_groups" "x" { include_deactivated_groups = true }`,
-				ExpectError: acctest.ExpectErr("include_deactivated_groups needs Zulip feature level 294 or newer", "has feature level 290"),
-			},
-			{
-				// Without it, it works; settings newer than the server are null.
-				Config: member + `data "zulip_user_groups" "x" { name = "backend" }`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_user_groups.x", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"can_mention_group":        acctest.PermissionOf([]string{"role:everyone"}),
-						"can_manage_group":         acctest.PermissionOf([]string{"role:nobody"}),
-						"can_join_group":           knownvalue.Null(),
-						"can_remove_members_group": knownvalue.Null(),
-						"date_created":             knownvalue.Null(),
-					})),
-				},
-			},
+			acctest.Apply(member + `data "zulip_user_groups" "x" { include_deactivated_groups = true }`).
+				Fails(acctest.ExpectErr("include_deactivated_groups needs Zulip feature level 294 or newer", "has feature level 290")).Step(),
+			// Without it, it works; settings newer than the server are null.
+			acctest.Apply(member + `data "zulip_user_groups" "x" { name = "backend" }`).State(
+				statecheck.ExpectKnownValue("data.zulip_user_groups.x", tfjsonpath.New("user_groups").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"can_mention_group":        acctest.PermissionOf([]string{"role:everyone"}),
+					"can_manage_group":         acctest.PermissionOf([]string{"role:nobody"}),
+					"can_join_group":           knownvalue.Null(),
+					"can_remove_members_group": knownvalue.Null(),
+					"date_created":             knownvalue.Null(),
+				})),
+			).Step(),
 		},
 	})
 }
 
 func TestAccUserGroups_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_user_groups/data-source.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedMemberID) + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("custom_groups", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("backend"), knownvalue.StringExact("frontend"), knownvalue.StringExact("leads"),
-				})),
-				statecheck.ExpectKnownOutputValue("backend_members", int64List(refserver.SeedMemberID, refserver.SeedMember3ID)),
-			},
-		}},
-	})
+	acctest.ReadsExample(t, refserver.SeedMemberID, "examples/data-sources/zulip_user_groups/data-source.tf",
+		statecheck.ExpectKnownOutputValue("custom_groups", knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.StringExact("backend"), knownvalue.StringExact("frontend"), knownvalue.StringExact("leads"),
+		})),
+		statecheck.ExpectKnownOutputValue("backend_members", int64List(refserver.SeedMemberID, refserver.SeedMember3ID)),
+	)
 }
 
 // int64List checks a list of numbers.

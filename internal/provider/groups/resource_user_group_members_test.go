@@ -9,23 +9,22 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
 // groupMembersOnServer checks a group's direct members and subgroups.
-func groupMembersOnServer(srv *acctest.Server, id int, members, subgroups []int) error {
-	var g refserver.UserGroup
-	srv.Do(func(r *refserver.Realm) { g = *r.Groups[id] })
-	m, s := slices.Sorted(slices.Values(g.Members)), slices.Sorted(slices.Values(g.DirectSubgroupIDs))
-	if !slices.Equal(m, members) || !slices.Equal(s, subgroups) {
-		return fmt.Errorf("group %d on the server: members %v, subgroups %v; want %v, %v", id, m, s, members, subgroups)
+func groupMembersOnServer(srv *acctest.Server, id int, members, subgroups []int) func() error {
+	return func() error {
+		var g refserver.UserGroup
+		srv.Do(func(r *refserver.Realm) { g = *r.Groups[id] })
+		m, s := slices.Sorted(slices.Values(g.Members)), slices.Sorted(slices.Values(g.DirectSubgroupIDs))
+		if !slices.Equal(m, members) || !slices.Equal(s, subgroups) {
+			return fmt.Errorf("group %d on the server: members %v, subgroups %v; want %v, %v", id, m, s, members, subgroups)
+		}
+		return nil
 	}
-	return nil
 }
 
 func testAccGroupMembersConfig(members, extra string) string {
@@ -37,75 +36,36 @@ func TestAccUserGroupMembers_lifecycle(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	addr := "zulip_user_group_members.test"
 	frontend := refserver.GroupFrontend
+	eleven := owner + testAccGroupMembersConfig("[11]", "")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				// The seeded member 6 is removed, 5 and 11 added; subgroups set.
-				Config: owner + testAccGroupMembersConfig("[5, 11]", "  subgroups = [\"backend\"]\n"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					return groupMembersOnServer(srv, frontend, []int{5, 11}, []int{refserver.GroupBackend})
-				},
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "frontend", ImportStateVerify: true},
-			{
-				// Subgroups left out: no longer managed, kept as they are.
-				Config: owner + testAccGroupMembersConfig("[11]", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("subgroups"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("backend")})),
-				},
-				Check: func(*terraform.State) error {
-					return groupMembersOnServer(srv, frontend, []int{11}, []int{refserver.GroupBackend})
-				},
-			},
-			{
-				// Someone added outside Terraform is removed again.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) { r.Groups[frontend].Members = append(r.Groups[frontend].Members, 4) })
-				},
-				Config: owner + testAccGroupMembersConfig("[11]", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				Check: func(*terraform.State) error {
-					return groupMembersOnServer(srv, frontend, []int{11}, []int{refserver.GroupBackend})
-				},
-			},
+			// The seeded member 6 is removed, 5 and 11 added; subgroups set.
+			acctest.Apply(owner + testAccGroupMembersConfig("[5, 11]", "  subgroups = [\"backend\"]\n")).Clean().
+				OnServer(groupMembersOnServer(srv, frontend, []int{5, 11}, []int{refserver.GroupBackend})).Step(),
+			acctest.ImportVerify(addr, "frontend"),
+			// Subgroups left out: no longer managed, kept as they are.
+			acctest.Apply(eleven).Planned(addr, plancheck.ResourceActionUpdate).Clean().
+				State(acctest.Value(addr, "subgroups", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("backend")}))).
+				OnServer(groupMembersOnServer(srv, frontend, []int{11}, []int{refserver.GroupBackend})).Step(),
+			// Someone added outside Terraform is removed again.
+			acctest.Apply(eleven).OutOfBand(srv, func(r *refserver.Realm) { r.Groups[frontend].Members = append(r.Groups[frontend].Members, 4) }).
+				Planned(addr, plancheck.ResourceActionUpdate).OnServer(groupMembersOnServer(srv, frontend, []int{11}, []int{refserver.GroupBackend})).Step(),
 			{
 				// The group deactivated outside Terraform: the resource is gone from
 				// state; reactivated, the next apply sets the members again.
 				PreConfig: func() {
 					srv.Do(func(r *refserver.Realm) { r.Groups[frontend].Deactivated = true })
 				},
-				Config:             owner + testAccGroupMembersConfig("[11]", ""),
+				Config:             eleven,
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 			},
-			{
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Groups[frontend].Deactivated = false
-						r.Groups[frontend].Members = []int{6}
-					})
-				},
-				Config: owner + testAccGroupMembersConfig("[11]", ""),
-				Check: func(*terraform.State) error {
-					return groupMembersOnServer(srv, frontend, []int{11}, []int{refserver.GroupBackend})
-				},
-			},
-			{
-				// Destroy removes what the resource manages.
-				Config: owner,
-				Check: func(*terraform.State) error {
-					return groupMembersOnServer(srv, frontend, []int{}, []int{})
-				},
-			},
+			acctest.Apply(eleven).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Groups[frontend].Deactivated = false
+				r.Groups[frontend].Members = []int{6}
+			}).OnServer(groupMembersOnServer(srv, frontend, []int{11}, []int{refserver.GroupBackend})).Step(),
+			// Destroy removes what the resource manages.
+			acctest.Apply(owner).OnServer(groupMembersOnServer(srv, frontend, []int{}, []int{})).Step(),
 		},
 	})
 }
@@ -113,9 +73,7 @@ func TestAccUserGroupMembers_lifecycle(t *testing.T) {
 func TestAccUserGroupMembers_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses(owner)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccGroupMembersConfig("[5, 999]", ""), "Unknown User", "999"),
@@ -136,45 +94,22 @@ func TestAccUserGroupMembers_bothKinds(t *testing.T) {
 	rec := &acctest.DiagRecorder{}
 	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.Factories(),
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + testAccGroupMembersConfig("[5]", "") + fmt.Sprintf(`
+		Steps: []resource.TestStep{
+			acctest.PlanWarns(srv.ProviderConfig(t, refserver.SeedOwnerID)+testAccGroupMembersConfig("[5]", "")+fmt.Sprintf(`
 resource "zulip_user_group_membership" "test" {
   group_id = %d
   user_id  = 11
 }
-`, refserver.GroupFrontend),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-			Check:              func(*terraform.State) error { return rec.Has("Group Managed Twice") },
-		}},
+`, refserver.GroupFrontend), rec, "Group Managed Twice"),
+		},
 	})
 	if err := rec.Has("Group Managed Twice"); err != nil {
 		t.Error(err)
 	}
 }
 
-func TestAccUserGroupMembers_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group_members/resource.tf"),
-			ConfigVariables: config.Variables{
-				"primary_id": config.IntegerVariable(refserver.SeedMemberID), "secondary_id": config.IntegerVariable(refserver.SeedMember3ID),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_user_group_members.oncall", tfjsonpath.New("members"), knownvalue.SetExact([]knownvalue.Check{
-					knownvalue.Int64Exact(refserver.SeedMemberID), knownvalue.Int64Exact(refserver.SeedMember3ID)})),
-			},
-		}},
-	})
-}
-
 func TestAccUserGroupMembers_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_members.test", "leads"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedOwnerID, nil, "zulip_user_group_members.test", "leads")
 }
 
 func TestAccUserGroupMembership_lifecycle(t *testing.T) {
@@ -185,35 +120,19 @@ func TestAccUserGroupMembership_lifecycle(t *testing.T) {
 	cfg := owner + fmt.Sprintf("resource \"zulip_user_group_membership\" \"test\" {\n  group_id = %d\n  user_id  = 11\n}\n", frontend)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:            cfg,
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(fmt.Sprintf("%d:11", frontend)))},
-				// The seeded member stays: the resource is additive.
-				Check: func(*terraform.State) error { return groupMembersOnServer(srv, frontend, []int{6, 11}, []int{}) },
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "frontend:11", ImportStateVerify: true},
-			{
-				// Removed outside Terraform: added again.
-				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Groups[frontend].Members = []int{6} }) },
-				Config:    cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				Check: func(*terraform.State) error { return groupMembersOnServer(srv, frontend, []int{6, 11}, []int{}) },
-			},
-			{
-				// Destroy removes this user only.
-				Config: owner,
-				Check:  func(*terraform.State) error { return groupMembersOnServer(srv, frontend, []int{6}, []int{}) },
-			},
-			{
-				// A member already (added by someone else, or by an attempt whose
-				// answer was lost): adopted, not refused.
-				PreConfig: func() { srv.Do(func(r *refserver.Realm) { r.Groups[frontend].Members = []int{6, 11} }) },
-				Config:    cfg,
-				Check:     func(*terraform.State) error { return groupMembersOnServer(srv, frontend, []int{6, 11}, []int{}) },
-			},
+			// The seeded member stays: the resource is additive.
+			acctest.Apply(cfg).Clean().State(acctest.Value(addr, "id", knownvalue.StringExact(fmt.Sprintf("%d:11", frontend)))).
+				OnServer(groupMembersOnServer(srv, frontend, []int{6, 11}, []int{})).Step(),
+			acctest.ImportVerify(addr, "frontend:11"),
+			// Removed outside Terraform: added again.
+			acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) { r.Groups[frontend].Members = []int{6} }).
+				Planned(addr, plancheck.ResourceActionCreate).OnServer(groupMembersOnServer(srv, frontend, []int{6, 11}, []int{})).Step(),
+			// Destroy removes this user only.
+			acctest.Apply(owner).OnServer(groupMembersOnServer(srv, frontend, []int{6}, []int{})).Step(),
+			// A member already (added by someone else, or by an attempt whose
+			// answer was lost): adopted, not refused.
+			acctest.Apply(cfg).OutOfBand(srv, func(r *refserver.Realm) { r.Groups[frontend].Members = []int{6, 11} }).
+				OnServer(groupMembersOnServer(srv, frontend, []int{6, 11}, []int{})).Step(),
 		},
 	})
 }
@@ -223,18 +142,10 @@ func TestAccUserGroupMembership_validation(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      owner + "resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
-				PlanOnly:    true,
-				ExpectError: acctest.ExpectErr("Unknown User", "10"),
-			},
-			{
-				Config:        owner + "resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 6\n}\n",
-				ResourceName:  "zulip_user_group_membership.x",
-				ImportState:   true,
-				ImportStateId: "frontend",
-				ExpectError:   acctest.ExpectErr("Invalid Import ID", "<group name or id>:<user id>"),
-			},
+			acctest.PlanFails(owner+"resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
+				acctest.ExpectErr("Unknown User", "10")),
+			acctest.ImportFails(owner+"resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 6\n}\n",
+				"zulip_user_group_membership.x", "frontend", acctest.ExpectErr("Invalid Import ID", "<group name or id>:<user id>")),
 		},
 	})
 }
@@ -242,20 +153,14 @@ func TestAccUserGroupMembership_validation(t *testing.T) {
 func TestAccUserGroupMembership_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:           srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group_membership/resource.tf"),
-			ConfigVariables:  config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			Check: func(*terraform.State) error {
-				return groupMembersOnServer(srv, refserver.GroupBackend, []int{5, 6, 11}, []int{})
-			},
-		}},
+		Steps: []resource.TestStep{
+			acctest.Apply(srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group_membership/resource.tf")).
+				Vars(config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)}).Clean().
+				OnServer(groupMembersOnServer(srv, refserver.GroupBackend, []int{5, 6, 11}, []int{})).Step(),
+		},
 	})
 }
 
 func TestAccUserGroupMembership_generatedConfig(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.GeneratedConfigSteps(srv.ProviderConfig(t, refserver.SeedOwnerID), "", "zulip_user_group_membership.test", "backend:11"),
-	})
+	acctest.GeneratedConfigTest(t, refserver.SeedOwnerID, nil, "zulip_user_group_membership.test", "backend:11")
 }

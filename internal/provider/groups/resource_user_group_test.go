@@ -5,13 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -106,68 +102,46 @@ func TestAccUserGroup_botKey(t *testing.T) {
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 495 })
 	addr := "zulip_user_group.test"
+	botGroupMembers := func(name string, members, subgroups []int) func() error {
+		return func() error {
+			g, ok := acctest.GroupByName(srv, name)
+			if !ok {
+				return fmt.Errorf("the bot's group is not on the server")
+			}
+			return groupMembersOnServer(srv, g.ID, members, subgroups)()
+		}
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      old.ProviderConfig(t, refserver.SeedBotID) + acctest.UserGroupConfig("bots-team", "Made by a bot", ""),
-				ExpectError: acctest.ExpectErr("Unable to Read User Groups", "does not accept bot requests"),
-			},
-			{
-				// Its members and subgroups too: adding a subgroup needs
-				// can_add_members_group, which the creator holds.
-				Config: bot + acctest.UserGroupConfig("bots-team", "Made by a bot", `  can_mention_group = { groups = ["role:members"] }
-`) + `resource "zulip_user_group_members" "test" {
+			acctest.Apply(old.ProviderConfig(t, refserver.SeedBotID) + acctest.UserGroupConfig("bots-team", "Made by a bot", "")).
+				Fails(acctest.ExpectErr("Unable to Read User Groups", "does not accept bot requests")).Step(),
+			// Its members and subgroups too: adding a subgroup needs
+			// can_add_members_group, which the creator holds.
+			acctest.Apply(bot+acctest.UserGroupConfig("bots-team", "Made by a bot", `  can_mention_group = { groups = ["role:members"] }
+`)+`resource "zulip_user_group_members" "test" {
   group_id  = zulip_user_group.test.id
   members   = [5]
   subgroups = ["frontend"]
 }
-`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("creator_id"), knownvalue.Int64Exact(refserver.SeedBotID)),
-					// The creator manages the group it made.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("can_manage_group"), acctest.PermissionOf(nil, refserver.SeedBotID)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					g, ok := acctest.GroupByName(srv, "bots-team")
-					if !ok {
-						return fmt.Errorf("the bot's group is not on the server")
-					}
-					return groupMembersOnServer(srv, g.ID, []int{5}, []int{refserver.GroupFrontend})
-				},
-			},
-			{
-				// Removing the subgroup needs can_manage_group, which it holds too.
-				Config: bot + acctest.UserGroupConfig("bots-team-2", "Renamed by a bot", `  can_mention_group = { groups = ["role:administrators"] }
-`) + `resource "zulip_user_group_members" "test" {
+`).State(
+				acctest.Value(addr, "creator_id", knownvalue.Int64Exact(refserver.SeedBotID)),
+				// The creator manages the group it made.
+				acctest.Value(addr, "can_manage_group", acctest.PermissionOf(nil, refserver.SeedBotID)),
+			).Clean().OnServer(botGroupMembers("bots-team", []int{5}, []int{refserver.GroupFrontend})).Step(),
+			// Removing the subgroup needs can_manage_group, which it holds too.
+			acctest.Apply(bot+acctest.UserGroupConfig("bots-team-2", "Renamed by a bot", `  can_mention_group = { groups = ["role:administrators"] }
+`)+`resource "zulip_user_group_members" "test" {
   group_id  = zulip_user_group.test.id
   members   = [5, 11]
   subgroups = []
 }
-`,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					g, ok := acctest.GroupByName(srv, "bots-team-2")
-					if !ok {
-						return fmt.Errorf("the bot's group is not on the server")
-					}
-					return groupMembersOnServer(srv, g.ID, []int{5, 11}, []int{})
-				},
-			},
-			{
-				Config: bot,
-				Check: func(*terraform.State) error {
-					if g, ok := acctest.GroupByName(srv, "bots-team-2"); !ok || !g.Deactivated || g.Description != "Renamed by a bot" {
-						return fmt.Errorf("on the server after destroy: %+v", g)
-					}
-					return nil
-				},
-			},
+`).Planned(addr, plancheck.ResourceActionUpdate).Clean().OnServer(botGroupMembers("bots-team-2", []int{5, 11}, []int{})).Step(),
+			acctest.Apply(bot).OnServer(func() error {
+				if g, ok := acctest.GroupByName(srv, "bots-team-2"); !ok || !g.Deactivated || g.Description != "Renamed by a bot" {
+					return fmt.Errorf("on the server after destroy: %+v", g)
+				}
+				return nil
+			}).Step(),
 		},
 	})
 }
@@ -175,9 +149,7 @@ func TestAccUserGroup_botKey(t *testing.T) {
 func TestAccUserGroup_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	step := func(hcl string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: owner + hcl, PlanOnly: true, ExpectError: acctest.ExpectErr(want...)}
-	}
+	step := acctest.PlanRefuses(owner)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(acctest.UserGroupConfig("role:x", "", ""), "Invalid User Group Name", "reserved for system groups"),
@@ -197,35 +169,9 @@ func TestAccUserGroup_validation(t *testing.T) {
 func TestAccUserGroup_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 300 })
 	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config:      srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.UserGroupConfig("x", "", ""),
-			PlanOnly:    true,
-			ExpectError: acctest.ExpectErr("Zulip Server Too Old", "317"),
-		}},
-	})
-}
-
-// TestAccUserGroup_example applies the documentation's example; a group named
-// in a permission before it exists is known to the plan through the reference.
-func TestAccUserGroup_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				// The example's names are new in this organization.
-				srv.Do(func(r *refserver.Realm) {
-					r.Groups[refserver.GroupBackend].Name = "backend-old"
-					r.Groups[refserver.GroupLeads].Name = "leads-old"
-				})
-			},
-			Config:          srv.ProviderConfig(t, refserver.SeedOwnerID) + acctest.ReadExample(t, "examples/resources/zulip_user_group/resource.tf"),
-			ConfigVariables: config.Variables{"head_of_engineering_id": config.IntegerVariable(refserver.SeedMemberID)},
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("zulip_user_group.backend", tfjsonpath.New("can_manage_group"), acctest.PermissionOf([]string{"leads"})),
-			},
-		}},
+		Steps: []resource.TestStep{
+			acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedOwnerID)+acctest.UserGroupConfig("x", "", ""),
+				acctest.ExpectErr("Zulip Server Too Old", "317")),
+		},
 	})
 }

@@ -1,7 +1,6 @@
 package people_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -57,20 +56,14 @@ data "zulip_user_status" "maria" {
 
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: config, ConfigStateChecks: first},
-			{
-				// Changed outside Terraform: Maria sets a status, Mark clears his.
-				PreConfig: func() {
-					srv.Do(func(r *refserver.Realm) {
-						r.Users[refserver.SeedMember2ID].Status = &refserver.UserStatus{
-							StatusText: "On vacation", EmojiName: "palm_tree", EmojiCode: "1f334", ReactionType: "unicode_emoji",
-						}
-						r.Users[refserver.SeedMemberID].Status = nil
-					})
-				},
-				Config:            config,
-				ConfigStateChecks: second,
-			},
+			acctest.Apply(config).State(first...).Step(),
+			// Changed outside Terraform: Maria sets a status, Mark clears his.
+			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
+				r.Users[refserver.SeedMember2ID].Status = &refserver.UserStatus{
+					StatusText: "On vacation", EmojiName: "palm_tree", EmojiCode: "1f334", ReactionType: "unicode_emoji",
+				}
+				r.Users[refserver.SeedMemberID].Status = nil
+			}).State(second...).Step(),
 		},
 	})
 }
@@ -80,23 +73,14 @@ func TestAccUserStatus_badInput(t *testing.T) {
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      member + `data "zulip_user_status" "x" { user_id = 999 }`,
-				ExpectError: acctest.ExpectErr("User Not Found", "no user with id 999", "No such user"),
-			},
-			{
-				// A bot has no status: Zulip answers as for an unknown user.
-				Config:      member + `data "zulip_user_status" "x" { user_id = 8 }`,
-				ExpectError: acctest.ExpectErr("no user with id 8"),
-			},
-			{
-				Config:      member + `data "zulip_user_status" "x" { user_id = 10 }`,
-				ExpectError: acctest.ExpectErr("status of user 10", "User is deactivated"),
-			},
-			{
-				Config:      member + `data "zulip_user_status" "x" { user_id = 0 }`,
-				ExpectError: acctest.ExpectErr("user_id", "value must be at least 1"),
-			},
+			acctest.Apply(member + `data "zulip_user_status" "x" { user_id = 999 }`).
+				Fails(acctest.ExpectErr("User Not Found", "no user with id 999", "No such user")).Step(),
+			// A bot has no status: Zulip answers as for an unknown user.
+			acctest.Apply(member + `data "zulip_user_status" "x" { user_id = 8 }`).Fails(acctest.ExpectErr("no user with id 8")).Step(),
+			acctest.Apply(member + `data "zulip_user_status" "x" { user_id = 10 }`).
+				Fails(acctest.ExpectErr("status of user 10", "User is deactivated")).Step(),
+			acctest.Apply(member + `data "zulip_user_status" "x" { user_id = 0 }`).
+				Fails(acctest.ExpectErr("user_id", "value must be at least 1")).Step(),
 		},
 	})
 }
@@ -112,18 +96,8 @@ func TestAccUserStatus_serverTooOld(t *testing.T) {
 }
 
 func TestAccUserStatus_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	example, err := os.ReadFile(acctest.RepoPath("examples/data-sources/zulip_user_status/data-source.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: srv.ProviderConfig(t, refserver.SeedAdminID) + string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("mark_status", knownvalue.StringExact("In a meeting")),
-				statecheck.ExpectKnownOutputValue("mark_is_away", knownvalue.Bool(false)),
-			},
-		}},
-	})
+	acctest.ReadsExample(t, refserver.SeedAdminID, "examples/data-sources/zulip_user_status/data-source.tf",
+		statecheck.ExpectKnownOutputValue("mark_status", knownvalue.StringExact("In a meeting")),
+		statecheck.ExpectKnownOutputValue("mark_is_away", knownvalue.Bool(false)),
+	)
 }

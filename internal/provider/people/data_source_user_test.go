@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -214,8 +213,7 @@ func TestAccUserDataSource_byEmail(t *testing.T) {
 	str, attr := knownvalue.StringExact, testAccUserDS
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: member + `
+			acctest.Apply(member+`
 data "zulip_user" "aaron" {
   email = "aaron@zulip.example.com"
 }
@@ -227,39 +225,34 @@ data "zulip_user" "alice" {
 data "zulip_user" "mark" {
   email = "user5@zulip.example.com"
 }
-`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					// Visible to everyone: the real address is the API address.
-					attr("aaron", "user_id", knownvalue.Int64Exact(refserver.SeedAdminID)),
-					attr("aaron", "email", str("aaron@zulip.example.com")),
-					attr("aaron", "api_email", str("aaron@zulip.example.com")),
-					attr("aaron", "role_name", str("administrator")),
-					// Visible to members: found by the real address, which
-					// differs from her API address.
-					attr("alice", "user_id", knownvalue.Int64Exact(refserver.SeedAdmin2ID)),
-					attr("alice", "email", str("alice@zulip.example.com")),
-					attr("alice", "api_email", str("user3@zulip.example.com")),
-					attr("alice", "delivery_email", str("alice@zulip.example.com")),
-					// Visible to administrators only: the dummy address finds
-					// him, and his real address stays hidden from a member.
-					attr("mark", "user_id", knownvalue.Int64Exact(refserver.SeedMemberID)),
-					attr("mark", "email", str("user5@zulip.example.com")),
-					attr("mark", "full_name", str("Mark Member")),
-					attr("mark", "delivery_email", knownvalue.Null()),
-				},
-			},
-			{
-				// Mark's real address is hidden from a member: Zulip says "No
-				// such user", and the diagnostic explains why.
-				Config: member + `
+`).State(
+				// Visible to everyone: the real address is the API address.
+				attr("aaron", "user_id", knownvalue.Int64Exact(refserver.SeedAdminID)),
+				attr("aaron", "email", str("aaron@zulip.example.com")),
+				attr("aaron", "api_email", str("aaron@zulip.example.com")),
+				attr("aaron", "role_name", str("administrator")),
+				// Visible to members: found by the real address, which
+				// differs from her API address.
+				attr("alice", "user_id", knownvalue.Int64Exact(refserver.SeedAdmin2ID)),
+				attr("alice", "email", str("alice@zulip.example.com")),
+				attr("alice", "api_email", str("user3@zulip.example.com")),
+				attr("alice", "delivery_email", str("alice@zulip.example.com")),
+				// Visible to administrators only: the dummy address finds
+				// him, and his real address stays hidden from a member.
+				attr("mark", "user_id", knownvalue.Int64Exact(refserver.SeedMemberID)),
+				attr("mark", "email", str("user5@zulip.example.com")),
+				attr("mark", "full_name", str("Mark Member")),
+				attr("mark", "delivery_email", knownvalue.Null()),
+			).Step(),
+			// Mark's real address is hidden from a member: Zulip says "No
+			// such user", and the diagnostic explains why.
+			acctest.Apply(member + `
 data "zulip_user" "mark" {
   email = "mark@zulip.example.com"
 }
-`,
-				ExpectError: acctest.ExpectErr(`User Not Found`, `data.zulip_user.mark`,
-					`No user with the e-mail address "mark@zulip.example.com" is visible`,
-					`e-mail visibility setting hides it`, `user_id`, `No such user`),
-			},
+`).Fails(acctest.ExpectErr(`User Not Found`, `data.zulip_user.mark`,
+				`No user with the e-mail address "mark@zulip.example.com" is visible`,
+				`e-mail visibility setting hides it`, `user_id`, `No such user`)).Step(),
 		},
 	})
 }
@@ -290,28 +283,20 @@ email = "user5@zulip.example.com"`, acctest.ExpectErr(`Invalid Attribute Combina
 
 // TestAccUserDataSource_example applies the documentation's example.
 func TestAccUserDataSource_example(t *testing.T) {
-	srv := acctest.NewServer(t)
-	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	example := acctest.ReadExample(t, "examples/data-sources/zulip_user/data-source.tf")
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: admin + example,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("mark_role", knownvalue.StringExact("member")),
-				statecheck.ExpectKnownOutputValue("mark_github", knownvalue.StringExact("markm")),
-				statecheck.ExpectKnownOutputValue("mark_mentors", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.Int64Exact(refserver.SeedAdminID),
-				})),
-				statecheck.ExpectKnownOutputValue("aaron_is_admin", knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue("data.zulip_user.aaron", tfjsonpath.New("user_id"), knownvalue.Int64Func(func(v int64) error {
-					if v != refserver.SeedAdminID {
-						return fmt.Errorf("aaron@ resolved to user %d, want %d", v, refserver.SeedAdminID)
-					}
-					return nil
-				})),
-			},
-		}},
-	})
+	acctest.ReadsExample(t, refserver.SeedAdminID, "examples/data-sources/zulip_user/data-source.tf",
+		statecheck.ExpectKnownOutputValue("mark_role", knownvalue.StringExact("member")),
+		statecheck.ExpectKnownOutputValue("mark_github", knownvalue.StringExact("markm")),
+		statecheck.ExpectKnownOutputValue("mark_mentors", knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.Int64Exact(refserver.SeedAdminID),
+		})),
+		statecheck.ExpectKnownOutputValue("aaron_is_admin", knownvalue.Bool(true)),
+		acctest.Value("data.zulip_user.aaron", "user_id", knownvalue.Int64Func(func(v int64) error {
+			if v != refserver.SeedAdminID {
+				return fmt.Errorf("aaron@ resolved to user %d, want %d", v, refserver.SeedAdminID)
+			}
+			return nil
+		})),
+	)
 }
 
 // TestAccUserDataSource_serverTooOld checks that a lookup by e-mail on a
@@ -322,26 +307,20 @@ func TestAccUserDataSource_serverTooOld(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: admin + `
+			acctest.Apply(admin + `
 data "zulip_user" "x" {
   email = "user5@zulip.example.com"
 }
-`,
-				ExpectError: acctest.ExpectErr(`Zulip Server Too Old`, `looking a user up by email needs Zulip feature level 39`,
-					`has feature level 30`, `by user_id instead`),
-			},
-			{
-				Config: admin + `
+`).Fails(acctest.ExpectErr(`Zulip Server Too Old`, `looking a user up by email needs Zulip feature level 39`,
+				`has feature level 30`, `by user_id instead`)).Step(),
+			acctest.Apply(admin+`
 data "zulip_user" "x" {
   user_id = 5
 }
-`,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.zulip_user.x", tfjsonpath.New("full_name"), knownvalue.StringExact("Mark Member")),
-					statecheck.ExpectKnownValue("data.zulip_user.x", tfjsonpath.New("is_imported_stub"), knownvalue.Bool(false)),
-				},
-			},
+`).State(
+				acctest.Value("data.zulip_user.x", "full_name", knownvalue.StringExact("Mark Member")),
+				acctest.Value("data.zulip_user.x", "is_imported_stub", knownvalue.Bool(false)),
+			).Step(),
 		},
 	})
 	if got := srv.Requests("GET", "/api/v1/users/user5@zulip.example.com"); got != 0 {

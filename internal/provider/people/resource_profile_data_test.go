@@ -81,7 +81,7 @@ func (p testAccProfileDataLifecycle) createSteps() []resource.TestStep {
 				})
 			})),
 		).Clean().Step(),
-		{ResourceName: p.addr, ImportState: true, ImportStateId: "Pronouns,3,Mentor, Birthday", ImportStateVerify: true},
+		acctest.ImportVerify(p.addr, "Pronouns,3,Mentor, Birthday"),
 	}
 }
 
@@ -155,30 +155,25 @@ func TestAccProfileData_onlyNamedFields(t *testing.T) {
 					return profileValuesOnServer(srv, refserver.SeedMemberID, untouched)
 				})),
 			).Clean().Step(),
-			{
-				ResourceName:  "zulip_profile_data.test",
-				ImportState:   true,
-				ImportStateId: "*",
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					if len(states) != 1 {
-						return fmt.Errorf("imported %d resources, want 1", len(states))
+			acctest.ImportChecked("", "zulip_profile_data.test", "*", false, func(states []*terraform.InstanceState) error {
+				if len(states) != 1 {
+					return fmt.Errorf("imported %d resources, want 1", len(states))
+				}
+				a := states[0].Attributes
+				want := []string{"Biography", "Birthday", "Website", "Mentor", "GitHub username", "Pronouns"}
+				if a["field.#"] != fmt.Sprint(len(want)) {
+					return fmt.Errorf("imported %s fields, want %d: %v", a["field.#"], len(want), a)
+				}
+				for i, name := range want {
+					if got := a[fmt.Sprintf("field.%d.name", i)]; got != name {
+						return fmt.Errorf("field %d is %q, want %q", i, got, name)
 					}
-					a := states[0].Attributes
-					want := []string{"Biography", "Birthday", "Website", "Mentor", "GitHub username", "Pronouns"}
-					if a["field.#"] != fmt.Sprint(len(want)) {
-						return fmt.Errorf("imported %s fields, want %d: %v", a["field.#"], len(want), a)
-					}
-					for i, name := range want {
-						if got := a[fmt.Sprintf("field.%d.name", i)]; got != name {
-							return fmt.Errorf("field %d is %q, want %q", i, got, name)
-						}
-					}
-					if a["field.3.users.#"] != "1" || a["field.3.users.0"] != "2" || a["field.5.value"] != "he/him" || a["id"] != "5" {
-						return fmt.Errorf("unexpected imported values: %v", a)
-					}
-					return nil
-				},
-			},
+				}
+				if a["field.3.users.#"] != "1" || a["field.3.users.0"] != "2" || a["field.5.value"] != "he/him" || a["id"] != "5" {
+					return fmt.Errorf("unexpected imported values: %v", a)
+				}
+				return nil
+			}),
 		},
 	})
 }
@@ -276,7 +271,7 @@ func TestAccProfileData_importStarWarnsBeforeClearing(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: diags.Factories(),
 		Steps: []resource.TestStep{
-			{Config: two, ResourceName: addr, ImportState: true, ImportStateId: "*", ImportStatePersist: true},
+			acctest.ImportChecked(two, addr, "*", true, nil),
 			acctest.Apply(two).Planned(addr, plancheck.ResourceActionUpdate).Plan(
 				acctest.DiagCheck{Diags: diags, Pattern: `(?s)Imported Field Will Be Cleared: Field "Birthday" \(id 4\), which an import adopted, is named by no field block.*"Biography,GitHub username"`},
 				acctest.DiagCheck{Diags: diags, Pattern: `Imported Field Will Be Cleared: Field "Website" \(id 5\)`},
@@ -321,7 +316,7 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedAdminID, refserver.FieldIDEmployeeID),
 		Steps: []resource.TestStep{
-			testAccPlanFails(member+config,
+			acctest.PlanFails(member+config,
 				acctest.ExpectErrRE(`Custom Profile Field Not Editable.*name = "Employee ID".*`+acctest.ReWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
 					`only organization administrators can change it, and the provider's account user6@`))),
 			acctest.Apply(admin + config).State(
@@ -342,11 +337,11 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			testAccPlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
+			acctest.PlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
 				acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 8 is a bot`)),
-			testAccPlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
+			acctest.PlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
 				acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 10 is deactivated`)),
-			testAccPlanFails(bot+testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
+			acctest.PlanFails(bot+testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
 				acctest.ExpectErrRE(`Bots Have No Profile Data.*`+acctest.ReWrapped("is a bot, and Zulip keeps custom profile field values only for human users"))),
 		},
 	})
@@ -372,12 +367,8 @@ func TestAccProfileData_example(t *testing.T) {
 			).Clean().Step(),
 			// The import id of the example's import.sh.
 			acctest.ImportVerify("zulip_profile_data.me", "Pronouns,Team,Birthday,Website,Mentor,1"),
-			{
-				ResourceName:  "zulip_profile_data.me",
-				ImportState:   true,
-				ImportStateId: "Pronouns,Shoe size",
-				ExpectError:   acctest.ExpectErrRE(`Invalid Import ID.*"Shoe size" in\s+"Pronouns,Shoe size" is not a field`),
-			},
+			acctest.ImportFails("", "zulip_profile_data.me", "Pronouns,Shoe size",
+				acctest.ExpectErrRE(`Invalid Import ID.*"Shoe size" in\s+"Pronouns,Shoe size" is not a field`)),
 		},
 	})
 }

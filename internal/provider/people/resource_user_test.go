@@ -42,11 +42,6 @@ func testAccUserSteps(t *testing.T, steps ...resource.TestStep) {
 	acctest.ParallelTest(t, resource.TestCase{TerraformVersionChecks: testAccUserNeedsWriteOnly, Steps: steps})
 }
 
-// testAccPlanFails is a step whose plan fails with an error matching expect.
-func testAccPlanFails(config string, expect *regexp.Regexp) resource.TestStep {
-	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: expect}
-}
-
 // testAccUserLifecycle is TestAccUser_lifecycle's user: its steps, in phases,
 // share the id the create gave it.
 type testAccUserLifecycle struct {
@@ -235,18 +230,11 @@ func TestAccUser_example(t *testing.T) {
 	script := acctest.ReadExample(t, "examples/resources/zulip_user/import.sh")
 	vars := config.Variables{"jane_initial_password": config.StringVariable("an-example-password")}
 	addr := "zulip_user.jane"
-	steps := []resource.TestStep{{
-		Config:          admin + example,
-		ConfigVariables: vars,
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("moderator")),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data").AtMapKey("6"), testAccUserUsers(2, 11)),
-			statecheck.ExpectKnownOutputValue("jane_user_id", knownvalue.Int64Exact(13)),
-		},
-		ConfigPlanChecks: resource.ConfigPlanChecks{
-			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-		},
-	}}
+	steps := []resource.TestStep{acctest.Apply(admin+example).Vars(vars).State(
+		acctest.Value(addr, "role", knownvalue.StringExact("moderator")),
+		statecheck.ExpectKnownValue(addr, tfjsonpath.New("profile_data").AtMapKey("6"), testAccUserUsers(2, 11)),
+		statecheck.ExpectKnownOutputValue("jane_user_id", knownvalue.Int64Exact(13)),
+	).Clean().Step()}
 	imports := 0
 	for _, line := range strings.Split(script, "\n") {
 		f := strings.Fields(line)
@@ -254,17 +242,11 @@ func TestAccUser_example(t *testing.T) {
 			continue
 		}
 		imports++
-		steps = append(steps, resource.TestStep{
-			Config:            admin + example,
-			ConfigVariables:   vars,
-			ResourceName:      addr,
-			ImportState:       true,
-			ImportStateId:     f[3],
-			ImportStateVerify: true,
-			// An import manages none of the profile values until the
-			// configuration names them.
-			ImportStateVerifyIgnore: []string{"password", "profile_data"},
-		})
+		// An import manages none of the profile values until the
+		// configuration names them.
+		step := acctest.ImportVerify(addr, f[3], "password", "profile_data")
+		step.Config, step.ConfigVariables = admin+example, vars
+		steps = append(steps, step)
 	}
 	if imports != 2 {
 		t.Fatalf("import.sh has %d `terraform import %s` lines, want 2 (by id and by e-mail)", imports, addr)
@@ -392,10 +374,10 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
 	testAccUserSteps(t,
-		testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""),
+		acctest.PlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""),
 			acctest.ExpectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`)),
 		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "", "", "")},
-		testAccPlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""), acctest.ExpectErrRE(`Organization Owner Required`)),
+		acctest.PlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""), acctest.ExpectErrRE(`Organization Owner Required`)),
 		// The same account, managed with an owner's credentials: the
 		// promotion works.
 		acctest.Apply(admin+owner+testAccUserConfig("Jane Doe", "owner", "provider = zulip.owner", "")).State(
@@ -422,9 +404,9 @@ func TestAccUser_memberChangesRoleOrName(t *testing.T) {
 	member := testAccUserAliasedProvider(t, srv, "member", refserver.SeedMemberID)
 	testAccUserSteps(t,
 		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
-		testAccPlanFails(admin+member+testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
+		acctest.PlanFails(admin+member+testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
 			acctest.ExpectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of `+testAccUserEmail+` from "member" to "moderator" needs an organization administrator`)),
-		testAccPlanFails(admin+member+testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
+		acctest.PlanFails(admin+member+testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
 			acctest.ExpectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of `+testAccUserEmail+`.*needs an organization administrator`)),
 		resource.TestStep{
 			// The same changes with an administrator's credentials are planned.
@@ -446,24 +428,18 @@ func TestAccUser_changeEmail(t *testing.T) {
 	addr := "zulip_user.mei"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:             owner + testAccUserMei("mei@zulip.example.com"),
-				ResourceName:       addr,
-				ImportState:        true,
-				ImportStateId:      "mei@zulip.example.com",
-				ImportStatePersist: true,
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
+			acctest.ImportChecked(owner+testAccUserMei("mei@zulip.example.com"), addr, "mei@zulip.example.com", true,
+				func(states []*terraform.InstanceState) error {
 					if len(states) != 1 || states[0].Attributes["id"] != "11" || states[0].Attributes["role"] != "member" {
 						return fmt.Errorf("imported %v", states)
 					}
 					return nil
-				},
-			},
+				}),
 			// The import managed no profile value; the configured ones are
 			// now set (to what the server has already).
 			acctest.Apply(owner+testAccUserMei("mei@zulip.example.com")).Planned(addr, plancheck.ResourceActionUpdate).Clean().Step(),
 			// Below administrator the plan refuses, naming the role.
-			testAccPlanFails(moderator+testAccUserMei("mei.member@zulip.example.com"),
+			acctest.PlanFails(moderator+testAccUserMei("mei.member@zulip.example.com"),
 				acctest.ExpectErrRE(`(?s)Insufficient Role.*email.*Changing a user's e-mail address needs an\s+organization administrator`)),
 			acctest.Apply(admin + testAccUserMei("mei.member@zulip.example.com")).
 				Fails(acctest.ExpectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`)).Step(),
@@ -512,36 +488,29 @@ func TestAccUser_import(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	cfg := admin + testAccUserNamed("mark", "mark@zulip.example.com", "Mark Member")
 	imp := func(id, want string) resource.TestStep {
-		return resource.TestStep{Config: cfg, ResourceName: "zulip_user.mark", ImportState: true, ImportStateId: id,
-			ExpectError: acctest.ExpectErrRE(want)}
+		return acctest.ImportFails(cfg, "zulip_user.mark", id, acctest.ExpectErrRE(want))
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			imp("mark", `(?s)imported by its numeric user id or by its e-mail address, got "mark"`),
 			imp("999", `Cannot import user 999: the server has no such user`),
 			imp("nobody@zulip.example.com", `(?s)Cannot import "nobody@zulip.example.com"`),
-			{
-				Config:        cfg,
-				ResourceName:  "zulip_user.mark",
-				ImportState:   true,
-				ImportStateId: "5",
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					a := states[0].Attributes
-					// No profile value is adopted: they stay unmanaged until the
-					// configuration names them.
-					want := map[string]string{
-						"email": "mark@zulip.example.com", "api_email": "user5@zulip.example.com", "role": "member",
-						"timezone": "Europe/Berlin", "profile_data.%": "", "active": "true",
-						"allow_self_or_last_owner_change": "false",
+			acctest.ImportChecked(cfg, "zulip_user.mark", "5", false, func(states []*terraform.InstanceState) error {
+				a := states[0].Attributes
+				// No profile value is adopted: they stay unmanaged until the
+				// configuration names them.
+				want := map[string]string{
+					"email": "mark@zulip.example.com", "api_email": "user5@zulip.example.com", "role": "member",
+					"timezone": "Europe/Berlin", "profile_data.%": "", "active": "true",
+					"allow_self_or_last_owner_change": "false",
+				}
+				for k, v := range want {
+					if a[k] != v {
+						return fmt.Errorf("imported %s = %q, want %q (all: %v)", k, a[k], v, a)
 					}
-					for k, v := range want {
-						if a[k] != v {
-							return fmt.Errorf("imported %s = %q, want %q (all: %v)", k, a[k], v, a)
-						}
-					}
-					return nil
-				},
-			},
+				}
+				return nil
+			}),
 		},
 	})
 }
@@ -556,20 +525,15 @@ func TestAccUser_hiddenEmail(t *testing.T) {
 	addr := "zulip_user.maria"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "maria@zulip.example.com",
-				ExpectError: acctest.ExpectErrRE(`(?s)Cannot import "maria@zulip.example.com".*a hidden address can still be imported by the user's id`),
-			},
-			{
-				Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "6", ImportStatePersist: true,
-				ImportStateCheck: func(states []*terraform.InstanceState) error {
-					a := states[0].Attributes
-					if a["email"] != "" || a["delivery_email"] != "" || a["api_email"] != "user6@zulip.example.com" || a["full_name"] != "Maria Member" {
-						return fmt.Errorf("imported %v", a)
-					}
-					return nil
-				},
-			},
+			acctest.ImportFails(cfg, addr, "maria@zulip.example.com",
+				acctest.ExpectErrRE(`(?s)Cannot import "maria@zulip.example.com".*a hidden address can still be imported by the user's id`)),
+			acctest.ImportChecked(cfg, addr, "6", true, func(states []*terraform.InstanceState) error {
+				a := states[0].Attributes
+				if a["email"] != "" || a["delivery_email"] != "" || a["api_email"] != "user6@zulip.example.com" || a["full_name"] != "Maria Member" {
+					return fmt.Errorf("imported %v", a)
+				}
+				return nil
+			}),
 			acctest.Apply(cfg).Before(srv.ResetRequests).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
 				acctest.Value(addr, "email", knownvalue.StringExact("maria@zulip.example.com")),
 				acctest.Value(addr, "delivery_email", knownvalue.Null()),
@@ -733,7 +697,7 @@ resource "zulip_user" "mark" {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate), onlyGitHub},
 				},
 			},
-			{Config: cfg, ResourceName: addr, ImportState: true, ImportStateId: "mark@zulip.example.com", ImportStatePersist: true},
+			acctest.ImportChecked(cfg, addr, "mark@zulip.example.com", true, nil),
 			acctest.Apply(cfg).Planned(addr, plancheck.ResourceActionUpdate).Plan(onlyGitHub).Clean().State(
 				acctest.Value(addr, "profile_data", knownvalue.MapExact(map[string]knownvalue.Check{"7": testAccUserText("mark-m")})),
 				acctest.Value(addr, "id", knownvalue.Int64Func(func(v int64) error {
@@ -796,7 +760,7 @@ resource "zulip_user" "john" {
 			).Step(),
 			// An active account's address: the plan fails, with the block
 			// that imports it.
-			testAccPlanFails(cfg+`
+			acctest.PlanFails(cfg+`
 resource "zulip_user" "mark" {
   email     = "MARK@zulip.example.com"
   full_name = "Mark Member"
@@ -852,15 +816,15 @@ func TestAccUser_protectedAccounts(t *testing.T) {
 		// removed blocks need Terraform 1.7 or newer.
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
 		Steps: []resource.TestStep{
-			{Config: cfg("", ""), ResourceName: "zulip_user.me", ImportState: true, ImportStateId: "2", ImportStatePersist: true},
-			{Config: cfg("", ""), ResourceName: "zulip_user.olivia", ImportState: true, ImportStateId: "1", ImportStatePersist: true},
+			acctest.ImportChecked(cfg("", ""), "zulip_user.me", "2", true, nil),
+			acctest.ImportChecked(cfg("", ""), "zulip_user.olivia", "1", true, nil),
 			{Config: cfg("", ""), PlanOnly: true},
-			testAccPlanFails(cfg(`role = "member"`, ""),
+			acctest.PlanFails(cfg(`role = "member"`, ""),
 				acctest.ExpectErrRE(`(?s)Protected User Account.*would demote \(from "administrator" to "member"\) user 2 \(Aaron Admin, `+
 					`aaron@zulip.example.com\), which is the provider's own account.*allow_self_or_last_owner_change = true`)),
-			testAccPlanFails(cfg(`active = false`, ""),
+			acctest.PlanFails(cfg(`active = false`, ""),
 				acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 2 .*the provider's own account`)),
-			testAccPlanFails(cfg("", `active = false`),
+			acctest.PlanFails(cfg("", `active = false`),
 				acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 1 \(Olivia Owner, olivia@zulip.example.com\), which is the organization's last active owner`)),
 			{
 				Config:  cfg("", ""),
