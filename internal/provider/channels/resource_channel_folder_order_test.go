@@ -57,7 +57,7 @@ func TestAccChannelFolderOrder_validation(t *testing.T) {
 	})
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
+			acctest.PlanFailsWith(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder_order\" \"x\" {\n  folders = [1, 7]\n}\n",
 				acctest.ExpectErr("Incomplete Channel Folder Order", `"Y" (id 2)`, "ids 7")),
 		},
 	})
@@ -83,7 +83,7 @@ func TestAccChannelFolderOrder_newFolders(t *testing.T) {
 	b := "resource \"zulip_channel_folder\" \"b\" {\n  name = \"B\"\n}\n"
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.PlanFails(config(a, "[zulip_channel_folder.a.id]"),
+			acctest.PlanFailsWith(config(a, "[zulip_channel_folder.a.id]"),
 				acctest.ExpectErr("Incomplete Channel Folder Order", fmt.Sprintf(`"X" (id %d)`, x))),
 			acctest.Apply(config(a, fmt.Sprintf("[zulip_channel_folder.a.id, %d]", x))).Clean().OnServer(foldersInOrder(srv, "[A X]")).Step(),
 			acctest.Apply(config(a+b, fmt.Sprintf("[zulip_channel_folder.b.id, zulip_channel_folder.a.id, %d]", x))).Clean().

@@ -78,7 +78,7 @@ func TestAccChannelFolder_lifecycle(t *testing.T) {
 func TestAccChannelFolder_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	srv.Do(func(r *refserver.Realm) { acctest.AddFolder(r, "Taken", "") })
-	step := acctest.PlanRefuses("")
+	step := acctest.PlanFailsAs("")
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(srv.ProviderConfig(t, refserver.SeedAdminID)+"resource \"zulip_channel_folder\" \"x\" {\n  name = \"TAKEN\"\n}\n",

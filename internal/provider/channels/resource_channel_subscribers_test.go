@@ -59,7 +59,7 @@ func TestAccChannelSubscribers_validation(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.Factories(),
 		Steps: []resource.TestStep{
-			acctest.PlanFails(admin+"resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
+			acctest.PlanFailsWith(admin+"resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [10]\n}\n",
 				acctest.ExpectErr("Unknown User", "10")),
 			// Both kinds for one channel: a warning.
 			acctest.PlanWarns(admin+"resource \"zulip_channel_subscribers\" \"x\" {\n  channel_id  = 7\n  subscribers = [5]\n}\n"+

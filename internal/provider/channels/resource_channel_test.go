@@ -88,7 +88,7 @@ func TestAccChannel_lifecycle(t *testing.T) {
 func TestAccChannel_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	step := acctest.PlanRefuses(admin)
+	step := acctest.PlanFailsAs(admin)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(acctest.ChannelConfig("x", "", "  privacy = \"secret\"\n"), "privacy"),

@@ -67,7 +67,7 @@ func TestAccDefaultChannels_lifecycle(t *testing.T) {
 func TestAccDefaultChannels_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	step := func(user int, ids string, want ...string) resource.TestStep {
-		return acctest.PlanFails(srv.ProviderConfig(t, user)+"resource \"zulip_default_channels\" \"x\" {\n  channel_ids = "+ids+"\n}\n",
+		return acctest.PlanFailsWith(srv.ProviderConfig(t, user)+"resource \"zulip_default_channels\" \"x\" {\n  channel_ids = "+ids+"\n}\n",
 			acctest.ExpectErr(want...))
 	}
 	acctest.ParallelTest(t, resource.TestCase{

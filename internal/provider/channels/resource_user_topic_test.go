@@ -136,7 +136,7 @@ func TestAccUserTopic_validation(t *testing.T) {
 	srv.Do(func(r *refserver.Realm) { r.Settings.MaxTopicLength = 20 })
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	step := func(hcl string, want string) resource.TestStep {
-		return acctest.PlanFails(admin+hcl, acctest.ExpectErrRE(want))
+		return acctest.PlanFailsWith(admin+hcl, acctest.ExpectErrRE(want))
 	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
@@ -160,7 +160,7 @@ func TestAccUserTopic_serverTooOld(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.PlanFails(admin+testAccUserTopicConfig(1, "deploys", "followed"),
+			acctest.PlanFailsWith(admin+testAccUserTopicConfig(1, "deploys", "followed"),
 				acctest.ExpectErrRE(`visibility_policy "followed" needs Zulip feature level 219 or\s+newer.*feature level 200`)),
 			acctest.Apply(admin + testAccUserTopicConfig(1, "deploys", "muted")).Clean().Step(),
 		},
@@ -175,11 +175,11 @@ func TestAccUserTopic_inaccessibleChannel(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// Private, and the account is not subscribed: refused at plan.
-			acctest.PlanFails(member+testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
+			acctest.PlanFailsWith(member+testAccUserTopicConfig(refserver.SeedChannelDesign, "logo", "muted"),
 				acctest.ExpectErrRE(acctest.ReWrapped("Channel Not Accessible")+`.*channel_id\s+= 3.*`+acctest.ReWrapped("cannot see a channel with id 3"))),
-			acctest.PlanFails(member+testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
+			acctest.PlanFailsWith(member+testAccUserTopicConfig(refserver.SeedChannelArchived, "old", "muted"),
 				acctest.ExpectErr("Channel Is Archived", "Channel 5", "archived")),
-			acctest.PlanFails(member+testAccUserTopicConfig(404, "nowhere", "muted"), acctest.ExpectErr("cannot see a channel with id 404")),
+			acctest.PlanFailsWith(member+testAccUserTopicConfig(404, "nowhere", "muted"), acctest.ExpectErr("cannot see a channel with id 404")),
 			// Archived behind Terraform's back after the policy was set: the
 			// plan to create it again says why it cannot.
 			acctest.Apply(member + testAccUserTopicConfig(refserver.SeedChannelRandom, "cats", "muted")).Step(),

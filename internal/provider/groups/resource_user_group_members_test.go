@@ -73,7 +73,7 @@ func TestAccUserGroupMembers_lifecycle(t *testing.T) {
 func TestAccUserGroupMembers_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	step := acctest.PlanRefuses(owner)
+	step := acctest.PlanFailsAs(owner)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(testAccGroupMembersConfig("[5, 999]", ""), "Unknown User", "999"),
@@ -142,7 +142,7 @@ func TestAccUserGroupMembership_validation(t *testing.T) {
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.PlanFails(owner+"resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
+			acctest.PlanFailsWith(owner+"resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 10\n}\n",
 				acctest.ExpectErr("Unknown User", "10")),
 			acctest.ImportFails(owner+"resource \"zulip_user_group_membership\" \"x\" {\n  group_id = 10\n  user_id  = 6\n}\n",
 				"zulip_user_group_membership.x", "frontend", acctest.ExpectErr("Invalid Import ID", "<group name or id>:<user id>")),

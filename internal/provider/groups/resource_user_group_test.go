@@ -149,7 +149,7 @@ func TestAccUserGroup_botKey(t *testing.T) {
 func TestAccUserGroup_validation(t *testing.T) {
 	srv := acctest.NewServer(t)
 	owner := srv.ProviderConfig(t, refserver.SeedOwnerID)
-	step := acctest.PlanRefuses(owner)
+	step := acctest.PlanFailsAs(owner)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			step(acctest.UserGroupConfig("role:x", "", ""), "Invalid User Group Name", "reserved for system groups"),
@@ -170,7 +170,7 @@ func TestAccUserGroup_serverTooOld(t *testing.T) {
 	srv := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 300 })
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedOwnerID)+acctest.UserGroupConfig("x", "", ""),
+			acctest.PlanFailsWith(srv.ProviderConfig(t, refserver.SeedOwnerID)+acctest.UserGroupConfig("x", "", ""),
 				acctest.ExpectErr("Zulip Server Too Old", "317")),
 		},
 	})

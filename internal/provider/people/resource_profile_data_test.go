@@ -316,7 +316,7 @@ func TestAccProfileData_notEditableByUsers(t *testing.T) {
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: profileDataDestroyed(srv, refserver.SeedAdminID, refserver.FieldIDEmployeeID),
 		Steps: []resource.TestStep{
-			acctest.PlanFails(member+config,
+			acctest.PlanFailsWith(member+config,
 				acctest.ExpectErrRE(`Custom Profile Field Not Editable.*name = "Employee ID".*`+acctest.ReWrapped(`Field "Employee ID" is not editable by users (editable_by_user is false): `+
 					`only organization administrators can change it, and the provider's account user6@`))),
 			acctest.Apply(admin + config).State(
@@ -337,11 +337,11 @@ func TestAccProfileData_serverRefusals(t *testing.T) {
 	bot := srv.ProviderConfig(t, refserver.SeedBotID)
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.PlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
+			acctest.PlanFailsWith(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedBotID)),
 				acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 8 is a bot`)),
-			acctest.PlanFails(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
+			acctest.PlanFailsWith(maria+testAccProfileDataConfig(pdUsers(`name = "Mentor"`, refserver.SeedDeactivatedID)),
 				acctest.ExpectErrRE(`Invalid Users Field Value.*User with ID 10 is deactivated`)),
-			acctest.PlanFails(bot+testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
+			acctest.PlanFailsWith(bot+testAccProfileDataConfig(pdText(`name = "Pronouns"`, "it/its")),
 				acctest.ExpectErrRE(`Bots Have No Profile Data.*`+acctest.ReWrapped("is a bot, and Zulip keeps custom profile field values only for human users"))),
 		},
 	})

@@ -374,10 +374,10 @@ func TestAccUser_ownerRoleNeedsOwner(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	owner := testAccUserAliasedProvider(t, srv, "owner", refserver.SeedOwnerID)
 	testAccUserSteps(t,
-		acctest.PlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""),
+		acctest.PlanFailsWith(admin+testAccUserConfig("Jane Doe", "owner", "", ""),
 			acctest.ExpectErrRE(`(?s)role.*from "member" to "owner" needs an organization owner's\s+credentials.*aaron@zulip.example.com, who is an\s+administrator`)),
 		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "", "", "")},
-		acctest.PlanFails(admin+testAccUserConfig("Jane Doe", "owner", "", ""), acctest.ExpectErrRE(`Organization Owner Required`)),
+		acctest.PlanFailsWith(admin+testAccUserConfig("Jane Doe", "owner", "", ""), acctest.ExpectErrRE(`Organization Owner Required`)),
 		// The same account, managed with an owner's credentials: the
 		// promotion works.
 		acctest.Apply(admin+owner+testAccUserConfig("Jane Doe", "owner", "provider = zulip.owner", "")).State(
@@ -404,9 +404,9 @@ func TestAccUser_memberChangesRoleOrName(t *testing.T) {
 	member := testAccUserAliasedProvider(t, srv, "member", refserver.SeedMemberID)
 	testAccUserSteps(t,
 		resource.TestStep{Config: admin + testAccUserConfig("Jane Doe", "member", "", "")},
-		acctest.PlanFails(admin+member+testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
+		acctest.PlanFailsWith(admin+member+testAccUserConfig("Jane Doe", "moderator", "provider = zulip.member", ""),
 			acctest.ExpectErrRE(`Insufficient Role.*role = "moderator".*Changing the role of `+testAccUserEmail+` from "member" to "moderator" needs an organization administrator`)),
-		acctest.PlanFails(admin+member+testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
+		acctest.PlanFailsWith(admin+member+testAccUserConfig("Jane Q. Doe", "member", "provider = zulip.member", ""),
 			acctest.ExpectErrRE(`Insufficient Role.*full_name = "Jane Q. Doe".*Changing the name of `+testAccUserEmail+`.*needs an organization administrator`)),
 		resource.TestStep{
 			// The same changes with an administrator's credentials are planned.
@@ -439,7 +439,7 @@ func TestAccUser_changeEmail(t *testing.T) {
 			// now set (to what the server has already).
 			acctest.Apply(owner+testAccUserMei("mei@zulip.example.com")).Planned(addr, plancheck.ResourceActionUpdate).Clean().Step(),
 			// Below administrator the plan refuses, naming the role.
-			acctest.PlanFails(moderator+testAccUserMei("mei.member@zulip.example.com"),
+			acctest.PlanFailsWith(moderator+testAccUserMei("mei.member@zulip.example.com"),
 				acctest.ExpectErrRE(`(?s)Insufficient Role.*email.*Changing a user's e-mail address needs an\s+organization administrator`)),
 			acctest.Apply(admin + testAccUserMei("mei.member@zulip.example.com")).
 				Fails(acctest.ExpectErrRE(`(?s)email.*only an organization administrator who holds the\s+can_change_user_emails special permission`)).Step(),
@@ -760,7 +760,7 @@ resource "zulip_user" "john" {
 			).Step(),
 			// An active account's address: the plan fails, with the block
 			// that imports it.
-			acctest.PlanFails(cfg+`
+			acctest.PlanFailsWith(cfg+`
 resource "zulip_user" "mark" {
   email     = "MARK@zulip.example.com"
   full_name = "Mark Member"
@@ -819,12 +819,12 @@ func TestAccUser_protectedAccounts(t *testing.T) {
 			acctest.ImportChecked(cfg("", ""), "zulip_user.me", "2", true, nil),
 			acctest.ImportChecked(cfg("", ""), "zulip_user.olivia", "1", true, nil),
 			{Config: cfg("", ""), PlanOnly: true},
-			acctest.PlanFails(cfg(`role = "member"`, ""),
+			acctest.PlanFailsWith(cfg(`role = "member"`, ""),
 				acctest.ExpectErrRE(`(?s)Protected User Account.*would demote \(from "administrator" to "member"\) user 2 \(Aaron Admin, `+
 					`aaron@zulip.example.com\), which is the provider's own account.*allow_self_or_last_owner_change = true`)),
-			acctest.PlanFails(cfg(`active = false`, ""),
+			acctest.PlanFailsWith(cfg(`active = false`, ""),
 				acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 2 .*the provider's own account`)),
-			acctest.PlanFails(cfg("", `active = false`),
+			acctest.PlanFailsWith(cfg("", `active = false`),
 				acctest.ExpectErrRE(`(?s)Protected User Account.*would deactivate user 1 \(Olivia Owner, olivia@zulip.example.com\), which is the organization's last active owner`)),
 			{
 				Config:  cfg("", ""),
