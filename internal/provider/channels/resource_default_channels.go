@@ -120,24 +120,30 @@ func (r *defaultChannelsResource) put(ctx context.Context, p tfsdk.Plan, state *
 	}
 	var want []int64
 	diags.Append(plan.ChannelIDs.ElementsAs(ctx, &want, false)...)
-	r.Data.Cache.Invalidate(cacheDefaultChannels)
-	current, err := defaultChannelIDs(ctx, r.Data)
+	// The change starts from the server's list as it is now, not as the run
+	// first read it.
+	err := r.Data.Cache.Write(ctx, cacheDefaultChannels, func(ctx context.Context) error {
+		current, err := r.Data.Client.ListDefaultChannels(ctx)
+		if err != nil {
+			kit.AddAPIError(diags, "Unable to Set Default Channels", "read the default channels", kit.RoleAny, err)
+			return err
+		}
+		for _, id := range kit.MissingFrom(want, current) {
+			if err := r.Data.Client.AddDefaultChannel(ctx, id); err != nil {
+				kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("make channel %d a default channel", id), kit.RoleAdministrator, err)
+				return err
+			}
+		}
+		for _, id := range kit.MissingFrom(current, want) {
+			if err := r.Data.Client.RemoveDefaultChannel(ctx, id); err != nil {
+				kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("remove channel %d from the default channels", id), kit.RoleAdministrator, err)
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		kit.AddAPIError(diags, "Unable to Set Default Channels", "read the default channels", kit.RoleAny, err)
 		return
-	}
-	defer r.Data.Cache.Invalidate(cacheDefaultChannels)
-	for _, id := range kit.MissingFrom(want, current) {
-		if err := r.Data.Client.AddDefaultChannel(ctx, id); err != nil {
-			kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("make channel %d a default channel", id), kit.RoleAdministrator, err)
-			return
-		}
-	}
-	for _, id := range kit.MissingFrom(current, want) {
-		if err := r.Data.Client.RemoveDefaultChannel(ctx, id); err != nil {
-			kit.AddAPIError(diags, "Unable to Set Default Channels", fmt.Sprintf("remove channel %d from the default channels", id), kit.RoleAdministrator, err)
-			return
-		}
 	}
 	plan.ID = types.StringValue(defaultChannelsID)
 	diags.Append(state.Set(ctx, &plan)...)

@@ -99,9 +99,7 @@ func (c *Collection[T]) List(ctx context.Context) ([]T, error) {
 // writes are in flight, reads of the collection wait for them (see
 // collectionCache), so parallel creates read it back once.
 func (c *Collection[T]) Write(ctx context.Context, send func(context.Context) error) error {
-	w := c.Cache.BeginWrite(c.Name)
-	defer w.End()
-	return send(ctx)
+	return c.Cache.Write(ctx, c.Name, send)
 }
 
 // WriteKnown performs a write whose effect on the collection the provider

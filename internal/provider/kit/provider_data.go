@@ -311,6 +311,17 @@ type writeTicket struct {
 	once  sync.Once
 }
 
+// Write performs a change to what the cache holds under key (a collection,
+// or a value the run reads once): the cached copy is forgotten whatever the
+// outcome, as even a request that failed may have changed it, and reads of
+// key wait while the write is in flight. It is the only way the provider
+// changes what it caches.
+func (c *collectionCache) Write(ctx context.Context, key string, send func(context.Context) error) error {
+	w := c.BeginWrite(key)
+	defer w.End()
+	return send(ctx)
+}
+
 // BeginWrite marks a write to key as in flight until the ticket ends.
 func (c *collectionCache) BeginWrite(key string) *writeTicket {
 	c.mu.Lock()

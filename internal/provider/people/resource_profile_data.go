@@ -611,11 +611,18 @@ func (r *profileDataResource) resolve(ctx context.Context, elems []profileDataFi
 	}
 }
 
-// write sets values and clears the fields of toClear, then forgets the cached
-// values. Fields to clear that no longer exist are skipped: their values went
-// with them.
+// write sets values and clears the fields of toClear, as a write of the
+// cached values (the run reads them again after it).
 func (r *profileDataResource) write(ctx context.Context, set []zulip.ProfileDataItem, toClear []int64, summary string, diags *diag.Diagnostics) {
-	defer r.Data.Cache.Invalidate(cacheProfileDataValues)
+	_ = r.Data.Cache.Write(ctx, cacheProfileDataValues, func(ctx context.Context) error {
+		r.send(ctx, set, toClear, summary, diags)
+		return nil
+	})
+}
+
+// send sets values and clears the fields of toClear. Fields to clear that no
+// longer exist are skipped: their values went with them.
+func (r *profileDataResource) send(ctx context.Context, set []zulip.ProfileDataItem, toClear []int64, summary string, diags *diag.Diagnostics) {
 	if len(set) > 0 {
 		ids := make([]int64, 0, len(set))
 		for _, it := range set {
