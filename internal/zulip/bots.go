@@ -38,13 +38,21 @@ type CreateBotRequest struct {
 	DefaultAllPublicStreams     *bool
 }
 
+// CreatedBot is CreateBot's answer: the bot's user id and its API key, a
+// secret that the caller keeps only when asked to (zulip_bot's
+// keep_api_key_in_state) and never logs.
+type CreatedBot struct {
+	UserID int64  `json:"user_id"`
+	APIKey string `json:"api_key"`
+}
+
 // CreateBot creates a bot owned by the caller (POST /bots;
 // can_create_bots_group, or can_create_write_only_bots_group for incoming
-// webhooks). It returns the bot's user id; the answer's API key is dropped
-// here on purpose: callers read it only when they need it (GetBotAPIKey), so
-// that it never lingers. Not idempotent: a repeat answers "Username already
-// in use".
-func (c *Client) CreateBot(ctx context.Context, r CreateBotRequest) (int64, error) {
+// webhooks). It returns the bot's user id and API key: on a server before
+// feature level 463 the answer and RegenerateBotAPIKey's are the only ways
+// to learn a bot's key (GetBotAPIKey needs 463). Not idempotent: a repeat
+// answers "Username already in use".
+func (c *Client) CreateBot(ctx context.Context, r CreateBotRequest) (CreatedBot, error) {
 	p := newParams().str("full_name", r.FullName).str("short_name", r.ShortName).int("bot_type", int64(r.BotType))
 	if r.PayloadURL != nil {
 		p.json("payload_url", *r.PayloadURL)
@@ -55,13 +63,11 @@ func (c *Client) CreateBot(ctx context.Context, r CreateBotRequest) (int64, erro
 	p.optStr("default_sending_stream", r.DefaultSendingStream).
 		optStr("default_events_register_stream", r.DefaultEventsRegisterStream).
 		optJSONBool("default_all_public_streams", r.DefaultAllPublicStreams)
-	var out struct {
-		UserID int64 `json:"user_id"`
-	}
+	var out CreatedBot
 	if err := c.do(ctx, request{method: http.MethodPost, path: "bots", params: p, idempotent: false}, &out); err != nil {
-		return 0, err
+		return CreatedBot{}, err
 	}
-	return out.UserID, nil
+	return out, nil
 }
 
 // UpdateBotRequest is the body of UpdateBot (PATCH /bots/{id}, undocumented:

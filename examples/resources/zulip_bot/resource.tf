@@ -9,11 +9,15 @@ resource "zulip_bot" "ci" {
   key_rotation = "2026-11"
 }
 
-# An incoming webhook for monitoring alerts: it can only send messages.
+# An incoming webhook for monitoring alerts: it can only send messages. The
+# state keeps its key (sensitive, but in clear text in the state: whoever can
+# read the state can post as this bot), for the monitoring tool's webhook URL
+# (provider::zulip::webhook_url).
 resource "zulip_bot" "alerts" {
-  full_name  = "Monitoring"
-  short_name = "monitoring"
-  bot_type   = "incoming_webhook"
+  full_name             = "Monitoring"
+  short_name            = "monitoring"
+  bot_type              = "incoming_webhook"
+  keep_api_key_in_state = true
 }
 
 # An outgoing webhook: Zulip calls the URL when the bot is mentioned.

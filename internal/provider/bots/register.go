@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
@@ -36,6 +37,7 @@ func Area() kit.Area {
 		},
 		DataSources:        []func() datasource.DataSource{NewBotsDataSource, NewCustomEmojiDataSource},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewBotAPIKeyEphemeralResource},
+		Functions:          []func() function.Function{NewWebhookURLFunction},
 	}
 }
 

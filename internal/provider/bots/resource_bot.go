@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -61,8 +62,9 @@ func NewBotResource() resource.Resource {
 	return &botResource{ResourceBase: kit.ResourceBase{Name: "bot"}}
 }
 
-// botResource manages a bot. Its API key is never in state: the ephemeral
-// zulip_bot_api_key reads it.
+// botResource manages a bot. Its API key is in state only when the
+// configuration opts in (keep_api_key_in_state, resource_bot_key.go);
+// otherwise the ephemeral zulip_bot_api_key reads it.
 type botResource struct {
 	kit.ResourceBase
 }
@@ -82,6 +84,8 @@ type botModel struct {
 	OutgoingWebhookURL           types.String `tfsdk:"outgoing_webhook_url"`
 	OutgoingWebhookInterface     types.String `tfsdk:"outgoing_webhook_interface"`
 	KeyRotation                  types.String `tfsdk:"key_rotation"`
+	KeepAPIKeyInState            types.Bool   `tfsdk:"keep_api_key_in_state"`
+	APIKey                       types.String `tfsdk:"api_key"`
 }
 
 // Schema describes the resource.
@@ -92,9 +96,9 @@ func (r *botResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 		return schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: desc, PlanModifiers: keepString}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A bot of the organization, owned by a user. Its API key is a secret and never in the " +
-			"plan or the state: the ephemeral resource `zulip_bot_api_key` reads it when something needs it, and changing " +
-			"`key_rotation` makes Zulip issue a new one. Destroying deactivates the bot (Zulip never deletes users); " +
+		MarkdownDescription: "A bot of the organization, owned by a user. Its API key is a secret, not in the " +
+			"plan or the state unless `keep_api_key_in_state` asks for it: the ephemeral resource `zulip_bot_api_key` reads " +
+			"it when something needs it, and changing `key_rotation` makes Zulip issue a new one. Destroying deactivates the bot (Zulip never deletes users); " +
 			"creating a bot whose short name belongs to a deactivated bot reactivates that bot, with a warning. Who may " +
 			"create bots is the organization's `can_create_bots_group` (`can_create_write_only_bots_group` for incoming " +
 			"webhooks, feature level 344), checked at plan. Import by the bot's e-mail address or id.",
@@ -132,6 +136,22 @@ func (r *botResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 			"key_rotation": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Any value: changing it makes Zulip issue the bot a new API key (the old one stops working). " +
 					"A date such as `2026-11` records when the key was last rotated."},
+			"keep_api_key_in_state": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the state keeps the bot's API key in `api_key` (default false), for a tool that " +
+					"takes it as a plain argument: an incoming webhook's URL for Grafana, Sentry or a repository's webhook " +
+					"(`provider::zulip::webhook_url`). What it costs: the key is then in the state in clear text (sensitive " +
+					"only hides it from the plan's output), so whoever can read the state, or a plan file, can post as the " +
+					"bot; keep the state encrypted and its readers few, and prefer the ephemeral `zulip_bot_api_key` for " +
+					"what takes ephemeral or write-only values. The key is the one Zulip answered when it created the bot or " +
+					"regenerated its key (`key_rotation`), on every feature level. Turning this on for an existing bot reads " +
+					"the key on Zulip feature level 463 (Zulip 12.0) or newer; before it, the plan asks for a `key_rotation` " +
+					"change in the same apply, since Zulip gives the key of an existing bot only by regenerating it. On 463 " +
+					"or newer each refresh reads the key again (one request per such bot), so a key regenerated in the web " +
+					"app reaches the state; before, such a change goes unseen until the next `key_rotation`. Turning it off " +
+					"removes the key from the state (Zulip's key is unchanged)."},
+			"api_key": schema.StringAttribute{Computed: true, Sensitive: true,
+				MarkdownDescription: "The bot's API key when `keep_api_key_in_state` is true, null otherwise. A secret: " +
+					"anyone with it can act as the bot."},
 		},
 	}
 }
@@ -153,6 +173,7 @@ func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 		return
 	}
 	planOutgoingWebhook(ctx, plan, state, resp)
+	r.planAPIKey(ctx, plan, state, creating, resp)
 	if !r.Data.KnowsServer() || resp.Diagnostics.HasError() {
 		return
 	}
@@ -349,6 +370,7 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	var id int64
+	var key string // the create's answer; none for a reactivated bot
 	switch {
 	case existing != nil && existing.IsBot && !existing.IsActive:
 		if err := r.Data.Client.ReactivateUser(ctx, existing.UserID); err != nil {
@@ -360,7 +382,7 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 				"is reactivated and made to match this configuration, with its old API key.", plan.ShortName.ValueString(), kit.UserDescribe(*existing)))
 		id = existing.UserID
 	default:
-		id, err = r.create(ctx, plan)
+		id, key, err = r.create(ctx, plan)
 		if err != nil {
 			kit.AddAPIError(&resp.Diagnostics, "Unable to Create Bot", "create the bot", kit.RoleAny, err)
 			return
@@ -379,9 +401,10 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 			OutgoingWebhookURL: plan.OutgoingWebhookURL, OutgoingWebhookInterface: plan.OutgoingWebhookInterface}
 	}
 	var rest diag.Diagnostics
-	if r.update(ctx, id, plan, prior, &rest) {
+	if r.update(ctx, id, &plan, prior, &rest) {
 		r.readInto(ctx, &plan, &rest)
 	}
+	r.keepKey(ctx, id, key, &plan, &rest)
 	if rest.HasError() {
 		// What the plan left to the server (the address above all, the
 		// identity's key) is read now; the rest stays as planned, which
@@ -428,10 +451,11 @@ func knownStringPointer(v types.String) *string {
 	return v.ValueStringPointer()
 }
 
-// create sends POST /bots. After an uncertain failure, a bot of the address
-// that this account owns and that has the configured name is adopted: it did
-// not exist at plan (the plan refuses a taken address).
-func (r *botResource) create(ctx context.Context, plan botModel) (int64, error) {
+// create sends POST /bots and returns the bot's id and the API key Zulip
+// answered. After an uncertain failure, a bot of the address that this
+// account owns and that has the configured name is adopted, without its key:
+// it did not exist at plan (the plan refuses a taken address).
+func (r *botResource) create(ctx context.Context, plan botModel) (int64, string, error) {
 	req := zulip.CreateBotRequest{FullName: plan.FullName.ValueString(), ShortName: plan.ShortName.ValueString(),
 		BotType: botTypes[plan.BotType.ValueString()], PayloadURL: knownStringPointer(plan.OutgoingWebhookURL),
 		DefaultSendingStream: knownStringPointer(plan.DefaultSendingChannel), DefaultEventsRegisterStream: knownStringPointer(plan.DefaultEventsRegisterChannel)}
@@ -442,31 +466,32 @@ func (r *botResource) create(ctx context.Context, plan botModel) (int64, error) 
 		n := botInterfaces[plan.OutgoingWebhookInterface.ValueString()]
 		req.InterfaceType = &n
 	}
-	id, err := r.Data.Client.CreateBot(ctx, req)
+	created, err := r.Data.Client.CreateBot(ctx, req)
 	if err == nil || kit.NothingDone(err) {
-		return id, err
+		return created.UserID, created.APIKey, err
 	}
 	r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	lctx, cancel := kit.Settling(ctx)
 	defer cancel()
 	users, lerr := kit.Users(lctx, r.Data)
 	if lerr != nil {
-		return 0, err
+		return 0, "", err
 	}
 	for _, u := range users {
 		local, _, _ := strings.Cut(u.Email, "@")
 		if u.IsBot && u.IsActive && strings.EqualFold(local, req.ShortName+"-bot") && u.FullName == req.FullName &&
 			u.BotOwnerID != nil && r.Data.Me != nil && *u.BotOwnerID == r.Data.Me.UserID {
 			tflog.Warn(ctx, "the bot create failed but the bot exists; adopting it", map[string]any{"id": u.UserID, "error": err.Error()})
-			return u.UserID, nil
+			return u.UserID, "", nil
 		}
 	}
-	return 0, err
+	return 0, "", err
 }
 
 // update sends PATCH /bots/{id} with what differs from prior, and
-// regenerates the key when key_rotation changed. It reports success.
-func (r *botResource) update(ctx context.Context, id int64, plan, prior botModel, diags *diag.Diagnostics) bool {
+// regenerates the key when key_rotation changed (plan keeps the new key when
+// it opts in). It reports success.
+func (r *botResource) update(ctx context.Context, id int64, plan *botModel, prior botModel, diags *diag.Diagnostics) bool {
 	var req zulip.UpdateBotRequest
 	changed := false
 	setString := func(planned, before types.String, to **string) {
@@ -503,10 +528,14 @@ func (r *botResource) update(ctx context.Context, id int64, plan, prior botModel
 		}
 	}
 	if !plan.KeyRotation.Equal(prior.KeyRotation) && !prior.ID.IsNull() {
-		// The new key is not kept: zulip_bot_api_key reads it when needed.
-		if _, err := r.Data.Client.RegenerateBotAPIKey(ctx, id); err != nil {
+		// The new key is kept only on request: zulip_bot_api_key reads it when needed.
+		key, err := r.Data.Client.RegenerateBotAPIKey(ctx, id)
+		if err != nil {
 			kit.AddAPIError(diags, "Unable to Rotate the Bot's API Key", "regenerate the bot's API key", kit.RoleAny, err)
 			return false
+		}
+		if plan.keepsKey() {
+			plan.APIKey = types.StringValue(key)
 		}
 		tflog.Info(ctx, "regenerated the bot's API key", map[string]any{"id": id})
 	}
@@ -581,7 +610,13 @@ func realmBots(ctx context.Context, d *kit.ProviderData) (map[int64]zulip.RealmB
 
 // Read refreshes the bot; a deactivated bot is gone.
 func (r *botResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.Refresh(ctx, r.Data, req, resp, "the bot is deactivated or gone", r.readInto)
+	kit.Refresh(ctx, r.Data, req, resp, "the bot is deactivated or gone", func(ctx context.Context, m *botModel, diags *diag.Diagnostics) bool {
+		if !r.readInto(ctx, m, diags) {
+			return false
+		}
+		r.refreshKey(ctx, m, diags)
+		return true
+	})
 }
 
 // Update changes the bot in place.
@@ -593,7 +628,7 @@ func (r *botResource) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	plan.ID = state.ID
-	if !r.update(ctx, state.ID.ValueInt64(), plan, state, &resp.Diagnostics) {
+	if !r.update(ctx, state.ID.ValueInt64(), &plan, state, &resp.Diagnostics) {
 		return
 	}
 	if !r.readInto(ctx, &plan, &resp.Diagnostics) {
@@ -602,6 +637,7 @@ func (r *botResource) Update(ctx context.Context, req resource.UpdateRequest, re
 		}
 		return
 	}
+	r.keepKey(ctx, state.ID.ValueInt64(), "", &plan, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
