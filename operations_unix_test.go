@@ -124,6 +124,10 @@ resource "zulip_realm_user_defaults" "x" {
   enter_sends = true
 }
 
+resource "zulip_realm_branding" "x" {
+  icon = "${path.module}/green.png"
+}
+
 resource "zulip_code_playground" "x" {
   name              = "Ops playground"
   pygments_language = "Go"

@@ -30,6 +30,7 @@ func methodCases() []methodCase {
 		methodCasesRealmAndChannels(),
 		methodCasesGroupsAndMessages(),
 		methodCasesStateAndBots(),
+		methodCasesBranding(),
 	} {
 		cases = append(cases, group...)
 	}

@@ -320,6 +320,10 @@ var undocumentedOperations = map[string]string{
 		"internal/refserver/bots_test.go pins it",
 	"UpdateRealm": "PATCH /realm is still among Zulip's pending endpoints; its parameters are internal/realmspec's, " +
 		"which TestRealmSpec_documented checks against the register snapshot's realm_* keys",
+	"UploadRealmIcon": "POST /realm/icon is among Zulip's pending endpoints (upload_icon); internal/refserver/branding_test.go pins it",
+	"DeleteRealmIcon": "DELETE /realm/icon is among Zulip's pending endpoints (delete_icon_backend); internal/refserver/branding_test.go pins it",
+	"UploadRealmLogo": "POST /realm/logo is among Zulip's pending endpoints (upload_logo, with night); internal/refserver/branding_test.go pins it",
+	"DeleteRealmLogo": "DELETE /realm/logo is among Zulip's pending endpoints (delete_logo_backend, with night); internal/refserver/branding_test.go pins it",
 }
 
 func hasMethodCase(name string) bool {

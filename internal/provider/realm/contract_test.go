@@ -27,6 +27,11 @@ resource "zulip_realm_user_defaults" "this" {
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID, Checks: []statecheck.StateCheck{
 		acctest.Value("zulip_realm_user_defaults.this", "email_address_visibility", knownvalue.StringExact("administrators")),
 	}}},
+	"zulip_realm_branding": {Name: "RealmBranding", Half: &acctest.HalfCase{
+		User: refserver.SeedAdminID, Create: "POST /api/v1/realm/icon",
+		Config: brandingConfig("icon", brandingFile("icon.png"), "logo", brandingFile("logo.gif")),
+	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+resource "zulip_realm_branding" "this" {}`}},
 	"zulip_linkifier_order": {Name: "LinkifierOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_linkifier_order" "all" {
   linkifiers = [1]

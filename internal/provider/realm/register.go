@@ -24,6 +24,10 @@ func Area() kit.Area {
 				Destroy: settingsKept("Default Settings for New Users"),
 				Adopt: &kit.ImportSource{Stage: kit.StageOrganization, List: thisOrganization,
 					ListDescription: "The organization's defaults for new users: one result, imported by the organization's URL."}},
+			{TypeName: "zulip_realm_branding", Contract: kit.ManagedObject, NewResource: NewRealmBrandingResource, Identity: &kit.SingletonIdentity,
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "the organization's icon and logos"},
+				Destroy: &kit.Note{Title: "Images Return to Zulip's Defaults", Detail: "Destroying this resource returns each " +
+					"image it manages to Zulip's default: a generated icon, Zulip's logo. Images it does not manage stay."}},
 			{TypeName: "zulip_allowed_domain", Contract: kit.CollectionObject, NewResource: NewAllowedDomainResource, Identity: kit.Identity(kit.IdentityOf("domain", "The allowed domain.", false)), Journaled: true,
 				Role: &kit.TypeRole{Need: kit.RoleOwner, Of: "the organization's allowed domains"},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.RealmDomainCollection, func(v zulip.RealmDomain) (string, string, bool) {

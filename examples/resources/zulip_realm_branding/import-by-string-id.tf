@@ -1,0 +1,4 @@
+import {
+  to = zulip_realm_branding.this
+  id = "https://example.zulipchat.com"
+}
