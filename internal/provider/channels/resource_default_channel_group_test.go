@@ -102,8 +102,10 @@ func TestAccDefaultChannelGroup_lifecycle(t *testing.T) {
 	renamed := admin + defaultChannelGroupConfig("Back end", "Server side.", random)
 	acctest.ParallelTest(t, resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
-			if n := len(groupChannels(srv, "Back end")); n > 0 || groupDescription(srv, "Back end") != "" {
-				return fmt.Errorf("the group is still on the server")
+			var left *refserver.DefaultChannelGroup
+			srv.Do(func(r *refserver.Realm) { left = acctest.DefaultChannelGroupNamed(r, "Back end") })
+			if left != nil {
+				return fmt.Errorf("the group is still on the server: %+v", *left)
 			}
 			return nil
 		},
