@@ -116,6 +116,12 @@ resource "zulip_default_channels" "x" {
   channel_ids = [zulip_channel.y.id]
 }
 
+resource "zulip_default_channel_group" "x" {
+  name        = "Ops group"
+  description = "Channels of the ops team"
+  channel_ids = [zulip_channel.x.id]
+}
+
 resource "zulip_realm" "x" {
   description = "Where the ops team talks."
 }
@@ -183,8 +189,9 @@ var operationsDuplicates = map[string]string{
   full_name = "Someone Else"`,
 	"zulip_user_group": `name        = "ops-team"
   description = "Another"`,
-	"zulip_channel":        `name = "OPS"`,
-	"zulip_channel_folder": `name = "Ops folder"`,
+	"zulip_channel":               `name = "OPS"`,
+	"zulip_channel_folder":        `name = "Ops folder"`,
+	"zulip_default_channel_group": `name = "Ops group"`,
 	"zulip_code_playground": `name              = "Ops playground"
   pygments_language = "Go"
   url_template      = "https://elsewhere.example/?code={code}"`,

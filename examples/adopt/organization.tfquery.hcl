@@ -71,6 +71,12 @@ list "zulip_default_channels" "this" {
   include_resource = true
 }
 
+list "zulip_default_channel_group" "all" {
+  provider         = zulip
+  include_resource = true
+  limit            = 10000
+}
+
 list "zulip_linkifier_order" "this" {
   provider         = zulip
   include_resource = true

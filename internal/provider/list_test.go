@@ -253,6 +253,7 @@ var listExamples = []string{
 	"examples/list-resources/zulip_custom_profile_field/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_custom_profile_field_order/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_default_channels/list-resource.tfquery.hcl",
+	"examples/list-resources/zulip_default_channel_group/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_linkifier/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_linkifier_order/list-resource.tfquery.hcl",
 	"examples/list-resources/zulip_realm/list-resource.tfquery.hcl",

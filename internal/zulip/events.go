@@ -88,6 +88,8 @@ type RegisterResponse struct {
 	RealmPlaygrounds []Playground `json:"realm_playgrounds"`
 	// RealmDefaultStreams is the fetch type default_streams (see DefaultChannelIDs).
 	RealmDefaultStreams json.RawMessage `json:"realm_default_streams"`
+	// RealmDefaultStreamGroups is the fetch type default_stream_groups (ListDefaultChannelGroups).
+	RealmDefaultStreamGroups []DefaultChannelGroup `json:"realm_default_stream_groups"`
 	// RealmRaw are the organization's settings of internal/realmspec, by register key,
 	// as the server sent them (see RealmSetting).
 	RealmRaw map[string]json.RawMessage `json:"-"`

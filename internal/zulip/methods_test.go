@@ -157,6 +157,20 @@ func methodCasesRealmAndChannels() []methodCase {
 		{"ReorderChannelFolders", "PATCH", "/channel_folders", func(ctx context.Context, c *Client) error {
 			return c.ReorderChannelFolders(ctx, []int64{1})
 		}},
+		{"ListDefaultChannelGroups", "POST", "/register", func(ctx context.Context, c *Client) error { return ignore(c.ListDefaultChannelGroups(ctx)) }},
+		{"CreateDefaultChannelGroup", "POST", "/default_stream_groups/create", func(ctx context.Context, c *Client) error {
+			return c.CreateDefaultChannelGroup(ctx, CreateDefaultChannelGroupRequest{Name: "g"})
+		}},
+		{"UpdateDefaultChannelGroup", "PATCH", "/default_stream_groups/1", func(ctx context.Context, c *Client) error {
+			return c.UpdateDefaultChannelGroup(ctx, 1, UpdateDefaultChannelGroupRequest{Name: ptr("g")})
+		}},
+		{"AddDefaultChannelGroupChannels", "PATCH", "/default_stream_groups/1/streams", func(ctx context.Context, c *Client) error {
+			return c.AddDefaultChannelGroupChannels(ctx, 1, []string{"c"})
+		}},
+		{"RemoveDefaultChannelGroupChannels", "PATCH", "/default_stream_groups/1/streams", func(ctx context.Context, c *Client) error {
+			return c.RemoveDefaultChannelGroupChannels(ctx, 1, []string{"c"})
+		}},
+		{"DeleteDefaultChannelGroup", "DELETE", "/default_stream_groups/1", func(ctx context.Context, c *Client) error { return c.DeleteDefaultChannelGroup(ctx, 1) }},
 	}
 }
 
@@ -320,7 +334,9 @@ var nonIdempotent = map[string]bool{
 	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
 	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
 	"CreatePlayground": true, "CreateCustomProfileField": true,
-	"CreateRealmExport": true,
+	"CreateRealmExport":         true,
+	"CreateDefaultChannelGroup": true, "UpdateDefaultChannelGroup": true,
+	"AddDefaultChannelGroupChannels": true, "RemoveDefaultChannelGroupChannels": true,
 }
 
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods

@@ -41,6 +41,12 @@ func Area() kit.Area {
 				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "the default channels"},
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.Singleton("default_channels"),
 					ListDescription: "The organization's default channels: one result."}},
+			{TypeName: "zulip_default_channel_group", Contract: kit.CollectionObject, NewResource: NewDefaultChannelGroupResource,
+				Identity: kit.Identity(kit.IdentityOf("name", "The default channel group's name.", true)), Journaled: true,
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "default channel groups"},
+				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(defaultChannelGroupCollection, func(v zulip.DefaultChannelGroup) (string, string, bool) {
+					return v.Name, defaultChannelGroupImportID(v), true
+				}), ListDescription: "The organization's default channel groups, by name."}},
 			{TypeName: "zulip_channel_folder_order", Contract: kit.ManagedObject, NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.ChannelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
 					ListDescription: "The order of the organization's channel folders: one result when there is a folder."}},
