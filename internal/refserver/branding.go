@@ -200,7 +200,7 @@ func (s *Server) setLogo(night bool, source, sum string) {
 // checkNotLimitedPlan is ensure_not_on_limited_plan.
 func (r *Realm) checkNotLimitedPlan() error {
 	if r.PlanType == 2 {
-		return errBadRequest("Feature unavailable on your current plan.")
+		return errPlanLimited()
 	}
 	return nil
 }

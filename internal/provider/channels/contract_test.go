@@ -73,9 +73,7 @@ resource "zulip_channel_folder" "engineering" {
 	"zulip_default_channels": {Name: "DefaultChannels", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_default_channels" "all" {
   channel_ids = [1, 2]
-<<<<<<< HEAD
-=======
-}`}},
+}`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 	"zulip_default_channel_group": {Name: "DefaultChannelGroup", Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_default_channel_group\" \"test\" {\n  name        = \"Kit group\"\n  description = \"Made by the kit's tests.\"\n  channel_ids = [7]\n}\n",
@@ -96,7 +94,6 @@ resource "zulip_default_channel_group" "engineering" {
   name        = "Engineering"
   description = "Channels for engineers."
   channel_ids = [3, 7]
->>>>>>> dcg
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 	"zulip_channel_folder_order": {Name: "ChannelFolderOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_folder_order" "all" {

@@ -283,8 +283,8 @@ var (
 	// SingletonIdentity is the identity of an organization-wide resource: its
 	// id, the import id it was imported by (the organization's URL for the
 	// settings, the collection's name for an order).
-	SingletonIdentity = IdentityOf("id", "The import id: the organization's URL for `zulip_realm` and "+
-		"`zulip_realm_user_defaults`, the collection's name for an order or the default channels.", false)
+	SingletonIdentity = IdentityOf("id", "The import id: the organization's URL for `zulip_realm`, `zulip_realm_user_defaults` and "+
+		"`zulip_realm_branding`, the collection's name for an order or the default channels.", false)
 )
 
 // importIDOf is the import id of the object a state holds, "" when the state
