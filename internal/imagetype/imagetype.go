@@ -5,7 +5,13 @@
 // plan a file Zulip would refuse.
 package imagetype
 
-import "bytes"
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+)
 
 // Sniff returns the content type the data's signature announces: image/png,
 // image/gif, image/jpeg, image/webp or image/avif; "" for anything else.
@@ -23,4 +29,29 @@ func Sniff(data []byte) string {
 		return "image/avif"
 	}
 	return ""
+}
+
+// File is an image file read for upload: its bytes, the type its content
+// announces, and the hex SHA-256 that the state keeps to see it change.
+type File struct {
+	Data        []byte
+	ContentType string
+	SHA256      string
+}
+
+// ReadFile reads an image file and tells its type by its content, as
+// Zulip's upload views do; what is what the image is for, in the error of a
+// file of another type ("emoji").
+func ReadFile(name, what string) (*File, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	ct := Sniff(data)
+	if ct == "" {
+		return nil, fmt.Errorf("%s is not a PNG, GIF, JPEG, WebP or AVIF image, the types Zulip accepts for %s "+
+			"(the server would answer \"Invalid image format\")", name, what)
+	}
+	sum := sha256.Sum256(data)
+	return &File{Data: data, ContentType: ct, SHA256: hex.EncodeToString(sum[:])}, nil
 }

@@ -2,10 +2,7 @@ package bots
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -104,28 +101,6 @@ func (r *customEmojiResource) Schema(_ context.Context, _ resource.SchemaRequest
 	}
 }
 
-// emojiImage is an image file as the plan reads it.
-type emojiImage struct {
-	data        []byte
-	contentType string
-	sha256      string
-}
-
-// readEmojiImage reads and checks an image file: it must exist and be one of
-// the image types Zulip accepts (by its content, as Zulip's decoder does).
-func readEmojiImage(file string) (*emojiImage, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	ct := imagetype.Sniff(data)
-	if ct == "" {
-		return nil, fmt.Errorf("%s is not a PNG, GIF, JPEG, WebP or AVIF image, the types Zulip accepts for emoji (the server would answer \"Invalid image format\")", file)
-	}
-	sum := sha256.Sum256(data)
-	return &emojiImage{data: data, contentType: ct, sha256: hex.EncodeToString(sum[:])}, nil
-}
-
 // ModifyPlan reads the image (type, size, hash: a new image replaces the
 // emoji), and checks who may add emoji and that the name is free.
 func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -187,24 +162,24 @@ func planEmojiImage(plan *customEmojiModel, state customEmojiModel, creating boo
 // It reports false when the file cannot be used.
 func planEmojiFile(plan *customEmojiModel, state customEmojiModel, creating bool, resp *resource.ModifyPlanResponse) bool {
 	at := path.Root("source")
-	img, err := readEmojiImage(plan.Source.ValueString())
+	img, err := imagetype.ReadFile(plan.Source.ValueString(), "emoji")
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(at, "Unusable Emoji Image", err.Error())
 		return false
 	}
-	if len(img.data) > maxEmojiBytes {
+	if len(img.Data) > maxEmojiBytes {
 		resp.Diagnostics.AddAttributeWarning(at, "Emoji Image Larger Than Zulip's Default Limit",
 			fmt.Sprintf("%s is %.1f MiB; Zulip refuses emoji images over 5 MiB unless its administrator raised "+
-				"MAX_EMOJI_FILE_SIZE_MIB (the server does not say its limit).", plan.Source.ValueString(), float64(len(img.data))/(1<<20)))
+				"MAX_EMOJI_FILE_SIZE_MIB (the server does not say its limit).", plan.Source.ValueString(), float64(len(img.Data))/(1<<20)))
 	}
-	plan.SourceSHA256 = types.StringValue(img.sha256)
+	plan.SourceSHA256 = types.StringValue(img.SHA256)
 	switch {
 	case creating:
 	case !kit.Known(state.SourceSHA256):
 		resp.Diagnostics.AddAttributeWarning(at, "Image Adopted as It Is",
 			"This emoji was adopted by import: Zulip cannot give its image back to compare, so the plan records the "+
 				"file's hash without uploading it. A later change of the file replaces the emoji.")
-	case state.SourceSHA256.ValueString() != img.sha256:
+	case state.SourceSHA256.ValueString() != img.SHA256:
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("source_sha256"))
 	}
 	return true
@@ -241,17 +216,17 @@ func (r *customEmojiResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	img, err := readEmojiImage(plan.Source.ValueString())
+	img, err := imagetype.ReadFile(plan.Source.ValueString(), "emoji")
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("source"), "Unusable Emoji Image", err.Error())
 		return
 	}
-	if kit.Known(plan.SourceSHA256) && plan.SourceSHA256.ValueString() != img.sha256 {
+	if kit.Known(plan.SourceSHA256) && plan.SourceSHA256.ValueString() != img.SHA256 {
 		resp.Diagnostics.AddAttributeError(path.Root("source"), "Image Changed Since the Plan",
 			fmt.Sprintf("%s changed between plan and apply; run terraform apply again to plan its new content.", plan.Source.ValueString()))
 		return
 	}
-	plan.SourceSHA256 = types.StringValue(img.sha256)
+	plan.SourceSHA256 = types.StringValue(img.SHA256)
 	key, ok := emojiCreation(r.Data, plan.Name.ValueString(), img).Create(ctx, r.Data, &resp.Diagnostics)
 	if !ok {
 		return
@@ -340,12 +315,12 @@ var customEmoji = kit.Objects[customEmojiModel, zulip.CustomEmoji]{
 // emojiCreation is the upload of an emoji (img nil: only to check that the
 // name is free). After an uncertain failure, an emoji of the name that this
 // account added since is adopted.
-func emojiCreation(d *kit.ProviderData, name string, img *emojiImage) kit.Creation[customEmojiModel, zulip.CustomEmoji] {
+func emojiCreation(d *kit.ProviderData, name string, img *imagetype.File) kit.Creation[customEmojiModel, zulip.CustomEmoji] {
 	return kit.Creation[customEmojiModel, zulip.CustomEmoji]{
 		Objects: customEmoji,
 		Send: func(ctx context.Context) (string, error) {
-			filename := name + "." + strings.TrimPrefix(img.contentType, "image/") // Zulip uses only the part's type
-			return name, d.Client.UploadCustomEmoji(ctx, name, filename, img.contentType, img.data)
+			filename := name + "." + strings.TrimPrefix(img.ContentType, "image/") // Zulip uses only the part's type
+			return name, d.Client.UploadCustomEmoji(ctx, name, filename, img.ContentType, img.Data)
 		},
 		SameKey: func(e zulip.CustomEmoji) bool { return e.Name == name },
 		Matches: func(e zulip.CustomEmoji) bool {

@@ -2,10 +2,7 @@ package realm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -139,29 +136,6 @@ func (img brandImage) pathDescription() string {
 		"default, %s.", img.what, shown, img.what, img.fallback)
 }
 
-// brandFile is an image file as read at plan or apply.
-type brandFile struct {
-	data        []byte
-	contentType string
-	sha256      string
-}
-
-// readBrandFile reads an image file and tells its type by its content, as
-// Zulip's upload views do.
-func readBrandFile(file string) (*brandFile, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	ct := imagetype.Sniff(data)
-	if ct == "" {
-		return nil, fmt.Errorf("%s is not a PNG, GIF, JPEG, WebP or AVIF image, the types Zulip accepts (the server "+
-			"would answer \"Invalid image format\")", file)
-	}
-	sum := sha256.Sum256(data)
-	return &brandFile{data: data, contentType: ct, sha256: hex.EncodeToString(sum[:])}, nil
-}
-
 // ModifyPlan reads each configured file (type, size, hash) and plans what
 // changes: an upload where the hash differs from the state's, a return to
 // Zulip's default where a managed path was removed. Only the changed images'
@@ -216,17 +190,17 @@ func planImage(img brandImage, source types.String, state, plan brandSlot, creat
 		}
 		return false, false
 	default:
-		f, err := readBrandFile(source.ValueString())
+		f, err := imagetype.ReadFile(source.ValueString(), "an organization's icon and logos")
 		if err != nil {
 			diags.AddAttributeError(at, "Unusable Image", err.Error())
 			return false, false
 		}
-		if len(f.data) > maxBrandingBytes {
+		if len(f.Data) > maxBrandingBytes {
 			diags.AddAttributeWarning(at, "Image Larger Than Zulip's Default Limit", fmt.Sprintf(
 				"%s is %.1f MiB; Zulip refuses an organization's %s over 5 MiB unless its administrator raised the "+
-					"limit (the server does not say its limit).", source.ValueString(), float64(len(f.data))/(1<<20), img.what))
+					"limit (the server does not say its limit).", source.ValueString(), float64(len(f.Data))/(1<<20), img.what))
 		}
-		upload = creating || state.sha.ValueString() != f.sha256
+		upload = creating || state.sha.ValueString() != f.SHA256
 	}
 	if !upload {
 		*plan.sha, *plan.url = *state.sha, *state.url
@@ -334,24 +308,24 @@ func (r *brandingResource) applyImage(ctx context.Context, img brandImage, plan,
 	case plan.source.IsNull() || !plan.sha.IsUnknown():
 		return false, nil
 	}
-	f, err := readBrandFile(plan.source.ValueString())
+	f, err := imagetype.ReadFile(plan.source.ValueString(), "an organization's icon and logos")
 	if err != nil {
 		return false, err
 	}
 	if err := img.upload(ctx, c, f); err != nil {
 		return true, err
 	}
-	*plan.sha = types.StringValue(f.sha256)
+	*plan.sha = types.StringValue(f.SHA256)
 	return true, nil
 }
 
 // upload sends the image's file.
-func (img brandImage) upload(ctx context.Context, c *zulip.Client, f *brandFile) error {
-	name := img.attr + "." + strings.TrimPrefix(f.contentType, "image/") // Zulip uses only the part's type
+func (img brandImage) upload(ctx context.Context, c *zulip.Client, f *imagetype.File) error {
+	name := img.attr + "." + strings.TrimPrefix(f.ContentType, "image/") // Zulip uses only the part's type
 	if img.logo {
-		return c.UploadRealmLogo(ctx, img.night, name, f.contentType, f.data)
+		return c.UploadRealmLogo(ctx, img.night, name, f.ContentType, f.Data)
 	}
-	return c.UploadRealmIcon(ctx, name, f.contentType, f.data)
+	return c.UploadRealmIcon(ctx, name, f.ContentType, f.Data)
 }
 
 // remove returns the image to Zulip's default.
