@@ -55,7 +55,7 @@ func registeredKinds() map[string][]string {
 
 // readmeRow is a row of README.md's table of types: `| kind | [`name`](page), ... | what |`.
 var (
-	readmeRow  = regexp.MustCompile("^\\| (resource|invocation|data source|ephemeral|action|function|list) \\| (.+?) \\| .+ \\|$")
+	readmeRow  = regexp.MustCompile(`^\| (resource|invocation|data source|ephemeral|action|function|list) \| (.+?) \| .+ \|$`)
 	readmeLink = regexp.MustCompile("\\[`([a-z_]+)`\\]\\(([^)]+)\\)")
 )
 
