@@ -182,6 +182,7 @@ func (p *zulipProvider) build(r zulip.Resolved, sms *smsModel, diags *diag.Diagn
 	}
 	return &kit.ProviderData{
 		Client:        client,
+		StateTypes:    stateTypes,
 		Events:        kit.NewEventFeed(client),
 		HasCreds:      r.Credentials.HasAccount(),
 		Destroying:    p.destroying,

@@ -46,6 +46,7 @@ var (
 	ephemeralResources = gather(func(a kit.Area) []func() ephemeral.EphemeralResource { return a.EphemeralResources })
 	actions            = gather(func(a kit.Area) []func() action.Action { return a.Actions })
 	functions          = gather(func(a kit.Area) []func() function.Function { return a.Functions })
+	stateTypes         = gather(func(a kit.Area) []string { return a.State })
 )
 
 // gather concatenates what each area declares of a kind, in the areas' order.

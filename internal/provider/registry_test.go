@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
@@ -65,6 +69,38 @@ func TestEveryAreaRunsItsContract(t *testing.T) {
 			if !found[name] {
 				t.Errorf("the %s area has no %s (see acctest.Contract)", dir, name)
 			}
+		}
+	}
+}
+
+// TestEveryTypeIsConfigured: each type of every kind takes the provider's
+// data (its kit base's Configure), so no type reaches the server without a
+// client; the types' files need not assert it one by one.
+func TestEveryTypeIsConfigured(t *testing.T) {
+	for _, e := range registry {
+		if _, ok := e.NewResource().(resource.ResourceWithConfigure); !ok {
+			t.Errorf("%s has no Configure", e.TypeName)
+		}
+	}
+	for _, f := range dataSources {
+		if _, ok := f().(datasource.DataSourceWithConfigure); !ok {
+			t.Errorf("data source %T has no Configure", f())
+		}
+	}
+	for _, f := range ephemeralResources {
+		if _, ok := f().(ephemeral.EphemeralResourceWithConfigure); !ok {
+			t.Errorf("ephemeral resource %T has no Configure", f())
+		}
+	}
+	for _, f := range actions {
+		if _, ok := f().(action.ActionWithConfigure); !ok {
+			t.Errorf("action %T has no Configure", f())
+		}
+	}
+	p := &zulipProvider{}
+	for _, f := range p.ListResources(context.Background()) {
+		if _, ok := f().(list.ListResourceWithConfigure); !ok {
+			t.Errorf("list resource %T has no Configure", f())
 		}
 	}
 }

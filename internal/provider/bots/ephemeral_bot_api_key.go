@@ -13,11 +13,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ ephemeral.EphemeralResource              = (*botAPIKeyEphemeralResource)(nil)
-	_ ephemeral.EphemeralResourceWithConfigure = (*botAPIKeyEphemeralResource)(nil)
-)
-
 // NewBotAPIKeyEphemeralResource returns the zulip_bot_api_key ephemeral resource.
 func NewBotAPIKeyEphemeralResource() ephemeral.EphemeralResource {
 	return &botAPIKeyEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "bot_api_key"}}

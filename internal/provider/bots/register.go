@@ -38,6 +38,7 @@ func Area() kit.Area {
 		DataSources:        []func() datasource.DataSource{NewBotsDataSource, NewCustomEmojiDataSource},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewBotAPIKeyEphemeralResource},
 		Functions:          []func() function.Function{NewWebhookURLFunction},
+		State:              []string{zulip.EventTypeRealmBot},
 	}
 }
 

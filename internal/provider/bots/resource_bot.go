@@ -28,7 +28,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*botResource)(nil)
 	_ resource.ResourceWithImportState = (*botResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*botResource)(nil)
 )
@@ -41,7 +40,7 @@ const (
 )
 
 // cacheRealmBots is the cache key of register's realm_bots.
-const cacheRealmBots = "realm_bots"
+var cacheRealmBots = kit.StateKey(zulip.EventTypeRealmBot)
 
 // botTypes are the bot types by name, as Terraform spells them.
 var botTypes = map[string]int{
@@ -373,7 +372,9 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 	var key string // the create's answer; none for a reactivated bot
 	switch {
 	case existing != nil && existing.IsBot && !existing.IsActive:
-		if err := r.Data.Client.ReactivateUser(ctx, existing.UserID); err != nil {
+		if err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error {
+			return r.Data.Client.ReactivateUser(ctx, existing.UserID)
+		}, cacheRealmBots); err != nil {
 			kit.AddAPIError(&resp.Diagnostics, "Unable to Reactivate Bot", "reactivate the bot "+existing.Email, kit.RoleAdministrator, err)
 			return
 		}
@@ -388,8 +389,6 @@ func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, re
 			return
 		}
 	}
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
-	r.Data.Cache.Invalidate(cacheRealmBots)
 	plan.ID = types.Int64Value(id)
 	// The bot exists: whatever fails below, Terraform keeps tracking it.
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), plan.ID)...)
@@ -466,11 +465,14 @@ func (r *botResource) create(ctx context.Context, plan botModel) (int64, string,
 		n := botInterfaces[plan.OutgoingWebhookInterface.ValueString()]
 		req.InterfaceType = &n
 	}
-	created, err := r.Data.Client.CreateBot(ctx, req)
+	var created zulip.CreatedBot
+	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) (err error) {
+		created, err = r.Data.Client.CreateBot(ctx, req)
+		return err
+	}, cacheRealmBots)
 	if err == nil || kit.NothingDone(err) {
 		return created.UserID, created.APIKey, err
 	}
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	lctx, cancel := kit.Settling(ctx)
 	defer cancel()
 	users, lerr := kit.Users(lctx, r.Data)
@@ -519,9 +521,7 @@ func (r *botResource) update(ctx context.Context, id int64, plan *botModel, prio
 		req.ServiceInterface, changed = &n, true
 	}
 	if changed {
-		err := r.Data.Client.UpdateBot(ctx, id, req)
-		r.Data.Cache.Invalidate(kit.CacheUserUsers)
-		r.Data.Cache.Invalidate(cacheRealmBots)
+		err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error { return r.Data.Client.UpdateBot(ctx, id, req) }, cacheRealmBots)
 		if err != nil {
 			kit.AddAPIError(diags, "Unable to Update Bot", "change the bot", kit.RoleAny, err)
 			return false
@@ -598,14 +598,15 @@ func botFromAPI(u zulip.User, b zulip.RealmBot, m *botModel) {
 
 // realmBots is register's realm_bots by user id, read once per run.
 func realmBots(ctx context.Context, d *kit.ProviderData) (map[int64]zulip.RealmBot, error) {
-	return kit.CachedAs(ctx, d.Cache, cacheRealmBots, func(ctx context.Context) (map[int64]zulip.RealmBot, error) {
-		list, err := d.Client.ListRealmBots(ctx)
-		out := make(map[int64]zulip.RealmBot, len(list))
-		for _, b := range list {
-			out[b.UserID] = b
-		}
-		return out, err
-	})
+	resp, err := kit.State(ctx, d, zulip.EventTypeRealmBot)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]zulip.RealmBot, len(resp.RealmBots))
+	for _, b := range resp.RealmBots {
+		out[b.UserID] = b
+	}
+	return out, nil
 }
 
 // Read refreshes the bot; a deactivated bot is gone.
@@ -648,8 +649,7 @@ func (r *botResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	err := r.Data.Client.DeactivateBot(ctx, m.ID.ValueInt64())
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error { return r.Data.Client.DeactivateBot(ctx, m.ID.ValueInt64()) }, cacheRealmBots)
 	if err == nil || zulip.IsNotFound(err) {
 		return
 	}

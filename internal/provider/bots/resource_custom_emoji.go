@@ -26,7 +26,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*customEmojiResource)(nil)
 	_ resource.ResourceWithImportState = (*customEmojiResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*customEmojiResource)(nil)
 )

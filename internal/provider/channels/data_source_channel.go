@@ -16,8 +16,6 @@ import (
 )
 
 var (
-	_ datasource.DataSource                     = (*channelDataSource)(nil)
-	_ datasource.DataSourceWithConfigure        = (*channelDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*channelDataSource)(nil)
 )
 

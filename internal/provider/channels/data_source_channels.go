@@ -17,11 +17,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSource              = (*channelsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*channelsDataSource)(nil)
-)
-
 // Feature levels of the GET /streams filters (digest §7.1).
 const (
 	featureChannelsExcludeArchived = 315 // exclude_archived

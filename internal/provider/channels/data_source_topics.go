@@ -18,11 +18,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSource              = (*topicsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*topicsDataSource)(nil)
-)
-
 // featureTopicsEmptyName is the feature level of allow_empty_topic_name (digest §7.2).
 const featureTopicsEmptyName = 334
 

@@ -69,6 +69,7 @@ func Area() kit.Area {
 						"`#channel > topic`."}},
 		},
 		DataSources: []func() datasource.DataSource{NewChannelsDataSource, NewChannelDataSource, NewTopicsDataSource, NewChannelFoldersDataSource},
+		State:       []string{zulip.EventTypeDefaultStreams},
 	}
 }
 

@@ -29,8 +29,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*channelResource)(nil)
-	_ resource.ResourceWithConfigure   = (*channelResource)(nil)
 	_ resource.ResourceWithImportState = (*channelResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*channelResource)(nil)
 )

@@ -23,7 +23,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*channelFolderResource)(nil)
 	_ resource.ResourceWithImportState = (*channelFolderResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*channelFolderResource)(nil)
 )

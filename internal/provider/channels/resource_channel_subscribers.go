@@ -25,10 +25,8 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*channelSubscribersResource)(nil)
 	_ resource.ResourceWithImportState = (*channelSubscribersResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*channelSubscribersResource)(nil)
-	_ resource.Resource                = (*channelSubscriptionResource)(nil)
 	_ resource.ResourceWithImportState = (*channelSubscriptionResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*channelSubscriptionResource)(nil)
 )

@@ -27,7 +27,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*defaultChannelGroupResource)(nil)
 	_ resource.ResourceWithImportState = (*defaultChannelGroupResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*defaultChannelGroupResource)(nil)
 )

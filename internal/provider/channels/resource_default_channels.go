@@ -20,7 +20,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*defaultChannelsResource)(nil)
 	_ resource.ResourceWithImportState = (*defaultChannelsResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*defaultChannelsResource)(nil)
 )
@@ -63,12 +62,16 @@ func (r *defaultChannelsResource) Schema(_ context.Context, _ resource.SchemaReq
 }
 
 // cacheDefaultChannels is the cache key of the default channels' ids.
-const cacheDefaultChannels = "default_channels"
+var cacheDefaultChannels = kit.StateKey(zulip.EventTypeDefaultStreams)
 
 // defaultChannelIDs reads the default channels once per run (a change
 // forgets them).
 func defaultChannelIDs(ctx context.Context, d *kit.ProviderData) ([]int64, error) {
-	return kit.CachedAs(ctx, d.Cache, cacheDefaultChannels, d.Client.ListDefaultChannels)
+	resp, err := kit.State(ctx, d, zulip.EventTypeDefaultStreams)
+	if err != nil {
+		return nil, err
+	}
+	return resp.DefaultChannelIDs()
 }
 
 // ModifyPlan checks the role and that every channel can be a default one.

@@ -27,8 +27,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*userTopicResource)(nil)
-	_ resource.ResourceWithConfigure   = (*userTopicResource)(nil)
 	_ resource.ResourceWithImportState = (*userTopicResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*userTopicResource)(nil)
 )

@@ -18,8 +18,6 @@ import (
 )
 
 var (
-	_ datasource.DataSource                     = (*userGroupDataSource)(nil)
-	_ datasource.DataSourceWithConfigure        = (*userGroupDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*userGroupDataSource)(nil)
 )
 

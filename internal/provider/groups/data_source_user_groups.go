@@ -17,11 +17,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSource              = (*userGroupsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*userGroupsDataSource)(nil)
-)
-
 // featureUserGroupsDeactivated is the feature level of include_deactivated_groups
 // (digest §7.3; FL290 called it allow_deactivated).
 const featureUserGroupsDeactivated = 294

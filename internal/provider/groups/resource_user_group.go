@@ -24,8 +24,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*userGroupResource)(nil)
-	_ resource.ResourceWithConfigure   = (*userGroupResource)(nil)
 	_ resource.ResourceWithImportState = (*userGroupResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*userGroupResource)(nil)
 )

@@ -22,8 +22,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*userGroupMembersResource)(nil)
-	_ resource.ResourceWithConfigure   = (*userGroupMembersResource)(nil)
 	_ resource.ResourceWithImportState = (*userGroupMembersResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*userGroupMembersResource)(nil)
 )

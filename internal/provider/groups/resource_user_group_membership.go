@@ -21,8 +21,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*userGroupMembershipResource)(nil)
-	_ resource.ResourceWithConfigure   = (*userGroupMembershipResource)(nil)
 	_ resource.ResourceWithImportState = (*userGroupMembershipResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*userGroupMembershipResource)(nil)
 )

@@ -216,7 +216,7 @@ func TestCollectionCreateAddsToTheCache(t *testing.T) {
 	}
 	// A fetch in flight (it started before the object existed) must not
 	// replace the collection the create added to.
-	d.Cache.Invalidate("things")
+	d.Cache.forget("things")
 	mu.Lock()
 	slow = true
 	mu.Unlock()

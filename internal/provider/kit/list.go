@@ -35,10 +35,6 @@ type ListResource struct {
 	data        *ProviderData
 }
 
-var (
-	_ list.ListResourceWithConfigure = (*ListResource)(nil)
-)
-
 // Metadata names the list resource after its resource type.
 func (l *ListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = l.Src.TypeName

@@ -72,7 +72,6 @@ type orderResource struct {
 }
 
 var (
-	_ resource.Resource                = (*orderResource)(nil)
 	_ resource.ResourceWithImportState = (*orderResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*orderResource)(nil)
 )

@@ -16,6 +16,8 @@ import (
 // ProviderData is what Configure hands to every resource and data source.
 type ProviderData struct {
 	Client *zulip.Client
+	// StateTypes are the register fetch types the areas read (Area.State).
+	StateTypes []string
 	// events is the process's event queue for creates (eventFeed).
 	Events *eventFeed
 	// HasCreds is false when the provider was configured with a URL only, which
@@ -141,6 +143,8 @@ type collectionCache struct {
 	begun          map[string]time.Time
 	// readBacks joins the read-backs of writes that end together.
 	readBacks *idBatcher[any]
+	// prefetched are the register fetch types this cache has asked for (State).
+	prefetched map[string]bool
 }
 
 // writeSettleMax bounds how long a read waits for other writes to the same
@@ -158,7 +162,7 @@ func NewCollectionCache() *collectionCache {
 	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{},
 		writing: map[string]int{}, settled: map[string]chan struct{}{}, version: map[string]uint64{},
 		last: map[string]any{}, took: map[string]time.Duration{}, interval: map[string]time.Duration{},
-		begun: map[string]time.Time{}, readBacks: NewIDBatcher[any](ReadBatchWindow)}
+		begun: map[string]time.Time{}, readBacks: NewIDBatcher[any](ReadBatchWindow), prefetched: map[string]bool{}}
 }
 
 // get returns the cached collection, or fetches it once for all concurrent callers.
@@ -317,8 +321,21 @@ type writeTicket struct {
 // key wait while the write is in flight. It is the only way the provider
 // changes what it caches.
 func (c *collectionCache) Write(ctx context.Context, key string, send func(context.Context) error) error {
-	w := c.BeginWrite(key)
-	defer w.End()
+	return c.WriteAll(ctx, []string{key}, send)
+}
+
+// WriteAll is Write for a change to what several keys hold (a bot is both
+// one of the users and one of the realm's bots).
+func (c *collectionCache) WriteAll(ctx context.Context, keys []string, send func(context.Context) error) error {
+	tickets := make([]*writeTicket, len(keys))
+	for i, key := range keys {
+		tickets[i] = c.BeginWrite(key)
+	}
+	defer func() {
+		for _, w := range tickets {
+			w.End()
+		}
+	}()
 	return send(ctx)
 }
 
@@ -389,17 +406,16 @@ func (w *writeTicket) finish(apply func(old any) (any, bool)) {
 	})
 }
 
-// invalidate forgets a collection after a write to it.
-func (c *collectionCache) Invalidate(key string) {
+// forget drops what the cache holds under key, so that the next read asks the
+// server (a check that must not trust even a fresh copy). Areas change what
+// the cache holds only through Write and WriteAll.
+func (c *collectionCache) forget(key string) {
 	c.mu.Lock()
 	c.version[key]++
 	c.gen[key]++
 	delete(c.entries, key)
 	c.mu.Unlock()
 }
-
-// CacheRealm is the cache key of the organization settings read through register.
-const CacheRealm = "realm"
 
 // RealmSettings reads the organization's settings (fetch type "realm") once
 // per provider process; nothing this provider does changes the ones it reads.
@@ -408,9 +424,7 @@ const CacheRealm = "realm"
 // uncertain attempt receives nothing and expires), and deletes the queue.
 // It is zulip_realm's snapshot: one read serves both.
 func (d *ProviderData) RealmSettings(ctx context.Context) (*zulip.RegisterResponse, error) {
-	return CachedAs(ctx, d.Cache, CacheRealm, func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		return d.Client.FetchState(ctx, zulip.EventTypeRealm)
-	})
+	return State(ctx, d, zulip.EventTypeRealm)
 }
 
 // Missing names the SMS credentials that are not set, or returns "".

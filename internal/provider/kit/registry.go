@@ -112,6 +112,9 @@ type Area struct {
 	Actions            []func() action.Action
 	// Functions are the area's provider functions (Terraform 1.8 and newer).
 	Functions []func() function.Function
+	// State are the register fetch types the area's types read (State): a
+	// run's first register asks for all the areas' at once.
+	State []string
 }
 
 // RegistrySet is the set of the entries' types for which has holds.

@@ -140,7 +140,6 @@ type ruledResource struct {
 }
 
 var (
-	_ resource.ResourceWithConfigure        = (*ruledResource)(nil)
 	_ resource.ResourceWithImportState      = (*ruledResource)(nil)
 	_ resource.ResourceWithIdentity         = (*ruledIdentified)(nil)
 	_ resource.ResourceWithModifyPlan       = (*ruledResource)(nil)

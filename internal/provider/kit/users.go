@@ -45,6 +45,13 @@ func Users(ctx context.Context, d *ProviderData) (map[int64]zulip.User, error) {
 	return usersFrom(d.Cache.get(ctx, CacheUserUsers, d.fetchUsers))
 }
 
+// WriteUsers performs a change to the organization's users (Cache.Write): the
+// user list, and the keys also names that hold users too (the provider's own
+// account, the realm's bots), are forgotten whatever the outcome.
+func WriteUsers(ctx context.Context, d *ProviderData, send func(context.Context) error, also ...string) error {
+	return d.Cache.WriteAll(ctx, append([]string{CacheUserUsers}, also...), send)
+}
+
 // UsersSeen is Users for plan-time checks: the newest list this run has
 // seen, even if a write made it stale since (Terraform plans every resource
 // again during apply, and a fresh list per resource would cost a request per
@@ -70,7 +77,7 @@ func CheckUsersSeen(ctx context.Context, d *ProviderData, check func(map[int64]z
 	}
 	// Read afresh: even a list this process holds as fresh may miss a user
 	// another provider configuration (an alias) created in this run.
-	d.Cache.Invalidate(CacheUserUsers)
+	d.Cache.forget(CacheUserUsers)
 	if users, err = Users(ctx, d); err != nil {
 		return nil, err
 	}

@@ -18,7 +18,6 @@ import (
 )
 
 var (
-	_ action.ActionWithConfigure      = (*messageReportAction)(nil)
 	_ action.ActionWithModifyPlan     = (*messageReportAction)(nil)
 	_ action.ActionWithValidateConfig = (*messageReportAction)(nil)
 )

@@ -23,11 +23,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSource              = (*messagesMatchingNarrowDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*messagesMatchingNarrowDataSource)(nil)
-)
-
 // Narrow operators whose operand may be an id rather than text: a numeric
 // operand is sent as a number (a channel id, a user id, a message id), which is
 // how Zulip tells an id from a name.

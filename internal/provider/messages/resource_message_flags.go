@@ -25,8 +25,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*messageFlagsResource)(nil)
-	_ resource.ResourceWithConfigure   = (*messageFlagsResource)(nil)
 	_ resource.ResourceWithImportState = (*messageFlagsResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*messageFlagsResource)(nil)
 )

@@ -26,8 +26,6 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*messageReportResource)(nil)
-	_ resource.ResourceWithConfigure      = (*messageReportResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*messageReportResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*messageReportResource)(nil)
 )

@@ -24,8 +24,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*savedSnippetResource)(nil)
-	_ resource.ResourceWithConfigure   = (*savedSnippetResource)(nil)
 	_ resource.ResourceWithImportState = (*savedSnippetResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*savedSnippetResource)(nil)
 )

@@ -15,7 +15,6 @@ import (
 )
 
 var (
-	_ action.ActionWithConfigure  = (*ownAccountDeactivationAction)(nil)
 	_ action.ActionWithModifyPlan = (*ownAccountDeactivationAction)(nil)
 )
 

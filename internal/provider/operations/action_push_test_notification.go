@@ -17,7 +17,6 @@ import (
 )
 
 var (
-	_ action.ActionWithConfigure      = (*pushTestNotificationAction)(nil)
 	_ action.ActionWithModifyPlan     = (*pushTestNotificationAction)(nil)
 	_ action.ActionWithValidateConfig = (*pushTestNotificationAction)(nil)
 )

@@ -21,7 +21,6 @@ import (
 )
 
 var (
-	_ action.ActionWithConfigure      = (*realmExportAction)(nil)
 	_ action.ActionWithModifyPlan     = (*realmExportAction)(nil)
 	_ action.ActionWithValidateConfig = (*realmExportAction)(nil)
 )

@@ -20,9 +20,7 @@ import (
 )
 
 var (
-	_ ephemeral.EphemeralResource              = (*eventQueueEphemeralResource)(nil)
-	_ ephemeral.EphemeralResourceWithConfigure = (*eventQueueEphemeralResource)(nil)
-	_ ephemeral.EphemeralResourceWithClose     = (*eventQueueEphemeralResource)(nil)
+	_ ephemeral.EphemeralResourceWithClose = (*eventQueueEphemeralResource)(nil)
 )
 
 // privateQueueID is the private-data key under which Open hands the queue id to Close.

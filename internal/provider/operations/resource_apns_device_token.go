@@ -23,8 +23,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*apnsDeviceTokenResource)(nil)
-	_ resource.ResourceWithConfigure   = (*apnsDeviceTokenResource)(nil)
 	_ resource.ResourceWithImportState = (*apnsDeviceTokenResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*apnsDeviceTokenResource)(nil)
 )

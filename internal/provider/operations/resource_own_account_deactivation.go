@@ -22,8 +22,6 @@ import (
 )
 
 var (
-	_ resource.Resource               = (*ownAccountDeactivationResource)(nil)
-	_ resource.ResourceWithConfigure  = (*ownAccountDeactivationResource)(nil)
 	_ resource.ResourceWithModifyPlan = (*ownAccountDeactivationResource)(nil)
 )
 

@@ -24,8 +24,6 @@ import (
 )
 
 var (
-	_ resource.Resource                     = (*pushTestNotificationResource)(nil)
-	_ resource.ResourceWithConfigure        = (*pushTestNotificationResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*pushTestNotificationResource)(nil)
 	_ resource.ResourceWithValidateConfig   = (*pushTestNotificationResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*pushTestNotificationResource)(nil)

@@ -32,8 +32,6 @@ import (
 )
 
 var (
-	_ resource.Resource               = (*smsQuestionResource)(nil)
-	_ resource.ResourceWithConfigure  = (*smsQuestionResource)(nil)
 	_ resource.ResourceWithModifyPlan = (*smsQuestionResource)(nil)
 )
 

@@ -22,8 +22,6 @@ import (
 )
 
 var (
-	_ datasource.DataSource                     = (*userDataSource)(nil)
-	_ datasource.DataSourceWithConfigure        = (*userDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*userDataSource)(nil)
 )
 

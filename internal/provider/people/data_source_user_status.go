@@ -17,11 +17,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSource              = (*userStatusDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*userStatusDataSource)(nil)
-)
-
 // featureUserStatus is the feature level of GET /users/{id}/status (digest §7.4).
 const featureUserStatus = 262
 

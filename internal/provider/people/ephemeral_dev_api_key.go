@@ -19,11 +19,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ ephemeral.EphemeralResource              = (*devAPIKeyEphemeralResource)(nil)
-	_ ephemeral.EphemeralResourceWithConfigure = (*devAPIKeyEphemeralResource)(nil)
-)
-
 // NewDevAPIKeyEphemeralResource returns the zulip_dev_api_key ephemeral resource.
 func NewDevAPIKeyEphemeralResource() ephemeral.EphemeralResource {
 	return &devAPIKeyEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "dev_api_key"}}

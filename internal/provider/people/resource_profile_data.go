@@ -26,8 +26,6 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*profileDataResource)(nil)
-	_ resource.ResourceWithConfigure      = (*profileDataResource)(nil)
 	_ resource.ResourceWithImportState    = (*profileDataResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*profileDataResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*profileDataResource)(nil)

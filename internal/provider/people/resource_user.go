@@ -31,8 +31,6 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*userResource)(nil)
-	_ resource.ResourceWithConfigure      = (*userResource)(nil)
 	_ resource.ResourceWithImportState    = (*userResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*userResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*userResource)(nil)
@@ -617,8 +615,9 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 // changeEmail gives the user the address email, and reports whether Zulip
 // took it.
 func (r *userResource) changeEmail(ctx context.Context, id int64, email string, diags *diag.Diagnostics) bool {
-	err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error {
+		return r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{NewEmail: &email})
+	})
 	if err != nil {
 		addUserAPIError(diags, path.Root("email"), "Unable to Change User E-mail",
 			"change the user's e-mail address", kit.RoleAdministrator, err)
@@ -632,9 +631,9 @@ func (r *userResource) changeEmail(ctx context.Context, id int64, email string, 
 // reports whether Zulip took it.
 func (r *userResource) changeRole(ctx context.Context, id int64, from, to string, diags *diag.Diagnostics) bool {
 	role, _ := zulip.RoleFromName(to) // validated by the schema
-	err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
-	r.Data.Cache.Invalidate(kit.CacheUserCaller)
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error {
+		return r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
+	}, kit.CacheUserCaller)
 	if err != nil {
 		addUserAPIError(diags, path.Root("role"), "Unable to Change User Role", "change the user's role",
 			userRoleNeeded(from, to), err)
@@ -654,8 +653,7 @@ func (r *userResource) updateNameAndProfile(ctx context.Context, id int64, apiRe
 	if apiReq.ProfileData == nil {
 		at = path.Root("full_name")
 	}
-	err := r.Data.Client.UpdateUser(ctx, id, apiReq)
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error { return r.Data.Client.UpdateUser(ctx, id, apiReq) })
 	if err != nil {
 		addUserAPIError(diags, at, "Unable to Update User", "update the user's name or profile data", kit.RoleAdministrator, err)
 		return false

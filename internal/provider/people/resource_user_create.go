@@ -105,10 +105,13 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 		return nil, false
 	}
 	email := plan.Email.ValueString()
-	id, err := r.Data.Client.CreateUser(ctx, zulip.CreateUserRequest{
-		Email: email, Password: password.ValueString(), FullName: plan.FullName.ValueString(),
+	var id int64
+	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) (err error) {
+		id, err = r.Data.Client.CreateUser(ctx, zulip.CreateUserRequest{
+			Email: email, Password: password.ValueString(), FullName: plan.FullName.ValueString(),
+		})
+		return err
 	})
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	if err == nil {
 		tflog.Info(ctx, "created user", map[string]any{"id": id})
 		plan.ID = types.Int64Value(id)
@@ -158,7 +161,6 @@ func (r *userResource) createAccount(ctx context.Context, plan *userResourceMode
 // whether every step worked, and whether it changed anything.
 func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel, from *zulip.User, diags *diag.Diagnostics) (ok, wrote bool) {
 	id := plan.ID.ValueInt64()
-	defer r.Data.Cache.Invalidate(kit.CacheUserUsers)
 	current, active := zulip.RoleMember, true
 	if from != nil {
 		current, active = from.Role, from.IsActive || plan.Active.ValueBool()
@@ -167,7 +169,9 @@ func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel,
 		role, _ := zulip.RoleFromName(plan.Role.ValueString()) // validated by the schema
 		if role != current {
 			currentName, _ := zulip.RoleName(current)
-			if err := r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role}); err != nil {
+			if err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error {
+				return r.Data.Client.UpdateUser(ctx, id, zulip.UpdateUserRequest{Role: &role})
+			}); err != nil {
 				addUserAPIError(diags, path.Root("role"), "Unable to Set User Role", "set the user's role",
 					userRoleNeeded(currentName, plan.Role.ValueString()), err)
 				return false, true
@@ -184,7 +188,7 @@ func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel,
 		apiReq.FullName = &name
 	}
 	if apiReq.FullName != nil || apiReq.ProfileData != nil {
-		if err := r.Data.Client.UpdateUser(ctx, id, apiReq); err != nil {
+		if err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error { return r.Data.Client.UpdateUser(ctx, id, apiReq) }); err != nil {
 			addUserAPIError(diags, path.Root("profile_data"), "Unable to Set User Profile Data",
 				"set the user's name and profile data", kit.RoleAdministrator, err)
 			return false, true
@@ -201,15 +205,16 @@ func (r *userResource) finishCreate(ctx context.Context, plan userResourceModel,
 // after a failure the user is read: if it is already as wanted (changed by
 // someone else, or by a request whose answer was lost), that is success.
 func (r *userResource) setActive(ctx context.Context, id int64, active bool, role string, diags *diag.Diagnostics) bool {
-	var err error
 	action := "deactivate the user"
 	if active {
 		action = "reactivate the user"
-		err = r.Data.Client.ReactivateUser(ctx, id)
-	} else {
-		err = r.Data.Client.DeactivateUser(ctx, id, zulip.DeactivateUserRequest{})
 	}
-	r.Data.Cache.Invalidate(kit.CacheUserUsers)
+	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error {
+		if active {
+			return r.Data.Client.ReactivateUser(ctx, id)
+		}
+		return r.Data.Client.DeactivateUser(ctx, id, zulip.DeactivateUserRequest{})
+	})
 	if err == nil {
 		tflog.Info(ctx, "changed user activation", map[string]any{"id": id, "active": active})
 		return true

@@ -22,11 +22,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSource              = (*customProfileFieldsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*customProfileFieldsDataSource)(nil)
-)
-
 // customProfileFieldTypeKeys are the configuration names of the field types:
 // Zulip's register keys (SHORT_TEXT, ...) in lower case, with USER as "users".
 var customProfileFieldTypeKeys = map[int]string{

@@ -61,6 +61,7 @@ func Area() kit.Area {
 					ListDescription: "The order of the organization's custom profile fields: one result when there is a field."}},
 		},
 		DataSources: []func() datasource.DataSource{NewCustomProfileFieldsDataSource, NewRealmDataSource, NewServerDataSource, NewCodePlaygroundsDataSource},
+		State:       []string{zulip.EventTypeRealm, zulip.EventTypeRealmUserSettingsDefaults},
 	}
 }
 

@@ -21,8 +21,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*allowedDomainResource)(nil)
-	_ resource.ResourceWithConfigure   = (*allowedDomainResource)(nil)
 	_ resource.ResourceWithImportState = (*allowedDomainResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*allowedDomainResource)(nil)
 )

@@ -23,7 +23,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*codePlaygroundResource)(nil)
 	_ resource.ResourceWithImportState = (*codePlaygroundResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*codePlaygroundResource)(nil)
 )

@@ -27,7 +27,6 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*profileFieldResource)(nil)
 	_ resource.ResourceWithImportState    = (*profileFieldResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*profileFieldResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*profileFieldResource)(nil)

@@ -23,8 +23,6 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*LinkifierResource)(nil)
-	_ resource.ResourceWithConfigure      = (*LinkifierResource)(nil)
 	_ resource.ResourceWithImportState    = (*LinkifierResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*LinkifierResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*LinkifierResource)(nil)

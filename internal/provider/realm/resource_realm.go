@@ -25,8 +25,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*realmResource[realmModel, *realmModel])(nil)
-	_ resource.ResourceWithConfigure   = (*realmResource[realmModel, *realmModel])(nil)
 	_ resource.ResourceWithImportState = (*realmResource[realmModel, *realmModel])(nil)
 	_ resource.ResourceWithModifyPlan  = (*realmResource[realmModel, *realmModel])(nil)
 )
@@ -72,9 +70,7 @@ type settingsTable struct {
 	// what names the settings in messages ("Organization Settings").
 	what        string
 	description string
-	// cacheKey is the cache key of the register snapshot holding them.
-	cacheKey  string
-	fetchType string
+	fetchType   string
 	// value finds a setting in the snapshot.
 	value func(snap *zulip.RegisterResponse, name string) (json.RawMessage, bool)
 	// level is the feature level of the endpoint (0: every supported server).
@@ -83,7 +79,7 @@ type settingsTable struct {
 
 // realmTable is the organization's settings (PATCH /realm).
 var realmTable = &settingsTable{
-	specs: realmspec.Settings, what: "Organization Settings", cacheKey: kit.CacheRealm, fetchType: zulip.EventTypeRealm,
+	specs: realmspec.Settings, what: "Organization Settings", fetchType: zulip.EventTypeRealm,
 	value: (*zulip.RegisterResponse).RealmSetting,
 	description: "The organization's own settings (`PATCH /realm`). Only the attributes set in the " +
 		"configuration are managed: the others show the organization's current values and are never changed, " +
@@ -93,12 +89,9 @@ var realmTable = &settingsTable{
 		"(Zulip has no defaults to go back to).",
 }
 
-// cacheUserDefaults is the cache key of the defaults for new users.
-const cacheUserDefaults = "realm_user_settings_defaults"
-
 // userDefaultsTable is the settings new users get (PATCH /realm/user_settings_defaults).
 var userDefaultsTable = &settingsTable{
-	specs: realmspec.UserDefaults, what: "Default Settings for New Users", cacheKey: cacheUserDefaults,
+	specs: realmspec.UserDefaults, what: "Default Settings for New Users",
 	fetchType: zulip.EventTypeRealmUserSettingsDefaults, level: 95,
 	value: (*zulip.RegisterResponse).UserDefault,
 	description: "The settings new users of the organization get (`PATCH /realm/user_settings_defaults`): " +
@@ -111,9 +104,7 @@ var userDefaultsTable = &settingsTable{
 // snapshot reads the table's register snapshot, once per run (a change
 // forgets it).
 func (t *settingsTable) snapshot(ctx context.Context, d *kit.ProviderData) (*zulip.RegisterResponse, error) {
-	return kit.CachedAs(ctx, d.Cache, t.cacheKey, func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		return d.Client.FetchState(ctx, t.fetchType)
-	})
+	return kit.State(ctx, d, t.fetchType)
 }
 
 var (
@@ -588,10 +579,11 @@ func (r *realmResource[M, P]) apply(ctx context.Context, configured tfsdk.Config
 		kit.AddAPIError(diags, summary, "list the user groups", kit.RoleAny, err)
 		return
 	}
-	names, err := P(&plan).send(ctx, r.Data.Client, &config, prior, dir)
-	if names != nil {
-		r.Data.Cache.Invalidate(r.table.cacheKey)
-	}
+	var names []string
+	err = r.Data.Cache.Write(ctx, kit.StateKey(r.table.fetchType), func(ctx context.Context) (err error) {
+		names, err = P(&plan).send(ctx, r.Data.Client, &config, prior, dir)
+		return err
+	})
 	switch {
 	case zulip.IsExpectationMismatch(err):
 		diags.AddError(r.table.what+" Changed Since the Plan",

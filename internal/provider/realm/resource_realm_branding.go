@@ -20,7 +20,6 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*brandingResource)(nil)
 	_ resource.ResourceWithImportState = (*brandingResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*brandingResource)(nil)
 )

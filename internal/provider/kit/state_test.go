@@ -1,0 +1,99 @@
+package kit
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+// registers records the fetch types of each POST /register the server gets.
+type registers struct {
+	mu   sync.Mutex
+	seen [][]string
+}
+
+func (r *registers) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodPost && req.URL.Path == "/api/v1/register" {
+			_ = req.ParseForm()
+			r.mu.Lock()
+			var types []string
+			_ = json.Unmarshal([]byte(req.PostForm.Get("fetch_event_types")), &types)
+			r.seen = append(r.seen, types)
+			r.mu.Unlock()
+		}
+		next.ServeHTTP(w, req)
+	})
+}
+
+func (r *registers) take() [][]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.seen
+	r.seen = nil
+	return out
+}
+
+// TestStateRegistersOncePerRun: the run's first read of a register snapshot
+// asks for every declared fetch type, so reading the others costs nothing; a
+// write forgets one fetch type, which is then read again alone, and the others
+// stay cached.
+func TestStateRegistersOncePerRun(t *testing.T) {
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var regs registers
+	hs := httptest.NewServer(regs.wrap(srv))
+	defer hs.Close()
+	admin, _ := srv.User(refserver.SeedAdminID)
+	client, err := zulip.New(zulip.Config{SiteURL: hs.URL, Email: admin.Email, APIKey: admin.APIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &ProviderData{Client: client, Cache: NewCollectionCache(),
+		StateTypes: []string{zulip.EventTypeRealm, zulip.EventTypeRealmBot, zulip.EventTypeDefaultStreams}}
+	ctx := context.Background()
+	read := func(fetchType string) *zulip.RegisterResponse {
+		t.Helper()
+		resp, err := State(ctx, d, fetchType)
+		if err != nil {
+			t.Fatalf("State(%s): %v", fetchType, err)
+		}
+		return resp
+	}
+	if bots := read(zulip.EventTypeRealmBot).RealmBots; len(bots) == 0 {
+		t.Error("realm_bots is empty; the seeded realm has bots")
+	}
+	if ids, err := read(zulip.EventTypeDefaultStreams).DefaultChannelIDs(); err != nil || len(ids) == 0 {
+		t.Errorf("default channels %v, %v; the seeded realm has some", ids, err)
+	}
+	if read(zulip.EventTypeRealm).RealmRaw == nil {
+		t.Error("the realm's settings are missing from the shared snapshot")
+	}
+	got := regs.take()
+	if len(got) != 1 {
+		t.Fatalf("%d registers for three fetch types, want 1: %v", len(got), got)
+	}
+	for _, ft := range d.StateTypes {
+		if !slices.Contains(got[0], ft) {
+			t.Errorf("the register asked for %v, not %s", got[0], ft)
+		}
+	}
+	// A write forgets one fetch type: it alone is read again.
+	if err := d.Cache.Write(ctx, StateKey(zulip.EventTypeRealmBot), func(context.Context) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	read(zulip.EventTypeRealm)
+	read(zulip.EventTypeRealmBot)
+	if got := regs.take(); len(got) != 1 || !slices.Equal(got[0], []string{zulip.EventTypeRealmBot}) {
+		t.Errorf("after a write to the bots: registers %v, want one for realm_bot alone", got)
+	}
+}
