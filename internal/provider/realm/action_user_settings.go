@@ -197,15 +197,27 @@ func (a *applyUserSettingsAction) ModifyPlan(ctx context.Context, req action.Mod
 }
 
 // checkUserSettingsPlan refuses at plan what Zulip would refuse: a setting
-// newer than the server, and an account that is not a human administrator
+// newer than the server, a notification sound the server does not have, and
+// an account that is not a human administrator
 // (the role is checked only when checkRole: the kit checks it for the
 // resource, from its registry entry).
 func checkUserSettingsPlan(ctx context.Context, d *kit.ProviderData, m userSettingsArgs, checkRole bool, diags *diag.Diagnostics) {
 	if kit.Known(m.Settings) {
 		for _, sp := range realmspec.UserDefaults {
 			if v, ok := m.Settings.Attributes()[sp.Name]; ok && !v.IsNull() {
+				at := path.Root("settings").AtName(sp.Name)
 				if err := d.RequireFeatureLevel(sp.FL, sp.Name); err != nil {
-					diags.AddAttributeError(path.Root("settings").AtName(sp.Name), "Zulip Server Too Old", err.Error())
+					diags.AddAttributeError(at, "Zulip Server Too Old", err.Error())
+				}
+				if sound, ok := v.(types.String); ok && sp.Sound && kit.Known(sound) {
+					// Zulip does not check the sound for other users (check_settings_values
+					// does not run on that branch) and would keep one that does not exist.
+					defaults := &realmResource[realmUserDefaultsModel, *realmUserDefaultsModel]{ResourceBase: kit.ResourceBase{Data: d}, table: userDefaultsTable}
+					var found diag.Diagnostics
+					defaults.checkSound(ctx, at, sound.ValueString(), &found)
+					for _, f := range found {
+						diags.AddAttributeError(at, f.Summary(), "settings."+sp.Name+": "+f.Detail())
+					}
 				}
 			}
 		}

@@ -75,6 +75,8 @@ var userSettingsBadInput = []struct {
 	{"    users = [6]\n    settings = { color_scheme = \"purple\" }", []string{"settings.color_scheme", "value must be one of"}},
 	{"    users = [6]\n    settings = { presence_enabled = false }", []string{"presence_enabled"}},
 	{"    users = []\n    settings = { enter_sends = true }", []string{"users", "at least 1"}},
+	{"    users = [6]\n    settings = { notification_sound = \"beep\" }", []string{"Unknown Notification Sound", "notification_sound",
+		"Invalid notification sound 'beep'"}},
 }
 
 // selfEdited records a setting a user changed themselves.

@@ -70,6 +70,11 @@ func TestAccUserSettingsPush_planChecks(t *testing.T) {
 		acctest.PlanFails(old.ProviderConfig(t, refserver.SeedAdminID)+testAccUserSettingsPushConfig("text", "1"),
 			"Zulip Server Too Old", "zulip_user_settings_push needs Zulip feature level 444"),
 	}
+	// An administrator bot: Zulip lets only humans change others' settings.
+	bots := acctest.NewServer(t)
+	bots.Do(func(r *refserver.Realm) { r.Users[refserver.SeedBotID].Role = refserver.RoleAdministrator })
+	steps = append(steps, acctest.PlanFails(bots.ProviderConfig(t, refserver.SeedBotID)+testAccUserSettingsPushConfig("text", "1"),
+		"Insufficient Role", "needs a human account"))
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	for _, bad := range userSettingsBadInput {
 		steps = append(steps, acctest.PlanFails(admin+"\nresource \"zulip_user_settings_push\" \"test\" {\n"+bad.body+"\n}\n", bad.phrases...))
