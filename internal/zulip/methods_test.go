@@ -31,6 +31,7 @@ func methodCases() []methodCase {
 		methodCasesGroupsAndMessages(),
 		methodCasesStateAndBots(),
 		methodCasesBranding(),
+		methodCasesUserSettings(),
 	} {
 		cases = append(cases, group...)
 	}

@@ -166,6 +166,7 @@ resource "zulip_code_playground" "rust" {
 }`, Setup: func(r *refserver.Realm) {
 		acctest.AddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
 	}}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
+	"zulip_user_settings_push": {Name: "UserSettingsPush"},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

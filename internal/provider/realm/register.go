@@ -6,6 +6,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -59,9 +60,12 @@ func Area() kit.Area {
 			{TypeName: "zulip_custom_profile_field_order", Contract: kit.ManagedObject, NewResource: NewCustomProfileFieldOrderResource, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.ProfileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
 					ListDescription: "The order of the organization's custom profile fields: one result when there is a field."}},
+			{TypeName: "zulip_user_settings_push", Contract: kit.Invocation, NewResource: NewUserSettingsPushResource, Level: featureUserSettingsOfOthers,
+				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "other users' settings"}},
 		},
 		DataSources: []func() datasource.DataSource{NewCustomProfileFieldsDataSource, NewRealmDataSource, NewServerDataSource, NewCodePlaygroundsDataSource},
 		State:       []string{zulip.EventTypeRealm, zulip.EventTypeRealmUserSettingsDefaults},
+		Actions:     []func() action.Action{NewApplyUserSettingsAction},
 	}
 }
 
