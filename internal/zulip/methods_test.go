@@ -31,6 +31,7 @@ func methodCases() []methodCase {
 		methodCasesGroupsAndMessages(),
 		methodCasesStateAndBots(),
 		methodCasesBranding(),
+		methodCasesInvites(),
 	} {
 		cases = append(cases, group...)
 	}
