@@ -29,6 +29,9 @@ func Area() kit.Area {
 							MarkdownDescription: "Lists deactivated users too (they import with `active = false`). Default `false`."}},
 					}}},
 			{TypeName: "zulip_profile_data", Contract: kit.ManagedObject, NewResource: NewProfileDataResource},
+			{TypeName: "zulip_invite_link", Contract: kit.ManagedObject, NewResource: NewInviteLinkResource, AttrLevels: inviteAttrLevels,
+				Destroy: &kit.Note{Title: "Invitation Link Will Be Revoked", Detail: "Destroying a zulip_invite_link revokes the link: " +
+					"nobody can join with it any more. Zulip keeps no trace of it in the pending invitations."}},
 		},
 		DataSources:        []func() datasource.DataSource{NewUserDataSource, NewUserStatusDataSource},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},
