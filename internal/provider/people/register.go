@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -35,6 +36,7 @@ func Area() kit.Area {
 		},
 		DataSources:        []func() datasource.DataSource{NewUserDataSource, NewUserStatusDataSource},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},
+		Actions:            []func() action.Action{NewSendInvitationsAction},
 	}
 }
 

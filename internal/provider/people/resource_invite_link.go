@@ -52,17 +52,23 @@ type inviteLinkResource struct {
 	kit.ResourceBase
 }
 
-// inviteLinkModel is the zulip_invite_link state.
-type inviteLinkModel struct {
-	ID                 types.Int64  `tfsdk:"id"`
+// inviteArgs are the arguments of an invitation, for the link and the
+// e-mail invitations alike.
+type inviteArgs struct {
 	Role               types.String `tfsdk:"role"`
 	ChannelIDs         types.Set    `tfsdk:"channel_ids"`
 	GroupIDs           types.Set    `tfsdk:"group_ids"`
 	ExpiresInMinutes   types.Int64  `tfsdk:"expires_in_minutes"`
 	IncludeDefaults    types.Bool   `tfsdk:"include_realm_default_subscriptions"`
 	WelcomeMessageText types.String `tfsdk:"welcome_message_custom_text"`
-	Link               types.String `tfsdk:"link"`
-	ExpiryDate         types.String `tfsdk:"expiry_date"`
+}
+
+// inviteLinkModel is the zulip_invite_link state.
+type inviteLinkModel struct {
+	inviteArgs
+	ID         types.Int64  `tfsdk:"id"`
+	Link       types.String `tfsdk:"link"`
+	ExpiryDate types.String `tfsdk:"expiry_date"`
 }
 
 // inviteLinks is the run's one list of pending invitations (GET /invites),
@@ -148,7 +154,7 @@ func (r *inviteLinkResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	kit.RequirePermission(ctx, r.Data, "Creating a reusable invitation link", path.Empty(), &resp.Diagnostics,
 		kit.RealmPermission(ctx, r.Data, "create_multiuse_invite_group"))
-	checkInvitation(ctx, r.Data, plan.Role, plan.ChannelIDs, plan.GroupIDs, &resp.Diagnostics)
+	checkInvitation(ctx, r.Data, plan.inviteArgs, &resp.Diagnostics)
 }
 
 // inviteLinkExpired reports a link whose expiry date has passed.
@@ -162,7 +168,8 @@ func inviteLinkExpired(m inviteLinkModel) bool {
 
 // checkInvitation is the plan-time check of an invitation's role, channels
 // and groups, for the link and the e-mail invitations alike.
-func checkInvitation(ctx context.Context, d *kit.ProviderData, role types.String, channels, groups types.Set, diags *diag.Diagnostics) {
+func checkInvitation(ctx context.Context, d *kit.ProviderData, a inviteArgs, diags *diag.Diagnostics) {
+	role, channels, groups := a.Role, a.ChannelIDs, a.GroupIDs
 	if kit.Known(role) {
 		switch role.ValueString() {
 		case "owner":
@@ -231,11 +238,12 @@ func checkInviteGroups(ctx context.Context, d *kit.ProviderData, ids []int64, di
 	}
 }
 
-// inviteOptions are the options of a planned invitation.
-func inviteOptions(role types.String, channels, groups types.Set, expires types.Int64, defaults types.Bool, text types.String) zulip.InviteOptions {
-	inviteAs, _ := zulip.RoleFromName(role.ValueString())
-	o := zulip.InviteOptions{InviteAs: inviteAs, ChannelIDs: kit.KnownInt64s(channels), NeverExpires: expires.IsNull(),
-		IncludeRealmDefaultSubscriptions: defaults.ValueBoolPointer(), WelcomeMessageCustomText: text.ValueStringPointer()}
+// options are the options of a planned invitation.
+func (a inviteArgs) options() zulip.InviteOptions {
+	inviteAs, _ := zulip.RoleFromName(a.Role.ValueString())
+	groups, expires := a.GroupIDs, a.ExpiresInMinutes
+	o := zulip.InviteOptions{InviteAs: inviteAs, ChannelIDs: kit.KnownInt64s(a.ChannelIDs), NeverExpires: expires.IsNull(),
+		IncludeRealmDefaultSubscriptions: a.IncludeDefaults.ValueBoolPointer(), WelcomeMessageCustomText: a.WelcomeMessageText.ValueStringPointer()}
 	if o.ChannelIDs == nil {
 		o.ChannelIDs = []int64{}
 	}
@@ -262,7 +270,7 @@ func (r *inviteLinkResource) Create(ctx context.Context, req resource.CreateRequ
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Create Invitation Link", "list the pending invitations", kit.RoleAny, err)
 		return
 	}
-	opts := inviteOptions(plan.Role, plan.ChannelIDs, plan.GroupIDs, plan.ExpiresInMinutes, plan.IncludeDefaults, plan.WelcomeMessageText)
+	opts := plan.options()
 	var link string
 	err = coll.Write(ctx, func(ctx context.Context) error {
 		link, err = r.Data.Client.CreateInviteLink(ctx, opts)
