@@ -407,7 +407,10 @@ func (r *inviteLinkResource) Update(ctx context.Context, req resource.UpdateRequ
 func (r *inviteLinkResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state inviteLinkModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) || !kit.Known(state.ID) {
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+		return
+	}
+	if !kit.Known(state.ID) && !r.findByLink(ctx, &state, &resp.Diagnostics) {
 		return
 	}
 	err := inviteLinks(r.Data).Write(ctx, func(ctx context.Context) error {
@@ -420,6 +423,23 @@ func (r *inviteLinkResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "Unable to Revoke Invitation Link", "revoke the invitation link", kit.RoleAny, err)
 	}
+}
+
+// findByLink fills the id of a link whose create could not read it back,
+// from the pending invitations; false when it is no longer listed (nothing
+// to revoke) or the list could not be read.
+func (r *inviteLinkResource) findByLink(ctx context.Context, m *inviteLinkModel, diags *diag.Diagnostics) bool {
+	all, err := inviteLinks(r.Data).List(ctx)
+	if err != nil {
+		kit.AddAPIError(diags, "Unable to Revoke Invitation Link", "list the pending invitations to find the link", kit.RoleAny, err)
+		return false
+	}
+	i := slices.IndexFunc(all, func(v zulip.Invitation) bool { return v.IsMultiuse && v.LinkURL == m.Link.ValueString() })
+	if i < 0 {
+		return false
+	}
+	m.ID = types.Int64Value(all[i].ID)
+	return true
 }
 
 // inviteGone reports Zulip's refusal of a link already revoked or unknown.

@@ -169,6 +169,41 @@ func TestAccInviteLink_validation(t *testing.T) {
 	}})
 }
 
+// readBackFault fails the first read of the invitations after the link's create.
+func readBackFault(seen map[string]int, r *http.Request) acctest.Fault {
+	switch {
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/invites/multiuse"):
+		seen["post"]++
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/invites") && seen["post"] == 1 && seen["failed"] == 0:
+		seen["failed"]++
+		return acctest.Fault{Status: http.StatusInternalServerError}
+	}
+	return acctest.Fault{}
+}
+
+// TestAccInviteLink_readBackFailedThenDestroyed: a link whose id the create
+// could not read is found by its URL (by the refresh of the destroy that
+// follows at once; Delete looks for it too when that refresh is skipped) and
+// revoked.
+func TestAccInviteLink_readBackFailedThenDestroyed(t *testing.T) {
+	srv := acctest.NewServer(t)
+	seen := map[string]int{}
+	cfg := srv.FaultyProviderConfig(t, refserver.SeedAdminID, func(r *http.Request) acctest.Fault { return readBackFault(seen, r) }) +
+		inviteLinkConfig()
+	acctest.ParallelTest(t, resource.TestCase{
+		CheckDestroy: func(*terraform.State) error {
+			if links := activeLinks(srv, refserver.SeedAdminID); len(links) != 0 || seen["failed"] != 1 {
+				return fmt.Errorf("links left after destroy: %+v (read-backs failed: %d)", links, seen["failed"])
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			acctest.Apply(cfg).State(acctest.Value(inviteLinkAddr, "id", knownvalue.Null())).Step(),
+			{Config: cfg, Destroy: true},
+		},
+	})
+}
+
 // TestAccInviteLink_lostAnswer: a create whose answer is lost adopts the one
 // new link that matches, leaving no second; a create whose read-back fails
 // warns, and the next refresh completes the id.
@@ -184,16 +219,7 @@ func TestAccInviteLink_lostAnswer(t *testing.T) {
 			}
 			return acctest.Fault{}
 		}},
-		{"read-back failed", func(seen map[string]int, r *http.Request) acctest.Fault {
-			switch {
-			case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/invites/multiuse"):
-				seen["post"]++
-			case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/invites") && seen["post"] == 1 && seen["failed"] == 0:
-				seen["failed"]++
-				return acctest.Fault{Status: http.StatusInternalServerError}
-			}
-			return acctest.Fault{}
-		}},
+		{"read-back failed", readBackFault},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := acctest.NewServer(t)
