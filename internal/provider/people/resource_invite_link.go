@@ -211,7 +211,8 @@ func checkInviteChannels(ctx context.Context, d *kit.ProviderData, ids []int64, 
 }
 
 // checkInviteGroups refuses groups that are unknown, deactivated or system
-// groups, which Zulip refuses in an invitation.
+// groups, which Zulip refuses in an invitation, and groups the provider's
+// account may not add members to (access_user_groups_for_invite).
 func checkInviteGroups(ctx context.Context, d *kit.ProviderData, ids []int64, diags *diag.Diagnostics) {
 	if len(ids) == 0 {
 		return
@@ -234,6 +235,13 @@ func checkInviteGroups(ctx context.Context, d *kit.ProviderData, ids []int64, di
 			diags.AddAttributeError(path.Root("group_ids"), "System Group",
 				fmt.Sprintf("The group %s (id %d) is a system group, whose members follow their role: Zulip refuses it in an "+
 					"invitation (\"Insufficient permission\"). Give the role instead.", all[i].Name, id))
+		}
+		if i >= 0 && !all[i].Deactivated && !all[i].IsSystemGroup {
+			g := all[i]
+			kit.RequirePermission(ctx, d, fmt.Sprintf("Inviting users into the user group %q", g.Name), path.Root("group_ids"), diags,
+				kit.RealmPermission(ctx, d, "can_manage_all_groups"),
+				kit.HeldBy{What: "the group's can_manage_group", Kind: kit.PermissionOfGroup, Setting: "can_manage_group", Value: g.CanManageGroup},
+				kit.HeldBy{What: "the group's can_add_members_group", Kind: kit.PermissionOfGroup, Setting: "can_add_members_group", Value: g.CanAddMembersGroup})
 		}
 	}
 }

@@ -123,15 +123,18 @@ func TestAccInviteLink_expired(t *testing.T) {
 }
 
 // TestAccInviteLink_neverExpires: without expires_in_minutes the link never
-// expires, and the organization's default channels come with it.
+// expires, and the organization's default channels and a group an
+// administrator may add members to come with it.
 func TestAccInviteLink_neverExpires(t *testing.T) {
 	srv := acctest.NewServer(t)
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
+	var mentors int
+	srv.Do(func(r *refserver.Realm) { mentors = acctest.AddGroup(r, "Mentors", "").ID })
 	acctest.ParallelTest(t, resource.TestCase{Steps: []resource.TestStep{
-		acctest.Apply(admin + inviteLinkConfig(`role = "guest"`, `group_ids = []`, `include_realm_default_subscriptions = true`)).Clean().State(
+		acctest.Apply(admin + inviteLinkConfig(`role = "guest"`, fmt.Sprintf(`group_ids = [%d]`, mentors), `include_realm_default_subscriptions = true`)).Clean().State(
 			acctest.Value(inviteLinkAddr, "expiry_date", knownvalue.Null()),
 		).OnServer(oneLink(srv, refserver.SeedAdminID, func(inv refserver.Invite) error {
-			if inv.Expiry != nil || inv.InvitedAs != refserver.RoleGuest || !inv.IncludeDefaults {
+			if inv.Expiry != nil || inv.InvitedAs != refserver.RoleGuest || !inv.IncludeDefaults || !slices.Equal(inv.GroupIDs, []int{mentors}) {
 				return fmt.Errorf("link on the server: %+v", inv)
 			}
 			return nil
@@ -144,10 +147,11 @@ func TestAccInviteLink_validation(t *testing.T) {
 	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
 	moderator := srv.ProviderConfig(t, refserver.SeedModeratorID)
-	var group int
+	var group, managed int
 	srv.Do(func(r *refserver.Realm) {
 		group = acctest.AddGroup(r, "Interns", "").ID
 		r.Groups[group].Deactivated = true
+		managed = acctest.AddGroup(r, "Mentors", "").ID
 	})
 	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 400 })
 	acctest.ParallelTest(t, resource.TestCase{Steps: []resource.TestStep{
@@ -165,6 +169,8 @@ func TestAccInviteLink_validation(t *testing.T) {
 		acctest.Apply(moderator+inviteLinkConfig(`role = "moderator"`)).OutOfBand(srv, func(r *refserver.Realm) {
 			r.Settings.GroupSettings["create_multiuse_invite_group"] = refserver.GroupSetting{GroupID: refserver.GroupMembers}
 		}).Fails(acctest.ExpectErr("Insufficient Role", "organization administrator")).Step(),
+		// Nor into a group they may not add members to.
+		acctest.PlanFails(moderator+inviteLinkConfig(fmt.Sprintf(`group_ids = [%d]`, managed)), "Insufficient Permission", "Mentors", "can_add_members_group"),
 		acctest.Apply(moderator + inviteLinkConfig()).Clean().Step(),
 	}})
 }
