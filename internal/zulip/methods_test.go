@@ -32,6 +32,7 @@ func methodCases() []methodCase {
 		methodCasesStateAndBots(),
 		methodCasesBranding(),
 		methodCasesUserSettings(),
+		methodCasesInvites(),
 	} {
 		cases = append(cases, group...)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -29,9 +30,13 @@ func Area() kit.Area {
 							MarkdownDescription: "Lists deactivated users too (they import with `active = false`). Default `false`."}},
 					}}},
 			{TypeName: "zulip_profile_data", Contract: kit.ManagedObject, NewResource: NewProfileDataResource},
+			{TypeName: "zulip_invite_link", Contract: kit.ManagedObject, NewResource: NewInviteLinkResource, AttrLevels: inviteAttrLevels,
+				Destroy: &kit.Note{Title: "Invitation Link Will Be Revoked", Detail: "Destroying a zulip_invite_link revokes the link: " +
+					"nobody can join with it any more. Zulip keeps no trace of it in the pending invitations."}},
 		},
-		DataSources:        []func() datasource.DataSource{NewUserDataSource, NewUserStatusDataSource},
+		DataSources:        []func() datasource.DataSource{NewUserDataSource, NewUserStatusDataSource, NewInvitationsDataSource},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},
+		Actions:            []func() action.Action{NewSendInvitationsAction},
 	}
 }
 
