@@ -31,6 +31,7 @@ func methodCases() []methodCase {
 		methodCasesGroupsAndMessages(),
 		methodCasesStateAndBots(),
 		methodCasesBranding(),
+		methodCasesMessageWrites(),
 	} {
 		cases = append(cases, group...)
 	}
