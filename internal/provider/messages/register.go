@@ -33,6 +33,6 @@ func Area() kit.Area {
 			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: NewMessageReportResource, Level: featureMessageReport},
 		},
 		DataSources: []func() datasource.DataSource{NewMessagesMatchingNarrowDataSource},
-		Actions:     []func() action.Action{NewMessageReportAction},
+		Actions:     []func() action.Action{NewMessageReportAction, NewSendMessageAction},
 	}
 }

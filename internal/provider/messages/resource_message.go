@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -47,6 +48,27 @@ const (
 	messageMaxContent     = 10000
 	messageMaxTopicLegacy = 60
 )
+
+// Descriptions of a message's attributes, shared by the resource, the
+// action and the invocation resource.
+const (
+	messageChannelDescription = "The id of the channel to post to (see the `zulip_channel` data source); with `topic`, " +
+		"and not with `to_users`. The channel must exist, not be archived, and be one the account can post to."
+	messageTopicDescription = "The topic of a channel message; required with `channel_id`. `\"\"` is the general chat " +
+		"(the empty topic), which a channel whose topics policy requires topics refuses; a channel that allows only the " +
+		"general chat refuses any other topic. At most the server's `max_topic_length` characters, without leading or " +
+		"trailing whitespace."
+	messageToUsersDescription = "For a direct message: the recipients, all by user id or all by e-mail address (Zulip " +
+		"refuses a list that mixes them). Not with `channel_id`."
+	messageContentDescription = "The message's text, in Zulip-flavored Markdown: not empty, at most 10000 characters, " +
+		"without trailing whitespace or leading newlines (Zulip strips them; wrap a heredoc in `chomp()`)."
+)
+
+// messageToUsersValidators check the recipients of a direct message.
+func messageToUsersValidators() []validator.Set {
+	return []validator.Set{setvalidator.SizeAtLeast(1),
+		setvalidator.ValueStringsAre(validators.String("a user id or an e-mail address", checkMessageRecipient))}
+}
 
 // NewMessageResource returns the zulip_message resource.
 func NewMessageResource() resource.Resource {
@@ -88,38 +110,29 @@ func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"channel_id": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: "The id of the channel to post to (see the `zulip_channel` data source); with " +
-					"`topic`, and not with `to_users`. The channel must exist, not be archived, and be one the account " +
-					"can post to. Changing it sends a new message.",
-				Validators:    []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				Optional:            true,
+				MarkdownDescription: messageChannelDescription + " Changing it sends a new message.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
 			"topic": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "The topic of a channel message; required with `channel_id`. `\"\"` is the " +
-					"general chat (the empty topic), which a channel whose topics policy requires topics refuses; a " +
-					"channel that allows only the general chat refuses any other topic. At most the server's " +
-					"`max_topic_length` characters, without leading or trailing whitespace. Changing it sends a new " +
-					"message (Zulip's moving of messages between topics is not used).",
+				MarkdownDescription: messageTopicDescription + " Changing it sends a new message (Zulip's moving of " +
+					"messages between topics is not used).",
 				Validators:    []validator.String{validators.String("a topic without leading or trailing whitespace", checkMessageTopic)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"to_users": schema.SetAttribute{
-				ElementType: types.StringType,
-				Optional:    true,
-				MarkdownDescription: "For a direct message: the recipients, all by user id or all by e-mail address " +
-					"(Zulip refuses a list that mixes them). Not with `channel_id`. Changing it sends a new message.",
-				Validators: []validator.Set{setvalidator.SizeAtLeast(1),
-					setvalidator.ValueStringsAre(validators.String("a user id or an e-mail address", checkMessageRecipient))},
-				PlanModifiers: []planmodifier.Set{setplanmodifier.RequiresReplace()},
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: messageToUsersDescription + " Changing it sends a new message.",
+				Validators:          messageToUsersValidators(),
+				PlanModifiers:       []planmodifier.Set{setplanmodifier.RequiresReplace()},
 			},
 			"content": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: fmt.Sprintf("The message's text, in Zulip-flavored Markdown: not empty, at most %d "+
-					"characters, without trailing whitespace or leading newlines (Zulip strips them; wrap a heredoc in "+
-					"`chomp()`). A change edits the message in place.", messageMaxContent),
-				Validators: []validator.String{validators.String("non-empty message text", checkMessageContent)},
+				Required:            true,
+				MarkdownDescription: messageContentDescription + " A change edits the message in place.",
+				Validators:          []validator.String{validators.String("non-empty message text", checkMessageContent)},
 			},
 			"url": schema.StringAttribute{
 				Computed:            true,
@@ -142,10 +155,20 @@ func (r *messageResource) ConfigValidators(context.Context) []resource.ConfigVal
 
 // ValidateConfig requires a topic with a channel, and none without.
 func (r *messageResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m messageResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if !resp.Diagnostics.HasError() {
-		validateMessageAddress(m.ChannelID, m.Topic, m.ToUsers, &resp.Diagnostics)
+	validateMessageConfig(ctx, req.Config, &resp.Diagnostics)
+}
+
+// validateMessageConfig checks the address of a message's configuration
+// (the resource's, the action's or the invocation's).
+func validateMessageConfig(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) {
+	var channelID types.Int64
+	var topic types.String
+	var toUsers types.Set
+	diags.Append(cfg.GetAttribute(ctx, path.Root("channel_id"), &channelID)...)
+	diags.Append(cfg.GetAttribute(ctx, path.Root("topic"), &topic)...)
+	diags.Append(cfg.GetAttribute(ctx, path.Root("to_users"), &toUsers)...)
+	if !diags.HasError() {
+		validateMessageAddress(channelID, topic, toUsers, diags)
 	}
 }
 
