@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
@@ -81,31 +80,17 @@ func (a *sendMessageAction) ValidateConfig(ctx context.Context, req action.Valid
 // ModifyPlan checks the channel and topic against the server, as the
 // resource does.
 func (a *sendMessageAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if a.Data == nil || !a.Data.KnowsServer() || !a.Data.HasCreds {
-		return
-	}
-	var m sendMessageModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if !resp.Diagnostics.HasError() {
-		checkMessageTarget(ctx, a.Data, m.ChannelID, m.Topic, &resp.Diagnostics)
+	if a.Data != nil && a.Data.KnowsServer() && a.Data.HasCreds {
+		checkMessagePlan(ctx, a.Data, req.Config, &resp.Diagnostics)
 	}
 }
 
 // Invoke posts the message, saying so as it goes, with its link.
 func (a *sendMessageAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	var m sendMessageModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.Data.Ready(&resp.Diagnostics) {
-		return
+	resp.SendProgress(action.InvokeProgressEvent{Message: "Sending a message " + messageDestination(readMessage(ctx, req.Config, &resp.Diagnostics))})
+	if sent, ok := sendConfigured(ctx, a.Data, req.Config, &resp.Diagnostics); ok {
+		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Message %d sent: %s", sent.ID, messageURL(a.Data.Client, sent.ID))})
 	}
-	resp.SendProgress(action.InvokeProgressEvent{Message: "Sending a message " + messageDestination(m)})
-	sent, err := a.Data.Client.SendMessage(ctx, messageRequest(m.ChannelID, m.Topic, m.ToUsers, m.Content))
-	if err != nil {
-		addMessageSendError(&resp.Diagnostics, err)
-		return
-	}
-	tflog.Info(ctx, "sent a message", map[string]any{"id": sent.ID})
-	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Message %d sent: %s", sent.ID, messageURL(a.Data.Client, sent.ID))})
 }
 
 // messageDestination says where a message goes, for progress output.

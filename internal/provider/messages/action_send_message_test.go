@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -14,8 +12,8 @@ import (
 
 // sentMessages checks that the server holds exactly n messages from sender
 // in the channel's topic with the content.
-func sentMessages(srv *acctest.Server, sender, channel int, topic, content string, n int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+func sentMessages(srv *acctest.Server, sender, channel int, topic, content string, n int) func() error {
+	return func() error {
 		got := 0
 		srv.Do(func(r *refserver.Realm) {
 			for _, m := range r.Messages {
@@ -38,12 +36,12 @@ func TestAccSendMessageAction_example(t *testing.T) {
 	srv := acctest.NewServer(t)
 	cfg := srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.ReadExample(t, "examples/actions/zulip_send_message/action.tf")
 	acctest.ParallelTest(t, acctest.ActionCase(
-		resource.TestStep{Config: cfg, Check: sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases",
-			"Release **2.4.0** is out: see the changelog.", 1)},
-		resource.TestStep{Config: cfg, ConfigVariables: map[string]config.Variable{"release": config.StringVariable("2.5.0")},
-			Check: resource.ComposeTestCheckFunc(
-				sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases", "Release **2.5.0** is out: see the changelog.", 1),
-				sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases", "Release **2.4.0** is out: see the changelog.", 1))},
+		acctest.Apply(cfg).OnServer(sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases",
+			"Release **2.4.0** is out: see the changelog.", 1)).Step(),
+		acctest.Apply(cfg).Vars(config.Variables{"release": config.StringVariable("2.5.0")}).OnServer(acctest.ServerChecks(
+			sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases", "Release **2.5.0** is out: see the changelog.", 1),
+			sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "releases", "Release **2.4.0** is out: see the changelog.", 1),
+		)).Step(),
 	))
 }
 

@@ -57,6 +57,10 @@ resource "zulip_message" "thanks" {
 			acctest.Value("zulip_message.welcome_note", "to_users", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("mei@zulip.example.com")})),
 		}}},
 	"zulip_message_report": {Name: "MessageReport"},
+	"zulip_message_post": {Name: "MessagePost", Example: &acctest.ExampleCase{User: refserver.SeedMemberID, Checks: []statecheck.StateCheck{
+		acctest.Value("zulip_message_post.release", "content", knownvalue.StringExact("Release **2.4.0** is out: see the changelog.")),
+		acctest.Value("zulip_message_post.release", "url", knownvalue.StringRegexp(acctest.ExpectErrRE(`/#narrow/near/\d+$`))),
+	}}},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

@@ -31,6 +31,7 @@ func Area() kit.Area {
 					"(Zulip keeps no copy), as its sender may where the organization allows deleting one's own messages " +
 					"(can_delete_own_message_group, within message_content_delete_limit_seconds)."}},
 			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: NewMessageReportResource, Level: featureMessageReport},
+			{TypeName: "zulip_message_post", Contract: kit.Invocation, NewResource: NewMessagePostResource},
 		},
 		DataSources: []func() datasource.DataSource{NewMessagesMatchingNarrowDataSource},
 		Actions:     []func() action.Action{NewMessageReportAction, NewSendMessageAction},

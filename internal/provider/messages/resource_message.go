@@ -23,7 +23,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -158,18 +157,51 @@ func (r *messageResource) ValidateConfig(ctx context.Context, req resource.Valid
 	validateMessageConfig(ctx, req.Config, &resp.Diagnostics)
 }
 
-// validateMessageConfig checks the address of a message's configuration
-// (the resource's, the action's or the invocation's).
-func validateMessageConfig(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) {
-	var channelID types.Int64
-	var topic types.String
-	var toUsers types.Set
-	diags.Append(cfg.GetAttribute(ctx, path.Root("channel_id"), &channelID)...)
-	diags.Append(cfg.GetAttribute(ctx, path.Root("topic"), &topic)...)
-	diags.Append(cfg.GetAttribute(ctx, path.Root("to_users"), &toUsers)...)
-	if !diags.HasError() {
-		validateMessageAddress(channelID, topic, toUsers, diags)
+// attrSource is a configuration or a plan, read attribute by attribute.
+type attrSource interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
+}
+
+// readMessage reads a message's address and content from the resource's,
+// the action's or the invocation's configuration or plan.
+func readMessage(ctx context.Context, src attrSource, diags *diag.Diagnostics) sendMessageModel {
+	var m sendMessageModel
+	diags.Append(src.GetAttribute(ctx, path.Root("channel_id"), &m.ChannelID)...)
+	diags.Append(src.GetAttribute(ctx, path.Root("topic"), &m.Topic)...)
+	diags.Append(src.GetAttribute(ctx, path.Root("to_users"), &m.ToUsers)...)
+	diags.Append(src.GetAttribute(ctx, path.Root("content"), &m.Content)...)
+	return m
+}
+
+// validateMessageConfig checks the address of a message's configuration.
+func validateMessageConfig(ctx context.Context, cfg attrSource, diags *diag.Diagnostics) {
+	if m := readMessage(ctx, cfg, diags); !diags.HasError() {
+		validateMessageAddress(m.ChannelID, m.Topic, m.ToUsers, diags)
 	}
+}
+
+// checkMessagePlan checks a message's channel and topic against the server
+// (checkMessageTarget).
+func checkMessagePlan(ctx context.Context, d *kit.ProviderData, src attrSource, diags *diag.Diagnostics) {
+	if m := readMessage(ctx, src, diags); !diags.HasError() {
+		checkMessageTarget(ctx, d, m.ChannelID, m.Topic, diags)
+	}
+}
+
+// sendConfigured posts the message src describes; false, with the error,
+// when Zulip refused it.
+func sendConfigured(ctx context.Context, d *kit.ProviderData, src attrSource, diags *diag.Diagnostics) (*zulip.SentMessage, bool) {
+	m := readMessage(ctx, src, diags)
+	if diags.HasError() || !d.Ready(diags) {
+		return nil, false
+	}
+	sent, err := d.Client.SendMessage(ctx, messageRequest(m.ChannelID, m.Topic, m.ToUsers, m.Content))
+	if err != nil {
+		addMessageSendError(diags, err)
+		return nil, false
+	}
+	tflog.Info(ctx, "sent a message", map[string]any{"id": sent.ID})
+	return sent, true
 }
 
 // validateMessageAddress: a channel message has a topic, a direct message
@@ -346,15 +378,13 @@ func checkMessageEdit(ctx context.Context, d *kit.ProviderData, sent types.Int64
 func (r *messageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan messageResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	sent, err := r.Data.Client.SendMessage(ctx, messageToAPI(plan))
-	if err != nil {
-		addMessageSendError(&resp.Diagnostics, err)
+	sent, ok := sendConfigured(ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	tflog.Info(ctx, "sent a message", map[string]any{"id": sent.ID})
 	plan.ID = types.Int64Value(sent.ID)
 	plan.URL = types.StringValue(messageURL(r.Data.Client, sent.ID))
 	if m, err := r.Data.Client.GetMessage(ctx, sent.ID); err == nil {
@@ -429,11 +459,6 @@ func (r *messageResource) ImportState(ctx context.Context, req resource.ImportSt
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-}
-
-// messageToAPI builds the send request.
-func messageToAPI(m messageResourceModel) zulip.SendMessageRequest {
-	return messageRequest(m.ChannelID, m.Topic, m.ToUsers, m.Content)
 }
 
 // messageRequest builds a send request from a message's address and content.
