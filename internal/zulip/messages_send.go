@@ -96,6 +96,21 @@ func (c *Client) GetMessage(ctx context.Context, id int64) (*Message, error) {
 	return &out.Message, nil
 }
 
+// NewestMessages returns up to n of the newest messages matching narrow, oldest first, with
+// their Markdown source (GET /messages, anchor newest). Idempotent.
+func (c *Client) NewestMessages(ctx context.Context, narrow []NarrowTerm, n int) ([]Message, error) {
+	if narrow == nil {
+		narrow = []NarrowTerm{}
+	}
+	p := newParams().str("anchor", "newest").int("num_before", int64(n)).int("num_after", 0).json("narrow", narrow).
+		json("apply_markdown", false).json("allow_empty_topic_name", true)
+	var out struct {
+		Messages []Message `json:"messages"`
+	}
+	err := c.do(ctx, request{method: http.MethodGet, path: "messages", params: p, idempotent: true}, &out)
+	return out.Messages, err
+}
+
 // EditMessageContent replaces a message's content (PATCH /messages/{id}). Idempotent: a
 // repeat sets the same content.
 func (c *Client) EditMessageContent(ctx context.Context, id int64, content string) error {

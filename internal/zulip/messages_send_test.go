@@ -87,6 +87,23 @@ func TestGetMessage_gone(t *testing.T) {
 	}
 }
 
+func TestNewestMessages(t *testing.T) {
+	env := setup(t)
+	env.handle("/messages", func(w http.ResponseWriter, r *http.Request) {
+		testMethod(t, r, http.MethodGet)
+		testQuery(t, r, url.Values{"anchor": {"newest"}, "num_before": {"5"}, "num_after": {"0"}, "apply_markdown": {"false"},
+			"allow_empty_topic_name": {"true"}, "narrow": {`[{"operator":"sender","operand":9}]`}})
+		success(w, `"messages":[{"id":41,"type":"stream","stream_id":7,"subject":"t","content":"a"},{"id":42,"type":"stream","stream_id":7,"subject":"t","content":"b"}]`)
+	})
+	got, err := env.client.NewestMessages(context.Background(), []NarrowTerm{{Operator: "sender", Operand: 9}}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].ID != 41 || got[1].Content != "b" {
+		t.Errorf("got %+v", got)
+	}
+}
+
 func TestEditMessageContent(t *testing.T) {
 	env := setup(t)
 	env.handle("/messages/42", func(w http.ResponseWriter, r *http.Request) {
@@ -117,6 +134,7 @@ func methodCasesMessageWrites() []methodCase {
 			return ignore(c.SendMessage(ctx, SendMessageRequest{ChannelID: 1, Topic: "t", Content: "c"}))
 		}},
 		{"GetMessage", "GET", "/messages/1", func(ctx context.Context, c *Client) error { return ignore(c.GetMessage(ctx, 1)) }},
+		{"NewestMessages", "GET", "/messages", func(ctx context.Context, c *Client) error { return ignore(c.NewestMessages(ctx, nil, 1)) }},
 		{"EditMessageContent", "PATCH", "/messages/1", func(ctx context.Context, c *Client) error { return c.EditMessageContent(ctx, 1, "c") }},
 		{"DeleteMessage", "DELETE", "/messages/1", func(ctx context.Context, c *Client) error { return c.DeleteMessage(ctx, 1) }},
 	}

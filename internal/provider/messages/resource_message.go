@@ -101,7 +101,8 @@ func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"is sent again. A changed channel, topic or recipients sends a new message and deletes the old one. " +
 			"Destroying the resource deletes the message for everyone, which needs the organization's permission to " +
 			"delete one's own messages (`can_delete_own_message_group`, within `message_content_delete_limit_seconds`). " +
-			"A message has no name: it is imported by its id.",
+			"A message has no name: it is imported by its id. When the answer to sending is lost, the provider looks " +
+			"for the message among the account's newest in the conversation rather than send it twice.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.Int64Attribute{
 				Computed:            true,
@@ -195,13 +196,65 @@ func sendConfigured(ctx context.Context, d *kit.ProviderData, src attrSource, di
 	if diags.HasError() || !d.Ready(diags) {
 		return nil, false
 	}
-	sent, err := d.Client.SendMessage(ctx, messageRequest(m.ChannelID, m.Topic, m.ToUsers, m.Content))
+	req := messageRequest(m.ChannelID, m.Topic, m.ToUsers, m.Content)
+	start := time.Now()
+	sent, err := d.Client.SendMessage(ctx, req)
+	if err != nil && sendUncertain(err) {
+		if found := findLostMessage(ctx, d, req, start); found != nil {
+			diags.AddWarning("Message Found After a Lost Answer",
+				fmt.Sprintf("Zulip's answer to sending the message was lost (%s), but the message was posted: message %d, "+
+					"found among the account's newest messages. It was not sent again.", err, found.ID))
+			sent, err = &zulip.SentMessage{ID: found.ID}, nil
+		}
+	}
 	if err != nil {
 		addMessageSendError(diags, err)
 		return nil, false
 	}
 	tflog.Info(ctx, "sent a message", map[string]any{"id": sent.ID})
 	return sent, true
+}
+
+// sendUncertain reports a failed send that Zulip may have processed: not a
+// Zulip error answer (a lost connection, a proxy's page, a server error).
+func sendUncertain(err error) bool {
+	if zulip.IsNotSent(err) {
+		return false
+	}
+	apiErr, ok := zulip.AsAPIError(err)
+	return !ok || apiErr.Code == "" || apiErr.HTTPStatus >= 500
+}
+
+// lostMessageWindow is how much earlier than the send, by the server's
+// clock, a message found after a lost answer may be dated.
+const lostMessageWindow = 5 * time.Minute
+
+// findLostMessage looks, after a send whose answer was lost, for the message
+// among the account's newest in the same conversation: the newest with the
+// same content, sent since the send began. Nil when there is none, or when
+// the lookup fails (the send's error is then reported).
+func findLostMessage(ctx context.Context, d *kit.ProviderData, req zulip.SendMessageRequest, start time.Time) *zulip.Message {
+	me, err := d.Caller(ctx)
+	if err != nil {
+		return nil
+	}
+	narrow := []zulip.NarrowTerm{{Operator: "sender", Operand: me.UserID}, {Operator: "is", Operand: "dm"}}
+	if len(req.UserIDs) == 0 && len(req.Emails) == 0 {
+		narrow = []zulip.NarrowTerm{{Operator: "sender", Operand: me.UserID}, {Operator: "channel", Operand: req.ChannelID},
+			{Operator: "topic", Operand: req.Topic}}
+	}
+	msgs, err := d.Client.NewestMessages(ctx, narrow, 20)
+	if err != nil {
+		tflog.Warn(ctx, "could not look for a message whose send answer was lost", map[string]any{"error": err.Error()})
+		return nil
+	}
+	since := start.Add(-lostMessageWindow).Unix()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Content == req.Content && msgs[i].Timestamp >= since {
+			return &msgs[i]
+		}
+	}
+	return nil
 }
 
 // validateMessageAddress: a channel message has a topic, a direct message

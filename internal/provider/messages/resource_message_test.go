@@ -2,6 +2,7 @@ package messages_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -203,4 +204,30 @@ func TestAccMessage_editRefused(t *testing.T) {
 // message is accepted as it is and plans no change.
 func TestAccMessage_generatedConfig(t *testing.T) {
 	acctest.GeneratedConfigTest(t, refserver.SeedMemberID, nil, messageAddr, "2")
+}
+
+// TestAccMessage_answerLost: the message is posted but the answer lost; the
+// provider finds it among the account's newest messages instead of sending it
+// again: one message on the server, and an empty plan.
+func TestAccMessage_answerLost(t *testing.T) {
+	srv := acctest.NewServer(t)
+	lost := 0
+	proxy := srv.FaultyProviderConfig(t, refserver.SeedMemberID, func(r *http.Request) acctest.Fault {
+		if r.Method+" "+r.URL.Path == "POST /api/v1/messages" && lost == 0 {
+			lost++
+			return acctest.Fault{Status: http.StatusBadGateway, Process: true}
+		}
+		return acctest.Fault{}
+	})
+	var id int
+	acctest.ParallelSteps(t,
+		acctest.Apply(proxy+testAccMessageConfig("deploys", "Deploying.")).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "deploys", "Deploying."),
+		).OnServer(func() error {
+			if lost != 1 {
+				return fmt.Errorf("the send's answer was not lost (%d)", lost)
+			}
+			return sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "deploys", "Deploying.", 1)()
+		}).Step(),
+	)
 }
