@@ -3,9 +3,12 @@ package zulip
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
 func TestSendMessage(t *testing.T) {
@@ -143,3 +146,49 @@ func methodCasesMessageWrites() []methodCase {
 // SendMessage posts a message each time: it is never retried after the server may have
 // processed it.
 func init() { nonIdempotent["SendMessage"] = true }
+
+// TestMessages_referenceServer sends, finds, reads, edits and deletes a message against the
+// reference server, as a member.
+func TestMessages_referenceServer(t *testing.T) {
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	member, _ := srv.User(refserver.SeedMemberID)
+	c, err := New(Config{SiteURL: hs.URL, Email: member.Email, APIKey: member.APIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	sent, err := c.SendMessage(ctx, SendMessageRequest{ChannelID: refserver.SeedChannelGeneral, Topic: "deploys", Content: "Deploying."})
+	if err != nil || sent.ID == 0 {
+		t.Fatalf("SendMessage = %+v, %v", sent, err)
+	}
+	newest, err := c.NewestMessages(ctx, []NarrowTerm{{Operator: "sender", Operand: refserver.SeedMemberID}}, 1)
+	if err != nil || len(newest) != 1 || newest[0].ID != sent.ID {
+		t.Fatalf("NewestMessages = %+v, %v", newest, err)
+	}
+	if err := c.EditMessageContent(ctx, sent.ID, "Deployed."); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.GetMessage(ctx, sent.ID)
+	if err != nil || got.Content != "Deployed." || got.Subject != "deploys" || got.StreamID != refserver.SeedChannelGeneral ||
+		got.SenderID != refserver.SeedMemberID || got.Type != MessageTypeStream {
+		t.Fatalf("GetMessage = %+v, %v", got, err)
+	}
+	dm, err := c.SendMessage(ctx, SendMessageRequest{UserIDs: []int64{refserver.SeedMember3ID}, Content: "Lunch?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.GetMessage(ctx, dm.ID); err != nil || len(got.Recipients()) != 2 {
+		t.Fatalf("GetMessage(direct) = %+v, %v", got, err)
+	}
+	if err := c.DeleteMessage(ctx, sent.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetMessage(ctx, sent.ID); !IsNotFound(err) {
+		t.Errorf("GetMessage after delete: IsNotFound(%v) = false", err)
+	}
+}
