@@ -90,6 +90,12 @@ resource "zulip_channel" "x" {
   folder_id   = zulip_channel_folder.x.id
 }
 
+resource "zulip_message" "x" {
+  channel_id = zulip_channel.x.id
+  topic      = "runbook"
+  content    = "Page the on-call."
+}
+
 resource "zulip_channel" "y" {
   name        = "ops-alerts"
   description = "Alerts"

@@ -33,6 +33,7 @@ func methodCases() []methodCase {
 		methodCasesBranding(),
 		methodCasesUserSettings(),
 		methodCasesInvites(),
+		methodCasesMessageWrites(),
 	} {
 		cases = append(cases, group...)
 	}

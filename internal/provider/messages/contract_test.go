@@ -3,6 +3,9 @@ package messages_test
 import (
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/messages"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -38,7 +41,26 @@ resource "zulip_message_flags" "starred" {
   flag        = "starred"
   message_ids = [1]
 }`}},
+	"zulip_message": {Name: "Message", Half: &acctest.HalfCase{User: refserver.SeedMemberID, Create: "POST /api/v1/messages",
+		SingleRequest: true, Config: "resource \"zulip_message\" \"test\" {\n  channel_id = 1\n  topic      = \"half\"\n  content    = \"Sent once.\"\n}\n"},
+		Import: &acctest.ImportCase{User: refserver.SeedMemberID, Setup: func(r *refserver.Realm) {
+			// The seeded message is days old: without a time limit its sender may delete it.
+			r.SetSetting("message_content_delete_limit_seconds", nil)
+		}, Config: `
+resource "zulip_message" "thanks" {
+  channel_id = 1
+  topic      = "welcome"
+  content    = "Thanks, glad to be here."
+}`},
+		Example: &acctest.ExampleCase{User: refserver.SeedMemberID, Checks: []statecheck.StateCheck{
+			acctest.Value("zulip_message.office_hours", "topic", knownvalue.StringExact("office hours")),
+			acctest.Value("zulip_message.welcome_note", "to_users", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("mei@zulip.example.com")})),
+		}}},
 	"zulip_message_report": {Name: "MessageReport"},
+	"zulip_message_post": {Name: "MessagePost", Example: &acctest.ExampleCase{User: refserver.SeedMemberID, Checks: []statecheck.StateCheck{
+		acctest.Value("zulip_message_post.release", "content", knownvalue.StringExact("Release **2.4.0** is out: see the changelog.")),
+		acctest.Value("zulip_message_post.release", "url", knownvalue.StringRegexp(acctest.ExpectErrRE(`/#narrow/near/\d+$`))),
+	}}},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

@@ -24,9 +24,16 @@ func Area() kit.Area {
 				}), ListDescription: "The saved snippets of the provider's own account (snippets are private to their owner), shown " +
 					"by title."}},
 			{TypeName: "zulip_message_flags", Contract: kit.ManagedObject, NewResource: NewMessageFlagsResource, Identity: kit.Identity(kit.IdentityOf("id", "`<flag>:<message id>,<message id>,...`, as the import id.", true))},
+			// A message has no name: it is identified and imported by its id.
+			{TypeName: "zulip_message", Contract: kit.ManagedObject, NewResource: NewMessageResource, Identity: kit.Identity(kit.IdentitySpec{Attrs: []kit.IdentityAttr{{Name: "id", Number: true,
+				Description: "The message's id (a message has no name)."}}}), Natural: &kit.KeyRule{}, Journaled: true,
+				Destroy: &kit.Note{Title: "Message Will Be Deleted", Detail: "Destroying deletes the message for everyone " +
+					"(Zulip keeps no copy), as its sender may where the organization allows deleting one's own messages " +
+					"(can_delete_own_message_group, within message_content_delete_limit_seconds)."}},
 			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: NewMessageReportResource, Level: featureMessageReport},
+			{TypeName: "zulip_message_post", Contract: kit.Invocation, NewResource: NewMessagePostResource},
 		},
 		DataSources: []func() datasource.DataSource{NewMessagesMatchingNarrowDataSource},
-		Actions:     []func() action.Action{NewMessageReportAction},
+		Actions:     []func() action.Action{NewMessageReportAction, NewSendMessageAction},
 	}
 }

@@ -1,0 +1,645 @@
+package messages
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
+)
+
+var (
+	_ resource.Resource                   = (*messageResource)(nil)
+	_ resource.ResourceWithConfigure      = (*messageResource)(nil)
+	_ resource.ResourceWithImportState    = (*messageResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*messageResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*messageResource)(nil)
+
+	_ resource.ResourceWithConfigValidators = (*messageResource)(nil)
+)
+
+// Zulip's limits on a message (settings.MAX_MESSAGE_LENGTH, and the topic
+// length of servers that do not say max_topic_length), in code points.
+const (
+	messageMaxContent     = 10000
+	messageMaxTopicLegacy = 60
+)
+
+// Descriptions of a message's attributes, shared by the resource, the
+// action and the invocation resource.
+const (
+	messageChannelDescription = "The id of the channel to post to (see the `zulip_channel` data source); with `topic`, " +
+		"and not with `to_users`. The channel must exist, not be archived, and be one the account can post to."
+	messageTopicDescription = "The topic of a channel message; required with `channel_id`. `\"\"` is the general chat " +
+		"(the empty topic), which a channel whose topics policy requires topics refuses; a channel that allows only the " +
+		"general chat refuses any other topic. At most the server's `max_topic_length` characters, without leading or " +
+		"trailing whitespace."
+	messageToUsersDescription = "For a direct message: the recipients, all by user id or all by e-mail address (Zulip " +
+		"refuses a list that mixes them). Not with `channel_id`."
+	messageContentDescription = "The message's text, in Zulip-flavored Markdown: not empty, at most 10000 characters, " +
+		"without trailing whitespace or leading newlines (Zulip strips them; wrap a heredoc in `chomp()`)."
+)
+
+// messageToUsersValidators check the recipients of a direct message.
+func messageToUsersValidators() []validator.Set {
+	return []validator.Set{setvalidator.SizeAtLeast(1),
+		setvalidator.ValueStringsAre(validators.String("a user id or an e-mail address", checkMessageRecipient))}
+}
+
+// NewMessageResource returns the zulip_message resource.
+func NewMessageResource() resource.Resource {
+	return &messageResource{ResourceBase: kit.ResourceBase{Name: "message"}}
+}
+
+// messageResource manages one message the provider's account sends: its
+// content is kept as configured.
+type messageResource struct {
+	kit.ResourceBase
+}
+
+// messageResourceModel is the zulip_message state.
+type messageResourceModel struct {
+	ID        types.Int64  `tfsdk:"id"`
+	ChannelID types.Int64  `tfsdk:"channel_id"`
+	Topic     types.String `tfsdk:"topic"`
+	ToUsers   types.Set    `tfsdk:"to_users"`
+	Content   types.String `tfsdk:"content"`
+	URL       types.String `tfsdk:"url"`
+	Timestamp types.Int64  `tfsdk:"timestamp"`
+}
+
+// Schema describes the resource.
+func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A message sent by the account the provider is configured with, to a channel's topic or " +
+			"directly to users, whose content Terraform keeps as configured: a changed `content` edits the message in " +
+			"place (Zulip's message editing rules apply: `allow_message_editing` and the organization's time limit " +
+			"for edits), an edit made in Zulip shows as a difference and is put back, and a message deleted in Zulip " +
+			"is sent again. A changed channel, topic or recipients sends a new message and deletes the old one. " +
+			"Destroying the resource deletes the message for everyone, which needs the organization's permission to " +
+			"delete one's own messages (`can_delete_own_message_group`, within `message_content_delete_limit_seconds`). " +
+			"A message has no name: it is imported by its id. When the answer to sending is lost, the provider looks " +
+			"for the message among the account's newest in the conversation rather than send it twice.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The message's id.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"channel_id": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: messageChannelDescription + " Changing it sends a new message.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"topic": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: messageTopicDescription + " Changing it sends a new message (Zulip's moving of " +
+					"messages between topics is not used).",
+				Validators:    []validator.String{validators.String("a topic without leading or trailing whitespace", checkMessageTopic)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"to_users": schema.SetAttribute{
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: messageToUsersDescription + " Changing it sends a new message.",
+				Validators:          messageToUsersValidators(),
+				PlanModifiers:       []planmodifier.Set{setplanmodifier.RequiresReplace()},
+			},
+			"content": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: messageContentDescription + " A change edits the message in place.",
+				Validators:          []validator.String{validators.String("non-empty message text", checkMessageContent)},
+			},
+			"url": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "A link to the message: the server's URL and `#narrow/near/<id>`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"timestamp": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "When the message was sent, in UNIX seconds.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+// ConfigValidators: a message goes to a channel or to users.
+func (r *messageResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot("channel_id"), path.MatchRoot("to_users"))}
+}
+
+// ValidateConfig requires a topic with a channel, and none without.
+func (r *messageResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	validateMessageConfig(ctx, req.Config, &resp.Diagnostics)
+}
+
+// attrSource is a configuration or a plan, read attribute by attribute.
+type attrSource interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
+}
+
+// readMessage reads a message's address and content from the resource's,
+// the action's or the invocation's configuration or plan.
+func readMessage(ctx context.Context, src attrSource, diags *diag.Diagnostics) sendMessageModel {
+	var m sendMessageModel
+	diags.Append(src.GetAttribute(ctx, path.Root("channel_id"), &m.ChannelID)...)
+	diags.Append(src.GetAttribute(ctx, path.Root("topic"), &m.Topic)...)
+	diags.Append(src.GetAttribute(ctx, path.Root("to_users"), &m.ToUsers)...)
+	diags.Append(src.GetAttribute(ctx, path.Root("content"), &m.Content)...)
+	return m
+}
+
+// validateMessageConfig checks the address of a message's configuration.
+func validateMessageConfig(ctx context.Context, cfg attrSource, diags *diag.Diagnostics) {
+	if m := readMessage(ctx, cfg, diags); !diags.HasError() {
+		validateMessageAddress(m.ChannelID, m.Topic, m.ToUsers, diags)
+	}
+}
+
+// checkMessagePlan checks a message's channel and topic against the server
+// (checkMessageTarget).
+func checkMessagePlan(ctx context.Context, d *kit.ProviderData, src attrSource, diags *diag.Diagnostics) {
+	if m := readMessage(ctx, src, diags); !diags.HasError() {
+		checkMessageTarget(ctx, d, m.ChannelID, m.Topic, diags)
+	}
+}
+
+// sendConfigured posts the message src describes; false, with the error,
+// when Zulip refused it.
+func sendConfigured(ctx context.Context, d *kit.ProviderData, src attrSource, diags *diag.Diagnostics) (*zulip.SentMessage, bool) {
+	m := readMessage(ctx, src, diags)
+	if diags.HasError() || !d.Ready(diags) {
+		return nil, false
+	}
+	req := messageRequest(m.ChannelID, m.Topic, m.ToUsers, m.Content)
+	start := time.Now()
+	sent, err := d.Client.SendMessage(ctx, req)
+	if err != nil && sendUncertain(err) {
+		if found := findLostMessage(ctx, d, req, start); found != nil {
+			diags.AddWarning("Message Found After a Lost Answer",
+				fmt.Sprintf("Zulip's answer to sending the message was lost (%s), but the message was posted: message %d, "+
+					"found among the account's newest messages. It was not sent again.", err, found.ID))
+			sent, err = &zulip.SentMessage{ID: found.ID}, nil
+		}
+	}
+	if err != nil {
+		addMessageSendError(diags, err)
+		return nil, false
+	}
+	tflog.Info(ctx, "sent a message", map[string]any{"id": sent.ID})
+	return sent, true
+}
+
+// sendUncertain reports a failed send that Zulip may have processed: not a
+// Zulip error answer (a lost connection, a proxy's page, a server error).
+func sendUncertain(err error) bool {
+	if zulip.IsNotSent(err) {
+		return false
+	}
+	apiErr, ok := zulip.AsAPIError(err)
+	return !ok || apiErr.Code == "" || apiErr.HTTPStatus >= 500
+}
+
+// lostMessageWindow is how much earlier than the send, by the server's
+// clock, a message found after a lost answer may be dated.
+const lostMessageWindow = 5 * time.Minute
+
+// findLostMessage looks, after a send whose answer was lost, for the message
+// among the account's newest in the same conversation: the newest with the
+// same content, sent since the send began. Nil when there is none, or when
+// the lookup fails (the send's error is then reported).
+func findLostMessage(ctx context.Context, d *kit.ProviderData, req zulip.SendMessageRequest, start time.Time) *zulip.Message {
+	me, err := d.Caller(ctx)
+	if err != nil {
+		return nil
+	}
+	narrow := []zulip.NarrowTerm{{Operator: "sender", Operand: me.UserID}, {Operator: "is", Operand: "dm"}}
+	if len(req.UserIDs) == 0 && len(req.Emails) == 0 {
+		narrow = []zulip.NarrowTerm{{Operator: "sender", Operand: me.UserID}, {Operator: "channel", Operand: req.ChannelID},
+			{Operator: "topic", Operand: req.Topic}}
+	}
+	msgs, err := d.Client.NewestMessages(ctx, narrow, 20)
+	if err != nil {
+		tflog.Warn(ctx, "could not look for a message whose send answer was lost", map[string]any{"error": err.Error()})
+		return nil
+	}
+	since := start.Add(-lostMessageWindow).Unix()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Content == req.Content && msgs[i].Timestamp >= since {
+			return &msgs[i]
+		}
+	}
+	return nil
+}
+
+// validateMessageAddress: a channel message has a topic, a direct message
+// none, and the recipients are all ids or all addresses.
+func validateMessageAddress(channelID types.Int64, topic types.String, toUsers types.Set, diags *diag.Diagnostics) {
+	switch {
+	case !channelID.IsNull() && topic.IsNull():
+		diags.AddAttributeError(path.Root("topic"), "Missing Topic",
+			"A channel message needs a topic: set topic (\"\" is the general chat, where the channel allows it).")
+	case channelID.IsNull() && !topic.IsNull() && !toUsers.IsNull():
+		diags.AddAttributeError(path.Root("topic"), "Topic of a Direct Message",
+			"A direct message has no topic: remove topic, or send to a channel with channel_id instead of to_users.")
+	}
+	ids, emails := 0, 0
+	for _, s := range kit.KnownStrings(toUsers) {
+		if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+			ids++
+		} else {
+			emails++
+		}
+	}
+	if ids > 0 && emails > 0 {
+		diags.AddAttributeError(path.Root("to_users"), "Mixed Recipients",
+			"Zulip takes the recipients of a direct message all by user id or all by e-mail address, not both: "+
+				"write them all one way.")
+	}
+}
+
+// ModifyPlan checks a new message against the server: the channel, its
+// topics policy and the topic's length; and an edit against the
+// organization's editing rules.
+func (r *messageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.Data.KnowsServer() || !r.Data.HasCreds || kit.Unchanged(req) {
+		return
+	}
+	var plan messageResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		checkMessageTarget(ctx, r.Data, plan.ChannelID, plan.Topic, &resp.Diagnostics)
+		return
+	}
+	var state messageResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !resp.Diagnostics.HasError() && !plan.Content.Equal(state.Content) && plan.ID.Equal(state.ID) {
+		checkMessageEdit(ctx, r.Data, state.Timestamp, &resp.Diagnostics)
+	}
+}
+
+// checkMessageTarget refuses at plan what Zulip would refuse of a channel
+// message's address: a channel the account cannot see or that is archived,
+// a topic the channel's topics policy forbids, and a topic too long.
+func checkMessageTarget(ctx context.Context, d *kit.ProviderData, channelID types.Int64, topic types.String, diags *diag.Diagnostics) {
+	if !kit.Known(channelID) {
+		return
+	}
+	settings, err := d.RealmSettings(ctx)
+	if err != nil {
+		kit.AddAPIError(diags, "Unable to Read Organization Settings", "read the topics policy", kit.RoleAny, err)
+		return
+	}
+	ch := messageChannel(ctx, d, channelID.ValueInt64(), diags)
+	if ch == nil || !kit.Known(topic) {
+		return
+	}
+	t := topic.ValueString()
+	if limit := messageMaxTopic(settings); utf8.RuneCountInString(t) > limit {
+		diags.AddAttributeError(path.Root("topic"), "Topic Too Long",
+			fmt.Sprintf("The topic is %d characters long; this server accepts at most %d (max_topic_length).", utf8.RuneCountInString(t), limit))
+	}
+	display := settings.RealmEmptyTopicDisplayName
+	if display == "" {
+		display = "general chat"
+	}
+	switch policy := messageTopicsPolicy(settings, ch); {
+	case policy == zulip.TopicsPolicyDisableEmptyTopic && t == "":
+		diags.AddAttributeError(path.Root("topic"), "Topic Required",
+			fmt.Sprintf("Channel %d (%q) requires topics (topics_policy %q): Zulip refuses messages to the %q topic there. "+
+				"Give the message a topic.", ch.StreamID, ch.Name, policy, display))
+	case policy == zulip.TopicsPolicyEmptyTopicOnly && t != "":
+		diags.AddAttributeError(path.Root("topic"), "Only the General Chat Allowed",
+			fmt.Sprintf("Channel %d (%q) allows only the %q topic (topics_policy %q): set topic = \"\".", ch.StreamID, ch.Name, display, policy))
+	}
+}
+
+// messageChannel is the channel a message is posted to, from the channels
+// the account can see (read once per run); nil, with the error on
+// channel_id, when it is not there or is archived.
+func messageChannel(ctx context.Context, d *kit.ProviderData, id int64, diags *diag.Diagnostics) *zulip.Channel {
+	channels, err := kit.CachedAs(ctx, d.Cache, cacheMessageChannels, func(ctx context.Context) ([]zulip.Channel, error) {
+		excludeArchived := false
+		return d.Client.ListChannels(ctx, zulip.ListChannelsOptions{ExcludeArchived: &excludeArchived})
+	})
+	if err != nil {
+		kit.AddAPIError(diags, "Unable to Read Channels", "list the channels the account can see, to check channel_id", kit.RoleAny, err)
+		return nil
+	}
+	for i := range channels {
+		c := &channels[i]
+		if c.StreamID != id {
+			continue
+		}
+		if c.IsArchived {
+			diags.AddAttributeError(path.Root("channel_id"), "Channel Is Archived",
+				fmt.Sprintf("Channel %d (%q) is archived: Zulip refuses messages to it. Unarchive it first.", id, c.Name))
+			return nil
+		}
+		return c
+	}
+	diags.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
+		fmt.Sprintf("The provider's account cannot see a channel with id %d: it does not exist, or it is private and the "+
+			"account is not subscribed to it (see the zulip_channels data source).", id))
+	return nil
+}
+
+// cacheMessageChannels is the cache key of the channels the account can see.
+const cacheMessageChannels = "message:channels"
+
+// messageTopicsPolicy is the channel's topics policy, or the organization's
+// where the channel inherits it (get_stream_topics_policy).
+func messageTopicsPolicy(settings *zulip.RegisterResponse, ch *zulip.Channel) string {
+	if ch.TopicsPolicy != "" && ch.TopicsPolicy != zulip.TopicsPolicyInherit {
+		return ch.TopicsPolicy
+	}
+	if raw, ok := settings.RealmSetting("topics_policy"); ok {
+		var p string
+		if json.Unmarshal(raw, &p) == nil && p != "" {
+			return p
+		}
+	}
+	return zulip.TopicsPolicyAllowEmptyTopic
+}
+
+// messageMaxTopic is the server's topic length limit.
+func messageMaxTopic(settings *zulip.RegisterResponse) int {
+	if settings.MaxTopicLength > 0 {
+		return settings.MaxTopicLength
+	}
+	return messageMaxTopicLegacy
+}
+
+// checkMessageEdit refuses at plan an edit Zulip would refuse: editing
+// turned off, or the organization's time limit for edits passed (with
+// Zulip's 20 seconds of grace).
+func checkMessageEdit(ctx context.Context, d *kit.ProviderData, sent types.Int64, diags *diag.Diagnostics) {
+	settings, err := d.RealmSettings(ctx)
+	if err != nil {
+		return // the server checks the same at apply
+	}
+	if raw, ok := settings.RealmSetting("allow_message_editing"); ok {
+		var allowed bool
+		if json.Unmarshal(raw, &allowed) == nil && !allowed {
+			diags.AddAttributeError(path.Root("content"), "Message Editing Is Off",
+				"The organization has turned off message editing (allow_message_editing), so Zulip refuses to change "+
+					"the message's content. Turn editing on, or replace the message (terraform apply -replace=...).")
+			return
+		}
+	}
+	raw, ok := settings.RealmSetting("message_content_edit_limit_seconds")
+	var limit *int64
+	if !ok || json.Unmarshal(raw, &limit) != nil || limit == nil || !kit.Known(sent) {
+		return
+	}
+	if age := time.Now().Unix() - sent.ValueInt64(); age > *limit+20 {
+		diags.AddAttributeError(path.Root("content"), "Edit Time Limit Passed",
+			fmt.Sprintf("The message was sent %d seconds ago; the organization allows edits for %d seconds "+
+				"(message_content_edit_limit_seconds). Replace the message instead (terraform apply -replace=...).", age, *limit))
+	}
+}
+
+// Create sends the message.
+func (r *messageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan messageResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sent, ok := sendConfigured(ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	plan.ID = types.Int64Value(sent.ID)
+	plan.URL = types.StringValue(messageURL(r.Data.Client, sent.ID))
+	if m, err := r.Data.Client.GetMessage(ctx, sent.ID); err == nil {
+		messageFromAPI(*m, &plan)
+	} else {
+		plan.Timestamp = types.Int64Null()
+		resp.Diagnostics.AddWarning("Message Sent, Not Read Back",
+			fmt.Sprintf("The message %d was sent, but reading it back failed; the next refresh reads it. Server said: %s", sent.ID, err))
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes the message by id; one deleted in Zulip is dropped.
+func (r *messageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	kit.Refresh(ctx, r.Data, req, resp, "the message was deleted",
+		func(ctx context.Context, state *messageResourceModel, diags *diag.Diagnostics) bool {
+			m, err := r.Data.Client.GetMessage(ctx, state.ID.ValueInt64())
+			switch {
+			case zulip.IsNotFound(err):
+				return false
+			case err != nil:
+				kit.AddAPIError(diags, "Unable to Read Message", "read the message", kit.RoleAny, err)
+				return true
+			}
+			messageFromAPI(*m, state)
+			state.URL = types.StringValue(messageURL(r.Data.Client, m.ID))
+			return true
+		})
+}
+
+// Update edits the message's content (the other attributes replace it).
+func (r *messageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state messageResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+		return
+	}
+	if !plan.Content.Equal(state.Content) {
+		if err := r.Data.Client.EditMessageContent(ctx, state.ID.ValueInt64(), plan.Content.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("content"), "Unable to Edit Message",
+				fmt.Sprintf("Zulip refused to change message %d's content (editing may be off, or its time limit passed: "+
+					"replace the message instead). Server said: %s", state.ID.ValueInt64(), err))
+			return
+		}
+	}
+	plan.ID, plan.URL, plan.Timestamp = state.ID, state.URL, state.Timestamp
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete deletes the message for everyone; one already gone is not an error.
+func (r *messageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state messageResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+		return
+	}
+	if err := r.Data.Client.DeleteMessage(ctx, state.ID.ValueInt64()); err != nil && !zulip.IsNotFound(err) {
+		resp.Diagnostics.AddError("Unable to Delete Message",
+			fmt.Sprintf("Zulip refused to delete message %d: deleting one's own messages needs the organization's "+
+				"can_delete_own_message_group, within message_content_delete_limit_seconds. Remove it from the "+
+				"state with terraform state rm to leave it in place. Server said: %s", state.ID.ValueInt64(), err))
+	}
+}
+
+// ImportState adopts a message by its id (a message has no name).
+func (r *messageResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, err := strconv.ParseInt(req.ID, 10, 64)
+	if err != nil || id < 1 {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("A zulip_message is imported by its numeric id (a message has no name), e.g. \"42\"; got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}
+
+// messageRequest builds a send request from a message's address and content.
+func messageRequest(channelID types.Int64, topic types.String, toUsers types.Set, content types.String) zulip.SendMessageRequest {
+	req := zulip.SendMessageRequest{ChannelID: channelID.ValueInt64(), Topic: topic.ValueString(), Content: content.ValueString()}
+	for _, s := range kit.KnownStrings(toUsers) {
+		if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+			req.UserIDs = append(req.UserIDs, id)
+		} else {
+			req.Emails = append(req.Emails, s)
+		}
+	}
+	return req
+}
+
+// messageFromAPI copies the server's view into the model. The recipients keep
+// the configured spelling (ids or addresses) while they name the same users.
+func messageFromAPI(msg zulip.Message, m *messageResourceModel) {
+	m.ID = types.Int64Value(msg.ID)
+	m.Content = types.StringValue(msg.Content)
+	m.Timestamp = types.Int64Value(msg.Timestamp)
+	if msg.Type != zulip.MessageTypePrivate {
+		m.ChannelID = types.Int64Value(msg.StreamID)
+		m.Topic = types.StringValue(msg.Subject)
+		m.ToUsers = types.SetNull(types.StringType)
+		return
+	}
+	m.ChannelID, m.Topic = types.Int64Null(), types.StringNull()
+	others := messageOthers(msg)
+	if !sameRecipients(kit.KnownStrings(m.ToUsers), others) {
+		ids := make([]attr.Value, len(others))
+		for i, u := range others {
+			ids[i] = types.StringValue(strconv.FormatInt(u.ID, 10))
+		}
+		m.ToUsers = types.SetValueMust(types.StringType, ids)
+	}
+}
+
+// messageOthers are a direct message's recipients other than its sender (the
+// sender alone for a message to oneself).
+func messageOthers(msg zulip.Message) []zulip.MessageRecipient {
+	var out []zulip.MessageRecipient
+	all := msg.Recipients()
+	for _, u := range all {
+		if u.ID != msg.SenderID {
+			out = append(out, u)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// sameRecipients reports whether configured (ids or addresses) names exactly
+// the users of others.
+func sameRecipients(configured []string, others []zulip.MessageRecipient) bool {
+	if len(configured) != len(others) {
+		return false
+	}
+	for _, c := range configured {
+		found := false
+		for _, u := range others {
+			found = found || c == strconv.FormatInt(u.ID, 10) || strings.EqualFold(c, u.Email)
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// messageURL is a link to the message: the server's URL and
+// #narrow/near/<id>.
+func messageURL(c *zulip.Client, id int64) string {
+	return strings.TrimSuffix(c.BaseURL(), "api/v1/") + "#narrow/near/" + strconv.FormatInt(id, 10)
+}
+
+// addMessageSendError reports a refused message, on the attribute at fault
+// where Zulip's answer tells which.
+func addMessageSendError(diags *diag.Diagnostics, err error) {
+	const summary = "Unable to Send Message"
+	apiErr, _ := zulip.AsAPIError(err)
+	msg := ""
+	if apiErr != nil {
+		msg = apiErr.Msg
+	}
+	switch {
+	case zulip.IsNotFound(err), strings.Contains(msg, "channel"):
+		diags.AddAttributeError(path.Root("channel_id"), summary, "Zulip refused the channel. Server said: "+err.Error())
+	case strings.Contains(msg, "topic"):
+		diags.AddAttributeError(path.Root("topic"), summary, "Zulip refused the topic. Server said: "+err.Error())
+	case strings.Contains(msg, "recipient"), strings.HasPrefix(msg, "Invalid email"), strings.HasPrefix(msg, "Invalid user ID"),
+		strings.Contains(msg, "direct message"), strings.Contains(msg, "conversation"):
+		diags.AddAttributeError(path.Root("to_users"), summary, "Zulip refused the recipients. Server said: "+err.Error())
+	default:
+		kit.AddAPIError(diags, summary, "send the message", kit.RoleAny, err)
+	}
+}
+
+// checkMessageContent is Zulip's rule for a message's text, without what
+// Zulip would strip (the plan would never settle).
+func checkMessageContent(s string) error {
+	switch {
+	case strings.TrimFunc(s, kit.IsPythonSpace) == "":
+		return errors.New("must not be empty or only whitespace")
+	case strings.TrimRightFunc(s, kit.IsPythonSpace) != s:
+		return errors.New("must not end with whitespace: Zulip strips it, so the plan would never settle (for a heredoc, use chomp(<<-EOT ... EOT))")
+	case strings.HasPrefix(s, "\n"):
+		return errors.New("must not start with a newline: Zulip strips it, so the plan would never settle")
+	case utf8.RuneCountInString(s) > messageMaxContent:
+		return fmt.Errorf("must be at most %d characters (Zulip's limit), got %d", messageMaxContent, utf8.RuneCountInString(s))
+	}
+	return nil
+}
+
+// checkMessageTopic refuses a topic with outer whitespace, which Zulip strips.
+func checkMessageTopic(s string) error {
+	if strings.TrimFunc(s, kit.IsPythonSpace) != s {
+		return errors.New("must not start or end with whitespace: Zulip strips it, so the plan would never settle")
+	}
+	return nil
+}
+
+// checkMessageRecipient accepts a user id or an e-mail address.
+func checkMessageRecipient(s string) error {
+	if id, err := strconv.ParseInt(s, 10, 64); err == nil && id > 0 || strings.Contains(s, "@") {
+		return nil
+	}
+	return fmt.Errorf("%q is neither a user id nor an e-mail address", s)
+}

@@ -1,0 +1,233 @@
+package messages_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
+)
+
+const messageAddr = "zulip_message.test"
+
+// testAccMessageConfig is a channel message in #general.
+func testAccMessageConfig(topic, content string) string {
+	return fmt.Sprintf("resource \"zulip_message\" \"test\" {\n  channel_id = %d\n  topic      = %q\n  content    = %q\n}\n",
+		refserver.SeedChannelGeneral, topic, content)
+}
+
+// testAccDirectMessageConfig is a direct message to users (HCL list items).
+func testAccDirectMessageConfig(users, content string) string {
+	return fmt.Sprintf("resource \"zulip_message\" \"test\" {\n  to_users = [%s]\n  content  = %q\n}\n", users, content)
+}
+
+// findMessage is the server's message with the id, nil when there is none.
+func findMessage(r *refserver.Realm, id int) *refserver.Message {
+	for _, m := range r.Messages {
+		if m.ID == id {
+			return m
+		}
+	}
+	return nil
+}
+
+// messageOnServer checks the message the state's id names: sent by sender
+// in #general's topic with the content.
+func messageOnServer(srv *acctest.Server, id *int, sender int, topic, content string) statecheck.StateCheck {
+	return acctest.Value(messageAddr, "id", knownvalue.Int64Func(func(v int64) error {
+		*id = int(v)
+		var err error
+		srv.Do(func(r *refserver.Realm) {
+			switch m := findMessage(r, int(v)); {
+			case m == nil:
+				err = fmt.Errorf("message %d is not on the server", v)
+			case m.SenderID != sender || m.ChannelID != refserver.SeedChannelGeneral || m.Topic != topic || m.Content != content:
+				err = fmt.Errorf("message %d on the server is %+v", v, *m)
+			}
+		})
+		return err
+	}))
+}
+
+// messageGone checks that the server has no message with the id.
+func messageGone(srv *acctest.Server, id *int) func() error {
+	return func() error {
+		var err error
+		srv.Do(func(r *refserver.Realm) {
+			if findMessage(r, *id) != nil {
+				err = fmt.Errorf("message %d is still on the server", *id)
+			}
+		})
+		return err
+	}
+}
+
+func TestAccMessage_lifecycle(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	var id, first int
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+testAccMessageConfig("deploys", "Deploying **now**.")).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "deploys", "Deploying **now**."),
+			acctest.Value(messageAddr, "url", knownvalue.StringRegexp(acctest.ExpectErrRE(`/#narrow/near/\d+$`))),
+			acctest.Value(messageAddr, "timestamp", knownvalue.NotNull()),
+			sameID.AddStateValue(messageAddr, tfjsonpath.New("id")),
+		).Step(),
+		acctest.ImportVerify(messageAddr, ""),
+		// A changed content edits the message in place.
+		acctest.Apply(member+testAccMessageConfig("deploys", "Deploy done.")).Planned(messageAddr, plancheck.ResourceActionUpdate).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "deploys", "Deploy done."), sameID.AddStateValue(messageAddr, tfjsonpath.New("id")),
+		).Step(),
+		// Edited in the web app: the plan puts the content back, in place.
+		acctest.Apply(member+testAccMessageConfig("deploys", "Deploy done.")).OutOfBand(srv, func(r *refserver.Realm) {
+			findMessage(r, id).Content = "Edited by hand"
+		}).Planned(messageAddr, plancheck.ResourceActionUpdate).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "deploys", "Deploy done."), sameID.AddStateValue(messageAddr, tfjsonpath.New("id")),
+		).Step(),
+		// Deleted in the web app: dropped from state and sent again.
+		acctest.Apply(member+testAccMessageConfig("deploys", "Deploy done.")).Before(func() { first = id }).OutOfBand(srv, func(r *refserver.Realm) {
+			r.Messages = slicesDeleteMessage(r.Messages, id)
+		}).Planned(messageAddr, plancheck.ResourceActionCreate).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "deploys", "Deploy done."),
+			acctest.Value(messageAddr, "id", knownvalue.Int64Func(func(v int64) error {
+				if int(v) == first {
+					return fmt.Errorf("the message sent again kept the deleted id %d", v)
+				}
+				return nil
+			})),
+		).Step(),
+		// A changed topic sends a new message and deletes the old one.
+		acctest.Apply(member+testAccMessageConfig("releases", "Deploy done.")).Before(func() { first = id }).
+			Planned(messageAddr, plancheck.ResourceActionDestroyBeforeCreate).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "releases", "Deploy done."),
+		).OnServer(messageGone(srv, &first)).Step(),
+	)
+}
+
+// slicesDeleteMessage removes the message with the id, as a deletion in the
+// web app does.
+func slicesDeleteMessage(ms []*refserver.Message, id int) []*refserver.Message {
+	out := ms[:0]
+	for _, m := range ms {
+		if m.ID != id {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestAccMessage_direct: a direct message by e-mail address keeps the
+// configured spelling; changed recipients send a new message.
+func TestAccMessage_direct(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	var id, first int
+	// recipients records the state's id and checks the message on the server.
+	recipients := func(want ...int) statecheck.StateCheck {
+		return acctest.Value(messageAddr, "id", knownvalue.Int64Func(func(v int64) error {
+			id = int(v)
+			var err error
+			srv.Do(func(r *refserver.Realm) {
+				m := findMessage(r, id)
+				if m == nil || fmt.Sprint(m.DirectRecipients) != fmt.Sprint(want) || m.Content != "Lunch?" {
+					err = fmt.Errorf("message %d on the server is %+v, want recipients %v", id, m, want)
+				}
+			})
+			return err
+		}))
+	}
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+testAccDirectMessageConfig(`"MEI@zulip.example.com"`, "Lunch?")).Clean().State(recipients(refserver.SeedMemberID, refserver.SeedMember3ID),
+			acctest.Value(messageAddr, "to_users", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("MEI@zulip.example.com")})),
+			acctest.Value(messageAddr, "channel_id", knownvalue.Null()), acctest.Value(messageAddr, "topic", knownvalue.Null()),
+		).Step(),
+		acctest.ImportVerify(messageAddr, "", "to_users"),
+		acctest.Apply(member+testAccDirectMessageConfig(fmt.Sprintf(`"%d", "%d"`, refserver.SeedMember3ID, refserver.SeedOwnerID), "Lunch?")).
+			Before(func() { first = id }).Planned(messageAddr, plancheck.ResourceActionDestroyBeforeCreate).Clean().
+			State(recipients(refserver.SeedOwnerID, refserver.SeedMemberID, refserver.SeedMember3ID)).OnServer(messageGone(srv, &first)).Step(),
+	)
+}
+
+func TestAccMessage_validation(t *testing.T) {
+	srv := acctest.NewServer(t)
+	srv.Do(func(r *refserver.Realm) {
+		r.Channels[refserver.SeedChannelRandom].TopicsPolicy = "disable_empty_topic"
+		r.Channels[refserver.SeedChannelAnnounce].TopicsPolicy = "empty_topic_only"
+	})
+	step := acctest.PlanFailsAs(srv.ProviderConfig(t, refserver.SeedMemberID))
+	in := func(channel int, topic string) string {
+		return fmt.Sprintf("resource \"zulip_message\" \"test\" {\n  channel_id = %d\n  topic = %q\n  content = \"hi\"\n}\n", channel, topic)
+	}
+	acctest.ParallelSteps(t,
+		step(testAccMessageConfig("t", ""), "content", "must not be empty"),
+		step(testAccMessageConfig("t", "hi\n"), "content", "must not end with whitespace", "chomp"),
+		step(testAccMessageConfig("t", "\nhi"), "content", "must not start with a newline"),
+		step(testAccMessageConfig("t", strings.Repeat("x", 10001)), "content", "at most 10000 characters"),
+		step(testAccMessageConfig(" t", "hi"), "topic", "must not start or end with whitespace"),
+		step(testAccMessageConfig(strings.Repeat("t", 61), "hi"), "Topic Too Long", "topic", "at most 60"),
+		step("resource \"zulip_message\" \"test\" {\n  content = \"hi\"\n}\n", "Missing Attribute Configuration", "channel_id,to_users"),
+		step("resource \"zulip_message\" \"test\" {\n  channel_id = 1\n  to_users = [\"5\"]\n  topic = \"t\"\n  content = \"hi\"\n}\n", "Invalid Attribute Combination", "channel_id,to_users"),
+		step("resource \"zulip_message\" \"test\" {\n  channel_id = 1\n  content = \"hi\"\n}\n", "Missing Topic", "topic"),
+		step("resource \"zulip_message\" \"test\" {\n  to_users = [\"5\"]\n  topic = \"t\"\n  content = \"hi\"\n}\n", "Topic of a Direct Message", "topic"),
+		step(testAccDirectMessageConfig(`"5", "mei@zulip.example.com"`, "hi"), "Mixed Recipients", "to_users"),
+		step(testAccDirectMessageConfig(`"mei"`, "hi"), "to_users", "neither a user id nor an e-mail address"),
+		step(in(9999, "t"), "Channel Not Found", "channel_id"),
+		step(in(refserver.SeedChannelArchived, "t"), "Channel Is Archived", "channel_id"),
+		step(in(refserver.SeedChannelRandom, ""), "Topic Required", "topic", "disable_empty_topic"),
+		step(in(refserver.SeedChannelAnnounce, "news"), "Only the General Chat Allowed", "topic"),
+	)
+}
+
+// TestAccMessage_editRefused: with message editing turned off, a changed
+// content fails the plan instead of the apply.
+func TestAccMessage_editRefused(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+testAccMessageConfig("deploys", "Deploying.")).Step(),
+		acctest.Apply(member+testAccMessageConfig("deploys", "Deployed.")).Before(func() {
+			srv.Do(func(r *refserver.Realm) { r.SetSetting("allow_message_editing", false) })
+		}).Fails(acctest.ExpectErr("Message Editing Is Off", "content")).Step(),
+	)
+}
+
+// TestAccMessage_generatedConfig: configuration generated for a seeded
+// message is accepted as it is and plans no change.
+func TestAccMessage_generatedConfig(t *testing.T) {
+	acctest.GeneratedConfigTest(t, refserver.SeedMemberID, nil, messageAddr, "2")
+}
+
+// TestAccMessage_answerLost: the message is posted but the answer lost; the
+// provider finds it among the account's newest messages instead of sending it
+// again: one message on the server, and an empty plan.
+func TestAccMessage_answerLost(t *testing.T) {
+	srv := acctest.NewServer(t)
+	lost := 0
+	proxy := srv.FaultyProviderConfig(t, refserver.SeedMemberID, func(r *http.Request) acctest.Fault {
+		if r.Method+" "+r.URL.Path == "POST /api/v1/messages" && lost == 0 {
+			lost++
+			return acctest.Fault{Status: http.StatusBadGateway, Process: true}
+		}
+		return acctest.Fault{}
+	})
+	var id int
+	acctest.ParallelSteps(t,
+		acctest.Apply(proxy+testAccMessageConfig("deploys", "Deploying.")).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "deploys", "Deploying."),
+		).OnServer(func() error {
+			if lost != 1 {
+				return fmt.Errorf("the send's answer was not lost (%d)", lost)
+			}
+			return sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "deploys", "Deploying.", 1)()
+		}).Step(),
+	)
+}

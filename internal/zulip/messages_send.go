@@ -1,0 +1,128 @@
+package zulip
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+)
+
+// Message types of SendMessageRequest (the names every server accepts; "channel" and
+// "direct" are their newer aliases).
+const (
+	MessageTypeStream  = "stream"
+	MessageTypePrivate = "private"
+)
+
+// SendMessageRequest is the body of SendMessage: a channel message (ChannelID and Topic)
+// or a direct message (UserIDs, or Emails; Zulip refuses a list that mixes them).
+type SendMessageRequest struct {
+	ChannelID int64
+	Topic     string
+	UserIDs   []int64
+	Emails    []string
+	Content   string
+}
+
+// SentMessage is Zulip's answer to SendMessage. MessageURL (FL508) is the message's
+// permanent link; empty on older servers.
+type SentMessage struct {
+	ID         int64  `json:"id"`
+	MessageURL string `json:"message_url"`
+}
+
+// Message is one message as GET /messages/{id} returns it, with its content as sent
+// (Markdown source, not the rendered HTML).
+type Message struct {
+	ID       int64  `json:"id"`
+	Type     string `json:"type"` // "stream" or "private"
+	StreamID int64  `json:"stream_id"`
+	Subject  string `json:"subject"` // the topic; "" for direct messages
+	Content  string `json:"content"`
+	SenderID int64  `json:"sender_id"`
+	// DisplayRecipient is the channel's name (a JSON string) for a channel message, the
+	// conversation's users (a JSON list) for a direct message: see Recipients.
+	DisplayRecipient json.RawMessage `json:"display_recipient"`
+	Timestamp        int64           `json:"timestamp"`
+}
+
+// MessageRecipient is one user of a direct message's conversation.
+type MessageRecipient struct {
+	ID    int64  `json:"id"`
+	Email string `json:"email"`
+}
+
+// Recipients are the users of a direct message's conversation, the sender included;
+// nil for a channel message.
+func (m Message) Recipients() []MessageRecipient {
+	var out []MessageRecipient
+	if m.Type != MessageTypePrivate || json.Unmarshal(m.DisplayRecipient, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+// SendMessage posts a message (POST /messages). Not idempotent: each call posts one, so it
+// is retried only when the server certainly did not process it.
+func (c *Client) SendMessage(ctx context.Context, r SendMessageRequest) (*SentMessage, error) {
+	p := newParams().str("content", r.Content)
+	switch {
+	case len(r.UserIDs) > 0:
+		p.str("type", MessageTypePrivate).json("to", r.UserIDs)
+	case len(r.Emails) > 0:
+		p.str("type", MessageTypePrivate).json("to", r.Emails)
+	default:
+		p.str("type", MessageTypeStream).int("to", r.ChannelID).str("topic", r.Topic)
+	}
+	var out SentMessage
+	if err := c.do(ctx, request{method: http.MethodPost, path: "messages", params: p, idempotent: false}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetMessage reads one message with its Markdown source (GET /messages/{id},
+// apply_markdown=false); the empty topic is "" (allow_empty_topic_name, FL334; older servers
+// ignore it). Idempotent. A message that is gone, or that the caller cannot access, is
+// IsNotFound.
+func (c *Client) GetMessage(ctx context.Context, id int64) (*Message, error) {
+	p := newParams().json("apply_markdown", false).json("allow_empty_topic_name", true)
+	var out struct {
+		Message Message `json:"message"`
+	}
+	if err := c.do(ctx, request{method: http.MethodGet, path: messagePath(id), params: p, idempotent: true}, &out); err != nil {
+		return nil, err
+	}
+	return &out.Message, nil
+}
+
+// NewestMessages returns up to n of the newest messages matching narrow, oldest first, with
+// their Markdown source (GET /messages, anchor newest). Idempotent.
+func (c *Client) NewestMessages(ctx context.Context, narrow []NarrowTerm, n int) ([]Message, error) {
+	if narrow == nil {
+		narrow = []NarrowTerm{}
+	}
+	p := newParams().str("anchor", "newest").int("num_before", int64(n)).int("num_after", 0).json("narrow", narrow).
+		json("apply_markdown", false).json("allow_empty_topic_name", true)
+	var out struct {
+		Messages []Message `json:"messages"`
+	}
+	err := c.do(ctx, request{method: http.MethodGet, path: "messages", params: p, idempotent: true}, &out)
+	return out.Messages, err
+}
+
+// EditMessageContent replaces a message's content (PATCH /messages/{id}). Idempotent: a
+// repeat sets the same content.
+func (c *Client) EditMessageContent(ctx context.Context, id int64, content string) error {
+	p := newParams().str("content", content)
+	return c.do(ctx, request{method: http.MethodPatch, path: messagePath(id), params: p, idempotent: true}, nil)
+}
+
+// DeleteMessage deletes a message for everyone (DELETE /messages/{id}). Idempotent in
+// effect: a repeat is IsNotFound.
+func (c *Client) DeleteMessage(ctx context.Context, id int64) error {
+	return c.do(ctx, request{method: http.MethodDelete, path: messagePath(id), idempotent: true}, nil)
+}
+
+// messagePath is the path of one message.
+func messagePath(id int64) string { return "messages/" + strconv.FormatInt(id, 10) }
