@@ -99,8 +99,11 @@ func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"place (Zulip's message editing rules apply: `allow_message_editing` and the organization's time limit " +
 			"for edits), an edit made in Zulip shows as a difference and is put back, and a message deleted in Zulip " +
 			"is sent again. A changed channel, topic or recipients sends a new message and deletes the old one. " +
-			"Destroying the resource deletes the message for everyone, which needs the organization's permission to " +
-			"delete one's own messages (`can_delete_own_message_group`, within `message_content_delete_limit_seconds`). " +
+			"Destroying the resource deletes the message for everyone, which needs the organization's or the channel's " +
+			"permission to delete one's own messages (`can_delete_own_message_group`, within " +
+			"`message_content_delete_limit_seconds`) or any message (`can_delete_any_message_group`); the plan refuses a " +
+			"destroy the account may not make, and a `removed` block leaves the message in Zulip instead. Posting needs " +
+			"the channel's `can_send_message_group`, which the plan checks too. " +
 			"A message has no name: it is imported by its id. When the answer to sending is lost, the provider looks " +
 			"for the message among the account's newest in the conversation rather than send it twice.",
 		Attributes: map[string]schema.Attribute{
@@ -283,11 +286,19 @@ func validateMessageAddress(channelID types.Int64, topic types.String, toUsers t
 	}
 }
 
-// ModifyPlan checks a new message against the server: the channel, its
-// topics policy and the topic's length; and an edit against the
-// organization's editing rules.
+// ModifyPlan checks a new message against the server: the channel, the
+// permission to post there, its topics policy and the topic's length; an
+// edit against the organization's editing rules; and a destroy against the
+// delete permissions and time limit.
 func (r *messageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.Data.KnowsServer() || !r.Data.HasCreds || kit.Unchanged(req) {
+	if !r.Data.KnowsServer() || !r.Data.HasCreds || kit.Unchanged(req) {
+		return
+	}
+	if req.Plan.Raw.IsNull() {
+		var state messageResourceModel
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); !resp.Diagnostics.HasError() {
+			checkMessageDelete(ctx, r.Data, state, &resp.Diagnostics)
+		}
 		return
 	}
 	var plan messageResourceModel
@@ -319,7 +330,16 @@ func checkMessageTarget(ctx context.Context, d *kit.ProviderData, channelID type
 		return
 	}
 	ch := messageChannel(ctx, d, channelID.ValueInt64(), diags)
-	if ch == nil || !kit.Known(topic) {
+	if ch == nil {
+		return
+	}
+	// A bot may also post where its owner may: the server decides for bots.
+	if me, err := d.Caller(ctx); err == nil && !me.IsBot {
+		kit.RequirePermission(ctx, d, fmt.Sprintf("Posting to the channel %q", ch.Name), path.Root("channel_id"), diags,
+			kit.HeldBy{What: "the channel's can_send_message_group", Kind: kit.PermissionOfChannel, Setting: "can_send_message_group",
+				Value: ch.CanSendMessageGroup})
+	}
+	if !kit.Known(topic) {
 		return
 	}
 	t := topic.ValueString()
@@ -365,6 +385,14 @@ func messageChannel(ctx context.Context, d *kit.ProviderData, id int64, diags *d
 			return nil
 		}
 		return c
+	}
+	// A channel this run created is in the run's newest channel list.
+	if seen, err := kit.ChannelCollection(d).LastSeen(ctx); err == nil {
+		for i := range seen {
+			if seen[i].StreamID == id && !seen[i].IsArchived {
+				return &seen[i]
+			}
+		}
 	}
 	diags.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
 		fmt.Sprintf("The provider's account cannot see a channel with id %d: it does not exist, or it is private and the "+
@@ -425,6 +453,56 @@ func checkMessageEdit(ctx context.Context, d *kit.ProviderData, sent types.Int64
 			fmt.Sprintf("The message was sent %d seconds ago; the organization allows edits for %d seconds "+
 				"(message_content_edit_limit_seconds). Replace the message instead (terraform apply -replace=...).", age, *limit))
 	}
+}
+
+// checkMessageDelete refuses at plan the destroy of a message Zulip would
+// not let the account delete (validate_can_delete_message): deleting any
+// message needs the organization's or the channel's
+// can_delete_any_message_group; deleting one's own, the organization's or the
+// channel's can_delete_own_message_group, within the organization's
+// message_content_delete_limit_seconds.
+func checkMessageDelete(ctx context.Context, d *kit.ProviderData, state messageResourceModel, diags *diag.Diagnostics) {
+	anyOf := []kit.HeldBy{kit.RealmPermission(ctx, d, "can_delete_any_message_group")}
+	own := []kit.HeldBy{kit.RealmPermission(ctx, d, "can_delete_own_message_group")}
+	if kit.Known(state.ChannelID) {
+		if seen, err := kit.ChannelCollection(d).LastSeen(ctx); err == nil {
+			for _, ch := range seen {
+				if ch.StreamID == state.ChannelID.ValueInt64() {
+					anyOf = append(anyOf, kit.HeldBy{What: "the channel's can_delete_any_message_group", Kind: kit.PermissionOfChannel,
+						Setting: "can_delete_any_message_group", Value: ch.CanDeleteAnyMessageGroup})
+					own = append(own, kit.HeldBy{What: "the channel's can_delete_own_message_group", Kind: kit.PermissionOfChannel,
+						Setting: "can_delete_own_message_group", Value: ch.CanDeleteOwnMessageGroup})
+				}
+			}
+		}
+	}
+	action := fmt.Sprintf("Deleting message %d (destroy deletes it; to leave it in Zulip, remove it from the state with a "+
+		"removed block instead)", state.ID.ValueInt64())
+	if age, limit, passed := messageDeleteLimitPassed(ctx, d, state.Timestamp); passed {
+		action = fmt.Sprintf("Deleting message %d, sent %d seconds ago, past the organization's limit for deleting one's own "+
+			"messages (message_content_delete_limit_seconds: %d; to leave it in Zulip, remove it from the state with a "+
+			"removed block instead)", state.ID.ValueInt64(), age, limit)
+		kit.RequirePermission(ctx, d, action, path.Empty(), diags, anyOf...)
+		return
+	}
+	kit.RequirePermission(ctx, d, action, path.Empty(), diags, append(anyOf, own...)...)
+}
+
+// messageDeleteLimitPassed reports whether a message sent at sent is older
+// than the organization's limit for deleting one's own messages, with its age
+// and the limit.
+func messageDeleteLimitPassed(ctx context.Context, d *kit.ProviderData, sent types.Int64) (age, limit int64, passed bool) {
+	settings, err := d.RealmSettings(ctx)
+	if err != nil || !kit.Known(sent) {
+		return 0, 0, false
+	}
+	raw, ok := settings.RealmSetting("message_content_delete_limit_seconds")
+	var l *int64
+	if !ok || json.Unmarshal(raw, &l) != nil || l == nil {
+		return 0, 0, false
+	}
+	age = time.Now().Unix() - sent.ValueInt64()
+	return age, *l, age > *l
 }
 
 // Create sends the message.

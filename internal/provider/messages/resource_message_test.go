@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -229,5 +230,35 @@ func TestAccMessage_answerLost(t *testing.T) {
 			}
 			return sentMessages(srv, refserver.SeedMemberID, refserver.SeedChannelGeneral, "deploys", "Deploying.", 1)()
 		}).Step(),
+	)
+}
+
+// TestAccMessage_permissionsAtPlan: the plan refuses what Zulip would refuse
+// the account: posting where the channel's can_send_message_group leaves it
+// out, and a destroy (which deletes the message) where neither the
+// organization nor the channel lets it delete its own messages.
+func TestAccMessage_permissionsAtPlan(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	cfg := member + testAccMessageConfig("deploys", "Deploying.")
+	setRealm := func(setting string, group int) func() {
+		return func() {
+			srv.Do(func(r *refserver.Realm) { r.Settings.GroupSettings[setting] = refserver.GroupSetting{GroupID: group} })
+		}
+	}
+	acctest.ParallelSteps(t,
+		acctest.Apply(cfg).Before(func() {
+			srv.Do(func(r *refserver.Realm) {
+				r.Channels[refserver.SeedChannelGeneral].GroupSettings["can_send_message_group"] = refserver.GroupSetting{GroupID: refserver.GroupAdministrators}
+			})
+		}).Fails(acctest.ExpectErr("Insufficient Permission", "channel_id", "can_send_message_group")).Step(),
+		acctest.Apply(cfg).Before(func() {
+			srv.Do(func(r *refserver.Realm) {
+				r.Channels[refserver.SeedChannelGeneral].GroupSettings["can_send_message_group"] = refserver.GroupSetting{GroupID: refserver.GroupEveryone}
+			})
+		}).Step(),
+		resource.TestStep{Config: cfg, Destroy: true, PreConfig: setRealm("can_delete_own_message_group", refserver.GroupAdministrators),
+			ExpectError: acctest.ExpectErr("Insufficient Permission", "removed block", "can_delete_own_message_group")},
+		acctest.Apply(cfg).Before(setRealm("can_delete_own_message_group", refserver.GroupEveryone)).Clean().Step(),
 	)
 }
