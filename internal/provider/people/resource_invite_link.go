@@ -204,8 +204,34 @@ func checkInviteChannels(ctx context.Context, d *kit.ProviderData, ids []int64, 
 		case all[i].IsArchived:
 			diags.AddAttributeError(path.Root("channel_ids"), "Archived Channel",
 				fmt.Sprintf("The channel %q (id %d) is archived; Zulip refuses it in an invitation.", all[i].Name, id))
+		default:
+			requireInviteInto(ctx, d, all[i], diags)
 		}
 	}
+}
+
+// requireInviteInto refuses, for an account that is not an administrator, a
+// channel it may not subscribe others to (get_streams_to_which_user_cannot_add_subscribers
+// with allow_default_streams): Zulip lets anyone who may invite put new users
+// in the default channels, and otherwise wants the organization's or the
+// channel's can_add_subscribers_group, or the channel's
+// can_administer_channel_group.
+func requireInviteInto(ctx context.Context, d *kit.ProviderData, ch zulip.Channel, diags *diag.Diagnostics) {
+	me, err := d.Caller(ctx)
+	if err != nil || me.Role <= zulip.RoleAdministrator {
+		return
+	}
+	if state, err := kit.State(ctx, d, zulip.EventTypeDefaultStreams); err == nil {
+		if defaults, err := state.DefaultChannelIDs(); err == nil && slices.Contains(defaults, ch.StreamID) {
+			return
+		}
+	}
+	kit.RequirePermission(ctx, d, fmt.Sprintf("Inviting users into the channel %q", ch.Name), path.Root("channel_ids"), diags,
+		kit.RealmPermission(ctx, d, "can_add_subscribers_group"),
+		kit.HeldBy{What: "the channel's can_add_subscribers_group", Kind: kit.PermissionOfChannel, Setting: "can_add_subscribers_group",
+			Value: ch.CanAddSubscribersGroup},
+		kit.HeldBy{What: "the channel's can_administer_channel_group", Kind: kit.PermissionOfChannel,
+			Setting: "can_administer_channel_group", Value: ch.CanAdministerChannelGroup})
 }
 
 // checkInviteGroups refuses groups that are unknown, deactivated or system

@@ -171,7 +171,15 @@ func TestAccInviteLink_validation(t *testing.T) {
 		}).Fails(acctest.ExpectErr("Insufficient Role", "organization administrator")).Step(),
 		// Nor into a group they may not add members to.
 		acctest.PlanFails(moderator+inviteLinkConfig(fmt.Sprintf(`group_ids = [%d]`, managed)), "Insufficient Permission", "Mentors", "can_add_members_group"),
-		acctest.Apply(moderator + inviteLinkConfig()).Clean().Step(),
+		// Nor into a channel they may not subscribe others to; a default
+		// channel is always allowed.
+		{PreConfig: func() {
+			srv.Do(func(r *refserver.Realm) {
+				r.Settings.GroupSettings["can_add_subscribers_group"] = refserver.GroupSetting{GroupID: refserver.GroupAdministrators}
+			})
+		}, Config: moderator + inviteLinkConfig(fmt.Sprintf(`channel_ids = [%d]`, refserver.SeedChannelRandom)), PlanOnly: true,
+			ExpectError: acctest.ExpectErr("Insufficient Permission", "random", "can_add_subscribers_group")},
+		acctest.Apply(moderator + inviteLinkConfig(fmt.Sprintf(`channel_ids = [%d]`, refserver.SeedChannelGeneral))).Clean().Step(),
 	}})
 }
 
