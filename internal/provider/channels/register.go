@@ -69,7 +69,7 @@ func Area() kit.Area {
 						"`#channel > topic`."}},
 		},
 		DataSources: []func() datasource.DataSource{NewChannelsDataSource, NewChannelDataSource, NewTopicsDataSource, NewChannelFoldersDataSource},
-		State:       []string{zulip.EventTypeDefaultStreams},
+		State:       []string{zulip.EventTypeDefaultStreams, zulip.EventTypeDefaultStreamGroups, zulip.EventTypeUserTopic},
 	}
 }
 

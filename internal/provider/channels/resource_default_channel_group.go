@@ -333,7 +333,8 @@ const cacheDefaultChannelGroups = "default channel groups"
 // defaultChannelGroupCollection is the organization's default channel groups,
 // read once per run (through register: Zulip has no other list).
 func defaultChannelGroupCollection(d *kit.ProviderData) *kit.Collection[zulip.DefaultChannelGroup] {
-	return &kit.Collection[zulip.DefaultChannelGroup]{Name: cacheDefaultChannelGroups, Cache: d.Cache, Fetch: d.Client.ListDefaultChannelGroups}
+	return kit.StateCollection(d, cacheDefaultChannelGroups, zulip.EventTypeDefaultStreamGroups,
+		func(r *zulip.RegisterResponse) []zulip.DefaultChannelGroup { return r.RealmDefaultStreamGroups })
 }
 
 // defaultChannelGroups is the kit's skeleton for zulip_default_channel_group.

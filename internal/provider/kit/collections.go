@@ -34,7 +34,7 @@ func ChannelFolderCollection(d *ProviderData) *Collection[zulip.ChannelFolder] {
 
 // PlaygroundCollection is the organization's playgrounds, read once per run.
 func PlaygroundCollection(d *ProviderData) *Collection[zulip.Playground] {
-	return newCollection(d, cachePlaygrounds, d.Client.ListPlaygrounds)
+	return StateCollection(d, cachePlaygrounds, zulip.EventTypeRealmPlaygrounds, func(r *zulip.RegisterResponse) []zulip.Playground { return r.RealmPlaygrounds })
 }
 
 // EmojiCollection is the organization's active custom emoji, read once per
@@ -65,7 +65,7 @@ func SavedSnippetCollection(d *ProviderData) *Collection[zulip.SavedSnippet] {
 // UserTopicCollection is the account's user topics: one register call serves
 // every zulip_user_topic of a run.
 func UserTopicCollection(d *ProviderData) *Collection[zulip.UserTopic] {
-	return newCollection(d, cacheUserTopics, d.Client.ListUserTopics)
+	return StateCollection(d, cacheUserTopics, zulip.EventTypeUserTopic, func(r *zulip.RegisterResponse) []zulip.UserTopic { return r.UserTopics })
 }
 
 // collection cache keys.

@@ -67,6 +67,27 @@ type Collection[T any] struct {
 	// (e.g. the active custom groups of the list of all groups); the cache
 	// holds the whole list.
 	Filter func(T) bool
+	// Also are the other cache keys that hold the collection (the register
+	// snapshot a StateCollection is read from): a write forgets them too.
+	Also []string
+}
+
+// StateCollection is a collection Zulip lists only through POST /register
+// (fetch type), read from the run's shared register snapshot (State) and
+// kept under name; a write forgets both.
+func StateCollection[T any](d *ProviderData, name, fetchType string, of func(*zulip.RegisterResponse) []T) *Collection[T] {
+	c := newCollection(d, name, func(ctx context.Context) ([]T, error) {
+		resp, err := State(ctx, d, fetchType)
+		if err != nil {
+			return nil, err
+		}
+		if list := of(resp); list != nil {
+			return list, nil
+		}
+		return []T{}, nil
+	})
+	c.Also = []string{StateKey(fetchType)}
+	return c
 }
 
 // shown applies the collection's filter to a list.
@@ -99,7 +120,7 @@ func (c *Collection[T]) List(ctx context.Context) ([]T, error) {
 // writes are in flight, reads of the collection wait for them (see
 // collectionCache), so parallel creates read it back once.
 func (c *Collection[T]) Write(ctx context.Context, send func(context.Context) error) error {
-	return c.Cache.Write(ctx, c.Name, send)
+	return c.Cache.WriteAll(ctx, append([]string{c.Name}, c.Also...), send)
 }
 
 // WriteKnown performs a write whose effect on the collection the provider
@@ -110,6 +131,13 @@ func (c *Collection[T]) Write(ctx context.Context, send func(context.Context) er
 func (c *Collection[T]) WriteKnown(ctx context.Context, send func(context.Context) (apply func([]T) []T, err error)) error {
 	w := c.Cache.BeginWrite(c.Name)
 	defer w.End()
+	return c.Cache.WriteAll(ctx, c.Also, func(ctx context.Context) error {
+		return c.sendKnown(ctx, w, send)
+	})
+}
+
+// sendKnown is WriteKnown's request and its effect on the collection.
+func (c *Collection[T]) sendKnown(ctx context.Context, w *writeTicket, send func(context.Context) (apply func([]T) []T, err error)) error {
 	apply, err := send(ctx)
 	if err == nil && apply != nil {
 		w.EndKnown(func(old any) (any, bool) {

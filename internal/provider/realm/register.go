@@ -64,7 +64,7 @@ func Area() kit.Area {
 				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "other users' settings"}},
 		},
 		DataSources: []func() datasource.DataSource{NewCustomProfileFieldsDataSource, NewRealmDataSource, NewServerDataSource, NewCodePlaygroundsDataSource},
-		State:       []string{zulip.EventTypeRealm, zulip.EventTypeRealmUserSettingsDefaults},
+		State:       []string{zulip.EventTypeRealm, zulip.EventTypeRealmUserSettingsDefaults, zulip.EventTypeRealmPlaygrounds},
 		Actions:     []func() action.Action{NewApplyUserSettingsAction},
 	}
 }
