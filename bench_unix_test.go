@@ -22,21 +22,22 @@ import (
 )
 
 // BenchmarkTerraformVsFloor runs real `terraform apply` and `terraform plan`
-// over N objects with four providers, interleaved in every round on the same
+// over N Terraform resources with four providers, interleaved in every round on the same
 // machine: this provider against the reference server (a mix of linkifiers,
 // saved snippets, allowed domains, user topics and users); the same
 // configuration with internal/cmd/mirror-provider, which has this provider's
 // schemas and does no I/O (the floor no provider with these schemas can beat:
 // the framework's work grows with a schema's attributes); the no-I/O provider
-// of internal/cmd/noio-provider, whose one resource has three attributes; and
-// Terraform's built-in terraform_data. Absolute times on a shared 2-core
+// of internal/cmd/noio-provider, whose one resource has three attributes and
+// whose framework logging is off (the quiet floor); and Terraform's built-in
+// terraform_data. The order of the four rotates from round to round. Absolute times on a shared 2-core
 // machine mean little; the ratios measured side by side do. It reports, as
 // the median over rounds:
 //
-//	plan/mirror, plan/noio, plan/terraform_data  time of a plan (refresh included) of N objects
-//	apply/mirror, apply/noio                     time of an apply creating N objects
-//	req/plan, req/object-apply                   requests this provider sent
-//	MiB-peak, MiB-peak-mirror, MiB-peak-noio     peak resident memory of the provider processes
+//	plan/mirror, plan/quiet-floor, plan/terraform_data  time of a plan (refresh included) of N resources
+//	apply/mirror, apply/quiet-floor                     time of an apply creating N resources
+//	req/plan, req/object-apply                          requests this provider sent
+//	MiB-peak, MiB-peak-mirror, MiB-peak-quiet-floor     peak resident memory of the provider processes
 //
 // and logs the plan's requests by endpoint. ZULIP_BENCH_N sets N (default
 // 1000); `make bench` runs it with the other benchmarks.
@@ -59,16 +60,16 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 		planData = append(planData, plan["zulip"].Seconds()/plan["data"].Seconds())
 		applyNoio = append(applyNoio, apply["zulip"].Seconds()/apply["noio"].Seconds())
 		ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-		b.Logf("round %d, N=%d: plan zulip %s, mirror %s, noio %s, terraform_data %s; apply zulip %s, mirror %s, noio %s, terraform_data %s",
+		b.Logf("round %d, %d resources: plan zulip %s, mirror %s, quiet floor %s, terraform_data %s; apply zulip %s, mirror %s, quiet floor %s, terraform_data %s",
 			round, n, ms(plan["zulip"]), ms(plan["mirror"]), ms(plan["noio"]), ms(plan["data"]),
 			ms(apply["zulip"]), ms(apply["mirror"]), ms(apply["noio"]), ms(apply["data"]))
 	}
 	b.StopTimer()
 	b.ReportMetric(benchMedian(planMirror), "plan/mirror")
 	b.ReportMetric(benchMedian(applyMirror), "apply/mirror")
-	b.ReportMetric(benchMedian(planNoio), "plan/noio")
+	b.ReportMetric(benchMedian(planNoio), "plan/quiet-floor")
 	b.ReportMetric(benchMedian(planData), "plan/terraform_data")
-	b.ReportMetric(benchMedian(applyNoio), "apply/noio")
+	b.ReportMetric(benchMedian(applyNoio), "apply/quiet-floor")
 	b.ReportMetric(benchMedian(reqPlan), "req/plan")
 	b.ReportMetric(benchMedian(reqApply), "req/object-apply")
 	if peak, ok := benchPeakMiB(f.memZulip); ok {
@@ -78,7 +79,7 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 		b.ReportMetric(peak, "MiB-peak-mirror")
 	}
 	if peak, ok := benchPeakMiB(f.memNoio); ok {
-		b.ReportMetric(peak, "MiB-peak-noio")
+		b.ReportMetric(peak, "MiB-peak-quiet-floor")
 	}
 	benchLogCounts(b, fmt.Sprintf("plan requests, N=%d", n), endpoints)
 	benchLogCounts(b, fmt.Sprintf("apply requests, N=%d", n), applyEndpoints)
@@ -142,9 +143,7 @@ func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
 		"noio":   benchNoioConfig(n),
 		"data":   benchDataConfig(n),
 	}
-	order := []string{"zulip", "mirror", "noio", "data"}
-	// Rotate who goes first, so that no provider always meets a warm or cold machine.
-	order = append(order[round%4:], order[:round%4]...)
+	order := benchRotate([]string{"zulip", "mirror", "noio", "data"}, round)
 	r := benchRound{apply: map[string]time.Duration{}, plan: map[string]time.Duration{}}
 	for _, kind := range order {
 		cfg := filepath.Join(roundDir, kind)
@@ -165,6 +164,14 @@ func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
 		}
 	}
 	return r
+}
+
+// benchRotate is the order of the variants in a round: each round starts with
+// the next, so that no variant always meets a warm or cold machine. Every
+// benchmark that compares variants side by side runs them in this order.
+func benchRotate(variants []string, round int) []string {
+	k := round % len(variants)
+	return append(slices.Clone(variants[k:]), variants[:k]...)
 }
 
 // benchServer starts a reference server with opts, served over HTTP behind
@@ -228,27 +235,37 @@ func benchTail(out []byte) string {
 	return string(out)
 }
 
-// benchZulipConfig is n objects of five types, a fifth each: users and four
-// collection types.
+// benchZulipConfig is n resources of five types, a fifth each: users and four
+// collection types (the first types).
 func benchZulipConfig(n int, url, email, key string) string {
 	var c strings.Builder
-	fmt.Fprintf(&c, "terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
+	c.WriteString(benchProviderBlock(url, email, key))
+	benchFirstTypes(&c, n)
+	return c.String()
+}
+
+// benchProviderBlock is the configuration's terraform and provider blocks.
+func benchProviderBlock(url, email, key string) string {
+	return fmt.Sprintf("terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
 		"provider \"zulip\" {\n  url     = %q\n  email   = %q\n  api_key = %q\n}\n", url, email, key)
+}
+
+// benchFirstTypes writes n resources of the first types, a fifth each.
+func benchFirstTypes(c *strings.Builder, n int) {
 	for i := range n {
 		switch i % 5 {
 		case 0:
-			fmt.Fprintf(&c, "resource \"zulip_linkifier\" \"r%d\" {\n  pattern      = \"B%d-(?P<id>[0-9]+)\"\n  url_template = \"https://b%d.example.com/{id}\"\n}\n", i, i, i)
+			fmt.Fprintf(c, "resource \"zulip_linkifier\" \"r%d\" {\n  pattern      = \"B%d-(?P<id>[0-9]+)\"\n  url_template = \"https://b%d.example.com/{id}\"\n}\n", i, i, i)
 		case 1:
-			fmt.Fprintf(&c, "resource \"zulip_saved_snippet\" \"r%d\" {\n  title   = \"Snippet %d\"\n  content = \"Content %d\"\n}\n", i, i, i)
+			fmt.Fprintf(c, "resource \"zulip_saved_snippet\" \"r%d\" {\n  title   = \"Snippet %d\"\n  content = \"Content %d\"\n}\n", i, i, i)
 		case 2:
-			fmt.Fprintf(&c, "resource \"zulip_allowed_domain\" \"r%d\" {\n  domain = \"b%d.example.org\"\n}\n", i, i)
+			fmt.Fprintf(c, "resource \"zulip_allowed_domain\" \"r%d\" {\n  domain = \"b%d.example.org\"\n}\n", i, i)
 		case 3:
-			fmt.Fprintf(&c, "resource \"zulip_user_topic\" \"r%d\" {\n  channel_id        = 1\n  topic             = \"bench %d\"\n  visibility_policy = \"muted\"\n}\n", i, i)
+			fmt.Fprintf(c, "resource \"zulip_user_topic\" \"r%d\" {\n  channel_id        = 1\n  topic             = \"bench %d\"\n  visibility_policy = \"muted\"\n}\n", i, i)
 		default:
-			fmt.Fprintf(&c, "resource \"zulip_user\" \"r%d\" {\n  email     = \"bench%d@example.com\"\n  full_name = \"Bench %d\"\n  password  = \"bench-password-%d\"\n}\n", i, i, i, i)
+			fmt.Fprintf(c, "resource \"zulip_user\" \"r%d\" {\n  email     = \"bench%d@example.com\"\n  full_name = \"Bench %d\"\n  password  = \"bench-password-%d\"\n}\n", i, i, i, i)
 		}
 	}
-	return c.String()
 }
 
 // benchNoioConfig is n no-I/O objects.
@@ -381,8 +398,7 @@ func BenchmarkRateLimitedApply(b *testing.B) {
 		srv, counter, hs := benchServer(b, refserver.Options{RateLimit: perMinute})
 		owner, _ := srv.User(refserver.SeedOwnerID)
 		var c strings.Builder
-		fmt.Fprintf(&c, "terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
-			"provider \"zulip\" {\n  url     = %q\n  email   = %q\n  api_key = %q\n}\n", hs.URL, owner.Email, owner.APIKey)
+		c.WriteString(benchProviderBlock(hs.URL, owner.Email, owner.APIKey))
 		for i := range n {
 			fmt.Fprintf(&c, "resource \"zulip_saved_snippet\" \"r%d\" {\n  title   = \"Limited %d\"\n  content = \"Content %d\"\n}\n", i, i, i)
 		}
@@ -500,47 +516,149 @@ func benchOwner(srv *refserver.Server) refserver.SeedUser {
 	return owner
 }
 
-// BenchmarkRealmPlan applies the organization of issue 14 (acctest's scale
-// realm: 50 channels and their subscribers, 20 nested groups and their 500
-// memberships, permissions that refer to the groups; ZULIP_BENCH_REALM_SCALE
-// multiplies it, 10 making a realm of 10,700 objects) and plans it again,
-// reporting the requests the plan sent (the same whatever the size: one read
-// per collection) and the plan's time as a ratio to the same configuration
-// with the no-I/O mirror provider.
+// BenchmarkRealmPlan applies an organization mix of N Terraform resources
+// (ZULIP_BENCH_REALM_N, default 1000; `make bench` runs 1,000 and 3,000; see
+// benchOrgMix) and plans it again, side by side in every round, in an order
+// that rotates, with three providers: this provider against the reference
+// server, the no-I/O mirror provider (this provider's schemas) and the quiet
+// floor (internal/cmd/noio-provider: N resources of three attributes, framework
+// logging off). It reports, as the median over three rounds per iteration:
+//
+//	plan/quiet-floor   this provider's plan time over the quiet floor's
+//	plan/mirror        this provider's plan time over the mirror's
+//	mirror/quiet-floor what this provider's schemas alone cost Terraform and the framework
+//	req/plan           requests the plan sent (the same whatever N: one read per collection)
+//	resources          Terraform resources (what `terraform state list` shows)
+//	set-members        channel subscribers and group members, apart: they are not resources
 func BenchmarkRealmPlan(b *testing.B) {
-	tf, dir, rc := benchZulipOnly(b)
-	goTool, _ := exec.LookPath("go")
-	mirrorBin := buildPackage(b, goTool, filepath.Join(dir, "real", "terraform-provider-mirror"), "./internal/cmd/mirror-provider")
-	benchWrapper(b, filepath.Join(dir, "plugins", "terraform-provider-mirror"), mirrorBin, filepath.Join(dir, "mem-mirror"))
-	writeFile(b, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/zulip-terraform/zulip\" = %q\n"+
-		"    \"registry.terraform.io/zulip-terraform/mirror\" = %q\n  }\n  direct {}\n}\n", filepath.Join(dir, "plugins"), filepath.Join(dir, "plugins")), 0o644)
+	n := benchN("ZULIP_BENCH_REALM_N", 1000)
+	f := newBenchFloor(b)
 	srv, counter, hs := benchServer(b, refserver.Options{})
 	srv.Do(acctest.ScaleRealmSeed)
 	defer hs.Close()
 	owner := benchOwner(srv)
-	provider := fmt.Sprintf("terraform {\n  required_providers {\n    zulip = { source = \"zulip-terraform/zulip\" }\n  }\n}\n"+
-		"provider \"zulip\" {\n  url     = %q\n  email   = %q\n  api_key = %q\n}\n", hs.URL, owner.Email, owner.APIKey)
-	zulipDir, mirrorDir := filepath.Join(dir, "realm"), filepath.Join(dir, "realm-mirror")
-	scale := benchN("ZULIP_BENCH_REALM_SCALE", 1)
-	b.Logf("the organization at scale %d: %d objects", scale, acctest.ScaleRealmObjects(scale))
-	config := provider + acctest.ScaleRealmConfigOf(scale, false)
-	writeFile(b, filepath.Join(zulipDir, "main.tf"), config, 0o644)
-	writeFile(b, filepath.Join(mirrorDir, "main.tf"), strings.Replace(config, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1), 0o644)
-	for _, d := range []string{zulipDir, mirrorDir} {
-		benchTerraform(b, tf, rc, d, "apply", "-auto-approve", "-input=false")
+	mix := benchOrgMix(n)
+	config := benchProviderBlock(hs.URL, owner.Email, owner.APIKey) + mix.config
+	configs := map[string]string{
+		"zulip":  config,
+		"mirror": strings.Replace(config, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1),
+		"noio":   benchNoioConfig(mix.resources),
 	}
-	var ratios, requests []float64
+	for kind, cfg := range configs {
+		d := filepath.Join(f.dir, "realm-"+kind)
+		writeFile(b, filepath.Join(d, "main.tf"), cfg, 0o644)
+		benchTerraform(b, f.tf, f.rc, d, "apply", "-auto-approve", "-input=false", "-parallelism=10")
+	}
+	if listed := benchStateList(b, f, filepath.Join(f.dir, "realm-zulip")); listed != mix.resources {
+		b.Fatalf("terraform state list shows %d resources, the configuration declares %d", listed, mix.resources)
+	}
+	b.Logf("organization mix: %d Terraform resources (%s); %d set members apart (%d channel subscribers, %d group members)",
+		mix.resources, mix.breakdown, mix.subscribers+mix.members, mix.subscribers, mix.members)
+	var toFloor, toMirror, mirrorToFloor, requests []float64
+	var endpoints map[string]int
 	b.ResetTimer()
 	for round := range 3 * b.N {
-		counter.reset()
-		took := benchTerraform(b, tf, rc, zulipDir, "plan", "-input=false", "-detailed-exitcode")
-		requests = append(requests, float64(counter.total()))
-		floor := benchTerraform(b, tf, rc, mirrorDir, "plan", "-input=false", "-detailed-exitcode")
-		ratios = append(ratios, took.Seconds()/floor.Seconds())
-		b.Logf("round %d: plan %s (%d requests), mirror %s", round, took.Round(time.Millisecond), counter.total(), floor.Round(time.Millisecond))
+		took := map[string]time.Duration{}
+		for _, kind := range benchRotate([]string{"zulip", "mirror", "noio"}, round) {
+			counter.reset()
+			took[kind] = benchTerraform(b, f.tf, f.rc, filepath.Join(f.dir, "realm-"+kind), "plan", "-input=false", "-detailed-exitcode")
+			if kind == "zulip" {
+				requests = append(requests, float64(counter.total()))
+				endpoints = counter.snapshot()
+			}
+		}
+		toFloor = append(toFloor, took["zulip"].Seconds()/took["noio"].Seconds())
+		toMirror = append(toMirror, took["zulip"].Seconds()/took["mirror"].Seconds())
+		mirrorToFloor = append(mirrorToFloor, took["mirror"].Seconds()/took["noio"].Seconds())
+		b.Logf("round %d, %d resources: plan zulip %s (%.0f requests), mirror %s, quiet floor %s: %.2fx the quiet floor, %.2fx the mirror",
+			round, mix.resources, took["zulip"].Round(time.Millisecond), requests[len(requests)-1], took["mirror"].Round(time.Millisecond),
+			took["noio"].Round(time.Millisecond), toFloor[len(toFloor)-1], toMirror[len(toMirror)-1])
 	}
 	b.StopTimer()
+	b.ReportMetric(benchMedian(toFloor), "plan/quiet-floor")
+	b.ReportMetric(benchMedian(toMirror), "plan/mirror")
+	b.ReportMetric(benchMedian(mirrorToFloor), "mirror/quiet-floor")
 	b.ReportMetric(benchMedian(requests), "req/plan")
-	b.ReportMetric(benchMedian(ratios), "plan/mirror")
-	benchLogCounts(b, "realm plan requests", counter.snapshot())
+	b.ReportMetric(float64(mix.resources), "resources")
+	b.ReportMetric(float64(mix.subscribers+mix.members), "set-members")
+	benchLogCounts(b, "organization plan requests", endpoints)
+}
+
+// benchStateList is how many resources `terraform state list` shows in dir.
+func benchStateList(b *testing.B, f *benchFloor, dir string) int {
+	b.Helper()
+	cmd := exec.Command(f.tf, "state", "list")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+f.rc, "TF_IN_AUTOMATION=1")
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("terraform state list in %s: %v", dir, err)
+	}
+	return len(strings.Fields(string(out)))
+}
+
+// benchMix is a configuration (without its provider block), its Terraform
+// resources by type, and the set members it declares (each channel
+// subscriber, each group member, user or subgroup), which are attributes of
+// resources, not resources.
+type benchMix struct {
+	config, breakdown    string
+	resources            int
+	subscribers, members int
+}
+
+// Sizes of the organization mix's sets.
+const (
+	benchSubscribers  = 10 // per zulip_channel_subscribers
+	benchGroupMembers = 10 // users per zulip_user_group_members, with the group below it
+)
+
+// benchOrgMix is the organization mix of n Terraform resources: per 1,000,
+// 100 channels that give a group a permission, their 100 subscriber sets, 50
+// groups nested four deep and their 50 member sets, 10 custom profile fields,
+// the realm's settings (one), and the first types for the rest (689). The
+// subscribers and members are the 100 users of acctest.ScaleRealmSeed; the
+// resources are separate blocks, each referring to another by name (the shape
+// the performance guide recommends).
+func benchOrgMix(n int) benchMix {
+	channels, groups, fields := max(1, n/10), max(1, n/20), max(1, n/100)
+	first := n - 2*channels - 2*groups - fields - 1
+	if first < 0 {
+		panic(fmt.Sprintf("an organization mix needs at least %d resources", n-first))
+	}
+	var c strings.Builder
+	nested := 0
+	c.WriteString("resource \"zulip_realm\" \"this\" {\n  description = \"The benchmark's organization.\"\n}\n")
+	for f := range fields {
+		fmt.Fprintf(&c, "resource \"zulip_custom_profile_field\" \"f%d\" {\n  name = \"Field %d\"\n  type = \"short_text\"\n}\n", f, f)
+	}
+	ids := func(n, from, step int) string {
+		s := make([]string, n)
+		for k := range s {
+			s[k] = fmt.Sprint(acctest.ScaleFirstUserID + (from*step+k)%100)
+		}
+		return strings.Join(s, ", ")
+	}
+	for g := range groups {
+		fmt.Fprintf(&c, "resource \"zulip_user_group\" \"g%d\" {\n  name        = \"bench-team-%d\"\n  description = \"Team %d\"\n}\n", g, g, g)
+		subgroups := ""
+		if g%4 != 0 { // nested four deep: each team includes the one below it
+			subgroups = fmt.Sprintf("zulip_user_group.g%d.name", g-1)
+			nested++
+		}
+		fmt.Fprintf(&c, "resource \"zulip_user_group_members\" \"g%d\" {\n  group_id  = zulip_user_group.g%d.id\n  members   = [%s]\n  subgroups = [%s]\n}\n",
+			g, g, ids(benchGroupMembers, g, 5), subgroups)
+	}
+	for ch := range channels {
+		fmt.Fprintf(&c, "resource \"zulip_channel\" \"c%d\" {\n  name        = \"bench-project-%d\"\n  description = \"Project %d\"\n"+
+			"  can_send_message_group = { groups = [zulip_user_group.g%d.name, \"role:administrators\"] }\n}\n", ch, ch, ch, ch%groups)
+		fmt.Fprintf(&c, "resource \"zulip_channel_subscribers\" \"c%d\" {\n  channel_id  = zulip_channel.c%d.id\n  subscribers = [%s]\n}\n",
+			ch, ch, ids(benchSubscribers, ch, 7))
+	}
+	benchFirstTypes(&c, first)
+	return benchMix{
+		config: c.String(), resources: n, subscribers: channels * benchSubscribers, members: groups*benchGroupMembers + nested,
+		breakdown: fmt.Sprintf("%d channels, %d subscriber sets, %d groups, %d member sets, %d profile fields, the realm, %d of the first types",
+			channels, channels, groups, groups, fields, first),
+	}
 }

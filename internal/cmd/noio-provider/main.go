@@ -1,9 +1,10 @@
 // Command noio-provider is the floor the benchmarks measure the Zulip provider
 // against: a terraform-plugin-framework provider whose one resource,
 // noio_object, does no I/O at all (create stores the configuration, read keeps
-// the state). Whatever it costs Terraform and the framework to plan or apply N
-// of them, no provider can do for less; `make bench` reports the Zulip
-// provider's times as ratios to it, measured side by side.
+// the state) and whose framework logging is off: the quiet floor. Whatever it
+// costs Terraform and the framework to plan or apply N of them, no provider can
+// do for less; `make bench` reports the Zulip provider's times as ratios to it,
+// measured side by side.
 package main
 
 import (
@@ -19,15 +20,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
 
 func main() {
-	// The same logging as the Zulip provider's, so that the ratio compares the
-	// work of the providers, not their log volume.
-	if err := kit.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
-		log.Fatal(err)
+	// The quiet floor: the SDK's own loggers are off in this process whatever
+	// the environment, so that its times hold no logging at all. Their levels
+	// come from environment variables read when the server starts (checked in
+	// terraform-plugin-log, tfsdklog.WithLevelFromEnv, and the framework's and
+	// terraform-plugin-go's internal/logging): TF_LOG_SDK and TF_LOG_SDK_PROTO
+	// for terraform-plugin-go, TF_LOG_SDK_FRAMEWORK for the framework. Unset,
+	// each logs at TRACE; "off" is hclog.Off, at which the SDK neither formats
+	// nor writes a line. Setting them here touches this process only: Terraform
+	// and the other providers of a benchmark keep their own environment (the
+	// Zulip provider quiets the same loggers itself when no TF_LOG* is set, as
+	// the benchmarks run it).
+	for _, name := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
+		if err := os.Setenv(name, "off"); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if err := providerserver.Serve(context.Background(), func() provider.Provider { return &noio{} },
 		providerserver.ServeOpts{Address: "registry.terraform.io/zulip-terraform/noio"}); err != nil {
