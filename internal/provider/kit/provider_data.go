@@ -145,6 +145,8 @@ type collectionCache struct {
 	readBacks *idBatcher[any]
 	// prefetched are the register fetch types this cache has asked for (State).
 	prefetched map[string]bool
+	// stateFlights are the registers in flight, by the fetch types they hold.
+	stateFlights map[string]*stateFetch
 }
 
 // writeSettleMax bounds how long a read waits for other writes to the same
@@ -162,7 +164,8 @@ func NewCollectionCache() *collectionCache {
 	return &collectionCache{entries: map[string]cacheEntry{}, gen: map[string]uint64{},
 		writing: map[string]int{}, settled: map[string]chan struct{}{}, version: map[string]uint64{},
 		last: map[string]any{}, took: map[string]time.Duration{}, interval: map[string]time.Duration{},
-		begun: map[string]time.Time{}, readBacks: NewIDBatcher[any](ReadBatchWindow), prefetched: map[string]bool{}}
+		begun: map[string]time.Time{}, readBacks: NewIDBatcher[any](ReadBatchWindow), prefetched: map[string]bool{},
+		stateFlights: map[string]*stateFetch{}}
 }
 
 // get returns the cached collection, or fetches it once for all concurrent callers.

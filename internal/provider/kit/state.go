@@ -19,33 +19,60 @@ func StateKey(fetchType string) string { return "register:" + fetchType }
 // State returns a register snapshot holding fetchType, read once per run.
 // When it is not cached, the one register asks also for every fetch type of
 // d.StateTypes that this process has not read yet, and caches the answer under
-// each of their keys; a fetch type forgotten by a write is read again alone.
-// Zulip ignores a fetch type it does not know, so an older server answers
-// what it has.
+// each of their keys; a reader of one of those types that comes while that
+// register runs waits for it instead of sending its own. A fetch type
+// forgotten by a write is read again alone. Zulip ignores a fetch type it does
+// not know, so an older server answers what it has.
 func State(ctx context.Context, d *ProviderData, fetchType string) (*zulip.RegisterResponse, error) {
 	return CachedAs(ctx, d.Cache, StateKey(fetchType), func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		types, offer := d.Cache.prefetch(fetchType, d.StateTypes)
-		resp, err := d.Client.FetchState(ctx, types...)
-		if err == nil {
-			offer(resp)
+		f, own := d.Cache.prefetch(fetchType, d.StateTypes)
+		if !own {
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if f.err == nil {
+				return f.resp, nil
+			}
+			// The shared register failed: this type is read alone.
+			f, _ = d.Cache.prefetch(fetchType, nil)
 		}
-		return resp, err
+		f.resp, f.err = d.Client.FetchState(ctx, f.types...)
+		d.Cache.landed(f)
+		return f.resp, f.err
 	})
 }
 
-// prefetch returns fetchType and the others of declared that the cache has
-// never held, marking them as read, and a function that caches an answer
-// under their keys unless a write changed them meanwhile.
-func (c *collectionCache) prefetch(fetchType string, declared []string) ([]string, func(any)) {
+// stateFetch is one register of several fetch types: readers of any of them
+// wait on done, then read resp and err.
+type stateFetch struct {
+	types []string
+	marks []stateMark
+	done  chan struct{}
+	resp  *zulip.RegisterResponse
+	err   error
+}
+
+// stateMark is a fetch type's key, generation and version when its register
+// began: its answer is cached only if no write changed the key meanwhile.
+type stateMark struct {
+	key          string
+	gen, version uint64
+}
+
+// prefetch returns the register in flight that holds fetchType (own false),
+// or a new one (own true) of fetchType and the others of declared that the
+// cache has never held and no register holds, marking them as read.
+func (c *collectionCache) prefetch(fetchType string, declared []string) (*stateFetch, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.prefetched[fetchType] = true
-	types := []string{fetchType}
-	type mark struct {
-		key          string
-		gen, version uint64
+	if f, ok := c.stateFlights[fetchType]; ok && declared != nil {
+		return f, false
 	}
-	var marks []mark
+	c.prefetched[fetchType] = true
+	f := &stateFetch{types: []string{fetchType}, done: make(chan struct{})}
+	c.stateFlights[fetchType] = f
 	for _, t := range declared {
 		key := StateKey(t)
 		if c.prefetched[t] || c.writing[key] > 0 {
@@ -55,12 +82,27 @@ func (c *collectionCache) prefetch(fetchType string, declared []string) ([]strin
 			continue
 		}
 		c.prefetched[t] = true
-		types = append(types, t)
-		marks = append(marks, mark{key, c.gen[key], c.version[key]})
+		c.stateFlights[t] = f
+		f.types = append(f.types, t)
+		f.marks = append(f.marks, stateMark{key, c.gen[key], c.version[key]})
 	}
-	return types, func(v any) {
-		for _, m := range marks {
-			c.stored(m.key, v, m.gen, m.version)
+	return f, true
+}
+
+// landed caches a register's answer under the keys of the other fetch types
+// it held (fetchType's own is cached by get) and wakes their readers.
+func (c *collectionCache) landed(f *stateFetch) {
+	if f.err == nil {
+		for _, m := range f.marks {
+			c.stored(m.key, f.resp, m.gen, m.version)
 		}
 	}
+	c.mu.Lock()
+	for _, t := range f.types {
+		if c.stateFlights[t] == f {
+			delete(c.stateFlights, t)
+		}
+	}
+	c.mu.Unlock()
+	close(f.done)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -95,5 +96,65 @@ func TestStateRegistersOncePerRun(t *testing.T) {
 	read(zulip.EventTypeRealmBot)
 	if got := regs.take(); len(got) != 1 || !slices.Equal(got[0], []string{zulip.EventTypeRealmBot}) {
 		t.Errorf("after a write to the bots: registers %v, want one for realm_bot alone", got)
+	}
+}
+
+// TestStateConcurrentReadersShareOneRegister: readers of different fetch
+// types that come while the run's first register is in flight wait for it
+// rather than send their own (a query reads every list at once).
+func TestStateConcurrentReadersShareOneRegister(t *testing.T) {
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var regs registers
+	started := make(chan struct{}, 16)
+	release := make(chan struct{})
+	slow := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path == "/api/v1/register" {
+			started <- struct{}{}
+			<-release
+		}
+		srv.ServeHTTP(w, req)
+	})
+	hs := httptest.NewServer(regs.wrap(slow))
+	defer hs.Close()
+	admin, _ := srv.User(refserver.SeedAdminID)
+	client, err := zulip.New(zulip.Config{SiteURL: hs.URL, Email: admin.Email, APIKey: admin.APIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := []string{zulip.EventTypeRealm, zulip.EventTypeRealmBot, zulip.EventTypeDefaultStreams}
+	d := &ProviderData{Client: client, Cache: NewCollectionCache(), StateTypes: types}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, len(types))
+	read := func(ft string) {
+		defer wg.Done()
+		if _, err := State(ctx, d, ft); err != nil {
+			errs <- err
+		}
+	}
+	wg.Add(1)
+	go read(types[0])
+	<-started // the first register is in flight
+	for _, ft := range types[1:] {
+		wg.Add(1)
+		go read(ft)
+	}
+	// Give the others time to send a register of their own, if they would.
+	select {
+	case <-started:
+		t.Error("a second register was sent while the first was in flight")
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if got := regs.take(); len(got) != 1 {
+		t.Errorf("%d registers for three concurrent readers, want 1: %v", len(got), got)
 	}
 }
