@@ -115,7 +115,11 @@ func (r *defaultChannelGroupResource) ModifyPlan(ctx context.Context, req resour
 		r.checkName(ctx, plan, state, &resp.Diagnostics)
 	}
 	if kit.Known(plan.ChannelIDs) && (state == nil || !plan.ChannelIDs.Equal(state.ChannelIDs)) {
-		r.checkChannels(ctx, plan.Name.ValueString(), kit.KnownInt64s(plan.ChannelIDs), &resp.Diagnostics)
+		var before []int64
+		if state != nil {
+			before = kit.KnownInt64s(state.ChannelIDs)
+		}
+		r.checkChannels(ctx, plan.Name.ValueString(), kit.KnownInt64s(plan.ChannelIDs), before, &resp.Diagnostics)
 	}
 }
 
@@ -146,8 +150,9 @@ func (r *defaultChannelGroupResource) checkName(ctx context.Context, plan defaul
 }
 
 // checkChannels refuses channels that cannot be in a group: unknown,
-// archived, or default channels, in Zulip's words.
-func (r *defaultChannelGroupResource) checkChannels(ctx context.Context, group string, ids []int64, diags *diag.Diagnostics) {
+// archived, or default channels, in Zulip's words; and, among those added or
+// removed (ids against before), private channels the account cannot read.
+func (r *defaultChannelGroupResource) checkChannels(ctx context.Context, group string, ids, before []int64, diags *diag.Diagnostics) {
 	if len(ids) == 0 {
 		return
 	}
@@ -172,8 +177,49 @@ func (r *defaultChannelGroupResource) checkChannels(ctx context.Context, group s
 		case slices.Contains(defaults, id):
 			diags.AddAttributeError(at, "Default Channel", fmt.Sprintf("The channel %q (id %d) is a default channel, which Zulip refuses in a group "+
 				"(\"'%s' is a default channel and cannot be added to '%s'\"): new users get it anyway.", all[i].Name, id, all[i].Name, group))
+		case !slices.Contains(before, id):
+			requireContentAccess(ctx, r.Data, all[i], at, diags)
 		}
 	}
+	for _, id := range before {
+		if i := slices.IndexFunc(all, func(c zulip.Channel) bool { return c.StreamID == id }); i >= 0 && !slices.Contains(ids, id) {
+			requireContentAccess(ctx, r.Data, all[i], at, diags)
+		}
+	}
+}
+
+// requireContentAccess refuses a private channel whose messages the
+// provider's account may not read. Zulip names the channels of a default
+// channel group by name and looks each up with access_stream_by_name, which
+// wants content access (zerver/lib/streams.py user_has_content_access): a
+// subscription, or the channel's can_add_subscribers_group or
+// can_subscribe_group. Being an administrator is not enough, and Zulip's
+// answer would be a bare "Invalid channel name". The subscriptions are read
+// only when a private channel needs them, once per run.
+func requireContentAccess(ctx context.Context, d *kit.ProviderData, ch zulip.Channel, at path.Path, diags *diag.Diagnostics) {
+	if !ch.InviteOnly || ch.IsWebPublic {
+		return
+	}
+	for _, p := range []kit.HeldBy{
+		{Kind: kit.PermissionOfChannel, Setting: "can_add_subscribers_group", Value: ch.CanAddSubscribersGroup},
+		{Kind: kit.PermissionOfChannel, Setting: "can_subscribe_group", Value: ch.CanSubscribeGroup},
+	} {
+		if holds, known := kit.Holds(ctx, d, p); holds || !known {
+			return
+		}
+	}
+	me, err := d.Caller(ctx)
+	if err != nil {
+		return
+	}
+	subs, err := subscribers(ctx, d)
+	if err != nil || slices.Contains(subs[ch.StreamID], me.UserID) {
+		return
+	}
+	diags.AddAttributeError(at, "Private Channel Not Readable", fmt.Sprintf("The channel %q (id %d) is private, and the provider's "+
+		"account (%s) is not subscribed to it and holds neither its can_add_subscribers_group nor its can_subscribe_group, "+
+		"so Zulip refuses to put it in a default channel group or take it out (\"Invalid channel name '%s'\"), "+
+		"administrators included. Subscribe the account to the channel first (a zulip_channel_subscription).", ch.Name, ch.StreamID, me.Email, ch.Name))
 }
 
 // Create makes the group.

@@ -147,10 +147,14 @@ func TestAccDefaultChannelGroup_validation(t *testing.T) {
 		step(defaultChannelGroupConfig("Ops", "", refserver.SeedChannelGeneral), "Default Channel", "channel_ids", "general", "is a default channel"),
 		step(defaultChannelGroupConfig("Ops", "", refserver.SeedChannelArchived), "Archived Channel", "channel_ids", "old-projects"),
 		step(defaultChannelGroupConfig("Ops", "", 999), "Unknown Channel", "channel_ids", "999"),
+		step(defaultChannelGroupConfig("Ops", "", refserver.SeedChannelBackendOnly), "Private Channel Not Readable", "channel_ids",
+			"backend-internal", "not subscribed"),
 		step(defaultChannelGroupConfig("   ", ""), "name", "Invalid default channel group name"),
 		step(defaultChannelGroupConfig(strings.Repeat("x", 61), ""), "name", "60"),
 		acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedMemberID)+defaultChannelGroupConfig("Ops", ""), "Insufficient Role", "administrator"),
 		acctest.Apply(admin+defaultChannelGroupConfig("Ops", "", random)).Clean().Step(),
+		// design is private, and the administrator is subscribed to it.
+		acctest.Apply(admin+defaultChannelGroupConfig("Ops", "", random, refserver.SeedChannelDesign)).Clean().Step(),
 		step(defaultChannelGroupConfig("Engineering", "", random), "Default Channel Group Already Exists", "name", "rename"),
 	)
 }

@@ -122,6 +122,12 @@ func callerHolds(ctx context.Context, d *ProviderData, kind permissionKind, sett
 	return dir.holds(v, me.UserID), true
 }
 
+// Holds reports whether the provider's account holds the permission p;
+// known is false when the plan cannot tell (then the server decides).
+func Holds(ctx context.Context, d *ProviderData, p HeldBy) (holds, known bool) {
+	return callerHolds(ctx, d, p.Kind, p.Setting, p.Value)
+}
+
 // HeldBy is one permission that allows a change: what names it for a
 // message ("the organization's can_create_groups"), value is its value now
 // (nil: the server predates it, or it could not be read).
