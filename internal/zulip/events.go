@@ -95,6 +95,26 @@ type RegisterResponse struct {
 	RealmRaw map[string]json.RawMessage `json:"-"`
 	// UserDefaultsRaw is realm_user_settings_defaults, by setting name (see UserDefault).
 	UserDefaultsRaw map[string]json.RawMessage `json:"-"`
+	// realmBotIndex is RealmBots' index by user id, built when decoded (RealmBot).
+	realmBotIndex map[int64]int
+}
+
+// RealmBot returns the bot of realm_bots with the user id; false when the
+// snapshot has none. A decoded answer looks it up in an index built once.
+func (r *RegisterResponse) RealmBot(userID int64) (RealmBot, bool) {
+	if r.realmBotIndex != nil {
+		i, ok := r.realmBotIndex[userID]
+		if !ok {
+			return RealmBot{}, false
+		}
+		return r.RealmBots[i], true
+	}
+	for _, b := range r.RealmBots {
+		if b.UserID == userID {
+			return b, true
+		}
+	}
+	return RealmBot{}, false
 }
 
 // GroupPermissionSetting is the rule of one group-setting permission: which

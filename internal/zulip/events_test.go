@@ -120,3 +120,21 @@ func TestDeleteQueue_badQueue(t *testing.T) {
 		t.Errorf("QueueID = %q", e.QueueID())
 	}
 }
+
+// TestRegisterResponse_realmBot: a decoded answer finds a bot through its
+// index, and one built by hand by a look through the list.
+func TestRegisterResponse_realmBot(t *testing.T) {
+	var decoded RegisterResponse
+	if err := json.Unmarshal([]byte(`{"realm_bots":[{"user_id":5,"default_sending_stream":"a"},{"user_id":9,"default_sending_stream":"b"}]}`), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	byHand := RegisterResponse{RealmBots: decoded.RealmBots}
+	for _, r := range []*RegisterResponse{&decoded, &byHand} {
+		if b, ok := r.RealmBot(9); !ok || b.DefaultSendingStream == nil || *b.DefaultSendingStream != "b" {
+			t.Errorf("RealmBot(9) = %+v, %v; want the bot sending to b", b, ok)
+		}
+		if _, ok := r.RealmBot(7); ok {
+			t.Error("RealmBot(7) found a bot; there is none")
+		}
+	}
+}

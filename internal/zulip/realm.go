@@ -28,6 +28,10 @@ func (r *RegisterResponse) UnmarshalJSON(data []byte) error {
 			r.RealmRaw[sp.Register()] = v
 		}
 	}
+	r.realmBotIndex = make(map[int64]int, len(r.RealmBots))
+	for i, b := range r.RealmBots {
+		r.realmBotIndex[b.UserID] = i
+	}
 	r.UserDefaultsRaw = nil
 	if raw, ok := all["realm_user_settings_defaults"]; ok {
 		if err := json.Unmarshal(raw, &r.UserDefaultsRaw); err != nil {

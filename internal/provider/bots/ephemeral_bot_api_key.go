@@ -80,12 +80,12 @@ func (e *botAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.Ope
 	}
 	m.Email, m.APIKey, m.OutgoingWebhookToken = types.StringValue(u.Email), types.StringValue(key), types.StringNull()
 	if u.BotType != nil && *u.BotType == zulip.BotTypeOutgoingWebhook {
-		bots, err := realmBots(ctx, e.Data)
+		b, err := realmBot(ctx, e.Data, id)
 		if err != nil {
 			kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Bot", "read the bots' settings through POST /register", kit.RoleAny, err)
 			return
 		}
-		if b := bots[id]; len(b.Services) > 0 {
+		if len(b.Services) > 0 {
 			m.OutgoingWebhookToken = types.StringValue(b.Services[0].Token)
 		}
 	}

@@ -554,12 +554,12 @@ func (r *botResource) readInto(ctx context.Context, m *botModel, diags *diag.Dia
 	if !ok || !u.IsBot || !u.IsActive {
 		return false
 	}
-	bots, err := realmBots(ctx, r.Data)
+	b, err := realmBot(ctx, r.Data, u.UserID)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Bot", "read the bots' settings through POST /register", kit.RoleAny, err)
 		return false
 	}
-	botFromAPI(u, bots[u.UserID], m)
+	botFromAPI(u, b, m)
 	return true
 }
 
@@ -596,17 +596,15 @@ func botFromAPI(u zulip.User, b zulip.RealmBot, m *botModel) {
 	}
 }
 
-// realmBots is register's realm_bots by user id, read once per run.
-func realmBots(ctx context.Context, d *kit.ProviderData) (map[int64]zulip.RealmBot, error) {
+// realmBot is register's realm_bots entry of a bot (zero when it has none),
+// from the run's one register snapshot and its index.
+func realmBot(ctx context.Context, d *kit.ProviderData, userID int64) (zulip.RealmBot, error) {
 	resp, err := kit.State(ctx, d, zulip.EventTypeRealmBot)
 	if err != nil {
-		return nil, err
+		return zulip.RealmBot{}, err
 	}
-	out := make(map[int64]zulip.RealmBot, len(resp.RealmBots))
-	for _, b := range resp.RealmBots {
-		out[b.UserID] = b
-	}
-	return out, nil
+	b, _ := resp.RealmBot(userID)
+	return b, nil
 }
 
 // Read refreshes the bot; a deactivated bot is gone.
