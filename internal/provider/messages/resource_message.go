@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -362,45 +363,50 @@ func checkMessageTarget(ctx context.Context, d *kit.ProviderData, channelID type
 	}
 }
 
-// messageChannel is the channel a message is posted to, from the channels
-// the account can see (read once per run); nil, with the error on
-// channel_id, when it is not there or is archived.
+// messageChannel is the channel a message is posted to, from the run's one
+// channel list; nil, with the error on channel_id, when it is not there or is
+// archived. A private channel must also be among those the account sees
+// without include_all (Zulip refuses messages to a private channel from an
+// account not subscribed to it, administrators included): that list is read
+// only when a private channel needs it, once per run.
 func messageChannel(ctx context.Context, d *kit.ProviderData, id int64, diags *diag.Diagnostics) *zulip.Channel {
-	channels, err := kit.CachedAs(ctx, d.Cache, cacheMessageChannels, func(ctx context.Context) ([]zulip.Channel, error) {
+	all, err := kit.ChannelCollection(d).LastSeen(ctx)
+	if err != nil {
+		kit.AddAPIError(diags, "Unable to Read Channels", "list the channels, to check channel_id", kit.RoleAny, err)
+		return nil
+	}
+	i := slices.IndexFunc(all, func(c zulip.Channel) bool { return c.StreamID == id })
+	if i < 0 {
+		diags.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
+			fmt.Sprintf("The provider's account cannot see a channel with id %d: it does not exist, or it is private and the "+
+				"account is not subscribed to it (see the zulip_channels data source).", id))
+		return nil
+	}
+	c := &all[i]
+	if c.IsArchived {
+		diags.AddAttributeError(path.Root("channel_id"), "Channel Is Archived",
+			fmt.Sprintf("Channel %d (%q) is archived: Zulip refuses messages to it. Unarchive it first.", id, c.Name))
+		return nil
+	}
+	if !c.InviteOnly || c.IsWebPublic {
+		return c
+	}
+	visible, err := kit.CachedAs(ctx, d.Cache, cacheMessageChannels, func(ctx context.Context) ([]zulip.Channel, error) {
 		excludeArchived := false
 		return d.Client.ListChannels(ctx, zulip.ListChannelsOptions{ExcludeArchived: &excludeArchived})
 	})
-	if err != nil {
-		kit.AddAPIError(diags, "Unable to Read Channels", "list the channels the account can see, to check channel_id", kit.RoleAny, err)
-		return nil
-	}
-	for i := range channels {
-		c := &channels[i]
-		if c.StreamID != id {
-			continue
-		}
-		if c.IsArchived {
-			diags.AddAttributeError(path.Root("channel_id"), "Channel Is Archived",
-				fmt.Sprintf("Channel %d (%q) is archived: Zulip refuses messages to it. Unarchive it first.", id, c.Name))
-			return nil
-		}
+	if err != nil || slices.ContainsFunc(visible, func(v zulip.Channel) bool { return v.StreamID == id }) {
 		return c
 	}
-	// A channel this run created is in the run's newest channel list.
-	if seen, err := kit.ChannelCollection(d).LastSeen(ctx); err == nil {
-		for i := range seen {
-			if seen[i].StreamID == id && !seen[i].IsArchived {
-				return &seen[i]
-			}
-		}
-	}
-	diags.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
-		fmt.Sprintf("The provider's account cannot see a channel with id %d: it does not exist, or it is private and the "+
-			"account is not subscribed to it (see the zulip_channels data source).", id))
+	diags.AddAttributeError(path.Root("channel_id"), "Not Subscribed to the Private Channel",
+		fmt.Sprintf("Channel %d (%q) is private and the provider's account is not subscribed to it, so Zulip refuses its "+
+			"messages there (\"Not authorized to send to channel '%s'\"), administrators included. Subscribe the account "+
+			"first (a zulip_channel_subscription).", id, c.Name, c.Name))
 	return nil
 }
 
-// cacheMessageChannels is the cache key of the channels the account can see.
+// cacheMessageChannels is the cache key of the channels the account sees
+// without include_all: public ones and those it is subscribed to.
 const cacheMessageChannels = "message:channels"
 
 // messageTopicsPolicy is the channel's topics policy, or the organization's

@@ -183,6 +183,11 @@ func TestAccMessage_validation(t *testing.T) {
 		step(testAccDirectMessageConfig(`"mei"`, "hi"), "to_users", "neither a user id nor an e-mail address"),
 		step(in(9999, "t"), "Channel Not Found", "channel_id"),
 		step(in(refserver.SeedChannelArchived, "t"), "Channel Is Archived", "channel_id"),
+		// The administrator sees frontend-ops (private) but is not subscribed to it.
+		acctest.PlanFails(srv.ProviderConfig(t, refserver.SeedAdminID)+in(refserver.SeedChannelFrontendOps, "t"),
+			"Not Subscribed to the Private Channel", "channel_id", "frontend-ops"),
+		// design is private, and the member is subscribed to it.
+		acctest.Apply(srv.ProviderConfig(t, refserver.SeedMemberID)+in(refserver.SeedChannelDesign, "t")).Clean().Step(),
 		step(in(refserver.SeedChannelRandom, ""), "Topic Required", "topic", "disable_empty_topic"),
 		step(in(refserver.SeedChannelAnnounce, "news"), "Only the General Chat Allowed", "topic"),
 	)
