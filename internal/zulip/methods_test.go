@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -21,21 +22,31 @@ type methodCase struct {
 	call   func(ctx context.Context, c *Client) error
 }
 
-// methodCases lists every API method with the request it sends.
+// methodGroups are the groups of method cases; each group's file registers its own
+// (methodGroup), so that a new group needs no edit here. TestMethods_groupsRegistered
+// finds a group that is not.
+var methodGroups []func() []methodCase
+
+// methodGroup registers a group of method cases; a file declares
+// `var _ = methodGroup(methodCasesX)`.
+func methodGroup(group func() []methodCase) bool {
+	methodGroups = append(methodGroups, group)
+	return true
+}
+
+var (
+	_ = methodGroup(methodCasesRealmLists)
+	_ = methodGroup(methodCasesUsers)
+	_ = methodGroup(methodCasesRealmAndChannels)
+	_ = methodGroup(methodCasesGroupsAndMessages)
+	_ = methodGroup(methodCasesStateAndBots)
+)
+
+// methodCases lists every API method with the request it sends: the registered groups'.
 func methodCases() []methodCase {
 	var cases []methodCase
-	for _, group := range [][]methodCase{
-		methodCasesRealmLists(),
-		methodCasesUsers(),
-		methodCasesRealmAndChannels(),
-		methodCasesGroupsAndMessages(),
-		methodCasesStateAndBots(),
-		methodCasesBranding(),
-		methodCasesUserSettings(),
-		methodCasesInvites(),
-		methodCasesMessageWrites(),
-	} {
-		cases = append(cases, group...)
+	for _, group := range methodGroups {
+		cases = append(cases, group()...)
 	}
 	return cases
 }
@@ -311,6 +322,49 @@ func TestMethods_allCovered(t *testing.T) {
 	}
 }
 
+// TestMethods_groupsRegistered finds in the package's test files every function that
+// returns a group of method cases ([]methodCase, other than methodCases) and checks that
+// it is registered once, so that no group's cases are left out of the method tests.
+func TestMethods_groupsRegistered(t *testing.T) {
+	registered := map[string]int{}
+	for _, group := range methodGroups {
+		name := runtime.FuncForPC(reflect.ValueOf(group).Pointer()).Name()
+		registered[name[strings.LastIndex(name, ".")+1:]]++
+	}
+	fset, files := parsePackage(t, true)
+	groups := 0
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name == "methodCases" || !returnsMethodCases(fn) {
+				continue
+			}
+			groups++
+			if n := registered[fn.Name.Name]; n != 1 {
+				t.Errorf("%s: %s returns method cases but is registered %d times (var _ = methodGroup(%s))",
+					fset.Position(fn.Pos()), fn.Name.Name, n, fn.Name.Name)
+			}
+		}
+	}
+	if groups != len(methodGroups) {
+		t.Errorf("%d groups of method cases in the source, %d registered", groups, len(methodGroups))
+	}
+}
+
+// returnsMethodCases tells a function without parameters that returns []methodCase.
+func returnsMethodCases(fn *ast.FuncDecl) bool {
+	res := fn.Type.Results
+	if fn.Recv != nil || len(fn.Type.Params.List) != 0 || res == nil || len(res.List) != 1 {
+		return false
+	}
+	arr, ok := res.List[0].Type.(*ast.ArrayType)
+	if !ok || arr.Len != nil {
+		return false
+	}
+	elt, ok := arr.Elt.(*ast.Ident)
+	return ok && elt.Name == "methodCase"
+}
+
 // TestMethods_contextCancelled checks that every method honours its context.
 func TestMethods_contextCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -326,25 +380,221 @@ func TestMethods_contextCancelled(t *testing.T) {
 	}
 }
 
-// nonIdempotent lists the methods that must not be retried once the server may have
-// processed the request: creates, one-off actions and queue registration.
-var nonIdempotent = map[string]bool{
-	"CreateBot": true, "DeactivateBot": true, "RegenerateBotAPIKey": true,
-	"UploadCustomEmoji": true,
-	"CreateLinkifier":   true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
-	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
-	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
-	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
-	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
-	"CreatePlayground": true, "CreateCustomProfileField": true,
-	"CreateRealmExport":         true,
-	"CreateDefaultChannelGroup": true, "UpdateDefaultChannelGroup": true,
-	"AddDefaultChannelGroupChannels": true, "RemoveDefaultChannelGroupChannels": true,
+// sourceFlag is what a function's request literals state in their idempotent field: a
+// constant, the function's parameter number param, or a value computed from its arguments.
+type sourceFlag struct {
+	kind  flagKind
+	value bool // flagConst's value
+	param int  // flagParam's index
+}
+
+type flagKind int
+
+const (
+	flagNone     flagKind = iota // no request literal, in the function or what it calls
+	flagConst                    // idempotent: true or false
+	flagParam                    // idempotent: <one of the function's parameters>
+	flagComputed                 // computed from the request (or the flags disagree)
+)
+
+// idempotencyInSource reads from the package's source whether each method of *Client is
+// idempotent: the idempotent field of the request literal in its body or, for a method
+// that makes no request itself, of the function it delegates to, with the bool it passes
+// when that function takes the flag as a parameter (Register, FetchState). A method whose
+// flag is computed from its arguments has kind flagComputed.
+func idempotencyInSource(t *testing.T) map[string]sourceFlag {
+	t.Helper()
+	funcs := clientFuncs(t)
+	memo := map[string]sourceFlag{}
+	var resolve func(name string) sourceFlag
+	resolve = func(name string) sourceFlag {
+		if f, ok := memo[name]; ok {
+			return f
+		}
+		memo[name] = sourceFlag{kind: flagComputed} // a call cycle stays unresolved
+		fn := funcs[name]
+		var flags []sourceFlag
+		for _, lit := range requestLiterals(fn.Body) {
+			flags = append(flags, literalFlag(fn, lit))
+		}
+		if len(flags) == 0 {
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if callee := calleeName(fn, call); funcs[callee] != nil {
+						flags = append(flags, passedFlag(fn, call, resolve(callee)))
+					}
+				}
+				return true
+			})
+		}
+		memo[name] = joinFlags(flags)
+		return memo[name]
+	}
+	out := map[string]sourceFlag{}
+	for name, fn := range funcs {
+		if fn.Recv != nil && ast.IsExported(name) {
+			out[name] = resolve(name)
+		}
+	}
+	return out
+}
+
+// clientFuncs parses the package's non-test files: its methods of *Client and its
+// functions, by name.
+func clientFuncs(t *testing.T) map[string]*ast.FuncDecl {
+	t.Helper()
+	funcs := map[string]*ast.FuncDecl{}
+	_, files := parsePackage(t, false)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if ok && fn.Body != nil && (fn.Recv == nil || receiverType(fn) == "Client") {
+				funcs[fn.Name.Name] = fn
+			}
+		}
+	}
+	return funcs
+}
+
+// receiverType is the name of a method's receiver type, without the pointer.
+func receiverType(fn *ast.FuncDecl) string {
+	typ := fn.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// requestLiterals are the request{...} literals in a body.
+func requestLiterals(body ast.Node) []*ast.CompositeLit {
+	var lits []*ast.CompositeLit
+	ast.Inspect(body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.CompositeLit); ok {
+			if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "request" {
+				lits = append(lits, lit)
+			}
+		}
+		return true
+	})
+	return lits
+}
+
+// literalFlag is what a request literal of fn states in its idempotent field.
+func literalFlag(fn *ast.FuncDecl, lit *ast.CompositeLit) sourceFlag {
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if key, isIdent := kv.Key.(*ast.Ident); !ok || !isIdent || key.Name != "idempotent" {
+			continue
+		}
+		return exprFlag(fn, kv.Value)
+	}
+	return sourceFlag{kind: flagComputed} // TestRequests_declareIdempotency reports it
+}
+
+// exprFlag is the flag an expression of fn's body gives: true, false, one of fn's
+// parameters, or something computed.
+func exprFlag(fn *ast.FuncDecl, e ast.Expr) sourceFlag {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return sourceFlag{kind: flagComputed}
+	}
+	if id.Name == "true" || id.Name == "false" {
+		return sourceFlag{kind: flagConst, value: id.Name == "true"}
+	}
+	i := 0
+	for _, field := range fn.Type.Params.List {
+		for _, name := range field.Names {
+			if name.Name == id.Name {
+				return sourceFlag{kind: flagParam, param: i}
+			}
+			i++
+		}
+	}
+	return sourceFlag{kind: flagComputed}
+}
+
+// calleeName names the function or method of the receiver a call in fn calls ("" for
+// any other call).
+func calleeName(fn *ast.FuncDecl, call *ast.CallExpr) string {
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		recv, ok := f.X.(*ast.Ident)
+		if ok && fn.Recv != nil && len(fn.Recv.List[0].Names) > 0 && recv.Name == fn.Recv.List[0].Names[0].Name {
+			return f.Sel.Name
+		}
+	}
+	return ""
+}
+
+// passedFlag is the flag of a call in fn to a function whose flag is callee's: the
+// argument fn passes when callee takes it as a parameter.
+func passedFlag(fn *ast.FuncDecl, call *ast.CallExpr, callee sourceFlag) sourceFlag {
+	if callee.kind != flagParam {
+		return callee
+	}
+	if callee.param >= len(call.Args) {
+		return sourceFlag{kind: flagComputed}
+	}
+	return exprFlag(fn, call.Args[callee.param])
+}
+
+// joinFlags is the flag of a function whose requests (or calls) have flags: theirs when
+// they agree, else computed.
+func joinFlags(flags []sourceFlag) sourceFlag {
+	var out sourceFlag
+	for _, f := range flags {
+		switch {
+		case f.kind == flagNone:
+		case out.kind == flagNone:
+			out = f
+		case out != f:
+			return sourceFlag{kind: flagComputed}
+		}
+	}
+	return out
+}
+
+// idempotentCalls are the methods whose idempotency the source computes from the request
+// (an Old value of a permission, a rename), with that of the call their case makes.
+var idempotentCalls = map[string]bool{"UpdateChannel": true, "UpdateRealm": true, "UpdateUserGroup": true}
+
+// casesIdempotency is whether each method case's request is idempotent, as the source
+// states it (idempotencyInSource) or, for a method whose flag the source computes, as
+// idempotentCalls says of the case's call. It fails the test for a case whose method the
+// source does not show making a request, and for an entry of idempotentCalls the source
+// does not compute.
+func casesIdempotency(t *testing.T) map[string]bool {
+	t.Helper()
+	flags := idempotencyInSource(t)
+	out := map[string]bool{}
+	for _, mc := range methodCases() {
+		f, call := flags[mc.name], idempotentCalls[mc.name]
+		_, listed := idempotentCalls[mc.name]
+		switch {
+		case f.kind == flagConst && !listed:
+			out[mc.name] = f.value
+		case f.kind == flagComputed && listed:
+			out[mc.name] = call
+		case f.kind == flagComputed:
+			t.Errorf("%s: its idempotency depends on the request; say in idempotentCalls whether its case's call is idempotent", mc.name)
+		case listed:
+			t.Errorf("%s is in idempotentCalls, but its source states a constant idempotency (%+v)", mc.name, f)
+		default:
+			t.Errorf("%s: no request literal found in its source, nor in what it calls (%+v)", mc.name, f)
+		}
+	}
+	return out
 }
 
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
 // must retry and succeed, the others must return the 503 after a single request.
 func TestMethods_retryPolicy(t *testing.T) {
+	idempotent := casesIdempotency(t)
 	for _, mc := range methodCases() {
 		t.Run(mc.name, func(t *testing.T) {
 			env := setup(t)
@@ -361,7 +611,7 @@ func TestMethods_retryPolicy(t *testing.T) {
 				env.handle("/events", func(w http.ResponseWriter, r *http.Request) { success(w, "") })
 			}
 			err := mc.call(context.Background(), env.client)
-			if nonIdempotent[mc.name] {
+			if !idempotent[mc.name] {
 				wantAPIError(t, err, http.StatusServiceUnavailable, "BAD_REQUEST")
 				if calls != 1 {
 					t.Errorf("a non-idempotent request was sent %d times", calls)
@@ -378,20 +628,9 @@ func TestMethods_retryPolicy(t *testing.T) {
 // TestRequests_declareIdempotency checks in the source that every request literal states
 // its idempotency, so that none is retried (or not) by accident of a default.
 func TestRequests_declareIdempotency(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, files := parsePackage(t, false)
 	found := 0
-	for _, file := range pkgs {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
 			if !ok {
@@ -415,4 +654,26 @@ func TestRequests_declareIdempotency(t *testing.T) {
 	if found < 40 {
 		t.Errorf("found only %d request literals; is the check looking at the right files?", found)
 	}
+}
+
+// parsePackage parses the package's test files (tests) or its other files.
+func parsePackage(t *testing.T, tests bool) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") != tests {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return fset, files
 }
