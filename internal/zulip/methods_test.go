@@ -591,6 +591,30 @@ func casesIdempotency(t *testing.T) map[string]bool {
 	return out
 }
 
+// TestMethods_idempotencyDocumented checks the source's idempotent fields against what
+// each method's doc comment says, so that a flag changed by mistake is caught although
+// TestMethods_retryPolicy takes its expectations from the flags: a method whose requests
+// are not idempotent says "Not idempotent", the others do not, and one whose flag depends
+// on the request says when it is idempotent.
+func TestMethods_idempotencyDocumented(t *testing.T) {
+	funcs := clientFuncs(t)
+	for name, f := range idempotencyInSource(t) {
+		doc := ""
+		if funcs[name].Doc != nil {
+			doc = strings.ToLower(strings.Join(strings.Fields(funcs[name].Doc.Text()), " "))
+		}
+		says := strings.Contains(doc, "not idempotent")
+		switch {
+		case f.kind == flagConst && !f.value && !says:
+			t.Errorf("%s: its requests are not idempotent, but its doc comment does not say \"Not idempotent\"", name)
+		case f.kind == flagConst && f.value && says:
+			t.Errorf("%s: its doc comment says \"Not idempotent\", but its requests are", name)
+		case f.kind == flagComputed && !strings.Contains(doc, "idempotent"):
+			t.Errorf("%s: its idempotency depends on the request, and its doc comment does not say when it is idempotent", name)
+		}
+	}
+}
+
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
 // must retry and succeed, the others must return the 503 after a single request.
 func TestMethods_retryPolicy(t *testing.T) {
@@ -669,7 +693,7 @@ func parsePackage(t *testing.T, tests bool) (*token.FileSet, []*ast.File) {
 		if strings.HasSuffix(name, "_test.go") != tests {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
 		}
