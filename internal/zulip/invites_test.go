@@ -12,7 +12,7 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
-var _ = methodGroup(methodCasesInvites)
+var _ = methodGroup(methodCasesInvites, "SendInvitations", "CreateInviteLink")
 
 // methodCasesInvites: e-mail invitations and reusable links.
 func methodCasesInvites() []methodCase {

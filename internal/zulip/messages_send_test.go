@@ -130,7 +130,7 @@ func TestDeleteMessage(t *testing.T) {
 	}
 }
 
-var _ = methodGroup(methodCasesMessageWrites)
+var _ = methodGroup(methodCasesMessageWrites, "SendMessage")
 
 // methodCasesMessageWrites: sending, reading, editing and deleting a message.
 func methodCasesMessageWrites() []methodCase {

@@ -27,19 +27,31 @@ type methodCase struct {
 // finds a group that is not.
 var methodGroups []func() []methodCase
 
-// methodGroup registers a group of method cases; a file declares
-// `var _ = methodGroup(methodCasesX)`.
-func methodGroup(group func() []methodCase) bool {
+// notRetried are the methods that must not be retried once the server may have
+// processed the request (creates, one-off actions, queue registration), as their
+// groups declare them.
+var notRetried = map[string]bool{}
+
+// methodGroup registers a group of method cases and names those of its methods that
+// must not be retried; a file declares `var _ = methodGroup(methodCasesX, "CreateX")`.
+func methodGroup(group func() []methodCase, once ...string) bool {
 	methodGroups = append(methodGroups, group)
+	for _, name := range once {
+		notRetried[name] = true
+	}
 	return true
 }
 
 var (
-	_ = methodGroup(methodCasesRealmLists)
-	_ = methodGroup(methodCasesUsers)
-	_ = methodGroup(methodCasesRealmAndChannels)
-	_ = methodGroup(methodCasesGroupsAndMessages)
-	_ = methodGroup(methodCasesStateAndBots)
+	_ = methodGroup(methodCasesRealmLists, "CreateLinkifier", "CreateSavedSnippet", "AddRealmDomain")
+	_ = methodGroup(methodCasesUsers, "CreateUser", "DeactivateUser", "ReactivateUser", "DeactivateOwnUser", "CreateChannel")
+	_ = methodGroup(methodCasesRealmAndChannels, "ArchiveChannel", "CreateChannelFolder", "CreatePlayground",
+		"CreateCustomProfileField", "CreateDefaultChannelGroup", "UpdateDefaultChannelGroup",
+		"AddDefaultChannelGroupChannels", "RemoveDefaultChannelGroupChannels")
+	_ = methodGroup(methodCasesGroupsAndMessages, "ReportMessage", "SendTestNotification", "SendE2EETestNotification",
+		"CreateUserGroup", "DeactivateUserGroup", "UpdateUserGroupMembers", "UpdateUserGroupSubgroups")
+	_ = methodGroup(methodCasesStateAndBots, "CreateBot", "DeactivateBot", "RegenerateBotAPIKey", "UploadCustomEmoji",
+		"Register", "CreateRealmExport")
 )
 
 // methodCases lists every API method with the request it sends: the registered groups'.
@@ -380,245 +392,18 @@ func TestMethods_contextCancelled(t *testing.T) {
 	}
 }
 
-// sourceFlag is what a function's request literals state in their idempotent field: a
-// constant, the function's parameter number param, or a value computed from its arguments.
-type sourceFlag struct {
-	kind  flagKind
-	value bool // flagConst's value
-	param int  // flagParam's index
-}
-
-type flagKind int
-
-const (
-	flagNone     flagKind = iota // no request literal, in the function or what it calls
-	flagConst                    // idempotent: true or false
-	flagParam                    // idempotent: <one of the function's parameters>
-	flagComputed                 // computed from the request (or the flags disagree)
-)
-
-// idempotencyInSource reads from the package's source whether each method of *Client is
-// idempotent: the idempotent field of the request literal in its body or, for a method
-// that makes no request itself, of the function it delegates to, with the bool it passes
-// when that function takes the flag as a parameter (Register, FetchState). A method whose
-// flag is computed from its arguments has kind flagComputed.
-func idempotencyInSource(t *testing.T) map[string]sourceFlag {
-	t.Helper()
-	funcs := clientFuncs(t)
-	memo := map[string]sourceFlag{}
-	var resolve func(name string) sourceFlag
-	resolve = func(name string) sourceFlag {
-		if f, ok := memo[name]; ok {
-			return f
-		}
-		memo[name] = sourceFlag{kind: flagComputed} // a call cycle stays unresolved
-		fn := funcs[name]
-		var flags []sourceFlag
-		for _, lit := range requestLiterals(fn.Body) {
-			flags = append(flags, literalFlag(fn, lit))
-		}
-		if len(flags) == 0 {
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					if callee := calleeName(fn, call); funcs[callee] != nil {
-						flags = append(flags, passedFlag(fn, call, resolve(callee)))
-					}
-				}
-				return true
-			})
-		}
-		memo[name] = joinFlags(flags)
-		return memo[name]
-	}
-	out := map[string]sourceFlag{}
-	for name, fn := range funcs {
-		if fn.Recv != nil && ast.IsExported(name) {
-			out[name] = resolve(name)
-		}
-	}
-	return out
-}
-
-// clientFuncs parses the package's non-test files: its methods of *Client and its
-// functions, by name.
-func clientFuncs(t *testing.T) map[string]*ast.FuncDecl {
-	t.Helper()
-	funcs := map[string]*ast.FuncDecl{}
-	_, files := parsePackage(t, false)
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if ok && fn.Body != nil && (fn.Recv == nil || receiverType(fn) == "Client") {
-				funcs[fn.Name.Name] = fn
-			}
-		}
-	}
-	return funcs
-}
-
-// receiverType is the name of a method's receiver type, without the pointer.
-func receiverType(fn *ast.FuncDecl) string {
-	typ := fn.Recv.List[0].Type
-	if star, ok := typ.(*ast.StarExpr); ok {
-		typ = star.X
-	}
-	if id, ok := typ.(*ast.Ident); ok {
-		return id.Name
-	}
-	return ""
-}
-
-// requestLiterals are the request{...} literals in a body.
-func requestLiterals(body ast.Node) []*ast.CompositeLit {
-	var lits []*ast.CompositeLit
-	ast.Inspect(body, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.CompositeLit); ok {
-			if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "request" {
-				lits = append(lits, lit)
-			}
-		}
-		return true
-	})
-	return lits
-}
-
-// literalFlag is what a request literal of fn states in its idempotent field.
-func literalFlag(fn *ast.FuncDecl, lit *ast.CompositeLit) sourceFlag {
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if key, isIdent := kv.Key.(*ast.Ident); !ok || !isIdent || key.Name != "idempotent" {
-			continue
-		}
-		return exprFlag(fn, kv.Value)
-	}
-	return sourceFlag{kind: flagComputed} // TestRequests_declareIdempotency reports it
-}
-
-// exprFlag is the flag an expression of fn's body gives: true, false, one of fn's
-// parameters, or something computed.
-func exprFlag(fn *ast.FuncDecl, e ast.Expr) sourceFlag {
-	id, ok := e.(*ast.Ident)
-	if !ok {
-		return sourceFlag{kind: flagComputed}
-	}
-	if id.Name == "true" || id.Name == "false" {
-		return sourceFlag{kind: flagConst, value: id.Name == "true"}
-	}
-	i := 0
-	for _, field := range fn.Type.Params.List {
-		for _, name := range field.Names {
-			if name.Name == id.Name {
-				return sourceFlag{kind: flagParam, param: i}
-			}
-			i++
-		}
-	}
-	return sourceFlag{kind: flagComputed}
-}
-
-// calleeName names the function or method of the receiver a call in fn calls ("" for
-// any other call).
-func calleeName(fn *ast.FuncDecl, call *ast.CallExpr) string {
-	switch f := call.Fun.(type) {
-	case *ast.Ident:
-		return f.Name
-	case *ast.SelectorExpr:
-		recv, ok := f.X.(*ast.Ident)
-		if ok && fn.Recv != nil && len(fn.Recv.List[0].Names) > 0 && recv.Name == fn.Recv.List[0].Names[0].Name {
-			return f.Sel.Name
-		}
-	}
-	return ""
-}
-
-// passedFlag is the flag of a call in fn to a function whose flag is callee's: the
-// argument fn passes when callee takes it as a parameter.
-func passedFlag(fn *ast.FuncDecl, call *ast.CallExpr, callee sourceFlag) sourceFlag {
-	if callee.kind != flagParam {
-		return callee
-	}
-	if callee.param >= len(call.Args) {
-		return sourceFlag{kind: flagComputed}
-	}
-	return exprFlag(fn, call.Args[callee.param])
-}
-
-// joinFlags is the flag of a function whose requests (or calls) have flags: theirs when
-// they agree, else computed.
-func joinFlags(flags []sourceFlag) sourceFlag {
-	var out sourceFlag
-	for _, f := range flags {
-		switch {
-		case f.kind == flagNone:
-		case out.kind == flagNone:
-			out = f
-		case out != f:
-			return sourceFlag{kind: flagComputed}
-		}
-	}
-	return out
-}
-
-// idempotentCalls are the methods whose idempotency the source computes from the request
-// (an Old value of a permission, a rename), with that of the call their case makes.
-var idempotentCalls = map[string]bool{"UpdateChannel": true, "UpdateRealm": true, "UpdateUserGroup": true}
-
-// casesIdempotency is whether each method case's request is idempotent, as the source
-// states it (idempotencyInSource) or, for a method whose flag the source computes, as
-// idempotentCalls says of the case's call. It fails the test for a case whose method the
-// source does not show making a request, and for an entry of idempotentCalls the source
-// does not compute.
-func casesIdempotency(t *testing.T) map[string]bool {
-	t.Helper()
-	flags := idempotencyInSource(t)
-	out := map[string]bool{}
-	for _, mc := range methodCases() {
-		f, call := flags[mc.name], idempotentCalls[mc.name]
-		_, listed := idempotentCalls[mc.name]
-		switch {
-		case f.kind == flagConst && !listed:
-			out[mc.name] = f.value
-		case f.kind == flagComputed && listed:
-			out[mc.name] = call
-		case f.kind == flagComputed:
-			t.Errorf("%s: its idempotency depends on the request; say in idempotentCalls whether its case's call is idempotent", mc.name)
-		case listed:
-			t.Errorf("%s is in idempotentCalls, but its source states a constant idempotency (%+v)", mc.name, f)
-		default:
-			t.Errorf("%s: no request literal found in its source, nor in what it calls (%+v)", mc.name, f)
-		}
-	}
-	return out
-}
-
-// TestMethods_idempotencyDocumented checks the source's idempotent fields against what
-// each method's doc comment says, so that a flag changed by mistake is caught although
-// TestMethods_retryPolicy takes its expectations from the flags: a method whose requests
-// are not idempotent says "Not idempotent", the others do not, and one whose flag depends
-// on the request says when it is idempotent.
-func TestMethods_idempotencyDocumented(t *testing.T) {
-	funcs := clientFuncs(t)
-	for name, f := range idempotencyInSource(t) {
-		doc := ""
-		if funcs[name].Doc != nil {
-			doc = strings.ToLower(strings.Join(strings.Fields(funcs[name].Doc.Text()), " "))
-		}
-		says := strings.Contains(doc, "not idempotent")
-		switch {
-		case f.kind == flagConst && !f.value && !says:
-			t.Errorf("%s: its requests are not idempotent, but its doc comment does not say \"Not idempotent\"", name)
-		case f.kind == flagConst && f.value && says:
-			t.Errorf("%s: its doc comment says \"Not idempotent\", but its requests are", name)
-		case f.kind == flagComputed && !strings.Contains(doc, "idempotent"):
-			t.Errorf("%s: its idempotency depends on the request, and its doc comment does not say when it is idempotent", name)
-		}
-	}
-}
-
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
 // must retry and succeed, the others must return the 503 after a single request.
 func TestMethods_retryPolicy(t *testing.T) {
-	idempotent := casesIdempotency(t)
+	names := map[string]bool{}
+	for _, mc := range methodCases() {
+		names[mc.name] = true
+	}
+	for name := range notRetried {
+		if !names[name] {
+			t.Errorf("%s is declared not retried, but no method case has that name", name)
+		}
+	}
 	for _, mc := range methodCases() {
 		t.Run(mc.name, func(t *testing.T) {
 			env := setup(t)
@@ -635,7 +420,7 @@ func TestMethods_retryPolicy(t *testing.T) {
 				env.handle("/events", func(w http.ResponseWriter, r *http.Request) { success(w, "") })
 			}
 			err := mc.call(context.Background(), env.client)
-			if !idempotent[mc.name] {
+			if notRetried[mc.name] {
 				wantAPIError(t, err, http.StatusServiceUnavailable, "BAD_REQUEST")
 				if calls != 1 {
 					t.Errorf("a non-idempotent request was sent %d times", calls)
