@@ -24,6 +24,8 @@ func deleteForm(t *testing.T, r *http.Request) url.Values {
 	return v
 }
 
+var _ = methodGroup(methodCasesBranding)
+
 // methodCasesBranding: the organization's icon and logos.
 func methodCasesBranding() []methodCase {
 	return []methodCase{

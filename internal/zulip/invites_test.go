@@ -12,6 +12,8 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
+var _ = methodGroup(methodCasesInvites, "SendInvitations", "CreateInviteLink")
+
 // methodCasesInvites: e-mail invitations and reusable links.
 func methodCasesInvites() []methodCase {
 	return []methodCase{
@@ -25,13 +27,6 @@ func methodCasesInvites() []methodCase {
 		{"RevokeInvitation", "DELETE", "/invites/1", func(ctx context.Context, c *Client) error { return c.RevokeInvitation(ctx, 1) }},
 		{"RevokeInviteLink", "DELETE", "/invites/multiuse/1", func(ctx context.Context, c *Client) error { return c.RevokeInviteLink(ctx, 1) }},
 	}
-}
-
-// The invitation creates must not be retried once the server may have made
-// them: a repeat sends the e-mails again or makes a second link.
-func init() {
-	nonIdempotent["SendInvitations"] = true
-	nonIdempotent["CreateInviteLink"] = true
 }
 
 // refClient is a client of a fresh reference server acting as the seeded user id.

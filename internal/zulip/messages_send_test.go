@@ -130,6 +130,8 @@ func TestDeleteMessage(t *testing.T) {
 	}
 }
 
+var _ = methodGroup(methodCasesMessageWrites, "SendMessage")
+
 // methodCasesMessageWrites: sending, reading, editing and deleting a message.
 func methodCasesMessageWrites() []methodCase {
 	return []methodCase{
@@ -142,10 +144,6 @@ func methodCasesMessageWrites() []methodCase {
 		{"DeleteMessage", "DELETE", "/messages/1", func(ctx context.Context, c *Client) error { return c.DeleteMessage(ctx, 1) }},
 	}
 }
-
-// SendMessage posts a message each time: it is never retried after the server may have
-// processed it.
-func init() { nonIdempotent["SendMessage"] = true }
 
 // TestMessages_referenceServer sends, finds, reads, edits and deletes a message against the
 // reference server, as a member.

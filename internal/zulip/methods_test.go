@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -21,21 +22,43 @@ type methodCase struct {
 	call   func(ctx context.Context, c *Client) error
 }
 
-// methodCases lists every API method with the request it sends.
+// methodGroups are the groups of method cases; each group's file registers its own
+// (methodGroup), so that a new group needs no edit here. TestMethods_groupsRegistered
+// finds a group that is not.
+var methodGroups []func() []methodCase
+
+// notRetried are the methods that must not be retried once the server may have
+// processed the request (creates, one-off actions, queue registration), as their
+// groups declare them.
+var notRetried = map[string]bool{}
+
+// methodGroup registers a group of method cases and names those of its methods that
+// must not be retried; a file declares `var _ = methodGroup(methodCasesX, "CreateX")`.
+func methodGroup(group func() []methodCase, once ...string) bool {
+	methodGroups = append(methodGroups, group)
+	for _, name := range once {
+		notRetried[name] = true
+	}
+	return true
+}
+
+var (
+	_ = methodGroup(methodCasesRealmLists, "CreateLinkifier", "CreateSavedSnippet", "AddRealmDomain")
+	_ = methodGroup(methodCasesUsers, "CreateUser", "DeactivateUser", "ReactivateUser", "DeactivateOwnUser", "CreateChannel")
+	_ = methodGroup(methodCasesRealmAndChannels, "ArchiveChannel", "CreateChannelFolder", "CreatePlayground",
+		"CreateCustomProfileField", "CreateDefaultChannelGroup", "UpdateDefaultChannelGroup",
+		"AddDefaultChannelGroupChannels", "RemoveDefaultChannelGroupChannels")
+	_ = methodGroup(methodCasesGroupsAndMessages, "ReportMessage", "SendTestNotification", "SendE2EETestNotification",
+		"CreateUserGroup", "DeactivateUserGroup", "UpdateUserGroupMembers", "UpdateUserGroupSubgroups")
+	_ = methodGroup(methodCasesStateAndBots, "CreateBot", "DeactivateBot", "RegenerateBotAPIKey", "UploadCustomEmoji",
+		"Register", "CreateRealmExport")
+)
+
+// methodCases lists every API method with the request it sends: the registered groups'.
 func methodCases() []methodCase {
 	var cases []methodCase
-	for _, group := range [][]methodCase{
-		methodCasesRealmLists(),
-		methodCasesUsers(),
-		methodCasesRealmAndChannels(),
-		methodCasesGroupsAndMessages(),
-		methodCasesStateAndBots(),
-		methodCasesBranding(),
-		methodCasesUserSettings(),
-		methodCasesInvites(),
-		methodCasesMessageWrites(),
-	} {
-		cases = append(cases, group...)
+	for _, group := range methodGroups {
+		cases = append(cases, group()...)
 	}
 	return cases
 }
@@ -311,6 +334,49 @@ func TestMethods_allCovered(t *testing.T) {
 	}
 }
 
+// TestMethods_groupsRegistered finds in the package's test files every function that
+// returns a group of method cases ([]methodCase, other than methodCases) and checks that
+// it is registered once, so that no group's cases are left out of the method tests.
+func TestMethods_groupsRegistered(t *testing.T) {
+	registered := map[string]int{}
+	for _, group := range methodGroups {
+		name := runtime.FuncForPC(reflect.ValueOf(group).Pointer()).Name()
+		registered[name[strings.LastIndex(name, ".")+1:]]++
+	}
+	fset, files := parsePackage(t, true)
+	groups := 0
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name == "methodCases" || !returnsMethodCases(fn) {
+				continue
+			}
+			groups++
+			if n := registered[fn.Name.Name]; n != 1 {
+				t.Errorf("%s: %s returns method cases but is registered %d times (var _ = methodGroup(%s))",
+					fset.Position(fn.Pos()), fn.Name.Name, n, fn.Name.Name)
+			}
+		}
+	}
+	if groups != len(methodGroups) {
+		t.Errorf("%d groups of method cases in the source, %d registered", groups, len(methodGroups))
+	}
+}
+
+// returnsMethodCases tells a function without parameters that returns []methodCase.
+func returnsMethodCases(fn *ast.FuncDecl) bool {
+	res := fn.Type.Results
+	if fn.Recv != nil || len(fn.Type.Params.List) != 0 || res == nil || len(res.List) != 1 {
+		return false
+	}
+	arr, ok := res.List[0].Type.(*ast.ArrayType)
+	if !ok || arr.Len != nil {
+		return false
+	}
+	elt, ok := arr.Elt.(*ast.Ident)
+	return ok && elt.Name == "methodCase"
+}
+
 // TestMethods_contextCancelled checks that every method honours its context.
 func TestMethods_contextCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -326,25 +392,18 @@ func TestMethods_contextCancelled(t *testing.T) {
 	}
 }
 
-// nonIdempotent lists the methods that must not be retried once the server may have
-// processed the request: creates, one-off actions and queue registration.
-var nonIdempotent = map[string]bool{
-	"CreateBot": true, "DeactivateBot": true, "RegenerateBotAPIKey": true,
-	"UploadCustomEmoji": true,
-	"CreateLinkifier":   true, "CreateSavedSnippet": true, "AddRealmDomain": true, "CreateUser": true,
-	"DeactivateUser": true, "ReactivateUser": true, "DeactivateOwnUser": true, "ReportMessage": true,
-	"SendTestNotification": true, "SendE2EETestNotification": true, "Register": true,
-	"CreateChannel": true, "ArchiveChannel": true, "CreateChannelFolder": true,
-	"CreateUserGroup": true, "DeactivateUserGroup": true, "UpdateUserGroupMembers": true, "UpdateUserGroupSubgroups": true,
-	"CreatePlayground": true, "CreateCustomProfileField": true,
-	"CreateRealmExport":         true,
-	"CreateDefaultChannelGroup": true, "UpdateDefaultChannelGroup": true,
-	"AddDefaultChannelGroupChannels": true, "RemoveDefaultChannelGroupChannels": true,
-}
-
 // TestMethods_retryPolicy sends every method a 503 followed by a success: idempotent methods
 // must retry and succeed, the others must return the 503 after a single request.
 func TestMethods_retryPolicy(t *testing.T) {
+	names := map[string]bool{}
+	for _, mc := range methodCases() {
+		names[mc.name] = true
+	}
+	for name := range notRetried {
+		if !names[name] {
+			t.Errorf("%s is declared not retried, but no method case has that name", name)
+		}
+	}
 	for _, mc := range methodCases() {
 		t.Run(mc.name, func(t *testing.T) {
 			env := setup(t)
@@ -361,7 +420,7 @@ func TestMethods_retryPolicy(t *testing.T) {
 				env.handle("/events", func(w http.ResponseWriter, r *http.Request) { success(w, "") })
 			}
 			err := mc.call(context.Background(), env.client)
-			if nonIdempotent[mc.name] {
+			if notRetried[mc.name] {
 				wantAPIError(t, err, http.StatusServiceUnavailable, "BAD_REQUEST")
 				if calls != 1 {
 					t.Errorf("a non-idempotent request was sent %d times", calls)
@@ -378,20 +437,9 @@ func TestMethods_retryPolicy(t *testing.T) {
 // TestRequests_declareIdempotency checks in the source that every request literal states
 // its idempotency, so that none is retried (or not) by accident of a default.
 func TestRequests_declareIdempotency(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, files := parsePackage(t, false)
 	found := 0
-	for _, file := range pkgs {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
 			if !ok {
@@ -415,4 +463,26 @@ func TestRequests_declareIdempotency(t *testing.T) {
 	if found < 40 {
 		t.Errorf("found only %d request literals; is the check looking at the right files?", found)
 	}
+}
+
+// parsePackage parses the package's test files (tests) or its other files.
+func parsePackage(t *testing.T, tests bool) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") != tests {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return fset, files
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 )
 
+var _ = methodGroup(methodCasesUserSettings)
+
 // methodCasesUserSettings: other users' settings.
 func methodCasesUserSettings() []methodCase {
 	return []methodCase{
