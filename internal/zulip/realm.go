@@ -28,7 +28,10 @@ func (r *RegisterResponse) UnmarshalJSON(data []byte) error {
 			r.RealmRaw[sp.Register()] = v
 		}
 	}
-	r.realmBotIndex = make(map[int64]int, len(r.RealmBots))
+	r.realmBotIndex = nil
+	if len(r.RealmBots) > 0 {
+		r.realmBotIndex = make(map[int64]int, len(r.RealmBots))
+	}
 	for i, b := range r.RealmBots {
 		r.realmBotIndex[b.UserID] = i
 	}
