@@ -33,7 +33,7 @@ var methodGroups []func() []methodCase
 var notRetried = map[string]bool{}
 
 // methodGroup registers a group of method cases and names those of its methods that
-// must not be retried; a file declares `var _ = methodGroup(methodCasesX, "CreateX")`.
+// must not be retried; a group's file registers it beside it, with those names.
 func methodGroup(group func() []methodCase, once ...string) bool {
 	methodGroups = append(methodGroups, group)
 	for _, name := range once {
