@@ -82,6 +82,11 @@ type RegisterResponse struct {
 	// ServerSupportedPermissionSettings is fetch type "realm"'s rules for every
 	// group-setting permission; PermissionRules decodes it.
 	ServerSupportedPermissionSettings json.RawMessage `json:"server_supported_permission_settings"`
+	// StarredMessages is the fetch type starred_messages (at most MaxStarredSnapshot).
+	StarredMessages []int64 `json:"starred_messages"`
+	// UnreadMsgs is unread_msgs, answered to the fetch types update_message_flags and
+	// message together; nil when not fetched.
+	UnreadMsgs *UnreadMessages `json:"unread_msgs"`
 	// RealmBots is the fetch type realm_bot (ListRealmBots).
 	RealmBots []RealmBot `json:"realm_bots"`
 	// RealmPlaygrounds is the fetch type realm_playgrounds.

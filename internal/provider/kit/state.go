@@ -8,6 +8,7 @@ package kit
 
 import (
 	"context"
+	"slices"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
@@ -21,11 +22,13 @@ func StateKey(fetchType string) string { return "register:" + fetchType }
 // d.StateTypes that this process has not read yet, and caches the answer under
 // each of their keys; a reader of one of those types that comes while that
 // register runs waits for it instead of sending its own. A fetch type
-// forgotten by a write is read again alone. Zulip ignores a fetch type it does
-// not know, so an older server answers what it has.
-func State(ctx context.Context, d *ProviderData, fetchType string) (*zulip.RegisterResponse, error) {
+// forgotten by a write is read again alone. with are fetch types Zulip needs
+// beside fetchType to answer it (unread_msgs wants update_message_flags and
+// message); they are asked for, not cached on their own. Zulip ignores a fetch
+// type it does not know, so an older server answers what it has.
+func State(ctx context.Context, d *ProviderData, fetchType string, with ...string) (*zulip.RegisterResponse, error) {
 	return CachedAs(ctx, d.Cache, StateKey(fetchType), func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		f, own := d.Cache.prefetch(fetchType, d.StateTypes)
+		f, own := d.Cache.prefetch(fetchType, with, d.StateTypes)
 		if !own {
 			select {
 			case <-f.done:
@@ -36,7 +39,7 @@ func State(ctx context.Context, d *ProviderData, fetchType string) (*zulip.Regis
 				return f.resp, nil
 			}
 			// The shared register failed: this type is read alone.
-			f, _ = d.Cache.prefetch(fetchType, nil)
+			f, _ = d.Cache.prefetch(fetchType, with, nil)
 		}
 		f.resp, f.err = d.Client.FetchState(ctx, f.types...)
 		d.Cache.landed(f)
@@ -62,9 +65,9 @@ type stateMark struct {
 }
 
 // prefetch returns the register in flight that holds fetchType (own false),
-// or a new one (own true) of fetchType and the others of declared that the
-// cache has never held and no register holds, marking them as read.
-func (c *collectionCache) prefetch(fetchType string, declared []string) (*stateFetch, bool) {
+// or a new one (own true) of fetchType, with, and the others of declared that
+// the cache has never held and no register holds, marking them as read.
+func (c *collectionCache) prefetch(fetchType string, with, declared []string) (*stateFetch, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if f, ok := c.stateFlights[fetchType]; ok && declared != nil {
@@ -73,6 +76,11 @@ func (c *collectionCache) prefetch(fetchType string, declared []string) (*stateF
 	c.prefetched[fetchType] = true
 	f := &stateFetch{types: []string{fetchType}, done: make(chan struct{})}
 	c.stateFlights[fetchType] = f
+	for _, t := range with {
+		if !slices.Contains(f.types, t) {
+			f.types = append(f.types, t)
+		}
+	}
 	for _, t := range declared {
 		key := StateKey(t)
 		if c.prefetched[t] || c.writing[key] > 0 {
@@ -83,7 +91,9 @@ func (c *collectionCache) prefetch(fetchType string, declared []string) (*stateF
 		}
 		c.prefetched[t] = true
 		c.stateFlights[t] = f
-		f.types = append(f.types, t)
+		if !slices.Contains(f.types, t) {
+			f.types = append(f.types, t)
+		}
 		f.marks = append(f.marks, stateMark{key, c.gen[key], c.version[key]})
 	}
 	return f, true
