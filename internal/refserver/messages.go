@@ -819,9 +819,7 @@ func (s *Server) messageWire(u *User, m *Message, f *narrowFilter, applyMarkdown
 		out["avatar_url"] = avatarURL(sender, clientGravatar)
 		out["client"] = "website"
 	}
-	if m.EditTimestamp != 0 {
-		out["last_edit_timestamp"] = m.EditTimestamp
-	}
+	s.editTimestampsWire(out, m)
 	if m.isDirect() {
 		s.directWire(out, m)
 	}
@@ -962,15 +960,22 @@ func (s *Server) reportContent(reporter, reported *User, m *Message, reportType,
 // postChannelMessage appends a message to a channel, delivered (as unread) to
 // every active subscriber; the sender's own copy is read.
 func (s *Server) postChannelMessage(ch *Channel, topic string, senderID int, content string) *Message {
+	return s.postChannelNotice(ch, topic, senderID, content, func(uid int) bool { return uid == senderID }, "")
+}
+
+// postChannelNotice is internal_send_stream_message: a message delivered to
+// every active subscriber, read for those read reports and unread for the
+// others; kind is its Message.type ("" for a normal message).
+func (s *Server) postChannelNotice(ch *Channel, topic string, senderID int, content string, read func(uid int) bool, kind string) *Message {
 	r := s.realm
 	m := &Message{ID: r.newID("message"), ChannelID: ch.ID, Topic: topic, SenderID: senderID,
-		Content: content, Timestamp: s.now().Unix(), Flags: map[int][]string{}}
+		Content: content, Timestamp: s.now().Unix(), Flags: map[int][]string{}, Kind: kind}
 	for uid := range ch.Subscribers {
 		if u := r.user(uid); u == nil || !u.IsActive {
 			continue
 		}
 		flags := []string{}
-		if uid == senderID {
+		if read(uid) {
 			flags = append(flags, "read")
 		}
 		m.Flags[uid] = flags
@@ -1063,6 +1068,14 @@ type Message struct {
 	DirectRecipients []int `json:"direct_recipients,omitempty"`
 	// EditTimestamp is when the content was last edited (0: never).
 	EditTimestamp int64 `json:"edit_timestamp,omitempty"`
+	// MoveTimestamp is when the message last moved to another topic, resolving
+	// and unresolving aside (0: never); TopicEditTimestamp when its topic last
+	// changed, resolving included.
+	MoveTimestamp      int64 `json:"move_timestamp,omitempty"`
+	TopicEditTimestamp int64 `json:"topic_edit_timestamp,omitempty"`
+	// Kind is Message.type where it is not a normal message
+	// ("resolve_topic_notification").
+	Kind string `json:"kind,omitempty"`
 }
 
 // HasFlag reports whether user has flag on the message.
