@@ -45,15 +45,15 @@ const (
 // topic change.
 type messageEditRequest struct {
 	*messageEdit
-	body                  string   // the normalized new content, when hasContent
-	ch                    *Channel // nil for a direct message
-	origTopic, target     string
-	topicEdited           bool
-	resolved, unresolved  bool
-	resolveNoticeID       int
-	changed               []*Message
-	movedAllVisible       bool
-	origFollowers         map[int]bool
+	body                 string   // the normalized new content, when hasContent
+	ch                   *Channel // nil for a direct message
+	origTopic, target    string
+	topicEdited          bool
+	resolved, unresolved bool
+	resolveNoticeID      int
+	changed              []*Message
+	movedAllVisible      bool
+	origFollowers        map[int]bool
 }
 
 // resolveToggle reports whether the move only resolves or unresolves the topic.
@@ -65,7 +65,7 @@ func (q *messageEditRequest) resolveToggle() bool { return q.resolved || q.unres
 func checkTopicPrintable(topic string) error {
 	for i, r := range []rune(topic) {
 		assigned := unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cf, unicode.Co)
-		if unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cs, r) || !assigned && !unicode.Is(unicode.Cc, r) {
+		if unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cs, r) || !assigned {
 			return errBadRequest("Invalid character in topic, at position %d!", i+1)
 		}
 	}
