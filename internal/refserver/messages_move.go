@@ -123,7 +123,7 @@ func (s *Server) buildMessageEdit(m *Message, e *messageEdit) (*messageEditReque
 		q.topicEdited = true
 		q.target = truncateTopic(r, e.topic)
 		q.resolved = strings.HasPrefix(q.target, resolvedTopicPrefix) && !strings.HasPrefix(q.origTopic, resolvedTopicPrefix) &&
-			strings.TrimPrefix(e.topic, resolvedTopicPrefix) == q.origTopic && strings.HasPrefix(e.topic, resolvedTopicPrefix)
+			strings.TrimPrefix(e.topic, resolvedTopicPrefix) == q.origTopic
 		q.unresolved = strings.HasPrefix(q.origTopic, resolvedTopicPrefix) && !strings.HasPrefix(q.target, resolvedTopicPrefix) &&
 			strings.TrimLeft(q.origTopic, resolvedTopicPrefix) == q.target
 	}

@@ -324,3 +324,30 @@ func TestMoveTopic_visibilityPolicies(t *testing.T) {
 		t.Errorf("policies: %v, want %v", got, want)
 	}
 }
+
+// do_update_message sends update_message to the users who received the
+// message, with their flags, and, in a channel whose history is shared, to
+// its other subscribers with the flag read; not to others.
+func TestMoveTopic_eventRecipients(t *testing.T) {
+	e := chatNew(t, newMsgClock().opt())
+	id := msgSend(e, SeedMemberID, "general", "alpha", "Hello @**Maria Member**")
+	e.srv.Do(func(r *Realm) { delete(r.message(id).Flags, SeedMember3ID) })
+	received := msgEvents(e, SeedMember2ID, `["update_message"]`)
+	joined := msgEvents(e, SeedMember3ID, `["update_message"]`)
+	e.chatOK(SeedMemberID, http.MethodPatch, msgPath(id), chatForm("topic", "beta"))
+	if evs := received(); len(evs) != 1 || !reflect.DeepEqual(evs[0]["flags"], []any{"mentioned"}) {
+		t.Errorf("a recipient: %v", evs)
+	}
+	if evs := joined(); len(evs) != 1 || !reflect.DeepEqual(evs[0]["flags"], []any{"read"}) {
+		t.Errorf("a later subscriber: %v", evs)
+	}
+	e.srv.Do(func(r *Realm) {
+		ch := r.Channels[SeedChannelGeneral]
+		ch.HistoryPublicToSubscribers = false
+		ch.InviteOnly = true
+	})
+	e.chatOK(SeedMemberID, http.MethodPatch, msgPath(id), chatForm("topic", "gamma"))
+	if evs := joined(); len(evs) != 1 { // the first move's event only
+		t.Errorf("protected history, no row: %v", evs)
+	}
+}
