@@ -30,8 +30,9 @@ import (
 // (check_update_message, validate_user_can_edit_message,
 // validate_message_edit_payload). Choices where the model is smaller than
 // Zulip:
-//   - PATCH /messages edits content; moving messages (topic, stream_id) is not
-//     modelled: those parameters are not read, so they are reported in
+//   - PATCH /messages edits content and moves messages to another topic of
+//     their channel (messages_move.go); moving them to another channel is not
+//     modelled: stream_id is not read, so it is reported in
 //     ignored_parameters_unsupported;
 //   - wildcard and group mentions are not checked (every user may use them);
 //     @**Full Name** and @**Full Name|id** mentions set the mentioned flag;
