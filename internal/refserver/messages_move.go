@@ -35,6 +35,7 @@ const (
 	emptyTopicFallbackName  = "general chat" // Message.EMPTY_TOPIC_FALLBACK_NAME
 	moveLimitBufferSecs     = 20             // check_update_message's edit_limit_buffer
 	resolveUndoGraceSecs    = 60             // settings.RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS
+	topicMoveNoticesFL      = 152            // before it, the notices were sent only for channel moves
 	lastMovedTimestampFL    = 365            // last_moved_timestamp; last_edit_timestamp only for content
 	resolveTopicsGroupFL    = 367            // can_resolve_topics_group
 	messageKindResolveTopic = "resolve_topic_notification"

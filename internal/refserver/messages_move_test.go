@@ -351,3 +351,15 @@ func TestMoveTopic_eventRecipients(t *testing.T) {
 		t.Errorf("protected history, no row: %v", evs)
 	}
 }
+
+// Before feature level 152 the notices were sent for channel moves only, so
+// a topic move posts none.
+func TestMoveTopic_noNoticesBefore152(t *testing.T) {
+	e := chatNew(t, newMsgClock().opt(), chatLevel(151))
+	ids := moveThree(e)
+	e.chatOK(SeedMemberID, http.MethodPatch, msgPath(ids[0]), chatForm("topic", "beta", "propagate_mode", "change_all",
+		"send_notification_to_old_thread", "true", "send_notification_to_new_thread", "true"))
+	if last := moveLastMessage(e); last.ID != ids[2] || last.Topic != "beta" {
+		t.Errorf("newest message: %+v", last)
+	}
+}

@@ -955,7 +955,7 @@ func (s *Server) doUpdateMessage(editor *User, m *Message, q *messageEditRequest
 	if q.topicEdited && !q.hasContent && q.resolveToggle() {
 		s.sendResolveNotice(editor, q)
 	}
-	if q.topicEdited {
+	if q.topicEdited && s.opts.FeatureLevel >= topicMoveNoticesFL {
 		s.sendMoveBreadcrumbs(editor, q, base)
 	}
 }
