@@ -38,6 +38,8 @@ const (
 	topicMoveNoticesFL      = 152            // before it, the notices were sent only for channel moves
 	lastMovedTimestampFL    = 365            // last_moved_timestamp; last_edit_timestamp only for content
 	resolveTopicsGroupFL    = 367            // can_resolve_topics_group
+	channelMoveGroupFL      = 396            // the channel's can_move_messages_within_channel_group
+	channelResolveGroupFL   = 402            // the channel's can_resolve_topics_group
 	messageKindResolveTopic = "resolve_topic_notification"
 )
 
@@ -152,20 +154,25 @@ func (s *Server) canMoveWithinChannel(u *User, ch *Channel) bool {
 }
 
 // canEditTopic is can_edit_topic: the organization's
-// can_move_messages_between_topics_group, or the channel's permission.
+// can_move_messages_between_topics_group, or (from feature level 396, which
+// added the channel permission) can_move_messages_within_channel.
 func (s *Server) canEditTopic(u *User, ch *Channel) bool {
-	return s.realm.hasRealmPermission("can_move_messages_between_topics_group", u) || s.canMoveWithinChannel(u, ch)
+	if s.realm.hasRealmPermission("can_move_messages_between_topics_group", u) {
+		return true
+	}
+	return s.opts.FeatureLevel >= channelMoveGroupFL && s.canMoveWithinChannel(u, ch)
 }
 
 // canResolveTopics is can_resolve_topics: the organization's
 // can_resolve_topics_group (before feature level 367,
-// can_move_messages_between_topics_group, which managed resolving), or the
-// channel's can_resolve_topics_group.
+// can_move_messages_between_topics_group, which managed resolving), or (from
+// feature level 402) the channel's can_resolve_topics_group.
 func (s *Server) canResolveTopics(u *User, ch *Channel) bool {
 	if s.opts.FeatureLevel < resolveTopicsGroupFL {
 		return s.realm.hasRealmPermission("can_move_messages_between_topics_group", u)
 	}
-	return s.realm.hasRealmPermission("can_resolve_topics_group", u) || s.hasChannelPermission(ch, "can_resolve_topics_group", u)
+	return s.realm.hasRealmPermission("can_resolve_topics_group", u) ||
+		s.opts.FeatureLevel >= channelResolveGroupFL && s.hasChannelPermission(ch, "can_resolve_topics_group", u)
 }
 
 // checkMessageMove is check_update_message's checks of a topic change, in

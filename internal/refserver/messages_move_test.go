@@ -363,3 +363,26 @@ func TestMoveTopic_noNoticesBefore152(t *testing.T) {
 		t.Errorf("newest message: %+v", last)
 	}
 }
+
+// The channel's can_move_messages_within_channel_group grants moves only from
+// feature level 396, which added it.
+func TestMoveTopic_channelPermissionLevel(t *testing.T) {
+	for _, tc := range []struct {
+		fl      int
+		allowed bool
+	}{{395, false}, {396, true}} {
+		e := chatNew(t, newMsgClock().opt(), chatLevel(tc.fl))
+		id := msgSend(e, SeedMemberID, "general", "alpha", "Hello")
+		moveGroupSetting(e, "can_move_messages_between_topics_group", sysNobody)
+		e.srv.Do(func(r *Realm) {
+			r.Channels[SeedChannelGeneral].GroupSettings["can_move_messages_within_channel_group"] =
+				GroupSetting{DirectMembers: []int{SeedMemberID}, DirectSubgroups: []int{}}
+		})
+		if tc.allowed {
+			e.chatOK(SeedMemberID, http.MethodPatch, msgPath(id), chatForm("topic", "beta"))
+			continue
+		}
+		e.chatFail(SeedMemberID, http.MethodPatch, msgPath(id), chatForm("topic", "beta"), 400, "BAD_REQUEST",
+			"You don't have permission to edit this message")
+	}
+}
