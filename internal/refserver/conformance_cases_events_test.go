@@ -66,4 +66,18 @@ func confCasesEvents(add func(confGroup)) {
 		confBad("deleted already", "delete-queue", confMember, confDELETE, "/events", confP("queue_id", "${queue_id}"), 400, "BAD_EVENT_QUEUE_ID"),
 		confBad("missing queue_id", "delete-queue", confMember, confDELETE, "/events", nil, 400, "REQUEST_VARIABLE_MISSING"),
 	}})
+	// The message snapshots (zerver/lib/events.py fetch_initial_state_data):
+	// max_message_id, starred_messages and unread_msgs, with unread
+	// conversations of each kind.
+	add(confGroup{op: "register-queue", name: "register-queue (message snapshots)", steps: []confStep{
+		confOK("a star", "update-message-flags", confMember, confPOST, "/messages/flags", confP("messages", "[3]", "op", "add", "flag", "starred")),
+		confOK("a direct message", "send-message", confMember3, confPOST, "/messages", confP("type", "direct", "to", "[5]", "content", "Hi")),
+		confOK("a group direct message", "send-message", confMember3, confPOST, "/messages", confP("type", "direct", "to", "[5,6]", "content", "Hi all")),
+		confOK("a muted topic", "update-user-topic", confMember, confPOST, "/user_topics", confP("stream_id", "1", "topic", "lunch", "visibility_policy", "1")),
+		confOK("the snapshots", "register-queue", confMember, confPOST, "/register",
+			confP("fetch_event_types", `["message","update_message_flags","starred_messages"]`)),
+		confOK("the snapshots, empty topic names", "register-queue", confMember3, confPOST, "/register",
+			confP("fetch_event_types", `["message","update_message_flags","starred_messages"]`, "client_capabilities", `{"empty_topic_name":true}`)),
+		confOK("by event types", "register-queue", confGuest, confPOST, "/register", confP("event_types", `["message","update_message_flags"]`)),
+	}})
 }

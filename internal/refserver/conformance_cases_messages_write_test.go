@@ -15,7 +15,6 @@ func init() {
 	confAreas["messages_write"] = confCasesMessageWrites
 	confUnmodelledParams["send-message queue_id"] = "local echo is not modelled: the message event carries no local_message_id"
 	confUnmodelledParams["send-message local_id"] = "local echo is not modelled: the message event carries no local_message_id"
-	confUnmodelledParams["update-message topic"] = "moving messages (topic and channel changes) is not modelled; PATCH /messages edits content"
 	confNewestDeviations = append(confNewestDeviations, confDeviation{
 		what: "POST /messages: a channel id that names no channel is STREAM_DOES_NOT_EXIST with stream_id",
 		reason: "the answer's schema lists only NonExistingChannelNameError (the name form); Zulip answers an unknown id " +
@@ -24,12 +23,32 @@ func init() {
 		fl420:  true,
 		patch:  confAddErrorAlternative("send-message", "stream_id", openapi3.NewIntegerSchema()),
 	})
-	confUnmodelledParams["update-message stream_id"] = "moving messages (topic and channel changes) is not modelled; PATCH /messages edits content"
+	confNewestDeviations = append(confNewestDeviations, confDeviation{
+		what: "PATCH /messages/{message_id}: MOVE_MESSAGES_TIME_LIMIT_EXCEEDED carries first_message_id_allowed_to_move, " +
+			"total_messages_in_topic and total_messages_allowed_to_move",
+		reason: "the answer's schema is a closed CodedError, although its own example (and Zulip) sends the three fields " +
+			"that say which part of the topic the user may move",
+		source: "zerver/lib/exceptions.py MessageMoveError (data_fields); " +
+			"zerver/actions/message_edit.py check_time_limit_for_change_all_propagate_mode",
+		fl420: true,
+		patch: confAddErrorProperties("update-message", openapi3.Schemas{
+			"first_message_id_allowed_to_move": openapi3.NewSchemaRef("", openapi3.NewIntegerSchema()),
+			"total_messages_in_topic":          openapi3.NewSchemaRef("", openapi3.NewIntegerSchema()),
+			"total_messages_allowed_to_move":   openapi3.NewSchemaRef("", openapi3.NewIntegerSchema()),
+		}),
+	})
+	confUnmodelledParams["update-message stream_id"] = "moving messages to another channel is not modelled; PATCH /messages edits content and topics"
 }
 
 // confAddErrorAlternative returns a patch that lets an operation's 400 answer
 // be a CodedError carrying one more property.
 func confAddErrorAlternative(operationID, property string, schema *openapi3.Schema) func(doc *openapi3.T) error {
+	return confAddErrorProperties(operationID, openapi3.Schemas{property: openapi3.NewSchemaRef("", schema)})
+}
+
+// confAddErrorProperties returns a patch that lets an operation's 400 answer
+// be a CodedError carrying more properties.
+func confAddErrorProperties(operationID string, properties openapi3.Schemas) func(doc *openapi3.T) error {
 	return func(doc *openapi3.T) error {
 		coded := doc.Components.Schemas["CodedError"]
 		if coded == nil || coded.Value == nil {
@@ -49,7 +68,9 @@ func confAddErrorAlternative(operationID, property string, schema *openapi3.Sche
 				for k, v := range coded.Value.Properties {
 					alt.Properties[k] = v
 				}
-				alt.Properties[property] = openapi3.NewSchemaRef("", schema)
+				for k, v := range properties {
+					alt.Properties[k] = v
+				}
 				mt := resp.Value.Content["application/json"]
 				mt.Schema = openapi3.NewSchemaRef("", &openapi3.Schema{AnyOf: openapi3.SchemaRefs{mt.Schema, openapi3.NewSchemaRef("", &alt)}})
 				return nil
@@ -120,6 +141,7 @@ func confCasesMessageWrites(add func(confGroup)) {
 				s.Do(func(r *refserver.Realm) { r.SetSetting("allow_message_editing", false) })
 			}),
 	}})
+	confCasesMessageMoves(add)
 	add(confGroup{op: "delete-message", steps: []confStep{
 		confCapture(send("send", confMember, confP("type", "stream", "to", "general", "topic", "oops", "content", "Wrong channel")), "m", "id"),
 		confBad("someone else's message", "delete-message", confMember2, confDELETE, "/messages/${m}", nil, 400, "BAD_REQUEST"),
@@ -128,5 +150,54 @@ func confCasesMessageWrites(add func(confGroup)) {
 		confBad("past the time limit", "delete-message", confMember, confDELETE, "/messages/2", nil, 400, "BAD_REQUEST"),
 		confOK("an administrator, any message", "delete-message", confAdmin, confDELETE, "/messages/2", nil),
 		confBad("in an archived channel", "delete-message", confAdmin, confDELETE, "/messages/9", nil, 400, "BAD_REQUEST"),
+	}})
+}
+
+// confCasesMessageMoves are the conformance requests of moving messages to
+// another topic (PATCH /messages/{message_id} with topic), and the events a
+// move sends.
+func confCasesMessageMoves(add func(confGroup)) {
+	edit := func(name string, user int, params map[string]string) confStep {
+		return confOK(name, "update-message", user, confPATCH, "/messages/${m}", params)
+	}
+	bad := func(name string, user int, params map[string]string, code string) confStep {
+		return confBad(name, "update-message", user, confPATCH, "/messages/${m}", params, 400, code)
+	}
+	send := confCapture(confOK("send", "send-message", confMember, confPOST, "/messages",
+		confP("type", "stream", "to", "general", "topic", "welcome", "content", "Late to the party")), "m", "id")
+	add(confGroup{op: "update-message", name: "update-message (topic moves)", steps: []confStep{
+		send,
+		confBad("someone else's message past the time limit", "update-message", confMember, confPATCH, "/messages/1",
+			confP("topic", "moved"), 400, "BAD_REQUEST"),
+		edit("move one message, both notices", confMember, confP("topic", "moved", "send_notification_to_old_thread", "true")),
+		edit("move it back with the legacy name, no notice", confMember, confP("subject", "welcome", "send_notification_to_new_thread", "false")),
+		edit("topic and content together", confMember, confP("topic", "together", "content", "Edited while moving")),
+		edit("resolve the topic, change_all", confAdmin, confP("topic", "✔ together", "propagate_mode", "change_all")),
+		bad("resolving general chat", confMember, confP("topic", "✔ general chat"), "BAD_REQUEST"),
+		bad("an invalid character", confMember, confP("topic", "a\tb"), "BAD_REQUEST"),
+		confBefore(bad("moving not allowed", confMember, confP("topic", "elsewhere"), "BAD_REQUEST"), func(s *refserver.Server) {
+			s.Do(func(r *refserver.Realm) {
+				r.Settings.GroupSettings["can_move_messages_between_topics_group"] = refserver.GroupSetting{GroupID: refserver.GroupNobody}
+			})
+		}),
+	}})
+	add(confGroup{op: "update-message", name: "update-message (time limits)", steps: []confStep{
+		confBefore(send, func(s *refserver.Server) {
+			s.Do(func(r *refserver.Realm) { r.SetSetting("move_messages_within_stream_limit_seconds", 600) })
+		}),
+		bad("a topic older messages share, change_all", confMember, confP("topic", "moved", "propagate_mode", "change_all"),
+			"MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"),
+		edit("the newest message, change_later", confMember, confP("topic", "moved", "propagate_mode", "change_later")),
+		confBad("an old message", "update-message", confMember, confPATCH, "/messages/2", confP("topic", "moved"), 400, "BAD_REQUEST"),
+		confOK("a moderator, an old message", "update-message", confMod, confPATCH, "/messages/2", confP("topic", "moved", "propagate_mode", "change_all")),
+	}})
+	add(confGroup{op: "register-queue", name: "get-events (a topic move)", opts: refserver.Options{FeatureLevel: 420}, steps: []confStep{
+		confCapture(confOK("register for edits", "register-queue", confMember3, confPOST, "/register",
+			confP("event_types", `["update_message","message"]`)), "queue_id", "queue_id"),
+		confCapture(confOK("send", "send-message", confMember, confPOST, "/messages",
+			confP("type", "stream", "to", "general", "topic", "fresh", "content", "A new topic")), "m", "id"),
+		edit("move the topic", confMember, confP("topic", "moved", "propagate_mode", "change_all")),
+		edit("edit and move", confMember, confP("topic", "again", "content", "Edited")),
+		confOK("the events", "get-events", confMember3, confGET, "/events", confP("queue_id", "${queue_id}", "last_event_id", "-1", "dont_block", "true")),
 	}})
 }

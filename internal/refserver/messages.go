@@ -1,6 +1,7 @@
 package refserver
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,7 +15,12 @@ import (
 )
 
 func init() {
-	registerArea("messages", area{seed: seedMessages, seedStep: 40, routes: (*Server).routesMessages})
+	registerArea("messages", area{seed: seedMessages, seedStep: 40, routes: (*Server).routesMessages,
+		sections: map[string]registerSection{
+			"message":              (*Server).registerMaxMessageID,
+			"starred_messages":     (*Server).registerStarredMessages,
+			"update_message_flags": (*Server).registerUnreadMessages,
+		}})
 }
 
 // messageFlagOrder is Zulip's UserMessage.ALL_FLAGS minus the flags the API
@@ -819,9 +825,7 @@ func (s *Server) messageWire(u *User, m *Message, f *narrowFilter, applyMarkdown
 		out["avatar_url"] = avatarURL(sender, clientGravatar)
 		out["client"] = "website"
 	}
-	if m.EditTimestamp != 0 {
-		out["last_edit_timestamp"] = m.EditTimestamp
-	}
+	s.editTimestampsWire(out, m)
 	if m.isDirect() {
 		s.directWire(out, m)
 	}
@@ -962,15 +966,22 @@ func (s *Server) reportContent(reporter, reported *User, m *Message, reportType,
 // postChannelMessage appends a message to a channel, delivered (as unread) to
 // every active subscriber; the sender's own copy is read.
 func (s *Server) postChannelMessage(ch *Channel, topic string, senderID int, content string) *Message {
+	return s.postChannelNotice(ch, topic, senderID, content, func(uid int) bool { return uid == senderID }, "")
+}
+
+// postChannelNotice is internal_send_stream_message: a message delivered to
+// every active subscriber, read for those read reports and unread for the
+// others; kind is its Message.type ("" for a normal message).
+func (s *Server) postChannelNotice(ch *Channel, topic string, senderID int, content string, read func(uid int) bool, kind string) *Message {
 	r := s.realm
 	m := &Message{ID: r.newID("message"), ChannelID: ch.ID, Topic: topic, SenderID: senderID,
-		Content: content, Timestamp: s.now().Unix(), Flags: map[int][]string{}}
+		Content: content, Timestamp: s.now().Unix(), Flags: map[int][]string{}, Kind: kind}
 	for uid := range ch.Subscribers {
 		if u := r.user(uid); u == nil || !u.IsActive {
 			continue
 		}
 		flags := []string{}
-		if uid == senderID {
+		if read(uid) {
 			flags = append(flags, "read")
 		}
 		m.Flags[uid] = flags
@@ -1063,6 +1074,14 @@ type Message struct {
 	DirectRecipients []int `json:"direct_recipients,omitempty"`
 	// EditTimestamp is when the content was last edited (0: never).
 	EditTimestamp int64 `json:"edit_timestamp,omitempty"`
+	// MoveTimestamp is when the message last moved to another topic, resolving
+	// and unresolving aside (0: never); TopicEditTimestamp when its topic last
+	// changed, resolving included.
+	MoveTimestamp      int64 `json:"move_timestamp,omitempty"`
+	TopicEditTimestamp int64 `json:"topic_edit_timestamp,omitempty"`
+	// Kind is Message.type where it is not a normal message
+	// ("resolve_topic_notification").
+	Kind string `json:"kind,omitempty"`
 }
 
 // HasFlag reports whether user has flag on the message.
@@ -1079,4 +1098,206 @@ func (m *Message) HasFlag(userID int, flag string) bool {
 type ReportType struct {
 	Key  string `json:"key"`
 	Name string `json:"name"`
+}
+
+// Register's message snapshots, after zerver/lib/events.py
+// fetch_initial_state_data and post_process_state, and zerver/lib/message.py
+// (get_starred_message_ids, get_raw_unread_data,
+// extract_unread_data_from_um_rows, aggregate_unread_data).
+const (
+	maxStarredMessages   = 10000 // get_starred_message_ids's limit
+	maxUnreadMessages    = 50000 // MAX_UNREAD_MESSAGES
+	unreadSenderIDsMaxFL = 89    // streams' sender_ids, removed at feature level 90
+	otherUserIDFL        = 119   // pms' other_user_id
+	emptyTopicNameFL     = 334   // the empty_topic_name client capability
+)
+
+// registerMaxMessageID is fetch type "message": max_message_id, the newest
+// message the user received (-1 for none).
+func (s *Server) registerMaxMessageID(rr *registerRequest, out obj) {
+	out["max_message_id"] = s.maxMessageID(rr.c.user)
+}
+
+// registerStarredMessages is fetch type "starred_messages": the ids of the
+// user's starred messages, ascending (get_starred_message_ids, at most
+// 10000).
+func (s *Server) registerStarredMessages(rr *registerRequest, out obj) {
+	ids := []int{}
+	for _, m := range s.sortedMessages() {
+		if len(ids) < maxStarredMessages && m.HasFlag(rr.c.user.ID, "starred") {
+			ids = append(ids, m.ID)
+		}
+	}
+	out["starred_messages"] = ids
+}
+
+// sortedMessages are the realm's messages in id order.
+func (s *Server) sortedMessages() []*Message {
+	msgs := append([]*Message{}, s.realm.Messages...)
+	sort.Slice(msgs, func(i, j int) bool { return msgs[i].ID < msgs[j].ID })
+	return msgs
+}
+
+// registerUnreadMessages is unread_msgs, which fetch_initial_state_data
+// computes when both "update_message_flags" and "message" are wanted (the
+// section of the first re-reads the request for the second).
+func (s *Server) registerUnreadMessages(rr *registerRequest, out obj) {
+	p, err := readRegisterParams(rr.c)
+	if err != nil || !p.wantedFetchTypes()["message"] {
+		return
+	}
+	allowEmpty := rr.fl >= emptyTopicNameFL && rr.capability("empty_topic_name")
+	out["unread_msgs"] = s.unreadMessages(rr.c.user, rr.fl, allowEmpty)
+}
+
+// unreadKey is a conversation's key in extract_unread_data_from_um_rows's
+// dictionaries: (other_user_id), (stream_id, topic) or (user_ids_string).
+type unreadKey struct {
+	n int
+	s string
+}
+
+// unreadBuckets are extract_unread_data_from_um_rows's dictionaries: the
+// object of each conversation and its message ids.
+type unreadBuckets struct {
+	ids  map[unreadKey][]int
+	objs map[unreadKey]obj
+}
+
+func newUnreadBuckets() *unreadBuckets {
+	return &unreadBuckets{ids: map[unreadKey][]int{}, objs: map[unreadKey]obj{}}
+}
+
+// add files a message id under a conversation.
+func (b *unreadBuckets) add(key unreadKey, o obj, id int) {
+	if _, ok := b.objs[key]; !ok {
+		b.objs[key] = o
+	}
+	b.ids[key] = append(b.ids[key], id)
+}
+
+// list is aggregate_message_dict: one object per conversation, in key order,
+// each with its message ids ascending.
+func (b *unreadBuckets) list() []obj {
+	keys := make([]unreadKey, 0, len(b.objs))
+	for k := range b.objs {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b unreadKey) int { return cmp.Or(cmp.Compare(a.n, b.n), strings.Compare(a.s, b.s)) })
+	out := make([]obj, 0, len(keys))
+	for _, k := range keys {
+		o := b.objs[k]
+		ids := append([]int{}, b.ids[k]...)
+		sort.Ints(ids)
+		o["unread_message_ids"] = ids
+		out = append(out, o)
+	}
+	return out
+}
+
+// unreadRows is get_raw_unread_data's query: the user's unread messages, the
+// newest 50000, leaving out the channels the user is no longer subscribed
+// to (get_inactive_recipient_ids; this server does not tell a former
+// subscription from none, so any channel the user is not subscribed to).
+func (s *Server) unreadRows(u *User) []*Message {
+	var rows []*Message
+	msgs := s.sortedMessages()
+	for i := len(msgs) - 1; i >= 0 && len(rows) < maxUnreadMessages; i-- {
+		m := msgs[i]
+		if _, row := m.Flags[u.ID]; !row || m.HasFlag(u.ID, "read") {
+			continue
+		}
+		if ch := s.realm.Channels[m.ChannelID]; !m.isDirect() && (ch == nil || !isSubscribed(ch, u)) {
+			continue
+		}
+		rows = append(rows, m)
+	}
+	slices.Reverse(rows)
+	return rows
+}
+
+// topicMutedFor is extract_unread_data_from_um_rows's is_row_muted: a topic
+// the user muted (channels cannot be muted on this server, so the unmuted
+// and followed topics of muted channels do not arise).
+func (s *Server) topicMutedFor(u *User, channelID int, topic string) bool {
+	for _, t := range s.realm.UserTopics {
+		if t.UserID == u.ID && t.StreamID == channelID && strings.EqualFold(t.TopicName, topic) {
+			return t.VisibilityPolicy == PolicyMuted
+		}
+	}
+	return false
+}
+
+// unreadMessages is get_raw_unread_data then aggregate_unread_data: the
+// unread messages by one-on-one conversation (pms), channel topic (streams,
+// muted topics included), group conversation (huddles); the mentions (direct
+// ones, and wildcard ones outside muted topics); count, which leaves out muted
+// topics; and whether the 50000 limit was reached.
+func (s *Server) unreadMessages(u *User, fl int, allowEmptyTopic bool) obj {
+	pms, streams, huddles := newUnreadBuckets(), newUnreadBuckets(), newUnreadBuckets()
+	mentions := []int{}
+	count := 0
+	rows := s.unreadRows(u)
+	senders := map[unreadKey]map[int]bool{}
+	for _, m := range rows {
+		muted := false
+		switch ids := m.DirectRecipients; {
+		case !m.isDirect():
+			muted = s.topicMutedFor(u, m.ChannelID, m.Topic)
+			topic := m.Topic
+			if topic == "" && !allowEmptyTopic {
+				topic = s.realm.Settings.EmptyTopicDisplayName
+			}
+			key := unreadKey{m.ChannelID, m.Topic}
+			streams.add(key, obj{"stream_id": m.ChannelID, "topic": topic}, m.ID)
+			if senders[key] == nil {
+				senders[key] = map[int]bool{}
+			}
+			senders[key][m.SenderID] = true
+		case len(ids) <= 2:
+			other := u.ID
+			for _, id := range ids {
+				if id != u.ID {
+					other = id
+				}
+			}
+			pm := obj{"sender_id": other}
+			if fl >= otherUserIDFL {
+				pm["other_user_id"] = other
+			}
+			pms.add(unreadKey{n: other}, pm, m.ID)
+		default:
+			parts := make([]string, len(ids))
+			for i, id := range ids {
+				parts[i] = strconv.Itoa(id)
+			}
+			key := strings.Join(parts, ",") // ids are ascending
+			huddles.add(unreadKey{s: key}, obj{"user_ids_string": key}, m.ID)
+		}
+		if !muted {
+			count++
+		}
+		wildcard := m.HasFlag(u.ID, "stream_wildcard_mentioned") || m.HasFlag(u.ID, "topic_wildcard_mentioned")
+		if m.HasFlag(u.ID, "mentioned") || wildcard && !muted {
+			mentions = append(mentions, m.ID)
+		}
+	}
+	if fl <= unreadSenderIDsMaxFL {
+		for key, o := range streams.objs {
+			var ids []int
+			for id := range senders[key] {
+				ids = append(ids, id)
+			}
+			sort.Ints(ids)
+			o["sender_ids"] = ids
+		}
+	}
+	return obj{
+		"count":               count,
+		"pms":                 pms.list(),
+		"streams":             streams.list(),
+		"huddles":             huddles.list(),
+		"mentions":            mentions,
+		"old_unreads_missing": len(rows) == maxUnreadMessages,
+	}
 }

@@ -3,10 +3,12 @@ package refserver
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -644,4 +646,130 @@ func TestLimitMessageRange(t *testing.T) {
 			t.Errorf("%+v: got %s %v %v %v", tc, got, r.foundAnchor, r.foundOldest, r.foundNewest)
 		}
 	}
+}
+
+// regUnread registers as user with the form and returns the answer's
+// unread_msgs, re-encoded as JSON for comparison.
+func regUnread(e *chatEnv, user int, form ...string) (map[string]any, bool) {
+	e.t.Helper()
+	body := e.chatOK(user, http.MethodPost, "/register", chatForm(form...))
+	u, ok := body["unread_msgs"].(map[string]any)
+	return u, ok
+}
+
+// The starred_messages snapshot is get_starred_message_ids: the user's
+// starred messages, ascending.
+func TestRegister_starredMessages(t *testing.T) {
+	e := chatNew(t)
+	e.chatOK(SeedMemberID, http.MethodPost, "/messages/flags", chatForm("messages", "[4,3]", "op", "add", "flag", "starred"))
+	body := e.chatOK(SeedMemberID, http.MethodPost, "/register", chatForm("fetch_event_types", `["starred_messages"]`))
+	if got := body["starred_messages"]; !reflect.DeepEqual(got, []any{1.0, 3.0, 4.0}) {
+		t.Errorf("starred_messages: %v", got)
+	}
+	if _, ok := body["unread_msgs"]; ok {
+		t.Errorf("unread_msgs without message: %v", body)
+	}
+	body = e.chatOK(SeedMember3ID, http.MethodPost, "/register", chatForm("fetch_event_types", `["starred_messages","message"]`))
+	if got := body["starred_messages"]; !reflect.DeepEqual(got, []any{}) || body["max_message_id"] == nil {
+		t.Errorf("none starred: %v", body)
+	}
+}
+
+// unread_msgs is in register's answer when both update_message_flags and
+// message are wanted (fetch_initial_state_data), whichever parameter names
+// them.
+func TestRegister_unreadCondition(t *testing.T) {
+	e := chatNew(t)
+	for _, tc := range []struct {
+		form []string
+		want bool
+	}{
+		{[]string{"fetch_event_types", `["update_message_flags"]`}, false},
+		{[]string{"fetch_event_types", `["message"]`}, false},
+		{[]string{"fetch_event_types", `["message","update_message_flags"]`}, true},
+		{[]string{"event_types", `["update_message_flags","message"]`}, true},
+		{[]string{"event_types", `["update_message_flags"]`, "fetch_event_types", `["update_message_flags"]`}, false},
+		{nil, true},
+	} {
+		if _, got := regUnread(e, SeedMemberID, tc.form...); got != tc.want {
+			t.Errorf("%v: unread_msgs present %v", tc.form, got)
+		}
+	}
+}
+
+// unread_msgs follows get_raw_unread_data, extract_unread_data_from_um_rows
+// and aggregate_unread_data: one-on-one conversations (oneself included) by
+// other_user_id, channel topics (muted ones included but not counted), group
+// conversations by user_ids_string, direct mentions; channels the user left
+// are left out. Older levels: sender_id only before 119, sender_ids in
+// streams before 90.
+func TestRegister_unreadMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fl   int
+		caps string
+		want string
+	}{
+		{"newest", 0, `{"empty_topic_name":true}`, `{"count":6,"huddles":[{"unread_message_ids":[${g}],"user_ids_string":"5,6,11"}],` +
+			`"mentions":[${b}],"old_unreads_missing":false,"pms":[{"other_user_id":5,"sender_id":5,"unread_message_ids":[${self}]},` +
+			`{"other_user_id":11,"sender_id":11,"unread_message_ids":[${dm}]}],"streams":[{"stream_id":1,"topic":"","unread_message_ids":[${empty}]},` +
+			`{"stream_id":1,"topic":"alpha","unread_message_ids":[${a},${b}]},{"stream_id":1,"topic":"muted","unread_message_ids":[${muted}]}]}`},
+		{"without empty_topic_name", 420, `{}`, `"stream_id":1,"topic":"general chat","unread_message_ids":[${empty}]`},
+		{"level 100", 100, `{}`, `"pms":[{"sender_id":5,"unread_message_ids":[${self}]},{"sender_id":11,"unread_message_ids":[${dm}]}]`},
+		{"level 80", 80, `{}`, `{"sender_ids":[2,11],"stream_id":1,"topic":"alpha","unread_message_ids":[${a},${b}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var opts []func(*Options)
+			if tc.fl != 0 {
+				opts = append(opts, chatLevel(tc.fl))
+			}
+			e := chatNew(t, opts...)
+			ids := regUnreadScenario(e)
+			u, ok := regUnread(e, SeedMemberID, "fetch_event_types", `["message","update_message_flags"]`, "client_capabilities", tc.caps)
+			if !ok {
+				t.Fatal("no unread_msgs")
+			}
+			raw, _ := json.Marshal(u)
+			want := tc.want
+			for k, v := range ids {
+				want = strings.ReplaceAll(want, "${"+k+"}", strconv.Itoa(v))
+			}
+			if !strings.Contains(string(raw), want) {
+				t.Errorf("unread_msgs:\n%s\nwant (within):\n%s", raw, want)
+			}
+		})
+	}
+}
+
+// regUnreadScenario leaves the member with a known set of unread messages
+// and returns their ids by name.
+func regUnreadScenario(e *chatEnv) map[string]int {
+	e.t.Helper()
+	e.srv.Do(func(r *Realm) {
+		for _, m := range r.Messages {
+			if _, ok := m.Flags[SeedMemberID]; ok {
+				m.Flags[SeedMemberID] = setMessageFlag(m.Flags[SeedMemberID], "read", true)
+			}
+		}
+	})
+	send := func(user int, form ...string) int {
+		return msgID(e.chatOK(user, http.MethodPost, "/messages", chatForm(form...)))
+	}
+	ids := map[string]int{
+		"a":     send(SeedMember3ID, "type", "stream", "to", "general", "topic", "alpha", "content", "Hi"),
+		"b":     send(SeedAdminID, "type", "stream", "to", "general", "topic", "alpha", "content", "@**Mark Member** look"),
+		"muted": send(SeedMember3ID, "type", "stream", "to", "general", "topic", "muted", "content", "Shh"),
+		"empty": send(SeedMember3ID, "type", "stream", "to", "general", "topic", "", "content", "No topic"),
+		"dm":    send(SeedMember3ID, "type", "private", "to", "[5]", "content", "Psst"),
+		"g":     send(SeedMember2ID, "type", "private", "to", "[5,11]", "content", "Group"),
+		"self":  send(SeedMemberID, "type", "private", "to", "[5]", "content", "Note to self", "read_by_sender", "false"),
+		"read":  send(SeedMember3ID, "type", "stream", "to", "general", "topic", "alpha", "content", "Read already"),
+	}
+	e.chatOK(SeedMemberID, http.MethodPost, "/messages/flags", chatForm("messages", "["+strconv.Itoa(ids["read"])+"]", "op", "add", "flag", "read"))
+	e.srv.Do(func(r *Realm) {
+		userTopicSet(r, SeedMemberID, SeedChannelGeneral, "MUTED", PolicyMuted, 1)
+		left := e.srv.postChannelMessage(r.Channels[SeedChannelBackendOnly], "left", SeedMember3ID, "Gone")
+		left.Flags[SeedMemberID] = []string{} // received while subscribed, then left
+	})
+	return ids
 }

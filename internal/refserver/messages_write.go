@@ -30,8 +30,9 @@ import (
 // (check_update_message, validate_user_can_edit_message,
 // validate_message_edit_payload). Choices where the model is smaller than
 // Zulip:
-//   - PATCH /messages edits content; moving messages (topic, stream_id) is not
-//     modelled: those parameters are not read, so they are reported in
+//   - PATCH /messages edits content and moves messages to another topic of
+//     their channel (messages_move.go); moving them to another channel is not
+//     modelled: stream_id is not read, so it is reported in
 //     ignored_parameters_unsupported;
 //   - wildcard and group mentions are not checked (every user may use them);
 //     @**Full Name** and @**Full Name|id** mentions set the mentioned flag;
@@ -142,12 +143,19 @@ func (s *Server) hasMessageAccess(u *User, m *Message, modifying bool) bool {
 	if !ch.InviteOnly && !u.IsGuest() {
 		return true
 	}
-	content := isSubscribed(ch, u) || !u.IsGuest() &&
-		(s.channelSettingHas(ch, "can_add_subscribers_group", u) || s.channelSettingHas(ch, "can_subscribe_group", u))
+	content := s.channelContentAccess(u, ch)
 	if !ch.HistoryPublicToSubscribers {
 		return row && content
 	}
 	return content
+}
+
+// channelContentAccess is has_message_access's content access to a channel
+// that is private or seen by a guest: subscribers, and non-guests in its
+// can_add_subscribers_group or can_subscribe_group.
+func (s *Server) channelContentAccess(u *User, ch *Channel) bool {
+	return isSubscribed(ch, u) || !u.IsGuest() &&
+		(s.channelSettingHas(ch, "can_add_subscribers_group", u) || s.channelSettingHas(ch, "can_subscribe_group", u))
 }
 
 // clientName is Zulip's parse_client: the User-Agent's first word (before a
@@ -675,8 +683,7 @@ func (s *Server) sentAnswer(c *call, m *Message) obj {
 		out["message_url"], out["message_link"] = u, u
 		return out
 	}
-	u := base + "/#narrow/channel/" + strconv.Itoa(ch.ID) + "-" + encodeHashComponent(strings.ReplaceAll(ch.Name, " ", "-")) +
-		"/topic/" + encodeHashComponent(m.Topic) + "/near/" + strconv.Itoa(m.ID)
+	u := channelTopicURL(base, ch, m.Topic) + "/near/" + strconv.Itoa(m.ID)
 	topic := m.Topic
 	if topic == "" {
 		topic = s.realm.Settings.EmptyTopicDisplayName
@@ -684,6 +691,13 @@ func (s *Server) sentAnswer(c *call, m *Message) obj {
 	out["message_url"] = u
 	out["message_link"] = fmt.Sprintf("[#%s > %s @ 💬](%s)", ch.Name, topic, u)
 	return out
+}
+
+// channelTopicURL is a topic's narrow URL (stream_topic_url's form):
+// /#narrow/channel/<id>-<name>/topic/<topic>, hash-encoded.
+func channelTopicURL(base string, ch *Channel, topic string) string {
+	return base + "/#narrow/channel/" + strconv.Itoa(ch.ID) + "-" + encodeHashComponent(strings.ReplaceAll(ch.Name, " ", "-")) +
+		"/topic/" + encodeHashComponent(topic)
 }
 
 // slugJunk is what personal_narrow_url replaces in a name.
@@ -791,18 +805,25 @@ func (s *Server) getMessage(c *call) (obj, error) {
 }
 
 // messageEdit is a PATCH /messages/{message_id} request as read: the new
-// content, the hash of the content it expects, and the propagate mode.
+// content, the hash of the content it expects, the new topic, the propagate
+// mode and which topics hear of a move.
 type messageEdit struct {
-	id         int
-	content    string
-	hasContent bool
-	prevSHA    string
-	hasPrev    bool
-	propagate  string
+	id                   int
+	content              string
+	hasContent           bool
+	prevSHA              string
+	hasPrev              bool
+	topic                string
+	hasTopic             bool
+	propagate            string
+	notifyOld, notifyNew bool
 }
 
-// updateMessage is update_message_backend with check_update_message, for
-// content edits, its checks in their order.
+// updateMessage is update_message_backend with check_update_message, its
+// checks in their order: access, the permission to edit the content, the
+// payload (validate_message_edit_payload), the request
+// (build_message_edit_request), the permission to move (messages_move.go),
+// then do_update_message.
 func (s *Server) updateMessage(c *call) (obj, error) {
 	e, err := s.readMessageEdit(c)
 	if err != nil {
@@ -812,26 +833,25 @@ func (s *Server) updateMessage(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkMessageEdit(c.user, m, e); err != nil {
+	if e.hasContent {
+		if err := s.checkCanEditMessage(c.user, m); err != nil {
+			return nil, err
+		}
+	}
+	if e.hasTopic && e.topic == m.Topic {
+		e.hasTopic = false // the topic it has: no topic change
+	}
+	if err := validateMessageEditPayload(m, e); err != nil {
 		return nil, err
 	}
-	// build_message_edit_request.
-	content := e.content
-	if strings.TrimRight(content, " \t\n\r\v\f") == "" {
-		content = "(deleted)"
-	}
-	body, err := normalizeBody(content)
+	q, err := s.buildMessageEdit(m, e)
 	if err != nil {
 		return nil, err
 	}
-	orig := m.Content
-	m.Content = body
-	m.EditTimestamp = s.now().Unix()
-	mentioned := c.realm().mentionedUsers(body)
-	for uid, flags := range m.Flags {
-		m.Flags[uid] = setMessageFlag(flags, "mentioned", mentioned[uid] && uid != m.SenderID)
+	if err := s.checkMessageMove(c.user, m, q); err != nil {
+		return nil, err
 	}
-	s.emitMessageUpdate(c.user, m, orig)
+	s.doUpdateMessage(c.user, m, q, realmURL(c.r))
 	out := obj{}
 	if s.opts.FeatureLevel >= detachedUploadsFL {
 		out["detached_uploads"] = []any{}
@@ -847,10 +867,7 @@ func (s *Server) readMessageEdit(c *call) (*messageEdit, error) {
 	if e.id, err = c.pathInt("message_id"); err != nil {
 		return nil, err
 	}
-	e.content, e.hasContent = c.optString("content")
-	if s.opts.FeatureLevel >= prevContentSHA256FL {
-		e.prevSHA, e.hasPrev = c.optString("prev_content_sha256")
-	}
+	e.topic, e.hasTopic = c.topicParam()
 	propagate, ok := c.optString("propagate_mode")
 	if !ok {
 		propagate = "change_one"
@@ -858,36 +875,23 @@ func (s *Server) readMessageEdit(c *call) (*messageEdit, error) {
 		return nil, errBadRequest("Invalid propagate_mode")
 	}
 	e.propagate = propagate
-	for _, name := range []string{"send_notification_to_new_thread", "send_notification_to_old_thread"} {
-		if _, err := c.optBool(name, false); err != nil {
-			return nil, err
-		}
+	if e.notifyOld, err = c.optBool("send_notification_to_old_thread", false); err != nil {
+		return nil, err
+	}
+	if e.notifyNew, err = c.optBool("send_notification_to_new_thread", true); err != nil {
+		return nil, err
+	}
+	e.content, e.hasContent = c.optString("content")
+	if s.opts.FeatureLevel >= prevContentSHA256FL {
+		e.prevSHA, e.hasPrev = c.optString("prev_content_sha256")
 	}
 	return e, nil
 }
 
-// checkMessageEdit checks a content edit of m in Zulip's order: whether u
-// may edit it, validate_message_edit_payload (topic and channel moves are
-// not modelled) and the expected content's hash.
-func (s *Server) checkMessageEdit(u *User, m *Message, e *messageEdit) error {
-	if e.hasContent {
-		if err := s.checkCanEditMessage(u, m); err != nil {
-			return err
-		}
-	}
-	if !e.hasContent {
-		return errBadRequest("Nothing to change")
-	}
-	if e.propagate != "change_one" {
-		return errBadRequest("Invalid propagate_mode without topic edit")
-	}
-	if e.hasPrev {
-		sum := sha256.Sum256([]byte(m.Content))
-		if e.prevSHA != hex.EncodeToString(sum[:]) {
-			return errCode(400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.", nil)
-		}
-	}
-	return nil
+// sha256Hex is Zulip's sha256_hash: the hexadecimal SHA-256 of a text.
+func sha256Hex(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }
 
 // checkCanEditMessage is validate_user_can_edit_message: editing must be on,
@@ -908,20 +912,74 @@ func (s *Server) checkCanEditMessage(u *User, m *Message) error {
 	return nil
 }
 
-// emitMessageUpdate is do_update_message's update_message event for a
-// content edit, to the users who received the message, with their flags.
-func (s *Server) emitMessageUpdate(editor *User, m *Message, orig string) {
+// doUpdateMessage is do_update_message: the content edit (mentions
+// recomputed), the topic move, the update_message event, then for a move
+// the resolve notice and the Notification Bot's breadcrumbs.
+func (s *Server) doUpdateMessage(editor *User, m *Message, q *messageEditRequest, base string) {
 	r := s.realm
-	ev := obj{"type": "update_message", "user_id": editor.ID, "edit_timestamp": m.EditTimestamp,
-		"message_id": m.ID, "message_ids": []int{m.ID}, "rendering_only": false,
-		"orig_content": orig, "orig_rendered_content": renderChatMarkdown(r, orig),
-		"content": m.Content, "rendered_content": renderChatMarkdown(r, m.Content),
-		"is_me_message": strings.HasPrefix(m.Content, "/me ") && !strings.Contains(m.Content, "\n")}
-	if ch := r.Channels[m.ChannelID]; ch != nil && !m.isDirect() {
-		ev["stream_id"], ev["stream_name"] = ch.ID, ch.Name
+	now := s.now().Unix()
+	ev := obj{"type": "update_message", "user_id": editor.ID, "edit_timestamp": now,
+		"message_id": m.ID, "rendering_only": false}
+	if q.hasContent {
+		orig := m.Content
+		m.Content = q.body
+		m.EditTimestamp = now
+		mentioned := r.mentionedUsers(q.body)
+		for uid, flags := range m.Flags {
+			m.Flags[uid] = setMessageFlag(flags, "mentioned", mentioned[uid] && uid != m.SenderID)
+		}
+		ev["orig_content"], ev["orig_rendered_content"] = orig, renderChatMarkdown(r, orig)
+		ev["content"], ev["rendered_content"] = m.Content, renderChatMarkdown(r, m.Content)
+		ev["is_me_message"] = strings.HasPrefix(m.Content, "/me ") && !strings.Contains(m.Content, "\n")
 	}
+	if m.isDirect() {
+		ev["message_ids"] = []int{m.ID}
+		s.emitMessageUpdate(m, ev, false)
+		return
+	}
+	ev["stream_name"], ev["stream_id"] = q.ch.Name, q.ch.ID
+	q.changed = []*Message{m}
+	if q.topicEdited {
+		s.moveTopic(editor, m, q, now)
+		ev["propagate_mode"] = q.propagate
+		ev["orig_subject"], ev["subject"] = r.topicDisplay(q.origTopic), r.topicDisplay(q.target)
+		ev["topic_links"] = topicLinks(r, q.target)
+	}
+	ids := make([]int, 0, len(q.changed))
+	for _, c := range q.changed {
+		ids = append(ids, c.ID)
+	}
+	sort.Ints(ids)
+	ev["message_ids"] = ids
+	s.emitMessageUpdate(m, ev, q.ch.HistoryPublicToSubscribers)
+	if q.topicEdited && !q.hasContent && q.resolveToggle() {
+		s.sendResolveNotice(editor, q)
+	}
+	if q.topicEdited && s.opts.FeatureLevel >= topicMoveNoticesFL {
+		s.sendMoveBreadcrumbs(editor, q, base)
+	}
+}
+
+// topicDisplay is a topic as a client without the empty_topic_name
+// capability sees it: the empty topic by its display name.
+func (r *Realm) topicDisplay(topic string) string {
+	if topic == "" {
+		return r.Settings.EmptyTopicDisplayName
+	}
+	return topic
+}
+
+// emitMessageUpdate sends do_update_message's update_message event to the
+// users who received the message, with their flags, and, for a channel whose
+// history is shared with its subscribers, to its other active subscribers
+// with the flag read.
+func (s *Server) emitMessageUpdate(m *Message, ev obj, toSubscribers bool) {
+	ch := s.realm.Channels[m.ChannelID]
 	s.emitEach("update_message", func(_ *Queue, u *User) obj {
 		flags, ok := m.Flags[u.ID]
+		if !ok && toSubscribers && ch != nil && isSubscribed(ch, u) {
+			flags, ok = []string{"read"}, true
+		}
 		if !ok {
 			return nil
 		}
