@@ -340,7 +340,7 @@ func (s *Server) registerRealm(rr *registerRequest, out obj) {
 	out["max_topic_length"] = maxTopic
 	out["max_stream_name_length"] = 60
 	out["max_stream_description_length"] = 1024
-	out["max_message_length"] = 10000
+	out["max_message_length"] = r.maxMessageLength()
 	out["realm_email_auth_enabled"] = r.authMethodEnabled("Email")
 	out["realm_password_auth_enabled"] = r.authMethodEnabled("Email")
 	out["realm_push_notifications_enabled"] = true

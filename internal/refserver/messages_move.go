@@ -112,7 +112,7 @@ func (s *Server) buildMessageEdit(m *Message, e *messageEdit) (*messageEditReque
 		if strings.TrimRight(content, " \t\n\r\v\f") == "" {
 			content = "(deleted)"
 		}
-		body, err := normalizeBody(content)
+		body, err := normalizeBody(content, r.maxMessageLength())
 		if err != nil {
 			return nil, err
 		}

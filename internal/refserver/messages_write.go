@@ -51,16 +51,16 @@ func init() {
 
 // Feature levels of the modelled behaviour.
 const (
-	messageURLFL         = 508 // message_url and message_link in POST /messages
-	detachedUploadsFL    = 285 // detached_uploads in PATCH /messages
-	prevContentSHA256FL  = 379 // prev_content_sha256
-	readBySenderFL       = 236 // read_by_sender
-	channelTypeFL        = 248 // type "channel"
-	directTypeFL         = 174 // type "direct"
-	generalChatAliasFL   = 370 // "(no topic)" and the display name mean ""
-	maxMessageLength     = 10000
-	editLimitBufferSecs  = 20
-	messageTruncatedNote = "\n[message truncated]"
+	messageURLFL            = 508 // message_url and message_link in POST /messages
+	detachedUploadsFL       = 285 // detached_uploads in PATCH /messages
+	prevContentSHA256FL     = 379 // prev_content_sha256
+	readBySenderFL          = 236 // read_by_sender
+	channelTypeFL           = 248 // type "channel"
+	directTypeFL            = 174 // type "direct"
+	generalChatAliasFL      = 370 // "(no topic)" and the display name mean ""
+	defaultMaxMessageLength = 10000
+	editLimitBufferSecs     = 20
+	messageTruncatedNote    = "\n[message truncated]"
 )
 
 // routesMessageWrites registers the endpoints.
@@ -184,9 +184,18 @@ func defaultReadBySender(client string) bool {
 	return strings.Contains(name, "desktop app") || strings.Contains(name, "zulipmobile")
 }
 
+// maxMessageLength is the server's MAX_MESSAGE_LENGTH (register's
+// max_message_length): RealmSettings.MaxMessageLength, or Zulip's default.
+func (r *Realm) maxMessageLength() int {
+	if r.Settings.MaxMessageLength > 0 {
+		return r.Settings.MaxMessageLength
+	}
+	return defaultMaxMessageLength
+}
+
 // normalizeBody is normalize_body: trailing whitespace and leading newlines
-// go, an empty message is refused, and a long one truncated.
-func normalizeBody(body string) (string, error) {
+// go, an empty message is refused, and one longer than maxLength truncated.
+func normalizeBody(body string, maxLength int) (string, error) {
 	body = strings.TrimLeft(strings.TrimRight(body, " \t\n\r\v\f"), "\n")
 	if body == "" {
 		return "", errBadRequest("Message must not be empty")
@@ -194,8 +203,8 @@ func normalizeBody(body string) (string, error) {
 	if strings.ContainsRune(body, 0) {
 		return "", errBadRequest("Message must not contain null bytes")
 	}
-	if utf8.RuneCountInString(body) > maxMessageLength {
-		keep := maxMessageLength - utf8.RuneCountInString(messageTruncatedNote)
+	if utf8.RuneCountInString(body) > maxLength {
+		keep := maxLength - utf8.RuneCountInString(messageTruncatedNote)
 		body = string([]rune(body)[:keep]) + messageTruncatedNote
 	}
 	return body, nil
@@ -304,7 +313,7 @@ func (s *Server) sendChannelMessage(c *call, p *messageSend) (*Message, error) {
 	if !p.hasTopic {
 		return nil, errBadRequest("Missing topic")
 	}
-	body, err := normalizeBody(p.content)
+	body, err := normalizeBody(p.content, s.realm.maxMessageLength())
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +353,7 @@ func (s *Server) sendDirectMessage(c *call, p *messageSend) (*Message, error) {
 	if len(recipients) == 0 {
 		return nil, errBadRequest("Message must have recipients")
 	}
-	body, err := normalizeBody(p.content)
+	body, err := normalizeBody(p.content, s.realm.maxMessageLength())
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -319,5 +320,28 @@ func TestGetMessage_access(t *testing.T) {
 	got := e.chatOK(SeedMember3ID, http.MethodGet, msgPath(14), nil)["message"].(map[string]any)
 	if got["subject"] != "general chat" || !reflect.DeepEqual(got["flags"], []any{"read"}) {
 		t.Errorf("empty topic: %v", got)
+	}
+}
+
+// TestMaxMessageLength: a server whose MAX_MESSAGE_LENGTH was lowered says so
+// in register's max_message_length and cuts longer messages to it, ending
+// them with Zulip's note (normalize_body).
+func TestMaxMessageLength(t *testing.T) {
+	e := chatNew(t)
+	e.srv.Do(func(r *Realm) { r.Settings.MaxMessageLength = 40 })
+	if got := e.chatOK(SeedMemberID, http.MethodPost, "/register", chatForm("fetch_event_types", `["realm"]`))["max_message_length"]; got != 40.0 {
+		t.Errorf("max_message_length = %v, want 40", got)
+	}
+	id := msgSend(e, SeedMemberID, "general", "t", strings.Repeat("x", 50))
+	var got string
+	e.srv.Do(func(r *Realm) {
+		for _, m := range r.Messages {
+			if m.ID == id {
+				got = m.Content
+			}
+		}
+	})
+	if want := strings.Repeat("x", 40-len(messageTruncatedNote)) + messageTruncatedNote; got != want {
+		t.Errorf("content %q, want %q", got, want)
 	}
 }

@@ -96,6 +96,8 @@ type Realm struct {
 type RealmSettings struct {
 	// NameChangesDisabled and the like are not served; only what a rule needs is here.
 	MaxTopicLength int `json:"max_topic_length"`
+	// MaxMessageLength is the server's MAX_MESSAGE_LENGTH; 0 is Zulip's default, 10000.
+	MaxMessageLength int `json:"max_message_length,omitempty"`
 	// EmptyTopicDisplayName is realm_empty_topic_display_name.
 	EmptyTopicDisplayName string `json:"empty_topic_display_name"`
 	// DisallowDisposableEmail and EmailsRestrictedToDomains govern user creation.
