@@ -57,6 +57,7 @@ type RegisterResponse struct {
 	ZulipVersion                     string              `json:"zulip_version"`
 	ZulipMergeBase                   string              `json:"zulip_merge_base"`
 	MaxTopicLength                   int                 `json:"max_topic_length"`
+	MaxMessageLength                 int                 `json:"max_message_length"`
 	EventQueueLongpollTimeoutSeconds int                 `json:"event_queue_longpoll_timeout_seconds"`
 	RealmEmptyTopicDisplayName       string              `json:"realm_empty_topic_display_name"`
 	ServerReportMessageTypes         []ReportMessageType `json:"server_report_message_types"`

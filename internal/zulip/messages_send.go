@@ -3,6 +3,7 @@ package zulip
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 )
@@ -111,11 +112,35 @@ func (c *Client) NewestMessages(ctx context.Context, narrow []NarrowTerm, n int)
 	return out.Messages, err
 }
 
-// EditMessageContent replaces a message's content (PATCH /messages/{id}). Idempotent: a
-// repeat sets the same content.
-func (c *Client) EditMessageContent(ctx context.Context, id int64, content string) error {
-	p := newParams().str("content", content)
-	return c.do(ctx, request{method: http.MethodPatch, path: messagePath(id), params: p, idempotent: true}, nil)
+// EditMessageRequest changes a message (PATCH /messages/{id}); nil fields are left as
+// they are.
+type EditMessageRequest struct {
+	Content *string
+	// Topic moves the message alone to another topic of its channel (propagate_mode
+	// change_one), without Notification Bot's notices in either topic: the change is the
+	// configuration's, not news.
+	Topic *string
+}
+
+// EditMessage changes a message's content, topic or both in one request (PATCH
+// /messages/{id}). Idempotent: a repeat sets the same content, and a move to the topic the
+// message is in already is no change, which Zulip answers "Nothing to change" when the
+// request holds nothing else: that answer is a success here.
+func (c *Client) EditMessage(ctx context.Context, id int64, r EditMessageRequest) error {
+	p := newParams()
+	if r.Content != nil {
+		p.str("content", *r.Content)
+	}
+	if r.Topic != nil {
+		p.str("topic", *r.Topic).str("propagate_mode", "change_one").
+			json("send_notification_to_old_thread", false).json("send_notification_to_new_thread", false)
+	}
+	err := c.do(ctx, request{method: http.MethodPatch, path: messagePath(id), params: p, idempotent: true}, nil)
+	var apiErr *APIError
+	if r.Content == nil && errors.As(err, &apiErr) && apiErr.Msg == "Nothing to change" {
+		return nil
+	}
+	return err
 }
 
 // DeleteMessage deletes a message for everyone (DELETE /messages/{id}). Idempotent in

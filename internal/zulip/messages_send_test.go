@@ -107,14 +107,23 @@ func TestNewestMessages(t *testing.T) {
 	}
 }
 
-func TestEditMessageContent(t *testing.T) {
+// TestEditMessage: a content edit sends the content alone; a topic change moves the
+// message alone, quietly.
+func TestEditMessage(t *testing.T) {
 	env := setup(t)
+	want := url.Values{"content": {"new"}}
 	env.handle("/messages/42", func(w http.ResponseWriter, r *http.Request) {
 		testMethod(t, r, http.MethodPatch)
-		testFormValues(t, r, url.Values{"content": {"new"}})
+		testFormValues(t, r, want)
 		success(w, `"detached_uploads":[]`)
 	})
-	if err := env.client.EditMessageContent(context.Background(), 42, "new"); err != nil {
+	content, topic := "new", "runbook"
+	if err := env.client.EditMessage(context.Background(), 42, EditMessageRequest{Content: &content}); err != nil {
+		t.Fatal(err)
+	}
+	want = url.Values{"topic": {"runbook"}, "propagate_mode": {"change_one"},
+		"send_notification_to_old_thread": {"false"}, "send_notification_to_new_thread": {"false"}}
+	if err := env.client.EditMessage(context.Background(), 42, EditMessageRequest{Topic: &topic}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -140,7 +149,9 @@ func methodCasesMessageWrites() []methodCase {
 		}},
 		{"GetMessage", "GET", "/messages/1", func(ctx context.Context, c *Client) error { return ignore(c.GetMessage(ctx, 1)) }},
 		{"NewestMessages", "GET", "/messages", func(ctx context.Context, c *Client) error { return ignore(c.NewestMessages(ctx, nil, 1)) }},
-		{"EditMessageContent", "PATCH", "/messages/1", func(ctx context.Context, c *Client) error { return c.EditMessageContent(ctx, 1, "c") }},
+		{"EditMessage", "PATCH", "/messages/1", func(ctx context.Context, c *Client) error {
+			return c.EditMessage(ctx, 1, EditMessageRequest{Content: ptr("c")})
+		}},
 		{"DeleteMessage", "DELETE", "/messages/1", func(ctx context.Context, c *Client) error { return c.DeleteMessage(ctx, 1) }},
 	}
 }
@@ -168,7 +179,7 @@ func TestMessages_referenceServer(t *testing.T) {
 	if err != nil || len(newest) != 1 || newest[0].ID != sent.ID {
 		t.Fatalf("NewestMessages = %+v, %v", newest, err)
 	}
-	if err := c.EditMessageContent(ctx, sent.ID, "Deployed."); err != nil {
+	if err := c.EditMessage(ctx, sent.ID, EditMessageRequest{Content: ptr("Deployed.")}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := c.GetMessage(ctx, sent.ID)
@@ -188,5 +199,24 @@ func TestMessages_referenceServer(t *testing.T) {
 	}
 	if _, err := c.GetMessage(ctx, sent.ID); !IsNotFound(err) {
 		t.Errorf("GetMessage after delete: IsNotFound(%v) = false", err)
+	}
+}
+
+// TestMessages_move moves a message to another topic of the reference server,
+// twice: the repeat finds it moved already, which is no error.
+func TestMessages_move(t *testing.T) {
+	c, _ := refClient(t, refserver.SeedMemberID)
+	ctx := context.Background()
+	sent, err := c.SendMessage(ctx, SendMessageRequest{ChannelID: refserver.SeedChannelGeneral, Topic: "deploys", Content: "Deploying."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := c.EditMessage(ctx, sent.ID, EditMessageRequest{Topic: ptr("releases")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := c.GetMessage(ctx, sent.ID); err != nil || got.Subject != "releases" || got.Content != "Deploying." {
+		t.Fatalf("GetMessage = %+v, %v", got, err)
 	}
 }

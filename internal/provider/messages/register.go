@@ -33,6 +33,9 @@ func Area() kit.Area {
 			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: NewMessageReportResource, Level: featureMessageReport},
 			{TypeName: "zulip_message_post", Contract: kit.Invocation, NewResource: NewMessagePostResource},
 		},
+		// The starred messages come with the run's first register (a list of ids);
+		// the unread ones are read only by a run that manages the read flag.
+		State:       []string{zulip.EventTypeStarredMessages},
 		DataSources: []func() datasource.DataSource{NewMessagesMatchingNarrowDataSource},
 		Actions:     []func() action.Action{NewMessageReportAction, NewSendMessageAction},
 	}

@@ -42,8 +42,9 @@ var (
 	_ resource.ResourceWithConfigValidators = (*messageResource)(nil)
 )
 
-// Zulip's limits on a message (settings.MAX_MESSAGE_LENGTH, and the topic
-// length of servers that do not say max_topic_length), in code points.
+// Zulip's limits on a message where the server does not say them
+// (settings.MAX_MESSAGE_LENGTH's default, and the topic length before
+// max_topic_length), in code points.
 const (
 	messageMaxContent     = 10000
 	messageMaxTopicLegacy = 60
@@ -60,7 +61,8 @@ const (
 		"trailing whitespace."
 	messageToUsersDescription = "For a direct message: the recipients, all by user id or all by e-mail address (Zulip " +
 		"refuses a list that mixes them). Not with `channel_id`."
-	messageContentDescription = "The message's text, in Zulip-flavored Markdown: not empty, at most 10000 characters, " +
+	messageContentDescription = "The message's text, in Zulip-flavored Markdown: not empty, at most the server's " +
+		"`max_message_length` characters (10000 unless its administrators changed it; checked at plan), " +
 		"without trailing whitespace or leading newlines (Zulip strips them; wrap a heredoc in `chomp()`)."
 )
 
@@ -99,7 +101,8 @@ func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"directly to users, whose content Terraform keeps as configured: a changed `content` edits the message in " +
 			"place (Zulip's message editing rules apply: `allow_message_editing` and the organization's time limit " +
 			"for edits), an edit made in Zulip shows as a difference and is put back, and a message deleted in Zulip " +
-			"is sent again. A changed channel, topic or recipients sends a new message and deletes the old one. " +
+			"is sent again. A changed topic moves the message; a changed channel or recipients sends a new message and " +
+			"deletes the old one. " +
 			"Destroying the resource deletes the message for everyone, which needs the organization's or the channel's " +
 			"permission to delete one's own messages (`can_delete_own_message_group`, within " +
 			"`message_content_delete_limit_seconds`) or any message (`can_delete_any_message_group`); the plan refuses a " +
@@ -121,10 +124,12 @@ func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"topic": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: messageTopicDescription + " Changing it sends a new message (Zulip's moving of " +
-					"messages between topics is not used).",
-				Validators:    []validator.String{validators.String("a topic without leading or trailing whitespace", checkMessageTopic)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				MarkdownDescription: messageTopicDescription + " Changing it moves the message, alone, to the new topic of " +
+					"its channel (without Notification Bot's notices), which needs the organization's " +
+					"`can_move_messages_between_topics_group` or the channel's `can_move_messages_within_channel_group`, " +
+					"within `move_messages_within_stream_limit_seconds` for any role but moderators; the plan checks both. " +
+					"A message moved in Zulip shows as a difference and is moved back.",
+				Validators: []validator.String{validators.String("a topic without leading or trailing whitespace", checkMessageTopic)},
 			},
 			"to_users": schema.SetAttribute{
 				ElementType:         types.StringType,
@@ -185,10 +190,11 @@ func validateMessageConfig(ctx context.Context, cfg attrSource, diags *diag.Diag
 	}
 }
 
-// checkMessagePlan checks a message's channel and topic against the server
-// (checkMessageTarget).
+// checkMessagePlan checks a message's length, channel and topic against the
+// server (checkContentLength, checkMessageTarget).
 func checkMessagePlan(ctx context.Context, d *kit.ProviderData, src attrSource, diags *diag.Diagnostics) {
 	if m := readMessage(ctx, src, diags); !diags.HasError() {
+		checkContentLength(ctx, d, m.Content, diags)
 		checkMessageTarget(ctx, d, m.ChannelID, m.Topic, diags)
 	}
 }
@@ -307,15 +313,77 @@ func (r *messageResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	checkContentLength(ctx, r.Data, plan.Content, &resp.Diagnostics)
 	if req.State.Raw.IsNull() {
 		checkMessageTarget(ctx, r.Data, plan.ChannelID, plan.Topic, &resp.Diagnostics)
 		return
 	}
 	var state messageResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if !resp.Diagnostics.HasError() && !plan.Content.Equal(state.Content) && plan.ID.Equal(state.ID) {
+	if resp.Diagnostics.HasError() || !plan.ID.Equal(state.ID) {
+		return
+	}
+	if !plan.Content.Equal(state.Content) {
 		checkMessageEdit(ctx, r.Data, state.Timestamp, &resp.Diagnostics)
 	}
+	if kit.Known(plan.Topic) && !plan.Topic.Equal(state.Topic) {
+		checkMessageMove(ctx, r.Data, state, plan.Topic, &resp.Diagnostics)
+	}
+}
+
+// checkMessageMove refuses at plan a move of the message to another topic of
+// its channel that Zulip would refuse (check_update_message): the target
+// topic's rules, and, unless the move only resolves or unresolves the topic
+// (which the server checks), the permission to move messages between topics
+// (the organization's can_move_messages_between_topics_group, or the
+// channel's administrators and can_move_messages_within_channel_group) and
+// the organization's time limit for moves, which holds every role but
+// moderators, administrators included.
+func checkMessageMove(ctx context.Context, d *kit.ProviderData, state messageResourceModel, topic types.String, diags *diag.Diagnostics) {
+	ch := checkMessageTopicOf(ctx, d, state.ChannelID, topic, diags)
+	if ch == nil || diags.HasError() || isResolveToggle(state.Topic.ValueString(), topic.ValueString()) {
+		return
+	}
+	me, err := d.Caller(ctx)
+	if err != nil {
+		return
+	}
+	if me.Role > zulip.RoleAdministrator {
+		kit.RequirePermission(ctx, d, fmt.Sprintf("Moving message %d to the topic %q", state.ID.ValueInt64(), topic.ValueString()),
+			path.Root("topic"), diags, kit.RealmPermission(ctx, d, "can_move_messages_between_topics_group"),
+			kit.HeldBy{What: "the channel's can_administer_channel_group", Kind: kit.PermissionOfChannel,
+				Setting: "can_administer_channel_group", Value: ch.CanAdministerChannelGroup},
+			kit.HeldBy{What: "the channel's can_move_messages_within_channel_group", Kind: kit.PermissionOfChannel,
+				Setting: "can_move_messages_within_channel_group", Value: ch.CanMoveMessagesWithinChannelGroup})
+	}
+	if me.Role == zulip.RoleModerator || !kit.Known(state.Timestamp) {
+		return
+	}
+	settings, err := d.RealmSettings(ctx)
+	if err != nil {
+		return
+	}
+	raw, ok := settings.RealmSetting("move_messages_within_stream_limit_seconds")
+	var limit *int64
+	if !ok || json.Unmarshal(raw, &limit) != nil || limit == nil {
+		return
+	}
+	if age := time.Now().Unix() - state.Timestamp.ValueInt64(); age > *limit+20 {
+		diags.AddAttributeError(path.Root("topic"), "Move Time Limit Passed",
+			fmt.Sprintf("The message was sent %d seconds ago; the organization allows moving messages between topics for "+
+				"%d seconds (move_messages_within_stream_limit_seconds), to everyone but moderators (Zulip: \"The time limit "+
+				"for editing this message's topic has passed.\"). Replace the message instead (terraform apply -replace=...).",
+				age, *limit))
+	}
+}
+
+// resolvedTopicPrefix marks a resolved topic.
+const resolvedTopicPrefix = "✔ "
+
+// isResolveToggle reports a topic change that only marks the topic resolved
+// or unresolved, which Zulip checks against the permission to resolve topics.
+func isResolveToggle(from, to string) bool {
+	return to == resolvedTopicPrefix+from || from == resolvedTopicPrefix+to
 }
 
 // checkMessageTarget refuses at plan what Zulip would refuse of a channel
@@ -340,6 +408,30 @@ func checkMessageTarget(ctx context.Context, d *kit.ProviderData, channelID type
 			kit.HeldBy{What: "the channel's can_send_message_group", Kind: kit.PermissionOfChannel, Setting: "can_send_message_group",
 				Value: ch.CanSendMessageGroup})
 	}
+	checkTopicRules(settings, ch, topic, diags)
+}
+
+// checkMessageTopicOf checks a topic against the rules of the channel of id
+// (checkTopicRules) and returns the channel; nil when it cannot be checked.
+func checkMessageTopicOf(ctx context.Context, d *kit.ProviderData, channelID types.Int64, topic types.String, diags *diag.Diagnostics) *zulip.Channel {
+	if !kit.Known(channelID) {
+		return nil
+	}
+	settings, err := d.RealmSettings(ctx)
+	if err != nil {
+		kit.AddAPIError(diags, "Unable to Read Organization Settings", "read the topics policy", kit.RoleAny, err)
+		return nil
+	}
+	ch := messageChannel(ctx, d, channelID.ValueInt64(), diags)
+	if ch != nil {
+		checkTopicRules(settings, ch, topic, diags)
+	}
+	return ch
+}
+
+// checkTopicRules refuses a topic too long for the server, or one the
+// channel's topics policy forbids.
+func checkTopicRules(settings *zulip.RegisterResponse, ch *zulip.Channel, topic types.String, diags *diag.Diagnostics) {
 	if !kit.Known(topic) {
 		return
 	}
@@ -552,7 +644,8 @@ func (r *messageResource) Read(ctx context.Context, req resource.ReadRequest, re
 		})
 }
 
-// Update edits the message's content (the other attributes replace it).
+// Update edits the message's content and moves it to its new topic, in one
+// request (a changed channel or recipients replace it).
 func (r *messageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state messageResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -560,11 +653,22 @@ func (r *messageResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
+	var edit zulip.EditMessageRequest
 	if !plan.Content.Equal(state.Content) {
-		if err := r.Data.Client.EditMessageContent(ctx, state.ID.ValueInt64(), plan.Content.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("content"), "Unable to Edit Message",
-				fmt.Sprintf("Zulip refused to change message %d's content (editing may be off, or its time limit passed: "+
-					"replace the message instead). Server said: %s", state.ID.ValueInt64(), err))
+		edit.Content = plan.Content.ValueStringPointer()
+	}
+	if !plan.Topic.Equal(state.Topic) && !plan.Topic.IsNull() {
+		edit.Topic = plan.Topic.ValueStringPointer()
+	}
+	if edit.Content != nil || edit.Topic != nil {
+		if err := r.Data.Client.EditMessage(ctx, state.ID.ValueInt64(), edit); err != nil {
+			at, what := path.Root("content"), "content (editing may be off, or its time limit passed"
+			if edit.Content == nil {
+				at, what = path.Root("topic"), "topic (moving messages may need a permission the account lacks, or its time limit passed"
+			}
+			resp.Diagnostics.AddAttributeError(at, "Unable to Edit Message",
+				fmt.Sprintf("Zulip refused to change message %d's %s: replace the message instead). Server said: %s",
+					state.ID.ValueInt64(), what, err))
 			return
 		}
 	}
@@ -706,10 +810,26 @@ func checkMessageContent(s string) error {
 		return errors.New("must not end with whitespace: Zulip strips it, so the plan would never settle (for a heredoc, use chomp(<<-EOT ... EOT))")
 	case strings.HasPrefix(s, "\n"):
 		return errors.New("must not start with a newline: Zulip strips it, so the plan would never settle")
-	case utf8.RuneCountInString(s) > messageMaxContent:
-		return fmt.Errorf("must be at most %d characters (Zulip's limit), got %d", messageMaxContent, utf8.RuneCountInString(s))
 	}
 	return nil
+}
+
+// checkContentLength refuses at plan a content longer than the server's
+// max_message_length, which Zulip would cut short ("[message truncated]"),
+// so that the plan would never settle.
+func checkContentLength(ctx context.Context, d *kit.ProviderData, content types.String, diags *diag.Diagnostics) {
+	if !kit.Known(content) {
+		return
+	}
+	limit := messageMaxContent
+	if settings, err := d.RealmSettings(ctx); err == nil && settings.MaxMessageLength > 0 {
+		limit = settings.MaxMessageLength
+	}
+	if n := utf8.RuneCountInString(content.ValueString()); n > limit {
+		diags.AddAttributeError(path.Root("content"), "Message Too Long",
+			fmt.Sprintf("The content is %d characters long; this server keeps at most %d (max_message_length) and would cut "+
+				"the rest, ending the message with \"[message truncated]\". Shorten it, or split it into several messages.", n, limit))
+	}
 }
 
 // checkMessageTopic refuses a topic with outer whitespace, which Zulip strips.

@@ -77,10 +77,13 @@ func (r *messageFlagsResource) Schema(_ context.Context, _ resource.SchemaReques
 			"account the provider is configured with (`POST /messages/flags`). Creating the resource adds the flag, " +
 			"destroying it removes the flag again from every message it names, and changing `message_ids` adds or " +
 			"removes the flag on the difference, in place.\n\n" +
-			"**Drift:** for `starred` and `read` the provider reads the flags back (through " +
-			"`GET /messages/matches_narrow` with `is:starred` / `is:unread`), so a flag removed outside Terraform " +
+			"**Drift:** for `starred` and `read` the provider reads the flags back, once per run for every resource " +
+			"(the account's starred and unread messages, from `POST /register`; past Zulip's limits on those lists, " +
+			"10,000 starred or 50,000 unread messages, through `GET /messages/matches_narrow`), so a flag removed outside Terraform " +
 			"shows as a change, and the resource is planned for creation again when none of its messages has the " +
-			"flag any more. Zulip offers no way to read the `collapsed` flag, so its drift is **not** detected. " +
+			"flag any more. A message in a channel the account has left counts as read: Zulip's list of unread messages " +
+			"leaves such channels out. " +
+			"Zulip offers no way to read the `collapsed` flag, so its drift is **not** detected. " +
 			"A message id that no longer exists shows as drift too; remove it from the configuration.\n\n" +
 			"Two resources with the same flag should not name the same message: destroying one would remove the " +
 			"flag the other manages.\n\n" +
@@ -152,7 +155,7 @@ func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	out, err := r.Data.Client.UpdateMessageFlags(ctx, apiReq)
+	out, err := updateMessageFlags(ctx, r.Data, apiReq)
 	if err != nil {
 		addMessageFlagsError(&resp.Diagnostics, "Unable to Add Message Flag", "add the flag", err)
 		return
@@ -204,7 +207,7 @@ func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	var ignored []int64
 	if len(add) > 0 {
-		if _, err := r.Data.Client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: add, Op: zulip.FlagOpAdd, Flag: flag}); err != nil {
+		if _, err := updateMessageFlags(ctx, r.Data, zulip.UpdateMessageFlagsRequest{Messages: add, Op: zulip.FlagOpAdd, Flag: flag}); err != nil {
 			addMessageFlagsError(&resp.Diagnostics, "Unable to Add Message Flag", "add the flag", err)
 			return
 		}
@@ -252,7 +255,7 @@ func (r *messageFlagsResource) ImportState(ctx context.Context, req resource.Imp
 // called when none has it. For collapsed, which cannot be read, m is kept.
 func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResourceModel, diags *diag.Diagnostics, gone func()) {
 	flag := m.Flag.ValueString()
-	narrow, detectable := messageFlagsNarrow[flag]
+	_, detectable := messageFlagsNarrow[flag]
 	if !detectable {
 		return
 	}
@@ -260,17 +263,14 @@ func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResource
 	if diags.HasError() || len(ids) == 0 {
 		return
 	}
-	// The resources Terraform refreshes together share one request per flag.
-	matches, err := r.Data.FlagReads.Do(ctx, flag, ids, func(ctx context.Context, all []int64) (map[int64]zulip.NarrowMatch, error) {
-		return r.Data.Client.MatchesNarrow(ctx, all, []zulip.NarrowTerm{{Operator: "is", Operand: narrow.operand}})
-	})
+	has, err := flagsNow(ctx, r.Data, flag, ids)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Message Flags", "read which messages have the "+flag+" flag", kit.RoleAny, err)
 		return
 	}
 	var flagged []int64
 	for _, id := range ids {
-		if _, matched := matches[id]; matched == narrow.matchMeansSet {
+		if has[id] {
 			flagged = append(flagged, id)
 		}
 	}
@@ -289,18 +289,94 @@ func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResource
 	m.ID = types.StringValue(messageFlagsID(flag, flagged))
 }
 
+// flagsNow reports which of ids have the flag, from the run's register
+// snapshot of it (read once per run for every zulip_message_flags):
+// starred_messages for starred, unread_msgs for read. Where a snapshot may
+// leave messages out (Zulip lists at most 10000 starred messages, and the
+// newest 50000 unread ones, saying so), the ids are asked of GET
+// /messages/matches_narrow instead, one request for the resources refreshed
+// together. unread_msgs leaves out the channels the account left, so a
+// message there counts as read.
+func flagsNow(ctx context.Context, d *kit.ProviderData, flag string, ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	switch flag {
+	case zulip.FlagStarred:
+		state, err := kit.State(ctx, d, zulip.EventTypeStarredMessages)
+		if err != nil {
+			return nil, err
+		}
+		if len(state.StarredMessages) < zulip.MaxStarredSnapshot {
+			for _, id := range state.StarredMessages {
+				out[id] = true
+			}
+			return out, nil
+		}
+	case zulip.FlagRead:
+		state, err := kit.State(ctx, d, zulip.EventTypeUpdateMessageFlags, zulip.EventTypeMessage)
+		if err != nil {
+			return nil, err
+		}
+		if u := state.UnreadMsgs; u != nil && !u.OldUnreadsMissing {
+			unread := u.IDs()
+			for _, id := range ids {
+				out[id] = !unread[id]
+			}
+			return out, nil
+		}
+	}
+	narrow := messageFlagsNarrow[flag]
+	matches, err := d.FlagReads.Do(ctx, flag, ids, func(ctx context.Context, all []int64) (map[int64]zulip.NarrowMatch, error) {
+		return d.Client.MatchesNarrow(ctx, all, []zulip.NarrowTerm{{Operator: "is", Operand: narrow.operand}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		_, matched := matches[id]
+		out[id] = matched == narrow.matchMeansSet
+	}
+	return out, nil
+}
+
+// flagSnapshot is the cache key of the register snapshot that holds a flag
+// ("" for a flag none holds).
+func flagSnapshot(flag string) string {
+	switch flag {
+	case zulip.FlagStarred:
+		return kit.StateKey(zulip.EventTypeStarredMessages)
+	case zulip.FlagRead:
+		return kit.StateKey(zulip.EventTypeUpdateMessageFlags)
+	}
+	return ""
+}
+
+// updateMessageFlags sends a flag change, which the flag's snapshot forgets.
+func updateMessageFlags(ctx context.Context, d *kit.ProviderData, req zulip.UpdateMessageFlagsRequest) (*zulip.UpdateMessageFlagsResponse, error) {
+	var out *zulip.UpdateMessageFlagsResponse
+	send := func(ctx context.Context) error {
+		var err error
+		out, err = d.Client.UpdateMessageFlags(ctx, req)
+		return err
+	}
+	key := flagSnapshot(req.Flag)
+	if key == "" {
+		return out, send(ctx)
+	}
+	return out, d.Cache.Write(ctx, key, send)
+}
+
 // removeFlag removes the flag from ids and warns about what the server left
 // alone. When a message no longer exists (or the account lost access to it),
 // Zulip refuses the whole request; the flag is then removed message by
 // message, skipping those, since a vanished message needs no unflagging.
 func (r *messageFlagsResource) removeFlag(ctx context.Context, flag string, ids []int64, diags *diag.Diagnostics) (*zulip.UpdateMessageFlagsResponse, bool) {
-	out, err := r.Data.Client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: ids, Op: zulip.FlagOpRemove, Flag: flag})
+	out, err := updateMessageFlags(ctx, r.Data, zulip.UpdateMessageFlagsRequest{Messages: ids, Op: zulip.FlagOpRemove, Flag: flag})
 	if err != nil && zulip.IsNotFound(err) {
 		out = &zulip.UpdateMessageFlagsResponse{}
 		var skipped []int64
 		channels := map[int64]bool{}
 		for _, id := range ids {
-			one, err := r.Data.Client.UpdateMessageFlags(ctx, zulip.UpdateMessageFlagsRequest{Messages: []int64{id}, Op: zulip.FlagOpRemove, Flag: flag})
+			one, err := updateMessageFlags(ctx, r.Data, zulip.UpdateMessageFlagsRequest{Messages: []int64{id}, Op: zulip.FlagOpRemove, Flag: flag})
 			switch {
 			case zulip.IsNotFound(err):
 				skipped = append(skipped, id)

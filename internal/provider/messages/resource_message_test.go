@@ -74,7 +74,7 @@ func messageGone(srv *acctest.Server, id *int) func() error {
 func TestAccMessage_lifecycle(t *testing.T) {
 	srv := acctest.NewServer(t)
 	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	sameID := statecheck.CompareValue(compare.ValuesSame())
+	sameID, sameResent := statecheck.CompareValue(compare.ValuesSame()), statecheck.CompareValue(compare.ValuesSame())
 	var id, first int
 	acctest.ParallelSteps(t,
 		acctest.Apply(member+testAccMessageConfig("deploys", "Deploying **now**.")).Clean().State(
@@ -104,13 +104,67 @@ func TestAccMessage_lifecycle(t *testing.T) {
 					return fmt.Errorf("the message sent again kept the deleted id %d", v)
 				}
 				return nil
-			})),
+			})), sameResent.AddStateValue(messageAddr, tfjsonpath.New("id")),
 		).Step(),
-		// A changed topic sends a new message and deletes the old one.
-		acctest.Apply(member+testAccMessageConfig("releases", "Deploy done.")).Before(func() { first = id }).
-			Planned(messageAddr, plancheck.ResourceActionDestroyBeforeCreate).Clean().State(
-			messageOnServer(srv, &id, refserver.SeedMemberID, "releases", "Deploy done."),
-		).OnServer(messageGone(srv, &first)).Step(),
+		// A changed topic moves the message in place, with no notices.
+		acctest.Apply(member+testAccMessageConfig("releases", "Deploy done.")).
+			Planned(messageAddr, plancheck.ResourceActionUpdate).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "releases", "Deploy done."), sameResent.AddStateValue(messageAddr, tfjsonpath.New("id")),
+		).OnServer(noNotices(srv)).Step(),
+		// Moved in the web app: the plan moves it back, and a content change rides along in one edit.
+		acctest.Apply(member+testAccMessageConfig("releases", "Deploy finished.")).OutOfBand(srv, func(r *refserver.Realm) {
+			findMessage(r, id).Topic = "elsewhere"
+		}).Planned(messageAddr, plancheck.ResourceActionUpdate).Clean().State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "releases", "Deploy finished."), sameResent.AddStateValue(messageAddr, tfjsonpath.New("id")),
+		).Step(),
+	)
+}
+
+// noNotices checks that Notification Bot posted nothing about a move.
+func noNotices(srv *acctest.Server) func() error {
+	return func() error {
+		var err error
+		srv.Do(func(r *refserver.Realm) {
+			for _, m := range r.Messages {
+				if strings.Contains(m.Content, "moved") {
+					err = fmt.Errorf("a notice was posted: %q in %q", m.Content, m.Topic)
+				}
+			}
+		})
+		return err
+	}
+}
+
+// TestAccMessage_moveRefused: a move Zulip would refuse fails the plan: the
+// account lacks the permission to move messages between topics, or the
+// organization's time limit for moves passed; the target topic's rules
+// apply too.
+func TestAccMessage_moveRefused(t *testing.T) {
+	srv := acctest.NewServer(t)
+	member := srv.ProviderConfig(t, refserver.SeedMemberID)
+	var id int
+	acctest.ParallelSteps(t,
+		acctest.Apply(member+testAccMessageConfig("deploys", "Deploying.")).State(
+			messageOnServer(srv, &id, refserver.SeedMemberID, "deploys", "Deploying.")).Step(),
+		acctest.Apply(member+testAccMessageConfig("releases", "Deploying.")).Before(func() {
+			srv.Do(func(r *refserver.Realm) {
+				r.Settings.GroupSettings["can_move_messages_between_topics_group"] = refserver.GroupSetting{GroupID: refserver.GroupAdministrators}
+			})
+		}).Fails(acctest.ExpectErr("Insufficient Permission", "topic", "can_move_messages_between_topics_group")).Step(),
+		acctest.Apply(member+testAccMessageConfig("releases", "Deploying.")).Before(func() {
+			srv.Do(func(r *refserver.Realm) {
+				r.Settings.GroupSettings["can_move_messages_between_topics_group"] = refserver.GroupSetting{GroupID: refserver.GroupMembers}
+				r.SetSetting("move_messages_within_stream_limit_seconds", 60)
+				findMessage(r, id).Timestamp -= 3600
+			})
+		}).Fails(acctest.ExpectErr("Move Time Limit Passed", "topic", "move_messages_within_stream_limit_seconds")).Step(),
+		acctest.Apply(member+testAccMessageConfig("", "Deploying.")).Before(func() {
+			srv.Do(func(r *refserver.Realm) {
+				r.SetSetting("move_messages_within_stream_limit_seconds", nil)
+				findMessage(r, id).Timestamp += 3600 // young again, so that the destroy may delete it
+				r.Channels[refserver.SeedChannelGeneral].TopicsPolicy = "disable_empty_topic"
+			})
+		}).Fails(acctest.ExpectErr("Topic Required", "topic")).Step(),
 	)
 }
 
@@ -164,6 +218,8 @@ func TestAccMessage_validation(t *testing.T) {
 		r.Channels[refserver.SeedChannelRandom].TopicsPolicy = "disable_empty_topic"
 		r.Channels[refserver.SeedChannelAnnounce].TopicsPolicy = "empty_topic_only"
 	})
+	short := acctest.NewServer(t)
+	short.Do(func(r *refserver.Realm) { r.Settings.MaxMessageLength = 20 })
 	step := acctest.PlanFailsAs(srv.ProviderConfig(t, refserver.SeedMemberID))
 	in := func(channel int, topic string) string {
 		return fmt.Sprintf("resource \"zulip_message\" \"test\" {\n  channel_id = %d\n  topic = %q\n  content = \"hi\"\n}\n", channel, topic)
@@ -172,7 +228,10 @@ func TestAccMessage_validation(t *testing.T) {
 		step(testAccMessageConfig("t", ""), "content", "must not be empty"),
 		step(testAccMessageConfig("t", "hi\n"), "content", "must not end with whitespace", "chomp"),
 		step(testAccMessageConfig("t", "\nhi"), "content", "must not start with a newline"),
-		step(testAccMessageConfig("t", strings.Repeat("x", 10001)), "content", "at most 10000 characters"),
+		step(testAccMessageConfig("t", strings.Repeat("x", 10001)), "Message Too Long", "content", "10001", "at most 10000"),
+		// A server whose administrators lowered MAX_MESSAGE_LENGTH says so in register.
+		acctest.PlanFails(short.ProviderConfig(t, refserver.SeedMemberID)+testAccMessageConfig("t", strings.Repeat("x", 30)),
+			"Message Too Long", "content", "at most 20"),
 		step(testAccMessageConfig(" t", "hi"), "topic", "must not start or end with whitespace"),
 		step(testAccMessageConfig(strings.Repeat("t", 61), "hi"), "Topic Too Long", "topic", "at most 60"),
 		step("resource \"zulip_message\" \"test\" {\n  content = \"hi\"\n}\n", "Missing Attribute Configuration", "channel_id,to_users"),
