@@ -44,7 +44,8 @@ func TestCreateInterruptedBeforeSending(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &kit.ProviderData{Client: client, Cache: kit.NewCollectionCache(), HasCreds: true}
-	r := &realm.LinkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier", Data: d}}
+	r, _ := realm.NewLinkifierResource().(*realm.LinkifierResource)
+	r.Data = d
 	if _, err := kit.LinkifierCollection(d).List(context.Background()); err != nil { // the plan's read
 		t.Fatal(err)
 	}

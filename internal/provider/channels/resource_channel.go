@@ -52,13 +52,13 @@ var (
 
 // NewChannelResource returns the zulip_channel resource.
 func NewChannelResource() resource.Resource {
-	return &channelResource{ResourceBase: kit.ResourceBase{Name: "channel"}}
+	return &channelResource{ObjectResource: kit.ObjectResourceOf("channel", &channels)}
 }
 
 // channelResource manages one channel's properties and permissions (not its
 // subscribers).
 type channelResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[channelResourceModel, zulip.Channel]
 }
 
 // channelResourceModel is the zulip_channel state.
@@ -480,12 +480,6 @@ func channelUpdateRequest(ctx context.Context, plan, prior channelResourceModel,
 	return req, nil
 }
 
-// Read refreshes the channel; an archived one is gone (the next plan
-// unarchives it).
-func (r *channelResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	channels.Read(ctx, r.Data, req, resp)
-}
-
 // Update changes the channel in place.
 func (r *channelResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	kit.UpdateWithPermissions(ctx, channels, r.Data, req, resp, func(m *channelResourceModel) string { return m.Name.ValueString() },
@@ -515,12 +509,6 @@ func (r *channelResource) Delete(ctx context.Context, req resource.DeleteRequest
 	})
 }
 
-// ImportState adopts an active channel by name (case-insensitively) or id.
-func (r *channelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	channels.Import(ctx, r.Data, req, resp, kit.ByNameOrID("zulip_channel", func(c zulip.Channel) int64 { return c.StreamID },
-		func(c zulip.Channel) string { return c.Name }, true))
-}
-
 // channels is the kit's skeleton for zulip_channel: an archived channel is
 // not the resource's object.
 var channels = kit.Objects[channelResourceModel, zulip.Channel]{
@@ -539,6 +527,8 @@ var channels = kit.Objects[channelResourceModel, zulip.Channel]{
 	FromAPI: channelFromAPI2,
 	ImportHint: "A channel is imported by its name or its numeric id (GET /api/v1/streams lists them). Archived " +
 		"channels are unarchived by declaring them, not imported.",
+	Lookup: kit.ByNameOrID("zulip_channel", func(c zulip.Channel) int64 { return c.StreamID },
+		func(c zulip.Channel) string { return c.Name }, true),
 }
 
 // channelRetirement words what a create does with the channel that holds

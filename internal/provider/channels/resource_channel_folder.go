@@ -32,12 +32,12 @@ const featureChannelFolders = 389
 
 // NewChannelFolderResource returns the zulip_channel_folder resource.
 func NewChannelFolderResource() resource.Resource {
-	return &channelFolderResource{ResourceBase: kit.ResourceBase{Name: "channel_folder"}}
+	return &channelFolderResource{ObjectResource: kit.ObjectResourceOf("channel_folder", &channelFolders)}
 }
 
 // channelFolderResource manages one channel folder.
 type channelFolderResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[channelFolderModel, zulip.ChannelFolder]
 }
 
 // channelFolderModel is the zulip_channel_folder state.
@@ -143,11 +143,6 @@ func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateR
 	channelFolders.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
-// Read refreshes the folder; an archived one is gone (the next plan unarchives it).
-func (r *channelFolderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	channelFolders.Read(ctx, r.Data, req, resp)
-}
-
 // Update renames the folder or changes its description.
 func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	channelFolders.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *channelFolderModel, _ *diag.Diagnostics) error {
@@ -210,12 +205,6 @@ func (r *channelFolderResource) channelsIn(ctx context.Context, folder int64) []
 	return out
 }
 
-// ImportState adopts an active folder by name (any case) or id.
-func (r *channelFolderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	channelFolders.Import(ctx, r.Data, req, resp, kit.ByNameOrID("zulip_channel_folder", func(f zulip.ChannelFolder) int64 { return f.ID },
-		func(f zulip.ChannelFolder) string { return f.Name }, true))
-}
-
 // channelFolders is the kit's skeleton for zulip_channel_folder.
 var channelFolders = kit.Objects[channelFolderModel, zulip.ChannelFolder]{
 	TypeName: "zulip_channel_folder", What: "channel folder", Role: kit.RoleAdministrator,
@@ -230,4 +219,6 @@ var channelFolders = kit.Objects[channelFolderModel, zulip.ChannelFolder]{
 		m.ID, m.Name, m.Description = types.Int64Value(f.ID), types.StringValue(f.Name), types.StringValue(f.Description)
 	}),
 	ImportHint: "A channel folder is imported by its name or its numeric id (GET /api/v1/channel_folders lists them).",
+	Lookup: kit.ByNameOrID("zulip_channel_folder", func(f zulip.ChannelFolder) int64 { return f.ID },
+		func(f zulip.ChannelFolder) string { return f.Name }, true),
 }

@@ -33,12 +33,12 @@ var (
 
 // NewDefaultChannelGroupResource returns the zulip_default_channel_group resource.
 func NewDefaultChannelGroupResource() resource.Resource {
-	return &defaultChannelGroupResource{ResourceBase: kit.ResourceBase{Name: "default_channel_group"}}
+	return &defaultChannelGroupResource{ObjectResource: kit.ObjectResourceOf("default_channel_group", &defaultChannelGroups)}
 }
 
 // defaultChannelGroupResource manages one default channel group.
 type defaultChannelGroupResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[defaultChannelGroupModel, zulip.DefaultChannelGroup]
 }
 
 // defaultChannelGroupModel is the zulip_default_channel_group state.
@@ -297,11 +297,6 @@ func channelNames(ctx context.Context, d *kit.ProviderData, ids []int64) ([]stri
 	return names, nil
 }
 
-// Read refreshes the group; one deleted out of band is gone.
-func (r *defaultChannelGroupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defaultChannelGroups.Read(ctx, r.Data, req, resp)
-}
-
 // Update renames the group, changes its description, and adds and removes
 // channels (against a fresh read of the group).
 func (r *defaultChannelGroupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -353,17 +348,6 @@ func (r *defaultChannelGroupResource) setChannels(ctx context.Context, id int64,
 	return nil
 }
 
-// Delete deletes the group; one already gone is not an error.
-func (r *defaultChannelGroupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	defaultChannelGroups.Delete(ctx, r.Data, req, resp, kit.DeleteByID(r.Data.Client.DeleteDefaultChannelGroup))
-}
-
-// ImportState adopts a group by name (exactly) or id.
-func (r *defaultChannelGroupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	defaultChannelGroups.Import(ctx, r.Data, req, resp, kit.ByNameOrID("zulip_default_channel_group",
-		func(g zulip.DefaultChannelGroup) int64 { return g.ID }, func(g zulip.DefaultChannelGroup) string { return g.Name }, false))
-}
-
 // defaultChannelGroupImportID is the import id of a group: its name, or its
 // id when the name would read as one.
 func defaultChannelGroupImportID(g zulip.DefaultChannelGroup) string {
@@ -399,4 +383,9 @@ var defaultChannelGroups = kit.Objects[defaultChannelGroupModel, zulip.DefaultCh
 	}),
 	ImportHint: "A default channel group is imported by its exact name or its numeric id; the organization's settings " +
 		"list the groups under Default channels.",
+	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
+		return kit.DeleteByID(d.Client.DeleteDefaultChannelGroup)
+	},
+	Lookup: kit.ByNameOrID("zulip_default_channel_group",
+		func(g zulip.DefaultChannelGroup) int64 { return g.ID }, func(g zulip.DefaultChannelGroup) string { return g.Name }, false),
 }

@@ -51,13 +51,13 @@ var userGroupReservedPrefixes = []string{"role:", "@", "user:", "stream:", "chan
 
 // NewUserGroupResource returns the zulip_user_group resource.
 func NewUserGroupResource() resource.Resource {
-	return &userGroupResource{ResourceBase: kit.ResourceBase{Name: "user_group"}}
+	return &userGroupResource{ObjectResource: kit.ObjectResourceOf("user_group", &userGroups)}
 }
 
 // userGroupResource manages one custom user group (not its members: see
 // zulip_user_group_members and zulip_user_group_membership).
 type userGroupResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[userGroupResourceModel, zulip.UserGroup]
 }
 
 // userGroupResourceModel is the zulip_user_group state.
@@ -330,12 +330,6 @@ func (r *userGroupResource) update(ctx context.Context, plan, prior userGroupRes
 		return req, err
 	}
 	return req, nil
-}
-
-// Read refreshes the group from the organization's list; a deactivated group
-// is gone (the next plan reactivates it).
-func (r *userGroupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	userGroups.Read(ctx, r.Data, req, resp)
 }
 
 // Update changes the name, description and settings in place.

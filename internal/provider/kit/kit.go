@@ -218,6 +218,41 @@ type Objects[M any, T any] struct {
 	// (archived, deactivated): the run's cached list keeps it so, and the
 	// create of a replacement, planned after the delete, takes it back.
 	Archived func(T) T
+	// Remove is how Delete removes an object, by the state's key (the client's
+	// delete; DeleteByID adapts one by numeric id). Lookup turns an import id
+	// into a matcher (ByNameOrID, ByKeyOrID) or says why it is not one. With
+	// them, ObjectResource is the type's Delete and ImportState.
+	Remove func(*ProviderData) func(context.Context, string) error
+	Lookup func(string) (func(T) bool, error)
+}
+
+// ObjectResource is the base of a resource whose objects live in a
+// collection: its Read, Delete and ImportState are the Objects' own (a type
+// whose delete or import does more declares its own method, which wins).
+type ObjectResource[M any, T any] struct {
+	ResourceBase
+	Objects *Objects[M, T]
+}
+
+// ObjectResourceOf is the base of the resource type name (without the
+// provider's prefix) whose objects objects describes.
+func ObjectResourceOf[M any, T any](name string, objects *Objects[M, T]) ObjectResource[M, T] {
+	return ObjectResource[M, T]{ResourceBase: ResourceBase{Name: name}, Objects: objects}
+}
+
+// Read refreshes the object (Objects.Read).
+func (r *ObjectResource[M, T]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	r.Objects.Read(ctx, r.Data, req, resp)
+}
+
+// Delete removes the object through Objects.Remove.
+func (r *ObjectResource[M, T]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	r.Objects.Delete(ctx, r.Data, req, resp, r.Objects.Remove(r.Data))
+}
+
+// ImportState adopts the object Objects.Lookup finds.
+func (r *ObjectResource[M, T]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	r.Objects.Import(ctx, r.Data, req, resp, r.Objects.Lookup)
 }
 
 // key is Key, or the numeric id.

@@ -43,12 +43,12 @@ const (
 
 // NewSavedSnippetResource returns the zulip_saved_snippet resource.
 func NewSavedSnippetResource() resource.Resource {
-	return &savedSnippetResource{ResourceBase: kit.ResourceBase{Name: "saved_snippet"}}
+	return &savedSnippetResource{ObjectResource: kit.ObjectResourceOf("saved_snippet", &savedSnippets)}
 }
 
 // savedSnippetResource manages one of the provider account's saved snippets.
 type savedSnippetResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[savedSnippetResourceModel, zulip.SavedSnippet]
 }
 
 // savedSnippetResourceModel is the zulip_saved_snippet state.
@@ -161,11 +161,6 @@ func (r *savedSnippetResource) Create(ctx context.Context, req resource.CreateRe
 	savedSnippets.FinishCreate(ctx, r.Data, &plan, id, resp)
 }
 
-// Read refreshes the snippet from the account's list.
-func (r *savedSnippetResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	savedSnippets.Read(ctx, r.Data, req, resp)
-}
-
 // Update edits the snippet in place (servers that cannot are planned a replacement).
 func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	savedSnippets.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *savedSnippetResourceModel, diags *diag.Diagnostics) error {
@@ -176,19 +171,6 @@ func (r *savedSnippetResource) Update(ctx context.Context, req resource.UpdateRe
 		}
 		return r.Data.Client.EditSavedSnippet(ctx, state.ID.ValueInt64(), savedSnippetEditToAPI(*plan, *state))
 	})
-}
-
-// Delete removes the snippet; one already gone is not an error.
-func (r *savedSnippetResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	savedSnippets.Delete(ctx, r.Data, req, resp, kit.DeleteByID(r.Data.Client.DeleteSavedSnippet))
-}
-
-// ImportState adopts one of the account's snippets by id or by its title.
-// Saved snippets are private to the user who saved them, so only a provider
-// configured with that user's credentials can find one.
-func (r *savedSnippetResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	savedSnippets.Import(ctx, r.Data, req, resp, kit.ByKeyOrID("zulip_saved_snippet", "title",
-		func(s zulip.SavedSnippet) int64 { return s.ID }, func(s zulip.SavedSnippet) string { return s.Title }, false))
 }
 
 // savedSnippets is the kit's skeleton for zulip_saved_snippet.
@@ -203,6 +185,11 @@ var savedSnippets = kit.Objects[savedSnippetResourceModel, zulip.SavedSnippet]{
 	ImportHint: "A snippet is imported by its numeric id or its title. Saved snippets are private to the user who saved " +
 		"them: Zulip shows another user's snippet to nobody else, so it can be imported only with a provider configured " +
 		"with that user's credentials.",
+	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
+		return kit.DeleteByID(d.Client.DeleteSavedSnippet)
+	},
+	Lookup: kit.ByKeyOrID("zulip_saved_snippet", "title",
+		func(s zulip.SavedSnippet) int64 { return s.ID }, func(s zulip.SavedSnippet) string { return s.Title }, false),
 }
 
 // creation is the create of a snippet. Zulip lets an account save the same

@@ -27,12 +27,12 @@ var (
 
 // NewAllowedDomainResource returns the zulip_allowed_domain resource.
 func NewAllowedDomainResource() resource.Resource {
-	return &allowedDomainResource{ResourceBase: kit.ResourceBase{Name: "allowed_domain"}}
+	return &allowedDomainResource{ObjectResource: kit.ObjectResourceOf("allowed_domain", &allowedDomains)}
 }
 
 // allowedDomainResource manages one allowed e-mail domain of the organization.
 type allowedDomainResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[allowedDomainResourceModel, zulip.RealmDomain]
 }
 
 // allowedDomainResourceModel is the zulip_allowed_domain state.
@@ -101,34 +101,12 @@ func (r *allowedDomainResource) Create(ctx context.Context, req resource.CreateR
 	allowedDomains.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
-// Read refreshes the domain from the organization's list.
-func (r *allowedDomainResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	allowedDomains.Read(ctx, r.Data, req, resp)
-}
-
 // Update changes allow_subdomains in place (the domain itself forces a replacement).
 func (r *allowedDomainResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	allowedDomains.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *allowedDomainResourceModel, _ *diag.Diagnostics) error {
 		_, allow := allowedDomainToAPI(*plan)
 		// The path is matched case-sensitively: use the domain as the server stored it.
 		return r.Data.Client.UpdateRealmDomain(ctx, state.Domain.ValueString(), allow)
-	})
-}
-
-// Delete removes the domain; one already gone is not an error.
-func (r *allowedDomainResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	allowedDomains.Delete(ctx, r.Data, req, resp, r.Data.Client.DeleteRealmDomain)
-}
-
-// ImportState adopts an allowed domain by the domain name.
-func (r *allowedDomainResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	allowedDomains.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.RealmDomain) bool, error) {
-		// Zulip stores domains trimmed and in lower case, so "Example.COM" can only mean "example.com".
-		domain := strings.ToLower(id)
-		if err := validators.CheckDomain(domain); err != nil {
-			return nil, fmt.Errorf("a zulip_allowed_domain is imported by its domain name, such as example.com; %q is not one: %w", id, err)
-		}
-		return func(d zulip.RealmDomain) bool { return d.Domain == domain }, nil
 	})
 }
 
@@ -143,6 +121,17 @@ var allowedDomains = kit.Objects[allowedDomainResourceModel, zulip.RealmDomain]{
 		allowedDomainFromAPI(d, m)
 	},
 	ImportHint: "The organization's allowed domains are listed in its settings, under Organization permissions (GET /api/v1/realm/domains).",
+	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
+		return d.Client.DeleteRealmDomain
+	},
+	Lookup: func(id string) (func(zulip.RealmDomain) bool, error) {
+		// Zulip stores domains trimmed and in lower case, so "Example.COM" can only mean "example.com".
+		domain := strings.ToLower(id)
+		if err := validators.CheckDomain(domain); err != nil {
+			return nil, fmt.Errorf("a zulip_allowed_domain is imported by its domain name, such as example.com; %q is not one: %w", id, err)
+		}
+		return func(d zulip.RealmDomain) bool { return d.Domain == domain }, nil
+	},
 }
 
 // creation is the create of an allowed domain; the domain is the natural key.

@@ -35,12 +35,12 @@ var pygmentsLanguagePattern = regexp.MustCompile(`^[ a-zA-Z0-9_+\-./#]*$`)
 
 // NewCodePlaygroundResource returns the zulip_code_playground resource.
 func NewCodePlaygroundResource() resource.Resource {
-	return &codePlaygroundResource{ResourceBase: kit.ResourceBase{Name: "code_playground"}}
+	return &codePlaygroundResource{ObjectResource: kit.ObjectResourceOf("code_playground", &playgrounds)}
 }
 
 // codePlaygroundResource manages one code playground.
 type codePlaygroundResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[codePlaygroundModel, zulip.Playground]
 }
 
 // codePlaygroundModel is the zulip_code_playground state.
@@ -122,39 +122,9 @@ func (r *codePlaygroundResource) Create(ctx context.Context, req resource.Create
 	playgrounds.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
-// Read refreshes the playground from the organization's list.
-func (r *codePlaygroundResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	playgrounds.Read(ctx, r.Data, req, resp)
-}
-
 // Update is never called: every attribute replaces the playground.
 func (r *codePlaygroundResource) Update(_ context.Context, _ resource.UpdateRequest, resp *resource.UpdateResponse) {
 	resp.Diagnostics.AddError("Unexpected Update", "A code playground cannot be changed in place; this is a bug in the provider.")
-}
-
-// Delete removes the playground; one already gone is not an error.
-func (r *codePlaygroundResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	playgrounds.Delete(ctx, r.Data, req, resp, func(ctx context.Context, key string) error {
-		id, err := strconv.ParseInt(key, 10, 64)
-		if err != nil {
-			return err
-		}
-		return r.Data.Client.DeletePlayground(ctx, id)
-	})
-}
-
-// ImportState adopts a playground by id or by "language/name".
-func (r *codePlaygroundResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	playgrounds.Import(ctx, r.Data, req, resp, func(id string) (func(zulip.Playground) bool, error) {
-		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
-			return func(p zulip.Playground) bool { return p.ID == n }, nil
-		}
-		lang, name, ok := strings.Cut(id, "/")
-		if !ok || lang == "" || name == "" {
-			return nil, fmt.Errorf("a zulip_code_playground is imported by its id or by language/name, such as Rust/Rust playground; got %q", id)
-		}
-		return func(p zulip.Playground) bool { return p.PygmentsLanguage == lang && p.Name == name }, nil
-	})
 }
 
 // playgrounds is the kit's skeleton for zulip_code_playground.
@@ -171,6 +141,25 @@ var playgrounds = kit.Objects[codePlaygroundModel, zulip.Playground]{
 		m.URLTemplate = types.StringValue(p.URLTemplate)
 	}),
 	ImportHint: "The organization's code playgrounds are listed in its settings, under Linkifiers and playgrounds.",
+	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
+		return func(ctx context.Context, key string) error {
+			id, err := strconv.ParseInt(key, 10, 64)
+			if err != nil {
+				return err
+			}
+			return d.Client.DeletePlayground(ctx, id)
+		}
+	},
+	Lookup: func(id string) (func(zulip.Playground) bool, error) {
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {
+			return func(p zulip.Playground) bool { return p.ID == n }, nil
+		}
+		lang, name, ok := strings.Cut(id, "/")
+		if !ok || lang == "" || name == "" {
+			return nil, fmt.Errorf("a zulip_code_playground is imported by its id or by language/name, such as Rust/Rust playground; got %q", id)
+		}
+		return func(p zulip.Playground) bool { return p.PygmentsLanguage == lang && p.Name == name }, nil
+	},
 }
 
 // playgroundToAPI is the request of a planned playground.

@@ -57,12 +57,12 @@ var profileFieldTypes = func() map[string]int {
 
 // NewCustomProfileFieldResource returns the zulip_custom_profile_field resource.
 func NewCustomProfileFieldResource() resource.Resource {
-	return &profileFieldResource{ResourceBase: kit.ResourceBase{Name: "custom_profile_field"}}
+	return &profileFieldResource{ObjectResource: kit.ObjectResourceOf("custom_profile_field", &profileFields)}
 }
 
 // profileFieldResource manages one custom profile field definition.
 type profileFieldResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[profileFieldModel, zulip.CustomProfileField]
 }
 
 // profileFieldModel is the zulip_custom_profile_field state.
@@ -507,11 +507,6 @@ func (r *profileFieldResource) Create(ctx context.Context, req resource.CreateRe
 	profileFields.FinishCreate(ctx, r.Data, &plan, key, resp)
 }
 
-// Read refreshes the field.
-func (r *profileFieldResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	profileFields.Read(ctx, r.Data, req, resp)
-}
-
 // Update changes the field in place (the type replaces it).
 func (r *profileFieldResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	profileFields.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *profileFieldModel, diags *diag.Diagnostics) error {
@@ -530,23 +525,6 @@ func (r *profileFieldResource) Update(ctx context.Context, req resource.UpdateRe
 	})
 }
 
-// Delete deletes the field and every answer.
-func (r *profileFieldResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	profileFields.Delete(ctx, r.Data, req, resp, func(ctx context.Context, key string) error {
-		id, err := strconv.ParseInt(key, 10, 64)
-		if err != nil {
-			return err
-		}
-		return r.Data.Client.DeleteCustomProfileField(ctx, id)
-	})
-}
-
-// ImportState adopts a field by name or id.
-func (r *profileFieldResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	profileFields.Import(ctx, r.Data, req, resp, kit.ByNameOrID("zulip_custom_profile_field",
-		func(f zulip.CustomProfileField) int64 { return f.ID }, func(f zulip.CustomProfileField) string { return f.Name }, true))
-}
-
 // profileFields is the kit's skeleton for zulip_custom_profile_field.
 var profileFields = kit.Objects[profileFieldModel, zulip.CustomProfileField]{
 	TypeName: "zulip_custom_profile_field", What: "custom profile field", Role: kit.RoleAdministrator,
@@ -557,6 +535,17 @@ var profileFields = kit.Objects[profileFieldModel, zulip.CustomProfileField]{
 	FromAPI:  kit.WithoutData(profileFieldFromAPI),
 	ImportHint: "The organization's custom profile fields are listed in its settings, under Custom profile fields " +
 		"(GET /api/v1/realm/profile_fields, or data.zulip_custom_profile_fields).",
+	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
+		return func(ctx context.Context, key string) error {
+			id, err := strconv.ParseInt(key, 10, 64)
+			if err != nil {
+				return err
+			}
+			return d.Client.DeleteCustomProfileField(ctx, id)
+		}
+	},
+	Lookup: kit.ByNameOrID("zulip_custom_profile_field",
+		func(f zulip.CustomProfileField) int64 { return f.ID }, func(f zulip.CustomProfileField) string { return f.Name }, true),
 }
 
 // profileFieldFromAPI copies a field into the model.

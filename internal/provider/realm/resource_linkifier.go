@@ -36,12 +36,12 @@ const (
 
 // NewLinkifierResource returns the zulip_linkifier resource.
 func NewLinkifierResource() resource.Resource {
-	return &LinkifierResource{ResourceBase: kit.ResourceBase{Name: "linkifier"}}
+	return &LinkifierResource{ObjectResource: kit.ObjectResourceOf("linkifier", &linkifiers)}
 }
 
 // LinkifierResource manages one realm linkifier.
 type LinkifierResource struct {
-	kit.ResourceBase
+	kit.ObjectResource[linkifierResourceModel, zulip.Linkifier]
 }
 
 // linkifierResourceModel is the zulip_linkifier state.
@@ -220,11 +220,6 @@ func (r *LinkifierResource) Create(ctx context.Context, req resource.CreateReque
 	linkifiers.FinishCreate(ctx, r.Data, &plan, id, resp)
 }
 
-// Read refreshes the linkifier from the server's list.
-func (r *LinkifierResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	linkifiers.Read(ctx, r.Data, req, resp)
-}
-
 // Update changes the linkifier in place.
 func (r *LinkifierResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	linkifiers.Update(ctx, r.Data, req, resp, func(ctx context.Context, plan, state *linkifierResourceModel, diags *diag.Diagnostics) error {
@@ -236,17 +231,6 @@ func (r *LinkifierResource) Update(ctx context.Context, req resource.UpdateReque
 	})
 }
 
-// Delete removes the linkifier; one already gone is not an error.
-func (r *LinkifierResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	linkifiers.Delete(ctx, r.Data, req, resp, kit.DeleteByID(r.Data.Client.DeleteLinkifier))
-}
-
-// ImportState adopts a linkifier by its numeric id or by its pattern.
-func (r *LinkifierResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	linkifiers.Import(ctx, r.Data, req, resp, kit.ByKeyOrID("zulip_linkifier", "pattern",
-		func(l zulip.Linkifier) int64 { return l.ID }, func(l zulip.Linkifier) string { return l.Pattern }, false))
-}
-
 // linkifiers is the kit's skeleton for zulip_linkifier.
 var linkifiers = kit.Objects[linkifierResourceModel, zulip.Linkifier]{
 	TypeName: "zulip_linkifier", What: "linkifier", Role: kit.RoleAdministrator,
@@ -255,6 +239,11 @@ var linkifiers = kit.Objects[linkifierResourceModel, zulip.Linkifier]{
 	ID:         func(m *linkifierResourceModel) *types.Int64 { return &m.ID },
 	FromAPI:    kit.WithoutData(linkifierFromAPI),
 	ImportHint: "A linkifier is imported by its numeric id or its pattern; Zulip's settings list them under Linkifiers (GET /api/v1/realm/linkifiers).",
+	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
+		return kit.DeleteByID(d.Client.DeleteLinkifier)
+	},
+	Lookup: kit.ByKeyOrID("zulip_linkifier", "pattern",
+		func(l zulip.Linkifier) int64 { return l.ID }, func(l zulip.Linkifier) string { return l.Pattern }, false),
 }
 
 // Creation is the create of apiReq: a linkifier's natural key is its pattern
