@@ -22,11 +22,17 @@
 //	         empty (a permission's users)
 //	lean     an optional attribute the configuration left out stays null,
 //	         scalar or object; a computed-only one (an id) is made up
+//
+// ZULIP_MIRROR_PERMISSIONS=map is a schema candidate: a resource's permissions
+// (each an object of groups and users) are one optional attribute,
+// `permissions`, a map of such objects by permission name, instead of one
+// attribute each (a configuration then sets `permissions = { can_... = {...} }`).
 package main
 
 import (
 	"context"
 	"log"
+	"maps"
 	"math/big"
 	"os"
 	"strconv"
@@ -37,6 +43,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	zprovider "github.com/zulip-terraform/terraform-provider-zulip/internal/provider"
@@ -56,7 +63,15 @@ func main() {
 	default:
 		log.Fatalf("ZULIP_MIRROR_STATE=%q: want full, lean or nothing", mode)
 	}
-	if err := providerserver.Serve(context.Background(), func() provider.Provider { return &mirror{real: zulip, mode: mode} },
+	permissionMap := false
+	switch p := os.Getenv("ZULIP_MIRROR_PERMISSIONS"); p {
+	case "":
+	case "map":
+		permissionMap = true
+	default:
+		log.Fatalf("ZULIP_MIRROR_PERMISSIONS=%q: want map or nothing", p)
+	}
+	if err := providerserver.Serve(context.Background(), func() provider.Provider { return &mirror{real: zulip, mode: mode, permissionMap: permissionMap} },
 		providerserver.ServeOpts{Address: "registry.terraform.io/zulip-terraform/mirror"}); err != nil {
 		log.Fatal(err)
 	}
@@ -71,8 +86,9 @@ const (
 // mirror is the provider: the Zulip provider's type name and schemas, and the
 // mode of its state.
 type mirror struct {
-	real provider.Provider
-	mode string
+	real          provider.Provider
+	mode          string
+	permissionMap bool
 }
 
 func (m *mirror) Metadata(ctx context.Context, req provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -96,9 +112,40 @@ func (m *mirror) Resources(ctx context.Context) []func() resource.Resource {
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &name)
 		var s resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &s)
+		if m.permissionMap {
+			s.Schema = permissionsAsMap(s.Schema)
+		}
 		out = append(out, func() resource.Resource { return &object{name: name.TypeName, schema: s.Schema, mode: m.mode} })
 	}
 	return out
+}
+
+// permissionsAsMap is a schema with its permissions (single nested
+// attributes of exactly groups and users) replaced by one optional map of
+// them, `permissions`, keyed by permission name.
+func permissionsAsMap(s schema.Schema) schema.Schema {
+	attrs := maps.Clone(s.Attributes)
+	found := false
+	for name, a := range s.Attributes {
+		nested, ok := a.(schema.SingleNestedAttribute)
+		if !ok || len(nested.Attributes) != 2 || nested.Attributes["groups"] == nil || nested.Attributes["users"] == nil {
+			continue
+		}
+		delete(attrs, name)
+		found = true
+	}
+	if !found {
+		return s
+	}
+	attrs["permissions"] = schema.MapNestedAttribute{
+		Optional: true,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"groups": schema.SetAttribute{ElementType: types.StringType, Optional: true},
+			"users":  schema.SetAttribute{ElementType: types.Int64Type, Optional: true},
+		}},
+	}
+	s.Attributes = attrs
+	return s
 }
 
 func (*mirror) DataSources(context.Context) []func() datasource.DataSource { return nil }
