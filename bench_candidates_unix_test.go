@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -29,6 +30,9 @@ type benchVariant struct {
 //	mirror-full  every permission and setting the configuration leaves out
 //	             held in state with a value, as this provider holds the server's
 //	mirror-lean  what the configuration leaves out null in state, scalar or object
+//	mirror-lean-map  mirror-lean with a resource's permissions as one map
+//	             attribute, `permissions`, keyed by permission name
+//	             (ZULIP_MIRROR_PERMISSIONS=map), and a configuration of that shape
 //
 // The plain mirror (no mode) makes up scalars and leaves objects null: between the two.
 type benchCandidates struct {
@@ -41,7 +45,11 @@ type benchCandidates struct {
 var benchCandidateRatios = [][2]string{
 	{"mirror-full", "noio"}, {"mirror-lean", "noio"}, {"mirror-full", "mirror-lean"},
 	{"mirror-full", "mirror"}, {"mirror-lean", "mirror"}, {"zulip", "mirror-full"}, {"zulip", "mirror-lean"},
+	{"mirror-lean-map", "noio"}, {"mirror-lean-map", "mirror-lean"},
 }
+
+// benchPermission is a permission set on one line of the organization mix.
+var benchPermission = regexp.MustCompile(`(?m)^  (can_\w+) = (\{.*\})$`)
 
 // newBenchCandidates adds the candidates to variants, when asked for.
 func newBenchCandidates(variants map[string]benchVariant) *benchCandidates {
@@ -54,6 +62,12 @@ func newBenchCandidates(variants map[string]benchVariant) *benchCandidates {
 		variants[name] = benchVariant{config: variants["mirror"].config, env: []string{"ZULIP_MIRROR_STATE=" + mode}}
 		c.names = append(c.names, name)
 	}
+	// The mix sets at most one permission per resource, so each becomes a map of one.
+	variants["mirror-lean-map"] = benchVariant{
+		config: benchPermission.ReplaceAllString(variants["mirror"].config, "  permissions = { $1 = $2 }"),
+		env:    []string{"ZULIP_MIRROR_STATE=lean", "ZULIP_MIRROR_PERMISSIONS=map"},
+	}
+	c.names = append(c.names, "mirror-lean-map")
 	return c
 }
 
@@ -81,10 +95,10 @@ func (c *benchCandidates) add(b *testing.B, round int, took map[string]time.Dura
 		name := benchRatioName(r)
 		c.ratios[name] = append(c.ratios[name], took[r[0]].Seconds()/took[r[1]].Seconds())
 	}
-	b.Logf("round %d candidates: mirror-full %s, mirror-lean %s: full/lean %.2fx, full/quiet floor %.2fx, lean/quiet floor %.2fx",
-		round, took["mirror-full"].Round(time.Millisecond), took["mirror-lean"].Round(time.Millisecond),
-		took["mirror-full"].Seconds()/took["mirror-lean"].Seconds(),
-		took["mirror-full"].Seconds()/took["noio"].Seconds(), took["mirror-lean"].Seconds()/took["noio"].Seconds())
+	b.Logf("round %d candidates: mirror-full %s, mirror-lean %s, mirror-lean-map %s: full/lean %.2fx, full/quiet floor %.2fx, lean/quiet floor %.2fx, lean-map/quiet floor %.2fx",
+		round, took["mirror-full"].Round(time.Millisecond), took["mirror-lean"].Round(time.Millisecond), took["mirror-lean-map"].Round(time.Millisecond),
+		took["mirror-full"].Seconds()/took["mirror-lean"].Seconds(), took["mirror-full"].Seconds()/took["noio"].Seconds(),
+		took["mirror-lean"].Seconds()/took["noio"].Seconds(), took["mirror-lean-map"].Seconds()/took["noio"].Seconds())
 }
 
 // report reports the median of each ratio over the rounds.
@@ -100,14 +114,14 @@ func (c *benchCandidates) report(b *testing.B) {
 // provider: its non-null leaves per resource by type (an empty collection has
 // none), and the size of its state file, so that a candidate's shape can be
 // held against this provider's.
-func (c *benchCandidates) logLeaves(b *testing.B, f *benchFloor) {
+func (c *benchCandidates) logLeaves(b *testing.B, f *benchFloor, variants map[string]benchVariant) {
 	if len(c.names) == 0 {
 		return
 	}
 	var parts []string
 	for _, kind := range append([]string{"zulip", "mirror"}, c.names...) {
 		dir := filepath.Join(f.dir, "realm-"+kind)
-		leaves, count := benchStateLeaves(b, f, dir)
+		leaves, count := benchStateLeaves(b, f, variants[kind].env, dir)
 		st, err := os.Stat(filepath.Join(dir, "terraform.tfstate"))
 		if err != nil {
 			b.Fatal(err)
@@ -123,9 +137,9 @@ func (c *benchCandidates) logLeaves(b *testing.B, f *benchFloor) {
 
 // benchStateLeaves is the non-null leaves of the state in dir by resource
 // type, and the resources of each type, from `terraform show -json`.
-func benchStateLeaves(b *testing.B, f *benchFloor, dir string) (leaves, count map[string]int) {
+func benchStateLeaves(b *testing.B, f *benchFloor, env []string, dir string) (leaves, count map[string]int) {
 	b.Helper()
-	out := benchOutput(b, f, dir, "show", "-json")
+	out := benchOutput(b, f, env, dir, "show", "-json")
 	var shown struct {
 		Values struct {
 			RootModule struct {

@@ -213,20 +213,13 @@ func benchTerraform(b *testing.B, tf, rc, dir string, args ...string) time.Durat
 }
 
 // benchTerraformEnv is benchTerraform with extra environment variables for
-// Terraform and the providers it starts (the mirror's ZULIP_MIRROR_STATE is
-// never inherited: the plain mirror runs in its default mode).
+// Terraform and the providers it starts (the mirror's ZULIP_MIRROR_ variables
+// are never inherited: the plain mirror runs in its default mode).
 func benchTerraformEnv(b *testing.B, extra []string, tf, rc, dir string, args ...string) time.Duration {
 	b.Helper()
 	cmd := exec.Command(tf, append(args, "-no-color")...)
 	cmd.Dir = dir
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TF_LOG") && !strings.HasPrefix(kv, "ZULIP_MIRROR_STATE=") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, extra...)
-	cmd.Env = append(env, "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+	cmd.Env = benchEnv(extra, rc)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	took := time.Since(start)
@@ -234,6 +227,20 @@ func benchTerraformEnv(b *testing.B, extra []string, tf, rc, dir string, args ..
 		b.Fatalf("terraform %s in %s: %v\n%s", args[0], dir, err, benchTail(out))
 	}
 	return took
+}
+
+// benchEnv is the environment of a terraform command: this process's, without
+// Terraform's logging or the mirror's modes, with extra and the CLI
+// configuration rc.
+func benchEnv(extra []string, rc string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TF_LOG") && !strings.HasPrefix(kv, "ZULIP_MIRROR_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, extra...)
+	return append(env, "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
 }
 
 // benchTail is the end of a long output.
@@ -569,7 +576,7 @@ func BenchmarkRealmPlan(b *testing.B) {
 	}
 	b.Logf("organization mix: %d Terraform resources (%s); %d set members apart (%d channel subscribers, %d group members)",
 		mix.resources, mix.breakdown, mix.subscribers+mix.members, mix.subscribers, mix.members)
-	cands.logLeaves(b, f)
+	cands.logLeaves(b, f, variants)
 	var toFloor, toMirror, mirrorToFloor, requests []float64
 	var endpoints map[string]int
 	b.ResetTimer()
@@ -605,15 +612,16 @@ func BenchmarkRealmPlan(b *testing.B) {
 // benchStateList is how many resources `terraform state list` shows in dir.
 func benchStateList(b *testing.B, f *benchFloor, dir string) int {
 	b.Helper()
-	return len(strings.Fields(string(benchOutput(b, f, dir, "state", "list"))))
+	return len(strings.Fields(string(benchOutput(b, f, nil, dir, "state", "list"))))
 }
 
-// benchOutput is what a terraform command that reads the state in dir prints.
-func benchOutput(b *testing.B, f *benchFloor, dir string, args ...string) []byte {
+// benchOutput is what a terraform command that reads the state in dir prints,
+// run with the extra environment variables of the variant whose state it is.
+func benchOutput(b *testing.B, f *benchFloor, extra []string, dir string, args ...string) []byte {
 	b.Helper()
 	cmd := exec.Command(f.tf, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+f.rc, "TF_IN_AUTOMATION=1")
+	cmd.Env = benchEnv(extra, f.rc)
 	out, err := cmd.Output()
 	if err != nil {
 		b.Fatalf("terraform %s in %s: %v", strings.Join(args, " "), dir, err)
