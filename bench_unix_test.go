@@ -209,15 +209,17 @@ func benchWrapper(b *testing.B, path, binary, memFile string) {
 // benchTerraform runs a terraform command in dir and returns how long it took.
 func benchTerraform(b *testing.B, tf, rc, dir string, args ...string) time.Duration {
 	b.Helper()
+	return benchTerraformEnv(b, nil, tf, rc, dir, args...)
+}
+
+// benchTerraformEnv is benchTerraform with extra environment variables for
+// Terraform and the providers it starts (the mirror's ZULIP_MIRROR_ variables
+// are never inherited: the plain mirror runs in its default mode).
+func benchTerraformEnv(b *testing.B, extra []string, tf, rc, dir string, args ...string) time.Duration {
+	b.Helper()
 	cmd := exec.Command(tf, append(args, "-no-color")...)
 	cmd.Dir = dir
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TF_LOG") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+	cmd.Env = benchEnv(extra, rc)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	took := time.Since(start)
@@ -225,6 +227,20 @@ func benchTerraform(b *testing.B, tf, rc, dir string, args ...string) time.Durat
 		b.Fatalf("terraform %s in %s: %v\n%s", args[0], dir, err, benchTail(out))
 	}
 	return took
+}
+
+// benchEnv is the environment of a terraform command: this process's, without
+// Terraform's logging or the mirror's modes, with extra and the CLI
+// configuration rc.
+func benchEnv(extra []string, rc string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TF_LOG") && !strings.HasPrefix(kv, "ZULIP_MIRROR_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, extra...)
+	return append(env, "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
 }
 
 // benchTail is the end of a long output.
@@ -530,6 +546,11 @@ func benchOwner(srv *refserver.Server) refserver.SeedUser {
 //	req/plan           requests the plan sent (the same whatever N: one read per collection)
 //	resources          Terraform resources (what `terraform state list` shows)
 //	set-members        channel subscribers and group members, apart: they are not resources
+//
+// With ZULIP_BENCH_CANDIDATES=1 it also plans, in the same rotation, the
+// candidates for the state of what a configuration does not manage (the
+// mirror's ZULIP_MIRROR_STATE modes; see benchCandidates), logs the non-null
+// leaves of each variant's state by resource type, and reports their ratios.
 func BenchmarkRealmPlan(b *testing.B) {
 	n := benchN("ZULIP_BENCH_REALM_N", 1000)
 	f := newBenchFloor(b)
@@ -539,29 +560,31 @@ func BenchmarkRealmPlan(b *testing.B) {
 	owner := benchOwner(srv)
 	mix := benchOrgMix(n)
 	config := benchProviderBlock(hs.URL, owner.Email, owner.APIKey) + mix.config
-	configs := map[string]string{
-		"zulip":  config,
-		"mirror": strings.Replace(config, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1),
-		"noio":   benchNoioConfig(mix.resources),
+	variants := map[string]benchVariant{
+		"zulip":  {config: config},
+		"mirror": {config: strings.Replace(config, `source = "zulip-terraform/zulip"`, `source = "zulip-terraform/mirror"`, 1)},
+		"noio":   {config: benchNoioConfig(mix.resources)},
 	}
-	for kind, cfg := range configs {
+	cands := newBenchCandidates(variants)
+	for kind, v := range variants {
 		d := filepath.Join(f.dir, "realm-"+kind)
-		writeFile(b, filepath.Join(d, "main.tf"), cfg, 0o644)
-		benchTerraform(b, f.tf, f.rc, d, "apply", "-auto-approve", "-input=false", "-parallelism=10")
+		writeFile(b, filepath.Join(d, "main.tf"), v.config, 0o644)
+		benchTerraformEnv(b, v.env, f.tf, f.rc, d, "apply", "-auto-approve", "-input=false", "-parallelism=10")
 	}
 	if listed := benchStateList(b, f, filepath.Join(f.dir, "realm-zulip")); listed != mix.resources {
 		b.Fatalf("terraform state list shows %d resources, the configuration declares %d", listed, mix.resources)
 	}
 	b.Logf("organization mix: %d Terraform resources (%s); %d set members apart (%d channel subscribers, %d group members)",
 		mix.resources, mix.breakdown, mix.subscribers+mix.members, mix.subscribers, mix.members)
+	cands.logLeaves(b, f, variants)
 	var toFloor, toMirror, mirrorToFloor, requests []float64
 	var endpoints map[string]int
 	b.ResetTimer()
 	for round := range 3 * b.N {
 		took := map[string]time.Duration{}
-		for _, kind := range benchRotate([]string{"zulip", "mirror", "noio"}, round) {
+		for _, kind := range benchRotate(append([]string{"zulip", "mirror", "noio"}, cands.names...), round) {
 			counter.reset()
-			took[kind] = benchTerraform(b, f.tf, f.rc, filepath.Join(f.dir, "realm-"+kind), "plan", "-input=false", "-detailed-exitcode")
+			took[kind] = benchTerraformEnv(b, variants[kind].env, f.tf, f.rc, filepath.Join(f.dir, "realm-"+kind), "plan", "-input=false", "-detailed-exitcode")
 			if kind == "zulip" {
 				requests = append(requests, float64(counter.total()))
 				endpoints = counter.snapshot()
@@ -573,6 +596,7 @@ func BenchmarkRealmPlan(b *testing.B) {
 		b.Logf("round %d, %d resources: plan zulip %s (%.0f requests), mirror %s, quiet floor %s: %.2fx the quiet floor, %.2fx the mirror",
 			round, mix.resources, took["zulip"].Round(time.Millisecond), requests[len(requests)-1], took["mirror"].Round(time.Millisecond),
 			took["noio"].Round(time.Millisecond), toFloor[len(toFloor)-1], toMirror[len(toMirror)-1])
+		cands.add(b, round, took)
 	}
 	b.StopTimer()
 	b.ReportMetric(benchMedian(toFloor), "plan/quiet-floor")
@@ -581,20 +605,28 @@ func BenchmarkRealmPlan(b *testing.B) {
 	b.ReportMetric(benchMedian(requests), "req/plan")
 	b.ReportMetric(float64(mix.resources), "resources")
 	b.ReportMetric(float64(mix.subscribers+mix.members), "set-members")
+	cands.report(b)
 	benchLogCounts(b, "organization plan requests", endpoints)
 }
 
 // benchStateList is how many resources `terraform state list` shows in dir.
 func benchStateList(b *testing.B, f *benchFloor, dir string) int {
 	b.Helper()
-	cmd := exec.Command(f.tf, "state", "list")
+	return len(strings.Fields(string(benchOutput(b, f, nil, dir, "state", "list"))))
+}
+
+// benchOutput is what a terraform command that reads the state in dir prints,
+// run with the extra environment variables of the variant whose state it is.
+func benchOutput(b *testing.B, f *benchFloor, extra []string, dir string, args ...string) []byte {
+	b.Helper()
+	cmd := exec.Command(f.tf, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+f.rc, "TF_IN_AUTOMATION=1")
+	cmd.Env = benchEnv(extra, f.rc)
 	out, err := cmd.Output()
 	if err != nil {
-		b.Fatalf("terraform state list in %s: %v", dir, err)
+		b.Fatalf("terraform %s in %s: %v", strings.Join(args, " "), dir, err)
 	}
-	return len(strings.Fields(string(out)))
+	return out
 }
 
 // benchMix is a configuration (without its provider block), its Terraform
