@@ -282,10 +282,13 @@ func (o Objects[M, T]) setKey(m *M, k string) {
 }
 
 // DeleteByID adapts a client's delete by numeric id to Delete's callback,
-// which gets the state's key.
+// which gets the state's key (an id kept as a number or as a string).
 func DeleteByID(del func(context.Context, int64) error) func(context.Context, string) error {
 	return func(ctx context.Context, id string) error {
-		n, _ := strconv.ParseInt(id, 10, 64) // the state's id, an integer
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return fmt.Errorf("the state's id %q is not a number: %w", id, err)
+		}
 		return del(ctx, n)
 	}
 }

@@ -142,13 +142,7 @@ var playgrounds = kit.Objects[codePlaygroundModel, zulip.Playground]{
 	}),
 	ImportHint: "The organization's code playgrounds are listed in its settings, under Linkifiers and playgrounds.",
 	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
-		return func(ctx context.Context, key string) error {
-			id, err := strconv.ParseInt(key, 10, 64)
-			if err != nil {
-				return err
-			}
-			return d.Client.DeletePlayground(ctx, id)
-		}
+		return kit.DeleteByID(d.Client.DeletePlayground)
 	},
 	Lookup: func(id string) (func(zulip.Playground) bool, error) {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 {

@@ -536,13 +536,7 @@ var profileFields = kit.Objects[profileFieldModel, zulip.CustomProfileField]{
 	ImportHint: "The organization's custom profile fields are listed in its settings, under Custom profile fields " +
 		"(GET /api/v1/realm/profile_fields, or data.zulip_custom_profile_fields).",
 	Remove: func(d *kit.ProviderData) func(context.Context, string) error {
-		return func(ctx context.Context, key string) error {
-			id, err := strconv.ParseInt(key, 10, 64)
-			if err != nil {
-				return err
-			}
-			return d.Client.DeleteCustomProfileField(ctx, id)
-		}
+		return kit.DeleteByID(d.Client.DeleteCustomProfileField)
 	},
 	Lookup: kit.ByNameOrID("zulip_custom_profile_field",
 		func(f zulip.CustomProfileField) int64 { return f.ID }, func(f zulip.CustomProfileField) string { return f.Name }, true),
