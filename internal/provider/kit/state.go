@@ -73,6 +73,16 @@ func (c *collectionCache) prefetch(fetchType string, with, declared []string) (*
 	if f, ok := c.stateFlights[fetchType]; ok && declared != nil {
 		return f, false
 	}
+	// The register that held fetchType may have landed between the caller's
+	// look at the cache and now: its answer is cached, so it is not asked again.
+	key := StateKey(fetchType)
+	if e, ok := c.entries[key]; ok && e.gen == c.gen[key] && declared != nil {
+		if resp, ok := e.value.(*zulip.RegisterResponse); ok {
+			f := &stateFetch{resp: resp, done: make(chan struct{})}
+			close(f.done)
+			return f, false
+		}
+	}
 	c.prefetched[fetchType] = true
 	f := &stateFetch{types: []string{fetchType}, done: make(chan struct{})}
 	c.stateFlights[fetchType] = f

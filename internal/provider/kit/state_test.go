@@ -158,3 +158,30 @@ func TestStateConcurrentReadersShareOneRegister(t *testing.T) {
 		t.Errorf("%d registers for three concurrent readers, want 1: %v", len(got), got)
 	}
 }
+
+// TestStateReaderAfterLandingUsesTheAnswer: a reader that missed the cache
+// just before another fetch type's register landed, and looks for a register
+// in flight just after, takes the landed answer instead of sending its own
+// (the window that made a plan send three registers instead of two).
+func TestStateReaderAfterLandingUsesTheAnswer(t *testing.T) {
+	c := NewCollectionCache()
+	declared := []string{zulip.EventTypeStarredMessages}
+	f, own := c.prefetch(zulip.EventTypeUpdateMessageFlags, []string{zulip.EventTypeMessage}, declared)
+	if !own || !slices.Contains(f.types, zulip.EventTypeStarredMessages) {
+		t.Fatalf("first register: own %v, types %v; want a new one holding the declared type", own, f.types)
+	}
+	f.resp = &zulip.RegisterResponse{}
+	c.landed(f)
+	got, own := c.prefetch(zulip.EventTypeStarredMessages, nil, declared)
+	if own {
+		t.Fatalf("a second register (%v) for a fetch type the landed one held", got.types)
+	}
+	select {
+	case <-got.done:
+	default:
+		t.Fatal("the landed answer is not ready")
+	}
+	if got.resp != f.resp {
+		t.Error("the reader did not get the landed answer")
+	}
+}
