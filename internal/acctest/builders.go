@@ -11,6 +11,7 @@ package acctest
 import (
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"regexp"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -19,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
@@ -61,9 +63,18 @@ func (b *StepBuilder) OutOfBand(srv *Server, change func(*refserver.Realm)) *Ste
 	return b
 }
 
-// OnServer checks the reference server after the apply.
+// OnServer checks the reference server after the apply (after the checks given
+// before it).
 func (b *StepBuilder) OnServer(check func() error) *StepBuilder {
-	b.step.Check = func(*terraform.State) error { return check() }
+	prev := b.step.Check
+	b.step.Check = func(s *terraform.State) error {
+		if prev != nil {
+			if err := prev(s); err != nil {
+				return err
+			}
+		}
+		return check()
+	}
 	return b
 }
 
@@ -124,4 +135,17 @@ func ConstantRefreshCost(srv *Server, config string, n int, method, path string,
 			}},
 		},
 	}
+}
+
+// PermissionsLeftOut are the attribute prefixes of the permissions of perms
+// that a configuration does not set: its applied state holds them null, an
+// import reads them all, so ImportVerify ignores them.
+func PermissionsLeftOut(perms []realmspec.GroupPermission, set ...string) []string {
+	var out []string
+	for _, p := range perms {
+		if !slices.Contains(set, p.Name) {
+			out = append(out, p.Name+".")
+		}
+	}
+	return out
 }

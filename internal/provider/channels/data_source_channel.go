@@ -118,7 +118,7 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	var r channelResourceModel
-	channelFromAPI2(ctx, d.Data, *found, &r, &resp.Diagnostics)
+	channelFromAPI2(kit.ReadAll(ctx), d.Data, *found, &r, &resp.Diagnostics)
 	m := channelDataFromResource(r)
 	m.IsArchived = types.BoolValue(found.IsArchived)
 	subs, err := subscribers(ctx, d.Data)

@@ -422,7 +422,7 @@ func channelCreateRequest(ctx context.Context, plan channelResourceModel, dir ki
 // configuration, in one request.
 func (r *channelResource) unarchive(ctx context.Context, plan channelResourceModel, c zulip.Channel, dir kit.GroupDirectory, resp *resource.CreateResponse) {
 	var prior channelResourceModel
-	channelFromAPI2(ctx, r.Data, c, &prior, &resp.Diagnostics)
+	channelFromAPI2(kit.ReadAll(ctx), r.Data, c, &prior, &resp.Diagnostics)
 	update, err := channelUpdateRequest(ctx, plan, prior, dir)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Unarchive Channel", err.Error())
@@ -585,7 +585,7 @@ func channelFromAPI2(ctx context.Context, d *kit.ProviderData, c zulip.Channel, 
 		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
-	m.channelPermissions = channelSettings.FromAPI(&c, dir)
+	channelSettings.Read(ctx, &m.channelPermissions, &c, dir)
 }
 
 // retentionFromString is the retention the resource's value names.

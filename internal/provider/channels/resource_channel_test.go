@@ -3,6 +3,7 @@ package channels_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
@@ -41,10 +43,18 @@ func TestAccChannel_lifecycle(t *testing.T) {
 				acctest.Value(addr, "history_public_to_subscribers", knownvalue.Bool(true)),
 				acctest.Value(addr, "message_retention_days", knownvalue.StringExact("realm_default")),
 				acctest.Value(addr, "can_send_message_group", acctest.PermissionOf([]string{"backend"}, 1)),
-				// Not configured: Zulip's defaults (the creator administers it).
-				acctest.Value(addr, "can_administer_channel_group", acctest.PermissionOf(nil, refserver.SeedAdminID)),
-			).Step(),
-			acctest.ImportVerify(addr, "OPS", "announce"),
+				// Not configured: not in state; Zulip's default on the server
+				// (the creator administers it).
+				acctest.Value(addr, "can_administer_channel_group", knownvalue.Null()),
+			).OnServer(func() error {
+				c, _ := acctest.ChannelByName(srv, "ops")
+				if s := c.GroupSettings["can_administer_channel_group"]; !slices.Equal(s.DirectMembers, []int{refserver.SeedAdminID}) {
+					return fmt.Errorf("can_administer_channel_group on the server: %+v", s)
+				}
+				return nil
+			}).Step(),
+			// The import reads every permission; the configuration's plan is empty.
+			acctest.ImportVerify(addr, "OPS", append(acctest.PermissionsLeftOut(realmspec.ChannelPermissions, "can_send_message_group"), "announce")...),
 			// Renamed, made private (history follows), a permission changed.
 			acctest.Apply(private).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
 				acctest.Value(addr, "history_public_to_subscribers", knownvalue.Bool(false)),

@@ -294,7 +294,7 @@ func (r *userGroupResource) createPermissions(ctx context.Context, plan userGrou
 // configured description and settings, in one request.
 func (r *userGroupResource) reactivate(ctx context.Context, plan userGroupResourceModel, g zulip.UserGroup, dir kit.GroupDirectory, resp *resource.CreateResponse) {
 	var prior userGroupResourceModel
-	userGroupResourceFromAPI(ctx, r.Data, g, &prior, &resp.Diagnostics)
+	userGroupResourceFromAPI(kit.ReadAll(ctx), r.Data, g, &prior, &resp.Diagnostics)
 	update, err := r.update(ctx, plan, prior, dir)
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Reactivate User Group", err.Error())
@@ -502,5 +502,5 @@ func userGroupResourceFromAPI(ctx context.Context, d *kit.ProviderData, g zulip.
 		kit.AddAPIError(diags, "Unable to Read User Groups", "list the user groups to name the groups in permissions", kit.RoleAny, err)
 		return
 	}
-	m.userGroupPermissions = userGroupSettings.FromAPI(&g, dir)
+	userGroupSettings.Read(ctx, &m.userGroupPermissions, &g, dir)
 }

@@ -2,6 +2,7 @@ package groups_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/realmspec"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
@@ -38,17 +40,25 @@ func TestAccUserGroup_lifecycle(t *testing.T) {
 			acctest.Apply(owner+acctest.UserGroupConfig("platform", "The platform team", managers)).Clean().State(
 				acctest.Value(addr, "can_manage_group", acctest.PermissionOf([]string{"role:administrators", "leads"}, 5)),
 				acctest.Value(addr, "can_mention_group", acctest.PermissionOf([]string{"role:members"})),
-				// Not configured: Zulip's defaults, shown.
-				acctest.Value(addr, "can_join_group", acctest.PermissionOf([]string{"role:nobody"})),
-				acctest.Value(addr, "can_add_members_group", acctest.PermissionOf(nil, refserver.SeedOwnerID)),
+				// Not configured: not in state; Zulip's defaults on the server.
+				acctest.Value(addr, "can_join_group", knownvalue.Null()),
+				acctest.Value(addr, "can_add_members_group", knownvalue.Null()),
 				acctest.Value(addr, "creator_id", knownvalue.Int64Exact(refserver.SeedOwnerID)),
 			).OnServer(func() error {
-				if g, ok := acctest.GroupByName(srv, "platform"); !ok || g.Description != "The platform team" || g.Deactivated {
+				g, ok := acctest.GroupByName(srv, "platform")
+				if !ok || g.Description != "The platform team" || g.Deactivated {
 					return fmt.Errorf("on the server: %+v", g)
+				}
+				if s := g.Settings["can_join_group"]; s.GroupID != refserver.GroupNobody {
+					return fmt.Errorf("can_join_group on the server: %+v", s)
+				}
+				if s := g.Settings["can_add_members_group"]; !slices.Equal(s.DirectMembers, []int{refserver.SeedOwnerID}) {
+					return fmt.Errorf("can_add_members_group on the server: %+v", s)
 				}
 				return nil
 			}).Step(),
-			acctest.ImportVerify(addr, "platform"),
+			// The import reads every permission; the configuration's plan is empty.
+			acctest.ImportVerify(addr, "platform", acctest.PermissionsLeftOut(realmspec.GroupPermissions, "can_manage_group", "can_mention_group")...),
 			// In place: renamed, a permission changed, another now unmanaged.
 			acctest.Apply(team).Planned(addr, plancheck.ResourceActionUpdate).Clean().State(
 				acctest.Value(addr, "can_manage_group", acctest.PermissionOf([]string{"leads"})),
@@ -117,17 +127,22 @@ func TestAccUserGroup_botKey(t *testing.T) {
 				Fails(acctest.ExpectErr("Unable to Read User Groups", "does not accept bot requests")).Step(),
 			// Its members and subgroups too: adding a subgroup needs
 			// can_add_members_group, which the creator holds.
-			acctest.Apply(bot+acctest.UserGroupConfig("bots-team", "Made by a bot", `  can_mention_group = { groups = ["role:members"] }
-`)+`resource "zulip_user_group_members" "test" {
+			acctest.Apply(bot + acctest.UserGroupConfig("bots-team", "Made by a bot", `  can_mention_group = { groups = ["role:members"] }
+`) + `resource "zulip_user_group_members" "test" {
   group_id  = zulip_user_group.test.id
   members   = [5]
   subgroups = ["frontend"]
 }
 `).State(
 				acctest.Value(addr, "creator_id", knownvalue.Int64Exact(refserver.SeedBotID)),
+			).Clean().OnServer(botGroupMembers("bots-team", []int{5}, []int{refserver.GroupFrontend})).OnServer(func() error {
 				// The creator manages the group it made.
-				acctest.Value(addr, "can_manage_group", acctest.PermissionOf(nil, refserver.SeedBotID)),
-			).Clean().OnServer(botGroupMembers("bots-team", []int{5}, []int{refserver.GroupFrontend})).Step(),
+				g, _ := acctest.GroupByName(srv, "bots-team")
+				if s := g.Settings["can_manage_group"]; !slices.Equal(s.DirectMembers, []int{refserver.SeedBotID}) {
+					return fmt.Errorf("can_manage_group on the server: %+v", s)
+				}
+				return nil
+			}).Step(),
 			// Removing the subgroup needs can_manage_group, which it holds too.
 			acctest.Apply(bot+acctest.UserGroupConfig("bots-team-2", "Renamed by a bot", `  can_mention_group = { groups = ["role:administrators"] }
 `)+`resource "zulip_user_group_members" "test" {

@@ -538,7 +538,7 @@ func (o Objects[M, T]) Import(ctx context.Context, d *ProviderData, req resource
 		return
 	}
 	var m M
-	o.FromAPI(ctx, d, found[0], &m, &resp.Diagnostics)
+	o.FromAPI(ReadAll(ctx), d, found[0], &m, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -928,4 +928,20 @@ func article(name string) string {
 		return "an " + name
 	}
 	return "a " + name
+}
+
+// readAllKey marks the context of a read that fills every value.
+type readAllKey struct{}
+
+// ReadAll is ctx marked for a read that fills every value, those a
+// configuration may leave out included (PermissionTable.Read): an import's, a
+// data source's, or the read of an object a create takes over.
+func ReadAll(ctx context.Context) context.Context {
+	return context.WithValue(ctx, readAllKey{}, true)
+}
+
+// ReadsAll tells whether ctx is marked by ReadAll.
+func ReadsAll(ctx context.Context) bool {
+	v, _ := ctx.Value(readAllKey{}).(bool)
+	return v
 }

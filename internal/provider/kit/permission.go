@@ -94,6 +94,37 @@ func PermissionAttribute(s PermissionSetting) schema.SingleNestedAttribute {
 	}
 }
 
+// ObjectPermissionAttribute is the schema of a permission of an object a
+// configuration has many of (a channel, a user group): set, it is managed and
+// kept in state; left out, the organization's value is kept and the state
+// holds null (the framework then has nothing to walk for it), except after an
+// import, which reads every permission, so that the configuration it generates
+// and the import's plan are exact.
+func ObjectPermissionAttribute(s PermissionSetting) schema.SingleNestedAttribute {
+	a := PermissionAttribute(s)
+	a.MarkdownDescription = strings.Replace(a.MarkdownDescription,
+		"left out, the organization's current value is kept.",
+		"left out, the organization's current value is kept and the state holds it only when the object was imported.", 1)
+	a.PlanModifiers = []planmodifier.Object{unsetKeepsState{}}
+	return a
+}
+
+// unsetKeepsState plans a permission the configuration leaves out as the state
+// holds it: null at create, and whatever an import read after one.
+type unsetKeepsState struct{}
+
+func (unsetKeepsState) Description(context.Context) string {
+	return "left out, the value in state is kept (null on a create)"
+}
+
+func (m unsetKeepsState) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (unsetKeepsState) PlanModifyObject(_ context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
+	if req.ConfigValue.IsNull() {
+		resp.PlanValue = req.StateValue
+	}
+}
+
 // notEmptyPermission refuses a permission of no groups and no users: Zulip
 // stores it as the role:nobody group, so it would read back as that and never
 // match the configuration.

@@ -34,7 +34,7 @@ type PermissionTable[M, O, C, U any] struct {
 // Attributes adds each permission's resource attribute to attrs.
 func (t PermissionTable[M, O, C, U]) Attributes(attrs map[string]schema.Attribute) {
 	for _, f := range t.Fields {
-		attrs[f.Name] = PermissionAttribute(f.PermissionSetting)
+		attrs[f.Name] = ObjectPermissionAttribute(f.PermissionSetting)
 	}
 }
 
@@ -79,7 +79,20 @@ func (t PermissionTable[M, O, C, U]) Changes(ctx context.Context, plan, prior *M
 	return nil
 }
 
-// FromAPI is the server object's permissions as a model holds them.
+// Read copies into m the server object's permissions that m holds (those the
+// configuration manages), or all of them when the read is an import's
+// (ReadAll): a permission left out stays null in state.
+func (t PermissionTable[M, O, C, U]) Read(ctx context.Context, m *M, o *O, dir GroupDirectory) {
+	all := ReadsAll(ctx)
+	for _, f := range t.Fields {
+		if v := f.Model(m); all || !v.IsNull() {
+			*v = PermissionFromAPI(f.API(o), dir)
+		}
+	}
+}
+
+// FromAPI is all of the server object's permissions, as a data source shows
+// them.
 func (t PermissionTable[M, O, C, U]) FromAPI(o *O, dir GroupDirectory) M {
 	var m M
 	for _, f := range t.Fields {
