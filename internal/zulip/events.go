@@ -103,6 +103,9 @@ type RegisterResponse struct {
 	UserDefaultsRaw map[string]json.RawMessage `json:"-"`
 	// realmBotIndex is RealmBots' index by user id, built when decoded (RealmBot).
 	realmBotIndex map[int64]int
+	// starred and unread are StarredMessages and UnreadMsgs as sets, built
+	// when decoded (Starred, Unread).
+	starred, unread map[int64]bool
 }
 
 // RealmBot returns the bot of realm_bots with the user id; false when the

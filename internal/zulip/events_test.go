@@ -138,3 +138,38 @@ func TestRegisterResponse_realmBot(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisterResponse_flagSets: the starred and unread sets of a decoded
+// answer and of one built by hand agree; a snapshot that cannot tell (not
+// fetched, cut at Zulip's limit, old unread messages left out) says so.
+func TestRegisterResponse_flagSets(t *testing.T) {
+	var decoded RegisterResponse
+	if err := json.Unmarshal([]byte(`{"starred_messages":[3,8],"unread_msgs":{"streams":[{"stream_id":1,"topic":"a","unread_message_ids":[4]}],"pms":[{"unread_message_ids":[6]}],"huddles":[{"unread_message_ids":[9]}]}}`), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	byHand := RegisterResponse{StarredMessages: decoded.StarredMessages, UnreadMsgs: decoded.UnreadMsgs}
+	for _, r := range []*RegisterResponse{&decoded, &byHand} {
+		starred, ok := r.StarredSet()
+		if !ok || !starred[3] || !starred[8] || starred[4] || len(starred) != 2 {
+			t.Errorf("StarredSet() = %v, %v; want {3, 8}", starred, ok)
+		}
+		unread, ok := r.UnreadSet()
+		if !ok || !unread[4] || !unread[6] || !unread[9] || unread[3] || len(unread) != 3 {
+			t.Errorf("UnreadSet() = %v, %v; want {4, 6, 9}", unread, ok)
+		}
+	}
+	var none RegisterResponse
+	if _, ok := none.StarredSet(); ok {
+		t.Error("StarredSet of a snapshot without starred_messages tells")
+	}
+	if _, ok := none.UnreadSet(); ok {
+		t.Error("UnreadSet of a snapshot without unread_msgs tells")
+	}
+	cut := RegisterResponse{StarredMessages: make([]int64, MaxStarredSnapshot), UnreadMsgs: &UnreadMessages{OldUnreadsMissing: true}}
+	if _, ok := cut.StarredSet(); ok {
+		t.Error("StarredSet of a snapshot cut at Zulip's limit tells")
+	}
+	if _, ok := cut.UnreadSet(); ok {
+		t.Error("UnreadSet of a snapshot without the old unread messages tells")
+	}
+}

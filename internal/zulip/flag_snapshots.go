@@ -60,3 +60,47 @@ func (u *UnreadMessages) IDs() map[int64]bool {
 	}
 	return out
 }
+
+// StarredSet is the starred messages; false when the snapshot cannot tell
+// (starred_messages was not fetched, or is cut at MaxStarredSnapshot). A
+// decoded answer's set is built once; it must not be changed.
+func (r *RegisterResponse) StarredSet() (map[int64]bool, bool) {
+	if r.StarredMessages == nil || len(r.StarredMessages) >= MaxStarredSnapshot {
+		return nil, false
+	}
+	if r.starred == nil {
+		set, _ := r.flagSets()
+		return set, true
+	}
+	return r.starred, true
+}
+
+// UnreadSet is the unread messages; false when the snapshot cannot tell
+// (unread_msgs was not fetched, or leaves old unread messages out). It leaves
+// out the channels the account left. A decoded answer's set is built once; it
+// must not be changed.
+func (r *RegisterResponse) UnreadSet() (map[int64]bool, bool) {
+	if r.UnreadMsgs == nil || r.UnreadMsgs.OldUnreadsMissing {
+		return nil, false
+	}
+	if r.unread == nil {
+		_, set := r.flagSets()
+		return set, true
+	}
+	return r.unread, true
+}
+
+// flagSets are the starred and the unread messages as sets (nil when the
+// snapshot lacks them).
+func (r *RegisterResponse) flagSets() (starred, unread map[int64]bool) {
+	if r.StarredMessages != nil {
+		starred = make(map[int64]bool, len(r.StarredMessages))
+		for _, id := range r.StarredMessages {
+			starred[id] = true
+		}
+	}
+	if r.UnreadMsgs != nil {
+		unread = r.UnreadMsgs.IDs()
+	}
+	return starred, unread
+}

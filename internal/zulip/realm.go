@@ -35,6 +35,7 @@ func (r *RegisterResponse) UnmarshalJSON(data []byte) error {
 	for i, b := range r.RealmBots {
 		r.realmBotIndex[b.UserID] = i
 	}
+	r.starred, r.unread = r.flagSets()
 	r.UserDefaultsRaw = nil
 	if raw, ok := all["realm_user_settings_defaults"]; ok {
 		if err := json.Unmarshal(raw, &r.UserDefaultsRaw); err != nil {

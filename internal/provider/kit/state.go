@@ -39,7 +39,7 @@ func State(ctx context.Context, d *ProviderData, fetchType string, with ...strin
 				return f.resp, nil
 			}
 			// The shared register failed: this type is read alone.
-			f, _ = d.Cache.prefetch(fetchType, with, nil)
+			f = d.Cache.readAlone(fetchType, with)
 		}
 		f.resp, f.err = d.Client.FetchState(ctx, f.types...)
 		d.Cache.landed(f)
@@ -64,25 +64,39 @@ type stateMark struct {
 	gen, version uint64
 }
 
-// prefetch returns the register in flight that holds fetchType (own false),
-// or a new one (own true) of fetchType, with, and the others of declared that
-// the cache has never held and no register holds, marking them as read.
+// prefetch returns the register in flight that holds fetchType, or the
+// answer of one that landed since the caller looked at the cache (own false);
+// else a new register (own true) of fetchType, with, and the others of
+// declared that the cache has never held and no register holds.
 func (c *collectionCache) prefetch(fetchType string, with, declared []string) (*stateFetch, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if f, ok := c.stateFlights[fetchType]; ok && declared != nil {
+	if f, ok := c.stateFlights[fetchType]; ok {
 		return f, false
 	}
-	// The register that held fetchType may have landed between the caller's
-	// look at the cache and now: its answer is cached, so it is not asked again.
 	key := StateKey(fetchType)
-	if e, ok := c.entries[key]; ok && e.gen == c.gen[key] && declared != nil {
+	if e, ok := c.entries[key]; ok && e.gen == c.gen[key] {
 		if resp, ok := e.value.(*zulip.RegisterResponse); ok {
 			f := &stateFetch{resp: resp, done: make(chan struct{})}
 			close(f.done)
 			return f, false
 		}
 	}
+	return c.newStateFetch(fetchType, with, declared), true
+}
+
+// readAlone is a new register of fetchType and with only: the shared one
+// that held fetchType failed.
+func (c *collectionCache) readAlone(fetchType string, with []string) *stateFetch {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.newStateFetch(fetchType, with, nil)
+}
+
+// newStateFetch is a register of fetchType, with, and the others of declared
+// that the cache has never held and no register holds, marking them as read.
+// c.mu is held.
+func (c *collectionCache) newStateFetch(fetchType string, with, declared []string) *stateFetch {
 	c.prefetched[fetchType] = true
 	f := &stateFetch{types: []string{fetchType}, done: make(chan struct{})}
 	c.stateFlights[fetchType] = f
@@ -106,7 +120,7 @@ func (c *collectionCache) prefetch(fetchType string, with, declared []string) (*
 		}
 		f.marks = append(f.marks, stateMark{key, c.gen[key], c.version[key]})
 	}
-	return f, true
+	return f
 }
 
 // landed caches a register's answer under the keys of the other fetch types

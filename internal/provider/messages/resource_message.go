@@ -390,15 +390,7 @@ func isResolveToggle(from, to string) bool {
 // message's address: a channel the account cannot see or that is archived,
 // a topic the channel's topics policy forbids, and a topic too long.
 func checkMessageTarget(ctx context.Context, d *kit.ProviderData, channelID types.Int64, topic types.String, diags *diag.Diagnostics) {
-	if !kit.Known(channelID) {
-		return
-	}
-	settings, err := d.RealmSettings(ctx)
-	if err != nil {
-		kit.AddAPIError(diags, "Unable to Read Organization Settings", "read the topics policy", kit.RoleAny, err)
-		return
-	}
-	ch := messageChannel(ctx, d, channelID.ValueInt64(), diags)
+	ch := checkMessageTopicOf(ctx, d, channelID, topic, diags)
 	if ch == nil {
 		return
 	}
@@ -408,7 +400,6 @@ func checkMessageTarget(ctx context.Context, d *kit.ProviderData, channelID type
 			kit.HeldBy{What: "the channel's can_send_message_group", Kind: kit.PermissionOfChannel, Setting: "can_send_message_group",
 				Value: ch.CanSendMessageGroup})
 	}
-	checkTopicRules(settings, ch, topic, diags)
 }
 
 // checkMessageTopicOf checks a topic against the rules of the channel of id

@@ -298,16 +298,16 @@ func (r *messageFlagsResource) read(ctx context.Context, m *messageFlagsResource
 // together. unread_msgs leaves out the channels the account left, so a
 // message there counts as read.
 func flagsNow(ctx context.Context, d *kit.ProviderData, flag string, ids []int64) (map[int64]bool, error) {
-	out := map[int64]bool{}
+	out := make(map[int64]bool, len(ids))
 	switch flag {
 	case zulip.FlagStarred:
 		state, err := kit.State(ctx, d, zulip.EventTypeStarredMessages)
 		if err != nil {
 			return nil, err
 		}
-		if len(state.StarredMessages) < zulip.MaxStarredSnapshot {
-			for _, id := range state.StarredMessages {
-				out[id] = true
+		if starred, ok := state.StarredSet(); ok {
+			for _, id := range ids {
+				out[id] = starred[id]
 			}
 			return out, nil
 		}
@@ -316,8 +316,7 @@ func flagsNow(ctx context.Context, d *kit.ProviderData, flag string, ids []int64
 		if err != nil {
 			return nil, err
 		}
-		if u := state.UnreadMsgs; u != nil && !u.OldUnreadsMissing {
-			unread := u.IDs()
+		if unread, ok := state.UnreadSet(); ok {
 			for _, id := range ids {
 				out[id] = !unread[id]
 			}
