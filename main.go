@@ -3,9 +3,12 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -53,6 +56,17 @@ func main() {
 		log.Fatal(err.Error())
 	}
 
+	// ZULIP_PROVIDER_CPU_PROFILE=DIR writes a CPU profile of each provider
+	// process to DIR/cpu-PID.pprof (Terraform starts several per command), to
+	// see where the provider's own time goes (docs/guides/performance.md).
+	if dir := os.Getenv("ZULIP_PROVIDER_CPU_PROFILE"); dir != "" {
+		stop, err := cpuProfile(dir)
+		if err != nil {
+			log.Fatal(err.Error())
+		}
+		defer stop()
+	}
+
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
@@ -67,6 +81,23 @@ func main() {
 	// The event queues of this run's creates: Terraform has stopped the server.
 	kit.CloseEventQueues()
 	if err != nil {
-		log.Fatal(err.Error())
+		log.Print(err.Error())
+		os.Exit(1) //nolint:gocritic // the profile of a failed serve is not wanted
 	}
+}
+
+// cpuProfile starts a CPU profile written to dir/cpu-PID.pprof; stop ends it.
+func cpuProfile(dir string) (stop func(), err error) {
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("cpu-%d.pprof", os.Getpid())))
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}, nil
 }
