@@ -18,9 +18,10 @@ import (
 func StateKey(fetchType string) string { return "register:" + fetchType }
 
 // State returns a register snapshot holding fetchType, read once per run.
-// When it is not cached, the one register asks also for every fetch type of
-// d.StateTypes that this process has not read yet, and caches the answer under
-// each of their keys; a reader of one of those types that comes while that
+// When it is not cached, and fetchType is one of d.StateTypes, the one
+// register asks also for every other of them that this process has not read
+// yet, and caches the answer under each of their keys (a fetch type no area
+// declares is read alone); a reader of one of those types that comes while that
 // register runs waits for it instead of sending its own. A fetch type
 // forgotten by a write is read again alone. with are fetch types Zulip needs
 // beside fetchType to answer it (unread_msgs wants update_message_flags and
@@ -28,7 +29,15 @@ func StateKey(fetchType string) string { return "register:" + fetchType }
 // type it does not know, so an older server answers what it has.
 func State(ctx context.Context, d *ProviderData, fetchType string, with ...string) (*zulip.RegisterResponse, error) {
 	return CachedAs(ctx, d.Cache, StateKey(fetchType), func(ctx context.Context) (*zulip.RegisterResponse, error) {
-		f, own := d.Cache.prefetch(fetchType, with, d.StateTypes)
+		declared := d.StateTypes
+		if !slices.Contains(declared, fetchType) {
+			// A fetch type no area declares (read only when a resource needs
+			// it, like unread_msgs) is read alone: were it to carry the
+			// declared ones when it came first, a run's requests would depend
+			// on which reader came first.
+			declared = nil
+		}
+		f, own := d.Cache.prefetch(fetchType, with, declared)
 		if !own {
 			select {
 			case <-f.done:

@@ -165,8 +165,8 @@ func TestStateConcurrentReadersShareOneRegister(t *testing.T) {
 // (the window that made a plan send three registers instead of two).
 func TestStateReaderAfterLandingUsesTheAnswer(t *testing.T) {
 	c := NewCollectionCache()
-	declared := []string{zulip.EventTypeStarredMessages}
-	f, own := c.prefetch(zulip.EventTypeUpdateMessageFlags, []string{zulip.EventTypeMessage}, declared)
+	declared := []string{zulip.EventTypeRealm, zulip.EventTypeStarredMessages}
+	f, own := c.prefetch(zulip.EventTypeRealm, nil, declared)
 	if !own || !slices.Contains(f.types, zulip.EventTypeStarredMessages) {
 		t.Fatalf("first register: own %v, types %v; want a new one holding the declared type", own, f.types)
 	}
@@ -183,5 +183,54 @@ func TestStateReaderAfterLandingUsesTheAnswer(t *testing.T) {
 	}
 	if got.resp != f.resp {
 		t.Error("the reader did not get the landed answer")
+	}
+}
+
+// TestStateUndeclaredTypeReadAlone: a fetch type no area declares is read in
+// a register of its own whether it comes before or after the declared ones,
+// so a run sends the same registers whatever the order of its readers.
+func TestStateUndeclaredTypeReadAlone(t *testing.T) {
+	srv, err := refserver.New(refserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, _ := srv.User(refserver.SeedAdminID)
+	declared := []string{zulip.EventTypeRealm, zulip.EventTypeStarredMessages}
+	for _, undeclaredFirst := range []bool{true, false} {
+		var regs registers
+		hs := httptest.NewServer(regs.wrap(srv))
+		client, err := zulip.New(zulip.Config{SiteURL: hs.URL, Email: admin.Email, APIKey: admin.APIKey})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := &ProviderData{Client: client, Cache: NewCollectionCache(), StateTypes: declared}
+		unread := func() {
+			if s, err := State(context.Background(), d, zulip.EventTypeUpdateMessageFlags, zulip.EventTypeMessage); err != nil || s.UnreadMsgs == nil {
+				t.Fatalf("unread_msgs: %v, %v", s, err)
+			}
+		}
+		if undeclaredFirst {
+			unread()
+		}
+		for _, ft := range declared {
+			if _, err := State(context.Background(), d, ft); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !undeclaredFirst {
+			unread()
+		}
+		hs.Close()
+		got := regs.take()
+		if len(got) != 2 {
+			t.Fatalf("undeclared first %v: %d registers %v, want 2", undeclaredFirst, len(got), got)
+		}
+		alone := got[0]
+		if !undeclaredFirst {
+			alone = got[1]
+		}
+		if !slices.Equal(alone, []string{zulip.EventTypeUpdateMessageFlags, zulip.EventTypeMessage}) {
+			t.Errorf("undeclared first %v: the undeclared type's register asked for %v; want it alone with its companion", undeclaredFirst, alone)
+		}
 	}
 }
