@@ -358,9 +358,8 @@ func (r *botResource) existing(ctx context.Context, shortName string) (*zulip.Us
 // Create makes the bot, or reactivates the deactivated bot of its short
 // name, and then sets what POST /bots cannot (role, owner).
 func (r *botResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan botModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[botModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	existing, err := r.existing(ctx, plan.ShortName.ValueString())
@@ -642,9 +641,8 @@ func (r *botResource) Update(ctx context.Context, req resource.UpdateRequest, re
 
 // Delete deactivates the bot; one deactivated already is not an error.
 func (r *botResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m botModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	m, ok := kit.Load[botModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := kit.WriteUsers(ctx, r.Data, func(ctx context.Context) error { return r.Data.Client.DeactivateBot(ctx, m.ID.ValueInt64()) }, cacheRealmBots)

@@ -210,9 +210,8 @@ func (r *customEmojiResource) checkMayAdd(ctx context.Context, plan customEmojiM
 
 // Create uploads the emoji and reads it back by name (Zulip answers nothing).
 func (r *customEmojiResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan customEmojiModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[customEmojiModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	img, err := imagetype.ReadFile(plan.Source.ValueString(), "emoji")
@@ -261,9 +260,8 @@ func (r *customEmojiResource) Update(ctx context.Context, req resource.UpdateReq
 
 // Delete deactivates the emoji, unless its name now belongs to another one.
 func (r *customEmojiResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state customEmojiModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[customEmojiModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	list, err := kit.EmojiCollection(r.Data).List(ctx)

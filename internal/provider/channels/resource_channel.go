@@ -288,9 +288,8 @@ func (r *channelResource) checkName(ctx context.Context, name string, diags *dia
 
 // Create makes the channel, or unarchives the archived channel of that name.
 func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan channelResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[channelResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	dir, err := r.Data.Groups(ctx)
@@ -315,7 +314,6 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	var key string
-	var ok bool
 	if r.Data.FeatureLevel >= featureChannelCreate {
 		key, ok = channelCreation(r.Data, apiReq).Create(ctx, r.Data, &resp.Diagnostics)
 	} else {
@@ -429,16 +427,11 @@ func (r *channelResource) unarchive(ctx context.Context, plan channelResourceMod
 		return
 	}
 	update.Unarchive = true
-	err = kit.ChannelCollection(r.Data).Write(ctx, func(ctx context.Context) error {
-		return r.Data.Client.UpdateChannel(ctx, c.StreamID, update)
-	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Unarchive Channel",
-			fmt.Sprintf("unarchive the archived channel %q (id %d)", c.Name, c.StreamID), kit.RoleAdministrator, err)
-		return
-	}
-	tflog.Info(ctx, "unarchived the archived channel of the configured name", map[string]any{"id": c.StreamID, "name": c.Name})
-	channels.FinishCreate(ctx, r.Data, &plan, strconv.FormatInt(c.StreamID, 10), resp)
+	channels.Revive(ctx, r.Data, channelRetirement, &plan, c.StreamID, c.Name, kit.RoleAdministrator, func(ctx context.Context) error {
+		return kit.ChannelCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+			return r.Data.Client.UpdateChannel(ctx, c.StreamID, update)
+		})
+	}, resp)
 }
 
 // channelUpdateRequest is the request that takes a channel from prior to plan.

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -101,9 +100,8 @@ var folderRetirement = kit.Retirement{TypeName: "zulip_channel_folder", What: "c
 
 // Create makes the folder, or unarchives the archived folder of that name.
 func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan channelFolderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[channelFolderModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name, description := plan.Name.ValueString(), plan.Description.ValueString()
@@ -115,16 +113,12 @@ func (r *channelFolderResource) Create(ctx context.Context, req resource.CreateR
 	for _, f := range all {
 		if f.IsArchived && strings.EqualFold(f.Name, name) {
 			unarchive := false
-			err := kit.ChannelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
-				return r.Data.Client.UpdateChannelFolder(ctx, f.ID, zulip.UpdateChannelFolderRequest{
-					Name: &name, Description: &description, IsArchived: &unarchive})
-			})
-			if err != nil {
-				kit.AddAPIError(&resp.Diagnostics, "Unable to Unarchive Channel Folder", "unarchive the channel folder", kit.RoleAdministrator, err)
-				return
-			}
-			tflog.Info(ctx, "unarchived the archived channel folder of the configured name", map[string]any{"id": f.ID})
-			channelFolders.FinishCreate(ctx, r.Data, &plan, strconv.FormatInt(f.ID, 10), resp)
+			channelFolders.Revive(ctx, r.Data, folderRetirement, &plan, f.ID, f.Name, kit.RoleAdministrator, func(ctx context.Context) error {
+				return kit.ChannelFolderCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+					return r.Data.Client.UpdateChannelFolder(ctx, f.ID, zulip.UpdateChannelFolderRequest{
+						Name: &name, Description: &description, IsArchived: &unarchive})
+				})
+			}, resp)
 			return
 		}
 	}
@@ -160,9 +154,8 @@ func (r *channelFolderResource) Update(ctx context.Context, req resource.UpdateR
 // Delete archives the folder; while channels are in it Zulip refuses, and
 // the error names them.
 func (r *channelFolderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state channelFolderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[channelFolderModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueInt64()

@@ -268,9 +268,8 @@ func readSubscribers(ctx context.Context, d *kit.ProviderData, id int64, diags *
 
 // Delete unsubscribes the users the resource manages.
 func (r *channelSubscribersResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state channelSubscribersModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[channelSubscribersModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var users []int64
@@ -408,9 +407,8 @@ func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 
 // Create subscribes the user; one subscribed already is adopted.
 func (r *channelSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan channelSubscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[channelSubscriptionModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	ch, ok := activeChannel(ctx, r.Data, plan.ChannelID.ValueInt64(), &resp.Diagnostics, "Unable to Subscribe")
@@ -435,9 +433,8 @@ func (r *channelSubscriptionResource) Create(ctx context.Context, req resource.C
 
 // Read removes the resource from state when the user is no longer subscribed.
 func (r *channelSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state channelSubscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[channelSubscriptionModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	subs, ok := readSubscribers(ctx, r.Data, state.ChannelID.ValueInt64(), &resp.Diagnostics)
@@ -460,9 +457,8 @@ func (r *channelSubscriptionResource) Update(ctx context.Context, req resource.U
 
 // Delete unsubscribes the user.
 func (r *channelSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state channelSubscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[channelSubscriptionModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	unsubscribeManaged(ctx, r.Data, state.ChannelID.ValueInt64(), []int64{state.UserID.ValueInt64()}, &resp.Diagnostics)
@@ -470,17 +466,11 @@ func (r *channelSubscriptionResource) Delete(ctx context.Context, req resource.D
 
 // ImportState adopts a subscription by `<channel name or id>:<user id>`.
 func (r *channelSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	i := strings.LastIndexByte(req.ID, ':')
-	user, err := strconv.ParseInt(req.ID[i+1:], 10, 64)
-	if i <= 0 || err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("A zulip_channel_subscription is imported by <channel name or id>:<user id>, e.g. general:12; got %q.", req.ID))
+	channel, user, ok := kit.ImportPair("zulip_channel_subscription", "<channel name or id>:<user id>", "general:12", req.ID, &resp.Diagnostics)
+	if !ok || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	if !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	ch, ok := channelByNameOrID(ctx, r.Data, req.ID[:i], &resp.Diagnostics)
+	ch, ok := channelByNameOrID(ctx, r.Data, channel, &resp.Diagnostics)
 	if !ok {
 		return
 	}

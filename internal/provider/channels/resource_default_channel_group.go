@@ -224,9 +224,8 @@ func requireContentAccess(ctx context.Context, d *kit.ProviderData, ch zulip.Cha
 
 // Create makes the group.
 func (r *defaultChannelGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan defaultChannelGroupModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[defaultChannelGroupModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	names, err := channelNames(ctx, r.Data, kit.KnownInt64s(plan.ChannelIDs))

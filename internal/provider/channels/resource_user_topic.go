@@ -231,9 +231,8 @@ func (r *userTopicResource) Update(ctx context.Context, req resource.UpdateReque
 
 // Delete sets the policy back to none; a channel that is gone is not an error.
 func (r *userTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state userTopicResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[userTopicResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := kit.UserTopicCollection(r.Data).Write(ctx, func(ctx context.Context) error {

@@ -253,9 +253,8 @@ func (r *userGroupResource) requireManage(ctx context.Context, g zulip.UserGroup
 
 // Create makes the group, or reactivates the deactivated group of that name.
 func (r *userGroupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan userGroupResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[userGroupResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	dir, err := r.Data.Groups(ctx)
@@ -302,16 +301,11 @@ func (r *userGroupResource) reactivate(ctx context.Context, plan userGroupResour
 	}
 	update.Name = nil // the same name
 	update.Reactivate = true
-	err = kit.UserGroupCollection(r.Data).Write(ctx, func(ctx context.Context) error {
-		return r.Data.Client.UpdateUserGroup(ctx, g.ID, update)
-	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Reactivate User Group",
-			fmt.Sprintf("reactivate the deactivated user group %q (id %d)", g.Name, g.ID), kit.RoleAny, err)
-		return
-	}
-	tflog.Info(ctx, "reactivated a deactivated user group of the configured name", map[string]any{"id": g.ID, "name": g.Name})
-	userGroups.FinishCreate(ctx, r.Data, &plan, strconv.FormatInt(g.ID, 10), resp)
+	userGroups.Revive(ctx, r.Data, groupRetirement, &plan, g.ID, g.Name, kit.RoleAny, func(ctx context.Context) error {
+		return kit.UserGroupCollection(r.Data).Write(ctx, func(ctx context.Context) error {
+			return r.Data.Client.UpdateUserGroup(ctx, g.ID, update)
+		})
+	}, resp)
 }
 
 // update is the request that takes a group from prior to plan: changed name
@@ -349,9 +343,8 @@ func (r *userGroupResource) Update(ctx context.Context, req resource.UpdateReque
 // Delete deactivates the group. While a permission uses it Zulip refuses;
 // the error names each use.
 func (r *userGroupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state userGroupResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[userGroupResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueInt64()

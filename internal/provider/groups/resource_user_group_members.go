@@ -121,9 +121,8 @@ func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.
 
 // Create sets the members.
 func (r *userGroupMembersResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan userGroupMembersModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[userGroupMembersModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	r.apply(ctx, &plan, "Unable to Set User Group Members", &resp.Diagnostics)
@@ -135,9 +134,8 @@ func (r *userGroupMembersResource) Create(ctx context.Context, req resource.Crea
 
 // Update sets the members.
 func (r *userGroupMembersResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan userGroupMembersModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[userGroupMembersModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	r.apply(ctx, &plan, "Unable to Update User Group Members", &resp.Diagnostics)
@@ -209,9 +207,8 @@ func (r *userGroupMembersResource) Read(ctx context.Context, req resource.ReadRe
 
 // Delete removes the members and subgroups the resource manages.
 func (r *userGroupMembersResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state userGroupMembersModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[userGroupMembersModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	list, err := kit.UserGroupCollection(r.Data).ReadBack(ctx)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -90,9 +89,8 @@ func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resour
 // Create adds the user; one who is a member already (added by someone else,
 // or by an attempt whose answer was lost) is adopted.
 func (r *userGroupMembershipResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan userGroupMembershipModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[userGroupMembershipModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	g, _, ok := readGroup(ctx, r.Data, plan.GroupID.ValueInt64(), "Unable to Add Group Member", &resp.Diagnostics)
@@ -131,9 +129,8 @@ func (r *userGroupMembershipResource) Update(context.Context, resource.UpdateReq
 
 // Delete removes the user from the group; one who is not a member is not an error.
 func (r *userGroupMembershipResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state userGroupMembershipModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[userGroupMembershipModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	list, err := kit.UserGroupCollection(r.Data).ReadBack(ctx)
@@ -153,17 +150,11 @@ func (r *userGroupMembershipResource) Delete(ctx context.Context, req resource.D
 
 // ImportState adopts a membership by `<group name or id>:<user id>`.
 func (r *userGroupMembershipResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	i := strings.LastIndexByte(req.ID, ':')
-	user, err := strconv.ParseInt(req.ID[i+1:], 10, 64)
-	if i <= 0 || err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("A zulip_user_group_membership is imported by <group name or id>:<user id>, e.g. backend:12; got %q.", req.ID))
+	group, user, ok := kit.ImportPair("zulip_user_group_membership", "<group name or id>:<user id>", "backend:12", req.ID, &resp.Diagnostics)
+	if !ok || !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	if !r.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	g, ok := groupByNameOrID(ctx, r.Data, req.ID[:i], &resp.Diagnostics)
+	g, ok := groupByNameOrID(ctx, r.Data, group, &resp.Diagnostics)
 	if !ok {
 		return
 	}

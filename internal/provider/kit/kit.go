@@ -496,6 +496,21 @@ func ByKeyOrID[T any](typeName, keyName string, id func(T) int64, name func(T) s
 	}
 }
 
+// ImportPair splits the import id of a pair of a container and a user,
+// `<container>:<user id>` (a channel's subscription, a group's membership):
+// the container's name or id, and the user's id. The user id follows the
+// last colon, so a name may hold colons. A malformed id is an error naming
+// the format (form, e.g. "<group name or id>:<user id>") and an example.
+func ImportPair(typeName, form, example, id string, diags *diag.Diagnostics) (container string, user int64, ok bool) {
+	i := strings.LastIndexByte(id, ':')
+	user, err := strconv.ParseInt(id[i+1:], 10, 64)
+	if i <= 0 || err != nil {
+		diags.AddError("Invalid Import ID", fmt.Sprintf("A %s is imported by %s, e.g. %s; got %q.", typeName, form, example, id))
+		return "", 0, false
+	}
+	return id[:i], user, true
+}
+
 // Import adopts an existing object. lookup turns the import id into a matcher
 // (by id, or by a human key such as a pattern or a domain) or explains why the
 // id is not one; the object found is read whole into state.
@@ -657,6 +672,34 @@ func (c Creation[M, T]) Create(ctx context.Context, d *ProviderData, diags *diag
 				o.What, err, coll.Name, len(found), Pluralize(o.What, len(found)), strings.Join(found, ", "), strings.Join(blocks, "\n")))
 	}
 	return "", false
+}
+
+// Load reads a request's plan or state (from) into a new M and tells whether
+// the operation may go on: the value decoded and the provider configured (the
+// diagnostics say why not).
+func Load[M any](ctx context.Context, d *ProviderData, from interface {
+	Get(context.Context, any) diag.Diagnostics
+}, diags *diag.Diagnostics) (M, bool) {
+	var m M
+	diags.Append(from.Get(ctx, &m)...)
+	return m, !diags.HasError() && d.Ready(diags)
+}
+
+// Revive is a create that takes over the retired object of the configured
+// key (an archived channel, a deactivated group, as r words it): send is the
+// one write that revives it with the configuration (through its collection's
+// Write); then the object is read back as a create's. role is what the write
+// needs.
+func (o Objects[M, T]) Revive(ctx context.Context, d *ProviderData, r Retirement, plan *M, id int64, name string, role RequiredRole,
+	send func(context.Context) error, resp *resource.CreateResponse) {
+	verb := strings.TrimSuffix(r.Revived, "d")
+	if err := send(ctx); err != nil {
+		AddAPIError(&resp.Diagnostics, "Unable to "+TitleCase(verb+" "+r.What),
+			fmt.Sprintf("%s the %s %s %q (id %d)", verb, r.Retired, r.What, name, id), role, err)
+		return
+	}
+	tflog.Info(ctx, r.Revived+" the "+r.Retired+" "+r.What+" of the configured name", map[string]any{"id": id, "name": name})
+	o.FinishCreate(ctx, d, plan, strconv.FormatInt(id, 10), resp)
 }
 
 // FinishCreate stores the new object's key in plan, then reads the object back

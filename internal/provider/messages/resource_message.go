@@ -669,9 +669,8 @@ func (r *messageResource) Update(ctx context.Context, req resource.UpdateRequest
 
 // Delete deletes the message for everyone; one already gone is not an error.
 func (r *messageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state messageResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[messageResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := r.Data.Client.DeleteMessage(ctx, state.ID.ValueInt64()); err != nil && !zulip.IsNotFound(err) {

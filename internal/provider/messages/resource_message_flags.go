@@ -146,9 +146,8 @@ func (r *messageFlagsResource) ModifyPlan(ctx context.Context, req resource.Modi
 
 // Create adds the flag to every message.
 func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan messageFlagsResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[messageFlagsResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	apiReq := messageFlagsToAPI(ctx, plan, zulip.FlagOpAdd, nil, &resp.Diagnostics)
@@ -225,9 +224,8 @@ func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRe
 
 // Delete removes the flag from every message of the set.
 func (r *messageFlagsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state messageFlagsResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[messageFlagsResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	ids := setInt64Values(ctx, state.MessageIDs, &resp.Diagnostics)

@@ -186,9 +186,8 @@ func checkMessageReport(ctx context.Context, d *kit.ProviderData, reportType typ
 
 // Create posts the report.
 func (r *messageReportResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan messageReportResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[messageReportResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	messageID, apiReq := messageReportToAPI(plan)

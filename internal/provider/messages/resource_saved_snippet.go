@@ -139,9 +139,8 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 
 // Create saves the snippet.
 func (r *savedSnippetResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan savedSnippetResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[savedSnippetResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	title, content := savedSnippetToAPI(plan)

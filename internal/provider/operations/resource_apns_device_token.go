@@ -123,9 +123,8 @@ func (r *apnsDeviceTokenResource) ModifyPlan(ctx context.Context, req resource.M
 
 // Create registers the token.
 func (r *apnsDeviceTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan apnsDeviceTokenResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[apnsDeviceTokenResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	token, appID := apnsDeviceTokenToAPI(plan)
@@ -149,9 +148,8 @@ func (r *apnsDeviceTokenResource) Update(ctx context.Context, req resource.Updat
 
 // Delete unregisters the token; one already gone is not an error.
 func (r *apnsDeviceTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state apnsDeviceTokenResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[apnsDeviceTokenResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := r.Data.Client.RemoveAPNsToken(ctx, state.Token.ValueString())

@@ -102,9 +102,8 @@ func (r *ownAccountDeactivationResource) ModifyPlan(ctx context.Context, req res
 // Create deactivates the account, after checking once more that it is the
 // one confirm_email names.
 func (r *ownAccountDeactivationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan ownAccountDeactivationResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[ownAccountDeactivationResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	me, ok := confirmedOwnAccount(ctx, r.Data, plan.ConfirmEmail.ValueString(), &resp.Diagnostics)

@@ -181,9 +181,8 @@ func checkPushLevel(d *kit.ProviderData, m pushTestNotificationResourceModel, di
 
 // Create sends the notification.
 func (r *pushTestNotificationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan pushTestNotificationResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[pushTestNotificationResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	endpoint := pushTestNotificationEndpoint(plan)

@@ -291,9 +291,8 @@ func (a inviteArgs) options() zulip.InviteOptions {
 // Create makes the link, reads its id back, and after an answer lost adopts
 // the one new link that matches instead of leaving a second.
 func (r *inviteLinkResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan inviteLinkModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[inviteLinkModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	coll := inviteLinks(r.Data)
@@ -402,9 +401,8 @@ func unixDate(t *int64) types.String {
 // revoked (removed from state: planned for create) or expired (kept: planned
 // for replacement).
 func (r *inviteLinkResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state inviteLinkModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[inviteLinkModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	all, err := inviteLinks(r.Data).List(ctx)
@@ -437,9 +435,8 @@ func (r *inviteLinkResource) Update(ctx context.Context, req resource.UpdateRequ
 
 // Delete revokes the link; one already revoked or gone is not an error.
 func (r *inviteLinkResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state inviteLinkModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[inviteLinkModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if !kit.Known(state.ID) && !r.findByLink(ctx, &state, &resp.Diagnostics) {

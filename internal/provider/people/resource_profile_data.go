@@ -346,9 +346,8 @@ func (r *profileDataResource) checkFieldValue(ctx context.Context, c profileData
 
 // Create sets the values of the named fields.
 func (r *profileDataResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan profileDataResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[profileDataResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	elems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)
@@ -425,9 +424,8 @@ func (r *profileDataResource) Update(ctx context.Context, req resource.UpdateReq
 // Delete clears the values of the named fields; fields that no longer exist
 // are skipped.
 func (r *profileDataResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state profileDataResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[profileDataResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var ids []int64

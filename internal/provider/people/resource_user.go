@@ -536,9 +536,8 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 // Read refreshes the user from the server. The users are read as one list,
 // shared by every zulip_user of the run and by the plan-time checks.
 func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state userResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[userResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueInt64()
@@ -665,9 +664,8 @@ func (r *userResource) updateNameAndProfile(ctx context.Context, id int64, apiRe
 // deactivated or gone is not an error. (The plan refused this for the
 // provider's own account and the last owner unless allowed.)
 func (r *userResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state userResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	state, ok := kit.Load[userResourceModel](ctx, r.Data, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if !state.Active.IsNull() && !state.Active.ValueBool() {

@@ -88,9 +88,8 @@ func (r *allowedDomainResource) ModifyPlan(ctx context.Context, req resource.Mod
 
 // Create adds the domain.
 func (r *allowedDomainResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan allowedDomainResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[allowedDomainResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	domain, allow := allowedDomainToAPI(plan)

@@ -110,9 +110,8 @@ func (r *codePlaygroundResource) ModifyPlan(ctx context.Context, req resource.Mo
 
 // Create adds the playground.
 func (r *codePlaygroundResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan codePlaygroundModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[codePlaygroundModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	key, ok := playgroundCreation(r.Data, playgroundToAPI(plan)).Create(ctx, r.Data, &resp.Diagnostics)

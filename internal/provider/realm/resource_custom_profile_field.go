@@ -494,9 +494,8 @@ func profileFieldRequestOf(ctx context.Context, m profileFieldModel, diags *diag
 
 // Create adds the field.
 func (r *profileFieldResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan profileFieldModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[profileFieldModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	apiReq := profileFieldRequestOf(ctx, plan, &resp.Diagnostics)

@@ -204,9 +204,8 @@ func (r *LinkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 
 // Create adds the linkifier.
 func (r *LinkifierResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan linkifierResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[linkifierResourceModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	apiReq := linkifierToAPI(ctx, plan, nil, &resp.Diagnostics)

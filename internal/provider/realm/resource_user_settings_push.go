@@ -93,9 +93,8 @@ func (r *userSettingsPushResource) ModifyPlan(ctx context.Context, req resource.
 
 // Create applies the settings.
 func (r *userSettingsPushResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan userSettingsPushModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, ok := kit.Load[userSettingsPushModel](ctx, r.Data, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	applyUserSettings(ctx, r.Data, plan.userSettingsArgs, func(msg string) { tflog.Info(ctx, msg) }, &resp.Diagnostics)
