@@ -67,10 +67,23 @@ type stateFetch struct {
 }
 
 // stateMark is a fetch type's key, generation and version when its register
-// began: its answer is cached only if no write changed the key meanwhile.
+// began: its answer is cached, and joined, only if no write changed the key
+// meanwhile.
 type stateMark struct {
 	key          string
 	gen, version uint64
+}
+
+// current tells whether no write changed key since f began: a reader after
+// such a write must not take an answer from before it (a bot created, then
+// read back from a register that began before it existed). c.mu is held.
+func (f *stateFetch) current(c *collectionCache, key string) bool {
+	for _, m := range f.marks {
+		if m.key == key {
+			return c.gen[key] == m.gen && c.version[key] == m.version
+		}
+	}
+	return false
 }
 
 // prefetch returns the register in flight that holds fetchType, or the
@@ -80,7 +93,7 @@ type stateMark struct {
 func (c *collectionCache) prefetch(fetchType string, with, declared []string) (*stateFetch, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if f, ok := c.stateFlights[fetchType]; ok {
+	if f, ok := c.stateFlights[fetchType]; ok && f.current(c, StateKey(fetchType)) {
 		return f, false
 	}
 	key := StateKey(fetchType)
@@ -107,7 +120,9 @@ func (c *collectionCache) readAlone(fetchType string, with []string) *stateFetch
 // c.mu is held.
 func (c *collectionCache) newStateFetch(fetchType string, with, declared []string) *stateFetch {
 	c.prefetched[fetchType] = true
-	f := &stateFetch{types: []string{fetchType}, done: make(chan struct{})}
+	own := StateKey(fetchType)
+	f := &stateFetch{types: []string{fetchType}, done: make(chan struct{}),
+		marks: []stateMark{{own, c.gen[own], c.version[own]}}}
 	c.stateFlights[fetchType] = f
 	for _, t := range with {
 		if !slices.Contains(f.types, t) {
@@ -132,8 +147,9 @@ func (c *collectionCache) newStateFetch(fetchType string, with, declared []strin
 	return f
 }
 
-// landed caches a register's answer under the keys of the other fetch types
-// it held (fetchType's own is cached by get) and wakes their readers.
+// landed caches a register's answer under the keys of the fetch types it
+// held that no write changed meanwhile (fetchType's own is cached by get too)
+// and wakes their readers.
 func (c *collectionCache) landed(f *stateFetch) {
 	if f.err == nil {
 		for _, m := range f.marks {

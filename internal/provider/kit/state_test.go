@@ -234,3 +234,40 @@ func TestStateUndeclaredTypeReadAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestStateReaderAfterWriteDoesNotJoinOlderRegister: a reader that comes
+// after a write to its fetch type does not wait for a register that began
+// before the write (its answer would not hold the change: a bot just created
+// would be missing); it sends its own.
+func TestStateReaderAfterWriteDoesNotJoinOlderRegister(t *testing.T) {
+	c := NewCollectionCache()
+	declared := []string{zulip.EventTypeRealm, zulip.EventTypeRealmBot}
+	older, own := c.prefetch(zulip.EventTypeRealm, nil, declared)
+	if !own || !slices.Contains(older.types, zulip.EventTypeRealmBot) {
+		t.Fatalf("first register: own %v, types %v", own, older.types)
+	}
+	if f, own := c.prefetch(zulip.EventTypeRealmBot, nil, declared); own || f != older {
+		t.Fatal("a reader before any write did not join the register in flight")
+	}
+	c.BeginWrite(StateKey(zulip.EventTypeRealmBot)).End()
+	f, own := c.prefetch(zulip.EventTypeRealmBot, nil, declared)
+	if !own || f == older {
+		t.Fatal("a reader after a write joined the register that began before it")
+	}
+	// The realm's own key was not written: its readers still join.
+	if f, own := c.prefetch(zulip.EventTypeRealm, nil, declared); own || f != older {
+		t.Error("a reader of an unwritten fetch type did not join the register in flight")
+	}
+	older.resp = &zulip.RegisterResponse{}
+	c.landed(older)
+	c.mu.Lock()
+	_, cached := c.entries[StateKey(zulip.EventTypeRealmBot)]
+	newer := c.stateFlights[zulip.EventTypeRealmBot]
+	c.mu.Unlock()
+	if cached {
+		t.Error("the older register's answer was cached for the written fetch type")
+	}
+	if newer != f {
+		t.Error("the older register's landing dropped the newer register of the written fetch type")
+	}
+}
