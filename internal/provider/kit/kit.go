@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -431,7 +432,12 @@ func UpdateWithPermissions[M any, T any, R any](ctx context.Context, o Objects[M
 		resp.Diagnostics.AddError(summary, err.Error())
 		return
 	}
-	err = o.Coll(d).Write(ctx, func(ctx context.Context) error { return send(ctx, state, update) })
+	// An update that changes nothing is not sent: Zulip refuses an empty
+	// PATCH ("No new data supplied"). A create that adopts a journaled object
+	// plans one when the configuration leaves every differing value unmanaged.
+	if !reflect.ValueOf(update).IsZero() {
+		err = o.Coll(d).Write(ctx, func(ctx context.Context) error { return send(ctx, state, update) })
+	}
 	switch {
 	case err == nil:
 	case zulip.IsExpectationMismatch(err):
