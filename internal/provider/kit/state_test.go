@@ -166,10 +166,7 @@ func TestStateConcurrentReadersShareOneRegister(t *testing.T) {
 func TestStateReaderAfterLandingUsesTheAnswer(t *testing.T) {
 	c := NewCollectionCache()
 	declared := []string{zulip.EventTypeRealm, zulip.EventTypeStarredMessages}
-	f, own := c.prefetch(zulip.EventTypeRealm, nil, declared)
-	if !own || !slices.Contains(f.types, zulip.EventTypeStarredMessages) {
-		t.Fatalf("first register: own %v, types %v; want a new one holding the declared type", own, f.types)
-	}
+	f := firstRegister(t, c, declared)
 	f.resp = &zulip.RegisterResponse{}
 	c.landed(f)
 	got, own := c.prefetch(zulip.EventTypeStarredMessages, nil, declared)
@@ -242,10 +239,7 @@ func TestStateUndeclaredTypeReadAlone(t *testing.T) {
 func TestStateReaderAfterWriteDoesNotJoinOlderRegister(t *testing.T) {
 	c := NewCollectionCache()
 	declared := []string{zulip.EventTypeRealm, zulip.EventTypeRealmBot}
-	older, own := c.prefetch(zulip.EventTypeRealm, nil, declared)
-	if !own || !slices.Contains(older.types, zulip.EventTypeRealmBot) {
-		t.Fatalf("first register: own %v, types %v", own, older.types)
-	}
+	older := firstRegister(t, c, declared)
 	if f, own := c.prefetch(zulip.EventTypeRealmBot, nil, declared); own || f != older {
 		t.Fatal("a reader before any write did not join the register in flight")
 	}
@@ -270,4 +264,20 @@ func TestStateReaderAfterWriteDoesNotJoinOlderRegister(t *testing.T) {
 	if newer != f {
 		t.Error("the older register's landing dropped the newer register of the written fetch type")
 	}
+}
+
+// firstRegister starts the first register of a run for declared[0] and
+// checks that it is a new one holding every declared fetch type.
+func firstRegister(t *testing.T, c *collectionCache, declared []string) *stateFetch {
+	t.Helper()
+	f, own := c.prefetch(declared[0], nil, declared)
+	if !own {
+		t.Fatal("the first register of a run was not a new one")
+	}
+	for _, ft := range declared[1:] {
+		if !slices.Contains(f.types, ft) {
+			t.Fatalf("the first register asks for %v; want every declared type, %s too", f.types, ft)
+		}
+	}
+	return f
 }
