@@ -15,17 +15,20 @@ import (
 )
 
 // TestShortRunCoversVersionedTests keeps CI's split honest. CI runs the whole
-// acceptance suite on the local and the newest Terraform, and only
-// ACC_SHORT_RUN (GNUmakefile) on Terraform 1.5.7 and OpenTofu: the tests whose
-// outcome depends on the CLI's version, and one lifecycle per type. A test
-// depends on the version when it, or a function it calls, holds a Terraform
-// version check (tfversion, or a variable holding some) or asks the CLI its
-// version (terraformVersion); each such test must match ACC_SHORT_RUN, every
-// resource type must have a _lifecycle test (an invocation resource a
-// _performsOnce one), which ACC_SHORT_RUN runs, and each name ACC_SHORT_RUN
+// acceptance suite on the local Terraform only; on the other CLIs it runs
+// ACC_VERSIONED_RUN (GNUmakefile), the tests whose outcome depends on the CLI's
+// version, with one lifecycle per type (ACC_LIFECYCLE_RUN) or the test contract
+// beside them. A test depends on the version when it, or a function it calls,
+// holds a Terraform version check (tfversion, or a variable holding some) or
+// asks the CLI its version (terraformVersion); each such test must match
+// ACC_VERSIONED_RUN, every resource type must have a _lifecycle test (an
+// invocation resource a _performsOnce one), and each name ACC_VERSIONED_RUN
 // lists must still exist.
 func TestShortRunCoversVersionedTests(t *testing.T) {
-	short := shortRun(t)
+	short := makeVariable(t, "ACC_VERSIONED_RUN")
+	if lifecycle := makeVariable(t, "ACC_LIFECYCLE_RUN"); !lifecycle.MatchString("TestAccChannel_lifecycle") || !lifecycle.MatchString("TestAccMessagePost_performsOnce") {
+		t.Errorf("ACC_LIFECYCLE_RUN %q does not run the types' lifecycle tests", lifecycle)
+	}
 	// The acceptance tests live in the provider's package and its areas'; the
 	// shared tests they call (the areas' contracts) in internal/acctest.
 	funcs, versioned := versionedFuncs(t, "internal/provider/*_test.go", "internal/provider/*/*_test.go", "internal/acctest/*.go")
@@ -45,7 +48,7 @@ func TestShortRunCoversVersionedTests(t *testing.T) {
 	t.Logf("%d acceptance tests depend on the CLI's version: %s", len(list), strings.Join(list, " "))
 	for _, name := range tests {
 		if versioned[name] && !short.MatchString(name) {
-			t.Errorf("%s depends on the CLI's version but ACC_SHORT_RUN in GNUmakefile does not run it: add it", name)
+			t.Errorf("%s depends on the CLI's version but ACC_VERSIONED_RUN in GNUmakefile does not run it: add it", name)
 		}
 	}
 	for _, alt := range topLevelAlternatives(short.String()) {
@@ -55,7 +58,7 @@ func TestShortRunCoversVersionedTests(t *testing.T) {
 			found = found || re.MatchString(name)
 		}
 		if !found {
-			t.Errorf("ACC_SHORT_RUN's %q matches no acceptance test", alt)
+			t.Errorf("ACC_VERSIONED_RUN's %q matches no acceptance test", alt)
 		}
 	}
 	resources, err := filepath.Glob("examples/resources/*")
@@ -78,7 +81,7 @@ func TestShortRunCoversVersionedTests(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Errorf("zulip_%s has no TestAcc%s_lifecycle (or _performsOnce), which ACC_SHORT_RUN runs for each type", typ, camel)
+			t.Errorf("zulip_%s has no TestAcc%s_lifecycle (or _performsOnce), which ACC_LIFECYCLE_RUN runs for each type", typ, camel)
 		}
 	}
 }
@@ -104,16 +107,16 @@ func topLevelAlternatives(re string) []string {
 	return append(alts, re[start:])
 }
 
-// shortRun reads ACC_SHORT_RUN from GNUmakefile.
-func shortRun(t *testing.T) *regexp.Regexp {
+// makeVariable reads a test-name pattern (name := pattern) from GNUmakefile.
+func makeVariable(t *testing.T, name string) *regexp.Regexp {
 	t.Helper()
 	b, err := os.ReadFile("GNUmakefile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^ACC_SHORT_RUN := (.+)$`).FindSubmatch(b)
+	m := regexp.MustCompile(`(?m)^` + name + ` := (.+)$`).FindSubmatch(b)
 	if m == nil {
-		t.Fatal("GNUmakefile has no ACC_SHORT_RUN := line")
+		t.Fatalf("GNUmakefile has no %s := line", name)
 	}
 	return regexp.MustCompile(strings.ReplaceAll(string(m[1]), "$$", "$"))
 }
