@@ -26,9 +26,7 @@ import (
 // lists must still exist.
 func TestShortRunCoversVersionedTests(t *testing.T) {
 	short := makeVariable(t, "ACC_VERSIONED_RUN")
-	if lifecycle := makeVariable(t, "ACC_LIFECYCLE_RUN"); !lifecycle.MatchString("TestAccChannel_lifecycle") || !lifecycle.MatchString("TestAccMessagePost_performsOnce") {
-		t.Errorf("ACC_LIFECYCLE_RUN %q does not run the types' lifecycle tests", lifecycle)
-	}
+	checkLifecycleRun(t)
 	// The acceptance tests live in the provider's package and its areas'; the
 	// shared tests they call (the areas' contracts) in internal/acctest.
 	funcs, versioned := versionedFuncs(t, "internal/provider/*_test.go", "internal/provider/*/*_test.go", "internal/acctest/*.go")
@@ -105,6 +103,18 @@ func topLevelAlternatives(re string) []string {
 		}
 	}
 	return append(alts, re[start:])
+}
+
+// checkLifecycleRun: ACC_LIFECYCLE_RUN runs the types' lifecycle tests, an
+// invocation resource's _performsOnce among them.
+func checkLifecycleRun(t *testing.T) {
+	t.Helper()
+	lifecycle := makeVariable(t, "ACC_LIFECYCLE_RUN")
+	for _, name := range []string{"TestAccChannel_lifecycle", "TestAccMessagePost_performsOnce"} {
+		if !lifecycle.MatchString(name) {
+			t.Errorf("ACC_LIFECYCLE_RUN %q does not run %s", lifecycle, name)
+		}
+	}
 }
 
 // makeVariable reads a test-name pattern (name := pattern) from GNUmakefile.
