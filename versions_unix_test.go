@@ -9,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 )
 
 // TestShortRunCoversVersionedTests keeps CI's split honest. CI runs the whole
@@ -25,7 +28,7 @@ import (
 // invocation resource a _performsOnce one), and each name ACC_VERSIONED_RUN
 // lists must still exist.
 func TestShortRunCoversVersionedTests(t *testing.T) {
-	short := makeVariable(t, "ACC_VERSIONED_RUN")
+	versionedRun := makeVariable(t, "ACC_VERSIONED_RUN")
 	checkLifecycleRun(t)
 	// The acceptance tests live in the provider's package and its areas'; the
 	// shared tests they call (the areas' contracts) in internal/acctest.
@@ -45,11 +48,11 @@ func TestShortRunCoversVersionedTests(t *testing.T) {
 	}
 	t.Logf("%d acceptance tests depend on the CLI's version: %s", len(list), strings.Join(list, " "))
 	for _, name := range tests {
-		if versioned[name] && !short.MatchString(name) {
+		if versioned[name] && !versionedRun.MatchString(name) {
 			t.Errorf("%s depends on the CLI's version but ACC_VERSIONED_RUN in GNUmakefile does not run it: add it", name)
 		}
 	}
-	for _, alt := range topLevelAlternatives(short.String()) {
+	for _, alt := range topLevelAlternatives(versionedRun.String()) {
 		found := false
 		re := regexp.MustCompile(alt)
 		for _, name := range tests {
@@ -117,8 +120,28 @@ func checkLifecycleRun(t *testing.T) {
 	}
 }
 
+// TestContractRulesListed: GNUmakefile's ACC_CONTRACT_RULES, from which
+// ACC_CONTRACT_ONLY picks the rules a run keeps (skipping the others), lists
+// every rule of the test contract, so that a run skips no new rule by
+// omission and names no rule that is gone.
+func TestContractRulesListed(t *testing.T) {
+	listed := strings.Fields(makeLine(t, "ACC_CONTRACT_RULES"))
+	rules := acctest.ContractRuleNames()
+	sort.Strings(listed)
+	sort.Strings(rules)
+	if !slices.Equal(listed, rules) {
+		t.Errorf("GNUmakefile's ACC_CONTRACT_RULES is %v; the contract's rules (acctest.ContractRuleNames) are %v", listed, rules)
+	}
+}
+
 // makeVariable reads a test-name pattern (name := pattern) from GNUmakefile.
 func makeVariable(t *testing.T, name string) *regexp.Regexp {
+	t.Helper()
+	return regexp.MustCompile(strings.ReplaceAll(makeLine(t, name), "$$", "$"))
+}
+
+// makeLine reads the value of a simple variable (name := value) from GNUmakefile.
+func makeLine(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile("GNUmakefile")
 	if err != nil {
@@ -128,7 +151,7 @@ func makeVariable(t *testing.T, name string) *regexp.Regexp {
 	if m == nil {
 		t.Fatalf("GNUmakefile has no %s := line", name)
 	}
-	return regexp.MustCompile(strings.ReplaceAll(string(m[1]), "$$", "$"))
+	return string(m[1])
 }
 
 // versionedFuncs parses the files matching globs and returns their functions
