@@ -19,13 +19,19 @@ func TestAccMessageReportAction_example(t *testing.T) {
 }
 
 // TestAccMessageReportAction_planChecks: the plan refuses what the server
-// would (an unknown report type, a missing description for "other").
+// would (an unknown report type, a missing description for "other", a
+// server before message reports).
 func TestAccMessageReportAction_planChecks(t *testing.T) {
 	srv := acctest.NewServer(t)
-	member := srv.ProviderConfig(t, refserver.SeedMemberID)
-	config := func(body string) string { return member + acctest.TriggeredAction("zulip_message_report", body) }
+	old := acctest.NewServer(t, func(o *refserver.Options) { o.FeatureLevel = 381 })
+	body := "    message_id = 10\n    report_type = \"spam\""
+	config := func(args string) string {
+		return srv.ProviderConfig(t, refserver.SeedMemberID) + acctest.TriggeredAction("zulip_message_report", args)
+	}
 	acctest.ParallelTest(t, acctest.ActionCase(
 		acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"rude\""), `Unknown Report Type`),
 		acctest.PlanFailsRE(config("    message_id = 10\n    report_type = \"other\""), `Missing Report Description`),
+		acctest.PlanFails(old.ProviderConfig(t, refserver.SeedMemberID)+acctest.TriggeredAction("zulip_message_report", body),
+			"Zulip Server Too Old", "zulip_message_report needs Zulip feature level 382"),
 	))
 }

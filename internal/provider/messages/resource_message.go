@@ -167,42 +167,23 @@ func (r *messageResource) ValidateConfig(ctx context.Context, req resource.Valid
 	validateMessageConfig(ctx, req.Config, &resp.Diagnostics)
 }
 
-// attrSource is a configuration or a plan, read attribute by attribute.
-type attrSource interface {
-	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
-}
-
-// readMessage reads a message's address and content from the resource's,
-// the action's or the invocation's configuration or plan.
-func readMessage(ctx context.Context, src attrSource, diags *diag.Diagnostics) sendMessageModel {
-	var m sendMessageModel
-	diags.Append(src.GetAttribute(ctx, path.Root("channel_id"), &m.ChannelID)...)
-	diags.Append(src.GetAttribute(ctx, path.Root("topic"), &m.Topic)...)
-	diags.Append(src.GetAttribute(ctx, path.Root("to_users"), &m.ToUsers)...)
-	diags.Append(src.GetAttribute(ctx, path.Root("content"), &m.Content)...)
-	return m
-}
-
 // validateMessageConfig checks the address of a message's configuration.
-func validateMessageConfig(ctx context.Context, cfg attrSource, diags *diag.Diagnostics) {
-	if m := readMessage(ctx, cfg, diags); !diags.HasError() {
+func validateMessageConfig(ctx context.Context, cfg kit.Values, diags *diag.Diagnostics) {
+	if m := kit.LoadArgs[sendMessageModel](ctx, cfg, diags); !diags.HasError() {
 		validateMessageAddress(m.ChannelID, m.Topic, m.ToUsers, diags)
 	}
 }
 
-// checkMessagePlan checks a message's length, channel and topic against the
+// checkMessage checks a message's length, channel and topic against the
 // server (checkContentLength, checkMessageTarget).
-func checkMessagePlan(ctx context.Context, d *kit.ProviderData, src attrSource, diags *diag.Diagnostics) {
-	if m := readMessage(ctx, src, diags); !diags.HasError() {
-		checkContentLength(ctx, d, m.Content, diags)
-		checkMessageTarget(ctx, d, m.ChannelID, m.Topic, diags)
-	}
+func checkMessage(ctx context.Context, d *kit.ProviderData, m sendMessageModel, diags *diag.Diagnostics) {
+	checkContentLength(ctx, d, m.Content, diags)
+	checkMessageTarget(ctx, d, m.ChannelID, m.Topic, diags)
 }
 
-// sendConfigured posts the message src describes; false, with the error,
-// when Zulip refused it.
-func sendConfigured(ctx context.Context, d *kit.ProviderData, src attrSource, diags *diag.Diagnostics) (*zulip.SentMessage, bool) {
-	m := readMessage(ctx, src, diags)
+// sendMessage posts the message m describes; false, with the error, when
+// Zulip refused it.
+func sendMessage(ctx context.Context, d *kit.ProviderData, m sendMessageModel, diags *diag.Diagnostics) (*zulip.SentMessage, bool) {
 	if diags.HasError() || !d.Ready(diags) {
 		return nil, false
 	}
@@ -601,7 +582,7 @@ func (r *messageResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	sent, ok := sendConfigured(ctx, r.Data, req.Plan, &resp.Diagnostics)
+	sent, ok := sendMessage(ctx, r.Data, kit.LoadArgs[sendMessageModel](ctx, req.Plan, &resp.Diagnostics), &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -212,7 +212,7 @@ func TestAccPushTestNotification_validation(t *testing.T) {
 		return acctest.PlanFails(owner+"\nresource \"zulip_push_test_notification\" \"test\" {\n"+body+"\n}\n", phrases...)
 	}
 	acctest.ParallelSteps(t,
-		step("token = \"ab12ab12\"\ndevice_id = 2", "cannot be configured together", "token", "device_id"),
+		step("token = \"ab12ab12\"\ndevice_id = 2", "Conflicting Devices", "device_id", "by token or by device_id, not both"),
 		step("device_id = 2\nencrypted = false", "encrypted", "only the encrypted endpoint reaches"),
 		step("token = \"ab12ab12\"\nencrypted = true", "encrypted", "only the legacy endpoint reaches"),
 		step(`token = ""`, "token", "must be 1 to 4096 characters long"),
