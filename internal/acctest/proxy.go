@@ -1,6 +1,8 @@
 package acctest
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +23,10 @@ type Fault struct {
 	// Before runs before the request is handled, e.g. to change the realm
 	// behind the provider's back at an exact moment.
 	Before func()
+	// Late answers Status at once and lets the server handle the request only
+	// after it has answered the next one: a request still in flight at the
+	// server when the client gave up, and when it looked to see what was made.
+	Late bool
 }
 
 // FaultyProviderConfig returns a provider block acting as a seeded user
@@ -34,12 +40,28 @@ func (s *Server) FaultyProviderConfig(t *testing.T, userID int, fault func(*http
 		t.Fatalf("no user %d in the reference server", userID)
 	}
 	var mu sync.Mutex
+	var late func() // a Late request, handled after the next one is answered
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		f := fault(r)
+		var after func()
+		if !f.Late {
+			after, late = late, nil
+		}
 		mu.Unlock()
+		if after != nil {
+			defer after()
+		}
 		if f.Before != nil {
 			f.Before()
+		}
+		if f.Late {
+			body, _ := io.ReadAll(r.Body)
+			held := r.Clone(context.Background())
+			held.Body = io.NopCloser(bytes.NewReader(body))
+			mu.Lock()
+			late = func() { s.ServeHTTP(httptest.NewRecorder(), held) }
+			mu.Unlock()
 		}
 		if f.Status == 0 {
 			s.ServeHTTP(w, r)

@@ -39,6 +39,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -100,6 +101,16 @@ type journalEntry struct {
 	At          time.Time `json:"at"`
 	// Held marks a line that says a state holds the object now.
 	Held bool `json:"held,omitempty"`
+	// Intent marks a create whose outcome is unknown: the request was sent,
+	// its answer lost, and the collection read afterwards had no new object
+	// (the request could still be in flight at the server). It has no Keys;
+	// After is the largest id seen before the attempt (Zulip's ids grow),
+	// so the object it may have made is the one with the same natural key
+	// and a larger id (resolveIntent). Intent lines are told apart by ID; a
+	// Held line with that ID ends one.
+	Intent bool   `json:"intent,omitempty"`
+	ID     string `json:"id,omitempty"`
+	After  int64  `json:"after,omitempty"`
 }
 
 // CreateJournal is the journal of one provider process.
@@ -136,6 +147,8 @@ func (j *CreateJournal) load(ctx context.Context) {
 			var e journalEntry
 			switch {
 			case json.Unmarshal(sc.Bytes(), &e) != nil: // a line cut short by a kill
+			case e.Held && e.Intent:
+				j.pending = slices.DeleteFunc(j.pending, func(p journalEntry) bool { return p.Intent && p.ID == e.ID })
 			case e.Held:
 				j.pending = slices.DeleteFunc(j.pending, func(p journalEntry) bool { return p.sameObject(e) })
 			case time.Since(e.At) <= journalKeep:
@@ -208,6 +221,43 @@ func appendFile(path string, data []byte) error {
 	return errors.Join(werr, cerr)
 }
 
+// recordIntent notes a create whose outcome is unknown (journalEntry.Intent).
+func (j *CreateJournal) recordIntent(ctx context.Context, e journalEntry) {
+	if j == nil || e.Natural == "" || e.ImportID == "" {
+		return
+	}
+	j.load(ctx)
+	e.Intent, e.ID, e.At = true, NewInvocationID(), time.Now().UTC()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.pending = append(j.pending, e)
+	j.appendLine(ctx, e)
+}
+
+// findIntent returns the intent of a create of TypeName with the natural key.
+func (j *CreateJournal) findIntent(ctx context.Context, realm, typeName, natural string) (journalEntry, bool) {
+	if !j.covers(typeName) || natural == "" {
+		return journalEntry{}, false
+	}
+	j.load(ctx)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, e := range slices.Backward(j.pending) {
+		if e.Intent && e.Realm == realm && e.Type == typeName && e.Natural == natural {
+			return e, true
+		}
+	}
+	return journalEntry{}, false
+}
+
+// endIntent drops an intent, resolved or found to have made nothing.
+func (j *CreateJournal) endIntent(ctx context.Context, e journalEntry) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.pending = slices.DeleteFunc(j.pending, func(p journalEntry) bool { return p.Intent && p.ID == e.ID })
+	j.appendLine(ctx, journalEntry{Realm: e.Realm, Type: e.Type, Intent: true, ID: e.ID, Held: true, At: time.Now().UTC()})
+}
+
 // record notes an object this process created.
 func (j *CreateJournal) record(ctx context.Context, e journalEntry) {
 	if j == nil || len(e.Keys) == 0 || e.ImportID == "" {
@@ -266,7 +316,7 @@ func (j *CreateJournal) find(ctx context.Context, realm, typeName, natural, fing
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for _, e := range slices.Backward(j.pending) {
-		if e.Realm != realm || e.Type != typeName {
+		if e.Intent || e.Realm != realm || e.Type != typeName {
 			continue
 		}
 		if natural != "" && e.Natural == natural || natural == "" && e.Natural == "" && fingerprint != "" && e.Fingerprint == fingerprint {
@@ -382,6 +432,75 @@ func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateR
 	resp.State, resp.Private = upd.State, upd.Private
 	addAdopted(&resp.Diagnostics, r.what(), e.ImportID)
 	return true
+}
+
+// journalIntent journals a create whose outcome is unknown (journalEntry.Intent):
+// for a type with a natural key and an identity the plan knows (a name), by
+// which resolveIntent looks the object up.
+func (r *ruledResource) journalIntent(ctx context.Context, req resource.CreateRequest, after int64) {
+	d := r.data
+	if d == nil || !d.Journal.covers(r.info.typeName) || r.identity == nil {
+		return
+	}
+	d.Journal.recordIntent(ctx, journalEntry{Realm: d.realmKey(), Type: r.info.typeName,
+		Natural: r.info.natural.value(req.Plan.Raw), ImportID: r.identity.importIDOf(req.Plan.Raw), After: after})
+}
+
+// resolveIntent, in the plan of a new object, settles the journal's intent of
+// an earlier create with the same natural key: the object that holds the key
+// now, when it is newer than every object that create saw before (a larger
+// id), is the one the create made, and becomes a journaled object, which the
+// plan's checks let through and the create adopts (adoptJournaled); otherwise
+// the create made nothing, and the intent is dropped.
+func (r *ruledResource) resolveIntent(ctx context.Context, req resource.ModifyPlanRequest) {
+	d, typ := r.data, r.info.typeName
+	natural := r.info.natural.value(req.Plan.Raw)
+	intent, ok := d.Journal.findIntent(ctx, d.realmKey(), typ, natural)
+	if !ok || !d.CanAsk() {
+		return
+	}
+	defer d.Journal.endIntent(ctx, intent)
+	state, ok := r.importAndRead(ctx, intent.ImportID, req.Plan.Raw.Type(), tfsdk.State{Schema: req.Plan.Schema}, req.ProviderMeta)
+	if !ok {
+		return
+	}
+	keys := r.info.keyValues(state.Raw)
+	id, err := strconv.ParseInt(firstOf(keys), 10, 64)
+	if err != nil || id <= intent.After || d.heldInRun(typ, keys[0]) || r.info.natural.value(state.Raw) != natural {
+		tflog.Info(ctx, "the object holding the key is not the one an interrupted create made", map[string]any{"type": typ, "import_id": intent.ImportID})
+		return
+	}
+	d.Journal.record(ctx, journalEntry{Realm: intent.Realm, Type: typ, Keys: keys, Natural: natural,
+		ImportID: r.identity.importIDOf(state.Raw)})
+}
+
+// firstOf is the first of values, "" when there is none.
+func firstOf(values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	return values[0]
+}
+
+// importAndRead imports the object with importID and reads it, as an import
+// would; false when there is no such object.
+func (r *ruledResource) importAndRead(ctx context.Context, importID string, typ tftypes.Type, schema tfsdk.State,
+	meta tfsdk.Config) (tfsdk.State, bool) {
+	importer, ok := r.Resource.(resource.ResourceWithImportState)
+	if !ok {
+		return tfsdk.State{}, false
+	}
+	imp := resource.ImportStateResponse{State: tfsdk.State{Schema: schema.Schema, Raw: tftypes.NewValue(typ, nil)}}
+	importer.ImportState(ctx, resource.ImportStateRequest{ID: importID}, &imp)
+	if imp.Diagnostics.HasError() {
+		return tfsdk.State{}, false
+	}
+	read := resource.ReadResponse{State: imp.State}
+	r.Resource.Read(ctx, resource.ReadRequest{State: imp.State, ProviderMeta: meta}, &read)
+	if read.Diagnostics.HasError() || read.State.Raw.IsNull() {
+		return tfsdk.State{}, false
+	}
+	return read.State, true
 }
 
 // addAdopted tells that a create adopted a journaled object.

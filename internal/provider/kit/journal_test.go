@@ -106,3 +106,34 @@ func TestFillUnknown(t *testing.T) {
 
 // testJournaledTypes are the types TestCreateJournal records.
 var testJournaledTypes = map[string]bool{"zulip_channel": true, "zulip_linkifier": true, "zulip_saved_snippet": true}
+
+// TestCreateJournalIntents: a create whose outcome is unknown is kept as an
+// intent, which holds no object (it has no id) and is not adopted as one; the
+// next process finds it by its natural key, and once ended it is gone for
+// good.
+func TestCreateJournalIntents(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	realm := "https://chat.example"
+	j := NewCreateJournal(dir, testJournaledTypes)
+	j.recordIntent(ctx, journalEntry{Realm: realm, Type: "zulip_channel", Natural: "ops", ImportID: "ops", After: 11})
+	j.recordIntent(ctx, journalEntry{Realm: realm, Type: "zulip_channel", ImportID: "x"}) // no natural key: not kept
+	if j.holds(ctx, realm, "zulip_channel", "ops") || j.holds(ctx, realm, "zulip_channel", "12") {
+		t.Error("an intent holds an object")
+	}
+	if _, ok := j.find(ctx, realm, "zulip_channel", "ops", ""); ok {
+		t.Error("an intent is found as a journaled object")
+	}
+	next := NewCreateJournal(dir, testJournaledTypes)
+	intent, ok := next.findIntent(ctx, realm, "zulip_channel", "ops")
+	if !ok || intent.After != 11 || intent.ImportID != "ops" || intent.ID == "" {
+		t.Fatalf("the next process finds the intent %+v (%v); want ops after 11 with an id", intent, ok)
+	}
+	if _, ok := next.findIntent(ctx, realm, "zulip_channel", "dev"); ok {
+		t.Error("an intent is found by another natural key")
+	}
+	next.endIntent(ctx, intent)
+	if _, ok := NewCreateJournal(dir, testJournaledTypes).findIntent(ctx, realm, "zulip_channel", "ops"); ok {
+		t.Error("an ended intent is found by a later process")
+	}
+}

@@ -640,6 +640,7 @@ func (c Creation[M, T]) Create(ctx context.Context, d *ProviderData, diags *diag
 	defer cancel()
 	after, lerr := coll.List(lctx)
 	if lerr != nil {
+		noteUncertain(ctx, existed)
 		diags.AddError("Unable to Create "+o.title(),
 			fmt.Sprintf("The server did not confirm the creation of the %s (%s), and reading the %s again to see whether "+
 				"it exists failed too (%s). Before applying again, check the organization: if the %s exists, import it.",
@@ -662,6 +663,9 @@ func (c Creation[M, T]) Create(ctx context.Context, d *ProviderData, diags *diag
 			map[string]any{"id": adopt[0], "error": err.Error()})
 		return adopt[0], true
 	case len(adopt)+len(clash) == 0:
+		// The request may still be in flight at the server: the journal
+		// keeps the attempt, and the next plan adopts the object it made.
+		noteUncertain(ctx, existed)
 		AddAPIError(diags, "Unable to Create "+o.title(), fmt.Sprintf("create the %s (the %s read afterwards have no new "+
 			"one, so nothing was created; apply again)", o.What, coll.Name), o.Role, err)
 	default:
@@ -678,6 +682,41 @@ func (c Creation[M, T]) Create(ctx context.Context, d *ProviderData, diags *diag
 				o.What, err, coll.Name, len(found), Pluralize(o.What, len(found)), strings.Join(found, ", "), strings.Join(blocks, "\n")))
 	}
 	return "", false
+}
+
+// createAttempt is what the wrapper's Create (ruledResource.Create, which
+// puts it in the context) learns from a creation inside it: that its outcome
+// is unknown, and the largest id seen before it.
+type createAttempt struct {
+	uncertain bool
+	after     int64
+	// named: the collection's keys are not ids (an emoji's name), so a
+	// newer object cannot be told from an older one.
+	named bool
+}
+
+type attemptKey struct{}
+
+// withAttempt is ctx with a new attempt to fill.
+func withAttempt(ctx context.Context) (context.Context, *createAttempt) {
+	a := &createAttempt{}
+	return context.WithValue(ctx, attemptKey{}, a), a
+}
+
+// noteUncertain records in the context's attempt that the create's outcome
+// is unknown; existed are the keys seen before it (ids, for the types the
+// journal keeps intents of).
+func noteUncertain(ctx context.Context, existed map[string]bool) {
+	a, ok := ctx.Value(attemptKey{}).(*createAttempt)
+	if !ok {
+		return
+	}
+	a.uncertain = true
+	for k := range existed {
+		id, err := strconv.ParseInt(k, 10, 64)
+		a.named = a.named || err != nil
+		a.after = max(a.after, id)
+	}
 }
 
 // Load reads a request's plan or state (from) into a new M and tells whether

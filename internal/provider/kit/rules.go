@@ -172,8 +172,12 @@ func (r *ruledResource) Metadata(ctx context.Context, req resource.MetadataReque
 func (r *ruledResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	creating.Add(1)
 	defer creating.Done()
+	ctx, attempt := withAttempt(ctx)
 	if !r.adoptJournaled(ctx, req, resp) {
 		r.Resource.Create(ctx, req, resp)
+	}
+	if resp.State.Raw.IsNull() && attempt.uncertain && !attempt.named {
+		r.journalIntent(ctx, req, attempt.after)
 	}
 	if r.identity != nil {
 		r.identity.afterCreate(ctx, req, resp)
@@ -264,6 +268,7 @@ func (r *ruledResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if d != nil {
 		d.Journal.confirm(ctx, d.realmKey(), typ, priorKeys)
 		if creating {
+			r.resolveIntent(ctx, req)
 			r.noteAdoption(ctx, req, resp)
 		}
 	}
