@@ -98,7 +98,7 @@ func descriptionEmptied(_ context.Context, req planmodifier.StringRequest, resp 
 // ModifyPlan checks that a new group's or a new name is free and that every
 // channel can be in a group.
 func (r *defaultChannelGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() || !r.Data.HasCreds || resp.Diagnostics.HasError() {
+	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.CanAsk() || resp.Diagnostics.HasError() {
 		return
 	}
 	var plan defaultChannelGroupModel

@@ -821,7 +821,7 @@ func SettleUnknowns(ctx context.Context, state *tfsdk.State, diags *diag.Diagnos
 // already taken in the organization, with an import block to copy: Zulip would
 // refuse the create at apply time, or worse, a duplicate would be made.
 func (c Creation[M, T]) CheckKeyFree(ctx context.Context, d *ProviderData, attr path.Path, describe string, diags *diag.Diagnostics) {
-	if !d.KnowsServer() || !d.HasCreds {
+	if !d.CanAsk() {
 		return // nothing to ask the server with; the operation will say why
 	}
 	o := c.Objects
@@ -862,7 +862,7 @@ func Unchanged(req resource.ModifyPlanRequest) bool {
 // does not have, naming the role, instead of letting the apply fail with
 // Zulip's bare "Insufficient permission".
 func (d *ProviderData) RequireRole(ctx context.Context, role RequiredRole, action string, attr path.Path, diags *diag.Diagnostics) {
-	if !d.KnowsServer() || !d.HasCreds || role == RoleAny {
+	if !d.CanAsk() || role == RoleAny {
 		return
 	}
 	me, err := d.Caller(ctx)

@@ -128,10 +128,6 @@ func (c Call[M]) Progress(ctx context.Context, format string, args ...any) {
 	tflog.Info(ctx, msg)
 }
 
-// CanAsk reports whether the plan can ask the server: its address and the
-// account's credentials are known.
-func (d *ProviderData) CanAsk() bool { return d.KnowsServer() && d.HasCreds }
-
 // NewAction is the operation's action.
 func (op *Operation[M]) NewAction() action.Action {
 	return &operationAction[M]{ActionBase: ActionBase{Name: op.Action}, op: op}

@@ -448,7 +448,7 @@ func PermissionValue(ctx context.Context, plan types.Object, dir GroupDirectory)
 // Unknown parts (references to objects created in the same apply) are
 // checked when they are known.
 func (d *ProviderData) checkPermission(ctx context.Context, at path.Path, o types.Object, diags *diag.Diagnostics) {
-	if o.IsNull() || o.IsUnknown() || !d.KnowsServer() || !d.HasCreds {
+	if o.IsNull() || o.IsUnknown() || !d.CanAsk() {
 		return
 	}
 	groups, users, parts := permissionParts(ctx, o)

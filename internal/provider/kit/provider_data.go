@@ -441,3 +441,7 @@ func (s SMSSettings) Missing() string {
 	}
 	return strings.Join(names, " and ")
 }
+
+// CanAsk reports whether the plan can ask the server: its address and the
+// account's credentials are known.
+func (d *ProviderData) CanAsk() bool { return d.KnowsServer() && d.HasCreds }

@@ -102,7 +102,7 @@ func checkPermissionRule(at path.Path, setting string, rule zulip.GroupPermissio
 // value; known is false when the plan cannot tell (no credentials, a read
 // failed, or the server predates the permission: v is nil).
 func callerHolds(ctx context.Context, d *ProviderData, kind permissionKind, setting string, v *zulip.GroupSettingValue) (holds, known bool) {
-	if v == nil || !d.KnowsServer() || !d.HasCreds {
+	if v == nil || !d.CanAsk() {
 		return false, false
 	}
 	me, err := d.Caller(ctx)
@@ -160,7 +160,7 @@ func RealmPermission(ctx context.Context, d *ProviderData, setting string) HeldB
 // "Insufficient permission". When the plan cannot tell for any of them, the
 // server decides at apply.
 func RequirePermission(ctx context.Context, d *ProviderData, action string, attr path.Path, diags *diag.Diagnostics, options ...HeldBy) {
-	if !d.KnowsServer() || !d.HasCreds {
+	if !d.CanAsk() {
 		return
 	}
 	for _, o := range options {
@@ -198,7 +198,7 @@ func RequirePermission(ctx context.Context, d *ProviderData, action string, attr
 // checked once they are known.
 func CheckPermissionSetting(ctx context.Context, d *ProviderData, at path.Path, kind permissionKind, setting string, o types.Object, diags *diag.Diagnostics) {
 	d.checkPermission(ctx, at, o, diags)
-	if o.IsNull() || o.IsUnknown() || !d.KnowsServer() || !d.HasCreds || diags.HasError() {
+	if o.IsNull() || o.IsUnknown() || !d.CanAsk() || diags.HasError() {
 		return
 	}
 	var m permissionModel
@@ -240,7 +240,7 @@ func fullyKnown(s types.Set) bool {
 // the channel's can_remove_subscribers_group. A channel this run has not seen
 // (created by the same apply) is left to the server.
 func RequireSubscriberChange(ctx context.Context, d *ProviderData, channelID int64, add, remove []int64, at path.Path, diags *diag.Diagnostics) {
-	if !d.KnowsServer() || !d.HasCreds {
+	if !d.CanAsk() {
 		return
 	}
 	me, err := d.Caller(ctx)
@@ -278,7 +278,7 @@ func RequireSubscriberChange(ctx context.Context, d *ProviderData, channelID int
 // account that adds or removes only itself may also use can_join_group or
 // can_leave_group.
 func RequireMemberChange(ctx context.Context, d *ProviderData, g zulip.UserGroup, add, remove []int64, diags *diag.Diagnostics) {
-	if len(add) == 0 && len(remove) == 0 || !d.KnowsServer() || !d.HasCreds {
+	if len(add) == 0 && len(remove) == 0 || !d.CanAsk() {
 		return
 	}
 	me, err := d.Caller(ctx)

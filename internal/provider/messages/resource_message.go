@@ -279,7 +279,7 @@ func validateMessageAddress(channelID types.Int64, topic types.String, toUsers t
 // edit against the organization's editing rules; and a destroy against the
 // delete permissions and time limit.
 func (r *messageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.Data.KnowsServer() || !r.Data.HasCreds || kit.Unchanged(req) {
+	if !r.Data.CanAsk() || kit.Unchanged(req) {
 		return
 	}
 	if req.Plan.Raw.IsNull() {

@@ -85,7 +85,7 @@ func (a *sendInvitationsAction) Schema(_ context.Context, _ action.SchemaRequest
 // ModifyPlan checks what the resource zulip_invite_link checks, with the
 // permission to invite by e-mail.
 func (a *sendInvitationsAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if a.Data == nil || !a.Data.KnowsServer() || !a.Data.HasCreds {
+	if a.Data == nil || !a.Data.CanAsk() {
 		return
 	}
 	var m sendInvitationsModel

@@ -132,7 +132,7 @@ func (r *inviteLinkResource) Schema(_ context.Context, _ resource.SchemaRequest,
 // ModifyPlan checks a new link (the account may create it, its channels and
 // groups exist) and replaces a link that has expired.
 func (r *inviteLinkResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.Data.KnowsServer() || !r.Data.HasCreds || resp.Diagnostics.HasError() {
+	if req.Plan.Raw.IsNull() || !r.Data.CanAsk() || resp.Diagnostics.HasError() {
 		return
 	}
 	var plan inviteLinkModel

@@ -195,7 +195,7 @@ func (r *profileDataResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if resp.Diagnostics.HasError() || len(planElems) != len(configElems) {
 		return
 	}
-	if !r.Data.KnowsServer() || !r.Data.HasCreds {
+	if !r.Data.CanAsk() {
 		planUnreadFields(configElems, planElems)
 		r.setPlanFields(ctx, planElems, resp)
 		return

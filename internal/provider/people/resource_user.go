@@ -350,7 +350,7 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	if kit.Unchanged(req) {
 		return
 	}
-	checks := r.Data.KnowsServer() && r.Data.HasCreds
+	checks := r.Data.CanAsk()
 	if req.Plan.Raw.IsNull() {
 		// Destroy: the only plan that sees nothing but the state.
 		if checks {

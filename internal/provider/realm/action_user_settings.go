@@ -181,7 +181,7 @@ func validateUserSettingsArgs(m userSettingsArgs, diags *diag.Diagnostics) {
 
 // ModifyPlan checks the server's feature level and the account's role.
 func (a *applyUserSettingsAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if a.Data == nil || !a.Data.KnowsServer() || !a.Data.HasCreds {
+	if a.Data == nil || !a.Data.CanAsk() {
 		return
 	}
 	if err := a.Data.RequireFeatureLevel(featureUserSettingsOfOthers, "zulip_apply_user_settings"); err != nil {

@@ -214,7 +214,7 @@ func planImage(img brandImage, source types.String, state, plan brandSlot, creat
 // checkLogoPlan refuses at plan, with Zulip's words, a logo on Zulip Cloud's
 // limited plan (ensure_not_on_limited_plan).
 func (r *brandingResource) checkLogoPlan(ctx context.Context, img brandImage, diags *diag.Diagnostics) {
-	if !r.Data.KnowsServer() || !r.Data.HasCreds {
+	if !r.Data.CanAsk() {
 		return
 	}
 	snap, err := r.Data.RealmSettings(ctx)

@@ -81,7 +81,7 @@ func (r *userSettingsPushResource) ValidateConfig(ctx context.Context, req resou
 // ModifyPlan checks a new push against the server (the kit checks the
 // type's feature level and role from its registry entry).
 func (r *userSettingsPushResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || !r.Data.KnowsServer() || !r.Data.HasCreds {
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() || !r.Data.CanAsk() {
 		return
 	}
 	var plan userSettingsPushModel
