@@ -153,6 +153,10 @@ type ImportCase struct {
 	User   int
 	// Setup prepares the seeded organization (nil: as seeded).
 	Setup func(*refserver.Realm)
+	// Apart says why the object cannot be adopted in one configuration with
+	// the area's other examples (the contract applies them together, each
+	// with a setup apart).
+	Apart string
 }
 
 // Check checks the contract itself: every type of the area has its entry and

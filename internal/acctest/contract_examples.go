@@ -7,6 +7,8 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -83,22 +85,13 @@ func (c Contract) examples(t *testing.T) {
 // the configuration of the seeded object it adopts: the import plans no
 // change beyond the import, and the next plan is empty.
 func (c Contract) importBlocks(t *testing.T) {
-	for _, typ := range c.sortedTypes(func(tc TypeContract) bool { return tc.Import != nil }) {
-		example := importExample(typ, false)
-		if !exampleExists(example) {
-			continue
-		}
-		ic := *c.Types[typ].Import
-		t.Run(typ, func(t *testing.T) {
-			srv := NewServer(t)
-			if ic.Setup != nil {
-				srv.Do(ic.Setup)
-			}
+	for _, b := range c.importBatches(t, false) {
+		t.Run(b.name(), func(t *testing.T) {
 			ParallelTest(t, resource.TestCase{
 				Steps: []resource.TestStep{{
-					Config: srv.ProviderConfig(t, ic.User) + ReadExample(t, example) + ic.Config,
+					Config: b.config(t),
 					ConfigPlanChecks: resource.ConfigPlanChecks{
-						PreApply:             []plancheck.PlanCheck{ExpectOnlyImports()},
+						PreApply:             []plancheck.PlanCheck{ExpectOnlyImports(b.targets()...)},
 						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 					},
 				}},
@@ -113,33 +106,21 @@ func (c Contract) importBlocks(t *testing.T) {
 // empty. (Check makes every type with an identity have one.)
 func (c Contract) identityExamples(t *testing.T) {
 	identities := c.identityAttributes()
-	for _, typ := range c.sortedTypes(func(tc TypeContract) bool { return tc.Import != nil }) {
-		path := importExample(typ, true)
-		if !exampleExists(path) {
-			continue
-		}
-		ic := *c.Types[typ].Import
-		t.Run(typ, func(t *testing.T) {
-			example := ReadExample(t, path)
-			m := regexp.MustCompile(`to\s*=\s*(\S+)`).FindStringSubmatch(example)
-			if m == nil {
-				t.Fatalf("%s has no import target", path)
-			}
+	for _, b := range c.importBatches(t, true) {
+		t.Run(b.name(), func(t *testing.T) {
 			var checks []statecheck.StateCheck
-			for _, attr := range identities[typ] {
-				checks = append(checks, statecheck.ExpectIdentityValueMatchesState(m[1], tfjsonpath.New(attr)))
-			}
-			srv := NewServer(t)
-			if ic.Setup != nil {
-				srv.Do(ic.Setup)
+			for _, ex := range b.examples {
+				for _, attr := range identities[ex.typ] {
+					checks = append(checks, statecheck.ExpectIdentityValueMatchesState(ex.target, tfjsonpath.New(attr)))
+				}
 			}
 			ParallelTest(t, resource.TestCase{
 				TerraformVersionChecks: IdentityVersions,
 				Steps: []resource.TestStep{{
-					Config:            srv.ProviderConfig(t, ic.User) + example + ic.Config,
+					Config:            b.config(t),
 					ConfigStateChecks: checks,
 					ConfigPlanChecks: resource.ConfigPlanChecks{
-						PreApply:             []plancheck.PlanCheck{ExpectOnlyImports()},
+						PreApply:             []plancheck.PlanCheck{ExpectOnlyImports(b.targets()...)},
 						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 					},
 				}},
@@ -148,24 +129,120 @@ func (c Contract) identityExamples(t *testing.T) {
 	}
 }
 
-// ExpectOnlyImports checks that a plan imports and changes nothing else.
-func ExpectOnlyImports() plancheck.PlanCheck { return onlyImports{} }
+// importExampleCase is a type's import example (an import block) with the
+// configuration of the object it adopts.
+type importExampleCase struct {
+	typ, example, target string // target: the import block's to
+	ic                   ImportCase
+}
 
-type onlyImports struct{}
+// importBatch is import examples that one test case applies together: as
+// one user, with no address in common; an example with a setup, or Apart,
+// is alone in its batch.
+type importBatch struct {
+	user     int
+	examples []importExampleCase
+}
+
+// importBatches are the area's import examples (by identity, or by string
+// id) in as few batches as their users and addresses allow.
+func (c Contract) importBatches(t *testing.T, identity bool) []importBatch {
+	t.Helper()
+	var batches []importBatch
+	for _, typ := range c.sortedTypes(func(tc TypeContract) bool { return tc.Import != nil }) {
+		path := importExample(typ, identity)
+		if !exampleExists(path) {
+			continue
+		}
+		example := ReadExample(t, path)
+		m := regexp.MustCompile(`to\s*=\s*(\S+)`).FindStringSubmatch(example)
+		if m == nil {
+			t.Fatalf("%s has no import target", path)
+		}
+		ex := importExampleCase{typ: typ, example: example, target: m[1], ic: *c.Types[typ].Import}
+		// An example whose setup changes the seeded organization (renames a
+		// seeded group, say) runs apart, as another example may adopt what
+		// it changed; so does one that says why (Apart).
+		i := slices.IndexFunc(batches, func(b importBatch) bool {
+			return b.user == ex.ic.User && !ex.apart() && !b.apart() && !sharesAddress(b.configs(), ex.example+ex.ic.Config)
+		})
+		if i < 0 {
+			batches = append(batches, importBatch{user: ex.ic.User})
+			i = len(batches) - 1
+		}
+		batches[i].examples = append(batches[i].examples, ex)
+	}
+	return batches
+}
+
+// apart reports whether the example runs in a batch of its own.
+func (ex importExampleCase) apart() bool { return ex.ic.Setup != nil || ex.ic.Apart != "" }
+
+// apart reports whether the batch holds an example that runs apart.
+func (b importBatch) apart() bool { return slices.ContainsFunc(b.examples, importExampleCase.apart) }
+
+func (b importBatch) name() string {
+	names := make([]string, len(b.examples))
+	for i, ex := range b.examples {
+		names[i] = ex.typ
+	}
+	return strings.Join(names, "+")
+}
+
+// configs are the batch's import blocks and configurations.
+func (b importBatch) configs() string {
+	var s strings.Builder
+	for _, ex := range b.examples {
+		s.WriteString(ex.example + "\n" + ex.ic.Config + "\n")
+	}
+	return s.String()
+}
+
+// targets are the addresses the batch's examples import to.
+func (b importBatch) targets() []string {
+	out := make([]string, len(b.examples))
+	for i, ex := range b.examples {
+		out[i] = ex.target
+	}
+	return out
+}
+
+// config starts the batch's server, prepared by the examples' setup, and is
+// the whole configuration on it.
+func (b importBatch) config(t *testing.T) string {
+	srv := NewServer(t)
+	for _, ex := range b.examples {
+		if ex.ic.Setup != nil {
+			srv.Do(ex.ic.Setup)
+		}
+	}
+	return srv.ProviderConfig(t, b.user) + b.configs()
+}
+
+// ExpectOnlyImports checks that a plan imports (each of addrs, or
+// something when none is given) and changes nothing else.
+func ExpectOnlyImports(addrs ...string) plancheck.PlanCheck { return onlyImports{addrs} }
+
+type onlyImports struct{ addrs []string }
 
 // CheckPlan implements plancheck.PlanCheck.
-func (onlyImports) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	imports := 0
+func (o onlyImports) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	imported := map[string]bool{}
 	for _, rc := range req.Plan.ResourceChanges {
 		if rc.Change.Importing != nil {
-			imports++
+			imported[rc.Address] = true
 		}
 		if !rc.Change.Actions.NoOp() {
 			resp.Error = fmt.Errorf("%s: planned %v, want only an import", rc.Address, rc.Change.Actions)
 			return
 		}
 	}
-	if imports == 0 {
+	if len(imported) == 0 {
 		resp.Error = fmt.Errorf("the plan imports nothing")
+	}
+	for _, addr := range o.addrs {
+		if !imported[addr] {
+			resp.Error = fmt.Errorf("the plan does not import %s", addr)
+		}
 	}
 }

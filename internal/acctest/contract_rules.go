@@ -6,6 +6,8 @@ package acctest
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,25 +21,139 @@ import (
 // feature levels: its plan on a server too old is refused naming the level;
 // a member's plan of the object is refused naming the role; with the object
 // made, a member's plan of its destroy is refused too; and the plan of the
-// destroy says what it does.
+// destroy says what it does. Types whose configurations go together (one
+// user, no address in common) run in one test case, the recorder telling
+// their diagnostics apart.
 func (c Contract) declaredRules(t *testing.T) {
+	var batches []ruleBatch
 	for _, e := range c.Area.Resources {
 		if e.Role == nil && e.Destroy == nil && e.Level == 0 && len(e.AttrLevels) == 0 {
 			continue
 		}
-		t.Run(e.TypeName, func(t *testing.T) {
-			cfg, user, ok := c.Types[e.TypeName].someConfig()
-			if !ok && e.Contract == kit.Invocation {
-				t.Skipf("%s is performed once and has no contract case to plan; its own tests try its plan rules", e.TypeName)
-			}
-			if !ok {
-				t.Fatalf("%s declares plan rules but its contract has no configuration to try them with (a Kit, Half or Import case)", e.TypeName)
-			}
+		cfg, user, ok := c.Types[e.TypeName].someConfig()
+		if !ok && e.Contract == kit.Invocation {
+			t.Logf("%s is performed once and has no contract case to plan; its own tests try its plan rules", e.TypeName)
+			continue
+		}
+		if !ok {
+			t.Errorf("%s declares plan rules but its contract has no configuration to try them with (a Kit, Half or Import case)", e.TypeName)
+			continue
+		}
+		batches = addToRuleBatch(batches, ruleCase{e, cfg}, user)
+	}
+	for _, b := range batches {
+		t.Run(b.name(), func(t *testing.T) {
 			srv, rec := NewServer(t), &DiagRecorder{}
-			steps := append(levelSteps(t, e, cfg, user), declaredRuleSteps(t, srv, rec, e, cfg, user)...)
-			ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: rec.Factories(), Steps: steps})
+			var steps []resource.TestStep
+			for _, rc := range b.cases {
+				steps = append(steps, levelSteps(t, rc.e, rc.cfg, b.user)...)
+			}
+			ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: rec.Factories(), Steps: append(steps, b.steps(t, srv, rec)...)})
 		})
 	}
+}
+
+// ruleCase is a type with declared plan rules and a configuration to try
+// them with.
+type ruleCase struct {
+	e   kit.TypeEntry
+	cfg string
+}
+
+// ruleBatch is types whose rules one test case tries: made as one user, with
+// no resource or data source address in common.
+type ruleBatch struct {
+	user  int
+	cases []ruleCase
+}
+
+// addToRuleBatch adds rc to the first batch it goes with, or to a new one.
+func addToRuleBatch(batches []ruleBatch, rc ruleCase, user int) []ruleBatch {
+	for i, b := range batches {
+		if b.user == user && !sharesAddress(b.config(nil), rc.cfg) {
+			batches[i].cases = append(batches[i].cases, rc)
+			return batches
+		}
+	}
+	return append(batches, ruleBatch{user: user, cases: []ruleCase{rc}})
+}
+
+// blockAddress matches the start of a resource or data source block.
+var blockAddress = regexp.MustCompile(`(?m)^(resource|data)\s+"[^"]+"\s+"[^"]+"`)
+
+// sharesAddress reports whether two configurations declare a block with
+// one address.
+func sharesAddress(a, b string) bool {
+	for _, x := range blockAddress.FindAllString(b, -1) {
+		if slices.Contains(blockAddress.FindAllString(a, -1), x) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b ruleBatch) name() string {
+	names := make([]string, len(b.cases))
+	for i, rc := range b.cases {
+		names[i] = rc.e.TypeName
+	}
+	return strings.Join(names, "+")
+}
+
+// config is the configuration of the batch's types that keep (nil: all).
+func (b ruleBatch) config(keep func(kit.TypeEntry) bool) string {
+	var s strings.Builder
+	for _, rc := range b.cases {
+		if keep == nil || keep(rc.e) {
+			s.WriteString(rc.cfg + "\n")
+		}
+	}
+	return s.String()
+}
+
+func hasRole(e kit.TypeEntry) bool { return e.Role != nil }
+
+// steps are the batch's steps after the levels': a member's plan of the
+// types with a role is refused; the user's apply of them all; a member's
+// plan of their destroy is refused; the user's destroy, whose plan says what
+// it does. The recorder's diagnostics of each refusal are checked per type
+// before the next step.
+func (b ruleBatch) steps(t *testing.T, srv *Server, rec *DiagRecorder) []resource.TestStep {
+	as, member := srv.ProviderConfig(t, b.user), srv.ProviderConfig(t, refserver.SeedMemberID)
+	roles := b.config(hasRole) != ""
+	var steps []resource.TestStep
+	if roles {
+		steps = append(steps, resource.TestStep{Config: member + b.config(hasRole), PlanOnly: true,
+			ExpectError: ExpectErr("Insufficient Role")})
+	}
+	steps = append(steps, resource.TestStep{Config: as + b.config(nil), PreConfig: func() { b.expectRoleRefused(t, rec) }})
+	if roles {
+		steps = append(steps, resource.TestStep{Config: member, PlanOnly: true, ExpectError: ExpectErr("Insufficient Role")})
+	}
+	// The destroy, by the user who may make it.
+	destroy := Apply(as)
+	for _, rc := range b.cases {
+		if rc.e.Destroy != nil {
+			destroy.Plan(DiagCheck{Diags: rec, Type: rc.e.TypeName, Pattern: "WARNING: " + rc.e.Destroy.Title + ": "})
+		}
+	}
+	step := destroy.Step()
+	step.PreConfig = func() { b.expectRoleRefused(t, rec) }
+	return append(steps, step)
+}
+
+// expectRoleRefused checks that the plan before was refused, for each type
+// of the batch with a role, naming the role; and forgets the diagnostics.
+func (b ruleBatch) expectRoleRefused(t *testing.T, rec *DiagRecorder) {
+	t.Helper()
+	for _, rc := range b.cases {
+		if rc.e.Role != nil {
+			if err := rec.HasFor(rc.e.TypeName, ExpectErr("Insufficient Role", "Changing "+rc.e.Role.Of).String()); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	rec.Reset()
 }
 
 // levelSteps plan the object on a server one feature level older than the
@@ -60,27 +176,6 @@ func levelSteps(t *testing.T, e kit.TypeEntry, cfg string, user int) []resource.
 		}
 	}
 	return steps
-}
-
-// declaredRuleSteps are the steps of declaredRules for one type.
-func declaredRuleSteps(t *testing.T, srv *Server, rec *DiagRecorder, e kit.TypeEntry, cfg string, user int) []resource.TestStep {
-	as, member := srv.ProviderConfig(t, user), srv.ProviderConfig(t, refserver.SeedMemberID)
-	var steps []resource.TestStep
-	if e.Role != nil {
-		steps = append(steps, resource.TestStep{Config: member + cfg, PlanOnly: true,
-			ExpectError: ExpectErr("Insufficient Role", "Changing "+e.Role.Of)})
-	}
-	steps = append(steps, resource.TestStep{Config: as + cfg})
-	if e.Role != nil {
-		steps = append(steps, resource.TestStep{Config: member, PlanOnly: true,
-			ExpectError: ExpectErr("Insufficient Role", "Changing "+e.Role.Of)})
-	}
-	// The destroy, by the user who may make it.
-	destroy := Apply(as)
-	if e.Destroy != nil {
-		destroy.Plan(DiagCheck{Diags: rec, Pattern: "WARNING: " + e.Destroy.Title + ": "})
-	}
-	return append(steps, destroy.Step())
 }
 
 // someConfig is a configuration that makes an object of the type, and the

@@ -37,8 +37,12 @@ func ExpectErrRE(pattern string) *regexp.Regexp {
 // warning, unlike an error, leaves no other trace.
 type DiagRecorder struct {
 	mu    sync.Mutex
-	diags []string
+	diags []recordedDiag
 }
+
+// recordedDiag is a recorded diagnostic, "severity: summary: detail", and
+// the resource or data source type whose call returned it.
+type recordedDiag struct{ typ, text string }
 
 // Factories serves the provider in-process, recording its diagnostics.
 func (d *DiagRecorder) Factories() map[string]func() (tfprotov6.ProviderServer, error) {
@@ -53,12 +57,12 @@ func (d *DiagRecorder) Factories() map[string]func() (tfprotov6.ProviderServer, 
 	}
 }
 
-// add records diagnostics as "severity: summary: detail".
-func (d *DiagRecorder) add(ds []*tfprotov6.Diagnostic) {
+// add records diagnostics that a call about typ returned.
+func (d *DiagRecorder) add(typ string, ds []*tfprotov6.Diagnostic) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, x := range ds {
-		d.diags = append(d.diags, fmt.Sprintf("%s: %s: %s", x.Severity, x.Summary, x.Detail))
+		d.diags = append(d.diags, recordedDiag{typ, fmt.Sprintf("%s: %s: %s", x.Severity, x.Summary, x.Detail)})
 	}
 }
 
@@ -70,16 +74,28 @@ func (d *DiagRecorder) Reset() {
 }
 
 // Has fails unless a recorded diagnostic matches pattern.
-func (d *DiagRecorder) Has(pattern string) error {
+func (d *DiagRecorder) Has(pattern string) error { return d.HasFor("", pattern) }
+
+// HasFor fails unless a diagnostic about the type typ ("": any) matches
+// pattern.
+func (d *DiagRecorder) HasFor(typ, pattern string) error {
 	re := regexp.MustCompile(pattern)
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	var texts []string
 	for _, x := range d.diags {
-		if re.MatchString(x) {
+		if typ != "" && x.typ != typ {
+			continue
+		}
+		if re.MatchString(x.text) {
 			return nil
 		}
+		texts = append(texts, x.text)
 	}
-	return fmt.Errorf("no diagnostic matches %s; the provider returned %q", pattern, d.diags)
+	if typ == "" {
+		return fmt.Errorf("no diagnostic matches %s; the provider returned %q", pattern, texts)
+	}
+	return fmt.Errorf("no diagnostic about %s matches %s; the provider returned about it %q", typ, pattern, texts)
 }
 
 // recordingServer is the provider's server, recording diagnostics.
@@ -92,7 +108,7 @@ type recordingServer struct {
 func (s recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
 	if resp != nil {
-		s.diags.add(resp.Diagnostics)
+		s.diags.add(req.TypeName, resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -101,7 +117,7 @@ func (s recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 func (s recordingServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
 	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
 	if resp != nil {
-		s.diags.add(resp.Diagnostics)
+		s.diags.add(req.TypeName, resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -110,7 +126,7 @@ func (s recordingServer) ReadDataSource(ctx context.Context, req *tfprotov6.Read
 func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
 	if resp != nil {
-		s.diags.add(resp.Diagnostics)
+		s.diags.add(req.TypeName, resp.Diagnostics)
 	}
 	return resp, err
 }
@@ -120,9 +136,11 @@ func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6
 type DiagCheck struct {
 	Diags   *DiagRecorder
 	Pattern string
+	// Type, when set, is the resource type the diagnostic is about.
+	Type string
 }
 
 // CheckPlan fails unless the diagnostic was returned.
 func (c DiagCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	resp.Error = c.Diags.Has(c.Pattern)
+	resp.Error = c.Diags.HasFor(c.Type, c.Pattern)
 }

@@ -77,7 +77,7 @@ resource "zulip_user_group_members" "backend" {
 resource "zulip_user_group_membership" "mia_in_backend" {
   group_id = 9
   user_id  = 11
-}`}},
+}`, Apart: "it manages a member of the group that zulip_user_group_members' example manages wholly"}},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }
