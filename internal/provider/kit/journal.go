@@ -393,21 +393,9 @@ func (r *ruledResource) adoptJournaled(ctx context.Context, req resource.CreateR
 	if !ok || d.heldInRun(typ, e.Keys[0]) {
 		return false
 	}
-	importer, ok := r.Resource.(resource.ResourceWithImportState)
-	if !ok {
-		return false
-	}
-	empty := tfsdk.State{Schema: resp.State.Schema, Raw: tftypes.NewValue(req.Plan.Raw.Type(), nil)}
-	imp := resource.ImportStateResponse{State: empty}
-	importer.ImportState(ctx, resource.ImportStateRequest{ID: e.ImportID}, &imp)
-	if imp.Diagnostics.HasError() {
-		tflog.Info(ctx, "the object the create journal names is gone; creating", map[string]any{"type": typ, "import_id": e.ImportID})
-		d.Journal.forget(ctx, e)
-		return false
-	}
-	read := resource.ReadResponse{State: imp.State, Private: resp.Private}
-	r.Resource.Read(ctx, resource.ReadRequest{State: imp.State, ProviderMeta: req.ProviderMeta, Private: resp.Private}, &read)
-	if read.Diagnostics.HasError() || read.State.Raw.IsNull() || !slices.Contains(r.info.keyValues(read.State.Raw), e.Keys[0]) {
+	read, ok := r.importAndRead(ctx, e.ImportID, req.Plan.Raw.Type(), resp.State,
+		resource.ReadRequest{ProviderMeta: req.ProviderMeta, Private: resp.Private})
+	if !ok || !slices.Contains(r.info.keyValues(read.State.Raw), e.Keys[0]) {
 		tflog.Info(ctx, "the object the create journal names is gone or another now has its key; creating",
 			map[string]any{"type": typ, "import_id": e.ImportID})
 		d.Journal.forget(ctx, e)
@@ -460,10 +448,12 @@ func (r *ruledResource) resolveIntent(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	defer d.Journal.endIntent(ctx, intent)
-	state, ok := r.importAndRead(ctx, intent.ImportID, req.Plan.Raw.Type(), tfsdk.State{Schema: req.Plan.Schema}, req.ProviderMeta)
+	read, ok := r.importAndRead(ctx, intent.ImportID, req.Plan.Raw.Type(), tfsdk.State{Schema: req.Plan.Schema},
+		resource.ReadRequest{ProviderMeta: req.ProviderMeta})
 	if !ok {
 		return
 	}
+	state := read.State
 	keys := r.info.keyValues(state.Raw)
 	id, err := strconv.ParseInt(firstOf(keys), 10, 64)
 	if err != nil || id <= intent.After || d.heldInRun(typ, keys[0]) || r.info.natural.value(state.Raw) != natural {
@@ -483,24 +473,26 @@ func firstOf(values []string) string {
 }
 
 // importAndRead imports the object with importID and reads it, as an import
-// would; false when there is no such object.
+// would, the read taking its provider meta and private state from base;
+// false when there is no such object.
 func (r *ruledResource) importAndRead(ctx context.Context, importID string, typ tftypes.Type, schema tfsdk.State,
-	meta tfsdk.Config) (tfsdk.State, bool) {
+	base resource.ReadRequest) (resource.ReadResponse, bool) {
 	importer, ok := r.Resource.(resource.ResourceWithImportState)
 	if !ok {
-		return tfsdk.State{}, false
+		return resource.ReadResponse{}, false
 	}
 	imp := resource.ImportStateResponse{State: tfsdk.State{Schema: schema.Schema, Raw: tftypes.NewValue(typ, nil)}}
 	importer.ImportState(ctx, resource.ImportStateRequest{ID: importID}, &imp)
 	if imp.Diagnostics.HasError() {
-		return tfsdk.State{}, false
+		return resource.ReadResponse{}, false
 	}
-	read := resource.ReadResponse{State: imp.State}
-	r.Resource.Read(ctx, resource.ReadRequest{State: imp.State, ProviderMeta: meta}, &read)
+	base.State = imp.State
+	read := resource.ReadResponse{State: imp.State, Private: base.Private}
+	r.Resource.Read(ctx, base, &read)
 	if read.Diagnostics.HasError() || read.State.Raw.IsNull() {
-		return tfsdk.State{}, false
+		return resource.ReadResponse{}, false
 	}
-	return read.State, true
+	return read, true
 }
 
 // addAdopted tells that a create adopted a journaled object.
