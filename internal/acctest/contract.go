@@ -25,6 +25,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -311,6 +312,22 @@ func readTests(t *testing.T) testFiles {
 	}
 	out.text = text.String()
 	return out
+}
+
+// firstFit puts each item in the first group fits takes it in, or in a new
+// group of its own: how the contract batches the cases that one test case can
+// try together (one user, nothing in common).
+func firstFit[T any](items []T, fits func(group []T, item T) bool) [][]T {
+	var groups [][]T
+	for _, it := range items {
+		i := slices.IndexFunc(groups, func(g []T) bool { return fits(g, it) })
+		if i < 0 {
+			groups = append(groups, nil)
+			i = len(groups) - 1
+		}
+		groups[i] = append(groups[i], it)
+	}
+	return groups
 }
 
 // sortedTypes are the contract's types that have a case picked by has, sorted.

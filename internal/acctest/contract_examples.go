@@ -148,7 +148,7 @@ type importBatch struct {
 // id) in as few batches as their users and addresses allow.
 func (c Contract) importBatches(t *testing.T, identity bool) []importBatch {
 	t.Helper()
-	var batches []importBatch
+	var examples []importExampleCase
 	for _, typ := range c.sortedTypes(func(tc TypeContract) bool { return tc.Import != nil }) {
 		path := importExample(typ, identity)
 		if !exampleExists(path) {
@@ -159,18 +159,18 @@ func (c Contract) importBatches(t *testing.T, identity bool) []importBatch {
 		if m == nil {
 			t.Fatalf("%s has no import target", path)
 		}
-		ex := importExampleCase{typ: typ, example: example, target: m[1], ic: *c.Types[typ].Import}
-		// An example whose setup changes the seeded organization (renames a
-		// seeded group, say) runs apart, as another example may adopt what
-		// it changed; so does one that says why (Apart).
-		i := slices.IndexFunc(batches, func(b importBatch) bool {
-			return b.user == ex.ic.User && !ex.apart() && !b.apart() && !sharesAddress(b.configs(), ex.example+ex.ic.Config)
-		})
-		if i < 0 {
-			batches = append(batches, importBatch{user: ex.ic.User})
-			i = len(batches) - 1
-		}
-		batches[i].examples = append(batches[i].examples, ex)
+		examples = append(examples, importExampleCase{typ: typ, example: example, target: m[1], ic: *c.Types[typ].Import})
+	}
+	// An example whose setup changes the seeded organization (renames a
+	// seeded group, say) runs apart, as another example may adopt what it
+	// changed; so does one that says why (Apart).
+	groups := firstFit(examples, func(g []importExampleCase, ex importExampleCase) bool {
+		b := importBatch{examples: g}
+		return g[0].ic.User == ex.ic.User && !ex.apart() && !b.apart() && !sharesAddress(b.configs(), ex.example+ex.ic.Config)
+	})
+	batches := make([]importBatch, len(groups))
+	for i, g := range groups {
+		batches[i] = importBatch{user: g[0].ic.User, examples: g}
 	}
 	return batches
 }

@@ -74,8 +74,8 @@ func (c Contract) forEachKitCase(t *testing.T, f func(*testing.T, string, KitCas
 }
 
 // kitBatch is collection objects of one area that one test case exercises
-// together: made as one user, each through create and list requests of its
-// own, so that a fault aimed at one type's request hits that type alone.
+// together: made as one user, each through a create request of its own, so
+// that a fault aimed at one type's create hits that type alone.
 type kitBatch struct {
 	user  int
 	types []string // sorted
@@ -83,31 +83,22 @@ type kitBatch struct {
 }
 
 // kitBatches are the area's collection objects in as few batches as their
-// users and requests allow.
+// users and create requests allow (the failed read-back, whose faults aim at
+// list requests, runs one type at a time).
 func (c Contract) kitBatches() []kitBatch {
-	var batches []kitBatch
-	for _, typ := range c.sortedTypes(func(tc TypeContract) bool { return tc.Kit != nil }) {
-		k := *c.Types[typ].Kit
-		i := slices.IndexFunc(batches, func(b kitBatch) bool { return b.user == k.User && !b.shares(k) })
-		if i < 0 {
-			batches = append(batches, kitBatch{user: k.User, cases: map[string]KitCase{}})
-			i = len(batches) - 1
+	kitOf := func(typ string) KitCase { return *c.Types[typ].Kit }
+	groups := firstFit(c.sortedTypes(func(tc TypeContract) bool { return tc.Kit != nil }), func(g []string, typ string) bool {
+		return kitOf(g[0]).User == kitOf(typ).User &&
+			!slices.ContainsFunc(g, func(o string) bool { return kitOf(o).Create == kitOf(typ).Create })
+	})
+	batches := make([]kitBatch, len(groups))
+	for i, types := range groups {
+		batches[i] = kitBatch{user: kitOf(types[0]).User, types: types, cases: map[string]KitCase{}}
+		for _, typ := range types {
+			batches[i].cases[typ] = kitOf(typ)
 		}
-		batches[i].types = append(batches[i].types, typ)
-		batches[i].cases[typ] = k
 	}
 	return batches
-}
-
-// shares reports whether an object of the batch has k's create or list
-// request.
-func (b kitBatch) shares(k KitCase) bool {
-	for _, o := range b.cases {
-		if o.Create == k.Create || o.List == k.List {
-			return true
-		}
-	}
-	return false
 }
 
 func (b kitBatch) name() string { return strings.Join(b.types, "+") }

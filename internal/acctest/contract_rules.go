@@ -25,7 +25,7 @@ import (
 // user, no address in common) run in one test case, the recorder telling
 // their diagnostics apart.
 func (c Contract) declaredRules(t *testing.T) {
-	var batches []ruleBatch
+	var cases []ruleCase
 	for _, e := range c.Area.Resources {
 		if e.Role == nil && e.Destroy == nil && e.Level == 0 && len(e.AttrLevels) == 0 {
 			continue
@@ -39,9 +39,12 @@ func (c Contract) declaredRules(t *testing.T) {
 			t.Errorf("%s declares plan rules but its contract has no configuration to try them with (a Kit, Half or Import case)", e.TypeName)
 			continue
 		}
-		batches = addToRuleBatch(batches, ruleCase{e, cfg}, user)
+		cases = append(cases, ruleCase{e, cfg, user})
 	}
-	for _, b := range batches {
+	for _, g := range firstFit(cases, func(g []ruleCase, rc ruleCase) bool {
+		return g[0].user == rc.user && !sharesAddress(ruleBatch{cases: g}.config(nil), rc.cfg)
+	}) {
+		b := ruleBatch{user: g[0].user, cases: g}
 		t.Run(b.name(), func(t *testing.T) {
 			srv, rec := NewServer(t), &DiagRecorder{}
 			var steps []resource.TestStep
@@ -56,8 +59,9 @@ func (c Contract) declaredRules(t *testing.T) {
 // ruleCase is a type with declared plan rules and a configuration to try
 // them with.
 type ruleCase struct {
-	e   kit.TypeEntry
-	cfg string
+	e    kit.TypeEntry
+	cfg  string
+	user int // who makes it
 }
 
 // ruleBatch is types whose rules one test case tries: made as one user, with
@@ -65,17 +69,6 @@ type ruleCase struct {
 type ruleBatch struct {
 	user  int
 	cases []ruleCase
-}
-
-// addToRuleBatch adds rc to the first batch it goes with, or to a new one.
-func addToRuleBatch(batches []ruleBatch, rc ruleCase, user int) []ruleBatch {
-	for i, b := range batches {
-		if b.user == user && !sharesAddress(b.config(nil), rc.cfg) {
-			batches[i].cases = append(batches[i].cases, rc)
-			return batches
-		}
-	}
-	return append(batches, ruleBatch{user: user, cases: []ruleCase{rc}})
 }
 
 // blockAddress matches the start of a resource or data source block.
