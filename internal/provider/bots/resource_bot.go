@@ -619,10 +619,8 @@ func (r *botResource) Read(ctx context.Context, req resource.ReadRequest, resp *
 
 // Update changes the bot in place.
 func (r *botResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state botModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, state, ok := kit.LoadUpdate[botModel](ctx, r.Data, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	plan.ID = state.ID

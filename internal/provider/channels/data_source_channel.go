@@ -34,29 +34,10 @@ type channelDataSource struct {
 // attributes (announce aside), whether the channel is archived, and its
 // subscribers.
 type channelDataSourceModel struct {
-	ID                         types.Int64  `tfsdk:"id"`
-	Name                       types.String `tfsdk:"name"`
-	Description                types.String `tfsdk:"description"`
-	Privacy                    types.String `tfsdk:"privacy"`
-	HistoryPublicToSubscribers types.Bool   `tfsdk:"history_public_to_subscribers"`
-	MessageRetentionDays       types.String `tfsdk:"message_retention_days"`
-	TopicsPolicy               types.String `tfsdk:"topics_policy"`
-	FolderID                   types.Int64  `tfsdk:"folder_id"`
-	DateCreated                types.Int64  `tfsdk:"date_created"`
-	CreatorID                  types.Int64  `tfsdk:"creator_id"`
-	IsArchived                 types.Bool   `tfsdk:"is_archived"`
-	Subscribers                types.Set    `tfsdk:"subscribers"`
+	channelFields
+	IsArchived  types.Bool `tfsdk:"is_archived"`
+	Subscribers types.Set  `tfsdk:"subscribers"`
 	channelPermissions
-}
-
-// channelDataFromResource copies the resource model's values.
-func channelDataFromResource(r channelResourceModel) channelDataSourceModel {
-	return channelDataSourceModel{
-		ID: r.ID, Name: r.Name, Description: r.Description, Privacy: r.Privacy,
-		HistoryPublicToSubscribers: r.HistoryPublicToSubscribers, MessageRetentionDays: r.MessageRetentionDays,
-		TopicsPolicy: r.TopicsPolicy, FolderID: r.FolderID, DateCreated: r.DateCreated, CreatorID: r.CreatorID,
-		channelPermissions: r.channelPermissions,
-	}
 }
 
 // Schema describes the data source.
@@ -119,7 +100,7 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	var r channelResourceModel
 	channelFromAPI2(kit.ReadAll(ctx), d.Data, *found, &r, &resp.Diagnostics)
-	m := channelDataFromResource(r)
+	m := channelDataSourceModel{channelFields: r.channelFields, channelPermissions: r.channelPermissions}
 	m.IsArchived = types.BoolValue(found.IsArchived)
 	subs, err := subscribers(ctx, d.Data)
 	if err != nil {

@@ -63,6 +63,14 @@ type channelResource struct {
 
 // channelResourceModel is the zulip_channel state.
 type channelResourceModel struct {
+	channelFields
+	Announce types.Bool `tfsdk:"announce"`
+	channelPermissions
+}
+
+// channelFields are the channel's values that the zulip_channel resource and
+// data source both hold.
+type channelFields struct {
 	ID                         types.Int64  `tfsdk:"id"`
 	Name                       types.String `tfsdk:"name"`
 	Description                types.String `tfsdk:"description"`
@@ -71,10 +79,8 @@ type channelResourceModel struct {
 	MessageRetentionDays       types.String `tfsdk:"message_retention_days"`
 	TopicsPolicy               types.String `tfsdk:"topics_policy"`
 	FolderID                   types.Int64  `tfsdk:"folder_id"`
-	Announce                   types.Bool   `tfsdk:"announce"`
 	DateCreated                types.Int64  `tfsdk:"date_created"`
 	CreatorID                  types.Int64  `tfsdk:"creator_id"`
-	channelPermissions
 }
 
 // Channel privacy values.

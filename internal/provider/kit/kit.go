@@ -415,10 +415,8 @@ func ChangedIn[T any](list []T, match func(*T) bool, change func(*T)) []T {
 // explained, not overwritten.
 func UpdateWithPermissions[M any, T any, R any](ctx context.Context, o Objects[M, T], d *ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse,
 	name func(*M) string, build func(ctx context.Context, plan, state M, dir GroupDirectory) (R, error), send func(ctx context.Context, state M, r R) error) {
-	var plan, state M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !d.Ready(&resp.Diagnostics) {
+	plan, state, ok := LoadUpdate[M](ctx, d, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	summary := "Unable to Update " + o.title()
@@ -460,10 +458,8 @@ func UpdateWithPermissions[M any, T any, R any](ctx context.Context, o Objects[M
 // its key and is read back into the state.
 func (o Objects[M, T]) Update(ctx context.Context, d *ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse,
 	send func(ctx context.Context, plan, state *M, diags *diag.Diagnostics) error) {
-	var plan, state M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !d.Ready(&resp.Diagnostics) {
+	plan, state, ok := LoadUpdate[M](ctx, d, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := o.Coll(d).Write(ctx, func(ctx context.Context) error { return send(ctx, &plan, &state, &resp.Diagnostics) })
@@ -1032,4 +1028,12 @@ func ReadAll(ctx context.Context) context.Context {
 func ReadsAll(ctx context.Context) bool {
 	v, _ := ctx.Value(readAllKey{}).(bool)
 	return v
+}
+
+// LoadUpdate is an update's plan and prior state, and whether both decoded
+// and the provider is ready for the update's requests.
+func LoadUpdate[M any](ctx context.Context, d *ProviderData, req resource.UpdateRequest, diags *diag.Diagnostics) (plan, state M, ok bool) {
+	diags.Append(req.Plan.Get(ctx, &plan)...)
+	diags.Append(req.State.Get(ctx, &state)...)
+	return plan, state, !diags.HasError() && d.Ready(diags)
 }

@@ -619,10 +619,8 @@ func (r *messageResource) Read(ctx context.Context, req resource.ReadRequest, re
 // Update edits the message's content and moves it to its new topic, in one
 // request (a changed channel or recipients replace it).
 func (r *messageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state messageResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, state, ok := kit.LoadUpdate[messageResourceModel](ctx, r.Data, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	var edit zulip.EditMessageRequest

@@ -181,10 +181,8 @@ func (r *messageFlagsResource) Read(ctx context.Context, req resource.ReadReques
 // Update adds the flag to messages added to the set and removes it from
 // messages taken out of it.
 func (r *messageFlagsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state messageFlagsResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, state, ok := kit.LoadUpdate[messageFlagsResourceModel](ctx, r.Data, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	flag := plan.Flag.ValueString()

@@ -382,10 +382,8 @@ func (r *profileDataResource) Read(ctx context.Context, req resource.ReadRequest
 
 // Update sets the values that changed and clears the fields no longer named.
 func (r *profileDataResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state profileDataResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, state, ok := kit.LoadUpdate[profileDataResourceModel](ctx, r.Data, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	elems := profileDataElems(ctx, plan.Field, &resp.Diagnostics)

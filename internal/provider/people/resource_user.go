@@ -572,10 +572,8 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 // apply to an active account), then e-mail, role, name and profile data, and
 // deactivation last.
 func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state userResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.Data.Ready(&resp.Diagnostics) {
+	plan, state, ok := kit.LoadUpdate[userResourceModel](ctx, r.Data, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueInt64()
