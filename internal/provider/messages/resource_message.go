@@ -442,14 +442,14 @@ func messageChannel(ctx context.Context, d *kit.ProviderData, id int64, diags *d
 	i := slices.IndexFunc(all, func(c zulip.Channel) bool { return c.StreamID == id })
 	if i < 0 {
 		diags.AddAttributeError(path.Root("channel_id"), "Channel Not Found",
-			fmt.Sprintf("The provider's account cannot see a channel with id %d: it does not exist, or it is private and the "+
-				"account is not subscribed to it (see the zulip_channels data source).", id))
+			fmt.Sprintf("channel_id = %d: the provider's account cannot see a channel with that id: it does not exist, or it "+
+				"is private and the account is not subscribed to it (see the zulip_channels data source).", id))
 		return nil
 	}
 	c := &all[i]
 	if c.IsArchived {
 		diags.AddAttributeError(path.Root("channel_id"), "Channel Is Archived",
-			fmt.Sprintf("Channel %d (%q) is archived: Zulip refuses messages to it. Unarchive it first.", id, c.Name))
+			fmt.Sprintf("channel_id = %d: channel %q is archived, and Zulip refuses messages to it. Unarchive it first.", id, c.Name))
 		return nil
 	}
 	if !c.InviteOnly || c.IsWebPublic {
