@@ -117,6 +117,9 @@ func TestAccExamples_demo(t *testing.T) {
 	// The CLI under test runs the demo, also when it is OpenTofu (TERRAFORM
 	// names it for the script).
 	cmd.Env = append(os.Environ(), "TERRAFORM="+os.Getenv("TF_ACC_TERRAFORM_PATH"))
+	// At the timeout the script is killed; what it printed until then is
+	// reported even when a process it started still holds the output open.
+	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the demo failed: %v\n%s", err, out)
