@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -65,10 +64,16 @@ type narrowMatchModel struct {
 }
 
 // narrowMatchType is the element type of matches.
-var narrowMatchType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"match_content": types.StringType,
-	"match_subject": types.StringType,
-}}
+var narrowMatchType = kit.ObjectTypeOf(narrowMatchAttributes())
+
+// narrowMatchAttributes are the attributes of one element of matches.
+func narrowMatchAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"match_content": kit.ComputedString("The message's rendered HTML, with `<span class=\"highlight\">` " +
+			"around the words a `search` term matched."),
+		"match_subject": kit.ComputedString("The message's topic, HTML-escaped and highlighted in the same way."),
+	}
+}
 
 // Schema describes the data source.
 func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -121,13 +126,7 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 				Computed: true,
 				MarkdownDescription: "The matching messages, keyed by message id as a string (`\"42\"`); messages " +
 					"that do not match are absent, so `keys(...matches)` lists the matching ids.",
-				NestedObject: schema.NestedAttributeObject{
-					Attributes: map[string]schema.Attribute{
-						"match_content": kit.ComputedString("The message's rendered HTML, with `<span class=\"highlight\">` " +
-							"around the words a `search` term matched."),
-						"match_subject": kit.ComputedString("The message's topic, HTML-escaped and highlighted in the same way."),
-					},
-				},
+				NestedObject: schema.NestedAttributeObject{Attributes: narrowMatchAttributes()},
 			},
 		},
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -74,10 +73,7 @@ type userDataProfileValueModel struct {
 }
 
 // userDataProfileValueType is the element type of the data source's profile_data.
-var userDataProfileValueType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"value":          types.StringType,
-	"rendered_value": types.StringType,
-}}
+var userDataProfileValueType = kit.ObjectTypeOf(userDataProfileValueAttributes())
 
 // Schema describes the data source.
 func (d *userDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -182,15 +178,19 @@ func userDataProfileAttributes() map[string]schema.Attribute {
 				"(`\"3\"`; the `zulip_custom_profile_fields` data source maps names to ids). Fields without a " +
 				"value are absent. Null unless `include_custom_profile_fields` is `true`, and for bots, which " +
 				"have no profile data.",
-			NestedObject: schema.NestedAttributeObject{
-				Attributes: map[string]schema.Attribute{
-					"value": kit.ComputedString("The value, always as text: a Dropdown option's key, a `YYYY-MM-DD` " +
-						"date, or for a Users field a JSON list of user ids such as `[2,5]` (use `jsondecode`)."),
-					"rendered_value": kit.ComputedString("The value rendered as HTML, for Short text and Paragraph fields; " +
-						"null for other types."),
-				},
-			},
+			NestedObject: schema.NestedAttributeObject{Attributes: userDataProfileValueAttributes()},
 		},
+	}
+}
+
+// userDataProfileValueAttributes are the attributes of one value of
+// profile_data.
+func userDataProfileValueAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"value": kit.ComputedString("The value, always as text: a Dropdown option's key, a `YYYY-MM-DD` " +
+			"date, or for a Users field a JSON list of user ids such as `[2,5]` (use `jsondecode`)."),
+		"rendered_value": kit.ComputedString("The value rendered as HTML, for Short text and Paragraph fields; " +
+			"null for other types."),
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -57,12 +56,7 @@ type profileDataFieldModel struct {
 }
 
 // profileDataFieldType is the object type of a field block.
-var profileDataFieldType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"id":    types.Int64Type,
-	"name":  types.StringType,
-	"value": types.StringType,
-	"users": types.ListType{ElemType: types.Int64Type},
-}}
+var profileDataFieldType = kit.ObjectTypeOf(profileDataFieldAttributes())
 
 // Schema describes the resource.
 func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -91,45 +85,48 @@ func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "One custom profile field and its value. Name the field by `id` or by `name` " +
 					"(the other is filled in), or by both when they agree (as `terraform plan -generate-config-out` " +
 					"writes them), and give its value in `value`, or in `users` for a Users field.",
-				Validators: []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
-				NestedObject: schema.NestedBlockObject{
-					Attributes: map[string]schema.Attribute{
-						"id": schema.Int64Attribute{
-							Optional: true,
-							Computed: true,
-							MarkdownDescription: "The field's id (see `GET /api/v1/realm/profile_fields`). Computed when " +
-								"the field is named by `name` only; when both are given, they must name the same field.",
-							Validators: []validator.Int64{int64validator.AtLeast(1)},
-						},
-						"name": schema.StringAttribute{
-							Optional: true,
-							Computed: true,
-							MarkdownDescription: "The field's name, exactly as the organization spells it, e.g. " +
-								"`Pronouns`. Computed when the field is named by `id` only; when both are given, they must " +
-								"name the same field.",
-							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-						},
-						"value": schema.StringAttribute{
-							Optional: true,
-							MarkdownDescription: "The value of any field but a Users field: at most 50 characters for " +
-								"Short text, External account (the account name) and Pronouns, 500 for Paragraph; a date " +
-								"`YYYY-MM-DD` for Date; a URL for Link; the option's **key** (not its text) for Dropdown. " +
-								"Not empty: to clear a field, remove its block.",
-							Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-						},
-						"users": schema.ListAttribute{
-							ElementType: types.Int64Type,
-							Optional:    true,
-							MarkdownDescription: "The value of a Users field: the ids of active, non-bot users of the " +
-								"organization, in order.",
-							Validators: []validator.List{
-								listvalidator.SizeAtLeast(1),
-								listvalidator.UniqueValues(),
-								listvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
-							},
-						},
-					},
-				},
+				Validators:   []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
+				NestedObject: schema.NestedBlockObject{Attributes: profileDataFieldAttributes()},
+			},
+		},
+	}
+}
+
+// profileDataFieldAttributes are the attributes of a field block.
+func profileDataFieldAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.Int64Attribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "The field's id (see `GET /api/v1/realm/profile_fields`). Computed when " +
+				"the field is named by `name` only; when both are given, they must name the same field.",
+			Validators: []validator.Int64{int64validator.AtLeast(1)},
+		},
+		"name": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "The field's name, exactly as the organization spells it, e.g. " +
+				"`Pronouns`. Computed when the field is named by `id` only; when both are given, they must " +
+				"name the same field.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"value": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The value of any field but a Users field: at most 50 characters for " +
+				"Short text, External account (the account name) and Pronouns, 500 for Paragraph; a date " +
+				"`YYYY-MM-DD` for Date; a URL for Link; the option's **key** (not its text) for Dropdown. " +
+				"Not empty: to clear a field, remove its block.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"users": schema.ListAttribute{
+			ElementType: types.Int64Type,
+			Optional:    true,
+			MarkdownDescription: "The value of a Users field: the ids of active, non-bot users of the " +
+				"organization, in order.",
+			Validators: []validator.List{
+				listvalidator.SizeAtLeast(1),
+				listvalidator.UniqueValues(),
+				listvalidator.ValueInt64sAre(int64validator.AtLeast(1)),
 			},
 		},
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -77,29 +76,10 @@ type customProfileFieldOptionModel struct {
 }
 
 // customProfileFieldOptionType is the element type of options.
-var customProfileFieldOptionType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"key":   types.StringType,
-	"text":  types.StringType,
-	"order": types.Int64Type,
-}}
+var customProfileFieldOptionType = kit.ObjectTypeOf(customProfileFieldOptionAttributes())
 
 // customProfileFieldType is the element type of fields.
-var customProfileFieldType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"id":                           types.Int64Type,
-	"name":                         types.StringType,
-	"type":                         types.StringType,
-	"type_id":                      types.Int64Type,
-	"hint":                         types.StringType,
-	"order":                        types.Int64Type,
-	"required":                     types.BoolType,
-	"editable_by_user":             types.BoolType,
-	"display_in_profile_summary":   types.BoolType,
-	"use_for_user_matching":        types.BoolType,
-	"options":                      types.ListType{ElemType: customProfileFieldOptionType},
-	"external_account_subtype":     types.StringType,
-	"external_account_url_pattern": types.StringType,
-	"field_data":                   types.StringType,
-}}
+var customProfileFieldType = kit.ObjectTypeOf(customProfileFieldAttributes())
 
 // Schema describes the data source.
 func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -170,14 +150,7 @@ func customProfileFieldDataAttributes() map[string]schema.Attribute {
 			Computed: true,
 			MarkdownDescription: "For a `select` field, its choices sorted by `order`; a user's value " +
 				"is the chosen option's `key`. Null for other types.",
-			NestedObject: schema.NestedAttributeObject{
-				Attributes: map[string]schema.Attribute{
-					"key":  kit.ComputedString("The option's key: what a user's value of the field holds."),
-					"text": kit.ComputedString("The option's text as users see it."),
-					"order": kit.ComputedInt64("The option's position; null when the server stores " +
-						"something that is not a number."),
-				},
-			},
+			NestedObject: schema.NestedAttributeObject{Attributes: customProfileFieldOptionAttributes()},
 		},
 		"external_account_subtype": kit.ComputedString("For an `external_account` field, its kind: `github`, `twitter`, " +
 			"… or `custom`; null for other types."),
@@ -185,6 +158,17 @@ func customProfileFieldDataAttributes() map[string]schema.Attribute {
 			"with `%(username)s` standing for it; null otherwise."),
 		"field_data": kit.ComputedString("The field's raw `field_data` as the server sends it: JSON text " +
 			"(decode it with `jsondecode`), or empty."),
+	}
+}
+
+// customProfileFieldOptionAttributes are the attributes of one option of a
+// Dropdown field.
+func customProfileFieldOptionAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"key":  kit.ComputedString("The option's key: what a user's value of the field holds."),
+		"text": kit.ComputedString("The option's text as users see it."),
+		"order": kit.ComputedInt64("The option's position; null when the server stores " +
+			"something that is not a number."),
 	}
 }
 
