@@ -190,11 +190,18 @@ output "issue_linkifier_id" {
   value = zulip_linkifier.issues.id
 }
 
+# What the server reports of an account besides what the configuration sets
+# comes from the data source.
+data "zulip_user" "new_hire" {
+  user_id = zulip_user.new_hire.id
+}
+
 output "new_hire" {
   value = {
-    id             = zulip_user.new_hire.id
-    delivery_email = zulip_user.new_hire.delivery_email
-    role           = zulip_user.new_hire.role
+    id          = zulip_user.new_hire.id
+    email       = zulip_user.new_hire.email
+    role        = zulip_user.new_hire.role
+    date_joined = data.zulip_user.new_hire.date_joined
   }
 }
 

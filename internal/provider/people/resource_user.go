@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -34,6 +33,7 @@ var (
 	_ resource.ResourceWithImportState    = (*userResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*userResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*userResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*userResource)(nil)
 )
 
 // Role names as configured.
@@ -63,19 +63,6 @@ type userResourceModel struct {
 	Role           types.String `tfsdk:"role"`
 	Active         types.Bool   `tfsdk:"active"`
 	ProfileData    types.Map    `tfsdk:"profile_data"`
-	APIEmail       types.String `tfsdk:"api_email"`
-	DeliveryEmail  types.String `tfsdk:"delivery_email"`
-	IsOwner        types.Bool   `tfsdk:"is_owner"`
-	IsAdmin        types.Bool   `tfsdk:"is_admin"`
-	IsGuest        types.Bool   `tfsdk:"is_guest"`
-	IsBot          types.Bool   `tfsdk:"is_bot"`
-	BotType        types.Int64  `tfsdk:"bot_type"`
-	BotOwnerID     types.Int64  `tfsdk:"bot_owner_id"`
-	DateJoined     types.String `tfsdk:"date_joined"`
-	Timezone       types.String `tfsdk:"timezone"`
-	AvatarURL      types.String `tfsdk:"avatar_url"`
-	AvatarVersion  types.Int64  `tfsdk:"avatar_version"`
-	IsImportedStub types.Bool   `tfsdk:"is_imported_stub"`
 	AllowProtected types.Bool   `tfsdk:"allow_self_or_last_owner_change"`
 }
 
@@ -91,18 +78,30 @@ func (r *userResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"that apply, destroy and apply again works; an address that belongs to an active account fails the " +
 			"plan with an `import` block to copy. The provider's own account and the organization's last active " +
 			"owner are protected from deactivation and demotion: see `allow_self_or_last_owner_change`. Bots are " +
-			"managed elsewhere in Zulip and are best left out of this resource.",
+			"managed elsewhere in Zulip and are best left out of this resource. The state holds what the " +
+			"configuration sets, and the id: what the server reports besides (the role flags, the API address, " +
+			"the join date, the time zone, the avatar) is shown by the `zulip_user` data source, looked up by " +
+			"`user_id`.",
 		Attributes: userResourceAttributes(),
+		// Version 1 left out what the server reports of an account but no
+		// configuration sets (the role flags, the bot fields, the API and
+		// delivery addresses, the join date, time zone, avatar and stub
+		// flag): the zulip_user data source shows them.
+		Version: 1,
 	}
 }
 
-// userResourceAttributes are the resource's attributes, in five groups merged.
+// UpgradeState reads a version 0 state, which held the server's reports too,
+// without them.
+func (r *userResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: kit.UpgradeDroppingAttributes()}
+}
+
+// userResourceAttributes are the resource's attributes, in three groups merged.
 func userResourceAttributes() map[string]schema.Attribute {
 	attributes := userIdentityAttributes()
 	maps.Copy(attributes, userStandingAttributes())
 	maps.Copy(attributes, userProfileDataAttributes())
-	maps.Copy(attributes, userKindAttributes())
-	maps.Copy(attributes, userServerAttributes())
 	return attributes
 }
 
@@ -233,95 +232,6 @@ func userProfileDataAttributes() map[string]schema.Attribute {
 	}
 }
 
-// userKindAttributes are what the server says of the account's kind: owner,
-// administrator, guest, or a bot with its type and owner.
-func userKindAttributes() map[string]schema.Attribute {
-	keepBool := []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
-	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
-	return map[string]schema.Attribute{
-		"is_owner": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the user is an organization owner.",
-			PlanModifiers:       keepBool,
-		},
-		"is_admin": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the user is an organization administrator (owners included).",
-			PlanModifiers:       keepBool,
-		},
-		"is_guest": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the user is a guest.",
-			PlanModifiers:       keepBool,
-		},
-		"is_bot": schema.BoolAttribute{
-			Computed:            true,
-			MarkdownDescription: "Whether the account is a bot (only possible for an imported account).",
-			PlanModifiers:       keepBool,
-		},
-		"bot_type": schema.Int64Attribute{
-			Computed: true,
-			MarkdownDescription: "For a bot, its type: 1 generic, 2 incoming webhook, 3 outgoing webhook, " +
-				"4 embedded; null for humans.",
-			PlanModifiers: keepInt,
-		},
-		"bot_owner_id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "For a bot, the id of its owner; null for humans.",
-			PlanModifiers:       keepInt,
-		},
-	}
-}
-
-// userServerAttributes are what the server reports of the account: its API and
-// real addresses, when it joined, its time zone and avatar, whether it is a stub.
-func userServerAttributes() map[string]schema.Attribute {
-	keepStr := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-	keepBool := []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
-	keepInt := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
-	return map[string]schema.Attribute{
-		"api_email": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The user's Zulip API e-mail: the real address, or a stand-in such as " +
-				"`user13@zulip.example.com` when the user's e-mail visibility hides it from the provider's account.",
-			PlanModifiers: keepStr,
-		},
-		"delivery_email": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The real address as the server reports it; null when the user's e-mail " +
-				"visibility setting hides it from the provider's account.",
-			PlanModifiers: keepStr,
-		},
-		"date_joined": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "When the account was created, in ISO 8601 (e.g. `2024-01-15T09:00:00+00:00`). " +
-				"Since Zulip feature level 475 it moves to the first login for users created through the API.",
-			PlanModifiers: keepStr,
-		},
-		"timezone": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "The user's IANA time zone (e.g. `Europe/Berlin`), set by the user; null when unset.",
-			PlanModifiers:       keepStr,
-		},
-		"avatar_url": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "URL of the user's avatar (an uploaded image or their Gravatar).",
-			PlanModifiers:       keepStr,
-		},
-		"avatar_version": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "Incremented each time the user changes their avatar.",
-			PlanModifiers:       keepInt,
-		},
-		"is_imported_stub": schema.BoolAttribute{
-			Computed: true,
-			MarkdownDescription: "Whether the account is a placeholder created by a data import for a user who " +
-				"has not joined yet (Zulip feature level 433).",
-			PlanModifiers: keepBool,
-		},
-	}
-}
-
 // ValidateConfig checks that each profile_data element holds exactly one form
 // of value.
 func (r *userResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -380,8 +290,6 @@ func (r *userResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 			return
 		}
 	}
-	planRoleFlags(&plan)
-	planReportedEmails(&plan, state)
 	if checks {
 		r.checkPlannedChange(ctx, plan, state, fromRole, &resp.Diagnostics)
 	}
@@ -418,33 +326,11 @@ func (r *userResource) planNewUser(ctx context.Context, plan *userResourceModel,
 			"Creating a user needs an initial password: Zulip's API requires one. Set the write-only `password` "+
 				"(for example from a secret store or an ephemeral resource), or import an existing user instead.")
 	}
-	// A new user is a member unless the configuration says otherwise; knowing
-	// it now lets the plan show the role flags too.
+	// A new user is a member unless the configuration says otherwise.
 	if config.Role.IsNull() {
 		plan.Role = types.StringValue(userRoleMember)
 	}
 	return userRoleMember, true
-}
-
-// planRoleFlags sets the role flags from the planned role; a UseStateForUnknown
-// value would be stale when the role changes.
-func planRoleFlags(plan *userResourceModel) {
-	if kit.Known(plan.Role) {
-		role := plan.Role.ValueString()
-		plan.IsOwner = types.BoolValue(role == userRoleOwner)
-		plan.IsAdmin = types.BoolValue(role == userRoleOwner || role == userRoleAdministrator)
-		plan.IsGuest = types.BoolValue(role == userRoleGuest)
-	} else {
-		plan.IsOwner, plan.IsAdmin, plan.IsGuest = types.BoolUnknown(), types.BoolUnknown(), types.BoolUnknown()
-	}
-}
-
-// planReportedEmails leaves the e-mails the server reports unknown when the
-// address changes, since a new address changes them.
-func planReportedEmails(plan *userResourceModel, state *userResourceModel) {
-	if state != nil && (!kit.Known(plan.Email) || !strings.EqualFold(plan.Email.ValueString(), state.Email.ValueString())) {
-		plan.APIEmail, plan.DeliveryEmail = types.StringUnknown(), types.StringUnknown()
-	}
 }
 
 // checkPlannedChange applies the server's rules to the plan, in order: for an

@@ -86,35 +86,14 @@ func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, diags
 	m.FullName = types.StringValue(u.FullName)
 	m.Role = userRoleName(u.Role, diags)
 	m.Active = types.BoolValue(u.IsActive)
-	if u.DeliveryEmail != nil && *u.DeliveryEmail != "" {
+	switch {
+	case u.DeliveryEmail != nil && *u.DeliveryEmail != "":
 		if !kit.Known(m.Email) || !strings.EqualFold(m.Email.ValueString(), *u.DeliveryEmail) {
 			m.Email = types.StringValue(*u.DeliveryEmail)
 		}
-		m.DeliveryEmail = types.StringValue(*u.DeliveryEmail)
-	} else {
-		if m.Email.IsUnknown() {
-			m.Email = types.StringNull()
-		}
-		m.DeliveryEmail = types.StringNull()
+	case m.Email.IsUnknown():
+		m.Email = types.StringNull() // hidden from the provider's account
 	}
-	m.APIEmail = types.StringValue(u.Email)
-	m.IsOwner = types.BoolValue(u.IsOwner)
-	m.IsAdmin = types.BoolValue(u.IsAdmin)
-	m.IsGuest = types.BoolValue(u.IsGuest)
-	m.IsBot = types.BoolValue(u.IsBot)
-	m.BotType = types.Int64Null()
-	if u.BotType != nil {
-		m.BotType = types.Int64Value(int64(*u.BotType))
-	}
-	m.BotOwnerID = types.Int64Null()
-	if u.BotOwnerID != nil {
-		m.BotOwnerID = types.Int64Value(*u.BotOwnerID)
-	}
-	m.DateJoined = types.StringValue(u.DateJoined)
-	m.Timezone = kit.StringOrNull(&u.Timezone)
-	m.AvatarURL = kit.StringOrNull(u.AvatarURL)
-	m.AvatarVersion = types.Int64Value(u.AvatarVersion)
-	m.IsImportedStub = types.BoolValue(u.IsImportedStub)
 	m.Password = types.StringNull() // write-only: never stored
 
 	if !kit.Known(m.ProfileData) {
@@ -138,29 +117,11 @@ func userFromAPI(ctx context.Context, u *zulip.User, m *userResourceModel, diags
 func userPartial(plan userResourceModel) *userResourceModel {
 	p := plan
 	p.Password = types.StringNull()
-	nullStr := func(v *types.String) {
-		if v.IsUnknown() {
-			*v = types.StringNull()
-		}
+	if p.Role.IsUnknown() {
+		p.Role = types.StringNull()
 	}
-	nullBool := func(v *types.Bool) {
-		if v.IsUnknown() {
-			*v = types.BoolNull()
-		}
-	}
-	nullInt := func(v *types.Int64) {
-		if v.IsUnknown() {
-			*v = types.Int64Null()
-		}
-	}
-	for _, v := range []*types.String{&p.Role, &p.APIEmail, &p.DeliveryEmail, &p.DateJoined, &p.Timezone, &p.AvatarURL} {
-		nullStr(v)
-	}
-	for _, v := range []*types.Bool{&p.Active, &p.IsOwner, &p.IsAdmin, &p.IsGuest, &p.IsBot, &p.IsImportedStub} {
-		nullBool(v)
-	}
-	for _, v := range []*types.Int64{&p.BotType, &p.BotOwnerID, &p.AvatarVersion} {
-		nullInt(v)
+	if p.Active.IsUnknown() {
+		p.Active = types.BoolNull()
 	}
 	if p.ProfileData.IsUnknown() {
 		p.ProfileData = types.MapNull(userProfileValueType)
