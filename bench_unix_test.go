@@ -30,9 +30,11 @@ import (
 // the framework's work grows with a schema's attributes); the no-I/O provider
 // of internal/cmd/noio-provider, whose one resource has three attributes and
 // whose framework logging is off (the quiet floor); and Terraform's built-in
-// terraform_data. The order of the four rotates from round to round. Absolute times on a shared 2-core
+// terraform_data. Each round applies the four, then plans them
+// ZULIP_BENCH_PLANS times (default 3); the order of the four rotates from
+// round to round and from pass to pass. Absolute times on a shared 2-core
 // machine mean little; the ratios measured side by side do. It reports, as
-// the median over rounds:
+// the median over rounds (over every plan pass, for plans):
 //
 //	plan/mirror, plan/quiet-floor, plan/terraform_data  time of a plan (refresh included) of N resources
 //	apply/mirror, apply/quiet-floor                     time of an apply creating N resources
@@ -53,16 +55,19 @@ func BenchmarkTerraformVsFloor(b *testing.B) {
 		applyEndpoints = r.applyEndpoints
 		reqPlan = append(reqPlan, r.reqPlan)
 		endpoints = r.planEndpoints
-		apply, plan := r.apply, r.plan
-		planMirror = append(planMirror, plan["zulip"].Seconds()/plan["mirror"].Seconds())
+		apply := r.apply
 		applyMirror = append(applyMirror, apply["zulip"].Seconds()/apply["mirror"].Seconds())
-		planNoio = append(planNoio, plan["zulip"].Seconds()/plan["noio"].Seconds())
-		planData = append(planData, plan["zulip"].Seconds()/plan["data"].Seconds())
 		applyNoio = append(applyNoio, apply["zulip"].Seconds()/apply["noio"].Seconds())
 		ms := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-		b.Logf("round %d, %d resources: plan zulip %s, mirror %s, quiet floor %s, terraform_data %s; apply zulip %s, mirror %s, quiet floor %s, terraform_data %s",
-			round, n, ms(plan["zulip"]), ms(plan["mirror"]), ms(plan["noio"]), ms(plan["data"]),
-			ms(apply["zulip"]), ms(apply["mirror"]), ms(apply["noio"]), ms(apply["data"]))
+		var plans []string
+		for _, plan := range r.plans {
+			planMirror = append(planMirror, plan["zulip"].Seconds()/plan["mirror"].Seconds())
+			planNoio = append(planNoio, plan["zulip"].Seconds()/plan["noio"].Seconds())
+			planData = append(planData, plan["zulip"].Seconds()/plan["data"].Seconds())
+			plans = append(plans, fmt.Sprintf("%s/%s/%s/%s", ms(plan["zulip"]), ms(plan["mirror"]), ms(plan["noio"]), ms(plan["data"])))
+		}
+		b.Logf("round %d, %d resources: plans zulip/mirror/quiet floor/terraform_data %s; apply zulip %s, mirror %s, quiet floor %s, terraform_data %s",
+			round, n, strings.Join(plans, ", "), ms(apply["zulip"]), ms(apply["mirror"]), ms(apply["noio"]), ms(apply["data"]))
 	}
 	b.StopTimer()
 	b.ReportMetric(benchMedian(planMirror), "plan/mirror")
@@ -121,16 +126,23 @@ func newBenchFloor(b *testing.B) *benchFloor {
 }
 
 // benchRound is what one round measured: the time of each kind's apply and
-// plan, and this provider's requests (per object in the apply, in all in the
-// plan) and their endpoints.
+// of its plans (one map per pass over the kinds), and this provider's
+// requests (per object in the apply, in all in the plan) and their endpoints.
 type benchRound struct {
-	apply, plan                   map[string]time.Duration
+	apply                         map[string]time.Duration
+	plans                         []map[string]time.Duration
 	reqApply, reqPlan             float64
 	applyEndpoints, planEndpoints map[string]int
 }
 
-// round applies, then plans, the four configurations of n objects against a
-// new reference server.
+// benchPlanPasses is how many times a round plans each configuration, the
+// kinds in a new order each pass (ZULIP_BENCH_PLANS, default 3): a plan takes
+// seconds and an apply tens of them, so a round measures plans several times
+// over for the cost of one apply each.
+var benchPlanPasses = benchN("ZULIP_BENCH_PLANS", 3)
+
+// round applies, then plans (benchPlanPasses times), the four configurations
+// of n objects against a new reference server.
 func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
 	srv, counter, hs := benchServer(b, refserver.Options{})
 	defer hs.Close()
@@ -144,7 +156,7 @@ func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
 		"data":   benchDataConfig(n),
 	}
 	order := benchRotate([]string{"zulip", "mirror", "noio", "data"}, round)
-	r := benchRound{apply: map[string]time.Duration{}, plan: map[string]time.Duration{}}
+	r := benchRound{apply: map[string]time.Duration{}}
 	for _, kind := range order {
 		cfg := filepath.Join(roundDir, kind)
 		writeFile(b, filepath.Join(cfg, "main.tf"), configs[kind], 0o644)
@@ -155,13 +167,17 @@ func (f *benchFloor) round(b *testing.B, round, n int) benchRound {
 			r.applyEndpoints = counter.snapshot()
 		}
 	}
-	for _, kind := range order {
-		counter.reset()
-		r.plan[kind] = benchTerraform(b, f.tf, f.rc, filepath.Join(roundDir, kind), "plan", "-input=false", "-detailed-exitcode")
-		if kind == "zulip" {
-			r.reqPlan = float64(counter.total())
-			r.planEndpoints = counter.snapshot()
+	for pass := range benchPlanPasses {
+		took := map[string]time.Duration{}
+		for _, kind := range benchRotate(order, pass) {
+			counter.reset()
+			took[kind] = benchTerraform(b, f.tf, f.rc, filepath.Join(roundDir, kind), "plan", "-input=false", "-detailed-exitcode")
+			if kind == "zulip" {
+				r.reqPlan = float64(counter.total())
+				r.planEndpoints = counter.snapshot()
+			}
 		}
+		r.plans = append(r.plans, took)
 	}
 	return r
 }
