@@ -50,6 +50,10 @@ func main() {
 		}()
 	}
 
+	// A provider process lives for one command: let its heap grow before
+	// collecting (kit.TuneGC; GOGC and GOMEMLIMIT still decide when set).
+	kit.TuneGC(os.Getenv)
+
 	// The SDK's loggers default to TRACE; when nobody asked for logs, Terraform
 	// would parse and drop every line (see kit.QuietUnrequestedLogs).
 	if err := kit.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {

@@ -56,6 +56,9 @@ func main() {
 	if err := kit.QuietUnrequestedLogs(os.Environ(), os.Setenv); err != nil {
 		log.Fatal(err)
 	}
+	// The same collector settings as the Zulip provider's, so that the ratio
+	// compares the work of the providers, not their garbage collection.
+	kit.TuneGC(os.Getenv)
 	zulip := zprovider.New("mirror")()
 	mode := os.Getenv("ZULIP_MIRROR_STATE")
 	switch mode {

@@ -349,6 +349,7 @@ func Refresh[M any](ctx context.Context, d *ProviderData, req resource.ReadReque
 	if resp.Diagnostics.HasError() || !d.Ready(&resp.Diagnostics) {
 		return
 	}
+	read := m
 	found := fill(ctx, &m, &resp.Diagnostics)
 	switch {
 	case resp.Diagnostics.HasError():
@@ -358,8 +359,44 @@ func Refresh[M any](ctx context.Context, d *ProviderData, req resource.ReadReque
 		tflog.Info(ctx, gone+"; removing it from state", map[string]any{"id": fmt.Sprint(id)})
 		resp.State.RemoveResource(ctx)
 	default:
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		StoreRefreshed(ctx, &resp.State, read, &m, &resp.Diagnostics)
 	}
+}
+
+// StoreRefreshed ends a Read: it sets the state to now, the model the refresh
+// filled in from read (the model the stored state decoded to), unless the
+// refresh changed nothing. The framework starts a Read's response from the
+// stored state, so then the response already holds it, and encoding the model
+// again would be most of an unchanged refresh's cost, for every resource of
+// every plan. A model whose fields are not all framework values (a Go slice,
+// map or pointer that a refresh could change in place, unseen by the
+// comparison) is always set.
+func StoreRefreshed[M any](ctx context.Context, st *tfsdk.State, read M, now *M, diags *diag.Diagnostics) {
+	if valuesOnly(reflect.TypeFor[M]()) && reflect.DeepEqual(read, *now) {
+		return
+	}
+	diags.Append(st.Set(ctx, now)...)
+}
+
+// valuesOnlyTypes caches valuesOnly's answer by model type.
+var valuesOnlyTypes sync.Map
+
+// valuesOnly reports whether t is a struct whose fields are all framework
+// values (attr.Value implementations, which are immutable), so that a copy of
+// a model is a snapshot of it.
+func valuesOnly(t reflect.Type) bool {
+	if v, ok := valuesOnlyTypes.Load(t); ok {
+		known, _ := v.(bool)
+		return known
+	}
+	ok := t.Kind() == reflect.Struct
+	value := reflect.TypeFor[attr.Value]()
+	for i := 0; ok && i < t.NumField(); i++ {
+		f := t.Field(i).Type
+		ok = f.Kind() == reflect.Struct && f.Implements(value) || f.Kind() == reflect.Struct && valuesOnly(f)
+	}
+	valuesOnlyTypes.Store(t, ok)
+	return ok
 }
 
 // Delete removes the object through send; one that is already gone is not an error.

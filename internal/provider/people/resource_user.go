@@ -235,12 +235,12 @@ func userProfileDataAttributes() map[string]schema.Attribute {
 // ValidateConfig checks that each profile_data element holds exactly one form
 // of value.
 func (r *userResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m userResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	var profile types.Map // the one attribute it checks, not the model
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("profile_data"), &profile)...)
+	if resp.Diagnostics.HasError() || !kit.Known(profile) {
 		return
 	}
-	for key, e := range userProfileElements(ctx, m.ProfileData, &resp.Diagnostics) {
+	for key, e := range userProfileElements(ctx, profile, &resp.Diagnostics) {
 		if e.Value.IsUnknown() || e.UserIDs.IsUnknown() {
 			continue
 		}
@@ -426,6 +426,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if !ok {
 		return
 	}
+	read := state
 	id := state.ID.ValueInt64()
 	users, err := kit.Users(ctx, r.Data)
 	if err != nil {
@@ -451,7 +452,7 @@ func (r *userResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	if state.AllowProtected.IsNull() {
 		state.AllowProtected = types.BoolValue(false) // state written before the attribute existed
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	kit.StoreRefreshed(ctx, &resp.State, read, &state, &resp.Diagnostics)
 }
 
 // Update changes the user in place: reactivation first (so the other changes

@@ -181,24 +181,19 @@ func checkLinkifierAlternatives(ctx context.Context, pattern string, list types.
 	}
 }
 
-// ModifyPlan rejects at plan time what the apply would fail on: fields the
-// server is too old for, an account that is not an administrator, and a
-// pattern another linkifier already has.
+// ModifyPlan rejects at plan time a pattern another linkifier already has
+// (the kit's rules, declared in register.go, check the fields the server is
+// too old for and an account that is not an administrator).
 func (r *LinkifierResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.Data.KnowsServer() {
+	// Only a create asks: the one attribute it needs is read, not the model.
+	if !r.Data.KnowsServer() || req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return
 	}
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var m linkifierResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if req.State.Raw.IsNull() && kit.Known(m.Pattern) && !resp.Diagnostics.HasError() {
-		r.Creation(zulip.LinkifierRequest{Pattern: m.Pattern.ValueString()}).CheckKeyFree(ctx, r.Data, path.Root("pattern"),
-			fmt.Sprintf("the pattern %q", m.Pattern.ValueString()), &resp.Diagnostics)
+	var pattern types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("pattern"), &pattern)...)
+	if kit.Known(pattern) && !resp.Diagnostics.HasError() {
+		r.Creation(zulip.LinkifierRequest{Pattern: pattern.ValueString()}).CheckKeyFree(ctx, r.Data, path.Root("pattern"),
+			fmt.Sprintf("the pattern %q", pattern.ValueString()), &resp.Diagnostics)
 	}
 }
 

@@ -1,0 +1,33 @@
+package kit
+
+import "runtime/debug"
+
+// Garbage collection of the provider's process, when the environment does not
+// set it (GOGC, GOMEMLIMIT).
+const (
+	// ProviderGCPercent lets the heap grow to five times what is live before
+	// a collection, against Go's default of twice. A provider process lives
+	// for one Terraform command, and the framework allocates per request
+	// (every Read, plan and upgrade decodes and walks a resource's state):
+	// with Go's default, a third of a large plan's provider CPU was the
+	// collector's. Measured on 1,000 resources of the first types: the plan
+	// 0.90× the time (median of ten runs side by side), the provider's peak
+	// memory 195 MiB instead of 134.
+	ProviderGCPercent = 400
+	// ProviderMemoryLimit bounds what that costs a large organization: past
+	// it, the collector runs as often as it must to stay under it (as long as
+	// what is live fits).
+	ProviderMemoryLimit = 1 << 30
+)
+
+// TuneGC sets the collector for a provider process: ProviderGCPercent and
+// ProviderMemoryLimit, each unless the environment sets its own (GOGC,
+// GOMEMLIMIT), which the Go runtime has already applied.
+func TuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(ProviderGCPercent)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(ProviderMemoryLimit)
+	}
+}
