@@ -562,6 +562,7 @@ func benchOwner(srv *refserver.Server) refserver.SeedUser {
 //	req/plan           requests the plan sent (the same whatever N: one read per collection)
 //	resources          Terraform resources (what `terraform state list` shows)
 //	set-members        channel subscribers and group members, apart: they are not resources
+//	MiB-peak, MiB-peak-mirror, MiB-peak-quiet-floor  peak resident memory of the provider processes, applies included
 //
 // With ZULIP_BENCH_CANDIDATES=1 it also plans, in the same rotation, the
 // candidates for the state of what a configuration does not manage (the
@@ -621,6 +622,12 @@ func BenchmarkRealmPlan(b *testing.B) {
 	b.ReportMetric(benchMedian(requests), "req/plan")
 	b.ReportMetric(float64(mix.resources), "resources")
 	b.ReportMetric(float64(mix.subscribers+mix.members), "set-members")
+	// Peaks over the whole benchmark, the applies included.
+	for unit, file := range map[string]string{"MiB-peak": f.memZulip, "MiB-peak-mirror": f.memMirror, "MiB-peak-quiet-floor": f.memNoio} {
+		if peak, ok := benchPeakMiB(file); ok {
+			b.ReportMetric(peak, unit)
+		}
+	}
 	cands.report(b)
 	benchLogCounts(b, "organization plan requests", endpoints)
 }
