@@ -4,17 +4,46 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/yosida95/uritemplate/v3"
 )
 
+// checked is a check's answer, kept for the process: a plan checks each
+// linkifier's pattern and templates several times (the attribute validators,
+// the resource's own checks, validation and plan), and compiling a regular
+// expression or a template is the expensive part.
+type checked struct {
+	names []string
+	err   error
+}
+
+// patterns and templates are the answers of CheckPattern and CheckURLTemplate.
+var patterns, templates sync.Map
+
+// memo answers check(s) once per s; each caller gets its own copy of names.
+func memo(cache *sync.Map, s string, check func(string) ([]string, error)) ([]string, error) {
+	v, ok := cache.Load(s)
+	if !ok {
+		names, err := check(s)
+		v, _ = cache.LoadOrStore(s, checked{names, err})
+	}
+	c, _ := v.(checked)
+	return slices.Clone(c.names), c.err
+}
+
 // CheckPattern compiles a linkifier pattern the way Zulip does: with RE2
 // semantics (Go's regexp is RE2), so look-arounds and backreferences fail.
 // It returns the sorted names of the pattern's named groups.
 func CheckPattern(pattern string) ([]string, error) {
+	return memo(&patterns, pattern, checkPattern)
+}
+
+func checkPattern(pattern string) ([]string, error) {
 	if strings.TrimSpace(pattern) == "" {
 		// Zulip's RealmFilter.pattern is a required field: Django's full_clean
 		// refuses it with this message.
@@ -39,6 +68,10 @@ func CheckPattern(pattern string) ([]string, error) {
 // CheckURLTemplate parses an RFC 6570 URL template and returns its sorted,
 // distinct variable names.
 func CheckURLTemplate(template string) ([]string, error) {
+	return memo(&templates, template, checkURLTemplate)
+}
+
+func checkURLTemplate(template string) ([]string, error) {
 	t, err := uritemplate.New(strings.TrimSpace(template))
 	if err != nil {
 		return nil, errors.New("Invalid URL template.")

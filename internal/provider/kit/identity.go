@@ -86,37 +86,36 @@ func (s IdentitySpec) schema() identityschema.Schema {
 
 // fromState copies the identity from a state (or plan). It reports false,
 // leaving identity as it is, when the state does not hold every value (a
-// state without the object, or a value still unknown).
+// state without the object, or a value still unknown). The values are taken
+// from the state's raw value and the identity is built as one: it runs after
+// every refresh of every resource, and the framework's path look-ups would
+// walk the schema for each attribute.
 func (s IdentitySpec) fromState(ctx context.Context, state tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) bool {
 	if identity == nil || state.Raw.IsNull() || !state.Raw.IsKnown() {
 		return false
 	}
-	values := make([]any, len(s.Attrs))
-	for i, a := range s.Attrs {
-		var v interface {
-			IsNull() bool
-			IsUnknown() bool
-		}
+	var attrs map[string]tftypes.Value
+	if state.Raw.As(&attrs) != nil {
+		return false
+	}
+	values := make(map[string]tftypes.Value, len(s.Attrs))
+	for _, a := range s.Attrs {
+		want := tftypes.String
 		if a.Number {
-			var n types.Int64
-			if state.GetAttribute(ctx, path.Root(a.Name), &n).HasError() {
-				return false
-			}
-			v, values[i] = n, n
-		} else {
-			var str types.String
-			if state.GetAttribute(ctx, path.Root(a.Name), &str).HasError() {
-				return false
-			}
-			v, values[i] = str, str
+			want = tftypes.Number
 		}
-		if v.IsUnknown() || v.IsNull() && !a.optional {
+		v, ok := attrs[a.Name]
+		if !ok || !v.Type().Is(want) || !v.IsKnown() || v.IsNull() && !a.optional {
 			return false
 		}
+		values[a.Name] = v
 	}
-	for i, a := range s.Attrs {
-		diags.Append(identity.SetAttribute(ctx, path.Root(a.Name), values[i])...)
+	typ := identity.Schema.Type().TerraformType(ctx)
+	if err := tftypes.ValidateValue(typ, values); err != nil {
+		diags.AddError("Unable to Record the Identity", "The resource's identity does not fit its schema: "+err.Error())
+		return false
 	}
+	identity.Raw = tftypes.NewValue(typ, values)
 	return true
 }
 
