@@ -114,7 +114,7 @@ func (r *botResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 				MarkdownDescription: "`generic` (the default: a bot that uses the whole API), `incoming_webhook` (it can only send " +
 					"messages), `outgoing_webhook` (Zulip calls `outgoing_webhook_url` when it is mentioned) or `embedded` (a bot " +
 					"the server runs, when the server enables them). Changing it replaces the bot.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceString(),
 				Validators:    []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}},
 			"owner_id": schema.Int64Attribute{Optional: true, Computed: true, PlanModifiers: keepInt,
 				MarkdownDescription: "The owner's user id; the provider's account when left out at creation."},
@@ -159,16 +159,11 @@ func (r *botResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *
 // taken address, a short name change the server cannot make in place, and
 // an outgoing webhook without its URL.
 func (r *botResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) {
+	if kit.Unchanged(req) {
 		return
 	}
-	var plan, state botModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	creating := req.State.Raw.IsNull()
-	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	}
-	if resp.Diagnostics.HasError() {
+	plan, state, creating, ok := kit.PlanAndState[botModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	planOutgoingWebhook(ctx, plan, state, resp)

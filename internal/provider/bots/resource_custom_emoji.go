@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -82,7 +81,7 @@ func (r *customEmojiResource) Schema(_ context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "The name people type between colons: lowercase letters, digits, dashes and " +
 					"underscores, ending with a letter or digit. Changing it replaces the emoji. Only administrators may " +
 					"use the name of a built-in emoji.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceString(),
 				Validators: []validator.String{stringvalidator.RegexMatches(emojiNamePattern,
 					"must contain only lowercase English letters, digits, dashes and underscores, and end with a letter or digit")}},
 			"source": schema.StringAttribute{Optional: true,
@@ -94,8 +93,7 @@ func (r *customEmojiResource) Schema(_ context.Context, _ resource.SchemaRequest
 					"Null for an emoji adopted by import until `source` is set."},
 			"source_url": computed("Where the image is, relative to the organization's URL."),
 			"still_url":  computed("Where a still image of an animated emoji is (its first frame), relative to the organization's URL; null for an emoji that is not animated."),
-			"author_id": schema.Int64Attribute{Computed: true, MarkdownDescription: "The id of the user who uploaded it.",
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+			"author_id":  kit.StableInt64("The id of the user who uploaded it."),
 		},
 	}
 }
@@ -103,16 +101,8 @@ func (r *customEmojiResource) Schema(_ context.Context, _ resource.SchemaRequest
 // ModifyPlan reads the image (type, size, hash: a new image replaces the
 // emoji), and checks who may add emoji and that the name is free.
 func (r *customEmojiResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan, state customEmojiModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	creating := req.State.Raw.IsNull()
-	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	}
-	if resp.Diagnostics.HasError() {
+	plan, state, creating, ok := kit.PlanAndState[customEmojiModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if !planEmojiImage(&plan, state, creating, resp) {

@@ -11,8 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -55,8 +53,7 @@ func (r *channelFolderResource) Schema(_ context.Context, _ resource.SchemaReque
 			"taken), and Zulip refuses while channels are in it: the error names them. Declaring the name of an " +
 			"archived folder unarchives it.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{Computed: true, MarkdownDescription: "The folder's id.",
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+			"id": kit.StableInt64("The folder's id."),
 			"name": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The folder's name, unique in the organization regardless of case (archived folders included).",
 				Validators:          []validator.String{stringvalidator.LengthBetween(1, 60)}},

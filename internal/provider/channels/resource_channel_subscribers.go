@@ -13,9 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -147,13 +144,10 @@ func (r *channelSubscribersResource) Schema(_ context.Context, _ resource.Schema
 			"Subscribing others needs the channel's or the organization's `can_add_subscribers_group`; " +
 			"unsubscribing them, an administrator or `can_remove_subscribers_group`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "The channel's id, as a string.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableString("The channel's id, as a string."),
 			"channel_id": schema.Int64Attribute{
 				Required: true, MarkdownDescription: "The channel's id, e.g. `zulip_channel.ops.id`. Changing it replaces the resource.",
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceInt64(),
 			},
 			"subscribers": schema.SetAttribute{
 				ElementType: types.Int64Type, Required: true,
@@ -170,12 +164,8 @@ func (r *channelSubscribersResource) Schema(_ context.Context, _ resource.Schema
 
 // ModifyPlan checks the users and notes the channel (see noteSubscription).
 func (r *channelSubscribersResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
-		return
-	}
-	var plan channelSubscribersModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := kit.Planned[channelSubscribersModel](ctx, req, &resp.Diagnostics)
+	if !ok || !r.Data.KnowsServer() {
 		return
 	}
 	if kit.Known(plan.ChannelID) {
@@ -210,9 +200,8 @@ func (r *channelSubscribersResource) Update(ctx context.Context, req resource.Up
 // put makes the subscribers those planned, with one subscribe and one
 // unsubscribe request for the difference from a fresh read.
 func (r *channelSubscribersResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, summary string, diags *diag.Diagnostics) {
-	var plan channelSubscribersModel
-	diags.Append(p.Get(ctx, &plan)...)
-	if diags.HasError() || !r.Data.Ready(diags) {
+	plan, ok := kit.Load[channelSubscribersModel](ctx, r.Data, p, diags)
+	if !ok {
 		return
 	}
 	ch, ok := activeChannel(ctx, r.Data, plan.ChannelID.ValueInt64(), diags, summary)
@@ -328,17 +317,11 @@ func channelByNameOrID(ctx context.Context, d *kit.ProviderData, id string, diag
 // noteSubscription records a channel whose subscribers resources of this plan
 // manage, and warns when both kinds manage one channel.
 func noteSubscription(d *kit.ProviderData, channelID int64, authoritative bool, diags *diag.Diagnostics) {
-	if d == nil {
-		return
-	}
-	kinds := d.NoteInPlan("subscribers of "+strconv.FormatInt(channelID, 10), strconv.FormatBool(authoritative))
-	if kinds["true"] && kinds["false"] {
-		diags.AddWarning("Channel Managed Twice",
-			fmt.Sprintf("Channel %d has both a zulip_channel_subscribers resource (all subscribers) and "+
-				"zulip_channel_subscription resources (one subscriber each) in this configuration. The authoritative "+
-				"one unsubscribes everyone it does not list, so a subscriber added only by a subscription resource "+
-				"is removed again on the next apply. Use one kind per channel.", channelID))
-	}
+	d.NoteMembers("subscribers of "+strconv.FormatInt(channelID, 10), authoritative, "Channel Managed Twice",
+		fmt.Sprintf("Channel %d has both a zulip_channel_subscribers resource (all subscribers) and "+
+			"zulip_channel_subscription resources (one subscriber each) in this configuration. The authoritative "+
+			"one unsubscribes everyone it does not list, so a subscriber added only by a subscription resource "+
+			"is removed again on the next apply. Use one kind per channel.", channelID), diags)
 }
 
 // NewChannelSubscriptionResource returns the zulip_channel_subscription resource.
@@ -361,17 +344,14 @@ type channelSubscriptionModel struct {
 
 // Schema describes the resource.
 func (r *channelSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	replace := []planmodifier.Int64{int64planmodifier.RequiresReplace()}
+	replace := kit.RequiresReplaceInt64()
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One user's subscription to a channel (**additive**: the channel's other subscribers " +
 			"are left alone). For all of a channel's subscribers, use `zulip_channel_subscribers`; do not use both for " +
 			"one channel. Destroying the resource unsubscribes the user. A channel that is gone or archived is " +
 			"refused, never recreated by name.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "`<channel_id>:<user_id>`.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableString("`<channel_id>:<user_id>`."),
 			"channel_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
 				MarkdownDescription: "The channel's id, e.g. `zulip_channel.ops.id`."},
 			"user_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
@@ -386,12 +366,8 @@ func (r *channelSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 
 // ModifyPlan checks the user and notes the channel.
 func (r *channelSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
-		return
-	}
-	var plan channelSubscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := kit.Planned[channelSubscriptionModel](ctx, req, &resp.Diagnostics)
+	if !ok || !r.Data.KnowsServer() {
 		return
 	}
 	if kit.Known(plan.ChannelID) {

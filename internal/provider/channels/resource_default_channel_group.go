@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -58,8 +57,7 @@ func (r *defaultChannelGroupResource) Schema(_ context.Context, _ resource.Schem
 			"a group, and so does the plan. Renaming changes the group in place; destroying deletes the group (its " +
 			"channels stay). Needs an organization administrator. Import by name or id.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{Computed: true, MarkdownDescription: "The group's id.",
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+			"id": kit.StableInt64("The group's id."),
 			"name": schema.StringAttribute{Required: true,
 				MarkdownDescription: "The group's name, unique in the organization (Zulip compares names exactly), at most 60 characters.",
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 60),
@@ -98,12 +96,8 @@ func descriptionEmptied(_ context.Context, req planmodifier.StringRequest, resp 
 // ModifyPlan checks that a new group's or a new name is free and that every
 // channel can be in a group.
 func (r *defaultChannelGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.CanAsk() || resp.Diagnostics.HasError() {
-		return
-	}
-	var plan defaultChannelGroupModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := kit.Planned[defaultChannelGroupModel](ctx, req, &resp.Diagnostics)
+	if !ok || !r.Data.CanAsk() || resp.Diagnostics.HasError() {
 		return
 	}
 	var state *defaultChannelGroupModel

@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -51,8 +49,7 @@ func (r *defaultChannelsResource) Schema(_ context.Context, _ resource.SchemaReq
 			"the plan, naming them. Destroying the resource leaves the default channels as they are. Needs an " +
 			"organization administrator. One per organization; import id: `default_channels`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `default_channels`.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"id": kit.StableString("Always `default_channels`."),
 			"channel_ids": schema.SetAttribute{
 				ElementType: types.Int64Type, Required: true,
 				MarkdownDescription: "The ids of the default channels, e.g. `[zulip_channel.general.id]`; empty for none.",
@@ -76,12 +73,8 @@ func defaultChannelIDs(ctx context.Context, d *kit.ProviderData) ([]int64, error
 
 // ModifyPlan checks the role and that every channel can be a default one.
 func (r *defaultChannelsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
-		return
-	}
-	var plan defaultChannelsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !kit.Known(plan.ChannelIDs) || !r.Data.HasCreds {
+	plan, ok := kit.Planned[defaultChannelsModel](ctx, req, &resp.Diagnostics)
+	if !ok || !r.Data.KnowsServer() || !kit.Known(plan.ChannelIDs) || !r.Data.HasCreds {
 		return
 	}
 	all, err := kit.ChannelCollection(r.Data).LastSeen(ctx)
@@ -116,9 +109,8 @@ func (r *defaultChannelsResource) Update(ctx context.Context, req resource.Updat
 // put makes the default channels those planned: one request per channel
 // added or removed, from a fresh read.
 func (r *defaultChannelsResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
-	var plan defaultChannelsModel
-	diags.Append(p.Get(ctx, &plan)...)
-	if diags.HasError() || !r.Data.Ready(diags) {
+	plan, ok := kit.Load[defaultChannelsModel](ctx, r.Data, p, diags)
+	if !ok {
 		return
 	}
 	var want []int64

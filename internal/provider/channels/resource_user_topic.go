@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -83,7 +82,7 @@ func (r *userTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				MarkdownDescription: "The id of the channel the topic belongs to. The account must be able to read " +
 					"the channel. Changing it replaces the resource.",
 				Validators:    []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceInt64(),
 			},
 			"topic": schema.StringAttribute{
 				Required: true,
@@ -114,12 +113,8 @@ func (r *userTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 // ModifyPlan computes the id and applies the server's limits: its feature
 // level, and the length of a topic name that is being set.
 func (r *userTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) {
-		return
-	}
-	var plan userTopicResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := kit.Planned[userTopicResourceModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	planUserTopicID(ctx, plan, resp)
@@ -201,9 +196,8 @@ func (r *userTopicResource) Create(ctx context.Context, req resource.CreateReque
 // answer is only "success", and every value in state is the configuration's:
 // the policy is set, and nothing needs reading back.
 func (r *userTopicResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.State, summary string, diags *diag.Diagnostics) {
-	var plan userTopicResourceModel
-	diags.Append(p.Get(ctx, &plan)...)
-	if diags.HasError() || !r.Data.Ready(diags) {
+	plan, ok := kit.Load[userTopicResourceModel](ctx, r.Data, p, diags)
+	if !ok {
 		return
 	}
 	r.set(ctx, plan, summary, diags)
@@ -216,12 +210,7 @@ func (r *userTopicResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.
 
 // Read refreshes the policy from the account's user topics.
 func (r *userTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.Refresh(ctx, r.Data, req, resp, "the user topic has no visibility policy any more",
-		func(ctx context.Context, state *userTopicResourceModel, diags *diag.Diagnostics) bool {
-			found := true
-			r.read(ctx, state, diags, func() { found = false })
-			return found
-		})
+	kit.Refresh(ctx, r.Data, req, resp, "the user topic has no visibility policy any more", kit.Found(r.read))
 }
 
 // Update changes the policy, or only the recorded spelling of the topic.

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -73,11 +71,7 @@ type userGroupResourceModel struct {
 // Schema describes the resource.
 func (r *userGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := map[string]schema.Attribute{
-		"id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "The group's id.",
-			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-		},
+		"id": kit.StableInt64("The group's id."),
 		"name": schema.StringAttribute{
 			Required: true,
 			MarkdownDescription: fmt.Sprintf("The group's name, unique in the organization (deactivated groups "+
@@ -94,16 +88,8 @@ func (r *userGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			Default:             stringdefault.StaticString(""),
 			MarkdownDescription: "What the group is for. Default empty.",
 		},
-		"date_created": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "When the group was created (UNIX seconds).",
-			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-		},
-		"creator_id": schema.Int64Attribute{
-			Computed:            true,
-			MarkdownDescription: "The id of the user who created the group.",
-			PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-		},
+		"date_created": kit.StableInt64("When the group was created (UNIX seconds)."),
+		"creator_id":   kit.StableInt64("The id of the user who created the group."),
 	}
 	userGroupSettings.Attributes(attrs)
 	resp.Schema = schema.Schema{
@@ -153,12 +139,8 @@ func (noReservedGroupPrefix) ValidateString(_ context.Context, req validator.Str
 // groups and users the permissions name; it warns when the create will
 // reactivate a deactivated group.
 func (r *userGroupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
-		return
-	}
-	var plan userGroupResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := kit.Planned[userGroupResourceModel](ctx, req, &resp.Diagnostics)
+	if !ok || !r.Data.KnowsServer() {
 		return
 	}
 	if kit.Known(plan.Name) {

@@ -11,10 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -60,15 +58,11 @@ func (r *userGroupMembersResource) Schema(_ context.Context, _ resource.SchemaRe
 			"members (`can_add_members_group`, `can_remove_members_group` or `can_manage_group` of the group, or " +
 			"`can_manage_all_groups` of the organization); subgroups need `can_manage_group`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The group's id, as a string.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableString("The group's id, as a string."),
 			"group_id": schema.Int64Attribute{
 				Required:            true,
 				MarkdownDescription: "The group's id, e.g. `zulip_user_group.backend.id`. Changing it replaces the resource.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				PlanModifiers:       kit.RequiresReplaceInt64(),
 			},
 			"members": schema.SetAttribute{
 				ElementType:         types.Int64Type,
@@ -90,12 +84,8 @@ func (r *userGroupMembersResource) Schema(_ context.Context, _ resource.SchemaRe
 // ModifyPlan checks the users and groups named, and notes the group so that
 // an additive membership of the same group warns.
 func (r *userGroupMembersResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
-		return
-	}
-	var plan userGroupMembersModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := kit.Planned[userGroupMembersModel](ctx, req, &resp.Diagnostics)
+	if !ok || !r.Data.KnowsServer() {
 		return
 	}
 	if kit.Known(plan.GroupID) {
@@ -343,17 +333,11 @@ func groupByNameOrID(ctx context.Context, d *kit.ProviderData, id string, diags 
 // manages, and warns when an authoritative and an additive resource manage
 // the same group (each apply would undo the other's work).
 func noteMembership(d *kit.ProviderData, groupID int64, authoritative bool, diags *diag.Diagnostics) {
-	if d == nil {
-		return
-	}
-	kinds := d.NoteInPlan("members of "+strconv.FormatInt(groupID, 10), strconv.FormatBool(authoritative))
-	if kinds["true"] && kinds["false"] {
-		diags.AddWarning("Group Managed Twice",
-			fmt.Sprintf("User group %d has both a zulip_user_group_members resource (all members) and "+
-				"zulip_user_group_membership resources (one member each) in this configuration. The authoritative "+
-				"one removes every member it does not list, so a member added only by a membership resource is "+
-				"removed again on the next apply. Use one kind per group.", groupID))
-	}
+	d.NoteMembers("members of "+strconv.FormatInt(groupID, 10), authoritative, "Group Managed Twice",
+		fmt.Sprintf("User group %d has both a zulip_user_group_members resource (all members) and "+
+			"zulip_user_group_membership resources (one member each) in this configuration. The authoritative "+
+			"one removes every member it does not list, so a member added only by a membership resource is "+
+			"removed again on the next apply. Use one kind per group.", groupID), diags)
 }
 
 // groupNames is a set of group names.

@@ -10,9 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
@@ -44,18 +41,14 @@ type userGroupMembershipModel struct {
 
 // Schema describes the resource.
 func (r *userGroupMembershipResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	replace := []planmodifier.Int64{int64planmodifier.RequiresReplace()}
+	replace := kit.RequiresReplaceInt64()
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One user's direct membership of a user group (**additive**: the group's other members " +
 			"are left alone). To manage all of a group's members, use `zulip_user_group_members`; do not use both for " +
 			"one group. Destroying the resource removes the user from the group. Zulip's Notification Bot tells the " +
 			"user, in a direct message, when they are added or removed.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<group_id>:<user_id>`.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableString("`<group_id>:<user_id>`."),
 			"group_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
 				MarkdownDescription: "The group's id, e.g. `zulip_user_group.backend.id`."},
 			"user_id": schema.Int64Attribute{Required: true, PlanModifiers: replace,
@@ -66,12 +59,8 @@ func (r *userGroupMembershipResource) Schema(_ context.Context, _ resource.Schem
 
 // ModifyPlan checks the user and notes the group (see noteMembership).
 func (r *userGroupMembershipResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || kit.Unchanged(req) || !r.Data.KnowsServer() {
-		return
-	}
-	var plan userGroupMembershipModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	plan, ok := kit.Planned[userGroupMembershipModel](ctx, req, &resp.Diagnostics)
+	if !ok || !r.Data.KnowsServer() {
 		return
 	}
 	if kit.Known(plan.GroupID) {

@@ -363,6 +363,17 @@ func Refresh[M any](ctx context.Context, d *ProviderData, req resource.ReadReque
 	}
 }
 
+// Found adapts a read that reports a gone object by calling gone (the form a
+// resource shares between Refresh and the read-back after a write, where a
+// gone object is an error) to Refresh's fill.
+func Found[M any](read func(ctx context.Context, m *M, diags *diag.Diagnostics, gone func())) func(context.Context, *M, *diag.Diagnostics) bool {
+	return func(ctx context.Context, m *M, diags *diag.Diagnostics) bool {
+		found := true
+		read(ctx, m, diags, func() { found = false })
+		return found
+	}
+}
+
 // StoreRefreshed ends a Read: it sets the state to now, the model the refresh
 // filled in from read (the model the stored state decoded to), unless the
 // refresh changed nothing. The framework starts a Read's response from the
@@ -891,6 +902,34 @@ func Unchanged(req resource.ModifyPlanRequest) bool {
 	return !req.State.Raw.IsNull() && req.Plan.Raw.Equal(req.State.Raw)
 }
 
+// Planned is the plan a ModifyPlan checks, decoded: ok is false when there
+// is nothing to check (the resource is being destroyed, or the plan changes
+// nothing: see Unchanged) and when the plan did not decode.
+func Planned[M any](ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (plan M, ok bool) {
+	if req.Plan.Raw.IsNull() || Unchanged(req) {
+		return plan, false
+	}
+	diags.Append(req.Plan.Get(ctx, &plan)...)
+	return plan, !diags.HasError()
+}
+
+// PlanAndState is the plan of a ModifyPlan that compares it with the prior
+// state, and that state (the zero model when creating); ok is false when the
+// resource is being destroyed and when either did not decode. Unlike Planned
+// it runs on a plan that changes nothing, for checks that look beyond the
+// configuration (a file's content, the time).
+func PlanAndState[M any](ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (plan, state M, creating, ok bool) {
+	if req.Plan.Raw.IsNull() {
+		return plan, state, false, false
+	}
+	diags.Append(req.Plan.Get(ctx, &plan)...)
+	creating = req.State.Raw.IsNull()
+	if !creating {
+		diags.Append(req.State.Get(ctx, &state)...)
+	}
+	return plan, state, creating, !diags.HasError()
+}
+
 // RequireRole fails a plan whose change needs a role the provider's account
 // does not have, naming the role, instead of letting the apply fail with
 // Zulip's bare "Insufficient permission".
@@ -977,6 +1016,20 @@ func (d *ProviderData) NoteInPlan(set, key string) map[string]bool {
 	}
 	d.notes.sets[set][key] = true
 	return maps.Clone(d.notes.sets[set])
+}
+
+// NoteMembers records that a resource of this plan manages the members of
+// what (a channel's subscribers, a group's members): all of them
+// (authoritative) or one each. Once both kinds manage the same members it
+// warns with summary and detail: the authoritative resource would remove, on
+// every apply, the members the additive ones add.
+func (d *ProviderData) NoteMembers(what string, authoritative bool, summary, detail string, diags *diag.Diagnostics) {
+	if d == nil {
+		return
+	}
+	if kinds := d.NoteInPlan(what, strconv.FormatBool(authoritative)); kinds["true"] && kinds["false"] {
+		diags.AddWarning(summary, detail)
+	}
 }
 
 // NoteOwnerOnly records a planned change that needs an owner, and warns when

@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -301,18 +300,18 @@ func (arg OperationArg) resourceAttribute() schema.Attribute {
 	case ArgInt64:
 		return schema.Int64Attribute{Required: arg.Required, Optional: optional, Sensitive: arg.Sensitive,
 			MarkdownDescription: arg.Description, Validators: arg.Int64,
-			PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()}}
+			PlanModifiers: RequiresReplaceInt64()}
 	case ArgBool:
 		return schema.BoolAttribute{Required: arg.Required, Optional: optional, Sensitive: arg.Sensitive,
-			MarkdownDescription: arg.Description, PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()}}
+			MarkdownDescription: arg.Description, PlanModifiers: RequiresReplaceBool()}
 	case ArgStringSet:
 		return schema.SetAttribute{ElementType: types.StringType, Required: arg.Required, Optional: optional,
 			Sensitive: arg.Sensitive, MarkdownDescription: arg.Description, Validators: arg.Set,
-			PlanModifiers: []planmodifier.Set{setplanmodifier.RequiresReplace()}}
+			PlanModifiers: RequiresReplaceSet()}
 	default:
 		return schema.StringAttribute{Required: arg.Required, Optional: optional, Sensitive: arg.Sensitive,
 			MarkdownDescription: arg.Description, Validators: arg.String,
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}}
+			PlanModifiers: RequiresReplaceString()}
 	}
 }
 

@@ -14,8 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -86,8 +84,7 @@ func (r *orderResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	resp.Schema = schema.Schema{
 		MarkdownDescription: r.spec.Description,
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Always `" + r.spec.ImportID + "`.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"id": StableString("Always `" + r.spec.ImportID + "`."),
 			r.spec.Attr: schema.ListAttribute{
 				ElementType: types.Int64Type, Required: true, MarkdownDescription: r.spec.AttrDescription,
 				Validators: []validator.List{listvalidator.UniqueValues(), listvalidator.SizeAtLeast(1)},

@@ -19,10 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -111,16 +107,12 @@ func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"A message has no name: it is imported by its id. When the answer to sending is lost, the provider looks " +
 			"for the message among the account's newest in the conversation rather than send it twice.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The message's id.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableInt64("The message's id."),
 			"channel_id": schema.Int64Attribute{
 				Optional:            true,
 				MarkdownDescription: messageChannelDescription + " Changing it sends a new message.",
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+				PlanModifiers:       kit.RequiresReplaceInt64(),
 			},
 			"topic": schema.StringAttribute{
 				Optional: true,
@@ -136,23 +128,15 @@ func (r *messageResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Optional:            true,
 				MarkdownDescription: messageToUsersDescription + " Changing it sends a new message.",
 				Validators:          messageToUsersValidators(),
-				PlanModifiers:       []planmodifier.Set{setplanmodifier.RequiresReplace()},
+				PlanModifiers:       kit.RequiresReplaceSet(),
 			},
 			"content": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: messageContentDescription + " A change edits the message in place.",
 				Validators:          []validator.String{validators.String("non-empty message text", checkMessageContent)},
 			},
-			"url": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "A link to the message: the server's URL and `#narrow/near/<id>`.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"timestamp": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "When the message was sent, in UNIX seconds.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"url":       kit.StableString("A link to the message: the server's URL and `#narrow/near/<id>`."),
+			"timestamp": kit.StableInt64("When the message was sent, in UNIX seconds."),
 		},
 	}
 }

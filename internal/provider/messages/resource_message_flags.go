@@ -13,8 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -113,7 +111,7 @@ func (r *messageFlagsResource) Schema(_ context.Context, _ resource.SchemaReques
 					"`wildcard_mentioned`) are set by the server and are rejected at plan time. Changing the flag " +
 					"replaces the resource.",
 				Validators:    []validator.String{validators.String("read, starred or collapsed", checkMessageFlag)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceString(),
 			},
 			"ignored_because_not_subscribed_channels": schema.SetAttribute{
 				ElementType: types.Int64Type,
@@ -170,12 +168,7 @@ func (r *messageFlagsResource) Create(ctx context.Context, req resource.CreateRe
 // Read refreshes which messages still have the flag, where Zulip lets the
 // provider see it.
 func (r *messageFlagsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.Refresh(ctx, r.Data, req, resp, "no message has the flag any more",
-		func(ctx context.Context, state *messageFlagsResourceModel, diags *diag.Diagnostics) bool {
-			found := true
-			r.read(ctx, state, diags, func() { found = false })
-			return found
-		})
+	kit.Refresh(ctx, r.Data, req, resp, "no message has the flag any more", kit.Found(r.read))
 }
 
 // Update adds the flag to messages added to the set and removes it from

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -68,11 +66,7 @@ func (r *savedSnippetResource) Schema(_ context.Context, _ resource.SchemaReques
 			"Zulip feature level 297 (Zulip 10.0); on servers older than feature level 368, which cannot edit a " +
 			"snippet, a change to `title` or `content` replaces the snippet.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The saved snippet's id.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableInt64("The saved snippet's id."),
 			"title": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: fmt.Sprintf("The snippet's title, shown in the saved snippets menu: not empty, at "+
@@ -86,11 +80,7 @@ func (r *savedSnippetResource) Schema(_ context.Context, _ resource.SchemaReques
 					"`chomp()` to drop its final newline).", savedSnippetMaxContent),
 				Validators: []validator.String{savedSnippetText(savedSnippetMaxContent, " (for a heredoc, use chomp(<<-EOT ... EOT))")},
 			},
-			"date_created": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "When the snippet was created, in UNIX seconds.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"date_created": kit.StableInt64("When the snippet was created, in UNIX seconds."),
 		},
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -68,12 +66,8 @@ func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaReq
 			"detected (the next destroy simply finds it gone), and the resource **cannot be imported**. Changing " +
 			"either argument registers the new token and removes the old one.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "`sha256:` followed by the SHA-256 of the token as given (Zulip stores tokens as " +
-					"given and looks them up exactly): identifies the registration without revealing the token.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableString("`sha256:` followed by the SHA-256 of the token as given (Zulip stores tokens as " +
+				"given and looks them up exactly): identifies the registration without revealing the token."),
 			"token": schema.StringAttribute{
 				Required:  true,
 				Sensitive: true,
@@ -84,7 +78,7 @@ func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaReq
 					"provider checks the server's rule at plan time. Registering a token the account has already " +
 					"registered changes nothing on the server: it keeps the app id of the first registration.",
 				Validators:    []validator.String{validators.String("an APNs device token Zulip accepts", checkAPNsTokenAnyLevel)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceString(),
 			},
 			"app_id": schema.StringAttribute{
 				Required: true,
@@ -96,7 +90,7 @@ func (r *apnsDeviceTokenResource) Schema(_ context.Context, _ resource.SchemaReq
 					}
 					return nil
 				})},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceString(),
 			},
 		},
 	}

@@ -15,9 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -95,27 +93,27 @@ func smsQuestionInputAttributes() map[string]schema.Attribute {
 			Required:            true,
 			MarkdownDescription: "The recipient's phone number in E.164 form: `+`, the country code and the number, e.g. `+46700000000`.",
 			Validators:          []validator.String{validators.String("must be an E.164 phone number such as +46700000000", sms.ValidateE164)},
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			PlanModifiers:       kit.RequiresReplaceString(),
 		},
 		"message": schema.StringAttribute{
 			Required:            true,
 			MarkdownDescription: "The text of the question.",
 			Validators:          []validator.String{validators.String("must not be empty", checkNotBlank)},
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			PlanModifiers:       kit.RequiresReplaceString(),
 		},
 		"reply_url": schema.StringAttribute{
 			Required: true,
 			MarkdownDescription: "The absolute `http://` or `https://` URL the SMS API posts each reply to (a form with " +
 				"`from`, `message`, `created` and `token`). It must be reachable from the SMS API.",
 			Validators:    []validator.String{validators.String("must be an absolute http(s) URL", sms.ValidateReplyURL)},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			PlanModifiers: kit.RequiresReplaceString(),
 		},
 		"token": schema.StringAttribute{
 			Optional:  true,
 			Sensitive: true,
 			MarkdownDescription: "A value of your choosing that the SMS API passes to `reply_url` with every reply, so " +
 				"that the receiver can tell the replies to this question apart (and trust them). Sensitive.",
-			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			PlanModifiers: kit.RequiresReplaceString(),
 		},
 		"lifetime": schema.Int64Attribute{
 			Optional: true,
@@ -124,7 +122,7 @@ func smsQuestionInputAttributes() map[string]schema.Attribute {
 			MarkdownDescription: fmt.Sprintf("Hours until the conversation closes by itself if nobody replies, "+
 				"from %d to %d. Default %d.", sms.MinLifetimeHours, sms.MaxLifetimeHours, sms.DefaultLifetimeHours),
 			Validators:    []validator.Int64{int64validator.Between(sms.MinLifetimeHours, sms.MaxLifetimeHours)},
-			PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			PlanModifiers: kit.RequiresReplaceInt64(),
 		},
 		"delay_allowed": schema.BoolAttribute{
 			Optional: true,
@@ -132,7 +130,7 @@ func smsQuestionInputAttributes() map[string]schema.Attribute {
 			Default:  booldefault.StaticBool(false),
 			MarkdownDescription: "Queue the question (`status` `waiting`) when the recipient already has the maximum " +
 				"number of active conversations, instead of failing; it is sent when one of them closes. Default `false`.",
-			PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			PlanModifiers: kit.RequiresReplaceBool(),
 		},
 	}
 }

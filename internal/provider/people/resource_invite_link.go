@@ -13,10 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -77,7 +74,7 @@ func inviteLinks(d *kit.ProviderData) *kit.Collection[zulip.Invitation] {
 
 // Schema describes the resource.
 func (r *inviteLinkResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	replace := []planmodifier.Set{setplanmodifier.RequiresReplace()}
+	replace := kit.RequiresReplaceSet()
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A reusable invitation link (`POST /invites/multiuse`): anyone holding it can join the " +
 			"organization with the role, channels and groups it gives, until it expires or is revoked. Zulip " +
@@ -90,12 +87,11 @@ func (r *inviteLinkResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"Zulip does not return a link's channels and groups, so an imported link could not be compared with " +
 			"its configuration.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{Computed: true, MarkdownDescription: "The link's id (Zulip numbers links apart from e-mail invitations).",
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+			"id": kit.StableInt64("The link's id (Zulip numbers links apart from e-mail invitations)."),
 			"role": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("member"),
 				MarkdownDescription: "The role of the users who join with the link: one of " + kit.QuoteAllCode(zulip.RoleNames()) + ". Default `member`.",
 				Validators:          []validator.String{stringvalidator.OneOf(zulip.RoleNames()...)},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+				PlanModifiers:       kit.RequiresReplaceString()},
 			"channel_ids": schema.SetAttribute{ElementType: types.Int64Type, Optional: true,
 				MarkdownDescription: "The ids of the channels new users are subscribed to (besides the default channels " +
 					"when `include_realm_default_subscriptions` is set). Each must be a default channel or one the " +
@@ -108,23 +104,21 @@ func (r *inviteLinkResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"expires_in_minutes": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "How long the link works, in minutes from its creation; null (the default): it never expires.",
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.RequiresReplace()}},
+				PlanModifiers:       kit.RequiresReplaceInt64()},
 			"include_realm_default_subscriptions": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "Whether new users are also subscribed to the organization's default channels " +
 					"(Zulip's default: false). Needs feature level 261.",
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()}},
+				PlanModifiers: kit.RequiresReplaceBool()},
 			"welcome_message_custom_text": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "The message Welcome Bot sends users who join with the link, in Zulip Markdown, at most " +
 					"8000 characters; empty sends none; null: the organization's. Zulip keeps it only from administrators. " +
 					"Needs feature level 416.",
 				Validators:    []validator.String{stringvalidator.LengthAtMost(zulip.InviteWelcomeTextMaxLength)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+				PlanModifiers: kit.RequiresReplaceString()},
 			"link": schema.StringAttribute{Computed: true, Sensitive: true,
 				MarkdownDescription: "The link itself. A secret: anyone holding it can join the organization.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
-			"expiry_date": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "When the link expires (RFC 3339, UTC); null when it never does.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"expiry_date": kit.StableString("When the link expires (RFC 3339, UTC); null when it never does."),
 		},
 	}
 }

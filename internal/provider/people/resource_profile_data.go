@@ -14,8 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -74,11 +72,7 @@ func (r *profileDataResource) Schema(_ context.Context, _ resource.SchemaRequest
 			"the configuration names. `terraform plan -generate-config-out` writes each block with both `id` and `name`, " +
 			"which is valid as it is.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The user id of the account whose profile this is: the provider's own account.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableString("The user id of the account whose profile this is: the provider's own account."),
 		},
 		Blocks: map[string]schema.Block{
 			"field": schema.ListNestedBlock{
@@ -369,12 +363,7 @@ func (r *profileDataResource) Create(ctx context.Context, req resource.CreateReq
 
 // Read refreshes the values of the named fields from the account.
 func (r *profileDataResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	kit.Refresh(ctx, r.Data, req, resp, "none of the managed custom profile fields has a value any more",
-		func(ctx context.Context, state *profileDataResourceModel, diags *diag.Diagnostics) bool {
-			found := true
-			r.read(ctx, state, diags, func() { found = false })
-			return found
-		})
+	kit.Refresh(ctx, r.Data, req, resp, "none of the managed custom profile fields has a value any more", kit.Found(r.read))
 }
 
 // Update sets the values that changed and clears the fields no longer named.

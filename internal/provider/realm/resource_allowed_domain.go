@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -55,7 +53,7 @@ func (r *allowedDomainResource) Schema(_ context.Context, _ resource.SchemaReque
 					"least one dot, labels of letters, digits and `-` (not at either end), at most 255 characters. " +
 					"Changing it replaces the resource.",
 				Validators:    []validator.String{validators.Domain()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: kit.RequiresReplaceString(),
 			},
 			"allow_subdomains": schema.BoolAttribute{
 				Optional:            true,

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -53,15 +51,14 @@ type codePlaygroundModel struct {
 
 // Schema describes the resource.
 func (r *codePlaygroundResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	replace := kit.RequiresReplaceString()
 	trimmed := stringvalidator.RegexMatches(regexp.MustCompile(`^\S(.*\S)?$`), "must not start or end with white space (Zulip strips it)")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A code playground: a site where code blocks of one language can be opened from a message. " +
 			"Zulip cannot change a playground, so every change replaces it. Needs an organization administrator and " +
 			"Zulip feature level 196 (Zulip 8.0). Import by id or by `language/name`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The playground's id.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"id": kit.StableString("The playground's id."),
 			"name": schema.StringAttribute{Required: true, PlanModifiers: replace, Validators: []validator.String{trimmed},
 				MarkdownDescription: "The name people see, e.g. `Rust playground`; unique with the language."},
 			"pygments_language": schema.StringAttribute{Required: true, PlanModifiers: replace,

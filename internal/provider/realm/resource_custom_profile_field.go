@@ -113,8 +113,7 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 			"deletes the answers that chose it; the plan says how many users hold it. At most two fields are shown in " +
 			"the profile summary. Needs an organization administrator. Import by name or id.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The field's id.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"id": kit.StableString("The field's id."),
 			"name": optString("The field's label, at most 40 characters. Required, except for an external account field "+
 				"of a built-in subtype, whose label Zulip sets.", stringvalidator.LengthBetween(1, 40)),
 			"hint": optString("The help text under the field, at most 80 characters (empty: none). Zulip sets it for "+
@@ -122,7 +121,7 @@ func (r *profileFieldResource) Schema(_ context.Context, _ resource.SchemaReques
 			"type": schema.StringAttribute{Required: true, MarkdownDescription: "One of " + kit.QuoteAllCode(names) +
 				". Changing it replaces the field and deletes every user's answer.",
 				Validators:    []validator.String{stringvalidator.OneOf(names...)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+				PlanModifiers: kit.RequiresReplaceString()},
 			"options": schema.ListNestedAttribute{
 				Optional: true, MarkdownDescription: "The choices of a `select` field, in the order users see them. " +
 					"A choice's `key` is what a user's answer holds: keep it when renaming a choice. Keys, and texts, are " +

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -62,11 +60,7 @@ func (r *LinkifierResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"`url_template`. Needs an organization administrator's credentials. New linkifiers are applied after " +
 			"existing ones.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The linkifier's id.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id": kit.StableInt64("The linkifier's id."),
 			"pattern": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Regular expression in RE2 syntax (Zulip compiles it with RE2: no look-arounds or " +

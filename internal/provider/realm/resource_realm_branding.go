@@ -9,8 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -92,8 +90,7 @@ func (m *brandingModel) slot(i int) brandSlot {
 // Schema describes the resource.
 func (r *brandingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attrs := map[string]schema.Attribute{
-		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The organization's URL.",
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+		"id": kit.StableString("The organization's URL."),
 	}
 	for _, img := range brandImages {
 		attrs[img.attr] = schema.StringAttribute{Optional: true, MarkdownDescription: img.pathDescription()}
@@ -140,17 +137,12 @@ func (img brandImage) pathDescription() string {
 // Zulip's default where a managed path was removed. Only the changed images'
 // hashes and URLs are unknown.
 func (r *brandingResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	plan, state, creating, ok := kit.PlanAndState[brandingModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	var config, plan, state brandingModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	creating := req.State.Raw.IsNull()
-	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	}
-	if resp.Diagnostics.HasError() {
+	var config brandingModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &config)...); resp.Diagnostics.HasError() {
 		return
 	}
 	changing := false

@@ -7,11 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -59,12 +56,12 @@ func (r *userSettingsPushResource) Schema(_ context.Context, _ resource.SchemaRe
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()}},
 			"users": schema.SetAttribute{Optional: true, ElementType: types.Int64Type, MarkdownDescription: userSettingsUsersDesc,
 				Validators:    []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueInt64sAre(int64validator.AtLeast(1))},
-				PlanModifiers: []planmodifier.Set{setplanmodifier.RequiresReplace()}},
+				PlanModifiers: kit.RequiresReplaceSet()},
 			"group": schema.Int64Attribute{Optional: true, MarkdownDescription: userSettingsGroupDesc,
 				Validators:    []validator.Int64{int64validator.AtLeast(1)},
-				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()}},
+				PlanModifiers: kit.RequiresReplaceInt64()},
 			"skip_if_already_edited": schema.BoolAttribute{Optional: true, MarkdownDescription: userSettingsSkipDesc,
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()}},
+				PlanModifiers: kit.RequiresReplaceBool()},
 		},
 	}
 }
