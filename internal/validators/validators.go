@@ -14,6 +14,9 @@ import (
 type stringCheck struct {
 	description string
 	check       func(string) error
+	// summary, when set, is the error's title, and the check's error its
+	// whole detail (Titled).
+	summary string
 }
 
 var _ validator.String = stringCheck{}
@@ -29,7 +32,12 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := v.check(req.ConfigValue.ValueString()); err != nil {
+	err := v.check(req.ConfigValue.ValueString())
+	switch {
+	case err == nil:
+	case v.summary != "":
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, err.Error())
+	default:
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
 			fmt.Sprintf("%s: %s", req.Path, err))
 	}
@@ -39,4 +47,10 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 // what a valid value is.
 func String(description string, check func(string) error) validator.String {
 	return stringCheck{description: description, check: check}
+}
+
+// Titled is String for a rule whose error deserves a title of its own
+// ("Invalid User Group Name"): the check's error is the whole detail.
+func Titled(summary, description string, check func(string) error) validator.String {
+	return stringCheck{description: description, check: check, summary: summary}
 }

@@ -2,6 +2,7 @@ package validators
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -173,5 +174,25 @@ func TestStringValidatorNamesAttribute(t *testing.T) {
 		if resp.Diagnostics.HasError() {
 			t.Errorf("null/unknown must not be validated: %v", resp.Diagnostics)
 		}
+	}
+}
+
+func TestTitledValidator(t *testing.T) {
+	v := Titled("Invalid Widget", "a widget", func(s string) error {
+		if s == "bad" {
+			return errors.New("The widget \"bad\" is refused.")
+		}
+		return nil
+	})
+	resp := &validator.StringResponse{}
+	v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("w"), ConfigValue: types.StringValue("bad")}, resp)
+	if !resp.Diagnostics.HasError() || resp.Diagnostics[0].Summary() != "Invalid Widget" ||
+		resp.Diagnostics[0].Detail() != "The widget \"bad\" is refused." {
+		t.Fatalf("diagnostics = %v", resp.Diagnostics)
+	}
+	resp = &validator.StringResponse{}
+	v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("w"), ConfigValue: types.StringValue("good")}, resp)
+	if resp.Diagnostics.HasError() {
+		t.Errorf("a good value was refused: %v", resp.Diagnostics)
 	}
 }

@@ -356,6 +356,24 @@ func AsAPIError(err error) (*APIError, bool) {
 	return apiErr, ok
 }
 
+// ErrorMsg is Zulip's message ("msg") in err, or "" when err carries no
+// Zulip error: what the provider matches to tell the attribute at fault.
+func ErrorMsg(err error) string {
+	if apiErr, ok := AsAPIError(err); ok {
+		return apiErr.Msg
+	}
+	return ""
+}
+
+// ErrorCode is Zulip's error code ("code") in err, or "" when err carries no
+// Zulip error.
+func ErrorCode(err error) string {
+	if apiErr, ok := AsAPIError(err); ok {
+		return apiErr.Code
+	}
+	return ""
+}
+
 // maxErrorExcerpt caps how much of a non-JSON error body goes into a message: enough to
 // recognise a proxy's "502 Bad Gateway" page, not a whole HTML document.
 const maxErrorExcerpt = 200

@@ -319,6 +319,19 @@ func TestIsHelpers_nonAPIErrors(t *testing.T) {
 		if _, ok := AsAPIError(err); ok {
 			t.Errorf("AsAPIError matched %v", err)
 		}
+		if ErrorMsg(err) != "" || ErrorCode(err) != "" {
+			t.Errorf("ErrorMsg or ErrorCode found something in %v", err)
+		}
+	}
+}
+
+func TestErrorMsgAndCode(t *testing.T) {
+	err := fmt.Errorf("creating the channel: %w", &APIError{HTTPStatus: http.StatusBadRequest, Code: CodeBadRequest, Msg: "Invalid channel name"})
+	if got := ErrorMsg(err); got != "Invalid channel name" {
+		t.Errorf("ErrorMsg = %q", got)
+	}
+	if got := ErrorCode(err); got != CodeBadRequest {
+		t.Errorf("ErrorCode = %q", got)
 	}
 }
 

@@ -81,10 +81,7 @@ func (d *channelFoldersDataSource) read(ctx context.Context, m *channelFoldersDa
 		kit.AddAPIError(diags, "Unable to Read Channel Folders", "list the channel folders", kit.RoleAny, err)
 		return
 	}
-	byID := make(map[int64]zulip.ChannelFolder, len(all))
-	for _, f := range all {
-		byID[f.ID] = f
-	}
+	byID := kit.ByID(all, func(f zulip.ChannelFolder) int64 { return f.ID })
 	m.Folders = []channelFolderRow{}
 	for _, item := range folderOrder(all) { // the web app's order
 		f := byID[item.ID]

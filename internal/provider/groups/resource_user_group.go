@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/validators"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
@@ -79,7 +80,7 @@ func (r *userGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				"Permissions refer to the group by it.", maxUserGroupNameLength),
 			Validators: []validator.String{
 				stringvalidator.LengthBetween(1, maxUserGroupNameLength),
-				noReservedGroupPrefix{},
+				validators.Titled("Invalid User Group Name", "must not start with a reserved prefix", checkGroupNamePrefix),
 			},
 		},
 		"description": schema.StringAttribute{
@@ -103,35 +104,20 @@ func (r *userGroupResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	}
 }
 
-// noReservedGroupPrefix refuses names Zulip keeps for system groups and
+// checkGroupNamePrefix refuses names Zulip keeps for system groups and
 // mention syntax.
-type noReservedGroupPrefix struct{}
-
-func (noReservedGroupPrefix) Description(context.Context) string {
-	return "must not start with a reserved prefix"
-}
-
-func (v noReservedGroupPrefix) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (noReservedGroupPrefix) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	name := req.ConfigValue.ValueString()
+func checkGroupNamePrefix(name string) error {
 	for _, p := range userGroupReservedPrefixes {
 		if strings.HasPrefix(name, p) {
 			what := "is reserved"
 			if p == "role:" {
 				what = "is reserved for system groups, which Zulip manages itself and this provider cannot"
 			}
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid User Group Name",
-				fmt.Sprintf("The name %q starts with %q, which %s (Zulip refuses it: \"User group name cannot start "+
-					"with '%s'.\").", name, p, what, p))
-			return
+			return fmt.Errorf("The name %q starts with %q, which %s (Zulip refuses it: \"User group name cannot start "+
+				"with '%s'.\").", name, p, what, p)
 		}
 	}
+	return nil
 }
 
 // ModifyPlan checks at plan time what the apply would fail on: the server's

@@ -85,6 +85,15 @@ func CheckGroupsAndUsers(ctx context.Context, d *ProviderData, groupsAt, usersAt
 	}
 }
 
+// ByID indexes list by each element's id.
+func ByID[T any](list []T, id func(T) int64) map[int64]T {
+	out := make(map[int64]T, len(list))
+	for _, v := range list {
+		out[id(v)] = v
+	}
+	return out
+}
+
 // MissingFrom lists the ids of a that b lacks.
 func MissingFrom(a, b []int64) []int64 {
 	var out []int64

@@ -97,11 +97,7 @@ func (d *ProviderData) fetchUsers(ctx context.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int64]zulip.User, len(list))
-	for _, u := range list {
-		byID[u.UserID] = u
-	}
-	return byID, nil
+	return ByID(list, func(u zulip.User) int64 { return u.UserID }), nil
 }
 
 // usersFrom converts what the cache holds under CacheUserUsers.

@@ -199,10 +199,7 @@ func addNarrowError(diags *diag.Diagnostics, terms []narrowTermModel, err error)
 		return
 	}
 	at, which := path.Root("narrow"), "the narrow"
-	msg := ""
-	if apiErr, ok := zulip.AsAPIError(err); ok {
-		msg = apiErr.Msg
-	}
+	msg := zulip.ErrorMsg(err)
 	for i, t := range terms {
 		switch {
 		case strings.HasSuffix(msg, "unknown operator "+t.Operator.ValueString()):

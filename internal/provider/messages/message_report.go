@@ -185,10 +185,9 @@ func readMessageReportRealm(ctx context.Context, d *kit.ProviderData) (messageRe
 // BAD_REQUEST, so the message is what distinguishes them.
 func addMessageReportError(diags *diag.Diagnostics, err error) {
 	const summary = "Unable to Report Message"
-	apiErr, _ := zulip.AsAPIError(err)
 	msg := ""
-	if apiErr != nil && apiErr.Code == zulip.CodeBadRequest {
-		msg = apiErr.Msg
+	if zulip.ErrorCode(err) == zulip.CodeBadRequest {
+		msg = zulip.ErrorMsg(err)
 	}
 	switch {
 	case strings.Contains(msg, "reporting is not enabled"):

@@ -178,12 +178,7 @@ func pushTestNotificationToAPI(m pushTestNotificationArgs, featureLevel int) zul
 // notification endpoints with what to do about it.
 func addPushTestNotificationError(diags *diag.Diagnostics, err error) {
 	const summary = "Unable to Send Test Push Notification"
-	apiErr, _ := zulip.AsAPIError(err)
-	code := ""
-	if apiErr != nil {
-		code = apiErr.Code
-	}
-	switch code {
+	switch zulip.ErrorCode(err) {
 	case zulip.CodeInvalidPushDeviceToken:
 		diags.AddAttributeError(path.Root("token"), summary, fmt.Sprintf(
 			"The server has no device with this token for the provider's account. Register the device first (the "+

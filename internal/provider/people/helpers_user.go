@@ -46,11 +46,7 @@ func userProfileFields(ctx context.Context, d *kit.ProviderData) (map[int64]zuli
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int64]zulip.CustomProfileField, len(list))
-	for _, f := range list {
-		byID[f.ID] = f
-	}
-	return byID, nil
+	return kit.ByID(list, func(f zulip.CustomProfileField) int64 { return f.ID }), nil
 }
 
 // userByEmail finds the user whose address is email (case-insensitively, as
@@ -269,10 +265,7 @@ func checkProfileChoice(f zulip.CustomProfileField, v string) error {
 // permissions Zulip wants for creating users and changing e-mail addresses,
 // which its own messages do not name.
 func addUserAPIError(diags *diag.Diagnostics, at path.Path, summary, action string, role kit.RequiredRole, err error) {
-	msg := ""
-	if apiErr, ok := zulip.AsAPIError(err); ok {
-		msg = strings.ToLower(apiErr.Msg)
-	}
+	msg := strings.ToLower(zulip.ErrorMsg(err))
 	var detail string
 	switch {
 	case action == "create the user" && (zulip.IsUnauthorizedPrincipal(err) || strings.Contains(msg, "not authorized")):

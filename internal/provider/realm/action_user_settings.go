@@ -322,11 +322,7 @@ func settingToWire(sp realmspec.Setting, v attr.Value) (any, error) {
 // where Zulip's answer tells which.
 func addUserSettingsError(diags *diag.Diagnostics, err error) {
 	const summary = "Unable to Apply User Settings"
-	apiErr, _ := zulip.AsAPIError(err)
-	msg := ""
-	if apiErr != nil {
-		msg = apiErr.Msg
-	}
+	msg := zulip.ErrorMsg(err)
 	switch {
 	case strings.HasPrefix(msg, "Invalid user ID"):
 		diags.AddAttributeError(path.Root("users"), summary, fmt.Sprintf("A user does not exist. Server said: %s", err))
