@@ -13,10 +13,11 @@ package acctest
 // Check fails for a type of the area without its entry, a collection object
 // without its kit case, a managed object without a half-failure case or the
 // reason it needs none, a type renamed in place without its renamed-reference
-// case or the reason, an import example without the object it adopts, and a
+// case or the reason, an import example without the object it adopts, a
+// collection or managed object without its scale case or the reason, and a
 // type without a test its kind requires. So a new type cannot land without its
-// lifecycle, import, drift, adoption, half-failure and generated-configuration
-// tests.
+// lifecycle, import, drift, adoption, half-failure, generated-configuration and
+// reads-at-scale tests.
 
 import (
 	"context"
@@ -75,6 +76,12 @@ type TypeContract struct {
 	// (examples/resources/<type>/resource.tf); a type without it has a test
 	// TestAcc<Name>_example that names the file.
 	Example *ExampleCase
+	// Scale is how the contract makes many of the type's objects, for the
+	// rule that a plan's requests do not grow with them (contract_scale.go);
+	// ScaleExempt says why a collection or managed object needs none (one per
+	// organization, nothing read at refresh).
+	Scale       *ScaleCase
+	ScaleExempt string
 }
 
 // ExampleCase is how the contract applies a type's example: as User, with
@@ -209,6 +216,9 @@ func (tc TypeContract) problems(e kit.TypeEntry, tests testFiles) []string {
 		if (tc.Half == nil) == (tc.HalfExempt == "") {
 			out = append(out, "a managed object needs either a half-failure case (Half) or the reason it needs none (HalfExempt), not both or neither")
 		}
+	}
+	if e.Contract != kit.Invocation && (tc.Scale == nil) == (tc.ScaleExempt == "") {
+		out = append(out, "it needs either a scale case (Scale) or the reason it needs none (ScaleExempt), not both or neither")
 	}
 	for _, suffix := range suffixes {
 		if name := "TestAcc" + tc.Name + "_" + suffix; !tests.names[name] {
@@ -361,6 +371,7 @@ var contractRules = []struct {
 	{"importBlocks", Contract.importBlocks},
 	{"declaredRules", Contract.declaredRules},
 	{"examples", Contract.examples},
+	{"planRequests", Contract.planRequests},
 }
 
 // ContractRuleNames are the names of Run's subtests, each a rule of the
@@ -406,6 +417,10 @@ func (c Contract) identityAttributes() map[string][]string {
 	}
 	return out
 }
+
+// SingletonScale is why an organization's (or an account's) singleton has no
+// scale case (TypeContract.ScaleExempt).
+const SingletonScale = "one per organization or account: there are no more objects to make"
 
 // SingletonHalf is why an organization-wide singleton has no half-failure
 // case (TypeContract.HalfExempt).

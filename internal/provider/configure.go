@@ -191,6 +191,7 @@ func (p *zulipProvider) build(r zulip.Resolved, sms *smsModel, diags *diag.Diagn
 		Version:       p.version,
 		Cache:         kit.NewCollectionCache(),
 		FlagReads:     kit.NewIDBatcher[map[int64]zulip.NarrowMatch](kit.ReadBatchWindow),
+		MessageReads:  kit.NewIDBatcher[map[int64]zulip.Message](kit.ReadBatchWindow),
 		SMS:           smsSettings(r.SMS, sms),
 	}, true
 }

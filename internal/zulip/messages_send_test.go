@@ -149,6 +149,7 @@ func methodCasesMessageWrites() []methodCase {
 		}},
 		{"GetMessage", "GET", "/messages/1", func(ctx context.Context, c *Client) error { return ignore(c.GetMessage(ctx, 1)) }},
 		{"NewestMessages", "GET", "/messages", func(ctx context.Context, c *Client) error { return ignore(c.NewestMessages(ctx, nil, 1)) }},
+		{"GetMessagesByID", "GET", "/messages", func(ctx context.Context, c *Client) error { return ignore(c.GetMessagesByID(ctx, []int64{1})) }},
 		{"EditMessage", "PATCH", "/messages/1", func(ctx context.Context, c *Client) error {
 			return c.EditMessage(ctx, 1, EditMessageRequest{Content: ptr("c")})
 		}},
@@ -199,6 +200,27 @@ func TestMessages_referenceServer(t *testing.T) {
 	}
 	if _, err := c.GetMessage(ctx, sent.ID); !IsNotFound(err) {
 		t.Errorf("GetMessage after delete: IsNotFound(%v) = false", err)
+	}
+}
+
+// TestMessages_byID reads a channel message and a direct one by id from the
+// reference server, as GetMessage reads them; an id that names no message is
+// left out.
+func TestMessages_byID(t *testing.T) {
+	c, _ := refClient(t, refserver.SeedMemberID)
+	ctx := context.Background()
+	sent, err := c.SendMessage(ctx, SendMessageRequest{ChannelID: refserver.SeedChannelGeneral, Topic: "deploys", Content: "Deployed."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dm, err := c.SendMessage(ctx, SendMessageRequest{UserIDs: []int64{refserver.SeedMember3ID}, Content: "Lunch?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := c.GetMessagesByID(ctx, []int64{dm.ID, sent.ID, 999999})
+	if err != nil || len(both) != 2 || both[0].ID != sent.ID || both[0].Content != "Deployed." || both[0].Subject != "deploys" ||
+		both[1].ID != dm.ID || len(both[1].Recipients()) != 2 || both[1].Content != "Lunch?" {
+		t.Fatalf("GetMessagesByID = %+v, %v", both, err)
 	}
 }
 

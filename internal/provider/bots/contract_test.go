@@ -11,7 +11,9 @@ import (
 
 // contract is the area's test contract (acctest.Contract).
 var contract = acctest.Contract{Area: bots.Area(), Types: map[string]acctest.TypeContract{
-	"zulip_custom_emoji": {Name: "CustomEmoji", Kit: &acctest.KitCase{
+	"zulip_custom_emoji": {Name: "CustomEmoji", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_custom_emoji\" \"many%d\" {\n  name   = \"many_%d\"\n  source = %q\n}\n", i, i, testAccEmojiFile("green.png"))
+	}}, Kit: &acctest.KitCase{
 		User:     refserver.SeedAdminID,
 		Config:   fmt.Sprintf("resource \"zulip_custom_emoji\" \"test\" {\n  name   = \"kit_emoji\"\n  source = %q\n}\n", testAccEmojiFile("green.png")),
 		ImportID: "kit_emoji",
@@ -26,7 +28,9 @@ var contract = acctest.Contract{Area: bots.Area(), Types: map[string]acctest.Typ
 resource "zulip_custom_emoji" "green_tick" {
   name = "green_tick"
 }`}},
-	"zulip_bot": {Name: "Bot", Half: &acctest.HalfCase{
+	"zulip_bot": {Name: "Bot", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_bot\" \"many%d\" {\n  full_name  = \"Many %d\"\n  short_name = \"many%d\"\n}\n", i, i, i)
+	}}, Half: &acctest.HalfCase{
 		User: refserver.SeedAdminID, Create: "POST /api/v1/bots",
 		Config: fmt.Sprintf("resource \"zulip_bot\" \"test\" {\n  full_name  = \"Half\"\n  short_name = \"half\"\n  owner_id = %d\n  role = \"moderator\"\n}\n", refserver.SeedMemberID),
 	}, RenameExempt: "resources refer to bots by id (owners, members); the address follows the short name",

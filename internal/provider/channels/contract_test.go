@@ -1,6 +1,7 @@
 package channels_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -16,7 +17,9 @@ import (
 
 // contract is the area's test contract (acctest.Contract).
 var contract = acctest.Contract{Area: channels.Area(), Types: map[string]acctest.TypeContract{
-	"zulip_channel": {Name: "Channel", Kit: &acctest.KitCase{
+	"zulip_channel": {Name: "Channel", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_channel\" \"many%d\" {\n  name        = \"many-%d\"\n  description = \"\"\n}\n", i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_channel\" \"test\" {\n  name        = \"kit-channel\"\n  description = \"Made by the kit's tests.\"\n}\n", ImportID: "kit-channel",
 		Create: "POST /api/v1/channels/create", List: "GET /api/v1/streams",
@@ -53,7 +56,9 @@ resource "zulip_channel" "general" {
 			acctest.Value("zulip_channel.security", "privacy", knownvalue.StringExact("private")),
 			acctest.Value("zulip_channel.releases", "can_send_message_group", acctest.PermissionOf([]string{"release-managers"})),
 		}}},
-	"zulip_channel_folder": {Name: "ChannelFolder", Kit: &acctest.KitCase{
+	"zulip_channel_folder": {Name: "ChannelFolder", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_channel_folder\" \"many%d\" {\n  name = \"Many %d\"\n}\n", i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_channel_folder\" \"test\" {\n  name        = \"Kit\"\n  description = \"Made by the kit's tests.\"\n}\n",
 		Create: "POST /api/v1/channel_folders/create", List: "GET /api/v1/channel_folders", ImportID: "Kit",
@@ -70,11 +75,13 @@ resource "zulip_channel_folder" "engineering" {
   name = "Engineering"
 }`, Setup: func(r *refserver.Realm) { acctest.AddFolder(r, "Engineering", "") }},
 		Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
-	"zulip_default_channels": {Name: "DefaultChannels", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+	"zulip_default_channels": {Name: "DefaultChannels", HalfExempt: acctest.SingletonHalf, ScaleExempt: acctest.SingletonScale, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_default_channels" "all" {
   channel_ids = [1, 2]
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
-	"zulip_default_channel_group": {Name: "DefaultChannelGroup", Kit: &acctest.KitCase{
+	"zulip_default_channel_group": {Name: "DefaultChannelGroup", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_default_channel_group\" \"many%d\" {\n  name        = \"Many group %d\"\n  description = \"\"\n  channel_ids = [7]\n}\n", i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_default_channel_group\" \"test\" {\n  name        = \"Kit group\"\n  description = \"Made by the kit's tests.\"\n  channel_ids = [7]\n}\n",
 		Create: "POST /api/v1/default_stream_groups/create", List: "POST /api/v1/register", ImportID: "Kit group",
@@ -95,14 +102,16 @@ resource "zulip_default_channel_group" "engineering" {
   description = "Channels for engineers."
   channel_ids = [3, 7]
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
-	"zulip_channel_folder_order": {Name: "ChannelFolderOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+	"zulip_channel_folder_order": {Name: "ChannelFolderOrder", HalfExempt: acctest.SingletonHalf, ScaleExempt: acctest.SingletonScale, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_folder_order" "all" {
   folders = [1, 2]
 }`, Setup: func(r *refserver.Realm) {
 		acctest.AddFolder(r, "Teams", "")
 		acctest.AddFolder(r, "Projects", "")
 	}}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
-	"zulip_channel_subscribers": {Name: "ChannelSubscribers", HalfExempt: "one request for the members added (POST /users/me/subscriptions)",
+	"zulip_channel_subscribers": {Name: "ChannelSubscribers", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_channel\" \"subscribers%d\" {\n  name        = \"subscribers-%d\"\n  description = \"\"\n}\nresource \"zulip_channel_subscribers\" \"many%d\" {\n  channel_id  = zulip_channel.subscribers%d.id\n  subscribers = [5, 6]\n}\n", i, i, i, i)
+	}}, HalfExempt: "one request for the members added (POST /users/me/subscriptions)",
 		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_subscribers" "design" {
   channel_id  = 3
@@ -110,14 +119,18 @@ resource "zulip_channel_subscribers" "design" {
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID, Vars: config.Variables{
 			"sre_lead_id": config.IntegerVariable(refserver.SeedMemberID), "sre_oncall_id": config.IntegerVariable(refserver.SeedMember3ID),
 		}}},
-	"zulip_channel_subscription": {Name: "ChannelSubscription", HalfExempt: "one request (POST /users/me/subscriptions)",
+	"zulip_channel_subscription": {Name: "ChannelSubscription", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_channel\" \"subscription%d\" {\n  name        = \"subscription-%d\"\n  description = \"\"\n}\nresource \"zulip_channel_subscription\" \"many%d\" {\n  channel_id = zulip_channel.subscription%d.id\n  user_id    = 11\n}\n", i, i, i, i)
+	}}, HalfExempt: "one request (POST /users/me/subscriptions)",
 		Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_channel_subscription" "mia_in_random" {
   channel_id = 7
   user_id    = 11
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID,
 			Vars: config.Variables{"ann_id": config.IntegerVariable(refserver.SeedMember2ID)}}},
-	"zulip_user_topic": {Name: "UserTopic", HalfExempt: "one request (POST /user_topics)",
+	"zulip_user_topic": {Name: "UserTopic", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_user_topic\" \"many%d\" {\n  channel_id        = 1\n  topic             = \"many %d\"\n  visibility_policy = \"muted\"\n}\n", i, i)
+	}}, HalfExempt: "one request (POST /user_topics)",
 		RenameExempt: "nothing refers to a user topic; its identity follows Zulip's spelling of the topic",
 		Import: &acctest.ImportCase{User: refserver.SeedMemberID, Config: `
 resource "zulip_user_topic" "releases" {

@@ -217,24 +217,6 @@ func TestAccUserTopic_example(t *testing.T) {
 	})
 }
 
-// TestAccUserTopic_refreshCostIsConstant applies 30 user topics and checks that
-// a plan refreshing all of them registers once.
-func TestAccUserTopic_refreshCostIsConstant(t *testing.T) {
-	srv := acctest.NewServer(t)
-	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	const n = 30
-	config := admin + fmt.Sprintf(`
-resource "zulip_user_topic" "many" {
-  count             = %d
-  channel_id        = 1
-  topic             = "topic ${count.index}"
-  visibility_policy = "muted"
-}`, n)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.ConstantRefreshCost(srv, config, n, "POST", "/api/v1/register", 1),
-	})
-}
-
 // userTopicOnServer checks the user's policy for a topic on the reference
 // server; PolicyInherit means no row.
 func userTopicOnServer(srv *acctest.Server, userID, channelID int, topic string, policy int) error {

@@ -1,6 +1,7 @@
 package groups_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/config"
@@ -15,7 +16,9 @@ import (
 
 // contract is the area's test contract (acctest.Contract).
 var contract = acctest.Contract{Area: groups.Area(), Types: map[string]acctest.TypeContract{
-	"zulip_user_group": {Name: "UserGroup", Kit: &acctest.KitCase{
+	"zulip_user_group": {Name: "UserGroup", Scale: &acctest.ScaleCase{User: refserver.SeedOwnerID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_user_group\" \"many%d\" {\n  name        = \"many-%d\"\n  description = \"\"\n}\n", i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedOwnerID,
 		Config: "resource \"zulip_user_group\" \"test\" {\n  name        = \"kit-group\"\n  description = \"Made by the kit's tests.\"\n}\n", ImportID: "kit-group",
 		Create: "POST /api/v1/user_groups/create", List: "GET /api/v1/user_groups",
@@ -62,7 +65,9 @@ resource "zulip_user_group" "backend" {
 		Vars:   config.Variables{"head_of_engineering_id": config.IntegerVariable(refserver.SeedMemberID)},
 		Checks: []statecheck.StateCheck{acctest.Value("zulip_user_group.backend", "can_manage_group", acctest.PermissionOf([]string{"leads"}))},
 	}},
-	"zulip_user_group_members": {Name: "UserGroupMembers", HalfExempt: "one request for the difference (POST /user_groups/{id}/members)",
+	"zulip_user_group_members": {Name: "UserGroupMembers", Scale: &acctest.ScaleCase{User: refserver.SeedOwnerID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_user_group\" \"members%d\" {\n  name        = \"members-%d\"\n  description = \"\"\n}\nresource \"zulip_user_group_members\" \"many%d\" {\n  group_id = zulip_user_group.members%d.id\n  members  = [5, 11]\n}\n", i, i, i, i)
+	}}, HalfExempt: "one request for the difference (POST /user_groups/{id}/members)",
 		Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
 resource "zulip_user_group_members" "backend" {
   group_id  = 9
@@ -72,7 +77,9 @@ resource "zulip_user_group_members" "backend" {
 			"primary_id": config.IntegerVariable(refserver.SeedMemberID), "secondary_id": config.IntegerVariable(refserver.SeedMember3ID),
 		}, Checks: []statecheck.StateCheck{acctest.Value("zulip_user_group_members.oncall", "members", knownvalue.SetExact([]knownvalue.Check{
 			knownvalue.Int64Exact(refserver.SeedMemberID), knownvalue.Int64Exact(refserver.SeedMember3ID)}))}}},
-	"zulip_user_group_membership": {Name: "UserGroupMembership", HalfExempt: "one request (POST /user_groups/{id}/members)",
+	"zulip_user_group_membership": {Name: "UserGroupMembership", Scale: &acctest.ScaleCase{User: refserver.SeedOwnerID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_user_group\" \"membership%d\" {\n  name        = \"membership-%d\"\n  description = \"\"\n}\nresource \"zulip_user_group_membership\" \"many%d\" {\n  group_id = zulip_user_group.membership%d.id\n  user_id  = 11\n}\n", i, i, i, i)
+	}}, HalfExempt: "one request (POST /user_groups/{id}/members)",
 		Import: &acctest.ImportCase{User: refserver.SeedOwnerID, Config: `
 resource "zulip_user_group_membership" "mia_in_backend" {
   group_id = 9

@@ -47,6 +47,9 @@ type ProviderData struct {
 	notes planNotes
 	// FlagReads joins the flag lookups of zulip_message_flags refreshed together.
 	FlagReads *idBatcher[map[int64]zulip.NarrowMatch]
+	// MessageReads joins the reads of the zulip_message resources refreshed
+	// together.
+	MessageReads *idBatcher[map[int64]zulip.Message]
 }
 
 // SMSSettings are the resolved credentials of the SMS conversations API.

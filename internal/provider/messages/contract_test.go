@@ -1,6 +1,7 @@
 package messages_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -13,7 +14,9 @@ import (
 
 // contract is the area's test contract (acctest.Contract).
 var contract = acctest.Contract{Area: messages.Area(), Types: map[string]acctest.TypeContract{
-	"zulip_saved_snippet": {Name: "SavedSnippet", Kit: &acctest.KitCase{
+	"zulip_saved_snippet": {Name: "SavedSnippet", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_saved_snippet\" \"many%d\" {\n  title   = \"Many %d\"\n  content = \"Snippet %d.\"\n}\n", i, i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_saved_snippet\" \"test\" {\n  title   = \"Kit\"\n  content = \"Made by the kit's tests.\"\n}\n",
 		Create: "POST /api/v1/saved_snippets", List: "GET /api/v1/saved_snippets",
@@ -34,15 +37,20 @@ resource "zulip_saved_snippet" "welcome" {
   title   = "Welcome"
   content = "Welcome to the team! Please read #**general>rules**."
 }`}},
-	"zulip_message_flags": {Name: "MessageFlags", HalfExempt: "one request per flag (POST /messages/flags)",
+	"zulip_message_flags": {Name: "MessageFlags", Scale: &acctest.ScaleCase{User: refserver.SeedOwnerID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_message_flags\" \"starred%d\" {\n  message_ids = [%d]\n  flag        = \"starred\"\n}\nresource \"zulip_message_flags\" \"read%d\" {\n  message_ids = [%d]\n  flag        = \"read\"\n}\n", i, i+2, i, i+2)
+	},
+		// The flags come from the register snapshots read once per run: no message is asked about.
+		Never: []string{"GET /api/v1/messages/matches_narrow"}}, HalfExempt: "one request per flag (POST /messages/flags)",
 		RenameExempt: "nothing refers to a flag set; its identity is its import id",
 		Import: &acctest.ImportCase{User: refserver.SeedMemberID, Config: `
 resource "zulip_message_flags" "starred" {
   flag        = "starred"
   message_ids = [1]
 }`}},
-	"zulip_message": {Name: "Message", Half: &acctest.HalfCase{User: refserver.SeedMemberID, Create: "POST /api/v1/messages",
-		SingleRequest: true, Config: "resource \"zulip_message\" \"test\" {\n  channel_id = 1\n  topic      = \"half\"\n  content    = \"Sent once.\"\n}\n"},
+	"zulip_message": {Name: "Message", ScaleExempt: "Zulip lists no set of messages to read once: a refresh reads them by id, those refreshed together in one GET /messages (TestAccMessage_refreshBatched)",
+		Half: &acctest.HalfCase{User: refserver.SeedMemberID, Create: "POST /api/v1/messages",
+			SingleRequest: true, Config: "resource \"zulip_message\" \"test\" {\n  channel_id = 1\n  topic      = \"half\"\n  content    = \"Sent once.\"\n}\n"},
 		Import: &acctest.ImportCase{User: refserver.SeedMemberID, Setup: func(r *refserver.Realm) {
 			// The seeded message is days old: without a time limit its sender may delete it.
 			r.SetSetting("message_content_delete_limit_seconds", nil)

@@ -586,7 +586,7 @@ func (r *messageResource) Create(ctx context.Context, req resource.CreateRequest
 func (r *messageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	kit.Refresh(ctx, r.Data, req, resp, "the message was deleted",
 		func(ctx context.Context, state *messageResourceModel, diags *diag.Diagnostics) bool {
-			m, err := r.Data.Client.GetMessage(ctx, state.ID.ValueInt64())
+			m, err := readMessage(ctx, r.Data, state.ID.ValueInt64())
 			switch {
 			case zulip.IsNotFound(err):
 				return false
@@ -598,6 +598,28 @@ func (r *messageResource) Read(ctx context.Context, req resource.ReadRequest, re
 			state.URL = types.StringValue(messageURL(r.Data.Client, m.ID))
 			return true
 		})
+}
+
+// featureMessagesByID is the feature level of GET /messages's message_ids.
+const featureMessagesByID = 300
+
+// readMessage reads a message for a refresh: with the others refreshed
+// together, in one GET /messages by message_ids (Terraform refreshes ten
+// resources at a time, so about one request per ten messages instead of one
+// each); alone (GET /messages/{id}) before featureMessagesByID, and when the
+// batch did not return it: deleted (the single read says so), or readable by
+// the account outside its message history (a message it imported).
+func readMessage(ctx context.Context, d *kit.ProviderData, id int64) (*zulip.Message, error) {
+	if d.FeatureLevel >= featureMessagesByID && d.MessageReads != nil {
+		found, err := d.MessageReads.Do(ctx, "messages", []int64{id}, func(ctx context.Context, ids []int64) (map[int64]zulip.Message, error) {
+			list, err := d.Client.GetMessagesByID(ctx, ids)
+			return kit.ByID(list, func(m zulip.Message) int64 { return m.ID }), err
+		})
+		if m, ok := found[id]; ok && err == nil {
+			return &m, nil
+		}
+	}
+	return d.Client.GetMessage(ctx, id)
 }
 
 // Update edits the message's content and moves it to its new topic, in one
@@ -735,11 +757,7 @@ func messageURL(c *zulip.Client, id int64) string {
 // where Zulip's answer tells which.
 func addMessageSendError(diags *diag.Diagnostics, err error) {
 	const summary = "Unable to Send Message"
-	apiErr, _ := zulip.AsAPIError(err)
-	msg := ""
-	if apiErr != nil {
-		msg = apiErr.Msg
-	}
+	msg := zulip.ErrorMsg(err)
 	switch {
 	case zulip.IsNotFound(err), strings.Contains(msg, "channel"):
 		diags.AddAttributeError(path.Root("channel_id"), summary, "Zulip refused the channel. Server said: "+err.Error())

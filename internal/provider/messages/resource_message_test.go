@@ -1,6 +1,7 @@
 package messages_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -325,4 +326,53 @@ func TestAccMessage_permissionsAtPlan(t *testing.T) {
 			ExpectError: acctest.ExpectErr("Insufficient Permission", "removed block", "can_delete_own_message_group")},
 		acctest.Apply(cfg).Before(setRealm("can_delete_own_message_group", refserver.GroupEveryone)).Clean().Step(),
 	)
+}
+
+// TestAccMessage_refreshBatched: Zulip lists no set of messages a
+// configuration holds to read once, so a refresh reads messages by id; those
+// refreshed together share one GET /messages (message_ids), and no message is
+// read alone: a plan of twelve messages, a channel message and direct ones,
+// sends fewer reads than messages, with nothing to change.
+func TestAccMessage_refreshBatched(t *testing.T) {
+	srv := acctest.NewServer(t)
+	const n = 12
+	var cfg strings.Builder
+	cfg.WriteString(srv.ProviderConfig(t, refserver.SeedMemberID))
+	for i := range n {
+		to := fmt.Sprintf("channel_id = %d\n  topic      = \"batch\"", refserver.SeedChannelGeneral)
+		if i%3 == 0 {
+			to = fmt.Sprintf("to_users   = [%d]", refserver.SeedMember3ID)
+		}
+		fmt.Fprintf(&cfg, "resource \"zulip_message\" \"m%d\" {\n  %s\n  content    = \"Message %d.\"\n}\n", i, to, i)
+	}
+	acctest.ParallelTest(t, resource.TestCase{Steps: []resource.TestStep{
+		{Config: cfg.String()},
+		{PreConfig: srv.ResetRequests, Config: cfg.String(), ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), messageReads{srv, n}},
+		}},
+	}})
+}
+
+// messageReads checks the requests of a plan that refreshes n messages.
+type messageReads struct {
+	srv *acctest.Server
+	n   int
+}
+
+// CheckPlan fails on a message read alone, and on as many batched reads as
+// messages.
+func (c messageReads) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	batched := 0
+	for k, count := range c.srv.RequestCounts() {
+		switch {
+		case k == "GET /api/v1/messages":
+			batched = count
+		case strings.HasPrefix(k, "GET /api/v1/messages/"):
+			resp.Error = fmt.Errorf("%s was read %d time(s): a refresh reads messages in batches", k, count)
+			return
+		}
+	}
+	if batched == 0 || batched >= c.n {
+		resp.Error = fmt.Errorf("refreshing %d messages sent %d GET /api/v1/messages; want between 1 and %d", c.n, batched, c.n-1)
+	}
 }

@@ -181,23 +181,6 @@ func TestAccSavedSnippet_serverWithoutSnippets(t *testing.T) {
 	})
 }
 
-// TestAccSavedSnippet_readsShareOneList checks that refreshing several
-// snippets reads the list through the per-run cache.
-func TestAccSavedSnippet_readsShareOneList(t *testing.T) {
-	srv := acctest.NewServer(t)
-	admin := srv.ProviderConfig(t, refserver.SeedAdminID)
-	const n = 5
-	config := admin + fmt.Sprintf(`
-resource "zulip_saved_snippet" "many" {
-  count   = %d
-  title   = "Snippet ${count.index}"
-  content = "Text number ${count.index}."
-}`, n)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.ConstantRefreshCost(srv, config, n, "GET", "/api/v1/saved_snippets", 1),
-	})
-}
-
 // snippetOnServer checks the reference server's copy of a snippet.
 func snippetOnServer(srv *acctest.Server, id, ownerID int, title, content string) error {
 	var err error

@@ -1,6 +1,7 @@
 package people_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
@@ -10,7 +11,9 @@ import (
 
 // contract is the area's test contract (acctest.Contract).
 var contract = acctest.Contract{Area: people.Area(), Types: map[string]acctest.TypeContract{
-	"zulip_user": {Name: "User", Half: &acctest.HalfCase{
+	"zulip_user": {Name: "User", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_user\" \"many%d\" {\n  email     = \"many%d@zulip.example.com\"\n  full_name = \"Many %d\"\n  password  = \"correct-horse-battery\"\n}\n", i, i, i)
+	}, Versions: acctest.WriteOnlyVersions}, Half: &acctest.HalfCase{
 		User: refserver.SeedAdminID, Create: "POST /api/v1/users",
 		// The password is write-only, which needs Terraform 1.11.
 		Versions: acctest.WriteOnlyVersions,
@@ -36,8 +39,10 @@ resource "zulip_user" "jane" {
 			r.Users[id] = &refserver.User{ID: id, Email: "jane.doe@zulip.example.com", FullName: "Jane Doe",
 				Role: refserver.RoleMember, IsActive: true, Timezone: "Europe/Berlin", EmailVisibility: 1}
 		}}},
-	"zulip_profile_data": {Name: "ProfileData", HalfExempt: "one request (PATCH /users/me/profile_data)"},
-	"zulip_invite_link": {Name: "InviteLink", Half: &acctest.HalfCase{
+	"zulip_profile_data": {Name: "ProfileData", ScaleExempt: acctest.SingletonScale, HalfExempt: "one request (PATCH /users/me/profile_data)"},
+	"zulip_invite_link": {Name: "InviteLink", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_invite_link\" \"many%d\" {\n  welcome_message_custom_text = \"Welcome, number %d!\"\n}\n", i, i)
+	}}, Half: &acctest.HalfCase{
 		// One write: a lost answer adopts the one new link that matches, and a failed read
 		// of its id is completed by the next refresh (TestAccInviteLink_lostAnswer).
 		User: refserver.SeedAdminID, Create: "POST /api/v1/invites/multiuse", SingleRequest: true, Config: `

@@ -1,6 +1,7 @@
 package realm_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -14,33 +15,35 @@ import (
 
 // contract is the area's test contract (acctest.Contract).
 var contract = acctest.Contract{Area: realm.Area(), Types: map[string]acctest.TypeContract{
-	"zulip_realm": {Name: "RealmSettings", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+	"zulip_realm": {Name: "RealmSettings", HalfExempt: acctest.SingletonHalf, ScaleExempt: acctest.SingletonScale, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_realm" "this" {
   name = "Zulip Reference Realm"
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedOwnerID, Checks: []statecheck.StateCheck{
 		acctest.Value("zulip_realm.this", "org_type", knownvalue.StringExact("business")),
 		acctest.Value("zulip_realm.this", "can_create_public_channel_group", acctest.PermissionOf([]string{"role:fullmembers"})),
 	}}},
-	"zulip_realm_user_defaults": {Name: "RealmUserDefaults", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+	"zulip_realm_user_defaults": {Name: "RealmUserDefaults", HalfExempt: acctest.SingletonHalf, ScaleExempt: acctest.SingletonScale, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_realm_user_defaults" "this" {
   enter_sends = false
 }`}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID, Checks: []statecheck.StateCheck{
 		acctest.Value("zulip_realm_user_defaults.this", "email_address_visibility", knownvalue.StringExact("administrators")),
 	}}},
-	"zulip_realm_branding": {Name: "RealmBranding", Half: &acctest.HalfCase{
+	"zulip_realm_branding": {Name: "RealmBranding", ScaleExempt: acctest.SingletonScale, Half: &acctest.HalfCase{
 		User: refserver.SeedAdminID, Create: "POST /api/v1/realm/icon",
 		Config: brandingConfig("icon", brandingFile("icon.png"), "logo", brandingFile("logo.gif")),
 	}, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_realm_branding" "this" {}`}},
-	"zulip_linkifier_order": {Name: "LinkifierOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+	"zulip_linkifier_order": {Name: "LinkifierOrder", HalfExempt: acctest.SingletonHalf, ScaleExempt: acctest.SingletonScale, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_linkifier_order" "all" {
   linkifiers = [1]
 }`}},
-	"zulip_custom_profile_field_order": {Name: "CustomProfileFieldOrder", HalfExempt: acctest.SingletonHalf, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
+	"zulip_custom_profile_field_order": {Name: "CustomProfileFieldOrder", HalfExempt: acctest.SingletonHalf, ScaleExempt: acctest.SingletonScale, Import: &acctest.ImportCase{User: refserver.SeedAdminID, Config: `
 resource "zulip_custom_profile_field_order" "all" {
   fields = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 }`}},
-	"zulip_linkifier": {Name: "Linkifier", Kit: &acctest.KitCase{
+	"zulip_linkifier": {Name: "Linkifier", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_linkifier\" \"many%d\" {\n  pattern      = \"MANY%d-(?P<id>[0-9]+)\"\n  url_template = \"https://many%d.example/{id}\"\n}\n", i, i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_linkifier\" \"test\" {\n  pattern      = \"KIT-(?P<id>[0-9]+)\"\n  url_template = \"https://kit.example/{id}\"\n}\n",
 		Create: "POST /api/v1/realm/filters", List: "GET /api/v1/realm/linkifiers",
@@ -69,7 +72,9 @@ resource "zulip_linkifier" "issues" {
 		acctest.Value("zulip_linkifier.pull_requests", "alternative_url_templates",
 			knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://github.com/{org}/{repo}/pull/{id}/files")})),
 	}}},
-	"zulip_allowed_domain": {Name: "AllowedDomain", Kit: &acctest.KitCase{
+	"zulip_allowed_domain": {Name: "AllowedDomain", Scale: &acctest.ScaleCase{User: refserver.SeedOwnerID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_allowed_domain\" \"many%d\" {\n  domain = \"many%d.example.org\"\n}\n", i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedOwnerID,
 		Config: "resource \"zulip_allowed_domain\" \"test\" {\n  domain = \"kit.example.org\"\n  allow_subdomains = true\n}\n", ImportID: "kit.example.org",
 		Create: "POST /api/v1/realm/domains", List: "GET /api/v1/realm/domains",
@@ -89,7 +94,9 @@ resource "zulip_linkifier" "issues" {
 resource "zulip_allowed_domain" "company" {
   domain = "zulip.example.com"
 }`}},
-	"zulip_custom_profile_field": {Name: "CustomProfileField", Kit: &acctest.KitCase{
+	"zulip_custom_profile_field": {Name: "CustomProfileField", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_custom_profile_field\" \"many%d\" {\n  name = \"Many %d\"\n  type = \"short_text\"\n}\n", i, i)
+	}}, Kit: &acctest.KitCase{
 		User:   refserver.SeedAdminID,
 		Config: "resource \"zulip_custom_profile_field\" \"test\" {\n  name = \"Kit field\"\n  type = \"short_text\"\n  hint = \"Made by the kit's tests.\"\n}\n",
 		Create: "POST /api/v1/realm/profile_fields", List: "GET /api/v1/realm/profile_fields", ImportID: "Kit field",
@@ -141,7 +148,9 @@ resource "zulip_custom_profile_field" "team" {
 		Checks: []statecheck.StateCheck{
 			acctest.Value("zulip_custom_profile_field.github", "name", knownvalue.StringExact("GitHub username")),
 		}}},
-	"zulip_code_playground": {Name: "CodePlayground", Kit: &acctest.KitCase{
+	"zulip_code_playground": {Name: "CodePlayground", Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
+		return fmt.Sprintf("resource \"zulip_code_playground\" \"many%d\" {\n  name              = \"Many %d\"\n  pygments_language = \"Go\"\n  url_template      = \"https://many%d.example/?code={code}\"\n}\n", i, i, i)
+	}}, Kit: &acctest.KitCase{
 		User:     refserver.SeedAdminID,
 		Config:   "resource \"zulip_code_playground\" \"test\" {\n  name              = \"Kit playground\"\n  pygments_language = \"Go\"\n  url_template      = \"https://go.dev/play/?code={code}\"\n}\n",
 		ImportID: "Go/Kit playground",

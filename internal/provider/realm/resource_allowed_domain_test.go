@@ -145,21 +145,6 @@ func TestAccAllowedDomain_existing(t *testing.T) {
 	)
 }
 
-// TestAccAllowedDomain_readsShareOneList checks that refreshing several
-// domains reads the list through the per-run cache.
-func TestAccAllowedDomain_readsShareOneList(t *testing.T) {
-	srv := acctest.NewServer(t)
-	const n = 5
-	config := srv.ProviderConfig(t, refserver.SeedOwnerID) + fmt.Sprintf(`
-resource "zulip_allowed_domain" "many" {
-  count  = %d
-  domain = "team${count.index}.example.org"
-}`, n)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.ConstantRefreshCost(srv, config, n, "GET", "/api/v1/realm/domains", 1),
-	})
-}
-
 // testAccAllowedDomainConfig returns a zulip_allowed_domain; an empty
 // allowSubdomains leaves the argument out.
 func testAccAllowedDomainConfig(domain, allowSubdomains string) string {

@@ -113,22 +113,6 @@ func TestAccLinkifier_needsAdministrator(t *testing.T) {
 	})
 }
 
-// TestAccLinkifier_refreshCostIsConstant applies 50 linkifiers and checks that a
-// plan refreshing all of them lists the linkifiers a constant number of times.
-func TestAccLinkifier_refreshCostIsConstant(t *testing.T) {
-	srv := acctest.NewServer(t)
-	const n = 50
-	config := srv.ProviderConfig(t, refserver.SeedAdminID) + fmt.Sprintf(`
-resource "zulip_linkifier" "many" {
-  count        = %d
-  pattern      = "T${count.index}-(?P<id>[0-9]+)"
-  url_template = "https://tracker.example.com/${count.index}/{id}"
-}`, n)
-	acctest.ParallelTest(t, resource.TestCase{
-		Steps: acctest.ConstantRefreshCost(srv, config, n, "GET", "/api/v1/realm/linkifiers", 2),
-	})
-}
-
 func testAccLinkifierConfig(pattern, urlTemplate string) string {
 	return fmt.Sprintf(`
 resource "zulip_linkifier" "test" {
