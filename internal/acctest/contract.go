@@ -31,6 +31,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -43,10 +44,21 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
-// Contract is an area's test contract: its types, by resource type name.
+// Contract is an area's test contract: its types, by resource type name, and
+// its data sources, by data source type name.
 type Contract struct {
-	Area  kit.Area
-	Types map[string]TypeContract
+	Area        kit.Area
+	Types       map[string]TypeContract
+	DataSources map[string]DataContract
+}
+
+// DataContract is one data source's part of its area's contract: how the
+// contract reads many of it (Scale, whose Many(i) is the i-th data block), or
+// why a block reads on its own (ScaleExempt: a query of its own, a list Zulip
+// gives per object).
+type DataContract struct {
+	Scale       *ScaleCase
+	ScaleExempt string
 }
 
 // TypeContract is one resource type's part of its area's contract.
@@ -187,6 +199,32 @@ func (c Contract) Check(t *testing.T) {
 	for typ := range c.Types {
 		if !inArea[typ] {
 			t.Errorf("the Contract lists %s, which is not a resource type of the area", typ)
+		}
+	}
+	c.checkDataSources(t)
+}
+
+// checkDataSources fails for a data source of the area without its entry, an
+// entry without exactly one of a scale case and the reason it has none, and
+// an entry for a data source the area does not have.
+func (c Contract) checkDataSources(t *testing.T) {
+	t.Helper()
+	inArea := map[string]bool{}
+	for _, f := range c.Area.DataSources {
+		var meta datasource.MetadataResponse
+		f().Metadata(context.Background(), datasource.MetadataRequest{ProviderTypeName: "zulip"}, &meta)
+		inArea[meta.TypeName] = true
+		dc, ok := c.DataSources[meta.TypeName]
+		switch {
+		case !ok:
+			t.Errorf("data source %s has no entry in the area's Contract (DataSources)", meta.TypeName)
+		case (dc.Scale == nil) == (dc.ScaleExempt == ""):
+			t.Errorf("data source %s needs either a scale case (Scale) or the reason it needs none (ScaleExempt), not both or neither", meta.TypeName)
+		}
+	}
+	for typ := range c.DataSources {
+		if !inArea[typ] {
+			t.Errorf("the Contract lists data source %s, which is not a data source of the area", typ)
 		}
 	}
 }

@@ -10,6 +10,7 @@ package acctest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -41,35 +42,54 @@ const scaleFew, scaleMany = 2, 5
 // applying scaleMany objects of each type sends what the plan after applying
 // scaleFew sends.
 func (c Contract) planRequests(t *testing.T) {
+	cases := c.scaleCases()
 	byUser := map[int][]string{}
-	for _, typ := range c.sortedTypes(func(tc TypeContract) bool { return tc.Scale != nil }) {
-		byUser[c.Types[typ].Scale.User] = append(byUser[c.Types[typ].Scale.User], typ)
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		byUser[cases[name].User] = append(byUser[cases[name].User], name)
 	}
-	for user, types := range byUser {
-		t.Run(strings.Join(types, "+"), func(t *testing.T) {
+	for user, names := range byUser {
+		t.Run(strings.Join(names, "+"), func(t *testing.T) {
 			t.Parallel()
-			few, many := c.requestsAtPlan(t, user, types, scaleFew), c.requestsAtPlan(t, user, types, scaleMany)
-			for _, problem := range c.scaleProblems(types, few, many) {
+			few, many := requestsAtPlan(t, user, cases, names, scaleFew), requestsAtPlan(t, user, cases, names, scaleMany)
+			for _, problem := range scaleProblems(cases, names, few, many) {
 				t.Error(problem)
 			}
 		})
 	}
 }
 
-// requestsAtPlan applies n objects of each type as user and plans again,
-// and returns the requests of that plan (its refresh included).
-func (c Contract) requestsAtPlan(t *testing.T, user int, types []string, n int) map[string]int {
+// scaleCases are the area's scale cases: its resource types' by type name,
+// its data sources' as data.<type name>.
+func (c Contract) scaleCases() map[string]*ScaleCase {
+	out := map[string]*ScaleCase{}
+	for typ, tc := range c.Types {
+		if tc.Scale != nil {
+			out[typ] = tc.Scale
+		}
+	}
+	for typ, dc := range c.DataSources {
+		if dc.Scale != nil {
+			out["data."+typ] = dc.Scale
+		}
+	}
+	return out
+}
+
+// requestsAtPlan applies n objects (or data blocks) of each case named as
+// user and plans again, and returns the requests of that plan (its refresh
+// and data reads included).
+func requestsAtPlan(t *testing.T, user int, cases map[string]*ScaleCase, names []string, n int) map[string]int {
 	srv := NewServer(t)
 	var cfg strings.Builder
 	cfg.WriteString(srv.ProviderConfig(t, user))
 	var versions []tfversion.TerraformVersionCheck
-	for _, typ := range types {
+	for _, name := range names {
 		for i := range n {
-			cfg.WriteString(c.Types[typ].Scale.Many(i))
+			cfg.WriteString(cases[name].Many(i))
 		}
-		versions = append(versions, c.Types[typ].Scale.Versions...)
+		versions = append(versions, cases[name].Versions...)
 	}
-	measured := &requestsAtPlan{srv: srv}
+	measured := &planCounts{srv: srv}
 	Test(t, resource.TestCase{TerraformVersionChecks: versions, Steps: []resource.TestStep{
 		{Config: cfg.String()},
 		{
@@ -84,7 +104,7 @@ func (c Contract) requestsAtPlan(t *testing.T, user int, types []string, n int) 
 }
 
 // scaleProblems compares the plans' requests of few and many objects.
-func (c Contract) scaleProblems(types []string, few, many map[string]int) []string {
+func scaleProblems(cases map[string]*ScaleCase, names []string, few, many map[string]int) []string {
 	var out []string
 	if len(many) == 0 {
 		out = append(out, "no request measured at plan")
@@ -107,25 +127,25 @@ func (c Contract) scaleProblems(types []string, few, many map[string]int) []stri
 				"requests grow with the configuration", k, many[k], scaleMany, few[k], scaleFew))
 		}
 	}
-	for _, typ := range types {
-		for _, never := range c.Types[typ].Scale.Never {
+	for _, name := range names {
+		for _, never := range cases[name].Never {
 			if many[never] > 0 {
 				out = append(out, fmt.Sprintf("%s: the plan of %d objects sent %d %s, which it must never send",
-					typ, scaleMany, many[never], never))
+					name, scaleMany, many[never], never))
 			}
 		}
 	}
 	return out
 }
 
-// requestsAtPlan records the reference server's request counts when the plan
+// planCounts records the reference server's request counts when the plan
 // is made.
-type requestsAtPlan struct {
+type planCounts struct {
 	srv    *Server
 	counts map[string]int
 }
 
 // CheckPlan implements plancheck.PlanCheck.
-func (r *requestsAtPlan) CheckPlan(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) {
+func (r *planCounts) CheckPlan(context.Context, plancheck.CheckPlanRequest, *plancheck.CheckPlanResponse) {
 	r.counts = r.srv.RequestCounts()
 }

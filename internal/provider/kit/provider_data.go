@@ -36,6 +36,9 @@ type ProviderData struct {
 	UnknownConfig bool
 	FeatureLevel  int
 	ServerVersion string
+	// ServerSettings are what GET /server_settings answered when the provider
+	// was configured (nil before): the zulip_server data source's values.
+	ServerSettings *zulip.ServerSettings
 	// me is the provider's own account as GET /users/me answered when the
 	// provider was configured (nil without credentials): its id and role let
 	// plans refuse changes the account may not make.

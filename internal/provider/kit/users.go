@@ -38,9 +38,10 @@ func userCaller(ctx context.Context, d *ProviderData) (*zulip.User, error) {
 // included), read once per provider process and forgotten whenever this
 // resource creates, deactivates or reactivates a user. The one list serves
 // every zulip_user's refresh and every plan-time check (the address taken,
-// the last owner, the ids of a Users field), so a plan of N users costs one
-// request, not N: it carries what GET /users/{id} would (custom profile
-// fields, avatar URLs instead of the Gravatar shortcut).
+// the last owner, the ids of a Users field) and every zulip_user data source,
+// so a plan of N users costs one request, not N: it carries what GET
+// /users/{id} would with the Gravatar shortcut (custom profile fields
+// included).
 func Users(ctx context.Context, d *ProviderData) (map[int64]zulip.User, error) {
 	return usersFrom(d.Cache.get(ctx, CacheUserUsers, d.fetchUsers))
 }
@@ -90,10 +91,13 @@ func UsersAfterWrite(ctx context.Context, d *ProviderData) (map[int64]zulip.User
 	return usersFrom(d.Cache.ReadBack(ctx, CacheUserUsers, d.fetchUsers))
 }
 
-// fetchUsers lists the organization's users by id.
+// fetchUsers lists the organization's users by id, as Zulip's clients do:
+// with the Gravatar shortcut (client_gravatar: a Gravatar avatar's URL is
+// null, for the client to compute), which is also the zulip_user data
+// source's default, so that the data source answers from this list.
 func (d *ProviderData) fetchUsers(ctx context.Context) (any, error) {
-	noGravatarShortcut := false
-	list, err := d.Client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &noGravatarShortcut, IncludeCustomProfileFields: true})
+	gravatarShortcut := true
+	list, err := d.Client.ListUsers(ctx, zulip.GetUserOptions{ClientGravatar: &gravatarShortcut, IncludeCustomProfileFields: true})
 	if err != nil {
 		return nil, err
 	}

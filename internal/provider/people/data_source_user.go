@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -221,6 +222,17 @@ func (d *userDataSource) read(ctx context.Context, m *userDataSourceModel, diags
 		u   *zulip.User
 		err error
 	)
+	if kit.Known(m.Email) {
+		if err := d.Data.RequireFeatureLevel(featureUserByEmail, "looking a user up by email"); err != nil {
+			diags.AddAttributeError(path.Root("email"), "Zulip Server Too Old",
+				err.Error()+". Look the user up by user_id instead.")
+			return
+		}
+	}
+	if listed, ok := listedUser(ctx, d.Data, m); ok {
+		userDataFromAPI(ctx, &listed, m, diags)
+		return
+	}
 	if kit.Known(m.UserID) {
 		id := m.UserID.ValueInt64()
 		tflog.Debug(ctx, "reading user by id", map[string]any{"user_id": id})
@@ -237,11 +249,6 @@ func (d *userDataSource) read(ctx context.Context, m *userDataSourceModel, diags
 		}
 	} else {
 		email := m.Email.ValueString()
-		if err := d.Data.RequireFeatureLevel(featureUserByEmail, "looking a user up by email"); err != nil {
-			diags.AddAttributeError(path.Root("email"), "Zulip Server Too Old",
-				err.Error()+". Look the user up by user_id instead.")
-			return
-		}
 		tflog.Debug(ctx, "reading user by e-mail", map[string]any{"email": email})
 		u, err = d.Data.Client.GetUserByEmail(ctx, email, opts)
 		if err != nil {
@@ -258,6 +265,39 @@ func (d *userDataSource) read(ctx context.Context, m *userDataSourceModel, diags
 	if diags.HasError() {
 		return
 	}
+}
+
+// listedUser finds the user in the run's user list (kit.Users), which the
+// zulip_user data sources of a plan share with its resources: one request for
+// all of them. The list is what GET /users/{id} and GET /users/{email} answer
+// with the Gravatar shortcut, profile fields included, and an address matches
+// a user's Zulip API e-mail or, where the account may see it, their real one,
+// as those lookups do. A lookup without the shortcut, and a user the list
+// lacks (or that two addresses could name), is asked for alone, whose answer
+// also words what is missing.
+func listedUser(ctx context.Context, d *kit.ProviderData, m *userDataSourceModel) (zulip.User, bool) {
+	if !m.ClientGravatar.ValueBool() {
+		return zulip.User{}, false
+	}
+	users, err := kit.Users(ctx, d)
+	if err != nil {
+		return zulip.User{}, false // the lookup alone reports the failure
+	}
+	if kit.Known(m.UserID) {
+		u, ok := users[m.UserID.ValueInt64()]
+		return u, ok
+	}
+	email := m.Email.ValueString()
+	var found []zulip.User
+	for _, u := range users {
+		if strings.EqualFold(u.Email, email) || u.DeliveryEmail != nil && strings.EqualFold(*u.DeliveryEmail, email) {
+			found = append(found, u)
+		}
+	}
+	if len(found) != 1 {
+		return zulip.User{}, false
+	}
+	return found[0], true
 }
 
 // userEmailNotFoundDetail explains a "No such user" answer to a lookup by

@@ -5,11 +5,13 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/acctest"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
@@ -326,4 +328,39 @@ data "zulip_user" "x" {
 	if got := srv.Requests("GET", "/api/v1/users/user5@zulip.example.com"); got != 0 {
 		t.Errorf("the e-mail lookup reached the server %d times; want none on a server without it", got)
 	}
+}
+
+// TestAccUserDataSource_readsShareTheUserList: the zulip_user data sources of
+// a plan, by id and by address, answer from the run's one user list (which
+// the resources share too): one GET /users, no user read alone. A lookup
+// without the Gravatar shortcut is still asked for alone (the list has the
+// shortcut).
+func TestAccUserDataSource_readsShareTheUserList(t *testing.T) {
+	srv := acctest.NewServer(t)
+	config := srv.ProviderConfig(t, refserver.SeedAdminID) + `
+data "zulip_user" "by_id" {
+  count   = 6
+  user_id = [1, 2, 3, 4, 5, 6][count.index]
+}
+
+data "zulip_user" "by_email" {
+  email = "alice@zulip.example.com"
+}
+`
+	acctest.ParallelTest(t, resource.TestCase{Steps: []resource.TestStep{{
+		PreConfig: srv.ResetRequests,
+		Config:    config,
+		Check: func(*terraform.State) error {
+			alone := 0
+			for k, n := range srv.RequestCounts() {
+				if strings.HasPrefix(k, "GET /api/v1/users/") && k != "GET /api/v1/users/me" {
+					alone += n
+				}
+			}
+			if lists := srv.Requests("GET", "/api/v1/users"); lists != 1 || alone != 0 {
+				return fmt.Errorf("seven zulip_user data sources sent %d GET /api/v1/users and %d reads of one user; want 1 and 0", lists, alone)
+			}
+			return nil
+		},
+	}}})
 }

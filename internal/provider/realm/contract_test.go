@@ -176,6 +176,11 @@ resource "zulip_code_playground" "rust" {
 		acctest.AddPlayground(r, "Rust playground", "Rust", "https://play.rust-lang.org/?code={code}")
 	}}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 	"zulip_user_settings_push": {Name: "UserSettingsPush"},
+}, DataSources: map[string]acctest.DataContract{
+	"zulip_custom_profile_fields": {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_custom_profile_fields\" \"many%d\" {}\n", i) }}},
+	"zulip_realm":                 {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_realm\" \"many%d\" {}\n", i) }}},
+	"zulip_server":                {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_server\" \"many%d\" {}\n", i) }}},
+	"zulip_code_playgrounds":      {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_code_playgrounds\" \"many%d\" {}\n", i) }}},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

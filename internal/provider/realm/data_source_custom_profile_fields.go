@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -179,11 +180,12 @@ func (d *customProfileFieldsDataSource) Read(ctx context.Context, req datasource
 
 // read fills the model from the server.
 func (d *customProfileFieldsDataSource) read(ctx context.Context, m *customProfileFieldsDataSourceModel, diags *diag.Diagnostics) {
-	list, err := d.Data.Client.ListCustomProfileFields(ctx)
+	all, err := kit.ProfileFieldCollection(d.Data).List(ctx) // the run's one list, shared with the resources
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return
 	}
+	list := slices.Clone(all)
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
 	if kit.Known(m.Name) {
 		name := m.Name.ValueString()

@@ -83,10 +83,13 @@ func (d *serverDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 
 // read fills the model from the server.
 func (d *serverDataSource) read(ctx context.Context, m *serverDataModel, diags *diag.Diagnostics) {
-	s, err := d.Data.Client.GetServerSettings(ctx)
-	if err != nil {
-		kit.AddAPIError(diags, "Unable to Read the Server Settings", "read /server_settings", kit.RoleAny, err)
-		return
+	s := d.Data.ServerSettings // read when the provider was configured, in this run
+	if s == nil {
+		var err error
+		if s, err = d.Data.Client.GetServerSettings(ctx); err != nil {
+			kit.AddAPIError(diags, "Unable to Read the Server Settings", "read /server_settings", kit.RoleAny, err)
+			return
+		}
 	}
 	*m = serverDataModel{
 		ZulipVersion:                types.StringValue(s.ZulipVersion),
