@@ -404,7 +404,7 @@ func valuesOnly(t reflect.Type) bool {
 	value := reflect.TypeFor[attr.Value]()
 	for i := 0; ok && i < t.NumField(); i++ {
 		f := t.Field(i).Type
-		ok = f.Kind() == reflect.Struct && f.Implements(value) || f.Kind() == reflect.Struct && valuesOnly(f)
+		ok = f.Kind() == reflect.Struct && (f.Implements(value) || valuesOnly(f))
 	}
 	valuesOnlyTypes.Store(t, ok)
 	return ok
