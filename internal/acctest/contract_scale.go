@@ -35,6 +35,14 @@ type ScaleCase struct {
 	Versions []tfversion.TerraformVersionCheck
 }
 
+// DataBlocks is the scale case of a data source whose blocks all read the
+// same (arguments, "" for none), made as user: block i is named many<i>.
+func DataBlocks(user int, typ, arguments string) *ScaleCase {
+	return &ScaleCase{User: user, Many: func(i int) string {
+		return fmt.Sprintf("data %q \"many%d\" {\n%s}\n", typ, i, arguments)
+	}}
+}
+
 // scaleFew and scaleMany are the two sizes whose plans are compared.
 const scaleFew, scaleMany = 2, 5
 

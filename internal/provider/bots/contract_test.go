@@ -41,8 +41,8 @@ resource "zulip_bot" "alerts" {
   bot_type   = "incoming_webhook"
 }`}},
 }, DataSources: map[string]acctest.DataContract{
-	"zulip_bots":         {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_bots\" \"many%d\" {}\n", i) }}},
-	"zulip_custom_emoji": {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_custom_emoji\" \"many%d\" {}\n", i) }}},
+	"zulip_bots":         {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_bots", "")},
+	"zulip_custom_emoji": {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_custom_emoji", "")},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

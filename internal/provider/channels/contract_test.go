@@ -139,12 +139,10 @@ resource "zulip_user_topic" "releases" {
   visibility_policy = "followed"
 }`}},
 }, DataSources: map[string]acctest.DataContract{
-	"zulip_channels": {ScaleExempt: "each block lists the channels with its own filters (GET /streams and its include_* parameters)"},
-	"zulip_channel": {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string {
-		return fmt.Sprintf("data \"zulip_channel\" \"many%d\" {\n  name = \"general\"\n}\n", i)
-	}}},
+	"zulip_channels":        {ScaleExempt: "each block lists the channels with its own filters (GET /streams and its include_* parameters)"},
+	"zulip_channel":         {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_channel", "  name = \"general\"\n")},
 	"zulip_topics":          {ScaleExempt: "Zulip lists topics per channel (GET /users/me/{channel_id}/topics), each block its channel's"},
-	"zulip_channel_folders": {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_channel_folders\" \"many%d\" {}\n", i) }}},
+	"zulip_channel_folders": {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_channel_folders", "")},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

@@ -86,10 +86,8 @@ resource "zulip_user_group_membership" "mia_in_backend" {
   user_id  = 11
 }`, Apart: "it manages a member of the group that zulip_user_group_members' example manages wholly"}},
 }, DataSources: map[string]acctest.DataContract{
-	"zulip_user_groups": {Scale: &acctest.ScaleCase{User: refserver.SeedOwnerID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_user_groups\" \"many%d\" {}\n", i) }}},
-	"zulip_user_group": {Scale: &acctest.ScaleCase{User: refserver.SeedOwnerID, Many: func(i int) string {
-		return fmt.Sprintf("data \"zulip_user_group\" \"many%d\" {\n  name = \"backend\"\n}\n", i)
-	}}},
+	"zulip_user_groups": {Scale: acctest.DataBlocks(refserver.SeedOwnerID, "zulip_user_groups", "")},
+	"zulip_user_group":  {Scale: acctest.DataBlocks(refserver.SeedOwnerID, "zulip_user_group", "  name = \"backend\"\n")},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }

@@ -177,10 +177,10 @@ resource "zulip_code_playground" "rust" {
 	}}, Example: &acctest.ExampleCase{User: refserver.SeedAdminID}},
 	"zulip_user_settings_push": {Name: "UserSettingsPush"},
 }, DataSources: map[string]acctest.DataContract{
-	"zulip_custom_profile_fields": {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_custom_profile_fields\" \"many%d\" {}\n", i) }}},
-	"zulip_realm":                 {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_realm\" \"many%d\" {}\n", i) }}},
-	"zulip_server":                {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_server\" \"many%d\" {}\n", i) }}},
-	"zulip_code_playgrounds":      {Scale: &acctest.ScaleCase{User: refserver.SeedAdminID, Many: func(i int) string { return fmt.Sprintf("data \"zulip_code_playgrounds\" \"many%d\" {}\n", i) }}},
+	"zulip_custom_profile_fields": {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_custom_profile_fields", "")},
+	"zulip_realm":                 {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_realm", "")},
+	"zulip_server":                {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_server", "")},
+	"zulip_code_playgrounds":      {Scale: acctest.DataBlocks(refserver.SeedAdminID, "zulip_code_playgrounds", "")},
 }}
 
 func TestContract(t *testing.T)              { contract.Check(t) }
