@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -18,20 +17,6 @@ import (
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
-
-var _ datasource.DataSourceWithConfigure = (*importBlocksDataSource)(nil)
-
-// NewImportBlocksDataSource returns the zulip_import_blocks data source.
-func NewImportBlocksDataSource() datasource.DataSource {
-	return &importBlocksDataSource{DataSourceBase: kit.DataSourceBase{Name: "import_blocks"}}
-}
-
-// importBlocksDataSource writes the import blocks of a whole organization:
-// the path to adopting everything on Terraform before 1.14, which has no
-// `terraform query`. Each type's collection is read once.
-type importBlocksDataSource struct {
-	kit.DataSourceBase
-}
 
 type importBlocksModel struct {
 	Types  types.Set    `tfsdk:"types"`
@@ -41,15 +26,22 @@ type importBlocksModel struct {
 
 var importBlockAttrTypes = map[string]attr.Type{"to": types.StringType, "id": types.StringType}
 
-// Schema describes the data source.
-func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// importBlocksData writes the import blocks of a whole organization:
+// the path to adopting everything on Terraform before 1.14, which has no
+// `terraform query`. Each type's collection is read once.
+var importBlocksData = &kit.DataSource[importBlocksModel]{Name: "import_blocks", Read: readImportBlocks,
+	Schema: importBlocksSchema(),
+}
+
+// importBlocksSchema describes the data source.
+func importBlocksSchema() schema.Schema {
 	var names []string
 	for _, s := range importSources {
 		if !s.ListOnly {
 			names = append(names, s.TypeName)
 		}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "The `import` blocks that adopt a whole organization, for Terraform before 1.14 (which has no " +
 			"`terraform query`): write `text` to a file, then run `terraform plan -generate-config-out=generated.tf` and " +
 			"apply. Covers the organization's settings and defaults, allowed domains, linkifiers and their order, code " +
@@ -72,13 +64,8 @@ func (d *importBlocksDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	}
 }
 
-// Read lists the objects and writes their blocks.
-func (d *importBlocksDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *importBlocksDataSource) read(ctx context.Context, m *importBlocksModel, diags *diag.Diagnostics) {
+// readImportBlocks fills the model from the server.
+func readImportBlocks(ctx context.Context, d *kit.ProviderData, m *importBlocksModel, diags *diag.Diagnostics) {
 	wanted := map[string]bool{}
 	for _, e := range m.Types.Elements() {
 		if s, ok := e.(types.String); ok {
@@ -91,7 +78,7 @@ func (d *importBlocksDataSource) read(ctx context.Context, m *importBlocksModel,
 		if src.ListOnly || len(wanted) > 0 && !wanted[src.TypeName] {
 			continue
 		}
-		targets, err := src.List(ctx, d.Data, kit.FilterValues{})
+		targets, err := src.List(ctx, d, kit.FilterValues{})
 		if err != nil {
 			kit.AddAPIError(diags, "Unable to List "+src.TypeName, "list the objects to import", kit.RoleAny, err)
 			return

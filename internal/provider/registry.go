@@ -42,7 +42,7 @@ var importSources = kit.AdoptedSources(registry)
 // zulip_import_blocks, which reads every area, is the provider's own.
 var (
 	dataSources = append(gather(func(a kit.Area) []func() datasource.DataSource { return a.DataSources }),
-		NewImportBlocksDataSource)
+		importBlocksData.New)
 	ephemeralResources = gather(func(a kit.Area) []func() ephemeral.EphemeralResource { return a.EphemeralResources })
 	actions            = gather(func(a kit.Area) []func() action.Action { return a.Actions })
 	functions          = gather(func(a kit.Area) []func() function.Function { return a.Functions })

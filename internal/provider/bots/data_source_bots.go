@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -12,19 +11,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
-
-var _ datasource.DataSourceWithConfigure = (*botsDataSource)(nil)
-
-// NewBotsDataSource returns the zulip_bots data source.
-func NewBotsDataSource() datasource.DataSource {
-	return &botsDataSource{DataSourceBase: kit.DataSourceBase{Name: "bots"}}
-}
-
-// botsDataSource lists the organization's bots from the users list the run
-// reads once.
-type botsDataSource struct {
-	kit.DataSourceBase
-}
 
 type botsDataModel struct {
 	IncludeDeactivated types.Bool     `tfsdk:"include_deactivated"`
@@ -41,9 +27,10 @@ type botDataEntry struct {
 	Active   types.Bool   `tfsdk:"active"`
 }
 
-// Schema describes the data source.
-func (d *botsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// botsData lists the organization's bots from the users list the run
+// reads once.
+var botsData = &kit.DataSource[botsDataModel]{Name: "bots", Read: readBots,
+	Schema: schema.Schema{
 		MarkdownDescription: "The organization's bots, ordered by id: who owns each, its type, role and whether it is " +
 			"active. No key or token is ever read here (see `zulip_bot_api_key`). Any user can read them.",
 		Attributes: map[string]schema.Attribute{
@@ -59,17 +46,12 @@ func (d *botsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 					"active":    kit.ComputedBool("Whether the bot is active."),
 				}}},
 		},
-	}
+	},
 }
 
-// Read lists the bots.
-func (d *botsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *botsDataSource) read(ctx context.Context, m *botsDataModel, diags *diag.Diagnostics) {
-	users, err := kit.Users(ctx, d.Data)
+// readBots fills the model from the server.
+func readBots(ctx context.Context, d *kit.ProviderData, m *botsDataModel, diags *diag.Diagnostics) {
+	users, err := kit.Users(ctx, d)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Bots", "list the users", kit.RoleAny, err)
 		return

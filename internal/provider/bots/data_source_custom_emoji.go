@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -13,17 +12,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
-
-var _ datasource.DataSourceWithConfigure = (*customEmojiDataSource)(nil)
-
-// NewCustomEmojiDataSource returns the zulip_custom_emoji data source.
-func NewCustomEmojiDataSource() datasource.DataSource {
-	return &customEmojiDataSource{DataSourceBase: kit.DataSourceBase{Name: "custom_emoji"}}
-}
-
-// customEmojiDataSource lists the organization's custom emoji: the active
-// ones from the list the run reads once.
-type customEmojiDataSource struct{ kit.DataSourceBase }
 
 // customEmojiDataModel is the data source's argument and result.
 type customEmojiDataModel struct {
@@ -42,9 +30,10 @@ type customEmojiEntry struct {
 	Deactivated types.Bool   `tfsdk:"deactivated"`
 }
 
-// Schema describes the data source.
-func (d *customEmojiDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// customEmojiData lists the organization's custom emoji: the active ones
+// from the list the run reads once.
+var customEmojiData = &kit.DataSource[customEmojiDataModel]{Name: "custom_emoji", Read: readCustomEmoji,
+	Schema: schema.Schema{
 		MarkdownDescription: "The organization's custom emoji, from `GET /realm/emoji`, by name. Any user can read them. " +
 			"Use it to name an emoji uploaded in the web app rather than its id, e.g. " +
 			"`data.zulip_custom_emoji.all.by_name[\"green_tick\"]`, which is the `emoji_code` of a status or " +
@@ -65,20 +54,15 @@ func (d *customEmojiDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"by_name": schema.MapAttribute{Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "The id of each active emoji, by name (deactivated ones are never in it: their names may repeat)."},
 		},
-	}
+	},
 }
 
-// Read lists the emoji.
-func (d *customEmojiDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model: from the run's list of active emoji, or from the
+// readCustomEmoji fills the model: from the run's list of active emoji, or from the
 // whole list when deactivated ones are asked for.
-func (d *customEmojiDataSource) read(ctx context.Context, m *customEmojiDataModel, diags *diag.Diagnostics) {
-	list := kit.EmojiCollection(d.Data).List
+func readCustomEmoji(ctx context.Context, d *kit.ProviderData, m *customEmojiDataModel, diags *diag.Diagnostics) {
+	list := kit.EmojiCollection(d).List
 	if m.IncludeDeactivated.ValueBool() {
-		list = d.Data.Client.ListCustomEmoji
+		list = d.Client.ListCustomEmoji
 	}
 	all, err := list(ctx)
 	if err != nil {

@@ -35,7 +35,7 @@ func Area() kit.Area {
 						MarkdownDescription: "Lists only the bots of this type: `generic`, `incoming_webhook`, `outgoing_webhook` or `embedded`.",
 						Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}}},
 		},
-		DataSources:        []func() datasource.DataSource{NewBotsDataSource, NewCustomEmojiDataSource},
+		DataSources:        []func() datasource.DataSource{botsData.New, customEmojiData.New},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewBotAPIKeyEphemeralResource},
 		Functions:          []func() function.Function{NewWebhookURLFunction},
 		State:              []string{zulip.EventTypeRealmBot},

@@ -8,27 +8,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
-
-var (
-	_ datasource.DataSourceWithConfigValidators = (*channelDataSource)(nil)
-)
-
-// NewChannelDataSource returns the zulip_channel data source.
-func NewChannelDataSource() datasource.DataSource {
-	return &channelDataSource{DataSourceBase: kit.DataSourceBase{Name: "channel"}}
-}
-
-// channelDataSource reads one channel, archived ones included, from the list
-// of channels the run reads once.
-type channelDataSource struct {
-	kit.DataSourceBase
-}
 
 // channelDataSourceModel is the zulip_channel data source: the resource's
 // attributes (announce aside), whether the channel is archived, and its
@@ -40,8 +26,16 @@ type channelDataSourceModel struct {
 	channelPermissions
 }
 
-// Schema describes the data source.
-func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// channelData reads one channel, archived ones included, from the list of
+// channels the run reads once.
+var channelData = &kit.DataSource[channelDataSourceModel]{Name: "channel", Read: readChannel,
+	// The id or the name, not both.
+	Validators: []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))},
+	Schema:     channelDataSchema(),
+}
+
+// channelDataSchema describes the data source.
+func channelDataSchema() schema.Schema {
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
@@ -61,30 +55,19 @@ func (d *channelDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			MarkdownDescription: "The ids of the channel's subscribers, as far as the provider's account may see them."},
 	}
 	channelPermissionsDataAttributes(attrs)
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "One channel, by name or id, archived channels included, with its permissions in the " +
 			"shared `{ groups, users }` shape and its subscribers.",
 		Attributes: attrs,
 	}
 }
 
-// ConfigValidators require the id or the name, not both.
-func (d *channelDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
-}
-
-// Read finds the channel.
-func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var id types.Int64
-	var name types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("id"), &id)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
-	if resp.Diagnostics.HasError() || !d.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	list, err := kit.ChannelCollection(d.Data).List(ctx)
+// readChannel finds the channel.
+func readChannel(ctx context.Context, d *kit.ProviderData, m *channelDataSourceModel, diags *diag.Diagnostics) {
+	id, name := m.ID, m.Name
+	list, err := kit.ChannelCollection(d).List(ctx)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Channel", "list the channels", kit.RoleAny, err)
 		return
 	}
 	var found *zulip.Channel
@@ -94,19 +77,18 @@ func (d *channelDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 	if found == nil {
-		resp.Diagnostics.AddError("Channel Not Found", fmt.Sprintf("No channel the provider's account can see is named %q or has id %s.",
+		diags.AddError("Channel Not Found", fmt.Sprintf("No channel the provider's account can see is named %q or has id %s.",
 			name.ValueString(), id.String()))
 		return
 	}
 	var r channelResourceModel
-	channelFromAPI2(kit.ReadAll(ctx), d.Data, *found, &r, &resp.Diagnostics)
-	m := channelDataSourceModel{channelFields: r.channelFields, channelPermissions: r.channelPermissions}
+	channelFromAPI2(kit.ReadAll(ctx), d, *found, &r, diags)
+	*m = channelDataSourceModel{channelFields: r.channelFields, channelPermissions: r.channelPermissions}
 	m.IsArchived = types.BoolValue(found.IsArchived)
-	subs, err := subscribers(ctx, d.Data)
+	subs, err := subscribers(ctx, d)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read Channel", "list the channels' subscribers", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read Channel", "list the channels' subscribers", kit.RoleAny, err)
 		return
 	}
 	m.Subscribers = kit.Int64Set(subs[found.StreamID])
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

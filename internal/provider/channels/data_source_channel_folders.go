@@ -3,7 +3,6 @@ package channels
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -11,17 +10,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
-
-var _ datasource.DataSourceWithConfigure = (*channelFoldersDataSource)(nil)
-
-// NewChannelFoldersDataSource returns the zulip_channel_folders data source.
-func NewChannelFoldersDataSource() datasource.DataSource {
-	return &channelFoldersDataSource{DataSourceBase: kit.DataSourceBase{Name: "channel_folders", Level: featureChannelFolders}}
-}
-
-// channelFoldersDataSource lists the organization's channel folders from the
-// folder list the run reads once.
-type channelFoldersDataSource struct{ kit.DataSourceBase }
 
 // channelFoldersDataModel is the data source's argument and result.
 type channelFoldersDataModel struct {
@@ -40,12 +28,18 @@ type channelFolderRow struct {
 	DateCreated types.Int64  `tfsdk:"date_created"`
 }
 
-// Schema describes the data source.
-func (d *channelFoldersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// channelFoldersData lists the organization's channel folders from the
+// folder list the run reads once.
+var channelFoldersData = &kit.DataSource[channelFoldersDataModel]{Name: "channel_folders", Level: featureChannelFolders, Read: readChannelFolders,
+	Schema: channelFoldersSchema(),
+}
+
+// channelFoldersSchema describes the data source.
+func channelFoldersSchema() schema.Schema {
 	number := func(desc string) schema.Int64Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "The organization's channel folders, from `GET /channel_folders`, in the order the web app " +
 			"shows them. Any user can read them; they need Zulip feature level 389 or newer. Use it to put a channel " +
 			"in a folder made in the web app by the folder's name instead of its id, e.g. " +
@@ -69,14 +63,9 @@ func (d *channelFoldersDataSource) Schema(_ context.Context, _ datasource.Schema
 	}
 }
 
-// Read lists the folders.
-func (d *channelFoldersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the folder list.
-func (d *channelFoldersDataSource) read(ctx context.Context, m *channelFoldersDataModel, diags *diag.Diagnostics) {
-	all, err := kit.ChannelFolderCollection(d.Data).List(ctx)
+// readChannelFolders fills the model from the folder list.
+func readChannelFolders(ctx context.Context, d *kit.ProviderData, m *channelFoldersDataModel, diags *diag.Diagnostics) {
+	all, err := kit.ChannelFolderCollection(d).List(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Channel Folders", "list the channel folders", kit.RoleAny, err)
 		return

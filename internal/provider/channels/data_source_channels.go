@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -22,18 +21,6 @@ const (
 	featureChannelsExcludeArchived = 315 // exclude_archived
 	featureChannelsIncludeAll      = 356 // include_all, include_can_access_content
 )
-
-// NewChannelsDataSource returns the zulip_channels data source.
-func NewChannelsDataSource() datasource.DataSource {
-	return &channelsDataSource{DataSourceBase: kit.DataSourceBase{Name: "channels", AttrLevels: map[string]int{
-		"include_all": featureChannelsIncludeAll, "include_can_access_content": featureChannelsIncludeAll,
-	}}}
-}
-
-// channelsDataSource lists the channels the provider's account can see.
-type channelsDataSource struct {
-	kit.DataSourceBase
-}
 
 // channelsDataSourceModel is the zulip_channels configuration and result.
 type channelsDataSourceModel struct {
@@ -73,8 +60,15 @@ type channelModel struct {
 	channelPermissions
 }
 
-// Schema describes the data source.
-func (d *channelsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// channelsData lists the channels the provider's account can see.
+var channelsData = &kit.DataSource[channelsDataSourceModel]{Name: "channels", AttrLevels: map[string]int{
+	"include_all": featureChannelsIncludeAll, "include_can_access_content": featureChannelsIncludeAll,
+}, Read: readChannels,
+	Schema: channelsSchema(),
+}
+
+// channelsSchema describes the data source.
+func channelsSchema() schema.Schema {
 	filter := func(def bool, desc string) schema.BoolAttribute {
 		defText := "`false`"
 		if def {
@@ -86,7 +80,7 @@ func (d *channelsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			MarkdownDescription: desc + " Default " + defText + ", as in Zulip.",
 		}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "The channels (streams) that the provider's account can see, through the filters of " +
 			"`GET /api/v1/streams`. The result is the union of the sources the filters select: subscribed, public, " +
 			"web-public, owner-subscribed (bots), or with `include_all` every channel whose metadata the account may " +
@@ -163,24 +157,19 @@ func channelAttributes() map[string]schema.Attribute {
 	})
 }
 
-// Read lists the channels.
-func (d *channelsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *channelsDataSource) read(ctx context.Context, m *channelsDataSourceModel, diags *diag.Diagnostics) {
+// readChannels fills the model from the server.
+func readChannels(ctx context.Context, d *kit.ProviderData, m *channelsDataSourceModel, diags *diag.Diagnostics) {
 	// exclude_archived = false asks for archived channels too, which an older
 	// server would ignore and answer as if it were not set.
 	if kit.Known(m.ExcludeArchived) && !m.ExcludeArchived.ValueBool() {
-		if err := d.Data.RequireFeatureLevel(featureChannelsExcludeArchived, "exclude_archived"); err != nil {
+		if err := d.RequireFeatureLevel(featureChannelsExcludeArchived, "exclude_archived"); err != nil {
 			diags.AddAttributeError(path.Root("exclude_archived"), "Zulip Server Too Old", err.Error())
 			return
 		}
 	}
-	list, err := d.Data.Client.ListChannels(ctx, channelsOptionsToAPI(*m))
+	list, err := d.Client.ListChannels(ctx, channelsOptionsToAPI(*m))
 	if err != nil {
-		if m.IncludeAllActive.ValueBool() && d.Data.FeatureLevel < featureChannelsIncludeAll && kit.IsClientError(err) &&
+		if m.IncludeAllActive.ValueBool() && d.FeatureLevel < featureChannelsIncludeAll && kit.IsClientError(err) &&
 			!zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
 			diags.AddAttributeError(path.Root("include_all_active"), "Unable to List Channels",
 				"The server refused include_all_active: before Zulip feature level 356 only organization administrators "+
@@ -192,7 +181,7 @@ func (d *channelsDataSource) read(ctx context.Context, m *channelsDataSourceMode
 	}
 	// Permissions name their groups; an account that may not list groups (a
 	// guest) sees them as "id:N".
-	dir, err := d.Data.Groups(ctx)
+	dir, err := d.Groups(ctx)
 	if err != nil {
 		tflog.Warn(ctx, "could not list user groups; permissions name groups by id", map[string]any{"error": err.Error()})
 	}

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -21,16 +20,6 @@ import (
 // featureTopicsEmptyName is the feature level of allow_empty_topic_name (digest §7.2).
 const featureTopicsEmptyName = 334
 
-// NewTopicsDataSource returns the zulip_topics data source.
-func NewTopicsDataSource() datasource.DataSource {
-	return &topicsDataSource{DataSourceBase: kit.DataSourceBase{Name: "topics", AttrLevels: map[string]int{"allow_empty_topic_name": featureTopicsEmptyName}}}
-}
-
-// topicsDataSource lists the topics of one channel.
-type topicsDataSource struct {
-	kit.DataSourceBase
-}
-
 // topicsDataSourceModel is the zulip_topics configuration and result.
 type topicsDataSourceModel struct {
 	ChannelID           types.Int64  `tfsdk:"channel_id"`
@@ -44,9 +33,9 @@ type topicModel struct {
 	MaxID types.Int64  `tfsdk:"max_id"`
 }
 
-// Schema describes the data source.
-func (d *topicsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// topicsData lists the topics of one channel.
+var topicsData = &kit.DataSource[topicsDataSourceModel]{Name: "topics", AttrLevels: map[string]int{"allow_empty_topic_name": featureTopicsEmptyName}, Read: readTopics,
+	Schema: schema.Schema{
 		MarkdownDescription: "The topics of a channel that the provider's account can read, newest first, from " +
 			"`GET /api/v1/users/me/{stream_id}/topics`. In a private channel with protected history, only topics " +
 			"with messages the account received (sent after it joined) are listed.",
@@ -74,18 +63,13 @@ func (d *topicsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				},
 			},
 		},
-	}
+	},
 }
 
-// Read lists the topics.
-func (d *topicsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *topicsDataSource) read(ctx context.Context, m *topicsDataSourceModel, diags *diag.Diagnostics) {
+// readTopics fills the model from the server.
+func readTopics(ctx context.Context, d *kit.ProviderData, m *topicsDataSourceModel, diags *diag.Diagnostics) {
 	id := m.ChannelID.ValueInt64()
-	list, err := d.Data.Client.ListTopics(ctx, id, zulip.ListTopicsOptions{AllowEmptyTopicName: m.AllowEmptyTopicName.ValueBoolPointer()})
+	list, err := d.Client.ListTopics(ctx, id, zulip.ListTopicsOptions{AllowEmptyTopicName: m.AllowEmptyTopicName.ValueBoolPointer()})
 	switch {
 	case zulip.IsNotFound(err):
 		diags.AddAttributeError(path.Root("channel_id"), "Channel Not Found",

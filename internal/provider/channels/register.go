@@ -68,7 +68,7 @@ func Area() kit.Area {
 					ListDescription: "The topic preferences (muted, unmuted, followed) of the provider's own account, shown as " +
 						"`#channel > topic`."}},
 		},
-		DataSources: []func() datasource.DataSource{NewChannelsDataSource, NewChannelDataSource, NewTopicsDataSource, NewChannelFoldersDataSource},
+		DataSources: []func() datasource.DataSource{channelsData.New, channelData.New, topicsData.New, channelFoldersData.New},
 		State:       []string{zulip.EventTypeDefaultStreams, zulip.EventTypeDefaultStreamGroups, zulip.EventTypeUserTopic},
 	}
 }

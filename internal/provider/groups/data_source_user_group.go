@@ -17,21 +17,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSourceWithConfigValidators = (*userGroupDataSource)(nil)
-)
-
-// NewUserGroupDataSource returns the zulip_user_group data source.
-func NewUserGroupDataSource() datasource.DataSource {
-	return &userGroupDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_group"}}
-}
-
-// userGroupDataSource reads one user group, system and deactivated groups
-// included, from the list of groups the run reads once.
-type userGroupDataSource struct {
-	kit.DataSourceBase
-}
-
 // userGroupDataSourceModel is the zulip_user_group data source.
 type userGroupDataSourceModel struct {
 	ID            types.Int64  `tfsdk:"id"`
@@ -46,8 +31,16 @@ type userGroupDataSourceModel struct {
 	userGroupPermissions
 }
 
-// Schema describes the data source.
-func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// userGroupData reads one user group, system and deactivated groups
+// included, from the list of groups the run reads once.
+var userGroupData = &kit.DataSource[userGroupDataSourceModel]{Name: "user_group", Read: readUserGroup,
+	// The id or the name, not both.
+	Validators: []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))},
+	Schema:     userGroupSchema(),
+}
+
+// userGroupSchema describes the data source.
+func userGroupSchema() schema.Schema {
 	attrs := map[string]schema.Attribute{
 		"id": schema.Int64Attribute{
 			Optional: true, Computed: true,
@@ -68,7 +61,7 @@ func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		"creator_id":      kit.ComputedInt64("Who created the group; null when unknown."),
 	}
 	userGroupPermissionsDataAttributes(attrs)
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "One user group, by name or id: system groups (`role:...`) and deactivated groups " +
 			"included. Needs the credentials of a member or administrator: Zulip refuses to list user groups to " +
 			"guests and bots.",
@@ -76,19 +69,9 @@ func (d *userGroupDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-// ConfigValidators require the id or the name, not both.
-func (d *userGroupDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
-}
-
-// Read finds the group.
-func (d *userGroupDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *userGroupDataSource) read(ctx context.Context, m *userGroupDataSourceModel, diags *diag.Diagnostics) {
-	list, err := kit.UserGroupCollection(d.Data).List(ctx)
+// readUserGroup fills the model from the server.
+func readUserGroup(ctx context.Context, d *kit.ProviderData, m *userGroupDataSourceModel, diags *diag.Diagnostics) {
+	list, err := kit.UserGroupCollection(d).List(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read User Group", "list the user groups", kit.RoleAny, err)
 		return

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -20,17 +19,6 @@ import (
 // featureUserGroupsDeactivated is the feature level of include_deactivated_groups
 // (digest §7.3; FL290 called it allow_deactivated).
 const featureUserGroupsDeactivated = 294
-
-// NewUserGroupsDataSource returns the zulip_user_groups data source.
-func NewUserGroupsDataSource() datasource.DataSource {
-	return &userGroupsDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_groups",
-		AttrLevels: map[string]int{"include_deactivated_groups": featureUserGroupsDeactivated}}}
-}
-
-// userGroupsDataSource lists the organization's user groups.
-type userGroupsDataSource struct {
-	kit.DataSourceBase
-}
 
 // userGroupsDataSourceModel is the zulip_user_groups configuration and result.
 type userGroupsDataSourceModel struct {
@@ -53,15 +41,21 @@ type userGroupModel struct {
 	userGroupPermissions
 }
 
-// Schema describes the data source.
-func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+// userGroupsData lists the organization's user groups.
+var userGroupsData = &kit.DataSource[userGroupsDataSourceModel]{Name: "user_groups",
+	AttrLevels: map[string]int{"include_deactivated_groups": featureUserGroupsDeactivated}, Read: readUserGroups,
+	Schema: userGroupsSchema(),
+}
+
+// userGroupsSchema describes the data source.
+func userGroupsSchema() schema.Schema {
 	num := func(desc string) schema.Attribute {
 		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
 	}
 	ids := func(desc string) schema.Attribute {
 		return schema.ListAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: desc}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "The organization's user groups, system groups (`role:owners`, `role:members`, ...) " +
 			"included, from `GET /api/v1/user_groups`. Zulip refuses to list user groups to guests, and, before " +
 			"feature level 496, to bots. Use `name` to pick one group.",
@@ -98,16 +92,11 @@ func (d *userGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	}
 }
 
-// Read lists the user groups.
-func (d *userGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *userGroupsDataSource) read(ctx context.Context, m *userGroupsDataSourceModel, diags *diag.Diagnostics) {
+// readUserGroups fills the model from the server.
+func readUserGroups(ctx context.Context, d *kit.ProviderData, m *userGroupsDataSourceModel, diags *diag.Diagnostics) {
 	// One list of every group per run, shared with the permissions that name
 	// groups (deactivated ones included).
-	list, err := kit.UserGroupCollection(d.Data).List(ctx)
+	list, err := kit.UserGroupCollection(d).List(ctx)
 	if err != nil {
 		// Zulip refuses guests ("Not allowed for guest users") and, before
 		// feature level 496, bots with a plain BAD_REQUEST, not
@@ -115,8 +104,8 @@ func (d *userGroupsDataSource) read(ctx context.Context, m *userGroupsDataSource
 		// could be about, so say what the account lacks.
 		if kit.IsClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) && !zulip.IsNotFound(err) {
 			who, use := "guests", "a member, moderator, administrator or owner"
-			if d.Data.FeatureLevel < featureBotsOnGroupEndpoints {
-				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.Data.FeatureLevel)
+			if d.FeatureLevel < featureBotsOnGroupEndpoints {
+				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.FeatureLevel)
 				use += " (or a bot, on Zulip with feature level 496 or newer)"
 			}
 			diags.AddError("Unable to List User Groups",

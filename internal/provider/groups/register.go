@@ -35,7 +35,7 @@ func Area() kit.Area {
 						"the two would fight.",
 					Filters: kit.UserFilter("memberships")}},
 		},
-		DataSources: []func() datasource.DataSource{NewUserGroupsDataSource, NewUserGroupDataSource},
+		DataSources: []func() datasource.DataSource{userGroupsData.New, userGroupData.New},
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -32,16 +31,6 @@ var (
 	narrowDigitList       = regexp.MustCompile(`^[0-9]+(\s*,\s*[0-9]+)*$`)
 	narrowOperatorForm    = regexp.MustCompile(`^[a-z][a-z_-]*$`)
 )
-
-// NewMessagesMatchingNarrowDataSource returns the zulip_messages_matching_narrow data source.
-func NewMessagesMatchingNarrowDataSource() datasource.DataSource {
-	return &messagesMatchingNarrowDataSource{DataSourceBase: kit.DataSourceBase{Name: "messages_matching_narrow"}}
-}
-
-// messagesMatchingNarrowDataSource checks which messages match a narrow.
-type messagesMatchingNarrowDataSource struct {
-	kit.DataSourceBase
-}
 
 // messagesMatchingNarrowDataSourceModel is the data source's configuration and result.
 type messagesMatchingNarrowDataSourceModel struct {
@@ -75,9 +64,9 @@ func narrowMatchAttributes() map[string]schema.Attribute {
 	}
 }
 
-// Schema describes the data source.
-func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// messagesMatchingNarrowData checks which messages match a narrow.
+var messagesMatchingNarrowData = &kit.DataSource[messagesMatchingNarrowDataSourceModel]{Name: "messages_matching_narrow", Read: readMessagesMatchingNarrow,
+	Schema: schema.Schema{
 		MarkdownDescription: "Checks which of the given messages match a narrow (a Zulip search filter such as " +
 			"`channel:general topic:releases`), as the provider's account sees them, and returns the matching ones " +
 			"with search terms highlighted. Only messages the account received count: others never match.\n\n" +
@@ -129,16 +118,11 @@ func (d *messagesMatchingNarrowDataSource) Schema(_ context.Context, _ datasourc
 				NestedObject: schema.NestedAttributeObject{Attributes: narrowMatchAttributes()},
 			},
 		},
-	}
+	},
 }
 
-// Read asks the server which messages match.
-func (d *messagesMatchingNarrowDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *messagesMatchingNarrowDataSource) read(ctx context.Context, m *messagesMatchingNarrowDataSourceModel, diags *diag.Diagnostics) {
+// readMessagesMatchingNarrow fills the model from the server.
+func readMessagesMatchingNarrow(ctx context.Context, d *kit.ProviderData, m *messagesMatchingNarrowDataSourceModel, diags *diag.Diagnostics) {
 	var ids []int64
 	diags.Append(m.MessageIDs.ElementsAs(ctx, &ids, false)...)
 	var terms []narrowTermModel
@@ -148,7 +132,7 @@ func (d *messagesMatchingNarrowDataSource) read(ctx context.Context, m *messages
 	}
 	narrow := narrowToAPI(terms)
 	tflog.Debug(ctx, "checking messages against a narrow", map[string]any{"messages": len(ids), "terms": len(narrow)})
-	matches, err := d.Data.Client.MatchesNarrow(ctx, ids, narrow)
+	matches, err := d.Client.MatchesNarrow(ctx, ids, narrow)
 	if err != nil {
 		addNarrowError(diags, terms, err)
 		return

@@ -5,10 +5,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -70,12 +68,6 @@ var messagePost = &kit.Operation[sendMessageModel]{
 		return map[string]attr.Value{"message_id": types.Int64Value(sent.ID), "url": types.StringValue(url)}
 	},
 }
-
-// NewSendMessageAction returns the zulip_send_message action.
-func NewSendMessageAction() action.Action { return messagePost.NewAction() }
-
-// NewMessagePostResource returns the zulip_message_post resource.
-func NewMessagePostResource() resource.Resource { return messagePost.NewResource() }
 
 // sendMessageModel is a message's address and content: the arguments of
 // zulip_send_message and zulip_message_post, and part of zulip_message.

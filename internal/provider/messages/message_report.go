@@ -9,11 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -107,12 +105,6 @@ var messageReport = &kit.Operation[messageReportArgs]{
 		return nil
 	},
 }
-
-// NewMessageReportAction returns the zulip_message_report action.
-func NewMessageReportAction() action.Action { return messageReport.NewAction() }
-
-// NewMessageReportResource returns the zulip_message_report resource.
-func NewMessageReportResource() resource.Resource { return messageReport.NewResource() }
 
 // messageReportArgs are the operation's arguments.
 type messageReportArgs struct {

@@ -30,13 +30,13 @@ func Area() kit.Area {
 				Destroy: &kit.Note{Title: "Message Will Be Deleted", Detail: "Destroying deletes the message for everyone " +
 					"(Zulip keeps no copy), as its sender may where the organization allows deleting one's own messages " +
 					"(can_delete_own_message_group, within message_content_delete_limit_seconds)."}},
-			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: NewMessageReportResource, Level: featureMessageReport},
-			{TypeName: "zulip_message_post", Contract: kit.Invocation, NewResource: NewMessagePostResource},
+			{TypeName: "zulip_message_report", Contract: kit.Invocation, NewResource: messageReport.NewResource, Level: featureMessageReport},
+			{TypeName: "zulip_message_post", Contract: kit.Invocation, NewResource: messagePost.NewResource},
 		},
 		// The starred messages come with the run's first register (a list of ids);
 		// the unread ones are read only by a run that manages the read flag.
 		State:       []string{zulip.EventTypeStarredMessages},
-		DataSources: []func() datasource.DataSource{NewMessagesMatchingNarrowDataSource},
-		Actions:     []func() action.Action{NewMessageReportAction, NewSendMessageAction},
+		DataSources: []func() datasource.DataSource{messagesMatchingNarrowData.New},
+		Actions:     []func() action.Action{messageReport.NewAction, messagePost.NewAction},
 	}
 }

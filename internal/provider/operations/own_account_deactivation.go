@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -74,14 +72,6 @@ var ownAccountDeactivation = &kit.Operation[ownAccountDeactivationArgs]{
 		c.Progress(ctx, "Account %s deactivated", me.Email)
 		return map[string]attr.Value{"user_id": types.Int64Value(me.UserID)}
 	},
-}
-
-// NewOwnAccountDeactivationAction returns the zulip_own_account_deactivation action.
-func NewOwnAccountDeactivationAction() action.Action { return ownAccountDeactivation.NewAction() }
-
-// NewOwnAccountDeactivationResource returns the zulip_own_account_deactivation resource.
-func NewOwnAccountDeactivationResource() resource.Resource {
-	return ownAccountDeactivation.NewResource()
 }
 
 // ownAccountDeactivationArgs are the operation's arguments.

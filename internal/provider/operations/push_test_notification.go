@@ -5,11 +5,9 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -105,12 +103,6 @@ var pushTestNotification = &kit.Operation[pushTestNotificationArgs]{
 		return map[string]attr.Value{"endpoint": types.StringValue(endpoint)}
 	},
 }
-
-// NewPushTestNotificationAction returns the zulip_push_test_notification action.
-func NewPushTestNotificationAction() action.Action { return pushTestNotification.NewAction() }
-
-// NewPushTestNotificationResource returns the zulip_push_test_notification resource.
-func NewPushTestNotificationResource() resource.Resource { return pushTestNotification.NewResource() }
 
 // pushTestNotificationArgs are the operation's arguments.
 type pushTestNotificationArgs struct {

@@ -14,11 +14,11 @@ func Area() kit.Area {
 	return kit.Area{
 		Resources: []kit.TypeEntry{
 			{TypeName: "zulip_apns_device_token", Contract: kit.ManagedObject, NewResource: NewAPNsDeviceTokenResource},
-			{TypeName: "zulip_push_test_notification", Contract: kit.Invocation, NewResource: NewPushTestNotificationResource},
-			{TypeName: "zulip_own_account_deactivation", Contract: kit.Invocation, NewResource: NewOwnAccountDeactivationResource},
+			{TypeName: "zulip_push_test_notification", Contract: kit.Invocation, NewResource: pushTestNotification.NewResource},
+			{TypeName: "zulip_own_account_deactivation", Contract: kit.Invocation, NewResource: ownAccountDeactivation.NewResource},
 			{TypeName: "zulip_sms_question", Contract: kit.Invocation, NewResource: NewSMSQuestionResource, NoAccount: true},
 		},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewEventQueueEphemeralResource},
-		Actions:            []func() action.Action{NewOwnAccountDeactivationAction, NewPushTestNotificationAction, NewRealmExportAction},
+		Actions:            []func() action.Action{ownAccountDeactivation.NewAction, pushTestNotification.NewAction, NewRealmExportAction},
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -18,16 +17,6 @@ const (
 	inviteKindEmail = "email"
 	inviteKindLink  = "link"
 )
-
-// NewInvitationsDataSource returns the zulip_invitations data source.
-func NewInvitationsDataSource() datasource.DataSource {
-	return &invitationsDataSource{DataSourceBase: kit.DataSourceBase{Name: "invitations"}}
-}
-
-// invitationsDataSource lists the pending invitations.
-type invitationsDataSource struct {
-	kit.DataSourceBase
-}
 
 type invitationsDataModel struct {
 	Invitations []invitationEntry `tfsdk:"invitations"`
@@ -44,9 +33,9 @@ type invitationEntry struct {
 	ExpiryDate types.String `tfsdk:"expiry_date"`
 }
 
-// Schema describes the data source.
-func (d *invitationsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// invitationsData lists the pending invitations.
+var invitationsData = &kit.DataSource[invitationsDataModel]{Name: "invitations", Read: readInvitations,
+	Schema: schema.Schema{
 		MarkdownDescription: "The pending invitations (`GET /invites`): e-mail invitations first, then reusable links, " +
 			"each in the order made. An administrator's list holds every one, anyone else's only their own; revoked and " +
 			"expired invitations are not listed, and neither are the links themselves (secrets: see `zulip_invite_link`) " +
@@ -65,17 +54,12 @@ func (d *invitationsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 					"expiry_date": kit.ComputedString("When it expires (RFC 3339, UTC); null when it never does."),
 				}}},
 		},
-	}
+	},
 }
 
-// Read lists the invitations.
-func (d *invitationsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the run's one list of invitations.
-func (d *invitationsDataSource) read(ctx context.Context, m *invitationsDataModel, diags *diag.Diagnostics) {
-	all, err := inviteLinks(d.Data).List(ctx)
+// readInvitations fills the model from the run's one list of invitations.
+func readInvitations(ctx context.Context, d *kit.ProviderData, m *invitationsDataModel, diags *diag.Diagnostics) {
+	all, err := inviteLinks(d).List(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Invitations", "list the pending invitations", kit.RoleAny, err)
 		return

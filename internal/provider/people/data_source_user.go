@@ -21,25 +21,11 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ datasource.DataSourceWithConfigValidators = (*userDataSource)(nil)
-)
-
 // Feature levels of the user lookups (digest §10).
 const (
 	featureUserByEmail     = 39  // GET /users/{email}
 	featureUserByRealEmail = 302 // real addresses accepted besides the dummy one
 )
-
-// NewUserDataSource returns the zulip_user data source.
-func NewUserDataSource() datasource.DataSource {
-	return &userDataSource{DataSourceBase: kit.DataSourceBase{Name: "user"}}
-}
-
-// userDataSource reads one user or bot of the organization.
-type userDataSource struct {
-	kit.DataSourceBase
-}
 
 // userDataSourceModel is the zulip_user data source's configuration and result.
 type userDataSourceModel struct {
@@ -76,14 +62,17 @@ type userDataProfileValueModel struct {
 // userDataProfileValueType is the element type of the data source's profile_data.
 var userDataProfileValueType = kit.ObjectTypeOf(userDataProfileValueAttributes())
 
-// Schema describes the data source.
-func (d *userDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// userData reads one user or bot of the organization.
+var userData = &kit.DataSource[userDataSourceModel]{Name: "user", Read: readUser,
+	Validators: []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("user_id"), path.MatchRoot("email")),
+	},
+	Schema: schema.Schema{
 		MarkdownDescription: "Reads one user or bot of the organization, by `user_id` or by `email` (exactly one). " +
 			"Any account can read any user; what it sees of their e-mail address depends on each user's " +
 			"e-mail visibility setting.",
 		Attributes: userDataSourceAttributes(),
-	}
+	},
 }
 
 // userDataSourceAttributes are the data source's attributes, in four groups merged.
@@ -195,20 +184,8 @@ func userDataProfileValueAttributes() map[string]schema.Attribute {
 	}
 }
 
-// ConfigValidators requires exactly one of user_id and email.
-func (d *userDataSource) ConfigValidators(_ context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("user_id"), path.MatchRoot("email")),
-	}
-}
-
-// Read looks the user up.
-func (d *userDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *userDataSource) read(ctx context.Context, m *userDataSourceModel, diags *diag.Diagnostics) {
+// readUser fills the model from the server.
+func readUser(ctx context.Context, d *kit.ProviderData, m *userDataSourceModel, diags *diag.Diagnostics) {
 	if m.ClientGravatar.IsNull() {
 		m.ClientGravatar = types.BoolValue(true)
 	}
@@ -223,20 +200,20 @@ func (d *userDataSource) read(ctx context.Context, m *userDataSourceModel, diags
 		err error
 	)
 	if kit.Known(m.Email) {
-		if err := d.Data.RequireFeatureLevel(featureUserByEmail, "looking a user up by email"); err != nil {
+		if err := d.RequireFeatureLevel(featureUserByEmail, "looking a user up by email"); err != nil {
 			diags.AddAttributeError(path.Root("email"), "Zulip Server Too Old",
 				err.Error()+". Look the user up by user_id instead.")
 			return
 		}
 	}
-	if listed, ok := listedUser(ctx, d.Data, m); ok {
+	if listed, ok := listedUser(ctx, d, m); ok {
 		userDataFromAPI(ctx, &listed, m, diags)
 		return
 	}
 	if kit.Known(m.UserID) {
 		id := m.UserID.ValueInt64()
 		tflog.Debug(ctx, "reading user by id", map[string]any{"user_id": id})
-		u, err = d.Data.Client.GetUser(ctx, id, opts)
+		u, err = d.Client.GetUser(ctx, id, opts)
 		if err != nil {
 			if zulip.IsNotFound(err) {
 				diags.AddAttributeError(path.Root("user_id"), "User Not Found",
@@ -250,11 +227,11 @@ func (d *userDataSource) read(ctx context.Context, m *userDataSourceModel, diags
 	} else {
 		email := m.Email.ValueString()
 		tflog.Debug(ctx, "reading user by e-mail", map[string]any{"email": email})
-		u, err = d.Data.Client.GetUserByEmail(ctx, email, opts)
+		u, err = d.Client.GetUserByEmail(ctx, email, opts)
 		if err != nil {
 			if zulip.IsNotFound(err) {
 				diags.AddAttributeError(path.Root("email"), "User Not Found",
-					userEmailNotFoundDetail(d.Data, email, err))
+					userEmailNotFoundDetail(d, email, err))
 				return
 			}
 			kit.AddAPIError(diags, "Unable to Read User", fmt.Sprintf("read the user with e-mail %q", email), kit.RoleAny, err)

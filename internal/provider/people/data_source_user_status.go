@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -20,16 +19,6 @@ import (
 // featureUserStatus is the feature level of GET /users/{id}/status (digest §7.4).
 const featureUserStatus = 262
 
-// NewUserStatusDataSource returns the zulip_user_status data source.
-func NewUserStatusDataSource() datasource.DataSource {
-	return &userStatusDataSource{DataSourceBase: kit.DataSourceBase{Name: "user_status", Level: featureUserStatus}}
-}
-
-// userStatusDataSource reads one user's status.
-type userStatusDataSource struct {
-	kit.DataSourceBase
-}
-
 // userStatusDataSourceModel is the zulip_user_status configuration and result.
 type userStatusDataSourceModel struct {
 	UserID       types.Int64  `tfsdk:"user_id"`
@@ -40,9 +29,9 @@ type userStatusDataSourceModel struct {
 	Away         types.Bool   `tfsdk:"away"`
 }
 
-// Schema describes the data source.
-func (d *userStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// userStatusData reads one user's status.
+var userStatusData = &kit.DataSource[userStatusDataSourceModel]{Name: "user_status", Level: featureUserStatus, Read: readUserStatus,
+	Schema: schema.Schema{
 		MarkdownDescription: "A user's status (text and emoji), from `GET /api/v1/users/{user_id}/status`. A user " +
 			"who has set no status is not an error: the text and emoji attributes are null and `away` is `false`. " +
 			"Needs Zulip feature level 262 (Zulip 9.0).",
@@ -60,18 +49,13 @@ func (d *userStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"away": kit.ComputedBool("Whether the user is shown as away. Deprecated by Zulip (feature level 148), which now " +
 				"derives it from the user's presence setting; `false` when the server does not say so."),
 		},
-	}
+	},
 }
 
-// Read fetches the status.
-func (d *userStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *userStatusDataSource) read(ctx context.Context, m *userStatusDataSourceModel, diags *diag.Diagnostics) {
+// readUserStatus fills the model from the server.
+func readUserStatus(ctx context.Context, d *kit.ProviderData, m *userStatusDataSourceModel, diags *diag.Diagnostics) {
 	id := m.UserID.ValueInt64()
-	st, err := d.Data.Client.GetUserStatus(ctx, id)
+	st, err := d.Client.GetUserStatus(ctx, id)
 	switch {
 	case zulip.IsNotFound(err):
 		diags.AddAttributeError(path.Root("user_id"), "User Not Found",

@@ -34,7 +34,7 @@ func Area() kit.Area {
 				Destroy: &kit.Note{Title: "Invitation Link Will Be Revoked", Detail: "Destroying a zulip_invite_link revokes the link: " +
 					"nobody can join with it any more. Zulip keeps no trace of it in the pending invitations."}},
 		},
-		DataSources:        []func() datasource.DataSource{NewUserDataSource, NewUserStatusDataSource, NewInvitationsDataSource},
+		DataSources:        []func() datasource.DataSource{userData.New, userStatusData.New, invitationsData.New},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},
 		Actions:            []func() action.Action{NewSendInvitationsAction},
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -13,17 +12,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
-
-var _ datasource.DataSourceWithConfigure = (*codePlaygroundsDataSource)(nil)
-
-// NewCodePlaygroundsDataSource returns the zulip_code_playgrounds data source.
-func NewCodePlaygroundsDataSource() datasource.DataSource {
-	return &codePlaygroundsDataSource{DataSourceBase: kit.DataSourceBase{Name: "code_playgrounds", Level: featurePlaygroundTemplate}}
-}
-
-// codePlaygroundsDataSource lists the code playgrounds from the list the run
-// reads once.
-type codePlaygroundsDataSource struct{ kit.DataSourceBase }
 
 // codePlaygroundsDataModel is the data source's result.
 type codePlaygroundsDataModel struct {
@@ -38,9 +26,10 @@ type codePlaygroundRow struct {
 	URLTemplate      types.String `tfsdk:"url_template"`
 }
 
-// Schema describes the data source.
-func (d *codePlaygroundsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// codePlaygroundsData lists the code playgrounds from the list the run
+// reads once.
+var codePlaygroundsData = &kit.DataSource[codePlaygroundsDataModel]{Name: "code_playgrounds", Level: featurePlaygroundTemplate, Read: readCodePlaygrounds,
+	Schema: schema.Schema{
 		MarkdownDescription: "The organization's code playgrounds, from `POST /register` (Zulip lists them nowhere " +
 			"else), ordered by id. Any user can read them; the data source needs Zulip feature level 196 or newer, " +
 			"as `zulip_code_playground` does. Use it to find playgrounds by language and name rather than by id, " +
@@ -57,17 +46,12 @@ func (d *codePlaygroundsDataSource) Schema(_ context.Context, _ datasource.Schem
 						"is the code block's content."),
 				}}},
 		},
-	}
+	},
 }
 
-// Read lists the playgrounds.
-func (d *codePlaygroundsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the playground list.
-func (d *codePlaygroundsDataSource) read(ctx context.Context, m *codePlaygroundsDataModel, diags *diag.Diagnostics) {
-	all, err := kit.PlaygroundCollection(d.Data).List(ctx)
+// readCodePlaygrounds fills the model from the playground list.
+func readCodePlaygrounds(ctx context.Context, d *kit.ProviderData, m *codePlaygroundsDataModel, diags *diag.Diagnostics) {
+	all, err := kit.PlaygroundCollection(d).List(ctx)
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Code Playgrounds", "list the code playgrounds", kit.RoleAny, err)
 		return

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -33,16 +32,6 @@ var customProfileFieldTypeKeys = map[int]string{
 	zulip.ProfileFieldUser:            "users",
 	zulip.ProfileFieldExternalAccount: "external_account",
 	zulip.ProfileFieldPronouns:        "pronouns",
-}
-
-// NewCustomProfileFieldsDataSource returns the zulip_custom_profile_fields data source.
-func NewCustomProfileFieldsDataSource() datasource.DataSource {
-	return &customProfileFieldsDataSource{DataSourceBase: kit.DataSourceBase{Name: "custom_profile_fields"}}
-}
-
-// customProfileFieldsDataSource lists the organization's custom profile fields.
-type customProfileFieldsDataSource struct {
-	kit.DataSourceBase
 }
 
 // customProfileFieldsDataSourceModel is the data source's configuration and result.
@@ -82,9 +71,9 @@ var customProfileFieldOptionType = kit.ObjectTypeOf(customProfileFieldOptionAttr
 // customProfileFieldType is the element type of fields.
 var customProfileFieldType = kit.ObjectTypeOf(customProfileFieldAttributes())
 
-// Schema describes the data source.
-func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// customProfileFieldsData lists the organization's custom profile fields.
+var customProfileFieldsData = &kit.DataSource[customProfileFieldsDataSourceModel]{Name: "custom_profile_fields", Read: readCustomProfileFields,
+	Schema: schema.Schema{
 		MarkdownDescription: "Lists the organization's custom profile fields (any account may read them), in the " +
 			"order Zulip shows them. Use it to address fields by name where Zulip wants ids, e.g. in `zulip_user`'s " +
 			"`profile_data`: `{ for f in data.zulip_custom_profile_fields.all.fields : f.name => f.id }`.",
@@ -104,7 +93,7 @@ func (d *customProfileFieldsDataSource) Schema(_ context.Context, _ datasource.S
 				},
 			},
 		},
-	}
+	},
 }
 
 // customProfileFieldAttributes are the attributes of one element of fields.
@@ -173,14 +162,9 @@ func customProfileFieldOptionAttributes() map[string]schema.Attribute {
 	}
 }
 
-// Read lists the fields.
-func (d *customProfileFieldsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *customProfileFieldsDataSource) read(ctx context.Context, m *customProfileFieldsDataSourceModel, diags *diag.Diagnostics) {
-	all, err := kit.ProfileFieldCollection(d.Data).List(ctx) // the run's one list, shared with the resources
+// readCustomProfileFields fills the model from the server.
+func readCustomProfileFields(ctx context.Context, d *kit.ProviderData, m *customProfileFieldsDataSourceModel, diags *diag.Diagnostics) {
+	all, err := kit.ProfileFieldCollection(d).List(ctx) // the run's one list, shared with the resources
 	if err != nil {
 		kit.AddAPIError(diags, "Unable to Read Custom Profile Fields", "list the custom profile fields", kit.RoleAny, err)
 		return

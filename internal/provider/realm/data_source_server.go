@@ -3,24 +3,12 @@ package realm
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 )
-
-var _ datasource.DataSourceWithConfigure = (*serverDataSource)(nil)
-
-// NewServerDataSource returns the zulip_server data source.
-func NewServerDataSource() datasource.DataSource {
-	return &serverDataSource{DataSourceBase: kit.DataSourceBase{Name: "server", NoAccount: true}}
-}
-
-// serverDataSource reads what the server says of itself and of the
-// organization before anyone logs in (GET /server_settings).
-type serverDataSource struct{ kit.DataSourceBase }
 
 // serverDataModel is what the server says of itself.
 type serverDataModel struct {
@@ -43,9 +31,10 @@ type externalAuthenticationData struct {
 	DisplayName types.String `tfsdk:"display_name"`
 }
 
-// Schema describes the data source.
-func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// serverData reads what the server says of itself and of the
+// organization before anyone logs in (GET /server_settings).
+var serverData = &kit.DataSource[serverDataModel]{Name: "server", NoAccount: true, Read: readServer,
+	Schema: schema.Schema{
 		MarkdownDescription: "The server's version, feature level and ways to log in, and the organization's name and URL, " +
 			"from `GET /server_settings`. Zulip asks no account for it, so a provider configured with only `url` can " +
 			"read it too. Use it to make a configuration depend on the server, for example to declare a resource " +
@@ -72,21 +61,17 @@ func (d *serverDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"realm_web_public_access_enabled": kit.ComputedBool("Whether the organization lets visitors read its web-public channels " +
 				"without an account (false before feature level 116)."),
 		},
-	}
+	},
 }
 
-// Read reads the settings; unlike the other data sources it needs no
-// credentials, as /server_settings asks for none.
-func (d *serverDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	kit.ReadData(ctx, &d.DataSourceBase, req, resp, d.read)
-}
-
-// read fills the model from the server.
-func (d *serverDataSource) read(ctx context.Context, m *serverDataModel, diags *diag.Diagnostics) {
-	s := d.Data.ServerSettings // read when the provider was configured, in this run
+// readServer fills the model from the settings the provider's configuration read;
+// unlike the other data sources it needs no credentials, as /server_settings
+// asks for none.
+func readServer(ctx context.Context, d *kit.ProviderData, m *serverDataModel, diags *diag.Diagnostics) {
+	s := d.ServerSettings // readServer when the provider was configured, in this run
 	if s == nil {
 		var err error
-		if s, err = d.Data.Client.GetServerSettings(ctx); err != nil {
+		if s, err = d.Client.GetServerSettings(ctx); err != nil {
 			kit.AddAPIError(diags, "Unable to Read the Server Settings", "read /server_settings", kit.RoleAny, err)
 			return
 		}

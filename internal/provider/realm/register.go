@@ -63,7 +63,7 @@ func Area() kit.Area {
 			{TypeName: "zulip_user_settings_push", Contract: kit.Invocation, NewResource: NewUserSettingsPushResource, Level: featureUserSettingsOfOthers,
 				Role: &kit.TypeRole{Need: kit.RoleAdministrator, Of: "other users' settings"}},
 		},
-		DataSources: []func() datasource.DataSource{NewCustomProfileFieldsDataSource, NewRealmDataSource, NewServerDataSource, NewCodePlaygroundsDataSource},
+		DataSources: []func() datasource.DataSource{customProfileFieldsData.New, realmData.New, serverData.New, codePlaygroundsData.New},
 		State:       []string{zulip.EventTypeRealm, zulip.EventTypeRealmUserSettingsDefaults, zulip.EventTypeRealmPlaygrounds},
 		Actions:     []func() action.Action{NewApplyUserSettingsAction},
 	}
