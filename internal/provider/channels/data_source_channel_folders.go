@@ -2,13 +2,13 @@ package channels
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
-	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
 // channelFoldersDataModel is the data source's argument and result.
@@ -70,10 +70,10 @@ func readChannelFolders(ctx context.Context, d *kit.ProviderData, m *channelFold
 		kit.AddAPIError(diags, "Unable to Read Channel Folders", "list the channel folders", kit.RoleAny, err)
 		return
 	}
-	byID := kit.ByID(all, func(f zulip.ChannelFolder) int64 { return f.ID })
+	all = slices.Clone(all)
+	slices.SortStableFunc(all, compareFolders) // the web app's order
 	m.Folders = []channelFolderRow{}
-	for _, item := range folderOrder(all) { // the web app's order
-		f := byID[item.ID]
+	for _, f := range all {
 		if f.IsArchived && !m.IncludeArchived.ValueBool() {
 			continue
 		}

@@ -47,7 +47,7 @@ func Area() kit.Area {
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(defaultChannelGroupCollection, func(v zulip.DefaultChannelGroup) (string, string, bool) {
 					return v.Name, defaultChannelGroupImportID(v), true
 				}), ListDescription: "The organization's default channel groups, by name."}},
-			{TypeName: "zulip_channel_folder_order", Contract: kit.ManagedObject, NewResource: NewChannelFolderOrderResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_channel_folder_order", Contract: kit.ManagedObject, NewResource: channelFolderOrder.New, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.ChannelFolderCollection, "channel_folders", func(f zulip.ChannelFolder) bool { return !f.IsArchived }),
 					ListDescription: "The order of the organization's channel folders: one result when there is a folder."}},
 			{TypeName: "zulip_channel_subscribers", Contract: kit.ManagedObject, NewResource: NewChannelSubscribersResource, Identity: kit.Identity(kit.IdentityOfIDs(kit.ChannelIDAttr)),

@@ -1,10 +1,7 @@
 package channels
 
 import (
-	"context"
-	"slices"
-
-	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"cmp"
 
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
@@ -12,11 +9,6 @@ import (
 
 // featureChannelFolderOrder is PATCH /channel_folders order (FL414).
 const featureChannelFolderOrder = 414
-
-// NewChannelFolderOrderResource returns the zulip_channel_folder_order resource.
-func NewChannelFolderOrderResource() resource.Resource {
-	return kit.NewOrderResource(channelFolderOrder)
-}
 
 // channelFolderOrder is the order of the organization's channel folders.
 var channelFolderOrder = &kit.OrderSpec{
@@ -27,35 +19,20 @@ var channelFolderOrder = &kit.OrderSpec{
 		"lacks. Destroying the resource leaves the order as it is. Needs an organization administrator and " +
 		"Zulip feature level 414 (Zulip 11.0). One per organization; import id: `channel_folders`.",
 	AttrDescription: "The ids of every channel folder, first to last, e.g. `[zulip_channel_folder.a.id, zulip_channel_folder.b.id]`.",
-	List: func(ctx context.Context, d *kit.ProviderData, seen bool) ([]kit.OrderItem, error) {
-		return kit.CollectionOrder(ctx, kit.ChannelFolderCollection(d), seen, folderOrder)
-	},
-	Reorder: func(ctx context.Context, d *kit.ProviderData, ids []int64) error {
-		return kit.ChannelFolderCollection(d).Write(ctx, func(ctx context.Context) error {
-			return d.Client.ReorderChannelFolders(ctx, ids)
-		})
-	},
+	Objects: kit.Ordered(kit.ChannelFolderCollection, compareFolders,
+		func(f zulip.ChannelFolder) kit.OrderItem { return kit.OrderItem{ID: f.ID, Name: f.Name} },
+		(*zulip.Client).ReorderChannelFolders),
 }
 
-// folderOrder is the folders in their display order (the order field, then id).
-func folderOrder(all []zulip.ChannelFolder) []kit.OrderItem {
-	sorted := slices.Clone(all)
-	slices.SortStableFunc(sorted, func(a, b zulip.ChannelFolder) int {
-		ao, bo := int64(0), int64(0)
-		if a.Order != nil {
-			ao = *a.Order
-		}
-		if b.Order != nil {
-			bo = *b.Order
-		}
-		if ao != bo {
-			return int(ao - bo)
-		}
-		return int(a.ID - b.ID)
-	})
-	out := make([]kit.OrderItem, len(sorted))
-	for i, f := range sorted {
-		out[i] = kit.OrderItem{ID: f.ID, Name: f.Name}
+// compareFolders orders folders as Zulip shows them: by their order field,
+// then by id.
+func compareFolders(a, b zulip.ChannelFolder) int {
+	ao, bo := int64(0), int64(0)
+	if a.Order != nil {
+		ao = *a.Order
 	}
-	return out
+	if b.Order != nil {
+		bo = *b.Order
+	}
+	return cmp.Or(cmp.Compare(ao, bo), cmp.Compare(a.ID, b.ID))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
 // The kit of order resources: the complete order of one collection
@@ -31,36 +32,70 @@ type OrderItem struct {
 
 // OrderSpec describes one order resource.
 type OrderSpec struct {
-	// name is the resource type without the provider prefix.
+	// Name is the resource type without the provider prefix.
 	Name string
-	// attr is the list attribute ("folders"), ImportID the singleton's id.
+	// Attr is the list attribute ("folders"), ImportID the singleton's id.
 	Attr, ImportID string
-	// what names the objects ("channel folders"), title for messages
+	// What names the objects ("channel folders"), Title for messages
 	// ("Channel Folder").
 	What, Title string
 	// ObjectType is the type of the ordered objects' resource, without the
 	// provider prefix ("linkifier").
 	ObjectType string
-	// level is the feature level of the reorder endpoint (0: every server).
+	// Level is the feature level of the reorder endpoint (0: every server).
 	Level int
-	// description and AttrDescription document the resource.
+	// Description and AttrDescription document the resource.
 	Description, AttrDescription string
-	// list returns the objects in their current order; seen uses the newest
-	// copy this run has (plan checks), otherwise a fresh read.
-	List func(ctx context.Context, d *ProviderData, seen bool) ([]OrderItem, error)
-	// reorder sends a complete order.
-	Reorder func(ctx context.Context, d *ProviderData, ids []int64) error
+	// Objects are the ordered objects (Ordered).
+	Objects OrderedObjects
 }
 
-// CollectionOrder is an OrderSpec's list for a collection: its objects, as
-// items puts them in order, from the newest copy this run has when seen.
-func CollectionOrder[T any](ctx context.Context, coll *Collection[T], seen bool, items func([]T) []OrderItem) ([]OrderItem, error) {
-	read := coll.List
+// OrderedObjects are the objects an order resource orders: it lists them in
+// their current order and sends a complete order.
+type OrderedObjects interface {
+	// list returns the objects in their current order; seen uses the newest
+	// copy this run has (plan checks), otherwise a fresh read.
+	list(ctx context.Context, d *ProviderData, seen bool) ([]OrderItem, error)
+	// reorder sends a complete order, as a write of the objects' collection.
+	reorder(ctx context.Context, d *ProviderData, ids []int64) error
+}
+
+// Ordered is the objects of a collection as an order resource sees them:
+// compare puts them in their current order (nil: the order the collection
+// lists them in), item gives one's id and name, and send is the client's
+// call that sends a complete order.
+func Ordered[T any](coll func(*ProviderData) *Collection[T], compare func(a, b T) int, item func(T) OrderItem,
+	send func(c *zulip.Client, ctx context.Context, ids []int64) error) OrderedObjects {
+	return orderedCollection[T]{coll: coll, compare: compare, item: item, send: send}
+}
+
+// orderedCollection is Ordered's OrderedObjects.
+type orderedCollection[T any] struct {
+	coll    func(*ProviderData) *Collection[T]
+	compare func(a, b T) int
+	item    func(T) OrderItem
+	send    func(c *zulip.Client, ctx context.Context, ids []int64) error
+}
+
+func (o orderedCollection[T]) list(ctx context.Context, d *ProviderData, seen bool) ([]OrderItem, error) {
+	read := o.coll(d).List
 	if seen {
-		read = coll.LastSeen
+		read = o.coll(d).LastSeen
 	}
 	all, err := read(ctx)
-	return items(all), err
+	if o.compare != nil {
+		all = slices.Clone(all)
+		slices.SortStableFunc(all, o.compare)
+	}
+	out := make([]OrderItem, len(all))
+	for i, v := range all {
+		out[i] = o.item(v)
+	}
+	return out, err
+}
+
+func (o orderedCollection[T]) reorder(ctx context.Context, d *ProviderData, ids []int64) error {
+	return o.coll(d).Write(ctx, func(ctx context.Context) error { return o.send(d.Client, ctx, ids) })
 }
 
 // orderResource is the resource of an OrderSpec.
@@ -74,9 +109,9 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*orderResource)(nil)
 )
 
-// NewOrderResource returns the resource of a spec.
-func NewOrderResource(spec *OrderSpec) resource.Resource {
-	return &orderResource{ResourceBase: ResourceBase{Name: spec.Name}, spec: spec}
+// New returns the order resource, for the area's registry.
+func (s *OrderSpec) New() resource.Resource {
+	return &orderResource{ResourceBase: ResourceBase{Name: s.Name}, spec: s}
 }
 
 // Schema describes the resource.
@@ -112,7 +147,7 @@ func (r *orderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if !ok {
 		return
 	}
-	all, err := r.spec.List(ctx, r.Data, true)
+	all, err := r.spec.Objects.list(ctx, r.Data, true)
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.Title+"s", "list the "+r.spec.What, RoleAny, err)
 		return
@@ -249,7 +284,7 @@ func (r *orderResource) put(ctx context.Context, p tfsdk.Plan, state *tfsdk.Stat
 	}
 	var ids []int64
 	diags.Append(planned.ElementsAs(ctx, &ids, false)...)
-	if err := r.spec.Reorder(ctx, r.Data, ids); err != nil {
+	if err := r.spec.Objects.reorder(ctx, r.Data, ids); err != nil {
 		AddAPIError(diags, "Unable to Order "+r.spec.Title+"s", "order the "+r.spec.What, RoleAdministrator, err)
 		return
 	}
@@ -262,7 +297,7 @@ func (r *orderResource) Read(ctx context.Context, _ resource.ReadRequest, resp *
 	if !r.Data.Ready(&resp.Diagnostics) {
 		return
 	}
-	all, err := r.spec.List(ctx, r.Data, false)
+	all, err := r.spec.Objects.list(ctx, r.Data, false)
 	if err != nil {
 		AddAPIError(&resp.Diagnostics, "Unable to Read "+r.spec.Title+"s", "list the "+r.spec.What, RoleAny, err)
 		return

@@ -54,10 +54,10 @@ func Area() kit.Area {
 				Adopt: &kit.ImportSource{Stage: kit.StageObjects, List: kit.ImportFrom(kit.ProfileFieldCollection, func(v zulip.CustomProfileField) (string, string, bool) {
 					return v.Name, v.Name, true
 				}), ListDescription: "The organization's custom profile fields."}},
-			{TypeName: "zulip_linkifier_order", Contract: kit.ManagedObject, NewResource: NewLinkifierOrderResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_linkifier_order", Contract: kit.ManagedObject, NewResource: linkifierOrder.New, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.LinkifierCollection, "linkifiers", func(zulip.Linkifier) bool { return true }),
 					ListDescription: "The order of the organization's linkifiers: one result when there is a linkifier."}},
-			{TypeName: "zulip_custom_profile_field_order", Contract: kit.ManagedObject, NewResource: NewCustomProfileFieldOrderResource, Identity: &kit.SingletonIdentity,
+			{TypeName: "zulip_custom_profile_field_order", Contract: kit.ManagedObject, NewResource: profileFieldOrder.New, Identity: &kit.SingletonIdentity,
 				Adopt: &kit.ImportSource{Stage: kit.StageOrders, List: kit.OrderOf(kit.ProfileFieldCollection, "custom_profile_fields", func(zulip.CustomProfileField) bool { return true }),
 					ListDescription: "The order of the organization's custom profile fields: one result when there is a field."}},
 			{TypeName: "zulip_user_settings_push", Contract: kit.Invocation, NewResource: NewUserSettingsPushResource, Level: featureUserSettingsOfOthers,

@@ -1,19 +1,12 @@
 package realm
 
 import (
-	"context"
-
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/provider/kit"
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
 // featureLinkifierOrder is PATCH /realm/linkifiers (FL202).
 const featureLinkifierOrder = 202
-
-// NewLinkifierOrderResource returns the zulip_linkifier_order resource.
-func NewLinkifierOrderResource() resource.Resource { return kit.NewOrderResource(linkifierOrder) }
 
 // linkifierOrder is the order in which Zulip tries the linkifiers.
 var linkifierOrder = &kit.OrderSpec{
@@ -25,18 +18,7 @@ var linkifierOrder = &kit.OrderSpec{
 		"created later goes last. Destroying the resource leaves the order as it is. Needs an organization " +
 		"administrator and Zulip feature level 202 (Zulip 7.0). One per organization; import id: `linkifiers`.",
 	AttrDescription: "The ids of every linkifier, first to last, e.g. `[zulip_linkifier.tickets.id, zulip_linkifier.commits.id]`.",
-	List: func(ctx context.Context, d *kit.ProviderData, seen bool) ([]kit.OrderItem, error) {
-		return kit.CollectionOrder(ctx, kit.LinkifierCollection(d), seen, func(all []zulip.Linkifier) []kit.OrderItem {
-			out := make([]kit.OrderItem, len(all))
-			for i, l := range all {
-				out[i] = kit.OrderItem{ID: l.ID, Name: l.Pattern}
-			}
-			return out
-		})
-	},
-	Reorder: func(ctx context.Context, d *kit.ProviderData, ids []int64) error {
-		return kit.LinkifierCollection(d).Write(ctx, func(ctx context.Context) error {
-			return d.Client.ReorderLinkifiers(ctx, ids)
-		})
-	},
+	Objects: kit.Ordered(kit.LinkifierCollection, nil,
+		func(l zulip.Linkifier) kit.OrderItem { return kit.OrderItem{ID: l.ID, Name: l.Pattern} },
+		(*zulip.Client).ReorderLinkifiers),
 }
