@@ -998,6 +998,25 @@ type planNotes struct {
 	groupRenames groupRenameLog
 }
 
+// mark records objects of a type, by key, in one of the notes' sets.
+func (n *planNotes) mark(set *map[string]bool, typeName string, keys ...string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if *set == nil {
+		*set = map[string]bool{}
+	}
+	for _, k := range keys {
+		(*set)[typeName+"\x00"+k] = true
+	}
+}
+
+// marked reports whether an object of a type is in one of the notes' sets.
+func (n *planNotes) marked(set *map[string]bool, typeName, key string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return (*set)[typeName+"\x00"+key]
+}
+
 // NoteInPlan adds key to this plan's set named set and returns the keys the
 // set holds now: how the plans of one type see what the others of the plan
 // do (a group managed by both kinds of membership resource, the fields shown

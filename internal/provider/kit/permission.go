@@ -515,12 +515,7 @@ func (d *ProviderData) NotePlannedName(typeName, name string) {
 	if d == nil {
 		return
 	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	if d.notes.planned == nil {
-		d.notes.planned = map[string]bool{}
-	}
-	d.notes.planned[typeName+"\x00"+name] = true
+	d.notes.mark(&d.notes.planned, typeName, name)
 }
 
 // PlannedName reports whether a resource of TypeName in this plan makes name.
@@ -528,9 +523,7 @@ func (d *ProviderData) PlannedName(typeName, name string) bool {
 	if d == nil {
 		return false
 	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	return d.notes.planned[typeName+"\x00"+name]
+	return d.notes.marked(&d.notes.planned, typeName, name)
 }
 
 // zulipVersionOf names the Zulip version that introduced a feature level.
@@ -555,22 +548,17 @@ func PermissionDataAttribute(s PermissionSetting) dschema.SingleNestedAttribute 
 
 // KnownInt64s is the known elements of a set of numbers: at plan time some may
 // be references to objects not created yet, which are checked when known.
-func KnownInt64s(s types.Set) []int64 {
-	var out []int64
-	for _, v := range s.Elements() {
-		if n, ok := v.(types.Int64); ok && Known(n) {
-			out = append(out, n.ValueInt64())
-		}
-	}
-	return out
-}
+func KnownInt64s(s types.Set) []int64 { return knownElements(s, types.Int64.ValueInt64) }
 
 // KnownStrings is the known elements of a set of strings (see KnownInt64s).
-func KnownStrings(s types.Set) []string {
-	var out []string
-	for _, v := range s.Elements() {
-		if str, ok := v.(types.String); ok && Known(str) {
-			out = append(out, str.ValueString())
+func KnownStrings(s types.Set) []string { return knownElements(s, types.String.ValueString) }
+
+// knownElements is the values of a set's known elements of type V.
+func knownElements[V attr.Value, T any](s types.Set, value func(V) T) []T {
+	var out []T
+	for _, e := range s.Elements() {
+		if v, ok := e.(V); ok && Known(v) {
+			out = append(out, value(v))
 		}
 	}
 	return out

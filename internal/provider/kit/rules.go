@@ -518,14 +518,7 @@ func (d *ProviderData) noteHeld(typeName string, keys []string) {
 	if d == nil || len(keys) == 0 {
 		return
 	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	if d.notes.held == nil {
-		d.notes.held = map[string]bool{}
-	}
-	for _, k := range keys {
-		d.notes.held[typeName+"\x00"+k] = true
-	}
+	d.notes.mark(&d.notes.held, typeName, keys...)
 }
 
 // noteReplaced records objects this run replaces: planned for replacement
@@ -535,14 +528,7 @@ func (d *ProviderData) noteReplaced(typeName string, keys []string) {
 		return
 	}
 	d.noteHeld(typeName, keys)
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	if d.notes.replaced == nil {
-		d.notes.replaced = map[string]bool{}
-	}
-	for _, k := range keys {
-		d.notes.replaced[typeName+"\x00"+k] = true
-	}
+	d.notes.mark(&d.notes.replaced, typeName, keys...)
 }
 
 // replacing reports an object (by its id or identity value) that this run
@@ -553,9 +539,7 @@ func (d *ProviderData) replacing(typeName, key string) bool {
 	if d == nil {
 		return false
 	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	return d.notes.replaced[typeName+"\x00"+key]
+	return d.notes.marked(&d.notes.replaced, typeName, key)
 }
 
 // HeldByState reports an object (by its id or identity value) that a state
@@ -578,9 +562,7 @@ func (d *ProviderData) heldInRun(typeName, key string) bool {
 	if d == nil {
 		return false
 	}
-	d.notes.mu.Lock()
-	defer d.notes.mu.Unlock()
-	return d.notes.held[typeName+"\x00"+key]
+	return d.notes.marked(&d.notes.held, typeName, key)
 }
 
 // accountForPlan fails the plan of a change when the provider has no
