@@ -3,6 +3,7 @@ package people
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -32,9 +33,12 @@ type userStatusDataSourceModel struct {
 // userStatusData reads one user's status.
 var userStatusData = &kit.DataSource[userStatusDataSourceModel]{Name: "user_status", Level: featureUserStatus, Read: readUserStatus,
 	Schema: schema.Schema{
-		MarkdownDescription: "A user's status (text and emoji), from `GET /api/v1/users/{user_id}/status`. A user " +
-			"who has set no status is not an error: the text and emoji attributes are null and `away` is `false`. " +
-			"Needs Zulip feature level 262 (Zulip 9.0).",
+		MarkdownDescription: "A user's status (text and emoji). A user who has set no status is not an error: the " +
+			"text and emoji attributes are null and `away` is `false`. Every status of the organization comes with the " +
+			"one `POST /register` a run reads, so that many blocks cost no more than one; a provider account that is a " +
+			"guest (which may not see every user), or a user who is deactivated, a bot or not in the organization, is " +
+			"read alone from `GET /users/{user_id}/status`, whose refusal says what is wrong. Needs Zulip feature " +
+			"level 262 (Zulip 9.0).",
 		Attributes: map[string]schema.Attribute{
 			"user_id": schema.Int64Attribute{
 				Required:            true,
@@ -52,9 +56,14 @@ var userStatusData = &kit.DataSource[userStatusDataSourceModel]{Name: "user_stat
 	},
 }
 
-// readUserStatus fills the model from the server.
+// readUserStatus fills the model: from the organization's statuses, or from
+// the user's own status when they cannot tell it.
 func readUserStatus(ctx context.Context, d *kit.ProviderData, m *userStatusDataSourceModel, diags *diag.Diagnostics) {
 	id := m.UserID.ValueInt64()
+	if st, ok := listedStatus(ctx, d, id); ok {
+		userStatusFromAPI(st, m)
+		return
+	}
 	st, err := d.Client.GetUserStatus(ctx, id)
 	switch {
 	case zulip.IsNotFound(err):
@@ -71,6 +80,31 @@ func readUserStatus(ctx context.Context, d *kit.ProviderData, m *userStatusDataS
 	}
 	userStatusFromAPI(*st, m)
 	tflog.Debug(ctx, "read user status", map[string]any{"user_id": id, "has_status": !st.Empty})
+}
+
+// listedStatus is a user's status from the statuses of the whole
+// organization, which the run's register snapshot holds (kit.State). They
+// leave out a user with no status, so they tell only of an active human user
+// of the run's user list, read by an account that sees every user (Zulip
+// gives a guest only the users it may access). A failed read is left to the
+// user's own status endpoint too.
+func listedStatus(ctx context.Context, d *kit.ProviderData, id int64) (zulip.UserStatus, bool) {
+	me, err := d.Caller(ctx)
+	if err != nil || me.Role >= zulip.RoleGuest {
+		return zulip.UserStatus{}, false
+	}
+	users, err := kit.Users(ctx, d)
+	if u, ok := users[id]; err != nil || !ok || !u.IsActive || u.IsBot {
+		return zulip.UserStatus{}, false
+	}
+	snap, err := kit.State(ctx, d, zulip.EventTypeUserStatus)
+	if err != nil {
+		return zulip.UserStatus{}, false
+	}
+	if st, ok := snap.UserStatus[strconv.FormatInt(id, 10)]; ok {
+		return st, true
+	}
+	return zulip.UserStatus{Empty: true}, true
 }
 
 // userStatusFromAPI copies a status into the model; absent fields are null

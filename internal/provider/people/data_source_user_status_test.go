@@ -1,6 +1,8 @@
 package people_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -12,10 +14,17 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/refserver"
 )
 
+// TestAccUserStatus_seeded reads the seeded statuses as a member, from the
+// organization's statuses that the run's register holds (no status is read
+// alone), and as a guest, who may not see every user, each alone.
 func TestAccUserStatus_seeded(t *testing.T) {
+	t.Run("member", func(t *testing.T) { testUserStatusSeeded(t, refserver.SeedMemberID, false) })
+	t.Run("guest", func(t *testing.T) { testUserStatusSeeded(t, refserver.SeedGuestID, true) })
+}
+
+func testUserStatusSeeded(t *testing.T, account int, readAlone bool) {
 	srv := acctest.NewServer(t)
-	guest := srv.ProviderConfig(t, refserver.SeedGuestID)
-	config := guest + `
+	config := srv.ProviderConfig(t, account) + `
 data "zulip_user_status" "mark" {
   user_id = 5
 }
@@ -54,9 +63,21 @@ data "zulip_user_status" "maria" {
 		knownvalue.StringExact("palm_tree"), knownvalue.StringExact("1f334"), knownvalue.StringExact("unicode_emoji"), false)...)
 	second = append(second, check("data.zulip_user_status.mark", refserver.SeedMemberID, null, null, null, null, false)...)
 
+	aloneReads := func() error {
+		n := 0
+		for req, count := range srv.RequestCounts() {
+			if strings.HasPrefix(req, "GET /api/v1/users/") && strings.HasSuffix(req, "/status") {
+				n += count
+			}
+		}
+		if (n > 0) != readAlone {
+			return fmt.Errorf("%d statuses read alone (GET /users/{id}/status), want them read alone: %v", n, readAlone)
+		}
+		return nil
+	}
 	acctest.ParallelTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			acctest.Apply(config).State(first...).Step(),
+			acctest.Apply(config).State(first...).OnServer(aloneReads).Step(),
 			// Changed outside Terraform: Maria sets a status, Mark clears his.
 			acctest.Apply(config).OutOfBand(srv, func(r *refserver.Realm) {
 				r.Users[refserver.SeedMember2ID].Status = &refserver.UserStatus{

@@ -37,6 +37,7 @@ func Area() kit.Area {
 		DataSources:        []func() datasource.DataSource{userData.New, userStatusData.New, invitationsData.New},
 		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},
 		Actions:            []func() action.Action{NewSendInvitationsAction},
+		State:              []string{zulip.EventTypeUserStatus},
 	}
 }
 
