@@ -257,7 +257,7 @@ func probe(ctx context.Context, d *kit.ProviderData, r zulip.Resolved, diags *di
 	tflog.Info(ctx, "connected to Zulip", map[string]any{
 		"zulip_version": settings.ZulipVersion, "zulip_feature_level": settings.ZulipFeatureLevel,
 	})
-	d.FeatureLevel, d.ServerVersion, d.ServerSettings = settings.ZulipFeatureLevel, settings.ZulipVersion, settings
+	d.ServerSettings = settings
 	return !d.HasCreds || checkAccount(ctx, d, creds, sources, diags)
 }
 

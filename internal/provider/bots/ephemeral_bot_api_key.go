@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -13,17 +13,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-// NewBotAPIKeyEphemeralResource returns the zulip_bot_api_key ephemeral resource.
-func NewBotAPIKeyEphemeralResource() ephemeral.EphemeralResource {
-	return &botAPIKeyEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "bot_api_key"}}
-}
-
-// botAPIKeyEphemeralResource reads a bot's API key, and an outgoing webhook's
-// token, without writing them to the plan or the state.
-type botAPIKeyEphemeralResource struct {
-	kit.EphemeralBase
-}
-
 type botAPIKeyModel struct {
 	BotID                types.Int64  `tfsdk:"bot_id"`
 	Email                types.String `tfsdk:"email"`
@@ -31,9 +20,10 @@ type botAPIKeyModel struct {
 	OutgoingWebhookToken types.String `tfsdk:"outgoing_webhook_token"`
 }
 
-// Schema describes the ephemeral resource.
-func (e *botAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// botAPIKey reads a bot's API key, and an outgoing webhook's token, without
+// writing them to the plan or the state.
+var botAPIKey = &kit.Ephemeral[botAPIKeyModel]{Name: "bot_api_key", Open: openBotAPIKey,
+	Schema: schema.Schema{
 		MarkdownDescription: "A bot's API key (`GET /bots/{id}/api_key`), and an outgoing webhook bot's token, read " +
 			"when Terraform needs them and never written to the plan or the state: feed them to another provider's " +
 			"ephemeral or write-only arguments, or to an aliased `zulip` provider that acts as the bot. Needs the bot's " +
@@ -47,47 +37,41 @@ func (e *botAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.Schem
 			"outgoing_webhook_token": schema.StringAttribute{Computed: true, Sensitive: true,
 				MarkdownDescription: "The token Zulip sends with an outgoing webhook bot's requests, for the receiver to check; null for other bots."},
 		},
-	}
+	},
 }
 
-// Open reads the key.
-func (e *botAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	var m botAPIKeyModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !e.Data.Ready(&resp.Diagnostics) {
-		return
-	}
-	if err := e.Data.RequireFeatureLevel(featureBotAPIKey, "Reading a bot's API key"); err != nil {
-		resp.Diagnostics.AddError("Zulip Server Too Old", err.Error()+" Before it, Zulip gives a bot's key only when the bot is "+
+// openBotAPIKey reads the key.
+func openBotAPIKey(ctx context.Context, d *kit.ProviderData, m *botAPIKeyModel, diags *diag.Diagnostics) {
+	if err := d.RequireFeatureLevel(featureBotAPIKey, "Reading a bot's API key"); err != nil {
+		diags.AddError("Zulip Server Too Old", err.Error()+" Before it, Zulip gives a bot's key only when the bot is "+
 			"created or its key regenerated: read it in Zulip's settings (Personal settings, Bots) and pass it as a variable.")
 		return
 	}
 	id := m.BotID.ValueInt64()
-	key, err := e.Data.Client.GetBotAPIKey(ctx, id)
+	key, err := d.Client.GetBotAPIKey(ctx, id)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Bot's API Key", fmt.Sprintf("read the API key of bot %d", id), kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read the Bot's API Key", fmt.Sprintf("read the API key of bot %d", id), kit.RoleAny, err)
 		return
 	}
-	users, err := kit.Users(ctx, e.Data)
+	users, err := kit.Users(ctx, d)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Bot", "list the users", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Read the Bot", "list the users", kit.RoleAny, err)
 		return
 	}
 	u, ok := users[id]
 	if !ok {
-		resp.Diagnostics.AddAttributeError(path.Root("bot_id"), "Bot Not Found", fmt.Sprintf("No user has the id %d.", id))
+		diags.AddAttributeError(path.Root("bot_id"), "Bot Not Found", fmt.Sprintf("No user has the id %d.", id))
 		return
 	}
 	m.Email, m.APIKey, m.OutgoingWebhookToken = types.StringValue(u.Email), types.StringValue(key), types.StringNull()
 	if u.BotType != nil && *u.BotType == zulip.BotTypeOutgoingWebhook {
-		b, err := realmBot(ctx, e.Data, id)
+		b, err := realmBot(ctx, d, id)
 		if err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "Unable to Read the Bot", "read the bots' settings through POST /register", kit.RoleAny, err)
+			kit.AddAPIError(diags, "Unable to Read the Bot", "read the bots' settings through POST /register", kit.RoleAny, err)
 			return
 		}
 		if len(b.Services) > 0 {
 			m.OutgoingWebhookToken = types.StringValue(b.Services[0].Token)
 		}
 	}
-	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
 }

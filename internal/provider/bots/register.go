@@ -36,7 +36,7 @@ func Area() kit.Area {
 						Validators:          []validator.String{stringvalidator.OneOf("generic", "incoming_webhook", "outgoing_webhook", "embedded")}}}}}},
 		},
 		DataSources:        []func() datasource.DataSource{botsData.New, customEmojiData.New},
-		EphemeralResources: []func() ephemeral.EphemeralResource{NewBotAPIKeyEphemeralResource},
+		EphemeralResources: []func() ephemeral.EphemeralResource{botAPIKey.New},
 		Functions:          []func() function.Function{NewWebhookURLFunction},
 		State:              []string{zulip.EventTypeRealmBot},
 	}

@@ -169,7 +169,7 @@ func readChannels(ctx context.Context, d *kit.ProviderData, m *channelsDataSourc
 	}
 	list, err := d.Client.ListChannels(ctx, channelsOptionsToAPI(*m))
 	if err != nil {
-		if m.IncludeAllActive.ValueBool() && d.FeatureLevel < featureChannelsIncludeAll && kit.IsClientError(err) &&
+		if m.IncludeAllActive.ValueBool() && d.FeatureLevel() < featureChannelsIncludeAll && kit.IsClientError(err) &&
 			!zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) {
 			diags.AddAttributeError(path.Root("include_all_active"), "Unable to List Channels",
 				"The server refused include_all_active: before Zulip feature level 356 only organization administrators "+

@@ -247,11 +247,11 @@ func (r *channelResource) checkCreation(ctx context.Context, plan channelResourc
 	if !r.checkName(ctx, plan.Name.ValueString(), diags) || !kit.Known(plan.Privacy) {
 		return
 	}
-	if r.Data.FeatureLevel < featureChannelCreate {
+	if r.Data.FeatureLevel() < featureChannelCreate {
 		diags.AddWarning("Channel Created Through the Subscription Endpoint",
 			fmt.Sprintf("This server (Zulip %s, feature level %d) predates POST /channels/create (feature level %d), so "+
 				"the channel is created by subscribing the provider's account to it, and that account stays subscribed. "+
-				"Declare zulip_channel_subscribers to manage who is subscribed.", r.Data.ServerVersion, r.Data.FeatureLevel,
+				"Declare zulip_channel_subscribers to manage who is subscribed.", r.Data.ServerVersion(), r.Data.FeatureLevel(),
 				featureChannelCreate))
 	}
 	r.requireCreation(ctx, plan.Privacy.ValueString(), diags)
@@ -320,7 +320,7 @@ func (r *channelResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	var key string
-	if r.Data.FeatureLevel >= featureChannelCreate {
+	if r.Data.FeatureLevel() >= featureChannelCreate {
 		key, ok = channelCreation(r.Data, apiReq).Create(ctx, r.Data, &resp.Diagnostics)
 	} else {
 		key, ok = r.createBySubscribing(ctx, apiReq, all, &resp.Diagnostics)
@@ -379,7 +379,7 @@ func (r *channelResource) createBySubscribing(ctx context.Context, req zulip.Cre
 	me, merr := r.Data.Caller(lctx)
 	othersCreator := merr == nil && ch.CreatorID != nil && *ch.CreatorID != me.UserID
 	if slices.ContainsFunc(before, func(c zulip.Channel) bool { return c.StreamID == ch.StreamID }) || othersCreator ||
-		(r.Data.FeatureLevel >= featureChannelCreator && ch.CreatorID == nil) {
+		(r.Data.FeatureLevel() >= featureChannelCreator && ch.CreatorID == nil) {
 		diags.AddAttributeError(path.Root("name"), "Channel Already Exists",
 			fmt.Sprintf("A channel named %q (id %d) was made by someone else after this plan, so the request only "+
 				"subscribed the provider's account to it. To manage it with this resource, import it (with <name> this "+

@@ -87,7 +87,7 @@ func changeSubscribers(ctx context.Context, d *kit.ProviderData, ch zulip.Channe
 	defer w.End()
 	if len(add) > 0 {
 		req := zulip.SubscribeRequest{Subscriptions: []zulip.ChannelByName{{Name: ch.Name}}, Principals: add}
-		if d.FeatureLevel >= featureQuietSubscriptions {
+		if d.FeatureLevel() >= featureQuietSubscriptions {
 			req.SendNewSubscriptionMessages = &notify
 		}
 		res, err := d.Client.Subscribe(ctx, req)

@@ -104,8 +104,8 @@ func readUserGroups(ctx context.Context, d *kit.ProviderData, m *userGroupsDataS
 		// could be about, so say what the account lacks.
 		if kit.IsClientError(err) && !zulip.IsUnauthorized(err) && !zulip.IsRateLimited(err) && !zulip.IsNotFound(err) {
 			who, use := "guests", "a member, moderator, administrator or owner"
-			if d.FeatureLevel < featureBotsOnGroupEndpoints {
-				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.FeatureLevel)
+			if d.FeatureLevel() < featureBotsOnGroupEndpoints {
+				who = fmt.Sprintf("guests or (before feature level %d; this server has %d) bots", featureBotsOnGroupEndpoints, d.FeatureLevel())
 				use += " (or a bot, on Zulip with feature level 496 or newer)"
 			}
 			diags.AddError("Unable to List User Groups",

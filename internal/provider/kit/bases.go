@@ -1,32 +1,16 @@
 package kit
 
-// The bases of the provider's ephemeral resources and actions, as
-// ResourceBase is of its resources: each names its type and receives the
-// provider's data, so that none writes its own Metadata and Configure. Data
-// sources are declared whole (DataSource, data_source.go).
+// The base of the provider's hand-written actions, as ResourceBase is of its
+// resources: it names the type and receives the provider's data, so that no
+// action writes its own Metadata and Configure. Data sources and ephemeral
+// resources are declared whole (DataSource, Ephemeral), and so are the
+// operations that are both an action and a resource (Operation).
 
 import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
-	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 )
-
-// EphemeralBase is embedded by every ephemeral resource.
-type EphemeralBase struct {
-	Name string
-	Data *ProviderData
-}
-
-// Metadata names the ephemeral resource.
-func (b *EphemeralBase) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.Name
-}
-
-// Configure receives the provider's data.
-func (b *EphemeralBase) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	b.Data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
 
 // ActionBase is embedded by every action.
 type ActionBase struct {

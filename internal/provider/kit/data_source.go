@@ -86,8 +86,8 @@ func (d *declaredDataSource[M]) Read(ctx context.Context, req datasource.ReadReq
 
 // ready reports whether the provider can read the data source.
 func (d *declaredDataSource[M]) ready(diags *diag.Diagnostics) bool {
-	if d.spec.NoAccount && d.data != nil && d.data.Client != nil {
-		return true
+	if d.spec.NoAccount {
+		return d.data.ReadyWithoutAccount(diags)
 	}
 	return d.data.Ready(diags)
 }

@@ -34,10 +34,9 @@ type ProviderData struct {
 	// UnknownConfig is true when the provider's own configuration was not known
 	// yet (planning against a server that another resource creates).
 	UnknownConfig bool
-	FeatureLevel  int
-	ServerVersion string
 	// ServerSettings are what GET /server_settings answered when the provider
-	// was configured (nil before): the zulip_server data source's values.
+	// was configured (nil before): the server's version and feature level,
+	// and the zulip_server data source's values.
 	ServerSettings *zulip.ServerSettings
 	// me is the provider's own account as GET /users/me answered when the
 	// provider was configured (nil without credentials): its id and role let
@@ -103,18 +102,46 @@ func (d *ProviderData) Ready(diags *diag.Diagnostics) bool {
 	return true
 }
 
+// ReadyWithoutAccount is Ready for what Zulip gives without an account (the
+// server's settings, a development server's API keys): a provider configured
+// with only `url` passes.
+func (d *ProviderData) ReadyWithoutAccount(diags *diag.Diagnostics) bool {
+	if d != nil && !d.UnknownConfig && d.Client != nil {
+		return true
+	}
+	return d.Ready(diags) // says why not
+}
+
 // KnowsServer reports whether the server's feature level is known, so that
 // plan-time checks that depend on it can run.
 func (d *ProviderData) KnowsServer() bool { return d != nil && d.Client != nil && !d.UnknownConfig }
 
+// FeatureLevel is the server's API feature level, as the provider's
+// configuration read it (0 before).
+func (d *ProviderData) FeatureLevel() int {
+	if d == nil || d.ServerSettings == nil {
+		return 0
+	}
+	return d.ServerSettings.ZulipFeatureLevel
+}
+
+// ServerVersion is the server's Zulip version, as the provider's
+// configuration read it ("" before).
+func (d *ProviderData) ServerVersion() string {
+	if d == nil || d.ServerSettings == nil {
+		return ""
+	}
+	return d.ServerSettings.ZulipVersion
+}
+
 // RequireFeatureLevel adds an error when the server is older than level;
 // what names the attribute or operation that needs it.
 func (d *ProviderData) RequireFeatureLevel(level int, what string) error {
-	if !d.KnowsServer() || d.FeatureLevel >= level {
+	if !d.KnowsServer() || d.FeatureLevel() >= level {
 		return nil
 	}
 	return fmt.Errorf("%s needs Zulip feature level %d or newer, but the server (Zulip %s) has feature level %d",
-		what, level, d.ServerVersion, d.FeatureLevel)
+		what, level, d.ServerVersion(), d.FeatureLevel())
 }
 
 // collectionCache keeps whole collections (linkifiers, realm domains, saved

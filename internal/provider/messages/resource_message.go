@@ -610,7 +610,7 @@ const featureMessagesByID = 300
 // batch did not return it: deleted (the single read says so), or readable by
 // the account outside its message history (a message it imported).
 func readMessage(ctx context.Context, d *kit.ProviderData, id int64) (*zulip.Message, error) {
-	if d.FeatureLevel >= featureMessagesByID && d.MessageReads != nil {
+	if d.FeatureLevel() >= featureMessagesByID && d.MessageReads != nil {
 		found, err := d.MessageReads.Do(ctx, "messages", []int64{id}, func(ctx context.Context, ids []int64) (map[int64]zulip.Message, error) {
 			list, err := d.Client.GetMessagesByID(ctx, ids)
 			return kit.ByID(list, func(m zulip.Message) int64 { return m.ID }), err

@@ -103,7 +103,7 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 		}
 		return
 	}
-	if r.Data.FeatureLevel >= featureSavedSnippetEdit {
+	if r.Data.FeatureLevel() >= featureSavedSnippetEdit {
 		return
 	}
 	var plan, state savedSnippetResourceModel
@@ -122,7 +122,7 @@ func (r *savedSnippetResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	if len(resp.RequiresReplace) > 0 {
 		tflog.Info(ctx, "server cannot edit saved snippets; planning a replacement", map[string]any{
-			"id": state.ID.ValueInt64(), "zulip_feature_level": r.Data.FeatureLevel,
+			"id": state.ID.ValueInt64(), "zulip_feature_level": r.Data.FeatureLevel(),
 		})
 	}
 }

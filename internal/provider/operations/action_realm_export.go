@@ -161,7 +161,7 @@ func (a *realmExportAction) Invoke(ctx context.Context, req action.InvokeRequest
 		return
 	}
 	resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf("Requesting a %s data export of the organization", exportType)})
-	id, err := client.CreateRealmExport(ctx, exportType, a.Data.FeatureLevel)
+	id, err := client.CreateRealmExport(ctx, exportType, a.Data.FeatureLevel())
 	if err != nil && !kit.IsClientError(err) {
 		// Choice: the request may have reached Zulip; adopt the one new export
 		// rather than request another (each counts against five a week).

@@ -2,13 +2,11 @@ package operations
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -19,26 +17,8 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-var (
-	_ ephemeral.EphemeralResourceWithClose = (*eventQueueEphemeralResource)(nil)
-)
-
-// privateQueueID is the private-data key under which Open hands the queue id to Close.
-const privateQueueID = "queue"
-
 // eventQueueCloseTimeout bounds the deletion of the queue at Close.
 const eventQueueCloseTimeout = 30 * time.Second
-
-// NewEventQueueEphemeralResource returns the zulip_event_queue ephemeral resource.
-func NewEventQueueEphemeralResource() ephemeral.EphemeralResource {
-	return &eventQueueEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "event_queue"}}
-}
-
-// eventQueueEphemeralResource registers an event queue for the length of a
-// Terraform run and deletes it afterwards.
-type eventQueueEphemeralResource struct {
-	kit.EphemeralBase
-}
 
 // eventQueueEphemeralResourceModel is the zulip_event_queue configuration and result.
 type eventQueueEphemeralResourceModel struct {
@@ -50,15 +30,18 @@ type eventQueueEphemeralResourceModel struct {
 	ZulipVersion      types.String `tfsdk:"zulip_version"`
 }
 
-// eventQueuePrivate is what Close needs, kept in the ephemeral resource's private data.
-type eventQueuePrivate struct {
-	QueueID string `json:"queue_id"`
+// eventQueue registers an event queue for the length of a Terraform run and
+// deletes it afterwards: Close is handed the queue's id.
+var eventQueue = &kit.Ephemeral[eventQueueEphemeralResourceModel]{Name: "event_queue", Open: openEventQueue,
+	Kept:   func(m *eventQueueEphemeralResourceModel) string { return m.QueueID.ValueString() },
+	Close:  closeEventQueue,
+	Schema: eventQueueSchema(),
 }
 
-// Schema describes the ephemeral resource.
-func (e *eventQueueEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+// eventQueueSchema describes the ephemeral resource.
+func eventQueueSchema() schema.Schema {
 	eventType := validators.String("must be a non-empty event type without surrounding whitespace", checkEventType)
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "An event queue registered on the Zulip server (`POST /register`) for the duration of " +
 			"one Terraform run, and deleted (`DELETE /events`) when Terraform closes it; a queue that is already gone " +
 			"by then (Zulip deletes queues left idle for about ten minutes) is not an error. Its `queue_id` and " +
@@ -104,69 +87,44 @@ func (e *eventQueueEphemeralResource) Schema(_ context.Context, _ ephemeral.Sche
 	}
 }
 
-// Open registers the queue.
-func (e *eventQueueEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	var m eventQueueEphemeralResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !e.Data.Ready(&resp.Diagnostics) {
+// openEventQueue registers the queue.
+func openEventQueue(ctx context.Context, d *kit.ProviderData, m *eventQueueEphemeralResourceModel, diags *diag.Diagnostics) {
+	apiReq := eventQueueToAPI(ctx, *m, diags)
+	if diags.HasError() {
 		return
 	}
-	apiReq := eventQueueToAPI(ctx, m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	reg, err := e.Data.Client.Register(ctx, apiReq)
+	reg, err := d.Client.Register(ctx, apiReq)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "Unable to Register Event Queue", "register an event queue", kit.RoleAny, err)
+		kit.AddAPIError(diags, "Unable to Register Event Queue", "register an event queue", kit.RoleAny, err)
 		return
 	}
 	if reg.QueueID == "" {
-		resp.Diagnostics.AddError("Unable to Register Event Queue",
+		diags.AddError("Unable to Register Event Queue",
 			"The server answered the registration without a queue_id, which it does only for unauthenticated "+
 				"spectators. Check that the provider's credentials are those of an account.")
 		return
 	}
-	private, err := json.Marshal(eventQueuePrivate{QueueID: reg.QueueID})
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Record Event Queue", "The provider could not encode the queue id: "+err.Error())
-		return
-	}
-	// Hand the id to Close before anything else can fail, so the queue is deleted.
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateQueueID, private)...)
-	eventQueueFromAPI(reg, &m)
+	eventQueueFromAPI(reg, m)
 	tflog.Info(ctx, "registered an event queue", map[string]any{"queue_id": reg.QueueID, "last_event_id": reg.LastEventID})
-	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
 }
 
-// Close deletes the queue; one the server has already dropped is not an error.
-func (e *eventQueueEphemeralResource) Close(ctx context.Context, req ephemeral.CloseRequest, resp *ephemeral.CloseResponse) {
-	raw, diags := req.Private.GetKey(ctx, privateQueueID)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() || len(raw) == 0 {
-		return
-	}
-	var p eventQueuePrivate
-	if err := json.Unmarshal(raw, &p); err != nil || p.QueueID == "" {
-		tflog.Warn(ctx, "event queue private data unreadable; nothing to delete")
-		return
-	}
-	if !e.Data.Ready(&resp.Diagnostics) {
-		return
-	}
+// closeEventQueue deletes the queue; one the server has already dropped is
+// not an error.
+func closeEventQueue(ctx context.Context, d *kit.ProviderData, queueID string, diags *diag.Diagnostics) {
 	// Terraform may be stopping (Ctrl-C); the queue should still be deleted.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), eventQueueCloseTimeout)
 	defer cancel()
-	err := e.Data.Client.DeleteQueue(ctx, p.QueueID)
+	err := d.Client.DeleteQueue(ctx, queueID)
 	switch {
 	case err == nil:
-		tflog.Info(ctx, "deleted the event queue", map[string]any{"queue_id": p.QueueID})
+		tflog.Info(ctx, "deleted the event queue", map[string]any{"queue_id": queueID})
 	case zulip.IsBadEventQueue(err):
-		tflog.Info(ctx, "the event queue was already gone (expired or deleted)", map[string]any{"queue_id": p.QueueID})
+		tflog.Info(ctx, "the event queue was already gone (expired or deleted)", map[string]any{"queue_id": queueID})
 	default:
 		// The server drops idle queues after about ten minutes anyway, so a
 		// failed deletion costs nothing lasting: a warning, not an error.
-		resp.Diagnostics.AddWarning("Unable to Delete Event Queue",
-			"The provider could not delete event queue "+p.QueueID+"; the server will drop it after about ten "+
+		diags.AddWarning("Unable to Delete Event Queue",
+			"The provider could not delete event queue "+queueID+"; the server will drop it after about ten "+
 				"minutes without use. Error: "+err.Error())
 	}
 }

@@ -90,7 +90,7 @@ var pushTestNotification = &kit.Operation[pushTestNotificationArgs]{
 		c.Progress(ctx, "Sending a test push notification through POST /%s", endpoint)
 		var err error
 		if endpoint == pushEndpointE2EE {
-			err = c.Data.Client.SendE2EETestNotification(ctx, pushTestNotificationToAPI(c.Args, c.Data.FeatureLevel))
+			err = c.Data.Client.SendE2EETestNotification(ctx, pushTestNotificationToAPI(c.Args, c.Data.FeatureLevel()))
 		} else {
 			err = c.Data.Client.SendTestNotification(ctx, c.Args.Token.ValueString())
 		}

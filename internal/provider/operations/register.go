@@ -18,7 +18,7 @@ func Area() kit.Area {
 			{TypeName: "zulip_own_account_deactivation", Contract: kit.Invocation, NewResource: ownAccountDeactivation.NewResource},
 			{TypeName: "zulip_sms_question", Contract: kit.Invocation, NewResource: NewSMSQuestionResource, NoAccount: true},
 		},
-		EphemeralResources: []func() ephemeral.EphemeralResource{NewEventQueueEphemeralResource},
+		EphemeralResources: []func() ephemeral.EphemeralResource{eventQueue.New},
 		Actions:            []func() action.Action{ownAccountDeactivation.NewAction, pushTestNotification.NewAction, NewRealmExportAction},
 	}
 }

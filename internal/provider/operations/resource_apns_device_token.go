@@ -108,10 +108,10 @@ func (r *apnsDeviceTokenResource) ModifyPlan(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() || !kit.Known(plan.Token) {
 		return
 	}
-	if err := checkAPNsToken(plan.Token.ValueString(), r.Data.FeatureLevel); err != nil {
+	if err := checkAPNsToken(plan.Token.ValueString(), r.Data.FeatureLevel()); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("token"), "Invalid APNs Device Token",
 			fmt.Sprintf("The Zulip server (Zulip %s, feature level %d) would refuse this token: %s.",
-				r.Data.ServerVersion, r.Data.FeatureLevel, err))
+				r.Data.ServerVersion(), r.Data.FeatureLevel(), err))
 	}
 }
 

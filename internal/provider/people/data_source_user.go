@@ -285,9 +285,9 @@ func userEmailNotFoundDetail(d *kit.ProviderData, email string, err error) strin
 		"this address, or a user has it but their e-mail visibility setting hides it from the provider's account "+
 		"(Zulip answers \"No such user\" in both cases). Look the user up by user_id, or by their Zulip API e-mail "+
 		"(the stand-in address user{id}@{organization host}, which always works).", email)
-	if d.KnowsServer() && d.FeatureLevel < featureUserByRealEmail {
+	if d.KnowsServer() && d.FeatureLevel() < featureUserByRealEmail {
 		detail += fmt.Sprintf(" This server (feature level %d) accepts only API e-mail addresses: real addresses are "+
-			"looked up since feature level %d.", d.FeatureLevel, featureUserByRealEmail)
+			"looked up since feature level %d.", d.FeatureLevel(), featureUserByRealEmail)
 	}
 	return detail + " Server said: " + err.Error()
 }

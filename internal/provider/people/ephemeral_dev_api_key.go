@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -19,16 +18,6 @@ import (
 	"github.com/zulip-terraform/terraform-provider-zulip/internal/zulip"
 )
 
-// NewDevAPIKeyEphemeralResource returns the zulip_dev_api_key ephemeral resource.
-func NewDevAPIKeyEphemeralResource() ephemeral.EphemeralResource {
-	return &devAPIKeyEphemeralResource{EphemeralBase: kit.EphemeralBase{Name: "dev_api_key"}}
-}
-
-// devAPIKeyEphemeralResource fetches an account's API key from a development server.
-type devAPIKeyEphemeralResource struct {
-	kit.EphemeralBase
-}
-
 // devAPIKeyEphemeralResourceModel is the zulip_dev_api_key configuration and result.
 type devAPIKeyEphemeralResourceModel struct {
 	Username types.String `tfsdk:"username"`
@@ -37,9 +26,11 @@ type devAPIKeyEphemeralResourceModel struct {
 	UserID   types.Int64  `tfsdk:"user_id"`
 }
 
-// Schema describes the ephemeral resource.
-func (e *devAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// devAPIKey fetches an account's API key from a development server. It needs
+// the server's URL only: the endpoint takes no credentials, which is the
+// point of it.
+var devAPIKey = &kit.Ephemeral[devAPIKeyEphemeralResourceModel]{Name: "dev_api_key", NoAccount: true, Open: openDevAPIKey,
+	Schema: schema.Schema{
 		MarkdownDescription: "The API key of any account of a Zulip **development** server, fetched without a " +
 			"password through `POST /dev_fetch_api_key`. Production servers refuse that endpoint, and this " +
 			"ephemeral resource then fails with an explanation. The key is never written to the plan or the " +
@@ -69,36 +60,19 @@ func (e *devAPIKeyEphemeralResource) Schema(_ context.Context, _ ephemeral.Schem
 					"`0` from older ones).",
 			},
 		},
-	}
+	},
 }
 
-// Open fetches the key. It needs the server's URL only: the endpoint takes no
-// credentials, which is the point of it.
-func (e *devAPIKeyEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	var m devAPIKeyEphemeralResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !readyWithoutCredentials(e.Data, &resp.Diagnostics) {
-		return
-	}
+// openDevAPIKey fetches the key.
+func openDevAPIKey(ctx context.Context, d *kit.ProviderData, m *devAPIKeyEphemeralResourceModel, diags *diag.Diagnostics) {
 	username := m.Username.ValueString()
-	key, err := e.Data.Client.DevFetchAPIKey(ctx, username)
+	key, err := d.Client.DevFetchAPIKey(ctx, username)
 	if err != nil {
-		addDevAPIKeyError(&resp.Diagnostics, e.Data, username, err)
+		addDevAPIKeyError(diags, d, username, err)
 		return
 	}
-	devAPIKeyFromAPI(key, &m)
+	devAPIKeyFromAPI(key, m)
 	tflog.Info(ctx, "fetched a development API key", map[string]any{"email": key.Email, "user_id": key.UserID})
-	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
-}
-
-// readyWithoutCredentials reports, as a diagnostic, why the provider cannot call an
-// endpoint that needs no credentials; unlike ready, a provider configured
-// with only a URL passes.
-func readyWithoutCredentials(d *kit.ProviderData, diags *diag.Diagnostics) bool {
-	if d == nil || d.UnknownConfig || d.Client == nil {
-		return d.Ready(diags) // reports why
-	}
-	return true
 }
 
 // devAPIKeyFromAPI copies the server's answer into the result.

@@ -35,7 +35,7 @@ func Area() kit.Area {
 					"nobody can join with it any more. Zulip keeps no trace of it in the pending invitations."}},
 		},
 		DataSources:        []func() datasource.DataSource{userData.New, userStatusData.New, invitationsData.New},
-		EphemeralResources: []func() ephemeral.EphemeralResource{NewDevAPIKeyEphemeralResource},
+		EphemeralResources: []func() ephemeral.EphemeralResource{devAPIKey.New},
 		Actions:            []func() action.Action{NewSendInvitationsAction},
 		State:              []string{zulip.EventTypeUserStatus},
 	}

@@ -68,7 +68,7 @@ var serverData = &kit.DataSource[serverDataModel]{Name: "server", NoAccount: tru
 // unlike the other data sources it needs no credentials, as /server_settings
 // asks for none.
 func readServer(ctx context.Context, d *kit.ProviderData, m *serverDataModel, diags *diag.Diagnostics) {
-	s := d.ServerSettings // readServer when the provider was configured, in this run
+	s := d.ServerSettings // read when the provider was configured, in this run
 	if s == nil {
 		var err error
 		if s, err = d.Client.GetServerSettings(ctx); err != nil {
