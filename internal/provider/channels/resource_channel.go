@@ -52,7 +52,7 @@ var (
 
 // NewChannelResource returns the zulip_channel resource.
 func NewChannelResource() resource.Resource {
-	return &channelResource{ObjectResource: kit.ObjectResourceOf("channel", &channels)}
+	return &channelResource{ObjectResource: kit.ObjectResourceOf(&channels)}
 }
 
 // channelResource manages one channel's properties and permissions (not its

@@ -29,7 +29,7 @@ const featureChannelFolders = 389
 
 // NewChannelFolderResource returns the zulip_channel_folder resource.
 func NewChannelFolderResource() resource.Resource {
-	return &channelFolderResource{ObjectResource: kit.ObjectResourceOf("channel_folder", &channelFolders)}
+	return &channelFolderResource{ObjectResource: kit.ObjectResourceOf(&channelFolders)}
 }
 
 // channelFolderResource manages one channel folder.

@@ -32,7 +32,7 @@ var (
 
 // NewDefaultChannelGroupResource returns the zulip_default_channel_group resource.
 func NewDefaultChannelGroupResource() resource.Resource {
-	return &defaultChannelGroupResource{ObjectResource: kit.ObjectResourceOf("default_channel_group", &defaultChannelGroups)}
+	return &defaultChannelGroupResource{ObjectResource: kit.ObjectResourceOf(&defaultChannelGroups)}
 }
 
 // defaultChannelGroupResource manages one default channel group.

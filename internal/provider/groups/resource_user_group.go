@@ -50,7 +50,7 @@ var userGroupReservedPrefixes = []string{"role:", "@", "user:", "stream:", "chan
 
 // NewUserGroupResource returns the zulip_user_group resource.
 func NewUserGroupResource() resource.Resource {
-	return &userGroupResource{ObjectResource: kit.ObjectResourceOf("user_group", &userGroups)}
+	return &userGroupResource{ObjectResource: kit.ObjectResourceOf(&userGroups)}
 }
 
 // userGroupResource manages one custom user group (not its members: see

@@ -235,10 +235,10 @@ type ObjectResource[M any, T any] struct {
 	Objects *Objects[M, T]
 }
 
-// ObjectResourceOf is the base of the resource type name (without the
-// provider's prefix) whose objects objects describes.
-func ObjectResourceOf[M any, T any](name string, objects *Objects[M, T]) ObjectResource[M, T] {
-	return ObjectResource[M, T]{ResourceBase: ResourceBase{Name: name}, Objects: objects}
+// ObjectResourceOf is the base of the resource whose objects objects
+// describes, named by their TypeName.
+func ObjectResourceOf[M any, T any](objects *Objects[M, T]) ObjectResource[M, T] {
+	return ObjectResource[M, T]{ResourceBase: ResourceBase{Name: strings.TrimPrefix(objects.TypeName, "zulip_")}, Objects: objects}
 }
 
 // Read refreshes the object (Objects.Read).

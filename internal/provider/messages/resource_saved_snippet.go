@@ -41,7 +41,7 @@ const (
 
 // NewSavedSnippetResource returns the zulip_saved_snippet resource.
 func NewSavedSnippetResource() resource.Resource {
-	return &savedSnippetResource{ObjectResource: kit.ObjectResourceOf("saved_snippet", &savedSnippets)}
+	return &savedSnippetResource{ObjectResource: kit.ObjectResourceOf(&savedSnippets)}
 }
 
 // savedSnippetResource manages one of the provider account's saved snippets.

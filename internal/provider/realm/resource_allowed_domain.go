@@ -25,7 +25,7 @@ var (
 
 // NewAllowedDomainResource returns the zulip_allowed_domain resource.
 func NewAllowedDomainResource() resource.Resource {
-	return &allowedDomainResource{ObjectResource: kit.ObjectResourceOf("allowed_domain", &allowedDomains)}
+	return &allowedDomainResource{ObjectResource: kit.ObjectResourceOf(&allowedDomains)}
 }
 
 // allowedDomainResource manages one allowed e-mail domain of the organization.

@@ -33,7 +33,7 @@ var pygmentsLanguagePattern = regexp.MustCompile(`^[ a-zA-Z0-9_+\-./#]*$`)
 
 // NewCodePlaygroundResource returns the zulip_code_playground resource.
 func NewCodePlaygroundResource() resource.Resource {
-	return &codePlaygroundResource{ObjectResource: kit.ObjectResourceOf("code_playground", &playgrounds)}
+	return &codePlaygroundResource{ObjectResource: kit.ObjectResourceOf(&playgrounds)}
 }
 
 // codePlaygroundResource manages one code playground.

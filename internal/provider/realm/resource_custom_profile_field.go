@@ -57,7 +57,7 @@ var profileFieldTypes = func() map[string]int {
 
 // NewCustomProfileFieldResource returns the zulip_custom_profile_field resource.
 func NewCustomProfileFieldResource() resource.Resource {
-	return &profileFieldResource{ObjectResource: kit.ObjectResourceOf("custom_profile_field", &profileFields)}
+	return &profileFieldResource{ObjectResource: kit.ObjectResourceOf(&profileFields)}
 }
 
 // profileFieldResource manages one custom profile field definition.

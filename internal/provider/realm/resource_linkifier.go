@@ -34,7 +34,7 @@ const (
 
 // NewLinkifierResource returns the zulip_linkifier resource.
 func NewLinkifierResource() resource.Resource {
-	return &LinkifierResource{ObjectResource: kit.ObjectResourceOf("linkifier", &linkifiers)}
+	return &LinkifierResource{ObjectResource: kit.ObjectResourceOf(&linkifiers)}
 }
 
 // LinkifierResource manages one realm linkifier.
