@@ -71,7 +71,7 @@ func (d *declaredDataSource[M]) Read(ctx context.Context, req datasource.ReadReq
 	s, diags := d.spec, &resp.Diagnostics
 	var m M
 	diags.Append(req.Config.Get(ctx, &m)...)
-	if diags.HasError() || !d.ready(diags) {
+	if diags.HasError() || !d.data.readyFor(d.spec.NoAccount, diags) {
 		return
 	}
 	if d.data.KnowsServer() && (!requireLevels(d.data, "zulip_"+s.Name, s.Level, s.AttrLevels, req.Config.Raw, true, diags) ||
@@ -82,12 +82,4 @@ func (d *declaredDataSource[M]) Read(ctx context.Context, req datasource.ReadReq
 	if !diags.HasError() {
 		diags.Append(resp.State.Set(ctx, &m)...)
 	}
-}
-
-// ready reports whether the provider can read the data source.
-func (d *declaredDataSource[M]) ready(diags *diag.Diagnostics) bool {
-	if d.spec.NoAccount {
-		return d.data.ReadyWithoutAccount(diags)
-	}
-	return d.data.Ready(diags)
 }

@@ -66,7 +66,7 @@ func (e *declaredEphemeral[M]) Open(ctx context.Context, req ephemeral.OpenReque
 	var m M
 	diags := &resp.Diagnostics
 	diags.Append(req.Config.Get(ctx, &m)...)
-	if diags.HasError() || !e.ready(diags) {
+	if diags.HasError() || !e.data.readyFor(e.spec.NoAccount, diags) {
 		return
 	}
 	if e.spec.Open(ctx, e.data, &m, diags); diags.HasError() {
@@ -87,16 +87,8 @@ func (e *declaredEphemeral[M]) Close(ctx context.Context, req ephemeral.CloseReq
 	raw, diags := req.Private.GetKey(ctx, ephemeralKept)
 	resp.Diagnostics.Append(diags...)
 	var kept string
-	if resp.Diagnostics.HasError() || json.Unmarshal(raw, &kept) != nil || kept == "" || !e.ready(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || json.Unmarshal(raw, &kept) != nil || kept == "" || !e.data.readyFor(e.spec.NoAccount, &resp.Diagnostics) {
 		return
 	}
 	e.spec.Close(ctx, e.data, kept, &resp.Diagnostics)
-}
-
-// ready reports whether the provider can open (or close) the resource.
-func (e *declaredEphemeral[M]) ready(diags *diag.Diagnostics) bool {
-	if e.spec.NoAccount {
-		return e.data.ReadyWithoutAccount(diags)
-	}
-	return e.data.Ready(diags)
 }

@@ -78,9 +78,10 @@ type orderedCollection[T any] struct {
 }
 
 func (o orderedCollection[T]) list(ctx context.Context, d *ProviderData, seen bool) ([]OrderItem, error) {
-	read := o.coll(d).List
+	c := o.coll(d)
+	read := c.List
 	if seen {
-		read = o.coll(d).LastSeen
+		read = c.LastSeen
 	}
 	all, err := read(ctx)
 	if o.compare != nil {

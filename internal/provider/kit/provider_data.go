@@ -112,6 +112,14 @@ func (d *ProviderData) ReadyWithoutAccount(diags *diag.Diagnostics) bool {
 	return d.Ready(diags) // says why not
 }
 
+// readyFor is Ready, or ReadyWithoutAccount for a type that needs no account.
+func (d *ProviderData) readyFor(noAccount bool, diags *diag.Diagnostics) bool {
+	if noAccount {
+		return d.ReadyWithoutAccount(diags)
+	}
+	return d.Ready(diags)
+}
+
 // KnowsServer reports whether the server's feature level is known, so that
 // plan-time checks that depend on it can run.
 func (d *ProviderData) KnowsServer() bool { return d != nil && d.Client != nil && !d.UnknownConfig }
